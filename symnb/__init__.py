@@ -1,0 +1,34 @@
+"""symnb: Theano's symbolic graphs with always-on test values, compiled to XLA by JAX.
+
+    import symnb as sn
+    import symnb.tensor as T
+
+``import symnb`` does not import JAX: the XLA backend loads on the first compile.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symnb.core.config import config
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.op import Op
+from symnb.core.shared import SharedVariable, shared
+from symnb.core.type import TensorType
+from symnb.core.errors import GraphRuntimeError, MissingTestValueError, TestValueError
+from symnb import tensor  # noqa: F401
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
+    "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError", "tensor",
+]
+
+
+def function(inputs: Any, outputs: Any = None, **kwargs: Any):
+    """Compile ``outputs`` as a function of ``inputs`` to one XLA program (see
+    :func:`symnb.lower_xla.function.function`). JAX is imported on the first call."""
+    from symnb.lower_xla.function import function as _function
+
+    return _function(inputs, outputs, **kwargs)

@@ -1,0 +1,13 @@
+"""symnb's core: graph IR, types, ops with their NumPy reference, test values, config.
+
+The core imports NumPy only, never JAX or IPython.
+"""
+
+from symnb.core.config import config
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.op import Op
+from symnb.core.type import TensorType
+from symnb.core import tensor  # noqa: F401  (binds the tensor API)
+from symnb.core.shared import SharedVariable, shared
+
+__all__ = ["config", "Apply", "Constant", "Variable", "Op", "TensorType", "SharedVariable", "shared"]

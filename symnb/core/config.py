@@ -1,0 +1,157 @@
+"""Configuration flags: ``sn.config``.
+
+Flags are read once from the ``SYMNB_FLAGS`` environment variable
+(``"floatX=float64,device=cpu,optimizer=None"``) and may be changed at run time, either
+by assignment (``sn.config.floatX = 'float64'``) or for a block with
+``with sn.config.change_flags(floatX='float64'): ...``. An unknown flag or a bad value
+is an error: a typo must never be silently ignored.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+__all__ = ["Config", "ConfigError", "config"]
+
+
+class ConfigError(ValueError):
+    """An unknown flag, or a value the flag does not accept."""
+
+
+@dataclass(frozen=True)
+class _Flag:
+    default: Any
+    parse: Callable[[Any], Any]
+    doc: str
+
+
+def _choice(*choices: Any) -> Callable[[Any], Any]:
+    def parse(value: Any) -> Any:
+        # Theano accepted the string 'None' for optimizer=None in THEANO_FLAGS.
+        if value == "None" and None in choices:
+            value = None
+        if value not in choices:
+            raise ConfigError(f"expected one of {choices!r}, got {value!r}")
+        return value
+
+    return parse
+
+
+def _non_negative_int(value: Any) -> int:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"expected a non-negative integer, got {value!r}") from None
+    if number < 0 or (isinstance(value, float) and value != number):
+        raise ConfigError(f"expected a non-negative integer, got {value!r}")
+    return number
+
+
+def _boolean(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"expected a boolean, got {value!r}")
+
+
+def _string(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"expected a string, got {value!r}")
+    return value
+
+
+_FLAGS: dict[str, _Flag] = {
+    "floatX": _Flag("float32", _choice("float16", "float32", "float64"),
+                    "Default dtype of floating-point variables and Python float constants."),
+    "device": _Flag("auto", _choice("cpu", "gpu", "auto"),
+                    "Where compiled functions run: 'cpu', 'gpu', or 'auto' (JAX's default backend: a GPU when there is one)."),
+    "optimizer": _Flag("fast_run", _choice("fast_run", "fast_compile", None),
+                       "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
+    "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),
+                                "What a failing test-value computation does while a graph is built."),
+    "exception_verbosity": _Flag("medium", _choice("low", "medium", "high"),
+                                 "How much an error message shows."),
+    "traceback__limit": _Flag(8, _non_negative_int,
+                              "How many user frames a node records as its creation site."),
+    "profile": _Flag(False, _boolean, "Profile every compiled function."),
+    "compile_cache_dir": _Flag("", _string,
+                               "Directory for JAX's persistent compilation cache ('' = off)."),
+}
+
+# Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
+_ALIASES = {"traceback.limit": "traceback__limit"}
+
+
+class Config:
+    """The flag set. Attribute access reads a flag; assignment validates it."""
+
+    def __init__(self, environ: str | None = None) -> None:
+        object.__setattr__(self, "_values", {name: f.default for name, f in _FLAGS.items()})
+        if environ:
+            for name, value in _parse_flag_string(environ).items():
+                setattr(self, name, value)
+
+    def __getattr__(self, name: str) -> Any:
+        values = object.__getattribute__(self, "_values")
+        canonical = _ALIASES.get(name, name)
+        if canonical in values:
+            return values[canonical]
+        raise AttributeError(_unknown_flag_message(name))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        canonical = _ALIASES.get(name, name)
+        flag = _FLAGS.get(canonical)
+        if flag is None:
+            raise ConfigError(_unknown_flag_message(name))
+        try:
+            parsed = flag.parse(value)
+        except ConfigError as err:
+            raise ConfigError(f"bad value for config flag {canonical!r}: {err}") from None
+        self._values[canonical] = parsed
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | set(_FLAGS))
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"Config({body})"
+
+    @contextlib.contextmanager
+    def change_flags(self, **flags: Any) -> Iterator["Config"]:
+        """Set flags for the duration of a ``with`` block, restoring them afterwards."""
+        saved = dict(self._values)
+        try:
+            for name, value in flags.items():
+                setattr(self, name, value)
+            yield self
+        finally:
+            self._values.clear()
+            self._values.update(saved)
+
+
+def _unknown_flag_message(name: str) -> str:
+    known = ", ".join(sorted(_FLAGS))
+    return f"unknown config flag {name!r}; known flags: {known}"
+
+
+def _parse_flag_string(text: str) -> dict[str, str]:
+    flags: dict[str, str] = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise ConfigError(f"SYMNB_FLAGS entry {item!r} is not of the form name=value")
+        flags[name.strip()] = value.strip()
+    return flags
+
+
+config = Config(os.environ.get("SYMNB_FLAGS"))

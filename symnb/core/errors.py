@@ -1,0 +1,98 @@
+"""Error types and the message format every symnb error shares.
+
+A message shows, on one screen: what went wrong (with full shapes and dtypes), the
+user's line that built the failing node, and where each of that node's inputs was
+built, since the real bug is often a line or two earlier.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.type import describe_shape
+
+__all__ = [
+    "SymnbError", "TestValueError", "GraphRuntimeError", "MissingTestValueError",
+    "label", "format_node_error", "describe_inputs",
+]
+
+
+class SymnbError(Exception):
+    """Base of symnb's own errors."""
+
+
+class TestValueError(SymnbError, ValueError):
+    """A node could not be computed on the test values of its inputs."""
+
+    __test__ = False  # not a pytest test class
+
+
+class MissingTestValueError(SymnbError, AttributeError):
+    """A test value was asked for, but an input it depends on has none."""
+
+
+class GraphRuntimeError(SymnbError, ValueError):
+    """A compiled function could not run a node on the values it was called with."""
+
+
+def label(var: Variable) -> str:
+    """A name for messages: the user's name, else the name assigned on the user's line."""
+    if var.name is not None:
+        return var.name
+    if isinstance(var, Constant):
+        return f"constant {var.auto_name()}"
+    if var.owner is None or len(var.owner.outputs) == 1:
+        assigned = var.site.assigned_name()
+        if assigned is not None:
+            return assigned
+    return var.auto_name()
+
+
+def _value_summary(value: np.ndarray | None, var: Variable) -> str:
+    if value is None:
+        return f"{var.dtype} {describe_shape(var.type.shape)}"
+    return f"{value.dtype} {describe_shape(value.shape)}"
+
+
+def describe_inputs(node: Apply, values: Sequence[np.ndarray | None] | None = None) -> list[str]:
+    """One line per input: index, label, dtype and shape, and where it was built."""
+    lines = []
+    names = [label(v) for v in node.inputs]
+    width = max((len(n) for n in names), default=0)
+    for i, (var, name) in enumerate(zip(node.inputs, names)):
+        value = values[i] if values is not None else None
+        where = _where_built(var)
+        lines.append(f"  #{i} {name:<{width}}  {_value_summary(value, var):<18} {where}")
+    return lines
+
+
+def _where_built(var: Variable) -> str:
+    if isinstance(var, Constant):
+        return "constant"
+    site = var.site
+    if not site:
+        return ""
+    kind = "input created at" if var.owner is None else "built at"
+    return f"{kind} {site.short()}: {site.line}"
+
+
+def format_node_error(node: Apply, headline: str, values: Sequence[np.ndarray | None] | None = None,
+                      extra: Sequence[str] = ()) -> str:
+    """The shared layout of a node failure: headline, user's line, inputs, extras."""
+    lines = [headline]
+    if node.site:
+        lines.append(node.site.format(limit=_frames_to_show()))
+    else:
+        lines.append("  (the node was built by symnb itself, not on a user's line)")
+    lines.append(f"Inputs of {node.op.display_name()}:")
+    lines.extend(describe_inputs(node, values))
+    lines.extend(extra)
+    return "\n".join(lines)
+
+
+def _frames_to_show() -> int:
+    return {"low": 1, "medium": 1}.get(config.exception_verbosity, config.traceback__limit)

@@ -1,0 +1,259 @@
+"""The graph IR: ``Variable``, ``Constant``, ``Apply`` and iterative graph walks.
+
+Every walk here uses an explicit stack, never recursion, so a graph ten thousand
+nodes deep is as easy to handle as a shallow one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from symnb.core.source import Site
+from symnb.core.type import TensorType
+
+if TYPE_CHECKING:
+    from symnb.core.op import Op
+
+__all__ = [
+    "Variable", "Constant", "Apply", "Tag",
+    "toposort", "ancestors", "graph_inputs", "clone_replace", "variables_between",
+]
+
+
+class Tag:
+    """Free-form annotations of a variable (Theano's ``var.tag``).
+
+    ``tag.test_value`` is the variable's test value itself, not a copy.
+    """
+
+    def __init__(self, variable: "Variable") -> None:
+        object.__setattr__(self, "_variable", variable)
+
+    @property
+    def test_value(self) -> np.ndarray:
+        return self._variable.test_value
+
+    @test_value.setter
+    def test_value(self, value: Any) -> None:
+        self._variable.test_value = value
+
+
+class Variable:
+    """A value in a graph: an input (no owner) or the output ``index`` of ``owner``."""
+
+    __slots__ = ("type", "owner", "index", "name", "_test_value", "_site", "_tag", "__weakref__")
+
+    def __init__(self, type: TensorType, owner: "Apply | None" = None, index: int | None = None,
+                 name: str | None = None, site: Site | None = None) -> None:
+        self.type = type
+        self.owner = owner
+        self.index = index
+        self.name = name
+        self._test_value: np.ndarray | None = None
+        self._site = site
+        self._tag: Tag | None = None
+
+    # -- type shortcuts -------------------------------------------------------------
+    @property
+    def dtype(self) -> str:
+        return self.type.dtype
+
+    @property
+    def ndim(self) -> int:
+        return self.type.ndim
+
+    @property
+    def broadcastable(self) -> tuple[bool, ...]:
+        return self.type.broadcastable
+
+    @property
+    def static_shape(self) -> tuple[int | None, ...]:
+        return self.type.shape
+
+    @property
+    def tag(self) -> Tag:
+        if self._tag is None:
+            self._tag = Tag(self)
+        return self._tag
+
+    @property
+    def site(self) -> Site:
+        """Where user code created this variable (its owner's site for an output)."""
+        if self.owner is not None:
+            return self.owner.site
+        return self._site if self._site is not None else Site()
+
+    # -- test values (the machinery lives in symnb.core.test_value) -----------------
+    @property
+    def test_value(self) -> np.ndarray:
+        if self._test_value is None:
+            from symnb.core.test_value import compute_missing
+
+            compute_missing(self)
+        return self._test_value
+
+    @test_value.setter
+    def test_value(self, value: Any) -> None:
+        from symnb.core.test_value import set_test_value
+
+        set_test_value(self, value)
+
+    @property
+    def has_test_value(self) -> bool:
+        return self._test_value is not None
+
+    # -- naming -----------------------------------------------------------------------
+    def auto_name(self) -> str:
+        """The name to show: the user's name, else one from the op that made it."""
+        if self.name is not None:
+            return self.name
+        if self.owner is not None:
+            op_name = self.owner.op.display_name()
+            if len(self.owner.outputs) == 1:
+                return op_name
+            return f"{op_name}.{self.index}"
+        return f"<{self.type!r}>"
+
+    def __repr__(self) -> str:
+        return self.auto_name()
+
+    def __str__(self) -> str:
+        return self.auto_name()
+
+
+class Constant(Variable):
+    """A variable with a fixed value, stored in ``data`` (read-only)."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, type: TensorType, data: np.ndarray, name: str | None = None) -> None:
+        super().__init__(type, name=name)
+        data = np.asarray(data, dtype=type.dtype)
+        data.flags.writeable = False
+        self.data = data
+        self._test_value = data
+
+    def auto_name(self) -> str:
+        if self.name is not None:
+            return self.name
+        return format_constant(self.data)
+
+
+def format_constant(data: np.ndarray) -> str:
+    if data.ndim == 0:
+        return str(data.item())
+    if data.size <= 6:
+        return np.array2string(data, separator=", ")
+    return f"<{data.dtype} array of shape {data.shape}>"
+
+
+class Apply:
+    """One application of ``op`` to ``inputs`` producing ``outputs``.
+
+    ``site`` records where user code built it; rewrites copy it to the nodes they
+    create, so errors keep pointing at the user's line after optimization.
+    """
+
+    __slots__ = ("op", "inputs", "outputs", "site", "__weakref__")
+
+    def __init__(self, op: "Op", inputs: Sequence[Variable], output_types: Sequence[TensorType],
+                 site: Site | None = None) -> None:
+        self.op = op
+        self.inputs = list(inputs)
+        self.site = site if site is not None else Site()
+        self.outputs = [op.output_class(t, owner=self, index=i) for i, t in enumerate(output_types)]
+
+    @property
+    def out(self) -> Variable:
+        (output,) = self.outputs
+        return output
+
+    def __repr__(self) -> str:
+        args = ", ".join(v.auto_name() for v in self.inputs)
+        return f"{self.op.display_name()}({args})"
+
+
+# -- walks --------------------------------------------------------------------------
+
+def toposort(outputs: Iterable[Variable], inputs: Iterable[Variable] = ()) -> list[Apply]:
+    """Apply nodes needed for ``outputs``, each after the nodes producing its inputs.
+
+    The walk stops at ``inputs`` (their owners are not included).
+    """
+    stop = {id(v) for v in inputs}
+    order: list[Apply] = []
+    done: set[int] = set()
+    stack: list[tuple[Apply, bool]] = []
+    for out in outputs:
+        if out.owner is not None and id(out) not in stop:
+            stack.append((out.owner, False))
+    while stack:
+        node, expanded = stack.pop()
+        if id(node) in done:
+            continue
+        if expanded:
+            done.add(id(node))
+            order.append(node)
+            continue
+        stack.append((node, True))
+        for inp in reversed(node.inputs):
+            owner = inp.owner
+            if owner is not None and id(inp) not in stop and id(owner) not in done:
+                stack.append((owner, False))
+    return order
+
+
+def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) -> Iterator[Variable]:
+    """Every variable ``outputs`` depend on (themselves included), stopping at ``blockers``."""
+    stop = {id(v) for v in blockers}
+    seen: set[int] = set()
+    stack = list(outputs)
+    while stack:
+        var = stack.pop()
+        if id(var) in seen:
+            continue
+        seen.add(id(var))
+        yield var
+        if var.owner is not None and id(var) not in stop:
+            stack.extend(reversed(var.owner.inputs))
+
+
+def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) -> list[Variable]:
+    """The root variables (no owner, or a blocker) ``outputs`` depend on."""
+    stop = {id(v) for v in blockers}
+    return [v for v in ancestors(outputs, blockers) if v.owner is None or id(v) in stop]
+
+
+def variables_between(inputs: Iterable[Variable], outputs: Iterable[Variable]) -> list[Variable]:
+    """Variables on some path from ``inputs`` to ``outputs``."""
+    nodes = toposort(outputs, inputs)
+    reached = {id(v) for v in inputs}
+    between = list(inputs)
+    for node in nodes:
+        if any(id(i) in reached for i in node.inputs):
+            for out in node.outputs:
+                reached.add(id(out))
+                between.append(out)
+    return [v for v in between if id(v) in reached]
+
+
+def clone_replace(outputs: Sequence[Variable], replace: dict[Variable, Variable] | None = None
+                  ) -> list[Variable]:
+    """Copies of ``outputs`` with the variables in ``replace`` swapped for their values.
+
+    Nodes that do not depend on a replaced variable are shared, not copied. Copies keep
+    the creation site of the node they copy.
+    """
+    mapping: dict[int, Variable] = {id(k): v for k, v in (replace or {}).items()}
+    for node in toposort(outputs, list(replace or {})):
+        new_inputs = [mapping.get(id(i), i) for i in node.inputs]
+        if all(a is b for a, b in zip(new_inputs, node.inputs)):
+            continue
+        new_node = node.op.make_node(*new_inputs)
+        new_node.site = node.site
+        for old, new in zip(node.outputs, new_node.outputs):
+            new.name = old.name
+            mapping[id(old)] = new
+    return [mapping.get(id(o), o) for o in outputs]

@@ -1,0 +1,103 @@
+"""``Op``: what a node computes. An Op *is* its methods.
+
+- ``make_node``: type inference (dtype and static shape of every output);
+- ``perform``: the NumPy reference implementation, also the test-value engine;
+- ``infer_shape``: output shapes from input shapes, without computing values;
+- ``L_op``: the gradient rule.
+
+Ops are small immutable values, equal and hashable by the parameters named in
+``__props__``. What other layers do with an Op (lowering to XLA, rendering) lives in
+registries keyed by the Op's class in those layers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core import test_value
+from symnb.core.config import config
+from symnb.core.graph import Apply, Variable
+from symnb.core.source import capture_site
+
+__all__ = ["Op"]
+
+
+class Op:
+    """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
+
+    __props__: tuple[str, ...] = ()
+    #: The Variable class of outputs; symnb.core.tensor sets TensorVariable.
+    output_class: type = Variable
+
+    # -- identity --------------------------------------------------------------------
+    def _props(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.__props__)
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self._props() == other._props()
+
+    def __hash__(self) -> int:
+        return hash((type(self), self._props()))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.__props__ and name in self.__dict__:
+            raise AttributeError(f"{type(self).__name__}.{name} is immutable")
+        object.__setattr__(self, name, value)
+
+    def display_name(self) -> str:
+        """The name shown in printed graphs and messages, e.g. ``Reshape{2}``."""
+        name = type(self).__name__
+        props = self._props()
+        if not props:
+            return name
+        return f"{name}{{{', '.join(_prop_str(p) for p in props)}}}"
+
+    def __repr__(self) -> str:
+        return self.display_name()
+
+    __str__ = display_name
+
+    # -- building ----------------------------------------------------------------------
+    def __call__(self, *inputs: Any, name: str | None = None) -> Any:
+        """Build a node: infer types, record the user's line, compute test values."""
+        node = self.make_node(*inputs)
+        node.site = capture_site(config.traceback__limit)
+        test_value.compute_node(node)
+        if len(node.outputs) == 1:
+            out = node.outputs[0]
+            if name is not None:
+                out.name = name
+            return out
+        return node.outputs
+
+    def make_node(self, *inputs: Any) -> Apply:
+        raise NotImplementedError(f"{type(self).__name__} does not implement make_node")
+
+    # -- the NumPy reference -------------------------------------------------------------
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """Compute the outputs with NumPy; return one array per output, of the output dtype."""
+        raise NotImplementedError(f"{type(self).__name__} has no NumPy perform")
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        """Output shapes as tuples of ints or symbolic int64 scalars."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement infer_shape")
+
+    # -- differentiation -------------------------------------------------------------------
+    #: False for ops whose outputs carry no gradient (comparisons, argmax, shape...).
+    differentiable = True
+
+    def L_op(self, inputs: Sequence[Variable], outputs: Sequence[Variable],
+             output_grads: Sequence[Variable]) -> list[Variable | None]:
+        """Gradients of a cost with respect to each input, given ``output_grads``.
+
+        Return ``None`` for an input the outputs do not depend on differentiably.
+        """
+        raise NotImplementedError(f"{self.display_name()} has no gradient rule (L_op)")
+
+
+def _prop_str(value: Any) -> str:
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_prop_str(v) for v in value) + ("," if len(value) == 1 else "") + ")"
+    return str(value)

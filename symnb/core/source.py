@@ -1,0 +1,95 @@
+"""Where user code built a node: cheap capture now, source text only when shown.
+
+Capturing must stay cheap (it runs for every node built), so we keep only
+``(filename, lineno, function)`` triples taken from raw frames, and read the source
+line through :mod:`linecache` when an error is formatted. Frames inside the symnb
+package are skipped: the first recorded frame is always the user's.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import re
+import sys
+from typing import NamedTuple
+
+__all__ = ["Frame", "Site", "capture_site", "PACKAGE_DIR"]
+
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+class Frame(NamedTuple):
+    filename: str
+    lineno: int
+    function: str
+
+    @property
+    def line(self) -> str:
+        """The source text of this line, stripped ('' when unavailable)."""
+        return linecache.getline(self.filename, self.lineno).strip()
+
+    def short(self) -> str:
+        return f"{os.path.basename(self.filename)}:{self.lineno}"
+
+    def format(self) -> str:
+        text = f'  File "{self.filename}", line {self.lineno}, in {self.function}'
+        line = self.line
+        return f"{text}\n    {line}" if line else text
+
+
+class Site(tuple):
+    """The user frames (innermost first) that were active when a node was built."""
+
+    __slots__ = ()
+
+    @property
+    def frame(self) -> Frame | None:
+        return self[0] if self else None
+
+    @property
+    def line(self) -> str:
+        return self[0].line if self else ""
+
+    def short(self) -> str:
+        return self[0].short() if self else "<unknown>"
+
+    def format(self, limit: int | None = None) -> str:
+        frames = list(self if limit is None else self[:limit])
+        # Outermost first, as Python prints tracebacks.
+        return "\n".join(f.format() for f in reversed(frames))
+
+    def assigned_name(self) -> str | None:
+        """The name on the left of ``name = ...`` in the user's line, if any."""
+        match = _ASSIGNMENT.match(self.line)
+        return match.group(1) if match else None
+
+
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
+
+_EMPTY = Site()
+
+
+# The tour is written as user code: its frames are the ones errors should show.
+_USER_FILES = frozenset({PACKAGE_DIR + "tour.py"})
+
+
+def _is_library(filename: str) -> bool:
+    if filename in _USER_FILES:
+        return False
+    return filename.startswith(PACKAGE_DIR) or filename.startswith("<frozen ")
+
+
+def capture_site(limit: int) -> Site:
+    """Record up to ``limit`` user frames, starting at the first frame outside symnb."""
+    if limit <= 0:
+        return _EMPTY
+    frame = sys._getframe(1)
+    while frame is not None and _is_library(frame.f_code.co_filename):
+        frame = frame.f_back
+    frames = []
+    while frame is not None and len(frames) < limit:
+        code = frame.f_code
+        frames.append(Frame(code.co_filename, frame.f_lineno, code.co_name))
+        frame = frame.f_back
+    return Site(frames)

@@ -1,0 +1,149 @@
+"""Tensor constructors, constants, and NumPy-2 promotion of mixed operands."""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core import test_value
+from symnb.core.config import config
+from symnb.core.errors import label
+from symnb.core.graph import Variable
+from symnb.core.source import capture_site
+from symnb.core.tensor.variable import TensorConstant, TensorVariable
+from symnb.core.type import TensorType
+
+__all__ = [
+    "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
+    "constant", "as_tensor_variable", "as_tensor_args", "result_dtype",
+]
+
+
+def tensor(dtype: Any = None, shape: Sequence[int | None] = (), name: str | None = None,
+           test_value: Any = None) -> TensorVariable:
+    """A symbolic input of the given dtype (default ``config.floatX``) and static shape."""
+    ttype = TensorType(config.floatX if dtype is None else dtype, shape)
+    var = TensorVariable(ttype, name=name, site=capture_site(config.traceback__limit))
+    if test_value is not None:
+        var.test_value = test_value
+    elif ttype.fully_known and config.compute_test_value != "off":
+        var._test_value = _generated(var)
+    return var
+
+
+_generated = test_value.generated_test_value
+
+
+def _shape_for(ndim: int, shape: Sequence[int | None] | None) -> tuple[int | None, ...]:
+    if shape is None:
+        return (None,) * ndim
+    shape = tuple(shape)
+    if len(shape) != ndim:
+        raise ValueError(f"a {ndim}-d variable needs a shape of length {ndim}, got {shape}")
+    return shape
+
+
+def _constructor(ndim: int, fixed_dtype: str | None, kind: str):
+    def make(name: str | None = None, dtype: Any = None, shape: Sequence[int | None] | None = None,
+             test_value: Any = None) -> TensorVariable:
+        chosen = fixed_dtype if fixed_dtype is not None else dtype
+        return tensor(chosen, _shape_for(ndim, shape), name=name, test_value=test_value)
+
+    prefix = {None: "", "int32": "i", "float32": "f", "float64": "d", "int64": "l", "int8": "b"}[fixed_dtype]
+    make.__name__ = prefix + kind
+    make.__doc__ = (f"A symbolic {ndim}-d input ({kind}) named ``name``; dtype "
+                    f"{fixed_dtype or 'defaults to config.floatX'}.")
+    return make
+
+
+_KINDS = {"scalar": 0, "vector": 1, "matrix": 2, "tensor3": 3, "tensor4": 4}
+_PREFIXED = {"i": "int32", "l": "int64", "b": "int8", "f": "float32", "d": "float64"}
+
+scalar = _constructor(0, None, "scalar")
+vector = _constructor(1, None, "vector")
+matrix = _constructor(2, None, "matrix")
+tensor3 = _constructor(3, None, "tensor3")
+tensor4 = _constructor(4, None, "tensor4")
+
+TYPED_CONSTRUCTORS = {
+    prefix + kind: _constructor(ndim, dtype, kind)
+    for prefix, dtype in _PREFIXED.items()
+    for kind, ndim in _KINDS.items()
+}
+globals().update(TYPED_CONSTRUCTORS)
+__all__ += list(TYPED_CONSTRUCTORS)
+
+
+# -- constants and promotion -------------------------------------------------------
+
+def _is_python_scalar(x: Any) -> bool:
+    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
+
+
+def constant(value: Any, dtype: Any = None, name: str | None = None) -> TensorConstant:
+    """A constant tensor. A Python float becomes ``floatX`` unless ``dtype`` says otherwise."""
+    if dtype is None and _is_python_scalar(value):
+        dtype = _lone_python_scalar_dtype(value)
+    array = np.asarray(value, dtype=dtype)
+    return TensorConstant(TensorType(array.dtype, array.shape), array, name=name)
+
+
+def _lone_python_scalar_dtype(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int64"
+    if isinstance(value, float):
+        return config.floatX
+    return "complex128"
+
+
+def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> TensorVariable:
+    """``x`` if it is already a tensor variable, else a constant holding it."""
+    if isinstance(x, Variable):
+        if dtype is not None and x.dtype != np.dtype(dtype):
+            raise TypeError(f"{label(x)!r} has dtype {x.dtype}, expected {np.dtype(dtype)}")
+        return x
+    if isinstance(x, (list, tuple)) and any(isinstance(e, Variable) for e in x):
+        from symnb.core.tensor.join import stack  # a list of variables means stack them
+
+        return stack([as_tensor_variable(e) for e in x])
+    return constant(x, dtype=dtype, name=name)
+
+
+def as_tensor_args(*args: Any) -> list[TensorVariable]:
+    """Operands of an elementwise op, with Python scalars taking NumPy 2's weak dtype.
+
+    ``x_float32 * 2.0`` stays float32 and ``x_int8 + 1`` stays int8, as in NumPy 2:
+    each Python scalar becomes a constant of the dtype NumPy gives it next to the
+    other (strong) operands. A value that does not fit (``x_int8 + 300``) is an error.
+    """
+    strong = [np.dtype(a.dtype) for a in args if not _is_python_scalar(a) and hasattr(a, "dtype")]
+    strong += [np.asarray(a).dtype for a in args
+               if not _is_python_scalar(a) and not hasattr(a, "dtype")]
+    out = []
+    for a in args:
+        if isinstance(a, Variable):
+            out.append(a)
+        elif _is_python_scalar(a) and strong:
+            dtype = np.result_type(*strong, a)
+            out.append(_weak_constant(a, dtype))
+        else:
+            out.append(as_tensor_variable(a))
+    return out
+
+
+def _weak_constant(value: Any, dtype: np.dtype) -> TensorConstant:
+    try:
+        array = np.asarray(value, dtype=dtype)
+    except OverflowError:
+        raise OverflowError(f"Python integer {value} does not fit in {dtype}, the dtype of the "
+                            f"other operand (NumPy 2 promotion); cast the tensor first") from None
+    return TensorConstant(TensorType(dtype, ()), array)
+
+
+def result_dtype(*variables: Variable) -> str:
+    """The dtype NumPy gives an elementwise operation on these operands."""
+    return str(np.result_type(*(np.dtype(v.dtype) for v in variables)))

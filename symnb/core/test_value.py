@@ -1,0 +1,165 @@
+"""Always-on test values: the one place they are computed.
+
+``compute_node`` runs when a node is built (from ``Op.__call__``): it evaluates the
+node's ``perform`` on its inputs' test values. When an input has no value yet, the
+node's values are left pending and computed on first access (``compute_missing``),
+after the user sets the missing input value. No Op reads or writes test values.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.errors import MissingTestValueError, TestValueError, format_node_error, label
+from symnb.core.graph import Apply, Constant, Variable, toposort
+from symnb.core.type import describe_shape
+
+__all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value"]
+
+
+def compute_node(node: Apply) -> None:
+    """Compute the test values of ``node``'s outputs, if its inputs all have one."""
+    mode = config.compute_test_value
+    if mode == "off":
+        return
+    values = []
+    for inp in node.inputs:
+        value = inp._test_value
+        if value is None:
+            return  # pending: computed when first asked for
+        values.append(value)
+    _evaluate(node, values, mode)
+
+
+def _evaluate(node: Apply, values: list[np.ndarray], mode: str) -> bool:
+    try:
+        outputs = node.op.perform(node, values)
+    except Exception as err:  # any failure of the user's graph on these values
+        _report(node, values, err, mode)
+        return False
+    for var, value in zip(node.outputs, outputs):
+        if value.dtype != var.type.dtype or value.ndim != var.type.ndim:
+            raise AssertionError(
+                f"internal error: {node.op.display_name()}.perform returned {value.dtype} "
+                f"{describe_shape(value.shape)} for an output of type {var.type!r}")
+        var._test_value = value
+    return True
+
+
+def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) -> None:
+    if mode == "ignore":
+        return
+    headline = f"{type(err).__name__} in {node.op.display_name()}: {err}"
+    hint = ("Test values are computed as the graph is built "
+            f"(sn.config.compute_test_value={mode!r}); the line above is where it failed.")
+    message = format_node_error(node, headline, values, extra=[hint])
+    if mode == "warn":
+        frame = node.site.frame
+        if frame is not None:
+            warnings.warn_explicit(message, TestValueWarning, frame.filename, frame.lineno)
+        else:
+            warnings.warn(message, TestValueWarning)
+        return
+    error = TestValueError(message)
+    error.original = err
+    error.node = node
+    if mode == "pdb":
+        import pdb
+
+        pdb.post_mortem(err.__traceback__)
+    raise error from None
+
+
+class TestValueWarning(UserWarning):
+    """A test value could not be computed (``compute_test_value='warn'``)."""
+
+    __test__ = False
+
+
+def compute_missing(var: Variable) -> None:
+    """Compute ``var``'s pending test value and those it needs, or explain what is missing."""
+    missing_roots = [v for v in _pending_roots(var)]
+    if missing_roots:
+        names = ", ".join(repr(label(v)) for v in missing_roots)
+        first = missing_roots[0]
+        where = f" (created at {first.site.short()})" if first.site else ""
+        subject = "has" if var in missing_roots else f"needs {names}, which has"
+        raise MissingTestValueError(
+            f"{label(var)!r} {subject} no test value{where}. "
+            f"Set one with `{label(first)}.tag.test_value = numpy_array`, "
+            f"or give a fully known shape so symnb can generate one.")
+    mode = config.compute_test_value
+    # 'off' only stops eager computation: a value asked for by name is still computed.
+    mode = "raise" if mode in ("off", "ignore", "warn") else mode
+    for node in toposort([var]):
+        if all(out._test_value is not None for out in node.outputs):
+            continue
+        _evaluate(node, [inp._test_value for inp in node.inputs], mode)
+
+
+def _pending_roots(var: Variable) -> list[Variable]:
+    """Root variables without a test value that ``var``'s pending value depends on."""
+    roots, seen, stack = [], set(), [var]
+    while stack:
+        v = stack.pop()
+        if id(v) in seen or v._test_value is not None:
+            continue
+        seen.add(id(v))
+        if v.owner is None:
+            roots.append(v)
+        else:
+            stack.extend(v.owner.inputs)
+    return roots
+
+
+def set_test_value(var: Variable, value: Any) -> None:
+    """Validate ``value`` against ``var``'s type and store it."""
+    if isinstance(var, Constant):
+        raise TypeError(f"constant {label(var)} has a fixed value; its test value cannot be set")
+    if var.owner is not None:
+        raise TypeError(
+            f"{label(var)!r} is computed by {var.owner.op.display_name()}; its test value follows "
+            "from its inputs' test values. Set the inputs' values instead.")
+    # As in Theano, nodes built earlier keep the values they computed then; nodes
+    # whose values were pending compute theirs from this value when asked.
+    var._test_value = coerce_test_value(var, value)
+
+
+def coerce_test_value(var: Variable, value: Any) -> np.ndarray:
+    """``value`` as an array of ``var``'s dtype, or a clear error if it does not fit."""
+    array = np.asarray(value)
+    dtype = np.dtype(var.type.dtype)
+    if array.dtype != dtype and not np.can_cast(array.dtype, dtype, casting="same_kind"):
+        raise TypeError(
+            f"test value for {label(var)!r} has dtype {array.dtype}, which does not fit "
+            f"{var.type!r} (a {array.dtype.kind!r}-kind value for a {dtype.kind!r}-kind variable). "
+            f"Pass an array of dtype {dtype}.")
+    mismatch = var.type.mismatch(array.astype(dtype, copy=False))
+    if mismatch is not None:
+        raise ValueError(f"test value for {label(var)!r} does not fit {var.type!r}: {mismatch}")
+    array = np.array(array, dtype=dtype, copy=True)
+    array.flags.writeable = False
+    return array
+
+
+def generated_test_value(var: Variable) -> np.ndarray:
+    """A deterministic value for an input whose static shape is fully known.
+
+    Floats are drawn from (0.1, 0.9) so that log, sqrt and division behave; integers
+    from [1, 5); booleans at random.
+    """
+    rng = np.random.default_rng(abs(hash(var.type)) % (2**32))
+    shape, dtype = var.type.shape, np.dtype(var.type.dtype)
+    if dtype.kind == "b":
+        data = rng.random(shape) < 0.5
+    elif dtype.kind in "iu":
+        data = rng.integers(1, 5, size=shape)
+    else:
+        data = rng.uniform(0.1, 0.9, size=shape)
+    array = np.asarray(data, dtype=dtype)
+    array.flags.writeable = False
+    return array

@@ -1,0 +1,116 @@
+"""``TensorType``: a dtype and a static shape (``None`` for an unknown length)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+__all__ = ["TensorType", "DTYPES", "is_float", "is_integer", "is_bool", "describe_shape"]
+
+DTYPES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+)
+
+_ndim_names = {0: "scalar", 1: "vector", 2: "matrix", 3: "tensor3", 4: "tensor4"}
+
+
+def is_float(dtype: str) -> bool:
+    return dtype.startswith("float") or dtype.startswith("complex")
+
+
+def is_integer(dtype: str) -> bool:
+    return dtype.startswith("int") or dtype.startswith("uint")
+
+
+def is_bool(dtype: str) -> bool:
+    return dtype == "bool"
+
+
+def describe_shape(shape: Iterable[int | None]) -> str:
+    """``(2, 3)`` for a concrete shape, ``(?, 3)`` where a length is unknown."""
+    parts = ["?" if s is None else str(s) for s in shape]
+    if len(parts) == 1:
+        return f"({parts[0]},)"
+    return "(" + ", ".join(parts) + ")"
+
+
+class TensorType:
+    """The type of a tensor variable: immutable, equal and hashable by (dtype, shape)."""
+
+    __slots__ = ("dtype", "shape", "_hash")
+
+    def __init__(self, dtype: Any, shape: Iterable[int | None] = ()) -> None:
+        dtype = str(np.dtype(dtype))
+        if dtype not in DTYPES:
+            raise TypeError(f"unsupported dtype {dtype!r}; symnb supports {', '.join(DTYPES)}")
+        checked = []
+        for length in shape:
+            if length is not None:
+                if int(length) != length or length < 0:
+                    raise ValueError(f"static shape entries must be None or lengths >= 0, got {tuple(shape)}")
+                length = int(length)
+            checked.append(length)
+        object.__setattr__(self, "dtype", dtype)
+        object.__setattr__(self, "shape", tuple(checked))
+        object.__setattr__(self, "_hash", hash((dtype, self.shape)))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("TensorType is immutable")
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def broadcastable(self) -> tuple[bool, ...]:
+        return tuple(s == 1 for s in self.shape)
+
+    @property
+    def fully_known(self) -> bool:
+        return None not in self.shape
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, TensorType)
+                and self.dtype == other.dtype and self.shape == other.shape)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"TensorType({self.dtype}, shape={describe_shape(self.shape)})"
+
+    def short(self) -> str:
+        """A compact form for messages: ``float32 (?, 3)``."""
+        return f"{self.dtype} {describe_shape(self.shape)}"
+
+    @property
+    def kind_name(self) -> str:
+        return _ndim_names.get(self.ndim, f"tensor{self.ndim}")
+
+    def clone(self, dtype: Any = None, shape: Iterable[int | None] | None = None) -> "TensorType":
+        return TensorType(self.dtype if dtype is None else dtype, self.shape if shape is None else shape)
+
+    def accepts_shape(self, shape: tuple[int, ...]) -> bool:
+        """True when a concrete array shape fits this type's static shape."""
+        if len(shape) != self.ndim:
+            return False
+        return all(s is None or s == n for s, n in zip(self.shape, shape))
+
+    def is_super(self, other: "TensorType") -> bool:
+        """True when every value of ``other`` is also a value of this type."""
+        if self.dtype != other.dtype or self.ndim != other.ndim:
+            return False
+        return all(s is None or s == o for s, o in zip(self.shape, other.shape))
+
+    def mismatch(self, value: np.ndarray) -> str | None:
+        """Why ``value`` is not of this type (None when it is)."""
+        if str(value.dtype) != self.dtype:
+            return f"expected dtype {self.dtype}, got {value.dtype}"
+        if value.ndim != self.ndim:
+            return (f"expected {self.ndim} dimension(s) {describe_shape(self.shape)}, "
+                    f"got {value.ndim} with shape {describe_shape(value.shape)}")
+        if not self.accepts_shape(value.shape):
+            return f"expected shape {describe_shape(self.shape)}, got {describe_shape(value.shape)}"
+        return None

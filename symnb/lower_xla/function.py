@@ -1,0 +1,307 @@
+"""``sn.function``: a graph compiled into one ``jax.jit`` program.
+
+Shared variables live on the device; those with updates are donated to the program
+and replaced by its results only after the call succeeds. Outputs are NumPy arrays
+of exactly the graph's dtypes: programs that touch 64-bit dtypes are traced and run
+under ``jax.enable_x64``, a scoped setting, so the user's global JAX configuration is
+never changed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import warnings
+import weakref
+from typing import Any, Iterable, Sequence
+
+import jax
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.errors import GraphRuntimeError, SymnbError, format_node_error, label
+from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs, toposort
+from symnb.core.shared import SharedVariable
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.type import describe_shape
+from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
+from symnb.lower_xla.inputs import make_checker
+from symnb.lower_xla.interpreter import NodeFailure, build_program
+
+__all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
+
+
+class MissingInputError(SymnbError, ValueError):
+    """The outputs depend on a variable that is neither an input nor shared."""
+
+
+class UnusedInputError(SymnbError, ValueError):
+    """An input the outputs do not depend on (``on_unused_input='raise'``)."""
+
+
+def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = None,
+             givens: Any = None, mode: Any = None, profile: bool | None = None,
+             name: str | None = None, allow_input_downcast: bool | None = None,
+             on_unused_input: str = "raise") -> "Function":
+    """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
+
+    ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
+    each successful call; ``givens`` substitutes variables in the graph before compiling.
+    """
+    return Function(list(inputs), outputs, updates, givens, name=name,
+                    allow_input_downcast=bool(allow_input_downcast),
+                    on_unused_input=on_unused_input)
+
+
+class Function:
+    """A compiled function. Call it with arrays; it returns NumPy arrays."""
+
+    def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
+                 name: str | None, allow_input_downcast: bool, on_unused_input: str) -> None:
+        self.name = name
+        self.inputs = inputs
+        self._single = outputs is not None and not isinstance(outputs, (list, tuple))
+        out_list = [] if outputs is None else [outputs] if self._single else list(outputs)
+        self.outputs = [as_tensor_variable(o) for o in out_list]
+        pairs = _update_pairs(updates)
+        replaced = _apply_givens(self.outputs + [expr for _, expr in pairs], givens)
+        graph_outputs = replaced[:len(self.outputs)]
+        update_exprs = replaced[len(self.outputs):]
+        self.updated_shared = [s for s, _ in pairs]
+        all_outputs = graph_outputs + update_exprs
+
+        _check_inputs_listed(inputs)
+        roots = graph_inputs(all_outputs, blockers=inputs)
+        _check_missing(roots, inputs, all_outputs)
+        _check_unused(inputs, roots, on_unused_input)
+        read_only = [v for v in roots if isinstance(v, SharedVariable)
+                     and v not in inputs and not any(v is s for s in self.updated_shared)]
+        self.read_shared = read_only
+        self.nodes = toposort(all_outputs, inputs)
+        self._n_outputs = len(graph_outputs)
+        self._checkers = [make_checker(v, allow_input_downcast) for v in inputs]
+        self._program_inputs = inputs + self.updated_shared + read_only
+        self._jitted = _jit(self._program_inputs, all_outputs, self.nodes,
+                            donate=range(len(inputs), len(inputs) + len(self.updated_shared)))
+        self._context = _call_context(self._program_inputs, all_outputs, self.nodes)
+        self._all_shared = self.updated_shared + read_only
+
+    # -- calling --------------------------------------------------------------------
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != len(self.inputs):
+            args = self._bind(args, kwargs)
+        arrays = [check(a) for check, a in zip(self._checkers, args)]
+        shared = [_on_device(s) for s in self._all_shared]
+        try:
+            with self._context():
+                results = self._jitted(*arrays, *shared)
+        except NodeFailure as failure:
+            raise self._runtime_error(failure, arrays) from None
+        n = self._n_outputs
+        for var, value in zip(self.updated_shared, results[n:]):
+            var._set_backend_value(value)
+        outputs = [np.asarray(r) for r in results[:n]]
+        return outputs[0] if self._single else outputs
+
+    def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
+        names = [v.name for v in self.inputs]
+        bound = list(args) + [None] * (len(self.inputs) - len(args))
+        if len(args) > len(self.inputs):
+            raise TypeError(f"{self._title()} takes {len(self.inputs)} argument(s) "
+                            f"({', '.join(map(label, self.inputs))}), got {len(args)}")
+        for key, value in kwargs.items():
+            if key not in names:
+                raise TypeError(f"{self._title()} has no input named {key!r}; inputs: {names}")
+            bound[names.index(key)] = value
+        missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
+        if missing:
+            raise TypeError(f"{self._title()} is missing argument(s): {', '.join(missing)}")
+        return bound
+
+    def _title(self) -> str:
+        return f"function {self.name!r}" if self.name else "the compiled function"
+
+    def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> GraphRuntimeError:
+        node = failure.node
+        values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]
+        call = ", ".join(f"{label(v)}: {a.dtype} {describe_shape(np.shape(a))}"
+                         for v, a in zip(self.inputs, arrays))
+        extra = [f"Toposort index: {failure.index} of {len(self.nodes)}",
+                 f"Called with: {call}" if call else "Called with no arguments"]
+        headline = (f"{type(failure.error).__name__} in {node.op.display_name()} while running "
+                    f"{self._title()}: {failure.error}")
+        error = GraphRuntimeError(format_node_error(node, headline, values, extra))
+        error.node = node
+        error.original = failure.error
+        return error
+
+
+class _Summary:
+    __slots__ = ("dtype", "shape")
+
+    def __init__(self, dtype: str, shape: tuple) -> None:
+        self.dtype, self.shape = dtype, shape
+
+
+def _on_device(var: SharedVariable) -> Any:
+    value = var._backend_value()
+    if isinstance(value, np.ndarray):
+        value = jax.device_put(value)
+        var._set_backend_value(value)
+    return value
+
+
+def _jit(inputs: list[Variable], outputs: list[Variable], nodes: list, donate: Iterable[int]):
+    program = build_program(inputs, outputs, nodes)
+    donate = tuple(donate)
+    jitted = jax.jit(program, donate_argnums=donate)
+    if not donate:
+        return jitted
+
+    def call(*args: Any) -> Any:
+        # Backends that cannot reuse a donated buffer say so; the result is the same.
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
+            return jitted(*args)
+
+    return call
+
+
+_WIDE = {"float64", "int64", "uint64", "complex128"}
+
+
+def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
+    """The context a call runs in: 64-bit types enabled when the graph uses them."""
+    dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
+    for node in nodes:
+        dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
+        if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
+            dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
+    needs_x64 = bool(dtypes & _WIDE)
+    device = _device_context()
+    if not needs_x64 and device is None:
+        return contextlib.nullcontext
+    if device is None:
+        return lambda: jax.enable_x64(True)
+
+    @contextlib.contextmanager
+    def both():
+        with jax.enable_x64(needs_x64 or jax.config.jax_enable_x64), jax.default_device(device):
+            yield
+
+    return both
+
+
+def _device_context():
+    chosen = config.device
+    if chosen == "auto":
+        return None
+    if chosen == "gpu":
+        try:
+            return jax.devices("gpu")[0]
+        except RuntimeError:
+            raise RuntimeError("config.device='gpu' but JAX finds no GPU; install jax[cuda] "
+                               "or set SYMNB_FLAGS=device=cpu") from None
+    if jax.default_backend() == "cpu":
+        return None
+    return jax.devices("cpu")[0]
+
+
+# -- argument checks at compile time -----------------------------------------------
+
+def _update_pairs(updates: Any) -> list[tuple[SharedVariable, Variable]]:
+    if updates is None:
+        return []
+    items = list(updates.items()) if isinstance(updates, dict) else list(updates)
+    pairs = []
+    for target, expr in items:
+        if not isinstance(target, SharedVariable):
+            raise TypeError(f"updates must target shared variables; {label(target)!r} is not shared")
+        expr = as_tensor_variable(expr)
+        if expr.dtype != target.dtype or expr.ndim != target.ndim or \
+                not _shapes_compatible(target.type.shape, expr.type.shape):
+            raise TypeError(
+                f"the update of shared variable {label(target)!r} ({target.type.short()}) has type "
+                f"{expr.type.short()}, built at {expr.site.short()}: {expr.site.line}\n"
+                f"An update must keep the shared variable's dtype and number of dimensions; "
+                f"cast it with .astype('{target.dtype}').")
+        if any(t is target for t, _ in pairs):
+            raise ValueError(f"shared variable {label(target)!r} is updated twice")
+        pairs.append((target, expr))
+    return pairs
+
+
+def _shapes_compatible(a: tuple, b: tuple) -> bool:
+    return all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+def _apply_givens(outputs: list[Variable], givens: Any) -> list[Variable]:
+    if not givens:
+        return outputs
+    items = list(givens.items()) if isinstance(givens, dict) else list(givens)
+    mapping = {}
+    for old, new in items:
+        new = as_tensor_variable(new)
+        if old.dtype != new.dtype or old.ndim != new.ndim:
+            raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
+                            f"{label(new)!r} of type {new.type.short()}")
+        mapping[old] = new
+    return clone_replace(outputs, mapping)
+
+
+def _check_inputs_listed(inputs: list[Variable]) -> None:
+    for i, var in enumerate(inputs):
+        if not isinstance(var, Variable):
+            raise TypeError(f"input #{i} of sn.function is {type(var).__name__}, not a variable")
+        if isinstance(var, Constant):
+            raise TypeError(f"input #{i} ({label(var)}) is a constant; constants cannot be inputs")
+        if var.owner is not None:
+            raise TypeError(f"input #{i} ({label(var)!r}) is computed by {var.owner.op.display_name()} "
+                            f"at {var.site.short()}; inputs must be root variables")
+    seen = set()
+    for var in inputs:
+        if id(var) in seen:
+            raise ValueError(f"input {label(var)!r} is listed twice")
+        seen.add(id(var))
+
+
+def _check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:
+    listed = {id(v) for v in inputs}
+    for var in roots:
+        if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
+            continue
+        raise MissingInputError(
+            f"the outputs depend on {label(var)!r} ({var.type.short()}), created at "
+            f"{var.site.short()}: {var.site.line}\nbut it is not among the function's inputs "
+            f"({', '.join(label(v) for v in inputs) or 'none'}). Add it to the inputs, or "
+            f"replace it with givens={{{label(var)}: value}}.")
+
+
+def _check_unused(inputs: list[Variable], roots: list[Variable], policy: str) -> None:
+    if policy not in ("raise", "warn", "ignore"):
+        raise ValueError(f"on_unused_input must be 'raise', 'warn' or 'ignore', got {policy!r}")
+    used = {id(v) for v in roots}
+    for var in inputs:
+        if id(var) in used or policy == "ignore":
+            continue
+        message = (f"input {label(var)!r} is not used by the outputs; pass "
+                   f"on_unused_input='ignore' to sn.function to allow it")
+        if policy == "raise":
+            raise UnusedInputError(message)
+        warnings.warn(message, stacklevel=4)
+
+
+# -- var.eval() ----------------------------------------------------------------------
+
+_eval_cache: "weakref.WeakKeyDictionary[Variable, dict]" = weakref.WeakKeyDictionary()
+
+
+def evaluate(var: Variable, inputs_to_values: dict) -> np.ndarray:
+    """``var.eval({x: value})``: compile once per set of inputs, then call."""
+    inputs = list(inputs_to_values)
+    key = tuple(id(v) for v in inputs)
+    per_var = _eval_cache.setdefault(var, {})
+    fn = per_var.get(key)
+    if fn is None:
+        fn = function(inputs, var, on_unused_input="ignore")
+        per_var[key] = fn
+    return fn(*(inputs_to_values[v] for v in inputs))

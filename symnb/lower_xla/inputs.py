@@ -1,0 +1,100 @@
+"""Checking and converting the arguments of a compiled function.
+
+The fast path (a NumPy or JAX array of exactly the input's dtype and shape) costs a
+few attribute reads; anything else goes through ``convert_argument``, which either
+converts safely or raises an error naming the input, the expected and the actual type.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import jax
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.errors import label
+from symnb.core.graph import Variable
+from symnb.core.type import describe_shape
+
+__all__ = ["make_checker"]
+
+
+def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
+    """A function validating one argument for input ``var``, returning the array to pass."""
+    dtype = np.dtype(var.type.dtype)
+    ndim = var.type.ndim
+    static = var.type.shape
+    fixed_axes = tuple((axis, n) for axis, n in enumerate(static) if n is not None)
+
+    def check(value: Any) -> Any:
+        if (type(value) is np.ndarray or isinstance(value, jax.Array)) and value.dtype == dtype \
+                and value.ndim == ndim and all(value.shape[a] == n for a, n in fixed_axes):
+            return value
+        return convert_argument(var, value, allow_downcast)
+
+    return check
+
+
+def _what(value: np.ndarray) -> str:
+    return f"{value.dtype} array of shape {describe_shape(value.shape)}"
+
+
+def convert_argument(var: Variable, value: Any, allow_downcast: bool) -> np.ndarray:
+    name = label(var)
+    want = var.type
+    dtype = np.dtype(want.dtype)
+    if isinstance(value, (bool, int, float, complex)) and not isinstance(value, np.generic):
+        array = _python_scalar(name, var, value, dtype, allow_downcast)
+    else:
+        try:
+            array = np.asarray(value)
+        except Exception as err:
+            raise TypeError(f"input {name!r} expects {want.short()}, got {type(value).__name__}: {err}") from None
+        if array.dtype == object:
+            raise TypeError(f"input {name!r} expects {want.short()}, got {type(value).__name__} "
+                            f"that is not a numeric array")
+        if array.dtype != dtype:
+            array = _cast_array(name, want, array, allow_downcast)
+    if array.ndim != want.ndim:
+        raise TypeError(f"input {name!r} expects {want.ndim} dimension(s) ({want.kind_name} "
+                        f"{want.short()}), got {_what(array)}")
+    if not want.accepts_shape(array.shape):
+        raise ValueError(f"input {name!r} has static shape {describe_shape(want.shape)}, "
+                         f"got {_what(array)}")
+    return array
+
+
+def _python_scalar(name: str, var: Variable, value: Any, dtype: np.dtype,
+                   allow_downcast: bool) -> np.ndarray:
+    array = np.asarray(value, dtype=dtype) if _holds_exactly(value, dtype) else None
+    if array is None and isinstance(value, float) and str(dtype) == config.floatX:
+        array = np.asarray(value, dtype=dtype)  # as in Theano: a float for any floatX input
+    if array is None and allow_downcast:
+        array = np.asarray(value).astype(dtype)
+    if array is None:
+        raise TypeError(f"input {name!r} expects {var.type.short()}; the Python "
+                        f"{type(value).__name__} {value!r} does not fit {dtype} exactly "
+                        f"(pass allow_input_downcast=True to sn.function to round it)")
+    return array
+
+
+def _holds_exactly(value: Any, dtype: np.dtype) -> bool:
+    try:
+        with np.errstate(all="ignore"):
+            converted = np.asarray(value, dtype=dtype)
+    except (OverflowError, ValueError, TypeError):
+        return False
+    if dtype.kind == "b" and not isinstance(value, bool):
+        return False
+    return bool(converted == value) and not (dtype.kind in "iub" and isinstance(value, float))
+
+
+def _cast_array(name: str, want: Any, array: np.ndarray, allow_downcast: bool) -> np.ndarray:
+    dtype = np.dtype(want.dtype)
+    if np.can_cast(array.dtype, dtype, casting="safe") or allow_downcast:
+        return array.astype(dtype)
+    raise TypeError(
+        f"input {name!r} expects {want.short()}, got {_what(array)}: casting {array.dtype} to "
+        f"{dtype} could lose information. Pass {name}.astype('{dtype}'), or compile with "
+        f"sn.function(..., allow_input_downcast=True).")

@@ -1,0 +1,122 @@
+"""Every elementwise op: NumPy perform path and XLA path against NumPy itself."""
+
+import math
+
+import numpy as np
+import pytest
+
+import symnb.tensor as T
+from tests.reference import check_paths
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _float_dtype(x):
+    return np.exp(np.zeros(0, x.dtype)).dtype
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
+
+
+# name, symnb function, NumPy reference (result cast to NumPy's dtype for the inputs)
+UNARY = [
+    ("neg", T.neg, np.negative), ("abs", T.abs, np.abs), ("sign", T.sign, np.sign),
+    ("round", T.round, np.round), ("floor", T.floor, np.floor), ("ceil", T.ceil, np.ceil),
+    ("exp", T.exp, np.exp), ("log", T.log, np.log), ("log1p", T.log1p, np.log1p),
+    ("expm1", T.expm1, np.expm1), ("sqrt", T.sqrt, np.sqrt), ("square", T.square, np.square),
+    ("sin", T.sin, np.sin), ("cos", T.cos, np.cos), ("tanh", T.tanh, np.tanh),
+    ("sigmoid", T.sigmoid, lambda x: _sigmoid(x).astype(_float_dtype(x))),
+    ("softplus", T.softplus, lambda x: np.logaddexp(0, x.astype(np.float64)).astype(_float_dtype(x))),
+    ("erf", T.erf, lambda x: _erf(x).astype(_float_dtype(x))),
+    ("identity", T.identity, lambda x: x.copy()),
+    ("isnan", T.isnan, np.isnan), ("isinf", T.isinf, np.isinf),
+]
+BINARY = [
+    ("add", T.add, np.add), ("sub", T.sub, np.subtract), ("mul", T.mul, np.multiply),
+    ("true_div", T.true_div, np.true_divide), ("floor_div", T.floor_div, np.floor_divide),
+    ("mod", T.mod, np.mod), ("pow", T.pow, np.power), ("maximum", T.maximum, np.maximum),
+    ("minimum", T.minimum, np.minimum), ("eq", T.eq, np.equal), ("neq", T.neq, np.not_equal),
+    ("lt", T.lt, np.less), ("le", T.le, np.less_equal), ("gt", T.gt, np.greater),
+    ("ge", T.ge, np.greater_equal),
+]
+LOGIC = [("and_", T.and_, np.bitwise_and), ("or_", T.or_, np.bitwise_or),
+         ("xor", T.xor, np.bitwise_xor)]
+DTYPES = ["float32", "float64", "int32"]
+SHAPES = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 3), (4, 1)), ((), (5,)), ((0, 3), (3,)), ((1,), (1,))]
+
+
+def _positive(rng, shape, dtype):
+    if np.dtype(dtype).kind == "i":
+        return rng.integers(1, 5, size=shape).astype(dtype)
+    return rng.uniform(0.2, 2.0, size=shape).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name,fn,ref", UNARY, ids=[u[0] for u in UNARY])
+def test_unary(name, fn, ref, dtype, rng):
+    for shape in [(3, 4), (), (0,), (1, 1)]:
+        x = _positive(rng, shape, dtype)
+        if name in ("neg", "abs", "sign", "round", "floor", "ceil", "sin", "tanh") and x.dtype.kind == "f":
+            x = (x - 1.1).astype(dtype)  # negative values and halves too
+        check_paths(fn, [x], ref)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name,fn,ref", BINARY, ids=[b[0] for b in BINARY])
+def test_binary_broadcasting(name, fn, ref, dtype, rng):
+    for shape_a, shape_b in SHAPES:
+        a, b = _positive(rng, shape_a, dtype), _positive(rng, shape_b, dtype)
+        check_paths(fn, [a, b], ref)
+
+
+@pytest.mark.parametrize("name,fn,ref", LOGIC, ids=[b[0] for b in LOGIC])
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int32"])
+def test_logic(name, fn, ref, dtype, rng):
+    a = rng.integers(0, 2 if dtype == "bool" else 100, size=(3, 4)).astype(dtype)
+    b = rng.integers(0, 2 if dtype == "bool" else 100, size=(4,)).astype(dtype)
+    check_paths(fn, [a, b], ref)
+    if dtype == "bool":
+        check_paths(T.invert, [a], np.invert)
+        check_paths(lambda x: ~x, [a], np.invert)
+
+
+def test_mixed_dtypes_follow_numpy(rng):
+    pairs = [("int32", "float32"), ("int8", "uint8"), ("float32", "float64"), ("bool", "int16"),
+             ("int64", "float16")]
+    for da, db in pairs:
+        a, b = _positive(rng, (2, 3), da), _positive(rng, (3,), db)
+        for fn, ref in [(T.add, np.add), (T.true_div, np.true_divide), (T.lt, np.less)]:
+            check_paths(fn, [a, b], ref)
+
+
+def test_python_scalars_are_weak(rng):
+    x32 = rng.uniform(size=(3,)).astype("float32")
+    assert (T.vector("x") * 2.0).dtype == "float32"
+    assert (T.vector("x", dtype="int8") + 1).dtype == "int8"
+    assert (T.vector("x", dtype="int32") * 2.5).dtype == "float64"
+    assert (T.vector("x", dtype="bool") + 1).dtype == "int64"
+    check_paths(lambda x: 2.0 * x + 1, [x32], lambda x: 2.0 * x + 1)
+    with pytest.raises(OverflowError, match="int8"):
+        T.vector("x", dtype="int8") + 300
+
+
+def test_switch_clip_and_cast(rng):
+    cond = rng.integers(0, 2, size=(3, 4)).astype(bool)
+    a = rng.normal(size=(3, 4)).astype("float32")
+    b = rng.normal(size=(4,)).astype("float64")
+    check_paths(T.switch, [cond, a, b], np.where)
+    check_paths(lambda x: T.switch(x > 0, x, 0.0), [a], lambda x: np.where(x > 0, x, np.float32(0)))
+    check_paths(lambda x: T.clip(x, -0.5, 0.5), [a], lambda x: np.clip(x, np.float32(-0.5), np.float32(0.5)))
+    for dtype in ["int32", "float64", "bool", "int8", "float16"]:
+        check_paths(lambda x: T.cast(x, dtype), [a * 3], lambda x: x.astype(dtype))
+        check_paths(lambda x: x.astype(dtype), [a * 3], lambda x: x.astype(dtype))
+
+
+def test_static_shapes_broadcast():
+    x = T.matrix("x", shape=(None, 3))
+    y = T.vector("y", shape=(3,))
+    assert (x + y).type.shape == (None, 3)
+    assert (T.matrix("a", shape=(1, 4)) * T.matrix("b", shape=(5, 1))).type.shape == (5, 4)
+    with pytest.raises(ValueError, match="mis-match"):
+        T.vector("a", shape=(2,)) + T.vector("b", shape=(3,))
