@@ -76,6 +76,9 @@ _FLAGS: dict[str, _Flag] = {
                        "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
     "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),
                                 "What a failing test-value computation does while a graph is built."),
+    "test_value_memory_mb": _Flag(256, _non_negative_int,
+                                  "Memory kept for computed test values of 1 MB or more; the "
+                                  "oldest are dropped beyond it and recomputed when asked for."),
     "exception_verbosity": _Flag("medium", _choice("low", "medium", "high"),
                                  "How much an error message shows."),
     "traceback__limit": _Flag(8, _non_negative_int,
@@ -92,17 +95,19 @@ _ALIASES = {"traceback.limit": "traceback__limit"}
 class Config:
     """The flag set. Attribute access reads a flag; assignment validates it."""
 
+    # Flag values are plain instance attributes, so reading one (done for every node
+    # built) is an ordinary attribute lookup; assignment goes through validation.
+
     def __init__(self, environ: str | None = None) -> None:
-        object.__setattr__(self, "_values", {name: f.default for name, f in _FLAGS.items()})
+        for name, flag in _FLAGS.items():
+            object.__setattr__(self, name, flag.default)
         if environ:
             for name, value in _parse_flag_string(environ).items():
                 setattr(self, name, value)
 
-    def __getattr__(self, name: str) -> Any:
-        values = object.__getattribute__(self, "_values")
-        canonical = _ALIASES.get(name, name)
-        if canonical in values:
-            return values[canonical]
+    def __getattr__(self, name: str) -> Any:  # only reached for names that are not flags
+        if name in _ALIASES:
+            return getattr(self, _ALIASES[name])
         raise AttributeError(_unknown_flag_message(name))
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -114,26 +119,30 @@ class Config:
             parsed = flag.parse(value)
         except ConfigError as err:
             raise ConfigError(f"bad value for config flag {canonical!r}: {err}") from None
-        self._values[canonical] = parsed
+        object.__setattr__(self, canonical, parsed)
 
     def __dir__(self) -> list[str]:
         return sorted(set(super().__dir__()) | set(_FLAGS))
 
+    def values(self) -> dict[str, Any]:
+        """The current value of every flag."""
+        return {name: getattr(self, name) for name in _FLAGS}
+
     def __repr__(self) -> str:
-        body = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        body = ", ".join(f"{k}={v!r}" for k, v in self.values().items())
         return f"Config({body})"
 
     @contextlib.contextmanager
     def change_flags(self, **flags: Any) -> Iterator["Config"]:
         """Set flags for the duration of a ``with`` block, restoring them afterwards."""
-        saved = dict(self._values)
+        saved = self.values()
         try:
             for name, value in flags.items():
                 setattr(self, name, value)
             yield self
         finally:
-            self._values.clear()
-            self._values.update(saved)
+            for name, value in saved.items():
+                object.__setattr__(self, name, value)
 
 
 def _unknown_flag_message(name: str) -> str:

@@ -84,6 +84,10 @@ class Op:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
         raise NotImplementedError(f"{type(self).__name__} does not implement infer_shape")
 
+    #: False for ops with effects (printing, checks) that must run in the compiled
+    #: program even when their inputs are known at trace time.
+    static_evaluable = True
+
     # -- differentiation -------------------------------------------------------------------
     #: False for ops whose outputs carry no gradient (comparisons, argmax, shape...).
     differentiable = True

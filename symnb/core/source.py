@@ -39,23 +39,35 @@ class Frame(NamedTuple):
 
 
 class Site(tuple):
-    """The user frames (innermost first) that were active when a node was built."""
+    """The user frames (innermost first) that were active when a node was built.
+
+    Stored as raw ``(code, lineno)`` pairs, turned into :class:`Frame` only when shown.
+    """
 
     __slots__ = ()
 
     @property
+    def frames(self) -> list[Frame]:
+        return [Frame(code.co_filename, lineno, code.co_name) for code, lineno in self]
+
+    @property
     def frame(self) -> Frame | None:
-        return self[0] if self else None
+        if not self:
+            return None
+        code, lineno = self[0]
+        return Frame(code.co_filename, lineno, code.co_name)
 
     @property
     def line(self) -> str:
-        return self[0].line if self else ""
+        frame = self.frame
+        return frame.line if frame is not None else ""
 
     def short(self) -> str:
-        return self[0].short() if self else "<unknown>"
+        frame = self.frame
+        return frame.short() if frame is not None else "<unknown>"
 
     def format(self, limit: int | None = None) -> str:
-        frames = list(self if limit is None else self[:limit])
+        frames = self.frames if limit is None else self.frames[:limit]
         # Outermost first, as Python prints tracebacks.
         return "\n".join(f.format() for f in reversed(frames))
 
@@ -69,15 +81,20 @@ _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
 
 _EMPTY = Site()
 
-
 # The tour is written as user code: its frames are the ones errors should show.
 _USER_FILES = frozenset({PACKAGE_DIR + "tour.py"})
 
+_library_code: dict[object, bool] = {}
 
-def _is_library(filename: str) -> bool:
-    if filename in _USER_FILES:
-        return False
-    return filename.startswith(PACKAGE_DIR) or filename.startswith("<frozen ")
+
+def _is_library(code: object) -> bool:
+    known = _library_code.get(code)
+    if known is None:
+        filename = code.co_filename
+        known = filename not in _USER_FILES and (
+            filename.startswith(PACKAGE_DIR) or filename.startswith("<frozen "))
+        _library_code[code] = known
+    return known
 
 
 def capture_site(limit: int) -> Site:
@@ -85,11 +102,10 @@ def capture_site(limit: int) -> Site:
     if limit <= 0:
         return _EMPTY
     frame = sys._getframe(1)
-    while frame is not None and _is_library(frame.f_code.co_filename):
+    while frame is not None and _is_library(frame.f_code):
         frame = frame.f_back
     frames = []
     while frame is not None and len(frames) < limit:
-        code = frame.f_code
-        frames.append(Frame(code.co_filename, frame.f_lineno, code.co_name))
+        frames.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back
     return Site(frames)

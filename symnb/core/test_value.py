@@ -8,7 +8,9 @@ after the user sets the missing input value. No Op reads or writes test values.
 
 from __future__ import annotations
 
+import collections
 import warnings
+import weakref
 from typing import Any
 
 import numpy as np
@@ -30,7 +32,10 @@ def compute_node(node: Apply) -> None:
     for inp in node.inputs:
         value = inp._test_value
         if value is None:
-            return  # pending: computed when first asked for
+            if inp not in _dropped:
+                return  # pending: computed when first asked for
+            compute_missing(inp)
+            value = inp._test_value
         values.append(value)
     _evaluate(node, values, mode)
 
@@ -42,12 +47,42 @@ def _evaluate(node: Apply, values: list[np.ndarray], mode: str) -> bool:
         _report(node, values, err, mode)
         return False
     for var, value in zip(node.outputs, outputs):
-        if value.dtype != var.type.dtype or value.ndim != var.type.ndim:
+        if value.dtype != var.type.numpy_dtype or value.ndim != var.type.ndim:
             raise AssertionError(
                 f"internal error: {node.op.display_name()}.perform returned {value.dtype} "
                 f"{describe_shape(value.shape)} for an output of type {var.type!r}")
         var._test_value = value
+        if value.nbytes >= _LARGE_BYTES:
+            _retain(var, value)
     return True
+
+
+# -- bounded memory for large test values ---------------------------------------------
+# Every node keeps its test value, so a long graph over large values would hold them
+# all. Computed values of 1 MB or more are kept within config.test_value_memory_mb;
+# beyond it the oldest are dropped (and recomputed from their inputs when needed),
+# which also lets NumPy reuse their memory as it does when evaluating eagerly.
+
+_LARGE_BYTES = 1 << 20
+_retained: collections.deque = collections.deque()
+_retained_bytes = 0
+_dropped: "weakref.WeakSet[Variable]" = weakref.WeakSet()
+
+
+def _retain(var: Variable, value: np.ndarray) -> None:
+    global _retained_bytes
+    _dropped.discard(var)
+    _retained.append((weakref.ref(var), id(value), value.nbytes))
+    _retained_bytes += value.nbytes
+    budget = config.test_value_memory_mb << 20
+    while _retained_bytes > budget and len(_retained) > 1:
+        ref, value_id, nbytes = _retained.popleft()
+        _retained_bytes -= nbytes
+        old = ref()
+        # Only drop the value this entry accounted for (not a later recomputation).
+        if old is not None and id(old._test_value) == value_id:
+            old._test_value = None
+            _dropped.add(old)
 
 
 def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) -> None:

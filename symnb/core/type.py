@@ -6,7 +6,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-__all__ = ["TensorType", "DTYPES", "is_float", "is_integer", "is_bool", "describe_shape"]
+__all__ = ["TensorType", "DTYPES", "canonical_dtype", "is_float", "is_integer", "is_bool", "describe_shape"]
 
 DTYPES = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
@@ -36,28 +36,68 @@ def describe_shape(shape: Iterable[int | None]) -> str:
     return "(" + ", ".join(parts) + ")"
 
 
+_canonical_dtypes: dict[Any, str] = {}
+
+
+def canonical_dtype(dtype: Any) -> str:
+    """The dtype's NumPy name (``'float32'``), checked to be one symnb supports."""
+    try:
+        return _canonical_dtypes[dtype]
+    except (KeyError, TypeError):
+        pass
+    name = str(np.dtype(dtype))
+    if name not in DTYPES:
+        raise TypeError(f"unsupported dtype {name!r}; symnb supports {', '.join(DTYPES)}")
+    try:
+        _canonical_dtypes[dtype] = name
+    except TypeError:  # unhashable dtype-like
+        pass
+    return name
+
+
+def _checked_length(length: Any, shape: tuple) -> int | None:
+    if length is None:
+        return None
+    if int(length) != length or length < 0:
+        raise ValueError(f"static shape entries must be None or lengths >= 0, got {shape}")
+    return int(length)
+
+
 class TensorType:
-    """The type of a tensor variable: immutable, equal and hashable by (dtype, shape)."""
+    """The type of a tensor variable: immutable, equal and hashable by (dtype, shape).
 
-    __slots__ = ("dtype", "shape", "_hash")
+    Types are interned: building the same type twice returns the same object, which
+    keeps graph construction cheap (thousands of nodes share a handful of types).
+    """
 
-    def __init__(self, dtype: Any, shape: Iterable[int | None] = ()) -> None:
-        dtype = str(np.dtype(dtype))
-        if dtype not in DTYPES:
-            raise TypeError(f"unsupported dtype {dtype!r}; symnb supports {', '.join(DTYPES)}")
-        checked = []
-        for length in shape:
-            if length is not None:
-                if int(length) != length or length < 0:
-                    raise ValueError(f"static shape entries must be None or lengths >= 0, got {tuple(shape)}")
-                length = int(length)
-            checked.append(length)
-        object.__setattr__(self, "dtype", dtype)
-        object.__setattr__(self, "shape", tuple(checked))
-        object.__setattr__(self, "_hash", hash((dtype, self.shape)))
+    __slots__ = ("dtype", "shape", "numpy_dtype", "_hash")
+    _interned: dict[tuple, "TensorType"] = {}
+
+    def __new__(cls, dtype: Any, shape: Iterable[int | None] = ()) -> "TensorType":
+        shape = tuple(shape)
+        key = (dtype, shape)
+        try:
+            return cls._interned[key]
+        except (KeyError, TypeError):
+            pass
+        name = canonical_dtype(dtype)
+        checked = tuple(_checked_length(n, shape) for n in shape)
+        self = object.__new__(cls)
+        object.__setattr__(self, "dtype", name)
+        object.__setattr__(self, "shape", checked)
+        object.__setattr__(self, "numpy_dtype", np.dtype(name))
+        object.__setattr__(self, "_hash", hash((name, checked)))
+        try:
+            cls._interned[key] = self
+        except TypeError:
+            pass
+        return self
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("TensorType is immutable")
+
+    def __reduce__(self):
+        return (TensorType, (self.dtype, self.shape))
 
     @property
     def ndim(self) -> int:

@@ -90,17 +90,23 @@ class Function:
         if kwargs or len(args) != len(self.inputs):
             args = self._bind(args, kwargs)
         arrays = [check(a) for check, a in zip(self._checkers, args)]
-        shared = [_on_device(s) for s in self._all_shared]
+        for var in self._all_shared:
+            arrays.append(_on_device(var))
         try:
-            with self._context():
-                results = self._jitted(*arrays, *shared)
+            if self._context is None:
+                results = self._jitted(*arrays)
+            else:
+                with self._context():
+                    results = self._jitted(*arrays)
         except NodeFailure as failure:
             raise self._runtime_error(failure, arrays) from None
         n = self._n_outputs
-        for var, value in zip(self.updated_shared, results[n:]):
-            var._set_backend_value(value)
-        outputs = [np.asarray(r) for r in results[:n]]
-        return outputs[0] if self._single else outputs
+        if self.updated_shared:
+            for var, value in zip(self.updated_shared, results[n:]):
+                var._set_backend_value(value)
+        if self._single:
+            return np.asarray(results[0])
+        return [np.asarray(r) for r in results[:n]]
 
     def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
         names = [v.name for v in self.inputs]
@@ -144,7 +150,7 @@ class _Summary:
 
 def _on_device(var: SharedVariable) -> Any:
     value = var._backend_value()
-    if isinstance(value, np.ndarray):
+    if type(value) is np.ndarray:
         value = jax.device_put(value)
         var._set_backend_value(value)
     return value
@@ -152,25 +158,19 @@ def _on_device(var: SharedVariable) -> Any:
 
 def _jit(inputs: list[Variable], outputs: list[Variable], nodes: list, donate: Iterable[int]):
     program = build_program(inputs, outputs, nodes)
-    donate = tuple(donate)
-    jitted = jax.jit(program, donate_argnums=donate)
-    if not donate:
-        return jitted
+    return jax.jit(program, donate_argnums=tuple(donate))
 
-    def call(*args: Any) -> Any:
-        # Backends that cannot reuse a donated buffer say so; the result is the same.
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
-            return jitted(*args)
 
-    return call
+# A backend that cannot reuse a donated buffer says so; the results are the same.
+warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
 
 _WIDE = {"float64", "int64", "uint64", "complex128"}
 
 
 def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
-    """The context a call runs in: 64-bit types enabled when the graph uses them."""
+    """The context a call runs in (None: none needed): 64-bit types enabled when the
+    graph uses them, and the configured device."""
     dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
     for node in nodes:
         dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
@@ -179,7 +179,7 @@ def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
     needs_x64 = bool(dtypes & _WIDE)
     device = _device_context()
     if not needs_x64 and device is None:
-        return contextlib.nullcontext
+        return None
     if device is None:
         return lambda: jax.enable_x64(True)
 

@@ -28,12 +28,23 @@ def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
     fixed_axes = tuple((axis, n) for axis, n in enumerate(static) if n is not None)
 
     def check(value: Any) -> Any:
-        if (type(value) is np.ndarray or isinstance(value, jax.Array)) and value.dtype == dtype \
-                and value.ndim == ndim and all(value.shape[a] == n for a, n in fixed_axes):
+        if type(value) is np.ndarray and value.dtype == dtype and value.ndim == ndim:
             return value
+        return check_slowly(value)
+
+    def check_fixed(value: Any) -> Any:
+        if type(value) is np.ndarray and value.dtype == dtype and value.ndim == ndim \
+                and all(value.shape[a] == n for a, n in fixed_axes):
+            return value
+        return check_slowly(value)
+
+    def check_slowly(value: Any) -> Any:
+        if isinstance(value, jax.Array) and value.dtype == dtype and value.ndim == ndim \
+                and all(value.shape[a] == n for a, n in fixed_axes):
+            return value  # already on a device: no copy
         return convert_argument(var, value, allow_downcast)
 
-    return check
+    return check_fixed if fixed_axes else check
 
 
 def _what(value: np.ndarray) -> str:

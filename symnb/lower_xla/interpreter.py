@@ -1,7 +1,8 @@
 """The lowering interpreter: a short loop over the graph, run once under ``jax.jit``.
 
 Each node's rule is looked up once (when the program is built); when JAX traces the
-program, the loop evaluates the rules on traced arrays. A rule that fails (an input
+program, the loop evaluates the rules on traced arrays (or, for nodes whose inputs
+are all known at trace time, the op's NumPy ``perform``). A rule that fails (an input
 shape the node cannot take) is reported as a ``NodeFailure`` carrying the node, so
 the error can name the user's line that built it.
 """
@@ -11,7 +12,6 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.graph import Apply, Constant, Variable
@@ -47,18 +47,17 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
     constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
 
     def program(*arrays: Any) -> list[Any]:
-        env = {key: jnp.asarray(value) for key, value in constants.items()}
+        env = dict(constants)
         env.update(zip(map(id, inputs), arrays))
         for index, (node, rule) in enumerate(zip(nodes, rules)):
             args = [env[id(v)] for v in node.inputs]
             with jax.named_scope(scope_name(node)):
                 try:
-                    result = rule(*args)
+                    results = _evaluate(node, rule, args)
                 except NodeFailure:
                     raise
                 except Exception as err:  # the graph cannot run on these shapes
                     raise NodeFailure(node, index, args, err) from err
-            results = result if isinstance(result, (tuple, list)) else (result,)
             for var, value in zip(node.outputs, results):
                 if value.dtype != var.type.dtype:
                     value = value.astype(var.type.dtype)
@@ -66,3 +65,16 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
         return [env[id(v)] for v in outputs]
 
     return program
+
+
+def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequence[Any]:
+    """Run a node on traced arrays, or at trace time when all its inputs are static.
+
+    Inputs known while tracing (constants, and values computed from input *shapes*
+    only) stay NumPy arrays and go through the op's NumPy ``perform``: shapes derived
+    from input shapes thus stay static, as XLA requires, without recompiling.
+    """
+    if node.op.static_evaluable and all(type(a) is np.ndarray for a in args):
+        return node.op.perform(node, args)
+    result = rule(*args)
+    return result if isinstance(result, (tuple, list)) else (result,)

@@ -5,12 +5,22 @@ their ``__all__`` and binds itself to ``TensorVariable`` so operators and method
 (``x + y``, ``x.sum()``) call the same functions.
 """
 
-from symnb.core.tensor import basic, math, variable
+from symnb.core.tensor import (
+    alloc, assertion, basic, blas, join, math, nnet, reduction, shape, subtensor, variable,
+)
+from symnb.core.tensor.alloc import *  # noqa: F401,F403
+from symnb.core.tensor.assertion import *  # noqa: F401,F403
 from symnb.core.tensor.basic import *  # noqa: F401,F403
+from symnb.core.tensor.blas import *  # noqa: F401,F403
+from symnb.core.tensor.join import *  # noqa: F401,F403
 from symnb.core.tensor.math import *  # noqa: F401,F403
+from symnb.core.tensor.nnet import *  # noqa: F401,F403
+from symnb.core.tensor.reduction import *  # noqa: F401,F403
+from symnb.core.tensor.shape import *  # noqa: F401,F403
+from symnb.core.tensor.subtensor import *  # noqa: F401,F403
 from symnb.core.tensor.variable import TensorConstant, TensorVariable
 
-_MODULES = [basic, math]
+_MODULES = [alloc, assertion, basic, blas, join, math, nnet, reduction, shape, subtensor]
 
 __all__ = ["TensorVariable", "TensorConstant"]
 for _module in _MODULES:

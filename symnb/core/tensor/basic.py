@@ -120,28 +120,40 @@ def as_tensor_args(*args: Any) -> list[TensorVariable]:
     each Python scalar becomes a constant of the dtype NumPy gives it next to the
     other (strong) operands. A value that does not fit (``x_int8 + 300``) is an error.
     """
-    strong = [np.dtype(a.dtype) for a in args if not _is_python_scalar(a) and hasattr(a, "dtype")]
-    strong += [np.asarray(a).dtype for a in args
-               if not _is_python_scalar(a) and not hasattr(a, "dtype")]
+    if all(isinstance(a, Variable) for a in args):
+        return list(args)
+    strong = [np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
+              for a in args if not _is_python_scalar(a)]
     out = []
     for a in args:
         if isinstance(a, Variable):
             out.append(a)
         elif _is_python_scalar(a) and strong:
-            dtype = np.result_type(*strong, a)
-            out.append(_weak_constant(a, dtype))
+            out.append(_weak_constant(a, np.result_type(*strong, a)))
         else:
             out.append(as_tensor_variable(a))
     return out
 
 
+_weak_constants: dict[tuple, TensorConstant] = {}
+
+
 def _weak_constant(value: Any, dtype: np.dtype) -> TensorConstant:
+    # Constants are immutable, so the few scalars a model uses are shared between
+    # nodes. Zero and NaN are not cached: -0.0 == 0.0 and nan != nan as dict keys.
+    key = (type(value), value, dtype)
+    cached = _weak_constants.get(key)
+    if cached is not None:
+        return cached
     try:
         array = np.asarray(value, dtype=dtype)
     except OverflowError:
         raise OverflowError(f"Python integer {value} does not fit in {dtype}, the dtype of the "
                             f"other operand (NumPy 2 promotion); cast the tensor first") from None
-    return TensorConstant(TensorType(dtype, ()), array)
+    result = TensorConstant(TensorType(dtype, ()), array)
+    if value == value and value != 0 and len(_weak_constants) < 4096:
+        _weak_constants[key] = result
+    return result
 
 
 def result_dtype(*variables: Variable) -> str:

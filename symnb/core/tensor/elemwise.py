@@ -29,6 +29,9 @@ class BroadcastError(ValueError):
 
 def broadcast_static_shapes(shapes: Sequence[tuple[int | None, ...]]) -> tuple[int | None, ...]:
     """NumPy broadcasting of static shapes (``None`` = unknown); raise when impossible."""
+    first = shapes[0]
+    if all(s == first for s in shapes) and 1 not in first:
+        return tuple(first)
     ndim = max((len(s) for s in shapes), default=0)
     padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
     result: list[int | None] = []
@@ -95,7 +98,7 @@ class Elemwise(Op):
                 names = [label(v) for v in node.inputs]
                 raise ValueError(dimension_mismatch_message([a.shape for a in inputs], names)) from None
             raise
-        return [np.asarray(result, dtype=node.outputs[0].type.dtype)]
+        return [np.asarray(result, dtype=node.outputs[0].type.numpy_dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         from symnb.core.tensor.math import maximum
@@ -114,6 +117,17 @@ class Elemwise(Op):
                 length = maximum(length, other)
             shape.append(length)
         return [tuple(shape)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core.tensor.broadcast import sum_to_shape
+        from symnb.core.tensor.elemwise_grad import GRADIENTS
+
+        rule = GRADIENTS.get(type(self))
+        if rule is None:
+            return super().L_op(inputs, outputs, output_grads)
+        grads = rule(inputs, outputs[0], output_grads[0])
+        return [None if g is None or not x.dtype.startswith(("float", "complex")) else sum_to_shape(g, x)
+                for g, x in zip(grads, inputs)]
 
 
 @lru_cache(maxsize=None)
@@ -203,6 +217,8 @@ Sigmoid = _define("Sigmoid", 1, _sigmoid, "sigmoid", dtype_like=np.exp)
 Softplus = _define("Softplus", 1, _softplus, "softplus", dtype_like=np.exp)
 Erf = _define("Erf", 1, _erf, "erf", dtype_like=np.exp)
 Identity = _define("Identity", 1, _identity, "identity")
+# The identity for values; for differentiation a constant (the seeds' block_gradient).
+StopGradient = _define("StopGradient", 1, _identity, "disconnected_grad", differentiable=False)
 
 Eq = _define("Eq", 2, np.equal, differentiable=False)
 Neq = _define("Neq", 2, np.not_equal, differentiable=False)
@@ -248,6 +264,6 @@ class Cast(Elemwise):
 ELEMWISE_OPS: tuple[type[Elemwise], ...] = (
     Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, Maximum, Minimum, Neg, Abs, Sign, Round,
     Floor, Ceil, Exp, Log, Log1p, Expm1, Sqrt, Square, Sin, Cos, Tanh, Sigmoid, Softplus,
-    Erf, Identity, Eq, Neq, Lt, Le, Gt, Ge, And, Or, Xor, Invert, IsNan, IsInf, Switch, Clip,
+    Erf, Identity, StopGradient, Eq, Neq, Lt, Le, Gt, Ge, And, Or, Xor, Invert, IsNan, IsInf, Switch, Clip,
     Cast,
 )

@@ -78,6 +78,11 @@ def identity(x: Any) -> TensorVariable:
     return ew.Identity()(as_tensor_variable(x))
 
 
+def stop_gradient(x: Any) -> TensorVariable:
+    """x for values; a constant for differentiation (no gradient flows through it)."""
+    return ew.StopGradient()(as_tensor_variable(x))
+
+
 def cast(x: Any, dtype: Any) -> TensorVariable:
     """x converted to ``dtype`` (no node when it already has that dtype)."""
     x = as_tensor_variable(x)
@@ -87,4 +92,4 @@ def cast(x: Any, dtype: Any) -> TensorVariable:
     return op(x)
 
 
-__all__ = list(_FUNCTIONS) + ["where", "divide", "bitwise_not", "identity", "cast"]
+__all__ = list(_FUNCTIONS) + ["where", "divide", "bitwise_not", "identity", "stop_gradient", "cast"]

@@ -1,3 +1,5 @@
 """Lowering rules, one file per family of ops. Importing this package registers them."""
 
-from symnb.lower_xla.rules import elemwise  # noqa: F401
+from symnb.lower_xla.rules import (  # noqa: F401
+    alloc, assertion, blas, elemwise, join, nnet, reduction, shape, subtensor,
+)

@@ -1,0 +1,33 @@
+"""Shared timing helpers for the benchmarks: best-of-repeats, interleaved runs."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+
+def best_time(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
+    """The best (smallest) mean time per call, in seconds, over ``repeat`` batches."""
+    fn()  # warm up: compile, caches
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def compare(name: str, ours: Callable[[], object], reference: Callable[[], object], number: int,
+            target: float, rounds: int = 3) -> dict:
+    """Time ``ours`` against ``reference`` in alternating rounds; report the best of each."""
+    ours_best = reference_best = float("inf")
+    for _ in range(rounds):
+        ours_best = min(ours_best, best_time(ours, number))
+        reference_best = min(reference_best, best_time(reference, number))
+    ratio = ours_best / reference_best
+    verdict = "ok" if ratio <= target else "OVER TARGET"
+    print(f"{name:<48} symnb {ours_best * 1e6:10.1f} us   jax.jit {reference_best * 1e6:10.1f} us   "
+          f"ratio {ratio:5.2f} (target <= {target}) {verdict}")
+    return {"name": name, "symnb_s": ours_best, "reference_s": reference_best, "ratio": ratio,
+            "target": target}

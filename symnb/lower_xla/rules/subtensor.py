@@ -1,0 +1,1 @@
+"""(being written) lowering rules for subtensor ops."""
