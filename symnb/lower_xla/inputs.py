@@ -105,6 +105,15 @@ def _cast_array(name: str, want: Any, array: np.ndarray, allow_downcast: bool) -
     dtype = np.dtype(want.dtype)
     if np.can_cast(array.dtype, dtype, casting="safe") or allow_downcast:
         return array.astype(dtype)
+    if array.dtype.kind in "biu":
+        # Integers are accepted wherever every value converts exactly (np.arange(9)
+        # for a float32 input), as Python scalars are; floats follow safe casting
+        # only, so whether a float array is accepted never depends on its values.
+        with np.errstate(all="ignore"):
+            converted = array.astype(dtype)
+        if np.array_equal(converted.astype(array.dtype), array) and \
+                (dtype.kind != "b" or np.isin(array, (0, 1)).all()):
+            return converted
     raise TypeError(
         f"input {name!r} expects {want.short()}, got {_what(array)}: casting {array.dtype} to "
         f"{dtype} could lose information. Pass {name}.astype('{dtype}'), or compile with "

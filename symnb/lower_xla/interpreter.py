@@ -14,10 +14,11 @@ from typing import Any, Callable, Sequence
 import jax
 import numpy as np
 
+from symnb.core.errors import SymnbError
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.lower_xla.registry import lower
 
-__all__ = ["NodeFailure", "build_program", "scope_name"]
+__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name"]
 
 
 class NodeFailure(Exception):
@@ -39,9 +40,36 @@ def scope_name(node: Apply) -> str:
     return f"{type(node.op).__name__}{where}"
 
 
+class NodeThunk:
+    """One node, ready to run: what a per-node hook receives as ``fn``.
+
+    ``fn.inputs`` holds the input values; calling ``fn()`` runs the node and fills
+    ``fn.outputs``.
+    """
+
+    def __init__(self, node: Apply, rule: Callable[..., Any], inputs: list[Any]) -> None:
+        self.node = node
+        self.inputs = inputs
+        self.outputs: list[Any] | None = None
+        self._rule = rule
+
+    def __call__(self) -> list[Any]:
+        results = _evaluate(self.node, self._rule, self.inputs)
+        self.outputs = [_exact_dtype(v, var) for var, v in zip(self.node.outputs, results)]
+        return self.outputs
+
+
+#: A per-node hook: ``hook(index, node, thunk)`` must call ``thunk()`` once.
+NodeHook = Callable[[int, Apply, NodeThunk], None]
+
+
 def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
-                  nodes: Sequence[Apply]) -> Callable[..., list[Any]]:
-    """A function of the input arrays computing ``outputs`` through ``nodes`` (toposorted)."""
+                  nodes: Sequence[Apply], hook: NodeHook | None = None) -> Callable[..., list[Any]]:
+    """A function of the input arrays computing ``outputs`` through ``nodes`` (toposorted).
+
+    With a ``hook``, each node runs through it (for node-by-node debugging modes,
+    which run the program eagerly rather than under ``jax.jit``).
+    """
     rules = [lower(node.op, node) for node in nodes]
     constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
     constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
@@ -50,21 +78,28 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
         env = dict(constants)
         env.update(zip(map(id, inputs), arrays))
         for index, (node, rule) in enumerate(zip(nodes, rules)):
-            args = [env[id(v)] for v in node.inputs]
+            thunk = NodeThunk(node, rule, [env[id(v)] for v in node.inputs])
             with jax.named_scope(scope_name(node)):
                 try:
-                    results = _evaluate(node, rule, args)
-                except NodeFailure:
+                    if hook is None:
+                        thunk()
+                    else:
+                        hook(index, node, thunk)
+                except (NodeFailure, SymnbError):  # already reported, or a debugging mode's verdict
                     raise
                 except Exception as err:  # the graph cannot run on these shapes
-                    raise NodeFailure(node, index, args, err) from err
-            for var, value in zip(node.outputs, results):
-                if value.dtype != var.type.dtype:
-                    value = value.astype(var.type.dtype)
-                env[id(var)] = value
+                    raise NodeFailure(node, index, thunk.inputs, err) from err
+            if thunk.outputs is None:
+                raise RuntimeError(f"the per-node hook did not run node {index} "
+                                   f"({node.op.display_name()}): call fn() in the callback")
+            env.update(zip(map(id, node.outputs), thunk.outputs))
         return [env[id(v)] for v in outputs]
 
     return program
+
+
+def _exact_dtype(value: Any, var: Variable) -> Any:
+    return value if value.dtype == var.type.numpy_dtype else value.astype(var.type.dtype)
 
 
 def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequence[Any]:

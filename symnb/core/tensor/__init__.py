@@ -5,30 +5,26 @@ their ``__all__`` and binds itself to ``TensorVariable`` so operators and method
 (``x + y``, ``x.sum()``) call the same functions.
 """
 
-from symnb.core.tensor import (
-    alloc, assertion, basic, blas, join, math, nnet, reduction, shape, subtensor, variable,
-)
-from symnb.core.tensor.alloc import *  # noqa: F401,F403
-from symnb.core.tensor.assertion import *  # noqa: F401,F403
-from symnb.core.tensor.basic import *  # noqa: F401,F403
-from symnb.core.tensor.blas import *  # noqa: F401,F403
-from symnb.core.tensor.join import *  # noqa: F401,F403
-from symnb.core.tensor.math import *  # noqa: F401,F403
-from symnb.core.tensor.nnet import *  # noqa: F401,F403
-from symnb.core.tensor.reduction import *  # noqa: F401,F403
-from symnb.core.tensor.shape import *  # noqa: F401,F403
-from symnb.core.tensor.subtensor import *  # noqa: F401,F403
-from symnb.core.tensor.variable import TensorConstant, TensorVariable
-
-_MODULES = [alloc, assertion, basic, blas, join, math, nnet, reduction, shape, subtensor]
-
-__all__ = ["TensorVariable", "TensorConstant"]
-for _module in _MODULES:
-    __all__ += list(_module.__all__)
-
+import importlib as _importlib
 import sys as _sys
 
 from symnb.core.op import Op as _Op
+from symnb.core.tensor import variable as _variable
+from symnb.core.tensor.variable import TensorConstant, TensorVariable
+
+# Modules whose public functions make up the tensor API. Some export a function of
+# the module's own name (``shape``), so they are looked up by name, not attribute.
+_MODULE_NAMES = [
+    "basic", "math", "reduction", "blas", "nnet", "shape", "join", "alloc", "subtensor",
+    "assertion", "print_op",
+]
+
+__all__ = ["TensorVariable", "TensorConstant"]
+for _name in _MODULE_NAMES:
+    _module = _importlib.import_module(f"{__name__}.{_name}")
+    for _public in _module.__all__:
+        globals()[_public] = getattr(_module, _public)
+    __all__ += list(_module.__all__)
 
 _Op.output_class = TensorVariable
-variable.bind_api(_sys.modules[__name__])
+_variable.bind_api(_sys.modules[__name__])

@@ -1,5 +1,5 @@
 """Lowering rules, one file per family of ops. Importing this package registers them."""
 
 from symnb.lower_xla.rules import (  # noqa: F401
-    alloc, assertion, blas, elemwise, join, nnet, reduction, shape, subtensor,
+    alloc, assertion, blas, elemwise, join, nnet, print_op, reduction, shape, subtensor,
 )

@@ -1,0 +1,109 @@
+"""sn.function: input checking, shared variables and updates, dtypes, eval, givens."""
+
+import subprocess
+import sys
+
+import jax
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.lower_xla.function import MissingInputError, UnusedInputError
+
+
+def test_import_symnb_does_not_import_jax():
+    code = "import sys, symnb, symnb.tensor; x = symnb.tensor.vector('x'); y = x * 2; print('jax' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_outputs_keep_graph_dtypes_without_touching_global_jax_config():
+    assert not jax.config.jax_enable_x64
+    x = T.dvector("x")
+    n = T.lvector("n")
+    f = sn.function([x, n], [x * 2, n + 1, T.cast(x, "float32")])
+    a, b, c = f(np.array([1.5, 2.5]), np.array([2**40, 3]))
+    assert a.dtype == np.float64 and b.dtype == np.int64 and c.dtype == np.float32
+    assert b[0] == 2**40 + 1
+    assert not jax.config.jax_enable_x64
+
+
+def test_single_output_and_list_output():
+    x = T.vector("x")
+    assert isinstance(sn.function([x], x + 1)(np.ones(2, "float32")), np.ndarray)
+    outs = sn.function([x], [x + 1])(np.ones(2, "float32"))
+    assert isinstance(outs, list) and len(outs) == 1
+
+
+def test_wrong_inputs_are_named():
+    x = T.matrix("x", shape=(None, 3))
+    f = sn.function([x], x * 2)
+    with pytest.raises(TypeError, match=r"input 'x' expects float32.*got float64 array.*allow_input_downcast"):
+        f(np.ones((2, 3)))
+    with pytest.raises(TypeError, match=r"input 'x' expects 2 dimension"):
+        f(np.ones(3, "float32"))
+    with pytest.raises(ValueError, match=r"input 'x' has static shape \(\?, 3\), got float32 array of shape \(2, 4\)"):
+        f(np.ones((2, 4), "float32"))
+    with pytest.raises(TypeError, match="missing argument"):
+        f()
+    np.testing.assert_allclose(sn.function([x], x * 2, allow_input_downcast=True)(np.ones((2, 3))), 2)
+
+
+def test_python_scalars_and_exact_integers_are_accepted():
+    s = T.scalar("s")
+    i = T.iscalar("i")
+    f = sn.function([s, i], s * i)
+    assert f(0.1, 3) == np.float32(0.1) * np.int32(3)  # a Python float for a floatX input
+    with pytest.raises(TypeError, match="does not fit int32 exactly"):
+        f(0.1, 2.5)
+    with pytest.raises(TypeError, match="does not fit int32 exactly"):
+        f(0.1, 2**40)
+    v = T.vector("v")
+    np.testing.assert_array_equal(sn.function([v], v)(np.arange(3)), [0, 1, 2])
+    with pytest.raises(TypeError, match="could lose information"):
+        sn.function([v], v)(np.array([2**25 + 1]))
+
+
+def test_shared_updates_apply_only_when_the_call_succeeds():
+    w = sn.shared(np.zeros(3, dtype="float32"), name="w")
+    x = T.vector("x")
+    step = sn.function([x], (w * x).sum(), updates=[(w, w + x)])
+    step(np.ones(3, "float32"))
+    step(np.ones(3, "float32"))
+    np.testing.assert_array_equal(w.get_value(), [2, 2, 2])
+    with pytest.raises(sn.GraphRuntimeError):
+        step(np.ones(4, "float32"))
+    np.testing.assert_array_equal(w.get_value(), [2, 2, 2])
+    w.set_value(np.full(3, 5, "float32"))
+    step(np.ones(3, "float32"))
+    np.testing.assert_array_equal(w.get_value(), [6, 6, 6])
+
+
+def test_update_type_must_match():
+    w = sn.shared(np.zeros(3, dtype="float32"), name="w")
+    with pytest.raises(TypeError, match="the update of shared variable 'w'"):
+        sn.function([], [], updates=[(w, T.cast(w, "float64"))])
+
+
+def test_missing_and_unused_inputs():
+    x, y = T.vector("x"), T.vector("y")
+    with pytest.raises(MissingInputError, match="(?s)'y'.*not among the function's inputs"):
+        sn.function([x], x + y)
+    with pytest.raises(UnusedInputError, match="'y' is not used"):
+        sn.function([x, y], x * 2)
+
+
+def test_eval_and_givens():
+    x = T.vector("x")
+    y = x * 3
+    np.testing.assert_array_equal(y.eval({x: np.ones(2, "float32")}), [3, 3])
+    z = T.vector("z")
+    f = sn.function([z], y, givens={x: z + 1})
+    np.testing.assert_array_equal(f(np.ones(2, "float32")), [6, 6])
+
+
+def test_keyword_arguments():
+    x, y = T.vector("x"), T.vector("y")
+    f = sn.function([x, y], x - y)
+    np.testing.assert_array_equal(f(y=np.ones(2, "float32"), x=np.full(2, 3, "float32")), [2, 2])
