@@ -16,7 +16,7 @@ from symnb.core.op import Op
 from symnb.core.shared import SharedVariable, shared
 from symnb.core.type import TensorType
 from symnb.core.errors import GraphRuntimeError, MissingTestValueError, TestValueError
-from symnb import gradient, tensor  # noqa: F401
+from symnb import gradient, printing, tensor  # noqa: F401
 from symnb.gradient import grad
 
 __version__ = "0.1.0"
@@ -24,7 +24,7 @@ __version__ = "0.1.0"
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError", "tensor",
-    "gradient", "grad",
+    "gradient", "grad", "printing",
 ]
 
 

@@ -7,7 +7,7 @@ built, since the real bug is often a line or two earlier.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -17,7 +17,7 @@ from symnb.core.type import describe_shape
 
 __all__ = [
     "SymnbError", "TestValueError", "GraphRuntimeError", "MissingTestValueError",
-    "label", "format_node_error", "describe_inputs",
+    "label", "format_node_error", "describe_inputs", "register_high_verbosity_section",
 ]
 
 
@@ -82,17 +82,35 @@ def _where_built(var: Variable) -> str:
 
 def format_node_error(node: Apply, headline: str, values: Sequence[np.ndarray | None] | None = None,
                       extra: Sequence[str] = ()) -> str:
-    """The shared layout of a node failure: headline, user's line, inputs, extras."""
+    """The shared layout of a node failure, by ``config.exception_verbosity``.
+
+    'low': the headline and the user's line; 'medium' (default): also each input's
+    name, dtype, shape and the line that built it, and ``extra``; 'high': also more
+    user frames and the sections registered by higher layers (e.g. a debugprint).
+    """
+    verbosity = config.exception_verbosity
     lines = [headline]
+    frames = 1 if verbosity != "high" else config.traceback__limit
     if node.site:
-        lines.append(node.site.format(limit=_frames_to_show()))
+        lines.append(node.site.format(limit=frames))
     else:
         lines.append("  (the node was built by symnb itself, not on a user's line)")
+    if verbosity == "low":
+        return "\n".join(lines)
     lines.append(f"Inputs of {node.op.display_name()}:")
     lines.extend(describe_inputs(node, values))
     lines.extend(extra)
+    if verbosity == "high":
+        for section in _HIGH_VERBOSITY_SECTIONS:
+            lines.extend(section(node))
     return "\n".join(lines)
 
 
-def _frames_to_show() -> int:
-    return {"low": 1, "medium": 1}.get(config.exception_verbosity, config.traceback__limit)
+_HIGH_VERBOSITY_SECTIONS: list[Callable[[Apply], list[str]]] = []
+
+
+def register_high_verbosity_section(section: Callable[[Apply], list[str]]) -> None:
+    """Add lines about a failing node to messages under ``exception_verbosity='high'``
+    (the printing layer registers a debugprint of the node)."""
+    if section not in _HIGH_VERBOSITY_SECTIONS:
+        _HIGH_VERBOSITY_SECTIONS.append(section)

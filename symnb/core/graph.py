@@ -143,7 +143,7 @@ class Constant(Variable):
 
 def format_constant(data: np.ndarray) -> str:
     if data.ndim == 0:
-        return str(data.item())
+        return str(data[()])  # float32(0.1) shows as 0.1, not 0.10000000149011612
     if data.size <= 6:
         return np.array2string(data, separator=", ")
     return f"<{data.dtype} array of shape {data.shape}>"

@@ -1,0 +1,84 @@
+"""``DebugMode``: every node computed twice — NumPy reference and XLA — and compared.
+
+Slow by design. It also checks that the rewrites kept the graph's values: the
+optimized graph's outputs are compared with the unoptimized graph's, computed with
+the NumPy reference, on the same inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.compile.linkers import Linker
+from symnb.compile.mode import Mode
+from symnb.core.errors import SymnbError, format_node_error, label
+from symnb.core.graph import Apply
+
+__all__ = ["DebugMode", "DebugModeError", "TOLERANCES"]
+
+#: (rtol, atol) by dtype: float32 programs may differ from NumPy by rounding.
+TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-10, 1e-12),
+              "complex64": (1e-4, 1e-5), "complex128": (1e-10, 1e-12)}
+
+
+class DebugModeError(SymnbError, AssertionError):
+    """The XLA lowering of a node, or a rewrite, disagrees with the NumPy reference."""
+
+
+def values_differ(reference: np.ndarray, actual: np.ndarray) -> str | None:
+    """Why ``actual`` is not ``reference`` (dtype-aware), or None when they agree."""
+    actual = np.asarray(actual)
+    if actual.dtype != reference.dtype:
+        return f"dtype {actual.dtype}, reference {reference.dtype}"
+    if actual.shape != reference.shape:
+        return f"shape {actual.shape}, reference {reference.shape}"
+    if reference.dtype.kind in "fc":
+        rtol, atol = TOLERANCES[str(reference.dtype)]
+        close = np.isclose(actual, reference, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        close = actual == reference
+    if close.all():
+        return None
+    bad = np.argwhere(~close)[0]
+    where = tuple(int(i) for i in bad)
+    return (f"{int((~close).sum())} of {close.size} values differ; first at index {where}: "
+            f"{actual[where]!r}, reference {reference[where]!r}")
+
+
+class _DebugLinker(Linker):
+    def hook(self, index: int, node: Apply, thunk: Any) -> None:
+        inputs = [np.asarray(v) for v in thunk.inputs]
+        thunk()
+        reference = node.op.perform(node, inputs)
+        for position, (var, ref, got) in enumerate(zip(node.outputs, reference, thunk.outputs)):
+            problem = values_differ(np.asarray(ref), got)
+            if problem is not None:
+                headline = (f"DebugMode: the XLA lowering of {node.op.display_name()} disagrees "
+                            f"with its NumPy perform on output #{position} ({label(var)!r}): {problem}")
+                raise DebugModeError(format_node_error(node, headline, inputs))
+
+
+class DebugMode(Mode):
+    """Check every node's XLA lowering against its NumPy reference, and the rewrites."""
+
+    check_rewrites = True
+
+    def __init__(self, optimizer: Any = "default") -> None:
+        super().__init__(linker=_DebugLinker(), optimizer=optimizer)
+
+
+def check_rewrites(original_outputs: Sequence, optimized: Sequence[np.ndarray],
+                   inputs: Sequence, arrays: Sequence[np.ndarray], history: Sequence = ()) -> None:
+    """Compare the optimized graph's results with the unoptimized graph's NumPy values."""
+    from symnb.core.evaluate import evaluate_graph
+
+    reference = evaluate_graph(original_outputs, dict(zip(inputs, arrays)))
+    for position, (ref, got) in enumerate(zip(reference, optimized)):
+        problem = values_differ(np.asarray(ref), got)
+        if problem is not None:
+            applied = ", ".join(str(getattr(h, "name", h)) for h in history) or "none recorded"
+            raise DebugModeError(
+                f"DebugMode: the optimized graph's output #{position} differs from the unoptimized "
+                f"graph's NumPy reference: {problem}\nRewrites applied: {applied}")

@@ -1,0 +1,30 @@
+"""Text and pictures of graphs (Theano's ``theano.printing``).
+
+- :func:`debugprint`: the indented tree, ``Elemwise{mul,no_inplace} [id A] ''``;
+- :func:`pprint` (``pp``): the algebraic form, ``gt((1.0 / (1.0 + exp((-x)))), 0.5)``;
+- :func:`min_informative_str`: the lettered tree, stopping at named variables;
+- :func:`pydotprint`: a PNG/SVG/PDF picture through pydot and Graphviz;
+- :class:`Print`: the op that prints a value when the graph computes it.
+
+Importing this package does not import JAX.
+"""
+
+from symnb.core.errors import register_high_verbosity_section
+from symnb.core.tensor.print_op import Print
+from symnb.printing.debugprint import debugprint
+from symnb.printing.min_informative_str import min_informative_str
+from symnb.printing.pprint import pp, pprint, register_pprinter
+from symnb.printing.pydot import GraphvizNotFoundError, pydotprint
+
+__all__ = [
+    "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
+    "GraphvizNotFoundError", "Print",
+]
+
+
+def _debugprint_section(node) -> list[str]:
+    return ["Debugprint of the apply node:", debugprint(node, file="str").rstrip()]
+
+
+# exception_verbosity='high' messages show the failing node's debugprint.
+register_high_verbosity_section(_debugprint_section)
