@@ -16,7 +16,8 @@ from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.type import describe_shape
 
 __all__ = [
-    "SymnbError", "TestValueError", "GraphRuntimeError", "MissingTestValueError",
+    "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError",
+    "MissingTestValueError",
     "label", "format_node_error", "describe_inputs", "register_high_verbosity_section",
 ]
 
@@ -29,6 +30,12 @@ class TestValueError(SymnbError, ValueError):
     """A node could not be computed on the test values of its inputs."""
 
     __test__ = False  # not a pytest test class
+
+
+class TestValueAssertionError(TestValueError, AssertionError):
+    """An ``Assert`` failed on the test values while the graph was built."""
+
+    __test__ = False
 
 
 class MissingTestValueError(SymnbError, AttributeError):

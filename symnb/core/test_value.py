@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 
 from symnb.core.config import config
-from symnb.core.errors import MissingTestValueError, TestValueError, format_node_error, label
+from symnb.core.errors import (
+    MissingTestValueError, TestValueAssertionError, TestValueError, format_node_error, label,
+)
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.type import describe_shape
 
@@ -99,7 +101,8 @@ def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) ->
         else:
             warnings.warn(message, TestValueWarning)
         return
-    error = TestValueError(message)
+    kind = TestValueAssertionError if isinstance(err, AssertionError) else TestValueError
+    error = kind(message)
     error.original = err
     error.node = node
     if mode == "pdb":

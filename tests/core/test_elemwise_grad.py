@@ -30,7 +30,8 @@ def test_unary_gradients(name, rng):
     x = rng.uniform(0.3, 1.5, size=(3, 4))
     if name in ("abs", "neg", "sin", "tanh", "erf"):
         x = x - 0.9
-    tol = {"abs_tol": 1e-2, "rel_tol": 1e-2} if name == "cast_f32_back" else {}
+    # float32 rounding inside the graph needs a wider finite-difference step
+    tol = {"eps": 1e-2, "abs_tol": 1e-2, "rel_tol": 1e-2} if name == "cast_f32_back" else {}
     verify_grad(UNARY[name], [x], rng=rng, **tol)
 
 

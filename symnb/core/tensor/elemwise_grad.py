@@ -3,7 +3,7 @@
 Each rule maps ``(inputs, output, g)`` to one gradient per input (``None`` for none),
 as if no broadcasting happened; ``Elemwise.L_op`` then sums each gradient back to its
 input's shape. Conventions at non-differentiable points follow JAX: ``abs`` has
-gradient 0 at 0; ``maximum``/``minimum`` (and ``clip`` at its bounds) split the
+gradient 1 at 0; ``maximum``/``minimum`` (and ``clip`` at its bounds) split the
 gradient equally between tied operands; ``floor``, ``ceil``, ``round``, ``sign`` and
 ``//`` have gradient 0 everywhere; ``x ** y`` has gradient 0 with respect to ``y``
 where ``x == 0``; comparisons and bitwise ops pass no gradient.
@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from symnb.core.graph import Constant
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import constant
@@ -62,6 +63,8 @@ def _true_div(inputs, out, g):
 def _pow(inputs, out, g):
     a, b = inputs
     base_grad = m.mul(g, m.mul(b, m.pow(a, m.sub(b, 1))))
+    if isinstance(b, Constant):  # x ** 2: no gradient to build (nor log(x) to warn about)
+        return [base_grad, None]
     safe_a = m.switch(m.eq(a, 0), 1, a)  # JAX: d(x**y)/dy is 0 where x == 0
     return [base_grad, m.mul(m.mul(g, out), m.log(safe_a))]
 
@@ -101,7 +104,8 @@ def _neg(inputs, out, g):
 
 @_rule(ew.Abs)
 def _abs(inputs, out, g):
-    return [m.mul(g, m.sign(inputs[0]))]
+    x = inputs[0]
+    return [m.mul(g, m.switch(m.ge(x, 0), 1, -1))]  # JAX: d|x|/dx is 1 at 0
 
 
 @_rule(ew.Exp)

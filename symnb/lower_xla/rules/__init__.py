@@ -1,5 +1,6 @@
 """Lowering rules, one file per family of ops. Importing this package registers them."""
 
 from symnb.lower_xla.rules import (  # noqa: F401
-    alloc, assertion, blas, elemwise, join, nnet, print_op, reduction, shape, subtensor,
+    alloc, assertion, blas, broadcast, composite, elemwise, ifelse, join, nnet, print_op, reduction, scan,
+    shape, subtensor,
 )

@@ -1,1 +1,62 @@
-"""(being written) lowering rules for alloc ops."""
+"""Array creation -> jax.numpy.
+
+These ops are not folded at trace time by the interpreter (``static_evaluable`` is
+False): their lengths must be static, and a small result is returned as a NumPy value
+(so it stays static, e.g. an ``arange`` used to build a shape) while a large one is
+built on the device instead of being baked into the program as a constant.
+"""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
+from symnb.lower_xla.registry import lower
+from symnb.lower_xla.rules.shape import input_name, static_argument
+
+#: Results with at most this many elements stay NumPy values while tracing.
+STATIC_SIZE_LIMIT = 1024
+
+
+def _small(shape) -> bool:
+    return int(np.prod(shape, dtype=np.int64)) <= STATIC_SIZE_LIMIT
+
+
+@lower.register(Alloc)
+def _alloc(op, node):
+    dtype = node.outputs[0].type.dtype
+
+    def alloc(value, shape):
+        target = tuple(int(n) for n in static_argument(shape, node, 1, "shape"))
+        problem = alloc_problem(input_name(0), tuple(value.shape), target)
+        if problem is not None:
+            raise ValueError(problem)
+        if isinstance(value, np.ndarray) and _small(target):
+            return op.perform(node, [value, shape])[0]
+        return jnp.broadcast_to(jnp.asarray(value, dtype=dtype), target)
+
+    return alloc
+
+
+@lower.register(Arange)
+def _arange(op, node):
+    def arange(start, stop, step):
+        bounds = [static_argument(v, node, i, "range bound")[()]
+                  for i, v in enumerate((start, stop, step))]
+        if _small((arange_length(*bounds),)):
+            return op.perform(node, [np.asarray(b) for b in bounds])[0]
+        return jnp.arange(*bounds, dtype=op.dtype)
+
+    return arange
+
+
+@lower.register(Eye)
+def _eye(op, node):
+    def eye(n, m):
+        rows, cols = (int(static_argument(v, node, i, "size")) for i, v in enumerate((n, m)))
+        if _small((rows, cols)):
+            return op.perform(node, [np.asarray(rows), np.asarray(cols)])[0]
+        return jnp.eye(rows, cols, op.k, dtype=op.dtype)
+
+    return eye

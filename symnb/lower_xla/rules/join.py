@@ -1,1 +1,42 @@
-"""(being written) lowering rules for join ops."""
+"""Join, Stack and Split -> jax.numpy, inputs cast to NumPy's promoted dtype first."""
+
+from __future__ import annotations
+
+import jax.numpy as jnp
+import numpy as np
+
+from symnb.core.tensor.join import Join, Split, Stack, check_split, check_values
+from symnb.lower_xla.registry import lower
+from symnb.lower_xla.rules.shape import input_name, static_argument
+
+
+@lower.register(Join)
+def _join(op, node):
+    dtype = node.outputs[0].type.dtype
+
+    def concatenate(*arrays):
+        check_values([input_name(i) for i in range(len(arrays))], arrays, op.axis)
+        return jnp.concatenate([jnp.asarray(a, dtype=dtype) for a in arrays], axis=op.axis)
+
+    return concatenate
+
+
+@lower.register(Stack)
+def _stack(op, node):
+    dtype = node.outputs[0].type.dtype
+
+    def stack(*arrays):
+        check_values([input_name(i) for i in range(len(arrays))], arrays, None)
+        return jnp.stack([jnp.asarray(a, dtype=dtype) for a in arrays], axis=op.axis)
+
+    return stack
+
+
+@lower.register(Split)
+def _split(op, node):
+    def split(x, *sizes):
+        lengths = [int(static_argument(s, node, 1 + i, "piece length")) for i, s in enumerate(sizes)]
+        check_split(input_name(0), tuple(x.shape), lengths, op.axis)
+        return tuple(jnp.split(x, np.cumsum(lengths)[:-1].tolist(), axis=op.axis))
+
+    return split

@@ -1,0 +1,212 @@
+"""Joining and splitting tensors: ``stack``, ``concatenate``, and ``Split`` (which their
+gradients use to hand each input its part of the output gradient).
+
+Inputs of different dtypes are promoted as NumPy does (``np.result_type``); in
+``stack``, Python scalars are weak (``T.stack([x_float32, 1.0])`` stays float32).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core.graph import Apply, Variable
+from symnb.core.op import Op
+from symnb.core.tensor import math as m
+from symnb.core.tensor.alloc import zeros_like
+from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant, result_dtype
+from symnb.core.tensor.shape import (
+    build_error, dimshuffle, named, normalize_axis, shape_i, static_int,
+)
+from symnb.core.tensor.variable import TensorVariable
+from symnb.core.type import TensorType, describe_shape
+
+__all__ = ["stack", "concatenate", "Join", "Stack", "Split"]
+
+
+# -- shape checks, shared with the lowering rules --------------------------------------------
+
+def join_mismatch(names: Sequence[str], shapes: Sequence[tuple], axis: int | None) -> str | None:
+    """Why ``shapes`` cannot be concatenated along ``axis`` (stacked, when ``axis`` is
+    None), or None when they can. ``None`` lengths (unknown) match anything."""
+    first = shapes[0]
+    for name, shape in zip(names[1:], shapes[1:]):
+        if len(shape) != len(first):
+            return (f"all inputs must have the same number of dimensions, but {names[0]} has "
+                    f"shape {describe_shape(first)} and {name} has shape {describe_shape(shape)}")
+        for a, (n0, n) in enumerate(zip(first, shape)):
+            if a != axis and n0 is not None and n is not None and n0 != n:
+                rule = ("all inputs must have the same shape" if axis is None else
+                        f"all lengths except along the concatenation axis {axis} must match")
+                return (f"{rule}, but {names[0]} has shape {describe_shape(first)} and {name} "
+                        f"has shape {describe_shape(shape)} (they differ on axis {a})")
+    return None
+
+
+def _merged_shape(tensors: Sequence[Variable], axis: int | None) -> list[int | None]:
+    """Each axis's static length, taken from whichever input knows it."""
+    merged: list[int | None] = list(tensors[0].type.shape)
+    for t in tensors[1:]:
+        merged = [a if a is not None else b for a, b in zip(merged, t.type.shape)]
+    if axis is not None:
+        lengths = [t.type.shape[axis] for t in tensors]
+        merged[axis] = None if None in lengths else sum(lengths)
+    return merged
+
+
+def _check_static(tensors: Sequence[Variable], axis: int | None, what: str) -> None:
+    problem = join_mismatch([named(t) for t in tensors], [t.type.shape for t in tensors], axis)
+    if problem is not None:
+        raise build_error(f"{what}: {problem}")
+
+
+def check_values(names: Sequence[str], arrays: Sequence[Any], axis: int | None) -> None:
+    """Raise an error naming the inputs when their shapes cannot be joined (rules use it too)."""
+    problem = join_mismatch(names, [tuple(a.shape) for a in arrays], axis)
+    if problem is not None:
+        raise ValueError(problem)
+
+
+# -- the ops ---------------------------------------------------------------------------------
+
+class Join(Op):
+    """Concatenation along an existing axis (``np.concatenate``)."""
+
+    __props__ = ("axis",)
+
+    def __init__(self, axis: int) -> None:
+        self.axis = int(axis)
+
+    def make_node(self, *tensors: Variable) -> Apply:
+        _check_static(tensors, self.axis, "concatenate")
+        out = TensorType(result_dtype(*tensors), _merged_shape(tensors, self.axis))
+        return Apply(self, tensors, [out])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        check_values([named(v) for v in node.inputs], inputs, self.axis)
+        dtype = node.outputs[0].type.dtype
+        return [np.concatenate(inputs, axis=self.axis).astype(dtype, copy=False)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        out = list(input_shapes[0])
+        static = node.outputs[0].type.shape
+        for a, known in enumerate(static):
+            if known is not None:
+                out[a] = known
+        if static[self.axis] is None:
+            total = input_shapes[0][self.axis]
+            for s in input_shapes[1:]:
+                total = m.add(total, s[self.axis])
+            out[self.axis] = total
+        return [tuple(out)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        sizes = [shape_i(x, self.axis) for x in inputs]
+        return split(output_grads[0], sizes, self.axis)
+
+
+class Stack(Op):
+    """Inputs of one shape joined along a new axis (``np.stack``)."""
+
+    __props__ = ("axis",)
+
+    def __init__(self, axis: int) -> None:
+        self.axis = int(axis)
+
+    def make_node(self, *tensors: Variable) -> Apply:
+        _check_static(tensors, None, "stack")
+        shape = _merged_shape(tensors, None)
+        shape.insert(self.axis, len(tensors))
+        return Apply(self, tensors, [TensorType(result_dtype(*tensors), shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        check_values([named(v) for v in node.inputs], inputs, None)
+        dtype = node.outputs[0].type.dtype
+        return [np.stack(inputs, axis=self.axis).astype(dtype, copy=False)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        out = list(input_shapes[0])
+        for a, known in enumerate(node.inputs[0].type.shape):
+            out[a] = known if known is not None else out[a]
+        out.insert(self.axis, len(node.inputs))
+        return [tuple(out)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        pieces = split(output_grads[0], [1] * len(inputs), self.axis)
+        keep = [a for a in range(outputs[0].ndim) if a != self.axis]
+        return [dimshuffle(p, keep) for p in pieces]
+
+
+class Split(Op):
+    """``x`` cut along ``axis`` into ``n`` consecutive pieces of the given lengths."""
+
+    __props__ = ("axis", "n")
+
+    def __init__(self, axis: int, n: int) -> None:
+        self.axis, self.n = int(axis), int(n)
+
+    def make_node(self, x: Variable, *sizes: Variable) -> Apply:
+        if len(sizes) != self.n:
+            raise TypeError(f"{self.display_name()} takes {self.n} sizes, got {len(sizes)}")
+        outputs = []
+        for size in sizes:
+            shape = list(x.type.shape)
+            shape[self.axis] = static_int(size)
+            outputs.append(TensorType(x.dtype, shape))
+        return Apply(self, [x, *sizes], outputs)
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        x, sizes = inputs[0], [int(s) for s in inputs[1:]]
+        check_split(named(node.inputs[0]), x.shape, sizes, self.axis)
+        return np.split(x, np.cumsum(sizes)[:-1], axis=self.axis)
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        x_shape = input_shapes[0]
+        return [x_shape[:self.axis] + (size,) + x_shape[self.axis + 1:] for size in node.inputs[1:]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        pieces = [g if g is not None else zeros_like(out) for g, out in zip(output_grads, outputs)]
+        return [concatenate(pieces, self.axis)] + [None] * self.n
+
+
+def check_split(name: str, shape: tuple, sizes: Sequence[int], axis: int) -> None:
+    """Raise unless ``sizes`` (all >= 0) add up to the length of ``axis``."""
+    if any(s < 0 for s in sizes) or sum(sizes) != shape[axis]:
+        raise ValueError(f"cannot split {name} of shape {describe_shape(shape)} along axis {axis} "
+                         f"into pieces of lengths {list(sizes)} (they must be >= 0 and add up "
+                         f"to {shape[axis]})")
+
+
+def split(x: Variable, sizes: Sequence[Any], axis: int) -> list[TensorVariable]:
+    """``x`` cut along ``axis`` into pieces of lengths ``sizes`` (ints or int scalars)."""
+    sizes = [constant(s, "int64") if isinstance(s, int) else m.cast(s, "int64") for s in sizes]
+    pieces = Split(axis, len(sizes))(x, *sizes)
+    return pieces if isinstance(pieces, list) else [pieces]
+
+
+# -- public functions --------------------------------------------------------------------------
+
+def concatenate(tensors: Sequence[Any], axis: int = 0) -> TensorVariable:
+    """Join tensors along an existing ``axis`` (``np.concatenate``, NumPy dtype promotion)."""
+    tensors = [as_tensor_variable(t) for t in tensors]
+    if not tensors:
+        raise build_error("concatenate: need at least one tensor to concatenate")
+    scalar = next((t for t in tensors if t.ndim == 0), None)
+    if scalar is not None:
+        raise build_error(f"concatenate: zero-dimensional tensors cannot be concatenated; "
+                          f"{named(scalar)} is a scalar (use stack)")
+    odd = next((t for t in tensors if t.ndim != tensors[0].ndim), None)
+    if odd is not None:
+        raise build_error(f"concatenate: all inputs must have the same number of dimensions, but "
+                          f"{named(tensors[0])} is {tensors[0].type.short()} and {named(odd)} "
+                          f"is {odd.type.short()}")
+    return Join(normalize_axis(axis, tensors[0].ndim))(*tensors)
+
+
+def stack(tensors: Sequence[Any], axis: int = 0) -> TensorVariable:
+    """Join tensors of one shape along a new ``axis`` (``np.stack``; Python scalars are weak)."""
+    tensors = as_tensor_args(*tensors)
+    if not tensors:
+        raise build_error("stack: need at least one tensor to stack")
+    return Stack(normalize_axis(axis, tensors[0].ndim + 1))(*tensors)
