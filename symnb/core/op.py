@@ -57,7 +57,8 @@ class Op:
     def __repr__(self) -> str:
         return self.display_name()
 
-    __str__ = display_name
+    def __str__(self) -> str:
+        return self.display_name()
 
     # -- building ----------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None) -> Any:

@@ -187,15 +187,16 @@ def coerce_test_value(var: Variable, value: Any) -> np.ndarray:
 def generated_test_value(var: Variable) -> np.ndarray:
     """A deterministic value for an input whose static shape is fully known.
 
-    Floats are drawn from (0.1, 0.9) so that log, sqrt and division behave; integers
-    from [1, 5); booleans at random.
+    Floats are drawn from (0.1, 0.9) so that log, sqrt and division behave. Integers
+    are 1: a valid index into any axis longer than one, a safe divisor and size;
+    booleans are random.
     """
     rng = np.random.default_rng(abs(hash(var.type)) % (2**32))
     shape, dtype = var.type.shape, np.dtype(var.type.dtype)
     if dtype.kind == "b":
         data = rng.random(shape) < 0.5
     elif dtype.kind in "iu":
-        data = rng.integers(1, 5, size=shape)
+        data = np.ones(shape, dtype=dtype)
     else:
         data = rng.uniform(0.1, 0.9, size=shape)
     array = np.asarray(data, dtype=dtype)

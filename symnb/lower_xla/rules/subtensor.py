@@ -1,1 +1,336 @@
-"""(being written) lowering rules for subtensor ops."""
+"""Indexing ops -> jax.numpy indexing and ``x.at[index].set/add``.
+
+XLA needs every shape at trace time. Three consequences:
+
+- Slice bounds must be known when the program is traced (constants, or values computed
+  from input shapes); an integer index may be a run-time value (a dynamic slice, which
+  clamps out-of-range indices as JAX does instead of raising as NumPy does).
+- ``nonzero`` of a run-time value has a value-dependent length. It lowers to
+  ``jnp.nonzero(m, size=m.size, fill_value=-1)``: padded to the largest possible
+  length with -1, an index no nonzero position ever has. ``set_subtensor`` and
+  ``inc_subtensor`` turn the padding into an index one past the end of the axis, which
+  ``mode='drop'`` skips, so they are exact. Every other use of such a ``nonzero`` (or of
+  ``x[mask]`` with a run-time mask) would see the padded length: ``check_dynamic_shapes``
+  refuses those graphs before the program is built.
+- A constant mask, or one computed from constants, is evaluated with NumPy while
+  tracing (exact lengths), so reading ``x[mask]`` works then.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import jax.numpy as jnp
+import numpy as np
+
+from symnb.core.errors import SymnbError, label
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.tensor import subtensor as st
+from symnb.core.tensor import subtensor_index as si
+from symnb.lower_xla.registry import lower
+
+__all__ = ["DynamicShapeError", "check_dynamic_shapes"]
+
+
+class DynamicShapeError(SymnbError, ValueError):
+    """A graph needs a shape that depends on run-time values; XLA cannot express it."""
+
+
+# -- reading ----------------------------------------------------------------------------
+
+def _static_scalar(value: Any) -> Any:
+    """An int for a value known at trace time; a traced scalar stays as it is."""
+    return int(value) if isinstance(value, (np.ndarray, np.generic, int)) else value
+
+
+def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
+    """The index for jax.numpy; slice bounds must be known while tracing."""
+    idx_list = node.op.idx_list
+    index = si.build_index(idx_list, values, scalar=_static_scalar)
+    for entry in index:
+        if isinstance(entry, slice) and not all(p is None or isinstance(p, int)
+                                                for p in (entry.start, entry.stop, entry.step)):
+            raise DynamicShapeError(
+                f"the slice [{si.format_idx_list(idx_list)}] of {label(node.inputs[0])} has bounds "
+                f"known only at run time, so the result's length depends on values; XLA needs "
+                f"static shapes.\n{_where(node)}\nUse bounds computed from shapes or constants, "
+                f"or an integer index (x[i]) inside sn.scan")
+    return tuple(_expand_static_mask(e) for e in index)
+
+
+def _expand_static_mask(entry: Any) -> Any:
+    if isinstance(entry, np.ndarray) and entry.dtype == np.bool_:
+        return np.nonzero(entry)  # a tuple inside the index: flattened below
+    return entry
+
+
+def _flatten(index: tuple) -> tuple:
+    flat: list[Any] = []
+    for entry in index:
+        flat.extend(entry if isinstance(entry, tuple) else (entry,))
+    return tuple(flat)
+
+
+@lower.register(st.Subtensor)
+@lower.register(st.AdvancedSubtensor)
+def _subtensor(op, node):
+    from_nonzero = [_from_nonzero(v) for v in node.inputs[1:]]
+
+    def subtensor(x, *values):
+        # check_dynamic_shapes refuses these graphs first; this guards direct builds.
+        if any(padded and not isinstance(v, np.ndarray) for padded, v in zip(from_nonzero, values)):
+            nonzero_node = next(v.owner for v, f in zip(node.inputs[1:], from_nonzero) if f)
+            raise DynamicShapeError(_nonzero_use_message(nonzero_node, node))
+        index = _jax_index(node, values)
+        if any(_is_traced_mask(e) for e in index):
+            raise DynamicShapeError(_mask_read_message(node))
+        return jnp.asarray(x)[_flatten(index)]  # x may be static while the index is not
+
+    return subtensor
+
+
+def _is_traced_mask(entry: Any) -> bool:
+    return not isinstance(entry, (np.ndarray, tuple)) and getattr(entry, "dtype", None) == np.bool_
+
+
+# -- writing ----------------------------------------------------------------------------
+
+@lower.register(st.IncSubtensor)
+def _inc_subtensor(op, node):
+    def inc_subtensor(x, y, *values):
+        index = _flatten(_jax_index(node, values))
+        x = jnp.asarray(x)  # static (e.g. zeros of a gradient) while y is traced
+        y = jnp.asarray(y, dtype=x.dtype)
+        return x.at[index].set(y) if op.set_instead_of_inc else x.at[index].add(y)
+
+    return inc_subtensor
+
+
+@lower.register(st.AdvancedIncSubtensor)
+def _advanced_inc_subtensor(op, node):
+    from_nonzero = {i for i, v in enumerate(node.inputs[2:]) if _from_nonzero(v)}
+
+    def advanced_inc_subtensor(x, y, *values):
+        padded = any(i in from_nonzero and not isinstance(v, np.ndarray) for i, v in enumerate(values))
+        values = [_unpad(v, x, node, i) if i in from_nonzero else v for i, v in enumerate(values)]
+        index = _jax_index(node, values)
+        padded = padded or any(_is_traced_mask(e) for e in index)
+        index = _flatten(tuple(_dynamic_mask_index(e, x, node, k) for k, e in enumerate(index)))
+        x = jnp.asarray(x)
+        y = jnp.asarray(y, dtype=x.dtype)
+        if padded:
+            y = _pad_value(y, x, index, node)
+        if op.set_instead_of_inc:
+            return x.at[index].set(y, mode="drop")
+        return x.at[index].add(y, mode="drop")
+
+    return advanced_inc_subtensor
+
+
+def _from_nonzero(var: Variable) -> bool:
+    return var.owner is not None and isinstance(var.owner.op, (st.Nonzero, st.FlatNonzero))
+
+
+def _input_axis(node: Apply, input_position: int) -> int:
+    """The axis of x indexed by index input ``input_position``."""
+    idx_list = node.op.idx_list
+    entry = si.input_entries(idx_list)[input_position]
+    return si.entry_axes(idx_list, node.inputs[0].ndim)[entry]
+
+
+def _unpad(indices: Any, x: Any, node: Apply, position: int) -> Any:
+    """Padding (-1) of a traced nonzero becomes one past the end: dropped by mode='drop'."""
+    if isinstance(indices, np.ndarray):
+        return indices  # computed exactly with NumPy while tracing
+    length = x.shape[_input_axis(node, position)]
+    return jnp.where(indices < 0, length, indices)
+
+
+def _dynamic_mask_index(entry: Any, x: Any, node: Apply, k: int) -> Any:
+    """A run-time mask as padded nonzero indices, padding one past the end of each axis."""
+    if not _is_traced_mask(entry):
+        return entry
+    axis = si.entry_axes(node.op.idx_list, x.ndim)[k]
+    lengths = x.shape[axis:axis + entry.ndim]
+    if tuple(entry.shape) != tuple(lengths):
+        raise IndexError(f"boolean index {label(_mask_var(node, k))} of shape {tuple(entry.shape)} "
+                         f"does not match {label(node.inputs[0])} along axes {axis}.."
+                         f"{axis + entry.ndim - 1} (lengths {tuple(lengths)})")
+    indices = jnp.nonzero(entry, size=entry.size, fill_value=-1)
+    return tuple(jnp.where(i < 0, n, i) for i, n in zip(indices, lengths))
+
+
+def _mask_var(node: Apply, entry_position: int) -> Variable:
+    position = si.input_entries(node.op.idx_list).index(entry_position)
+    return node.inputs[node.op.n_values + position]
+
+
+def _pad_value(y: Any, x: Any, index: tuple, node: Apply) -> Any:
+    """``y`` with its advanced axis padded (zeros) to the padded index length.
+
+    ``y`` holds one value per real nonzero position; the padded positions are dropped,
+    so the values they meet do not matter.
+    """
+    arrays = [e for e in index if not isinstance(e, (slice, int)) and e is not None and e is not Ellipsis]
+    broadcast = np.broadcast_shapes(*(np.shape(a) for a in arrays))
+    if len(broadcast) != 1:
+        return y
+    flat_idx_list = _flat_idx_list(node.op.idx_list)
+    position = si.advanced_insert_position(flat_idx_list, x.ndim)
+    result_ndim = _result_ndim(flat_idx_list, x.ndim)
+    axis = position - (result_ndim - y.ndim)
+    if axis < 0 or y.shape[axis] == 1 or y.shape[axis] >= broadcast[0]:
+        return y  # broadcasts, or a length JAX will report
+    widths = [(0, 0)] * y.ndim
+    widths[axis] = (0, broadcast[0] - y.shape[axis])
+    return jnp.pad(y, widths)
+
+
+def _flat_idx_list(idx_list: tuple) -> tuple:
+    """``idx_list`` with masks replaced by one ARRAY per axis, matching the flat index."""
+    flat: list[Any] = []
+    for entry in idx_list:
+        flat.extend([si.ARRAY] * entry.ndim if isinstance(entry, si.Mask) else [entry])
+    return tuple(flat)
+
+
+def _result_ndim(idx_list: tuple, ndim: int) -> int:
+    shape = si.output_shape(idx_list, (None,) * ndim, (None,), lambda i, e, n: None)
+    return len(shape)
+
+
+# -- nonzero ------------------------------------------------------------------------------
+
+@lower.register(st.Nonzero)
+def _nonzero(op, node):
+    def nonzero(x):
+        indices = jnp.nonzero(x, size=x.size, fill_value=-1)
+        if op.return_matrix:
+            return jnp.stack(indices).reshape(x.ndim, -1)
+        return tuple(indices)
+
+    return nonzero
+
+
+@lower.register(st.FlatNonzero)
+def _flatnonzero(op, node):
+    return lambda x: jnp.flatnonzero(x, size=x.size, fill_value=-1)
+
+
+# -- the compile-time check ---------------------------------------------------------------
+
+def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> None:
+    """Refuse graphs that use a value-dependent length XLA cannot express.
+
+    ``nodes`` are the toposorted nodes of the program and ``outputs`` its outputs. A
+    ``nonzero`` of a run-time value may only be the index of ``set_subtensor`` or
+    ``inc_subtensor`` (alone, or with the other outputs of the same ``nonzero``);
+    ``x[mask]`` with a run-time mask may only appear inside them.
+    """
+    known = _known_while_tracing(nodes)
+    clients = _clients(nodes, outputs)
+    for node in nodes:
+        if isinstance(node.op, (st.Nonzero, st.FlatNonzero)) and not _is_known(node.inputs[0], known):
+            for var in node.outputs:
+                for client, position in clients.get(id(var), []):
+                    if not _padding_is_harmless(client, position, node):
+                        raise DynamicShapeError(_nonzero_use_message(node, client))
+        if isinstance(node.op, st._IndexOp) and _has_runtime_mask(node, known):
+            if isinstance(node.op, st.AdvancedSubtensor) or not _mask_alone(node):
+                raise DynamicShapeError(_mask_read_message(node))
+
+
+def _known_while_tracing(nodes: Sequence[Apply]) -> set[int]:
+    """Variables surely known while tracing: constants and static-evaluable ops on them.
+
+    Values computed from input *shapes* are known too, but seeing that needs each
+    op's lowering; missing them only refuses a rare graph, never miscompiles one.
+    """
+    known: set[int] = set()
+    for node in nodes:
+        if node.op.static_evaluable and all(isinstance(v, Constant) or id(v) in known
+                                            for v in node.inputs):
+            known.update(id(o) for o in node.outputs)
+    return known
+
+
+def _is_known(var: Variable, known: set[int]) -> bool:
+    return isinstance(var, Constant) or id(var) in known
+
+
+def _clients(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> dict[int, list]:
+    clients: dict[int, list] = {}
+    for node in nodes:
+        for position, var in enumerate(node.inputs):
+            clients.setdefault(id(var), []).append((node, position))
+    for var in outputs:
+        clients.setdefault(id(var), []).append((None, None))
+    return clients
+
+
+def _padding_is_harmless(client: Apply | None, position: int | None, nonzero_node: Apply) -> bool:
+    """True for an index input of an AdvancedIncSubtensor whose arrays all come from it."""
+    if client is None or not isinstance(client.op, st.AdvancedIncSubtensor) or position < 2:
+        return False
+    for entry, var in zip(_array_entries(client.op.idx_list), _array_inputs(client)):
+        if entry is not si.ARRAY or var.owner is not nonzero_node:
+            return False
+    return True
+
+
+def _array_entries(idx_list: tuple) -> list:
+    return [e for e in idx_list if e is si.ARRAY or isinstance(e, si.Mask)]
+
+
+def _array_inputs(node: Apply) -> list[Variable]:
+    """The index inputs that are arrays or masks, in order."""
+    idx_list = node.op.idx_list
+    inputs = node.inputs[node.op.n_values:]
+    return [var for var, entry in zip(inputs, si.input_entries(idx_list))
+            if idx_list[entry] is si.ARRAY or isinstance(idx_list[entry], si.Mask)]
+
+
+def _has_runtime_mask(node: Apply, known: set[int]) -> bool:
+    return any(isinstance(e, si.Mask) and not _is_known(v, known)
+               for e, v in zip(_array_entries(node.op.idx_list), _array_inputs(node)))
+
+
+def _mask_alone(node: Apply) -> bool:
+    return len(_array_entries(node.op.idx_list)) == 1
+
+
+def _where(node: Apply | None) -> str:
+    if node is None or not node.site:
+        return "(built by symnb)"
+    return node.site.format(1)
+
+
+def _name(var: Variable, node: Apply, fallback: str) -> str:
+    """``var``'s label, unless it would be the name assigned on ``node``'s own line."""
+    if var.name is not None or var.owner is None or var.site != node.site:
+        return label(var)
+    return fallback
+
+
+def _nonzero_use_message(nonzero_node: Apply, client: Apply | None) -> str:
+    mask = _name(nonzero_node.inputs[0], nonzero_node, "mask")
+    if client is None:
+        use = "it is an output of the function"
+    elif client.site == nonzero_node.site:
+        use = f"it is used on that line by {client.op.display_name()}"
+    else:
+        use = f"it is used by {client.op.display_name()}:\n{_where(client)}"
+    return (f"the length of {mask}.nonzero() depends on the values of {mask}, known only at run "
+            f"time; XLA needs static shapes.\n{_where(nonzero_node)}\n{use}\n"
+            f"In a compiled function it can only index set_subtensor/inc_subtensor "
+            f"(e.g. T.set_subtensor(x[{mask}.nonzero()], 0)); to read masked values use "
+            f"T.switch({mask}, x, 0), or sums like (x * {mask}).sum()")
+
+
+def _mask_read_message(node: Apply) -> str:
+    x = _name(node.inputs[0], node, "x")
+    mask = _name(_array_inputs(node)[0], node, "mask")
+    return (f"{x}[{mask}] has a length that depends on the values of {mask}, known only at run "
+            f"time; XLA needs static shapes.\n{_where(node)}\n"
+            f"Use T.switch({mask}, {x}, 0) to keep the shape, or set_subtensor/inc_subtensor("
+            f"{x}[{mask}], y) with the mask as the only array index")
