@@ -84,7 +84,10 @@ def _compare(what: str, analytic: Any, numeric: np.ndarray, abs_tol: float, rel_
         return
     abs_err = np.abs(analytic - numeric)
     rel_err = abs_err / np.maximum(np.abs(analytic) + np.abs(numeric), 1e-8)
-    bad = (abs_err > abs_tol) & (rel_err > rel_tol)
+    # NaN fails every comparison: a NaN on one side only is an error in itself.
+    bad = ((abs_err > abs_tol) & (rel_err > rel_tol)) | (np.isnan(analytic) != np.isnan(numeric))
+    abs_err = np.where(np.isnan(abs_err), np.inf, abs_err)
+    rel_err = np.where(np.isnan(rel_err), np.inf, rel_err)
     if bad.any():
         worst_abs = tuple(int(i) for i in np.unravel_index(np.argmax(abs_err), abs_err.shape))
         worst_rel = tuple(int(i) for i in np.unravel_index(np.argmax(np.where(bad, rel_err, 0)),

@@ -23,12 +23,13 @@ _JAX_FUNCTIONS = {
 @lower.register(r.Reduce)
 def _reduce(op, node):
     fn = _JAX_FUNCTIONS[type(op)]
-    x_var = node.inputs[0]
-    dtype = op.compute_dtype(x_var.type.dtype, node.outputs[0].type.dtype)
+    dtype = op.compute_dtype(node.inputs[0].type.dtype, node.outputs[0].type.dtype)
     extra = {"ddof": op.ddof} if isinstance(op, r.Moment) else {}
 
     def reduce(x):
-        message = r.empty_reduction_message(op, x_var, x.shape)
+        # Named by position: the error report lists the node's inputs by name (and a
+        # compiled program may be shared by graphs whose variables have other names).
+        message = r.empty_reduction_message(op, "input #0", x.shape)
         if message is not None:
             raise ValueError(message)
         return fn(x.astype(dtype), axis=op.axis, keepdims=op.keepdims, **extra)

@@ -1,0 +1,479 @@
+"""Reductions: ``sum prod max min mean var std argmax argmin any all`` (NumPy signatures).
+
+One base class, ``Reduce``, holds what they share: the reduced axes (normalized to a
+sorted tuple of non-negative ints) and ``keepdims`` are props, and the output dtype is
+NumPy's own answer for the input dtype (asked once per op and dtype), so the sum of
+int32 is int64, the sum of bool is int64 and the mean of an integer is float64, as in
+NumPy 2 on 64-bit Linux.
+
+Gradients (``L_op``) follow JAX at non-differentiable points: ``max``/``min`` split the
+gradient equally between tied maxima; ``prod`` is exact where the input has zeros
+(the product of the other elements at a lone zero, 0 when a slice has two zeros).
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from functools import lru_cache
+from typing import Callable, Sequence
+
+import numpy as np
+
+from symnb.core.errors import label
+from symnb.core.graph import Apply, Variable
+from symnb.core.op import Op
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.shape import build_error
+from symnb.core.type import TensorType, describe_shape
+
+__all__ = ["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
+           "Reduce", "normalize_axes"]
+
+
+def normalize_axes(axis: object, x: Variable, fn_name: str) -> tuple[int, ...]:
+    """NumPy's ``axis`` argument (None, int or sequence; negative allowed) as sorted axes."""
+    ndim = x.ndim
+    if axis is None:
+        return tuple(range(ndim))
+    raw = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    axes = []
+    for a in raw:
+        try:
+            a = operator.index(a)
+        except TypeError:
+            raise build_error(f"{fn_name}: axis must be None, an int or a tuple of ints, "
+                              f"got {axis!r}", TypeError) from None
+        if not -ndim <= a < ndim:
+            raise build_error(f"{fn_name}: axis {a} is out of bounds for {label(x)!r}, which has "
+                              f"{ndim} dimension(s) ({x.type.short()})", np.exceptions.AxisError)
+        axes.append(a % ndim)
+    if len(set(axes)) != len(axes):
+        raise build_error(f"{fn_name}: duplicate value in axis={axis!r} for {label(x)!r}")
+    return tuple(sorted(axes))
+
+
+def _reduced_shape(shape: Sequence[object], axes: tuple[int, ...], keepdims: bool) -> tuple:
+    if keepdims:
+        return tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in axes)
+
+
+def empty_reduction_message(op: "Reduce", name: str, shape: Sequence[int | None]) -> str | None:
+    """Why ``op`` cannot reduce an input of ``shape`` (None when it can).
+
+    Max, min, argmax and argmin have no identity: like NumPy, they refuse to reduce an
+    axis of length 0.
+    """
+    if not op.needs_nonempty:
+        return None
+    axes = op.reduced_axes(len(shape))
+    empty = [a for a in axes if shape[a] == 0]
+    if not empty:
+        return None
+    return (f"{op.fn_name} of {name} (shape {describe_shape(shape)}) over axis "
+            f"{empty[0]}, which has length 0: {op.fn_name} of an empty sequence is undefined "
+            f"(NumPy raises too). Reduce a non-empty axis, or use a reduction with an "
+            f"identity (e.g. sum), or guard the empty case.")
+
+
+class Reduce(Op):
+    """Base class: a NumPy reduction over ``axis`` (sorted non-negative ints)."""
+
+    __props__: tuple[str, ...] = ("axis", "keepdims")
+    #: The NumPy reference function, called as ``numpy_fn(x, axis=, keepdims=, **kwargs)``.
+    numpy_fn: Callable[..., object]
+    #: The public function's name, for messages.
+    fn_name: str = ""
+    #: True when an empty reduction is an error (no identity: max, min, argmax, argmin).
+    needs_nonempty = False
+
+    def __init__(self, axis: object, keepdims: bool = False) -> None:
+        self.axis = axis
+        self.keepdims = bool(keepdims)
+
+    def display_name(self) -> str:
+        parts = [f"axis={_axis_str(self.axis)}"]
+        # dtype and ddof, when not their defaults (None, 0)
+        parts += [f"{k}={getattr(self, k)}" for k in self.__props__[2:] if getattr(self, k) not in (None, 0)]
+        if self.keepdims:
+            parts.append("keepdims")
+        return f"{type(self).__name__}{{{', '.join(parts)}}}"
+
+    def reduced_axes(self, ndim: int) -> tuple[int, ...]:
+        return self.axis
+
+    def numpy_kwargs(self) -> dict[str, object]:
+        """Extra keyword arguments of ``numpy_fn`` (dtype, ddof)."""
+        return {}
+
+    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
+        """The dtype the input is cast to before reducing (NumPy's accumulator dtype)."""
+        return in_dtype
+
+    def output_dtype(self, in_dtype: str) -> str:
+        return _numpy_result_dtype(self, in_dtype)
+
+    def make_node(self, x: object) -> Apply:
+        x = as_tensor_variable(x)
+        message = empty_reduction_message(self, repr(label(x)), x.type.shape)
+        if message is not None:
+            raise build_error(message)
+        shape = _reduced_shape(x.type.shape, self.reduced_axes(x.ndim), self.keepdims)
+        return Apply(self, [x], [TensorType(self.output_dtype(x.dtype), shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        message = empty_reduction_message(self, repr(label(node.inputs[0])), x.shape)
+        if message is not None:
+            raise ValueError(message)
+        result = self.numpy_fn(x, axis=self.axis, keepdims=self.keepdims, **self.numpy_kwargs())
+        return [np.asarray(result, dtype=node.outputs[0].type.dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        (shape,) = input_shapes
+        return [_reduced_shape(shape, self.reduced_axes(len(shape)), self.keepdims)]
+
+    # -- helpers of the gradient rules --------------------------------------------------
+    def expand(self, reduced: Variable, x: Variable) -> Variable:
+        """A reduced value with its reduced axes put back (length 1), for broadcasting."""
+        from symnb.core import tensor as T
+
+        if self.keepdims:
+            return reduced
+        axes = self.reduced_axes(x.ndim)
+        kept = iter(range(reduced.ndim))
+        return T.dimshuffle(reduced, ["x" if i in axes else next(kept) for i in range(x.ndim)])
+
+    def spread(self, g: Variable, x: Variable) -> Variable:
+        """The output gradient ``g`` broadcast back to ``x``'s shape."""
+        from symnb.core.tensor.broadcast import broadcast_like
+
+        return broadcast_like(self.expand(g, x), x)
+
+
+def _axis_str(axis: object) -> str:
+    if isinstance(axis, tuple) and len(axis) == 1:
+        return f"({axis[0]},)"
+    return str(axis)
+
+
+@lru_cache(maxsize=None)
+def _numpy_result_dtype(op: Reduce, in_dtype: str) -> str:
+    probe = np.zeros((1,), dtype=in_dtype)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # e.g. var with ddof >= the probe's length
+        result = op.numpy_fn(probe, axis=0, **op.numpy_kwargs())
+    return str(np.asarray(result).dtype)
+
+
+def _float_grad(x: Variable) -> bool:
+    return x.dtype.startswith(("float", "complex"))
+
+
+# -- sum, prod, mean: NumPy's dtype= argument -----------------------------------------
+
+class Accumulate(Reduce):
+    """A reduction with NumPy's ``dtype`` argument (None: NumPy's default accumulator)."""
+
+    __props__ = ("axis", "keepdims", "dtype")
+
+    def __init__(self, axis: object, keepdims: bool = False, dtype: object = None) -> None:
+        super().__init__(axis, keepdims)
+        self.dtype = None if dtype is None else str(np.dtype(dtype))
+
+    def numpy_kwargs(self) -> dict[str, object]:
+        return {} if self.dtype is None else {"dtype": self.dtype}
+
+    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
+        return out_dtype
+
+
+class Sum(Accumulate):
+    """``np.sum``."""
+
+    numpy_fn = staticmethod(np.sum)
+    fn_name = "sum"
+
+    def L_op(self, inputs, outputs, output_grads):
+        (x,) = inputs
+        return [self.spread(output_grads[0], x) if _float_grad(x) else None]
+
+
+class Prod(Accumulate):
+    """``np.prod``."""
+
+    numpy_fn = staticmethod(np.prod)
+    fn_name = "prod"
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core import tensor as T
+
+        (x,) = inputs
+        if not _float_grad(x):
+            return [None]
+        # d prod / d x_i is the product of the other elements: prod / x_i without zeros;
+        # at a slice's lone zero the product of the non-zeros, elsewhere in that slice 0.
+        is_zero = T.eq(x, 0)
+        safe_x = T.switch(is_zero, 1, x)
+        axes = self.reduced_axes(x.ndim)
+        nonzero_prod = T.prod(safe_x, axis=axes, keepdims=True)
+        zeros = T.sum(is_zero, axis=axes, keepdims=True)
+        lone_zero = T.and_(is_zero, T.eq(zeros, 1))
+        others = T.switch(T.eq(zeros, 0), T.true_div(nonzero_prod, safe_x),
+                          T.switch(lone_zero, nonzero_prod, 0))
+        return [T.mul(self.spread(output_grads[0], x), others)]
+
+
+class Mean(Accumulate):
+    """``np.mean``."""
+
+    numpy_fn = staticmethod(np.mean)
+    fn_name = "mean"
+
+    def L_op(self, inputs, outputs, output_grads):
+        (x,) = inputs
+        if not _float_grad(x):
+            return [None]
+        count = reduced_count(x, self.reduced_axes(x.ndim))
+        return [_divide(self.spread(output_grads[0], x), count)]
+
+
+def reduced_count(x: Variable, axes: tuple[int, ...]) -> int | Variable:
+    """How many elements of ``x`` each output of a reduction over ``axes`` gathers.
+
+    A Python int when the static shape knows those lengths, else an int64 scalar built
+    from ``x``'s shape (static at trace time, so it costs nothing in the compiled program).
+    """
+    from symnb.core import tensor as T
+
+    known = 1
+    unknown = []
+    for a in axes:
+        if x.type.shape[a] is None:
+            unknown.append(T.shape_i(x, a))
+        else:
+            known *= x.type.shape[a]
+    if not unknown:
+        return known
+    count = unknown[0]
+    for length in unknown[1:]:
+        count = T.mul(count, length)
+    return count if known == 1 else T.mul(count, known)
+
+
+def _divide(value: Variable, count: int | Variable) -> Variable:
+    """``value / count`` in ``value``'s dtype (a symbolic count is int64)."""
+    from symnb.core import tensor as T
+
+    if isinstance(count, Variable):
+        count = T.cast(count, value.dtype)
+    return T.true_div(value, count)
+
+
+# -- max, min ----------------------------------------------------------------------------
+
+class Extremum(Reduce):
+    """Max or min: the gradient goes to the positions of the extremum, split among ties."""
+
+    needs_nonempty = True
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core import tensor as T
+
+        (x,) = inputs
+        if not _float_grad(x):
+            return [None]
+        # JAX's convention (reduce_max's JVP): equal shares for tied extrema.
+        at_extremum = T.cast(T.eq(x, self.expand(outputs[0], x)), x.dtype)
+        ties = T.sum(at_extremum, axis=self.reduced_axes(x.ndim), keepdims=True)
+        return [T.true_div(T.mul(self.spread(output_grads[0], x), at_extremum), ties)]
+
+
+class Max(Extremum):
+    """``np.max``."""
+
+    numpy_fn = staticmethod(np.max)
+    fn_name = "max"
+
+
+class Min(Extremum):
+    """``np.min``."""
+
+    numpy_fn = staticmethod(np.min)
+    fn_name = "min"
+
+
+# -- var, std ------------------------------------------------------------------------------
+
+class Moment(Reduce):
+    """Var or std with NumPy's ``ddof`` (divide by ``N - ddof``)."""
+
+    __props__ = ("axis", "keepdims", "ddof")
+
+    def __init__(self, axis: object, keepdims: bool = False, ddof: int = 0) -> None:
+        super().__init__(axis, keepdims)
+        self.ddof = operator.index(ddof)
+
+    def numpy_kwargs(self) -> dict[str, object]:
+        return {"ddof": self.ddof}
+
+    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
+        return str(np.result_type(in_dtype, out_dtype))  # complex stays complex
+
+    def variance_grad(self, x: Variable, g: Variable) -> Variable:
+        """``g * d var / d x = g * 2 (x - mean) / (N - ddof)``, broadcast to ``x``."""
+        from symnb.core import tensor as T
+
+        axes = self.reduced_axes(x.ndim)
+        centered = T.sub(x, T.mean(x, axis=axes, keepdims=True))
+        count = reduced_count(x, axes)
+        dof = T.sub(count, self.ddof) if isinstance(count, Variable) else count - self.ddof
+        return T.mul(self.spread(g, x), _divide(T.mul(centered, 2), dof))
+
+
+class Var(Moment):
+    """``np.var``."""
+
+    numpy_fn = staticmethod(np.var)
+    fn_name = "var"
+
+    def L_op(self, inputs, outputs, output_grads):
+        (x,) = inputs
+        return [self.variance_grad(x, output_grads[0]) if _float_grad(x) else None]
+
+
+class Std(Moment):
+    """``np.std``."""
+
+    numpy_fn = staticmethod(np.std)
+    fn_name = "std"
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core import tensor as T
+
+        (x,) = inputs
+        if not _float_grad(x):
+            return [None]
+        # d std = d var / (2 std)
+        g = T.true_div(output_grads[0], T.mul(outputs[0], 2))
+        return [self.variance_grad(x, g)]
+
+
+# -- argmax, argmin, any, all: no gradient -------------------------------------------------
+
+class ArgReduce(Reduce):
+    """Argmax or argmin: ``axis`` is None (index into the flattened input) or one int."""
+
+    needs_nonempty = True
+    differentiable = False
+
+    def reduced_axes(self, ndim: int) -> tuple[int, ...]:
+        return tuple(range(ndim)) if self.axis is None else (self.axis,)
+
+
+class Argmax(ArgReduce):
+    """``np.argmax``."""
+
+    numpy_fn = staticmethod(np.argmax)
+    fn_name = "argmax"
+
+
+class Argmin(ArgReduce):
+    """``np.argmin``."""
+
+    numpy_fn = staticmethod(np.argmin)
+    fn_name = "argmin"
+
+
+class Any(Reduce):
+    """``np.any``."""
+
+    numpy_fn = staticmethod(np.any)
+    fn_name = "any"
+    differentiable = False
+
+
+class All(Reduce):
+    """``np.all``."""
+
+    numpy_fn = staticmethod(np.all)
+    fn_name = "all"
+    differentiable = False
+
+
+# -- the public functions -------------------------------------------------------------------
+
+def _reduce(op_class: type[Reduce], x: object, axis: object, keepdims: bool,
+            **params: object) -> Variable:
+    x = as_tensor_variable(x)
+    axes = normalize_axes(axis, x, op_class.fn_name)
+    return op_class(axes, keepdims, **params)(x)
+
+
+def sum(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
+    """Sum over ``axis`` (None: all; int or tuple, negative allowed), as ``np.sum``.
+
+    Integers and bools accumulate in (u)int64 unless ``dtype`` says otherwise.
+    """
+    return _reduce(Sum, x, axis, keepdims, dtype=dtype)
+
+
+def prod(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
+    """Product over ``axis``, as ``np.prod`` (integers and bools in (u)int64)."""
+    return _reduce(Prod, x, axis, keepdims, dtype=dtype)
+
+
+def max(x: object, axis: object = None, keepdims: bool = False) -> Variable:
+    """Maximum over ``axis``, as ``np.max`` (NaN propagates; an empty axis is an error)."""
+    return _reduce(Max, x, axis, keepdims)
+
+
+def min(x: object, axis: object = None, keepdims: bool = False) -> Variable:
+    """Minimum over ``axis``, as ``np.min`` (NaN propagates; an empty axis is an error)."""
+    return _reduce(Min, x, axis, keepdims)
+
+
+def mean(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
+    """Mean over ``axis``, as ``np.mean``: float64 for integer inputs unless ``dtype`` is given."""
+    return _reduce(Mean, x, axis, keepdims, dtype=dtype)
+
+
+def var(x: object, axis: object = None, keepdims: bool = False, ddof: int = 0) -> Variable:
+    """Variance over ``axis``, dividing by ``N - ddof``, as ``np.var``."""
+    return _reduce(Var, x, axis, keepdims, ddof=ddof)
+
+
+def std(x: object, axis: object = None, keepdims: bool = False, ddof: int = 0) -> Variable:
+    """Standard deviation over ``axis``, dividing by ``N - ddof``, as ``np.std``."""
+    return _reduce(Std, x, axis, keepdims, ddof=ddof)
+
+
+def _arg_reduce(op_class: type[ArgReduce], x: object, axis: object, keepdims: bool) -> Variable:
+    x = as_tensor_variable(x)
+    if axis is not None:
+        if isinstance(axis, (tuple, list)):
+            raise build_error(f"{op_class.fn_name}: axis must be None or an int (as in NumPy), "
+                              f"got {axis!r}", TypeError)
+        (axis,) = normalize_axes(axis, x, op_class.fn_name)
+    return op_class(axis, keepdims)(x)
+
+
+def argmax(x: object, axis: object = None, keepdims: bool = False) -> Variable:
+    """Index (int64) of the first maximum along ``axis``; with None, into the flattened input."""
+    return _arg_reduce(Argmax, x, axis, keepdims)
+
+
+def argmin(x: object, axis: object = None, keepdims: bool = False) -> Variable:
+    """Index (int64) of the first minimum along ``axis``; with None, into the flattened input."""
+    return _arg_reduce(Argmin, x, axis, keepdims)
+
+
+def any(x: object, axis: object = None, keepdims: bool = False) -> Variable:
+    """True where some element along ``axis`` is non-zero (a bool tensor), as ``np.any``."""
+    return _reduce(Any, x, axis, keepdims)
+
+
+def all(x: object, axis: object = None, keepdims: bool = False) -> Variable:
+    """True where every element along ``axis`` is non-zero (a bool tensor), as ``np.all``."""
+    return _reduce(All, x, axis, keepdims)
