@@ -18,7 +18,7 @@ from symnb.core.type import describe_shape
 __all__ = [
     "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError",
     "MissingTestValueError",
-    "label", "format_node_error", "describe_inputs", "register_high_verbosity_section",
+    "label", "failure_headline", "format_node_error", "describe_inputs", "register_high_verbosity_section",
 ]
 
 
@@ -85,6 +85,15 @@ def _where_built(var: Variable) -> str:
         return ""
     kind = "input created at" if var.owner is None else "built at"
     return f"{kind} {site.short()}: {site.line}"
+
+
+def failure_headline(node: Apply, err: BaseException, context: str = "") -> str:
+    """``ValueError in dot: <message>`` (without repeating the op's name)."""
+    op_name = node.op.display_name()
+    text = str(err)
+    if text.startswith(f"{op_name}: "):
+        text = text[len(op_name) + 2:]
+    return f"{type(err).__name__} in {op_name}{context}: {text}"
 
 
 def format_node_error(node: Apply, headline: str, values: Sequence[np.ndarray | None] | None = None,

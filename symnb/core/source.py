@@ -102,10 +102,18 @@ def capture_site(limit: int) -> Site:
     if limit <= 0:
         return _EMPTY
     frame = sys._getframe(1)
-    while frame is not None and _is_library(frame.f_code):
+    known = _library_code
+    while frame is not None:
+        code = frame.f_code
+        is_library = known.get(code)
+        if is_library is None:
+            is_library = _is_library(code)
+        if not is_library:
+            break
         frame = frame.f_back
     frames = []
-    while frame is not None and len(frames) < limit:
+    while frame is not None and limit:
         frames.append((frame.f_code, frame.f_lineno))
         frame = frame.f_back
+        limit -= 1
     return Site(frames)

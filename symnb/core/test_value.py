@@ -17,7 +17,8 @@ import numpy as np
 
 from symnb.core.config import config
 from symnb.core.errors import (
-    MissingTestValueError, TestValueAssertionError, TestValueError, format_node_error, label,
+    MissingTestValueError, TestValueAssertionError, TestValueError, failure_headline,
+    format_node_error, label,
 )
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.type import describe_shape
@@ -90,7 +91,7 @@ def _retain(var: Variable, value: np.ndarray) -> None:
 def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) -> None:
     if mode == "ignore":
         return
-    headline = f"{type(err).__name__} in {node.op.display_name()}: {err}"
+    headline = failure_headline(node, err)
     hint = ("Test values are computed as the graph is built "
             f"(sn.config.compute_test_value={mode!r}); the line above is where it failed.")
     message = format_node_error(node, headline, values, extra=[hint])

@@ -122,14 +122,14 @@ def as_tensor_args(*args: Any) -> list[TensorVariable]:
     """
     if all(isinstance(a, Variable) for a in args):
         return list(args)
-    strong = [np.dtype(a.dtype) if hasattr(a, "dtype") else np.asarray(a).dtype
-              for a in args if not _is_python_scalar(a)]
+    strong = tuple(a.type.numpy_dtype if isinstance(a, Variable) else np.asarray(a).dtype
+                   for a in args if not _is_python_scalar(a))
     out = []
     for a in args:
         if isinstance(a, Variable):
             out.append(a)
         elif _is_python_scalar(a) and strong:
-            out.append(_weak_constant(a, np.result_type(*strong, a)))
+            out.append(_weak_constant(a, strong))
         else:
             out.append(as_tensor_variable(a))
     return out
@@ -138,13 +138,15 @@ def as_tensor_args(*args: Any) -> list[TensorVariable]:
 _weak_constants: dict[tuple, TensorConstant] = {}
 
 
-def _weak_constant(value: Any, dtype: np.dtype) -> TensorConstant:
+def _weak_constant(value: Any, strong: tuple[np.dtype, ...]) -> TensorConstant:
+    """``value`` as a constant of the dtype NumPy gives it next to ``strong`` dtypes."""
     # Constants are immutable, so the few scalars a model uses are shared between
     # nodes. Zero and NaN are not cached: -0.0 == 0.0 and nan != nan as dict keys.
-    key = (type(value), value, dtype)
+    key = (type(value), value, strong)
     cached = _weak_constants.get(key)
     if cached is not None:
         return cached
+    dtype = np.result_type(*strong, value)
     try:
         array = np.asarray(value, dtype=dtype)
     except OverflowError:

@@ -29,9 +29,13 @@ class BroadcastError(ValueError):
 
 def broadcast_static_shapes(shapes: Sequence[tuple[int | None, ...]]) -> tuple[int | None, ...]:
     """NumPy broadcasting of static shapes (``None`` = unknown); raise when impossible."""
-    first = shapes[0]
-    if all(s == first for s in shapes) and 1 not in first:
-        return tuple(first)
+    # Fast paths for the common cases: one operand, or operands of one shape next to
+    # scalars (``y * 2.0``), with no length-1 axis to broadcast.
+    shaped = [s for s in shapes if s] or [shapes[0]]
+    first = shaped[0]
+    if len(shaped) == 1 or all(s == first for s in shaped):
+        if 1 not in first:
+            return tuple(first)
     ndim = max((len(s) for s in shapes), default=0)
     padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
     result: list[int | None] = []
@@ -83,12 +87,13 @@ class Elemwise(Op):
     def make_node(self, *inputs: Variable) -> Apply:
         if len(inputs) != self.nin:
             raise TypeError(f"{self.scalar_name} takes {self.nin} input(s), got {len(inputs)}")
-        dtypes = tuple(v.type.dtype for v in inputs)
+        types = [v.type for v in inputs]
         try:
-            shape = broadcast_static_shapes([v.type.shape for v in inputs])
+            shape = broadcast_static_shapes([t.shape for t in types])
         except BroadcastError:
             raise _static_broadcast_error(self, inputs) from None
-        return Apply(self, inputs, [TensorType(self.output_dtype(dtypes), shape)])
+        dtype = self.output_dtype(tuple(t.dtype for t in types))
+        return Apply(self, inputs, [TensorType(dtype, shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         try:

@@ -1,0 +1,191 @@
+"""``ifelse``: a lazy condition. Only the taken branch runs.
+
+``T.switch`` computes both of its branches and chooses elementwise; ``ifelse`` takes
+a scalar condition and computes one branch. Each branch is an inner graph: the
+part of the branch's graph that the condition does not need is moved inside the
+IfElse node (cloned, keeping its creation sites), so it runs only when taken --
+in the NumPy reference (test values) and in XLA (``lax.cond``). Values the
+condition needs, and inputs, are passed in.
+
+The branch expressions are ordinary graph variables, so building them computes
+their test values as usual; the IfElse node's own test value runs only the taken
+branch.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.errors import label
+from symnb.core.graph import Apply, Constant, Variable, ancestors, clone_replace
+from symnb.core.op import Op
+from symnb.core.scan.inner import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
+from symnb.core.source import capture_site
+from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
+from symnb.core.type import TensorType, describe_shape, is_bool, is_integer
+
+__all__ = ["ifelse", "IfElse"]
+
+
+class IfElse(Op):
+    """``then`` outputs when the scalar condition is true (nonzero), else ``else`` outputs.
+
+    Inputs: ``[condition, *values]``; both branch graphs take ``values``.
+    """
+
+    __props__ = ("then_graph", "else_graph", "name")
+    static_evaluable = False  # the branches may hold effects (printing) that must run
+
+    def __init__(self, then_graph: InnerGraph, else_graph: InnerGraph, name: str | None = None) -> None:
+        self.then_graph = then_graph
+        self.else_graph = else_graph
+        self.name = name
+
+    @property
+    def inner_graphs(self) -> tuple[InnerGraph, InnerGraph]:
+        return (self.then_graph, self.else_graph)
+
+    @property
+    def inner_inputs(self) -> list[Variable]:
+        return self.then_graph.inputs
+
+    @property
+    def inner_outputs(self) -> list[Variable]:
+        """The then-branch outputs followed by the else-branch outputs."""
+        return self.then_graph.outputs + self.else_graph.outputs
+
+    def display_name(self) -> str:
+        return f"IfElse{{{self.name}}}" if self.name else "IfElse"
+
+    def make_node(self, condition: Variable, *values: Variable) -> Apply:
+        if len(values) != len(self.then_graph.inputs):
+            raise TypeError(f"{self.display_name()}: expected {len(self.then_graph.inputs)} values "
+                            f"after the condition, got {len(values)}")
+        types = [_merged_type(a.type, b.type)
+                 for a, b in zip(self.then_graph.outputs, self.else_graph.outputs)]
+        return Apply(self, [condition, *values], types)
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        taken = bool(inputs[0])
+        graph = self.then_graph if taken else self.else_graph
+        branch = "then" if taken else "else"
+        results = graph.run(list(inputs[1:]), where=f"the {branch} branch of {self.display_name()}")
+        return [np.asarray(r, dtype=out.type.numpy_dtype) for r, out in zip(results, node.outputs)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        from symnb.core.tensor.math import switch
+
+        then_rows = infer_inner_shapes(self.then_graph, input_shapes[1:], self.display_name())
+        else_rows = infer_inner_shapes(self.else_graph, input_shapes[1:], self.display_name())
+        shapes = []
+        for out, a_row, b_row in zip(node.outputs, then_rows, else_rows):
+            shapes.append(tuple(
+                s if s is not None else a if _same(a, b) else switch(node.inputs[0], a, b)
+                for s, a, b in zip(out.type.shape, a_row, b_row)))
+        return shapes
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core.ifelse_grad import ifelse_grad
+
+        return ifelse_grad(self, inputs, outputs, output_grads)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a is b or (isinstance(a, int) and isinstance(b, int) and a == b)
+
+
+def _merged_type(a: TensorType, b: TensorType) -> TensorType:
+    shape = tuple(x if x == y else None for x, y in zip(a.shape, b.shape))
+    return TensorType(a.dtype, shape)
+
+
+def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None = None) -> Any:
+    """``then_branch`` if the scalar ``condition`` is true (nonzero), else ``else_branch``.
+
+    Lazy: only the taken branch is computed. Branches are tensors, or equally long
+    lists/tuples of tensors (the result is then a list); paired outputs must have the
+    same dtype and number of dimensions, and the same shape when run by XLA.
+    """
+    condition = _check_condition(as_tensor_variable(condition))
+    single = not isinstance(then_branch, (list, tuple))
+    then_list = [then_branch] if single else list(then_branch)
+    else_list = [else_branch] if not isinstance(else_branch, (list, tuple)) else list(else_branch)
+    if len(then_list) != len(else_list):
+        raise _build_error(f"ifelse: the then branch has {len(then_list)} output(s) and the else "
+                           f"branch {len(else_list)}; they must pair up", TypeError)
+    pairs = [_paired(i, a, b) for i, (a, b) in enumerate(zip(then_list, else_list))]
+    then_outs, else_outs = [p[0] for p in pairs], [p[1] for p in pairs]
+    outer, then_graph, else_graph = branch_graphs(condition, then_outs, else_outs)
+    results = IfElse(then_graph, else_graph, name)(condition, *outer)
+    results = results if isinstance(results, list) else [results]
+    return results[0] if single else results
+
+
+def branch_graphs(condition: Variable, then_outs: list[Variable], else_outs: list[Variable]
+                  ) -> tuple[list[Variable], InnerGraph, InnerGraph]:
+    """The outer values both branches read, and the two branch graphs over them.
+
+    A branch's inner graph holds the nodes only it needs: the walk from its outputs
+    stops at inputs and at the variables the condition depends on (computed anyway).
+    """
+    stop = {id(v) for v in ancestors([condition])}
+    outer: dict[int, Variable] = {}
+    for outs in (then_outs, else_outs):
+        for var in _frontier(outs, stop):
+            outer.setdefault(id(var), var)
+    values = list(outer.values())
+    placeholders = [placeholder_like(v, value=known_test_value(v)) for v in values]
+    mapping = dict(zip(values, placeholders))
+    then_graph = InnerGraph(placeholders, clone_replace(then_outs, mapping))
+    else_graph = InnerGraph(placeholders, clone_replace(else_outs, mapping))
+    return values, then_graph, else_graph
+
+
+def _frontier(outputs: list[Variable], stop: set[int]) -> list[Variable]:
+    """Non-constant variables where the walk up from ``outputs`` stops: inputs, and
+    values the condition needs."""
+    found: dict[int, Variable] = {}
+    seen: set[int] = set()
+    stack = list(outputs)
+    while stack:
+        var = stack.pop()
+        if id(var) in seen or isinstance(var, Constant):
+            continue
+        seen.add(id(var))
+        if var.owner is None or id(var) in stop:
+            found.setdefault(id(var), var)
+        else:
+            stack.extend(reversed(var.owner.inputs))
+    return list(found.values())
+
+
+def _paired(i: int, a: Any, b: Any) -> tuple[Variable, Variable]:
+    a, b = as_tensor_args(a, b)
+    if a.dtype != b.dtype or a.ndim != b.ndim:
+        raise _build_error(
+            f"ifelse: output #{i} is {label(a)!r} ({a.type.short()}) in the then branch and "
+            f"{label(b)!r} ({b.type.short()}) in the else branch; both branches must give the same "
+            f"dtype and number of dimensions (cast one with .astype)", TypeError)
+    if any(x is not None and y is not None and x != y for x, y in zip(a.type.shape, b.type.shape)):
+        raise _build_error(
+            f"ifelse: output #{i} has shape {describe_shape(a.type.shape)} in the then branch and "
+            f"{describe_shape(b.type.shape)} in the else branch; both branches must give the "
+            f"same shape", ValueError)
+    return a, b
+
+
+def _check_condition(condition: Variable) -> Variable:
+    if condition.ndim != 0 or not (is_bool(condition.dtype) or is_integer(condition.dtype)):
+        raise _build_error(
+            f"ifelse: the condition {label(condition)!r} must be a boolean (or integer) scalar, "
+            f"got {condition.type.short()}; for an elementwise choice use T.switch, for a float "
+            f"compare it (e.g. T.neq(c, 0))", TypeError)
+    return condition
+
+
+def _build_error(text: str, error: type[Exception]) -> Exception:
+    site = capture_site(config.traceback__limit)
+    return error(f"{text}\n{site.format(1)}" if site else text)

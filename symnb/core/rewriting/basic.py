@@ -1,0 +1,177 @@
+"""The rewriting framework: named local rewrites, and passes that apply them.
+
+A local rewrite looks at one node and returns replacements for its outputs (or None).
+It declares the Op classes it tracks, so a pass only offers it nodes of those classes::
+
+    @node_rewriter([ew.TrueDiv])
+    def local_div_self(fgraph, node):
+        x, y = node.inputs
+        if x is y:
+            return [ones_like_output(node)]
+
+A :class:`LocalPass` applies a list of rewrites until none fires (a fixpoint), using a
+worklist: it visits every node once, then only the nodes a replacement touched (the new
+nodes and the readers of the new values), so its cost grows with the graph's size and
+the number of rewrites applied, never by rescanning the graph.
+
+New nodes receive the creation site of the node they replace, so errors raised by the
+optimized graph still name the user's line; every replacement is recorded in
+``fgraph.history`` under the rewrite's name.
+"""
+
+from __future__ import annotations
+
+import collections
+import warnings
+from typing import Any, Callable, Iterable, Sequence
+
+from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph import Apply, Variable
+from symnb.core.op import Op
+
+__all__ = ["NodeRewriter", "node_rewriter", "GraphPass", "LocalPass", "RewriteLimitWarning",
+           "build"]
+
+#: What a rewrite returns: None/False (no change), one replacement per output (None
+#: for an output it leaves alone), or a dict from variables to their replacements.
+RewriteResult = Any
+
+
+class RewriteLimitWarning(UserWarning):
+    """A pass stopped before its fixpoint: its rewrites kept firing (a rewrite loop)."""
+
+
+class NodeRewriter:
+    """A named local rewrite: ``fn(fgraph, node)`` for nodes whose op is an instance of
+    one of ``tracks``."""
+
+    def __init__(self, fn: Callable[[FunctionGraph, Apply], RewriteResult],
+                 tracks: Sequence[type], name: str | None = None) -> None:
+        if not tracks:
+            raise ValueError(f"rewrite {name or fn.__name__!r} must track at least one Op class")
+        for cls in tracks:
+            if not (isinstance(cls, type) and issubclass(cls, Op)):
+                raise TypeError(f"rewrite {name or fn.__name__!r} tracks {cls!r}, not an Op class")
+        self.fn = fn
+        self.tracks = tuple(tracks)
+        self.name = name or fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, fgraph: FunctionGraph, node: Apply) -> RewriteResult:
+        return self.fn(fgraph, node)
+
+    def __repr__(self) -> str:
+        return f"<rewrite {self.name} tracking {', '.join(c.__name__ for c in self.tracks)}>"
+
+
+def node_rewriter(tracks: Sequence[type], name: str | None = None
+                  ) -> Callable[[Callable[[FunctionGraph, Apply], RewriteResult]], NodeRewriter]:
+    """Decorator: make a function a :class:`NodeRewriter` tracking the Op classes ``tracks``."""
+    def wrap(fn: Callable[[FunctionGraph, Apply], RewriteResult]) -> NodeRewriter:
+        return NodeRewriter(fn, tracks, name)
+
+    return wrap
+
+
+def build(op: Op, *inputs: Variable) -> Variable:
+    """The output of a new node ``op(*inputs)``, built without a creation site or test
+    values (the pass gives it the replaced node's site)."""
+    node = op.make_node(*inputs)
+    return node.outputs[0]
+
+
+class GraphPass:
+    """A whole-graph pass: ``apply(fgraph)`` edits it and returns how many edits it made."""
+
+    name = "pass"
+
+    def apply(self, fgraph: FunctionGraph) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<pass {self.name}>"
+
+
+class LocalPass(GraphPass):
+    """Apply local rewrites to a fixpoint, in the order given, with a worklist."""
+
+    def __init__(self, name: str, rewrites: Iterable[NodeRewriter] = (),
+                 limit_per_node: int = 20) -> None:
+        self.name = name
+        self.rewrites: list[NodeRewriter] = list(rewrites)
+        self.limit_per_node = limit_per_node
+        self._by_class: dict[type, tuple[NodeRewriter, ...]] = {}
+
+    def register(self, rewrite: NodeRewriter) -> NodeRewriter:
+        """Add ``rewrite`` at the end of this pass (returns it, to be usable as a decorator)."""
+        self.rewrites.append(rewrite)
+        self._by_class.clear()
+        return rewrite
+
+    def rewrites_for(self, op_class: type) -> tuple[NodeRewriter, ...]:
+        """The rewrites tracking ``op_class`` or one of its bases, in pass order."""
+        found = self._by_class.get(op_class)
+        if found is None:
+            found = tuple(r for r in self.rewrites if issubclass(op_class, r.tracks))
+            self._by_class[op_class] = found
+        return found
+
+    def apply(self, fgraph: FunctionGraph) -> int:
+        queue = collections.deque(fgraph.toposort())
+        queued = set(queue)
+        budget = self.limit_per_node * (len(queue) + 100)
+        applied = 0
+        while queue:
+            node = queue.popleft()
+            queued.discard(node)
+            if node not in fgraph.apply_nodes:
+                continue
+            for rewrite in self.rewrites_for(type(node.op)):
+                result = rewrite(fgraph, node)
+                if result is None or result is False:
+                    continue
+                touched = self._replace(fgraph, node, rewrite, result)
+                applied += 1
+                for other in touched:
+                    if other not in queued:
+                        queued.add(other)
+                        queue.append(other)
+                break
+            if applied > budget:
+                warnings.warn(f"rewrite pass {self.name!r} stopped after {applied} rewrites without "
+                              f"reaching a fixpoint; a rewrite keeps undoing another",
+                              RewriteLimitWarning, stacklevel=2)
+                break
+        return applied
+
+    @staticmethod
+    def _replace(fgraph: FunctionGraph, node: Apply, rewrite: NodeRewriter,
+                 result: RewriteResult) -> list[Apply]:
+        """Apply one rewrite's replacements; return the nodes to look at again."""
+        pairs = _pairs(node, result, rewrite.name)
+        touched: list[Apply] = []
+        for old, new in pairs:
+            if new is None or old is new or old not in fgraph.clients:
+                continue
+            # The readers of ``old`` now read ``new``: they may match a rewrite now.
+            readers = [c for c, _ in fgraph.clients[old] if c != "output"]
+            imported = fgraph.replace(old, new, reason=rewrite.name)
+            site = old.owner.site if old.owner is not None else node.site
+            for created in imported:
+                if not created.site:
+                    created.site = site
+            touched.extend(imported)
+            touched.extend(readers)
+        return touched
+
+
+def _pairs(node: Apply, result: RewriteResult, name: str) -> list[tuple[Variable, Variable]]:
+    if isinstance(result, dict):
+        return list(result.items())
+    if isinstance(result, Variable):
+        result = [result]
+    result = list(result)
+    if len(result) != len(node.outputs):
+        raise ValueError(f"rewrite {name!r} returned {len(result)} replacement(s) for "
+                         f"{node!r}, which has {len(node.outputs)} output(s)")
+    return list(zip(node.outputs, result))

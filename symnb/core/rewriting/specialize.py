@@ -1,0 +1,68 @@
+"""Specialization: general ops replaced by cheaper special cases (the ``specialize`` pass).
+
+- ``x ** 2`` -> ``square(x)``, ``x ** 0.5`` -> ``sqrt(x)``, ``x ** 1`` -> ``x``,
+  ``x ** -1`` -> ``1 / x`` (floats only: NumPy refuses negative integer powers of
+  integers), ``x ** -0.5`` -> ``1 / sqrt(x)``;
+- ``x * x`` -> ``square(x)``.
+"""
+
+from __future__ import annotations
+
+from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph import Apply, Constant
+from symnb.core.rewriting.basic import build, node_rewriter
+from symnb.core.rewriting.utils import as_type_of, make_constant, unary_like
+from symnb.core.tensor import elemwise as ew
+from symnb.core.type import is_float
+
+__all__ = ["REWRITES"]
+
+
+def _exponent(node: Apply) -> float | None:
+    """The exponent of ``x ** c`` when ``c`` is a constant that cannot widen the result."""
+    x, c = node.inputs
+    out = node.outputs[0]
+    if not isinstance(c, Constant) or c.data.size != 1 or x.ndim != out.ndim or c.ndim > out.ndim:
+        return None
+    value = c.data.reshape(()).item()
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+@node_rewriter([ew.Pow])
+def local_pow_specialize(fgraph: FunctionGraph, node: Apply):
+    """x ** 2 -> square(x); x ** 0.5 -> sqrt(x); x ** 1 -> x; x ** -1 -> 1 / x."""
+    exponent = _exponent(node)
+    if exponent is None:
+        return None
+    x, out = node.inputs[0], node.outputs[0]
+    if exponent == 2:
+        return unary_like(ew.Square(), x, out)
+    if exponent == 0.5:
+        return unary_like(ew.Sqrt(), x, out)
+    if exponent == 1:
+        return as_type_of(x, out)
+    if not is_float(out.dtype):
+        return None
+    if exponent == -1:
+        return _reciprocal(as_type_of(x, out), out)
+    if exponent == -0.5:
+        return _reciprocal(unary_like(ew.Sqrt(), x, out), out)
+    return None
+
+
+def _reciprocal(x, out):
+    if x is None:
+        return None
+    return as_type_of(build(ew.TrueDiv(), make_constant(1, out.dtype), x), out)
+
+
+@node_rewriter([ew.Mul])
+def local_mul_to_square(fgraph: FunctionGraph, node: Apply):
+    """x * x -> square(x)."""
+    x, y = node.inputs
+    if x is not y:
+        return None
+    return unary_like(ew.Square(), x, node.outputs[0])
+
+
+REWRITES = [local_pow_specialize, local_mul_to_square]

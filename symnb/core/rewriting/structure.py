@@ -1,0 +1,144 @@
+"""Simplifications of shape ops, reductions and products (the ``canonicalize`` pass).
+
+- ``shape(x)`` -> a constant when ``x``'s static shape is fully known;
+- ``reshape(reshape(x, s1), s2) -> reshape(x, s2)``; a reshape to ``x``'s own known
+  shape disappears;
+- ``dimshuffle(dimshuffle(x))`` -> one dimshuffle; an identity dimshuffle disappears;
+- ``sum(sum(x, a1), a2) -> sum(x, a1 + a2)``;
+- ``dot(a.T, b.T) -> dot(b, a).T`` and ``dot(a, b).T -> dot(b.T, a.T)`` when that
+  leaves fewer transposes (the remaining ones then cancel).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph import Apply, Variable
+from symnb.core.rewriting.basic import build, node_rewriter
+from symnb.core.rewriting.utils import make_constant, owner_op, single_reader
+from symnb.core.tensor.blas import Dot
+from symnb.core.tensor.reduction import Sum
+from symnb.core.tensor.shape import DimShuffle, Reshape, Shape
+
+__all__ = ["REWRITES"]
+
+
+@node_rewriter([Shape])
+def local_static_shape(fgraph: FunctionGraph, node: Apply):
+    """shape(x) -> its value, when x's static shape is fully known."""
+    x = node.inputs[0]
+    if not x.type.fully_known:
+        return None
+    return make_constant(np.array(x.type.shape, dtype=np.int64).reshape(x.ndim), "int64")
+
+
+@node_rewriter([Reshape])
+def local_reshape_reshape(fgraph: FunctionGraph, node: Apply):
+    """reshape(reshape(x, s1), s2) -> reshape(x, s2)."""
+    inner = owner_op(node.inputs[0], Reshape)
+    if inner is None:
+        return None
+    return build(node.op, inner.inputs[0], node.inputs[1])
+
+
+@node_rewriter([Reshape])
+def local_useless_reshape(fgraph: FunctionGraph, node: Apply):
+    """reshape(x, s) -> x when x's static shape is fully known and equals the result's."""
+    x, out = node.inputs[0], node.outputs[0]
+    if x.type.fully_known and x.type.shape == out.type.shape:
+        return x
+    return None
+
+
+def _compose(outer: tuple, inner: tuple) -> tuple:
+    """The pattern of dimshuffle(outer) applied after dimshuffle(inner)."""
+    return tuple("x" if p == "x" else inner[p] for p in outer)
+
+
+@node_rewriter([DimShuffle])
+def local_dimshuffle_dimshuffle(fgraph: FunctionGraph, node: Apply):
+    """dimshuffle(dimshuffle(x, p1), p2) -> dimshuffle(x, p1 o p2)."""
+    inner = owner_op(node.inputs[0], DimShuffle)
+    if inner is None:
+        return None
+    x = inner.inputs[0]
+    return build(DimShuffle(x.ndim, _compose(node.op.pattern, inner.op.pattern)), x)
+
+
+@node_rewriter([DimShuffle])
+def local_useless_dimshuffle(fgraph: FunctionGraph, node: Apply):
+    """dimshuffle(x, (0, 1, ..., n-1)) -> x."""
+    x = node.inputs[0]
+    return x if node.op.pattern == tuple(range(x.ndim)) else None
+
+
+@node_rewriter([Sum])
+def local_sum_sum(fgraph: FunctionGraph, node: Apply):
+    """sum(sum(x, axis=a1), axis=a2) -> sum(x, axis=a1 and a2 in x's axes)."""
+    inner = owner_op(node.inputs[0], Sum)
+    if inner is None or inner.op.keepdims != node.op.keepdims:
+        return None
+    if not single_reader(fgraph, node.inputs[0]):  # the inner sum is needed anyway
+        return None
+    if inner.op.dtype != node.op.dtype and node.op.dtype is not None:
+        return None
+    x = inner.inputs[0]
+    if node.op.keepdims:
+        axes = set(inner.op.axis) | set(node.op.axis)
+    else:
+        # The outer axes count the axes the inner sum kept.
+        kept = [a for a in range(x.ndim) if a not in inner.op.axis]
+        axes = set(inner.op.axis) | {kept[a] for a in node.op.axis}
+    merged = build(Sum(tuple(sorted(axes)), node.op.keepdims, inner.op.dtype), x)
+    return merged if merged.type.dtype == node.outputs[0].type.dtype else None
+
+
+def _transposed(var: Variable) -> Variable | None:
+    """The matrix ``m`` when ``var`` is ``m.T``, else None."""
+    node = owner_op(var, DimShuffle)
+    if node is not None and node.op.input_ndim == 2 and node.op.pattern == (1, 0):
+        return node.inputs[0]
+    return None
+
+
+def _transpose(var: Variable) -> Variable:
+    return build(DimShuffle(2, (1, 0)), var)
+
+
+def _is_matrix_dot(node: Apply) -> bool:
+    return isinstance(node.op, Dot) and all(v.ndim == 2 for v in node.inputs)
+
+
+@node_rewriter([Dot])
+def local_dot_of_transposes(fgraph: FunctionGraph, node: Apply):
+    """dot(a.T, b.T) -> dot(b, a).T (one transpose instead of two)."""
+    if not _is_matrix_dot(node):
+        return None
+    a, b = (_transposed(v) for v in node.inputs)
+    if a is None or b is None:
+        return None
+    return _transpose(build(Dot(), b, a))
+
+
+@node_rewriter([DimShuffle])
+def local_transpose_of_dot(fgraph: FunctionGraph, node: Apply):
+    """dot(a, b).T -> dot(b.T, a.T) when a or b is itself a transpose (which cancels)."""
+    if node.op.input_ndim != 2 or node.op.pattern != (1, 0):
+        return None
+    product = node.inputs[0].owner
+    if product is None or not _is_matrix_dot(product):
+        return None
+    a, b = product.inputs
+    ua, ub = _transposed(a), _transposed(b)
+    if (ua is None) == (ub is None):  # both: local_dot_of_transposes handles it
+        return None
+    left = ub if ub is not None else _transpose(b)
+    right = ua if ua is not None else _transpose(a)
+    return build(Dot(), left, right)
+
+
+REWRITES = [
+    local_static_shape, local_reshape_reshape, local_useless_reshape, local_dimshuffle_dimshuffle,
+    local_useless_dimshuffle, local_sum_sum, local_dot_of_transposes, local_transpose_of_dot,
+]

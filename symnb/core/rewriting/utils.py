@@ -1,0 +1,83 @@
+"""Small predicates and builders shared by the rewrites."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.op import Op
+from symnb.core.rewriting.basic import build
+from symnb.core.tensor import elemwise as ew
+from symnb.core.tensor.variable import TensorConstant
+from symnb.core.type import TensorType
+
+__all__ = ["owner_op", "is_fill_constant", "other_operand", "as_type_of", "unary_like",
+           "make_constant", "single_reader"]
+
+
+def owner_op(var: Variable, op_class: type | tuple[type, ...]) -> Apply | None:
+    """``var``'s node when its op is an instance of ``op_class``, else None."""
+    node = var.owner
+    if node is not None and isinstance(node.op, op_class):
+        return node
+    return None
+
+
+def is_fill_constant(var: Variable, value: float, out: Variable) -> bool:
+    """True when ``var`` is a constant equal to ``value`` everywhere that cannot widen
+    ``out`` by broadcasting (a single element with no more dimensions than ``out``)."""
+    if not isinstance(var, Constant):
+        return False
+    data = var.data
+    if data.size != 1 or data.ndim > out.ndim:
+        return False
+    with np.errstate(all="ignore"):
+        return bool(data.reshape(()) == value)
+
+
+def other_operand(node: Apply, value: float) -> Variable | None:
+    """For a binary node, the operand that is not a fill constant equal to ``value``
+    (and that alone determines the output's shape); None when there is none."""
+    out = node.outputs[0]
+    a, b = node.inputs
+    if is_fill_constant(b, value, out) and a.ndim == out.ndim:
+        return a
+    if is_fill_constant(a, value, out) and b.ndim == out.ndim:
+        return b
+    return None
+
+
+def as_type_of(var: Variable, out: Variable) -> Variable | None:
+    """``var`` cast to ``out``'s dtype when needed; None when it cannot stand for
+    ``out`` (another number of dimensions)."""
+    if var.ndim != out.ndim:
+        return None
+    if var.dtype != out.dtype:
+        var = build(ew.Cast(out.dtype), var)
+    return var
+
+
+def unary_like(op: Op, x: Variable, out: Variable) -> Variable | None:
+    """``op(x)`` computed in ``out``'s dtype: ``x`` is cast first when its dtype differs,
+    so the result has the precision NumPy would give ``out``."""
+    if x.ndim != out.ndim:
+        return None
+    if x.dtype != out.dtype:
+        x = build(ew.Cast(out.dtype), x)
+    result = build(op, x)
+    return result if result.dtype == out.dtype else None
+
+
+def make_constant(value: Any, dtype: str) -> TensorConstant:
+    """A read-only constant of exactly ``dtype``."""
+    data = np.asarray(value, dtype=dtype)
+    return TensorConstant(TensorType(dtype, data.shape), data)
+
+
+def single_reader(fgraph: Any, var: Variable) -> bool:
+    """True when exactly one node reads ``var`` (once or more) and it is no output."""
+    readers = fgraph.clients.get(var, {})
+    clients = {c for c, _ in readers}
+    return len(clients) == 1 and "output" not in clients

@@ -1,0 +1,349 @@
+"""``scan``: Theano's loop, traced once into an inner graph held by one ``Scan`` node.
+
+The step function runs once, on placeholder variables holding the first step's
+values as test values, so a bug inside it fails on the user's line as the graph is
+built (iteration 0). The Scan node's own test value then runs every step with the
+NumPy reference (see ``perform.py``).
+"""
+
+from __future__ import annotations
+
+import collections
+from typing import Any, Callable, Sequence
+
+from symnb.core.config import config
+from symnb.core.errors import TestValueError, label
+from symnb.core.graph import Constant, Variable
+from symnb.core.scan.inner import InnerGraph, close_over, known_test_value, placeholder_like
+from symnb.core.scan.op import Scan, ScanInfo, is_plain_state, seq_window, state_depth
+from symnb.core.source import capture_site
+from symnb.core.tensor import math as m
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.type import describe_shape, is_bool, is_integer
+
+__all__ = ["scan", "scan_until", "until", "Until", "steps_run"]
+
+
+class Until:
+    """The stopping condition returned by a step function (see :func:`scan_until`)."""
+
+    def __init__(self, condition: Any) -> None:
+        self.condition = as_tensor_variable(condition)
+
+
+def scan_until(condition: Any) -> Until:
+    """Mark ``condition`` (a scalar bool) as the stopping condition of a scan step.
+
+    ``return h, scan_until(h < 1e-6)``: the loop stops after the first step whose
+    condition is true (``n_steps`` or the sequences give the most steps it may run).
+    """
+    return Until(condition)
+
+
+until = scan_until  # Theano's spelling (theano.scan_module.until)
+
+
+def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None,
+         non_sequences: Any = None, n_steps: Any = None, go_backwards: bool = False,
+         truncate_gradient: int = -1, strict: bool = False, name: str | None = None
+         ) -> tuple[Any, collections.OrderedDict]:
+    """Loop ``fn`` over ``sequences``, carrying ``outputs_info``; returns ``(outputs, updates)``.
+
+    - ``sequences``: tensors iterated along axis 0, or ``dict(input=s, taps=[-1, 0, 1])``
+      (tap ``k`` gives ``s[t + k]``); the loop runs over the shortest one.
+    - ``outputs_info``: per output, its initial state (the output is fed back as the
+      ``-1`` tap), ``dict(initial=h0, taps=[-2, -1])`` (``h0`` stacks the 2 previous
+      steps along axis 0), or ``None`` for an output that is not fed back.
+    - ``non_sequences``: passed unchanged to every step; outer variables that ``fn``
+      uses without passing them are added automatically (unless ``strict``).
+    - ``n_steps``: an int or symbolic int scalar bounding the number of steps.
+    - ``go_backwards``: iterate the sequences from their end.
+    - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
+
+    ``fn`` receives the sequence taps, then the output taps, then the non-sequences,
+    and returns the outputs (one, or a list), optionally followed by
+    ``scan_until(cond)``. Each output stacks every step along a new axis 0; ``updates``
+    is always empty (shared-variable updates inside ``fn`` are not supported).
+    """
+    outputs = build_scan(fn, sequences, outputs_info, non_sequences, n_steps, go_backwards,
+                         truncate_gradient, strict, name)
+    return (outputs[0] if len(outputs) == 1 else outputs), collections.OrderedDict()
+
+
+def steps_run(output: Variable) -> Variable:
+    """The int64 number of steps a ``scan_until`` loop ran, given one of its outputs."""
+    node = output.owner
+    if node is None or not isinstance(node.op, Scan) or not node.op.info.as_while:
+        raise TypeError(f"{label(output)!r} is not an output of a scan that returns scan_until")
+    return node.outputs[-1]
+
+
+def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_sequences: Any,
+               n_steps: Any, go_backwards: bool, truncate_gradient: int, strict: bool,
+               name: str | None, return_last: bool = False) -> list[Variable]:
+    """``scan`` returning its outputs as a list; ``return_last`` keeps only the final
+    state of the outputs with a recurrence (``reduce``/``foldl``/``foldr``)."""
+    name = name or _default_name(fn)
+    seqs = _parse_sequences(sequences)
+    states = _parse_outputs_info(outputs_info)
+    n_var = _number_of_steps(seqs, n_steps)
+    n_value = _int_value(n_var)
+    seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
+    state_args = _state_placeholders(states)
+    non_seqs, non_seq_args = _non_sequence_placeholders(non_sequences)
+    args = seq_args + state_args + non_seq_args
+    outs, condition = _call_step(fn, args, name)
+    outs = _check_outputs(outs, states, name)
+    inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
+    own_inputs = seq_args + state_args + [a for a in non_seq_args if not isinstance(a, Constant)]
+    captured, captured_args, inner_outputs = close_over(own_inputs, inner_outputs)
+    if strict and captured:
+        raise _strict_error(captured, name)
+    info = ScanInfo(
+        seq_taps=tuple(taps for _, taps in seqs),
+        out_taps=tuple(taps for _, taps in states) if states else ((),) * len(outs),
+        n_non_seqs=len(non_seqs) + len(captured),
+        go_backwards=bool(go_backwards), truncate_gradient=int(truncate_gradient),
+        as_while=condition is not None,
+        return_last=tuple(return_last and bool(taps) for _, taps in states) if states else (),
+        name=name)
+    op = Scan(InnerGraph(own_inputs + captured_args, inner_outputs), info)
+    inits = [init for init, taps in states if taps]
+    results = op(n_var, *(s for s, _ in seqs), *inits, *non_seqs, *captured)
+    results = results if isinstance(results, list) else [results]
+    return results[:len(outs)]
+
+
+def _default_name(fn: Callable[..., Any]) -> str:
+    name = getattr(fn, "__name__", "scan_fn")
+    return "scan_fn" if name == "<lambda>" else name
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        return list(value)
+    return [value]
+
+
+def _build_error(text: str, error: type[Exception] = ValueError) -> Exception:
+    site = capture_site(config.traceback__limit)
+    return error(f"{text}\n{site.format(1)}" if site else text)
+
+
+# -- parsing the arguments ------------------------------------------------------------------
+
+def _parse_sequences(sequences: Any) -> list[tuple[Variable, tuple[int, ...]]]:
+    parsed = []
+    for i, item in enumerate(_as_list(sequences)):
+        taps: Any = [0]
+        if isinstance(item, dict):
+            _check_keys(item, {"input", "taps"}, f"sequences[{i}]")
+            taps = item.get("taps", [0])
+            item = item.get("input")
+        var = as_tensor_variable(item)
+        if var.ndim == 0:
+            raise _build_error(f"scan: sequences[{i}] ({label(var)!r}) is a scalar; a sequence "
+                               f"is iterated along axis 0", TypeError)
+        parsed.append((var, _taps(taps, f"sequences[{i}]", allow_future=True)))
+    return parsed
+
+
+def _parse_outputs_info(outputs_info: Any) -> list[tuple[Variable | None, tuple[int, ...]]]:
+    parsed: list[tuple[Variable | None, tuple[int, ...]]] = []
+    for j, item in enumerate(_as_list(outputs_info)):
+        taps: Any = [-1]
+        if isinstance(item, dict):
+            _check_keys(item, {"initial", "taps"}, f"outputs_info[{j}]")
+            taps = item.get("taps", [-1])
+            item = item.get("initial")
+        if item is None:
+            parsed.append((None, ()))
+            continue
+        init = as_tensor_variable(item)
+        taps = _taps(taps, f"outputs_info[{j}]", allow_future=False)
+        if not is_plain_state(taps) and init.ndim == 0:
+            raise _build_error(f"scan: outputs_info[{j}] has taps {list(taps)}, so its initial value "
+                               f"stacks the {state_depth(taps)} previous steps along axis 0; "
+                               f"{label(init)!r} is a scalar", TypeError)
+        parsed.append((init, taps))
+    return parsed
+
+
+def _check_keys(item: dict, allowed: set[str], where: str) -> None:
+    unknown = set(item) - allowed
+    if unknown:
+        raise _build_error(f"scan: {where} has unknown key(s) {sorted(unknown)}; "
+                           f"allowed: {sorted(allowed)}", KeyError)
+
+
+def _taps(taps: Any, where: str, allow_future: bool) -> tuple[int, ...]:
+    taps = [taps] if isinstance(taps, int) else list(taps or [])
+    if not taps or not all(isinstance(k, int) and not isinstance(k, bool) for k in taps):
+        raise _build_error(f"scan: {where} taps must be a non-empty list of ints, got {taps!r}", TypeError)
+    if not allow_future and max(taps) >= 0:
+        raise _build_error(f"scan: {where} taps {taps} must be negative: an output can only read "
+                           f"its past steps")
+    return tuple(dict.fromkeys(taps))
+
+
+def _number_of_steps(seqs: list[tuple[Variable, tuple[int, ...]]], n_steps: Any) -> Variable:
+    from symnb.core.tensor.shape import shape_i
+
+    lengths = []
+    if n_steps is not None:
+        n_var = as_tensor_variable(n_steps)
+        if n_var.ndim != 0 or not is_integer(n_var.dtype):
+            raise _build_error(f"scan: n_steps must be an integer scalar, got {label(n_var)!r} "
+                               f"of type {n_var.type.short()}", TypeError)
+        lengths.append(m.cast(n_var, "int64"))
+    for var, taps in seqs:
+        span, _ = seq_window(taps)
+        length = shape_i(var, 0)
+        lengths.append(m.sub(length, span) if span else length)
+    if not lengths:
+        raise _build_error("scan: give sequences or n_steps, so the number of steps is known", TypeError)
+    total = lengths[0]
+    for length in lengths[1:]:
+        total = m.minimum(total, length)
+    if total is not n_steps and not isinstance(total, Constant) and total.name is None:
+        total.name = "n_steps"  # a variable scan made: name it in messages and printing
+    return total
+
+
+def _int_value(var: Variable) -> int | None:
+    value = known_test_value(var) if config.compute_test_value != "off" else None
+    return None if value is None else int(value)
+
+
+# -- the step function's arguments ---------------------------------------------------------
+
+def _sequence_placeholders(seqs: list, n_value: int | None, go_backwards: bool) -> list[Variable]:
+    args = []
+    for var, taps in seqs:
+        value = known_test_value(var) if n_value else None
+        _, starts = seq_window(taps)
+        position = n_value - 1 if (go_backwards and n_value) else 0
+        for tap, start in zip(taps, starts):
+            first = value[start + position] if value is not None and len(value) > start + position else None
+            args.append(placeholder_like(var, var.type.shape[1:], first, _tap_name(var, tap)))
+    return args
+
+
+def _state_placeholders(states: list) -> list[Variable]:
+    args = []
+    for j, (init, taps) in enumerate(states):
+        if not taps:
+            continue
+        value = known_test_value(init)
+        if is_plain_state(taps):
+            args.append(placeholder_like(init, value=value, name=_tap_name(init, -1)))
+            continue
+        depth = state_depth(taps)
+        rows = init.type.shape[0] if value is None else len(value)
+        if rows is not None and rows < depth:
+            raise _build_error(
+                f"scan: outputs_info[{j}] has taps {list(taps)}, which need the {depth} previous "
+                f"steps stacked along axis 0 of its initial value; {label(init)!r} has shape "
+                f"{describe_shape(init.type.shape if value is None else value.shape)}")
+        for tap in taps:
+            first = value[depth + tap] if value is not None else None
+            args.append(placeholder_like(init, init.type.shape[1:], first, _tap_name(init, tap)))
+    return args
+
+
+def _non_sequence_placeholders(non_sequences: Any) -> tuple[list[Variable], list[Variable]]:
+    outer, args = [], []
+    for item in _as_list(non_sequences):
+        var = as_tensor_variable(item)
+        if isinstance(var, Constant):
+            args.append(var)  # constants stay constants inside the loop
+            continue
+        outer.append(var)
+        args.append(placeholder_like(var, value=known_test_value(var)))
+    return outer, args
+
+
+def _tap_name(var: Variable, tap: int) -> str | None:
+    """``x[t]``, ``x[t-1]``: the name of what a step reads from ``var``."""
+    if var.name is None:
+        return None
+    return f"{var.name}[t]" if tap == 0 else f"{var.name}[t{tap:+d}]"
+
+
+# -- tracing the step function -----------------------------------------------------------------
+
+def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
+               ) -> tuple[list[Any], Variable | None]:
+    try:
+        returned = fn(*args)
+    except TestValueError as err:
+        note = (f"(while tracing the step function of scan {name!r}: its test values are "
+                f"those of iteration 0)")
+        error = TestValueError(f"{err}\n{note}")
+        error.original, error.node = getattr(err, "original", None), getattr(err, "node", None)
+        raise error from None
+    return _split_returned(returned)
+
+
+def _split_returned(returned: Any) -> tuple[list[Any], Variable | None]:
+    if isinstance(returned, Until):
+        return [], returned.condition
+    items = list(returned) if isinstance(returned, (list, tuple)) else [returned]
+    if any(isinstance(x, dict) for x in items):
+        raise _build_error("scan: the step function returned a dict of updates; shared-variable "
+                           "updates inside scan are not supported. Return the new values as "
+                           "outputs and pass them to sn.function(updates=...)", NotImplementedError)
+    untils = [i for i, x in enumerate(items) if isinstance(x, Until)]
+    condition = None
+    if untils:
+        if untils != [len(items) - 1]:
+            raise _build_error("scan: scan_until(...) must be the last value the step function "
+                               "returns, and appear once", TypeError)
+        condition = items.pop().condition
+        if len(items) == 1 and isinstance(items[0], (list, tuple)):
+            items = list(items[0])  # return [h, y], scan_until(c)
+    return items, condition
+
+
+def _check_outputs(outs: list[Any], states: list, name: str) -> list[Variable]:
+    if states and len(outs) != len(states):
+        raise _build_error(f"scan: the step function {name!r} returned {len(outs)} output(s), but "
+                           f"outputs_info has {len(states)} entries (one per output; None for "
+                           f"an output that is not fed back)", TypeError)
+    outs = [as_tensor_variable(o) for o in outs]
+    for j, (out, (init, taps)) in enumerate(zip(outs, states)):
+        if taps:
+            _check_recurrence(j, out, init, taps, name)
+    return outs
+
+
+def _check_recurrence(j: int, out: Variable, init: Variable, taps: tuple[int, ...], name: str) -> None:
+    state = init.type if is_plain_state(taps) else init.type.clone(shape=init.type.shape[1:])
+    built = f" (built at {out.site.short()}: {out.site.line})" if out.owner is not None else ""
+    problem = None
+    if out.dtype != state.dtype:
+        problem = (f"has dtype {out.dtype}, but its initial state {label(init)!r} has dtype "
+                   f"{state.dtype}; a recurrent output keeps its dtype: cast one of them "
+                   f"(e.g. .astype('{state.dtype}'))")
+    elif out.ndim != state.ndim or any(a is not None and b is not None and a != b
+                                       for a, b in zip(out.type.shape, state.shape)):
+        problem = (f"has shape {describe_shape(out.type.shape)}, but its state (initial value "
+                   f"{label(init)!r}) has shape {describe_shape(state.shape)}; a recurrent "
+                   f"output must keep the shape of its state")
+    if problem:
+        raise _build_error(f"scan: output #{j} of the step function {name!r}{built} {problem}", TypeError)
+
+
+def _check_condition(condition: Variable) -> Variable:
+    if condition.ndim != 0 or not (is_bool(condition.dtype) or is_integer(condition.dtype)):
+        raise _build_error(f"scan_until: the condition {label(condition)!r} must be a boolean "
+                           f"(or integer) scalar, got {condition.type.short()}", TypeError)
+    return condition
+
+
+def _strict_error(captured: Sequence[Variable], name: str) -> Exception:
+    listing = ", ".join(f"{label(v)!r} (created at {v.site.short()})" for v in captured)
+    return _build_error(f"scan(strict=True): the step function {name!r} uses {listing} without it "
+                        f"being passed in non_sequences", ValueError)

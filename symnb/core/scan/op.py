@@ -1,0 +1,222 @@
+"""The ``Scan`` op: a loop whose body is an inner graph.
+
+Layout of a Scan node (``ScanInfo`` records the shapes of these lists):
+
+- outer inputs: ``[n_steps, *sequences, *initial_states, *non_sequences]`` -- ``n_steps``
+  is the int64 number of iterations (the front end already took the minimum with the
+  sequences' lengths); one initial state per output that has taps;
+- inner inputs (the step function's arguments): one per sequence tap, one per output
+  tap, one per non-sequence;
+- inner outputs: one per output, then the stopping condition of a ``scan_until`` loop;
+- outer outputs: per output, every step stacked along a new axis 0 (or only the last
+  step where ``return_last`` says so), then, for a ``scan_until`` loop, the int64
+  number of steps run.
+
+Sequence taps follow Theano: with ``lo = min(taps, 0)``, step ``t`` reads
+``seq[t + k - lo]`` for tap ``k``. Output taps are negative: tap ``k`` reads the value
+``-k`` steps back, from the initial state for the first steps. An output with taps
+``(-1,)`` takes its state itself as initial value; other taps take the ``-min(taps)``
+previous steps stacked along axis 0. ``go_backwards`` reads the first ``n_steps``
+positions of each sequence window in reverse.
+
+A ``scan_until`` loop stops after the first step whose condition is true. XLA needs
+static shapes, so its stacked outputs keep ``n_steps`` rows: rows past the last step
+run repeat the last step's value (``outputs[-1]`` is the final state) and the extra
+output counts the steps run (see ``steps_run``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple, Sequence
+
+import numpy as np
+
+from symnb.core.errors import label
+from symnb.core.graph import Apply, Variable
+from symnb.core.op import Op
+from symnb.core.scan.inner import InnerGraph, InnerNodeError, infer_inner_shapes
+from symnb.core.type import TensorType, describe_shape
+
+__all__ = ["Scan", "ScanInfo", "seq_window", "state_depth"]
+
+
+class ScanInfo(NamedTuple):
+    """The static description of a loop (hashable, part of the op's identity)."""
+
+    seq_taps: tuple[tuple[int, ...], ...]
+    out_taps: tuple[tuple[int, ...], ...]      # () for an output without recurrence
+    n_non_seqs: int
+    go_backwards: bool = False
+    truncate_gradient: int = -1
+    as_while: bool = False
+    return_last: tuple[bool, ...] = ()
+    name: str = "scan_fn"
+
+    @property
+    def n_seqs(self) -> int:
+        return len(self.seq_taps)
+
+    @property
+    def n_outs(self) -> int:
+        return len(self.out_taps)
+
+    @property
+    def recurrent(self) -> list[int]:
+        """Indices of the outputs with taps (each has an initial state input)."""
+        return [j for j, taps in enumerate(self.out_taps) if taps]
+
+
+def seq_window(taps: Sequence[int]) -> tuple[int, list[int]]:
+    """``(span, starts)``: positions a sequence needs beyond the steps, and where the
+    window of each tap starts (Theano's slicing: the window always covers tap 0)."""
+    lo, hi = min(min(taps), 0), max(max(taps), 0)
+    return hi - lo, [k - lo for k in taps]
+
+
+def state_depth(taps: Sequence[int]) -> int:
+    """How many past steps an output with these (negative) taps keeps."""
+    return -min(taps)
+
+
+def is_plain_state(taps: Sequence[int]) -> bool:
+    """True when the initial value is the state itself (taps ``(-1,)``), not a stack."""
+    return tuple(taps) == (-1,)
+
+
+class Scan(Op):
+    """A loop over an inner graph (built by :func:`symnb.core.scan.scan`)."""
+
+    __props__ = ("inner", "info")
+    static_evaluable = False  # a long loop is better run by XLA than at trace time
+
+    def __init__(self, inner: InnerGraph, info: ScanInfo) -> None:
+        self.inner = inner
+        self.info = info
+
+    # -- what printing and other layers read ---------------------------------------------
+    @property
+    def inner_inputs(self) -> list[Variable]:
+        return self.inner.inputs
+
+    @property
+    def inner_outputs(self) -> list[Variable]:
+        return self.inner.outputs
+
+    @property
+    def inner_graphs(self) -> tuple[InnerGraph, ...]:
+        return (self.inner,)
+
+    def display_name(self) -> str:
+        kind = ",until" if self.info.as_while else ""
+        return f"Scan{{{self.info.name}{kind}}}"
+
+    def describe(self) -> str:
+        return f"scan {self.info.name!r}"
+
+    # -- input layout ----------------------------------------------------------------------
+    def split(self, items: Sequence[Any]) -> tuple[Any, list, list, list]:
+        """``(n_steps, sequences, initial_states, non_sequences)`` of outer inputs."""
+        info = self.info
+        n_seqs, n_states = info.n_seqs, len(info.recurrent)
+        return (items[0], list(items[1:1 + n_seqs]),
+                list(items[1 + n_seqs:1 + n_seqs + n_states]), list(items[1 + n_seqs + n_states:]))
+
+    # -- building ----------------------------------------------------------------------------
+    def make_node(self, n_steps: Variable, *inputs: Variable) -> Apply:
+        info = self.info
+        _, seqs, inits, non_seqs = self.split([n_steps, *inputs])
+        if n_steps.ndim != 0 or n_steps.dtype != "int64":
+            raise TypeError(f"Scan: n_steps must be an int64 scalar, got {n_steps.type.short()}")
+        if len(non_seqs) != info.n_non_seqs:
+            raise TypeError(f"Scan: expected {info.n_non_seqs} non-sequences, got {len(non_seqs)}")
+        for outer, inner, extra in self._pairs(seqs, inits, non_seqs):
+            if outer.dtype != inner.dtype or outer.ndim != inner.ndim + extra:
+                raise TypeError(f"{self.display_name()}: input {label(outer)!r} has type "
+                                f"{outer.type.short()}, which does not fit the step function's "
+                                f"{label(inner)!r} ({inner.type.short()}"
+                                f"{', one step of it' if extra else ''})")
+        length = _static_length(n_steps)
+        types = []
+        for j, out in enumerate(self.inner.outputs[:info.n_outs]):
+            row = out.type.shape
+            last = bool(info.return_last) and info.return_last[j]
+            types.append(TensorType(out.dtype, row if last else (length, *row)))
+        if info.as_while:
+            types.append(TensorType("int64", ()))
+        return Apply(self, [n_steps, *inputs], types)
+
+    def _pairs(self, seqs: list, inits: list, non_seqs: list) -> list[tuple[Variable, Variable, int]]:
+        """``(outer input, an inner input it feeds, extra leading axes of the outer)``."""
+        info, inner = self.info, self.inner.inputs
+        pairs, q = [], 0
+        for taps, seq in zip(info.seq_taps, seqs):
+            pairs.append((seq, inner[q], 1))
+            q += len(taps)
+        for j, init in zip(info.recurrent, inits):
+            taps = info.out_taps[j]
+            pairs.append((init, inner[q], 0 if is_plain_state(taps) else 1))
+            q += len(taps)
+        pairs.extend((v, inner[q + i], 0) for i, v in enumerate(non_seqs))
+        return pairs
+
+    # -- the NumPy reference -------------------------------------------------------------------
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        from symnb.core.scan.perform import run_loop
+
+        return run_loop(self, node, inputs)
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        info = self.info
+        rows = _inner_output_shapes(self, node, input_shapes)
+        shapes = []
+        for j, row in enumerate(rows):
+            last = bool(info.return_last) and info.return_last[j]
+            shapes.append(tuple(row) if last else (node.inputs[0], *row))
+        if info.as_while:
+            shapes.append(())
+        return shapes
+
+    # -- differentiation -------------------------------------------------------------------------
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core.scan.grad import scan_grad
+
+        return scan_grad(self, inputs, outputs, output_grads)
+
+
+def _static_length(n_steps: Variable) -> int | None:
+    from symnb.core.tensor.shape import static_int
+
+    try:
+        length = static_int(n_steps)
+    except (TypeError, ValueError):
+        return None
+    return length if length is not None and length >= 0 else None
+
+
+def _inner_output_shapes(op: Scan, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+    """Row shapes of the outputs, from the inner graph's shape rules."""
+    rows = infer_inner_shapes(op.inner, _inner_input_shapes(op, input_shapes), op.display_name())
+    return rows[:op.info.n_outs]
+
+
+def _inner_input_shapes(op: Scan, input_shapes: Sequence[tuple]) -> list[tuple]:
+    info = op.info
+    _, seq_shapes, init_shapes, non_seq_shapes = op.split(input_shapes)
+    shapes = []
+    for taps, shape in zip(info.seq_taps, seq_shapes):
+        shapes.extend([tuple(shape[1:])] * len(taps))
+    for j, shape in zip(info.recurrent, init_shapes):
+        taps = info.out_taps[j]
+        row = tuple(shape) if is_plain_state(taps) else tuple(shape[1:])
+        shapes.extend([row] * len(taps))
+    shapes.extend(tuple(s) for s in non_seq_shapes)
+    return shapes
+
+
+def step_error(op: Scan, message: str) -> InnerNodeError:
+    """An error about the loop itself (not one inner node), naming the scan."""
+    return InnerNodeError(f"{op.describe()}: {message}")
+
+
+def shape_text(shape: Sequence[int | None]) -> str:
+    return describe_shape(shape)
