@@ -123,8 +123,10 @@ def cross_entropy(number: int) -> dict:
         print(f"  logits ~ N(0, {scale:>5}): float64 reference {reference:12.6f}   symnb {ours:12.6f}   "
               f"jax.jit {theirs:12.6f}")
     z = rng.normal(size=(batch, classes)).astype("float32")
-    ours_s = best_time(lambda: f(z, onehot), number)
-    theirs_s = best_time(lambda: np.asarray(jitted(z, onehot)), number)
+    ours_s = theirs_s = np.inf
+    for _ in range(3):  # alternate, keep the best of each (the machine is shared)
+        ours_s = min(ours_s, best_time(lambda: f(z, onehot), number))
+        theirs_s = min(theirs_s, best_time(lambda: np.asarray(jitted(z, onehot)), number))
     print(f"  run time: symnb {ours_s * 1e3:.3f} ms   jax.jit {theirs_s * 1e3:.3f} ms   "
           f"ratio {ours_s / theirs_s:.2f}")
     return {"name": "cross_entropy", "symnb_s": ours_s, "reference_s": theirs_s}

@@ -18,13 +18,16 @@ from symnb.core.type import TensorType
 from symnb.core.errors import GraphRuntimeError, MissingTestValueError, TestValueError
 from symnb import gradient, printing, tensor  # noqa: F401
 from symnb.gradient import grad
+from symnb.core.ifelse import ifelse
+from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until
 
 __version__ = "0.1.0"
 
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError", "tensor",
-    "gradient", "grad", "printing",
+    "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
+    "ifelse",
 ]
 
 

@@ -69,16 +69,29 @@ class DebugMode(Mode):
         super().__init__(linker=_DebugLinker(), optimizer=optimizer)
 
 
-def check_rewrites(original_outputs: Sequence, optimized: Sequence[np.ndarray],
-                   inputs: Sequence, arrays: Sequence[np.ndarray], history: Sequence = ()) -> None:
-    """Compare the optimized graph's results with the unoptimized graph's NumPy values."""
+def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
+                   arrays: Sequence[Any], results: Sequence[Any]) -> None:
+    """Check the rewrites kept the graph's values on these inputs (NumPy reference).
+
+    Each recorded rewrite's replaced and replacing values are compared; the first that
+    disagree is named with the line of the node it replaced. Then the optimized
+    program's results are compared with the unoptimized graph's.
+    """
     from symnb.core.evaluate import evaluate_graph
 
-    reference = evaluate_graph(original_outputs, dict(zip(inputs, arrays)))
-    for position, (ref, got) in enumerate(zip(reference, optimized)):
-        problem = values_differ(np.asarray(ref), got)
+    givens = {var: np.asarray(value) for var, value in zip(inputs, arrays)}
+    for record in fgraph.history:
+        if record.before is None:
+            continue
+        old, new = evaluate_graph([record.old, record.new], givens)
+        problem = values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
         if problem is not None:
-            applied = ", ".join(str(getattr(h, "name", h)) for h in history) or "none recorded"
-            raise DebugModeError(
-                f"DebugMode: the optimized graph's output #{position} differs from the unoptimized "
-                f"graph's NumPy reference: {problem}\nRewrites applied: {applied}")
+            headline = (f"DebugMode: rewrite {record.name!r} changed the value of "
+                        f"{label(record.old)!r}: {problem}")
+            raise DebugModeError(format_node_error(record.before, headline))
+    reference = evaluate_graph(original_outputs, givens)
+    for position, (ref, got) in enumerate(zip(reference, results)):
+        problem = values_differ(np.asarray(ref), np.asarray(got))
+        if problem is not None:
+            raise DebugModeError(f"DebugMode: output #{position} of the optimized program differs "
+                                 f"from the unoptimized graph's NumPy reference: {problem}")

@@ -10,22 +10,36 @@ never changed.
 from __future__ import annotations
 
 import contextlib
+import time
 import warnings
 import weakref
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import jax
 import numpy as np
 
+from symnb.compile.mode import get_mode
 from symnb.core.config import config
-from symnb.core.errors import GraphRuntimeError, SymnbError, format_node_error, label
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs, toposort
+from symnb.core.errors import (
+    GraphRuntimeError, SymnbError, failure_headline, format_node_error, label,
+)
+from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
 from symnb.core.shared import SharedVariable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
 from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
+from symnb.compile.debugmode import check_rewrites
+from symnb.lower_xla.cache import Program, StaticArgument, compiled_program
+from symnb.lower_xla.footprint import high_verbosity_details
 from symnb.lower_xla.inputs import make_checker
-from symnb.lower_xla.interpreter import NodeFailure, build_program
+from symnb.lower_xla.interpreter import NodeFailure
+from symnb.lower_xla.maker import FunctionMaker, failing_node
+from symnb.lower_xla.node_by_node import node_by_node_program
+from symnb.lower_xla.profiling import ProfileStats
+from symnb.lower_xla.registry import StaticValueRequired
+from symnb.lower_xla.rules.assertion import raise_failed_check
+from symnb.lower_xla.rules.subtensor import check_dynamic_shapes
+from symnb.lower_xla.specialize import value_sources
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -49,14 +63,15 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     """
     return Function(list(inputs), outputs, updates, givens, name=name,
                     allow_input_downcast=bool(allow_input_downcast),
-                    on_unused_input=on_unused_input)
+                    on_unused_input=on_unused_input, mode=mode, profile=profile)
 
 
 class Function:
     """A compiled function. Call it with arrays; it returns NumPy arrays."""
 
     def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
-                 name: str | None, allow_input_downcast: bool, on_unused_input: str) -> None:
+                 name: str | None, allow_input_downcast: bool, on_unused_input: str,
+                 mode: Any = None, profile: bool | None = None) -> None:
         self.name = name
         self.inputs = inputs
         self._single = outputs is not None and not isinstance(outputs, (list, tuple))
@@ -76,37 +91,110 @@ class Function:
         read_only = [v for v in roots if isinstance(v, SharedVariable)
                      and v not in inputs and not any(v is s for s in self.updated_shared)]
         self.read_shared = read_only
-        self.nodes = toposort(all_outputs, inputs)
         self._n_outputs = len(graph_outputs)
         self._checkers = [make_checker(v, allow_input_downcast) for v in inputs]
         self._program_inputs = inputs + self.updated_shared + read_only
-        self._jitted = _jit(self._program_inputs, all_outputs, self.nodes,
-                            donate=range(len(inputs), len(inputs) + len(self.updated_shared)))
-        self._context = _call_context(self._program_inputs, all_outputs, self.nodes)
+        # The graph is copied, rewritten at the mode's optimizer level, then lowered.
+        self.maker = FunctionMaker(self._program_inputs, all_outputs, get_mode(mode))
+        fgraph = self.maker.fgraph
+        self.nodes = fgraph.toposort()
+        check_dynamic_shapes(self.nodes, fgraph.outputs)
+        self._original_outputs = all_outputs
+        self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
+        self._static: tuple[int, ...] = ()
+        self._program = self._build_program()
+        self.profile = ProfileStats(self) if (profile or config.profile) else None
+
+    def _build_program(self) -> Program:
+        fgraph, linker = self.maker.fgraph, self.maker.mode.linker
+        if linker is not None:
+            return node_by_node_program(self._program_inputs, fgraph.outputs, self.nodes, linker)
+        donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
+        return compiled_program(self._program_inputs, fgraph.outputs, self.nodes, donate,
+                                self.maker.optimizer, self._static)
 
     # -- calling --------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != len(self.inputs):
             args = self._bind(args, kwargs)
+        start = time.perf_counter() if self.profile is not None else 0.0
         arrays = [check(a) for check, a in zip(self._checkers, args)]
         for var in self._all_shared:
             arrays.append(_on_device(var))
-        try:
-            if self._context is None:
-                results = self._jitted(*arrays)
-            else:
-                with self._context():
-                    results = self._jitted(*arrays)
-        except NodeFailure as failure:
-            raise self._runtime_error(failure, arrays) from None
+        results = self._run(arrays)
         n = self._n_outputs
+        if self.maker.mode.check_rewrites:
+            check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
+                           arrays, results)
         if self.updated_shared:
             for var, value in zip(self.updated_shared, results[n:]):
                 var._set_backend_value(value)
-        if self._single:
-            return np.asarray(results[0])
-        return [np.asarray(r) for r in results[:n]]
+        outputs = [np.asarray(r) for r in results[:n]]
+        if self.profile is not None:
+            self.profile.record(time.perf_counter() - start, arrays)
+        return outputs[0] if self._single else outputs
+
+    def _run(self, arrays: list[Any]) -> Any:
+        """Run the program; specialize on input values a length depends on, if needed."""
+        while True:
+            program = self._program
+            call_args = arrays
+            if program.static:
+                call_args = [StaticArgument(a) if i in program.static else a
+                             for i, a in enumerate(arrays)]
+            try:
+                if self._context is None:
+                    results = program.jitted(*call_args)
+                else:
+                    with self._context():
+                        results = program.jitted(*call_args)
+            except NodeFailure as failure:
+                if isinstance(failure.error, StaticValueRequired) and self._specialize(failure):
+                    continue
+                raise self._runtime_error(failure, arrays) from None
+            if program.checked:
+                error, results = results
+                raise_failed_check(error, program.nodes, self.nodes, self._title())
+            return results
+
+    def _specialize(self, failure: NodeFailure) -> bool:
+        """Make the inputs a static length depends on static arguments (jax.jit then
+        compiles once per distinct value); False when that cannot help."""
+        node, _, _ = failing_node(failure, self._program.nodes, self.nodes)
+        positions = value_sources([node.inputs[i] for i in failure.error.indices],
+                                  self._program_inputs)
+        if positions is None or not positions or positions <= set(self._static) \
+                or any(p >= len(self.inputs) for p in positions):
+            return False  # shared variables change between calls: never specialized on
+        self._static = tuple(sorted(set(self._static) | positions))
+        self._program = self._build_program()
+        return True
+
+    def lowered_text(self, stage: str = "stablehlo", *args: Any) -> str:
+        """The program as JAX and XLA see it: ``'jaxpr'``, ``'stablehlo'`` or ``'hlo'``
+        (optimized by XLA). Each operation is tagged with its symnb node's scope,
+        ``OpClass(file.py:line)``, so a node can be followed from the user's line into XLA.
+
+        ``args`` are example arguments; by default the inputs' test values.
+        """
+        if stage not in ("jaxpr", "stablehlo", "hlo"):
+            raise ValueError(f"stage must be 'jaxpr', 'stablehlo' or 'hlo', got {stage!r}")
+        if self.maker.mode.linker is not None:
+            raise ValueError("lowered_text needs a function compiled as one program (no linker)")
+        examples = list(args) if args else [v.test_value for v in self.inputs]
+        arrays = [check(a) for check, a in zip(self._checkers, examples)]
+        arrays += [_on_device(var) for var in self._all_shared]
+        program = self._program
+        call_args = [StaticArgument(a) if i in program.static else a for i, a in enumerate(arrays)]
+        with self._context() if self._context is not None else contextlib.nullcontext():
+            if stage == "jaxpr":
+                jaxpr = jax.make_jaxpr(program.jitted, static_argnums=program.static)(*call_args)
+                return jaxpr.pretty_print(name_stack=True)
+            lowered = program.jitted.lower(*call_args)
+            if stage == "stablehlo":
+                return lowered.as_text(debug_info=True)
+            return lowered.compile().as_text()
 
     def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
         names = [v.name for v in self.inputs]
@@ -127,14 +215,21 @@ class Function:
         return f"function {self.name!r}" if self.name else "the compiled function"
 
     def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> GraphRuntimeError:
-        node = failure.node
+        # The failing node of *this* function (the program may come from the compile
+        # cache), and the Composite it was fused into, if any.
+        node, index, fused = failing_node(failure, self._program.nodes, self.nodes)
         values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]
         call = ", ".join(f"{label(v)}: {a.dtype} {describe_shape(np.shape(a))}"
                          for v, a in zip(self.inputs, arrays))
-        extra = [f"Toposort index: {failure.index} of {len(self.nodes)}",
-                 f"Called with: {call}" if call else "Called with no arguments"]
-        headline = (f"{type(failure.error).__name__} in {node.op.display_name()} while running "
-                    f"{self._title()}: {failure.error}")
+        extra = [f"Toposort index: {index} of {len(self.nodes)}"]
+        if fused is not None:
+            extra.append(f"The optimizer ({self.maker.optimizer!r}) fused this operation into "
+                         f"{fused.op.display_name()}; the line above is where it was built.")
+        extra.append(f"Called with: {call}" if call else "Called with no arguments")
+        if config.exception_verbosity == "high":
+            extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, index,
+                                            self._context)
+        headline = failure_headline(node, failure.error, f" while running {self._title()}")
         error = GraphRuntimeError(format_node_error(node, headline, values, extra))
         error.node = node
         error.original = failure.error
@@ -156,11 +251,6 @@ def _on_device(var: SharedVariable) -> Any:
     return value
 
 
-def _jit(inputs: list[Variable], outputs: list[Variable], nodes: list, donate: Iterable[int]):
-    program = build_program(inputs, outputs, nodes)
-    return jax.jit(program, donate_argnums=tuple(donate))
-
-
 # A backend that cannot reuse a donated buffer says so; the results are the same.
 warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
@@ -171,12 +261,7 @@ _WIDE = {"float64", "int64", "uint64", "complex128"}
 def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
     """The context a call runs in (None: none needed): 64-bit types enabled when the
     graph uses them, and the configured device."""
-    dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
-    for node in nodes:
-        dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
-        if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
-            dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
-    needs_x64 = bool(dtypes & _WIDE)
+    needs_x64 = bool(_graph_dtypes(inputs, outputs, nodes) & _WIDE)
     device = _device_context()
     if not needs_x64 and device is None:
         return None
@@ -189,6 +274,20 @@ def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
             yield
 
     return both
+
+
+def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
+    """Every dtype the program touches, inside loop bodies and branches too."""
+    dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
+        if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
+            dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
+        for inner in getattr(node.op, "inner_graphs", ()):
+            stack.extend(inner.nodes)
+    return dtypes
 
 
 def _device_context():

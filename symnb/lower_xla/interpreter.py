@@ -34,9 +34,10 @@ class NodeFailure(Exception):
 
 
 def scope_name(node: Apply) -> str:
-    """The named scope tagging a node's operations in jaxpr/HLO: op and user's line."""
+    """The named scope tagging a node's operations in jaxpr/HLO: ``Exp(model.py:12)``."""
     frame = node.site.frame
-    where = f"@{frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
+    # XLA keeps "Op(file.py:12)" in HLO metadata (it cuts names at '@').
+    where = f"({frame.filename.rsplit('/', 1)[-1]}:{frame.lineno})" if frame else ""
     return f"{type(node.op).__name__}{where}"
 
 
@@ -47,14 +48,20 @@ class NodeThunk:
     ``fn.outputs``.
     """
 
-    def __init__(self, node: Apply, rule: Callable[..., Any], inputs: list[Any]) -> None:
+    def __init__(self, node: Apply, index: int, rule: Callable[..., Any], inputs: list[Any]) -> None:
         self.node = node
+        self.index = index
         self.inputs = inputs
         self.outputs: list[Any] | None = None
         self._rule = rule
 
     def __call__(self) -> list[Any]:
-        results = _evaluate(self.node, self._rule, self.inputs)
+        try:
+            results = _evaluate(self.node, self._rule, self.inputs)
+        except (NodeFailure, SymnbError):  # already located, or a debugging mode's verdict
+            raise
+        except Exception as err:  # the graph cannot run on these shapes
+            raise NodeFailure(self.node, self.index, self.inputs, err) from err
         self.outputs = [_exact_dtype(v, var) for var, v in zip(self.node.outputs, results)]
         return self.outputs
 
@@ -78,17 +85,12 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
         env = dict(constants)
         env.update(zip(map(id, inputs), arrays))
         for index, (node, rule) in enumerate(zip(nodes, rules)):
-            thunk = NodeThunk(node, rule, [env[id(v)] for v in node.inputs])
+            thunk = NodeThunk(node, index, rule, [env[id(v)] for v in node.inputs])
             with jax.named_scope(scope_name(node)):
-                try:
-                    if hook is None:
-                        thunk()
-                    else:
-                        hook(index, node, thunk)
-                except (NodeFailure, SymnbError):  # already reported, or a debugging mode's verdict
-                    raise
-                except Exception as err:  # the graph cannot run on these shapes
-                    raise NodeFailure(node, index, thunk.inputs, err) from err
+                if hook is None:
+                    thunk()
+                else:
+                    hook(index, node, thunk)  # errors of the hook itself reach the caller
             if thunk.outputs is None:
                 raise RuntimeError(f"the per-node hook did not run node {index} "
                                    f"({node.op.display_name()}): call fn() in the callback")

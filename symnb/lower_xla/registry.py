@@ -14,11 +14,21 @@ from typing import Any, Callable
 from symnb.core.graph import Apply
 from symnb.core.op import Op
 
-__all__ = ["lower", "MissingLoweringError"]
+__all__ = ["lower", "MissingLoweringError", "StaticValueRequired"]
 
 
 class MissingLoweringError(NotImplementedError):
     """No lowering rule is registered for an Op class."""
+
+
+class StaticValueRequired(ValueError):
+    """A rule needs, while tracing, the value of node inputs (``indices``) that depend
+    on run-time values (a length, a shape, a slice bound). The compiled function then
+    specializes on the function inputs those values come from."""
+
+    def __init__(self, message: str, indices: tuple[int, ...]) -> None:
+        super().__init__(message)
+        self.indices = tuple(indices)
 
 
 @singledispatch

@@ -110,8 +110,6 @@ def test_failed_check_names_the_called_graph():
     assert "# the second assert" in str(info.value) and "condition #1 ('ok')" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="needs the checkify wiring in symnb/lower_xla/cache.py and "
-                                       "function.py (see symnb/lower_xla/rules/assertion.py)")
 def test_value_condition_in_a_compiled_function():
     x = T.vector("x")
     w = sn.shared(np.zeros(2), name="w")

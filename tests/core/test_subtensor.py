@@ -94,12 +94,23 @@ def test_slice_bounds_from_shapes_compile(rng):
     np.testing.assert_array_equal(sn.function([x], out)(value), value[:2, 1:-1])
 
 
-def test_run_time_slice_bounds_are_refused_by_xla(rng):
+def test_run_time_slice_bounds_specialize_the_program(rng):
     x = T.matrix("x")
     i = T.lscalar("i")
     f = sn.function([x, i], x[i:])
-    with pytest.raises(DynamicShapeError, match=r"bounds known only at run time(.|\n)*f = sn.function\(\[x, i\], x\[i:\]\)"):
-        f(_values(rng, (3, 3), "float32"), 1)
+    value = _values(rng, (3, 3), "float32")
+    np.testing.assert_array_equal(f(value, 1), value[1:])
+    np.testing.assert_array_equal(f(value, 2), value[2:])
+    np.testing.assert_array_equal(f(value, 1), value[1:])
+    assert f._static == (1,)
+
+
+def test_run_time_slice_bounds_from_a_vector_are_refused(rng):
+    x = T.matrix("x")
+    v = T.lvector("v")
+    f = sn.function([x, v], x[v[0]:])
+    with pytest.raises(sn.GraphRuntimeError, match=r"bounds known only at run time(.|\n)*f = sn.function"):
+        f(_values(rng, (3, 3), "float32"), np.array([1]))
 
 
 def test_static_shapes():

@@ -7,8 +7,10 @@ See :mod:`symnb.core.rewriting.passes` for the order of the passes and
 :mod:`symnb.core.rewriting.basic` for writing a rewrite.
 """
 
-from symnb.core.rewriting.basic import GraphPass, LocalPass, NodeRewriter, RewriteLimitWarning, node_rewriter
+from symnb.core.rewriting.basic import (
+    GraphPass, LocalPass, NodeRewriter, RewriteFailureWarning, RewriteLimitWarning, node_rewriter,
+)
 from symnb.core.rewriting.passes import LEVELS, PASSES, optimize, passes_for, register_rewrite
 
 __all__ = ["optimize", "node_rewriter", "NodeRewriter", "LocalPass", "GraphPass", "PASSES", "LEVELS",
-           "passes_for", "register_rewrite", "RewriteLimitWarning"]
+           "passes_for", "register_rewrite", "RewriteLimitWarning", "RewriteFailureWarning"]

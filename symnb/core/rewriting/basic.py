@@ -30,7 +30,7 @@ from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 
 __all__ = ["NodeRewriter", "node_rewriter", "GraphPass", "LocalPass", "RewriteLimitWarning",
-           "build"]
+           "RewriteFailureWarning", "build"]
 
 #: What a rewrite returns: None/False (no change), one replacement per output (None
 #: for an output it leaves alone), or a dict from variables to their replacements.
@@ -39,6 +39,10 @@ RewriteResult = Any
 
 class RewriteLimitWarning(UserWarning):
     """A pass stopped before its fixpoint: its rewrites kept firing (a rewrite loop)."""
+
+
+class RewriteFailureWarning(UserWarning):
+    """A rewrite raised an error (a bug in the rewrite); it was skipped for that node."""
 
 
 class NodeRewriter:
@@ -127,10 +131,14 @@ class LocalPass(GraphPass):
             if node not in fgraph.apply_nodes:
                 continue
             for rewrite in self.rewrites_for(type(node.op)):
-                result = rewrite(fgraph, node)
-                if result is None or result is False:
+                try:
+                    result = rewrite(fgraph, node)
+                    if result is None or result is False:
+                        continue
+                    touched = self._replace(fgraph, node, rewrite, result)
+                except Exception as err:  # a broken rewrite must not break the compile
+                    _warn_failure(rewrite, node, err)
                     continue
-                touched = self._replace(fgraph, node, rewrite, result)
                 applied += 1
                 for other in touched:
                     if other not in queued:
@@ -163,6 +171,12 @@ class LocalPass(GraphPass):
             touched.extend(imported)
             touched.extend(readers)
         return touched
+
+
+def _warn_failure(rewrite: NodeRewriter, node: Apply, err: Exception) -> None:
+    warnings.warn(f"rewrite {rewrite.name!r} failed on {node!r} and was skipped (the graph is "
+                  f"left as it was): {type(err).__name__}: {err}", RewriteFailureWarning,
+                  stacklevel=4)
 
 
 def _pairs(node: Apply, result: RewriteResult, name: str) -> list[tuple[Variable, Variable]]:

@@ -64,6 +64,12 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     and returns the outputs (one, or a list), optionally followed by
     ``scan_until(cond)``. Each output stacks every step along a new axis 0; ``updates``
     is always empty (shared-variable updates inside ``fn`` are not supported).
+
+    A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
+    is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
+    Theano, which returns only the steps run): the rows after the last step run
+    repeat its value, so ``outputs[-1]`` is the final state, and ``steps_run(output)``
+    gives the number of steps run.
     """
     outputs = build_scan(fn, sequences, outputs_info, non_sequences, n_steps, go_backwards,
                          truncate_gradient, strict, name)

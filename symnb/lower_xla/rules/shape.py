@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.graph import Apply
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, resolve_reshape
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import StaticValueRequired, lower
 
 
 def input_name(index: int) -> str:
@@ -24,13 +25,16 @@ def input_name(index: int) -> str:
 
 
 def static_argument(value: Any, node: Apply, index: int, what: str) -> np.ndarray:
-    """Input ``index`` of ``node`` as a NumPy value, or a clear error if it is traced."""
+    """Input ``index`` of ``node`` as a NumPy value, or ``StaticValueRequired`` if traced
+    (the compiled function then specializes on the input values it comes from)."""
     if isinstance(value, np.ndarray):
         return value
-    raise ValueError(
+    if not isinstance(value, jax.core.Tracer):  # a concrete array: node-by-node modes
+        return np.asarray(value)
+    raise StaticValueRequired(
         f"{node.op.display_name()} needs a static {what}, but it depends on input *values* "
         f"(through {input_name(index)}); XLA needs static shapes: compute it from "
-        f"input shapes (x.shape[i]) and constants. Value-dependent shapes are not supported yet.")
+        f"input shapes (x.shape[i]) and constants.", (index,))
 
 
 @lower.register(Shape)

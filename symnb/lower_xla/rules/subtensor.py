@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
@@ -27,7 +28,7 @@ from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import StaticValueRequired, lower
 
 __all__ = ["DynamicShapeError", "check_dynamic_shapes"]
 
@@ -50,11 +51,12 @@ def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
     for entry in index:
         if isinstance(entry, slice) and not all(p is None or isinstance(p, int)
                                                 for p in (entry.start, entry.stop, entry.step)):
-            raise DynamicShapeError(
+            traced = tuple(1 + i for i, v in enumerate(values) if isinstance(v, jax.core.Tracer))
+            raise StaticValueRequired(
                 f"the slice [{si.format_idx_list(idx_list)}] of {label(node.inputs[0])} has bounds "
                 f"known only at run time, so the result's length depends on values; XLA needs "
                 f"static shapes.\n{_where(node)}\nUse bounds computed from shapes or constants, "
-                f"or an integer index (x[i]) inside sn.scan")
+                f"or an integer index (x[i]) inside sn.scan", traced)
     return tuple(_expand_static_mask(e) for e in index)
 
 

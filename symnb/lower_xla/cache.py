@@ -1,0 +1,175 @@
+"""Reusing compiled programs.
+
+Compiling the same graph twice (same structure, types, constants and mode) gives the
+same ``jax.jit`` callable, so the second function reuses the traces and executables
+of the first. The key is a structural signature of the optimized graph, computed in
+one walk over its nodes. ``config.compile_cache_dir`` additionally switches on JAX's
+persistent compilation cache (on disk, shared between processes).
+"""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import jax
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.rewriting.merge import constant_key
+from symnb.lower_xla.interpreter import build_program
+from symnb.lower_xla.rules.assertion import has_checks, with_checks
+from symnb.lower_xla.maker import collector_paused
+
+__all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
+           "enable_persistent_cache"]
+
+
+def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
+                    nodes: Sequence[Apply]) -> tuple:
+    """Equal for graphs computing the same thing the same way: input types, each node's
+    op, where its inputs come from and its output types, constants by value."""
+    position: dict[Variable, int] = {v: i for i, v in enumerate(inputs)}
+    parts: list[Any] = [tuple(v.type for v in inputs)]
+
+    def ref(var: Variable) -> Any:
+        found = position.get(var)
+        if found is not None:
+            return found
+        if isinstance(var, Constant):
+            return ("c", constant_key(var))
+        raise ValueError(f"{var!r} is neither an input, a constant nor computed by the graph")
+
+    for node in nodes:
+        parts.append((node.op, tuple(ref(v) for v in node.inputs),
+                      tuple(v.type for v in node.outputs)))
+        for out in node.outputs:
+            position[out] = len(position)
+    parts.append(tuple(ref(v) for v in outputs))
+    return tuple(parts)
+
+
+@dataclass
+class Program:
+    """A runnable program and the node list it was built from (for error reports).
+
+    ``checked``: the program holds Asserts and returns ``(error, outputs)``;
+    ``static``: argument positions passed as :class:`StaticArgument` (specialized on).
+    """
+
+    jitted: Callable[..., Any]
+    nodes: list[Apply]
+    traces: int = 0
+    checked: bool = False
+    static: tuple[int, ...] = ()
+
+
+class StaticArgument:
+    """An argument the program specializes on: hashable by dtype, shape and bytes, so
+    ``jax.jit`` compiles once per distinct value (``static_argnums``)."""
+
+    __slots__ = ("array", "_key")
+
+    def __init__(self, array: Any) -> None:
+        self.array = np.asarray(array)
+        self._key = (self.array.dtype.str, self.array.shape, self.array.tobytes())
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, StaticArgument) and self._key == other._key
+
+
+@dataclass
+class ProgramCache:
+    """Programs by key, least recently used dropped first; counts hits, misses, traces."""
+
+    maxsize: int = 128
+    hits: int = 0
+    misses: int = 0
+    traces: int = 0
+    _entries: "collections.OrderedDict[Any, Program]" = field(default_factory=collections.OrderedDict)
+
+    def get(self, key: Any) -> Program | None:
+        program = self._entries.get(key)
+        if program is not None:
+            self._entries.move_to_end(key)
+            self.hits += 1
+        return program
+
+    def put(self, key: Any, program: Program) -> None:
+        self.misses += 1
+        self._entries[key] = program
+        while len(self._entries) > self.maxsize:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+program_cache = ProgramCache()
+
+
+def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: list[Apply],
+                     donate: tuple[int, ...], mode_key: Any, static: tuple[int, ...] = ()) -> Program:
+    """The jitted program for this graph: from the cache when an equal graph was
+    compiled before, else built (and cached).
+
+    Arguments at ``static`` positions arrive as :class:`StaticArgument` and reach the
+    graph as NumPy values, so lengths computed from them are static. A program with
+    Asserts is checkified and donates nothing: a failed check leaves shared variables
+    as they were.
+    """
+    enable_persistent_cache()
+    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static)
+    program = program_cache.get(key)
+    if program is not None:
+        return program
+    run = build_program(inputs, outputs, nodes)
+    entry = Program(jitted=None, nodes=nodes, checked=has_checks(nodes), static=static)  # type: ignore[arg-type]
+
+    def traced(*args: Any) -> Any:
+        # This body runs only while JAX traces (once per new input shape/dtype/static value).
+        entry.traces += 1
+        program_cache.traces += 1
+        statics = {i: args[i].array for i in static}
+        dynamic = [a for i, a in enumerate(args) if i not in statics]
+
+        def run_all(*values: Any) -> list[Any]:
+            supplied = iter(values)
+            full = [statics[i] if i in statics else next(supplied) for i in range(len(args))]
+            with collector_paused():
+                return run(*full)
+
+        if entry.checked:
+            return with_checks(run_all)(*dynamic)
+        return run_all(*dynamic)
+
+    entry.jitted = jax.jit(traced, static_argnums=static,
+                           donate_argnums=() if entry.checked else donate)
+    program_cache.put(key, entry)
+    return entry
+
+
+_persistent_dir: str | None = None
+
+
+def enable_persistent_cache() -> None:
+    """Point JAX's persistent compilation cache at ``config.compile_cache_dir`` (when set)."""
+    global _persistent_dir
+    directory = config.compile_cache_dir
+    if not directory or directory == _persistent_dir:
+        return
+    from jax.experimental.compilation_cache import compilation_cache
+
+    compilation_cache.set_cache_dir(directory)
+    # JAX decides once, at its first compile, whether it uses the cache; when a
+    # program was compiled before the flag was set, that decision must be made again.
+    compilation_cache.reset_cache()
+    _persistent_dir = directory

@@ -1,0 +1,61 @@
+"""IfElse -> ``jax.lax.cond``: XLA runs only the taken branch.
+
+Each branch's inner graph is lowered by the same registry. A condition already
+known when the program is traced selects its branch then (the other is not even
+traced).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from symnb.core.errors import label
+from symnb.core.graph import Apply
+from symnb.core.ifelse import IfElse
+from symnb.core.type import describe_shape
+from symnb.lower_xla.interpreter import build_program
+from symnb.lower_xla.registry import lower
+
+
+@lower.register(IfElse)
+def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
+    dtypes = [out.type.dtype for out in node.outputs]
+    then_fn = _branch(op.then_graph, dtypes)
+    else_fn = _branch(op.else_graph, dtypes)
+
+    def run(condition: Any, *values: Any) -> tuple:
+        if isinstance(condition, np.ndarray):
+            return (then_fn if bool(condition) else else_fn)(*values)
+        _check_same_shapes(op, node, then_fn, else_fn, values)
+        return lax.cond(condition.astype(bool), then_fn, else_fn, *values)
+
+    return run
+
+
+def _branch(graph, dtypes: list[str]) -> Callable[..., tuple]:
+    program = build_program(graph.inputs, graph.outputs, graph.nodes)
+
+    def run(*values: Any) -> tuple:
+        return tuple(jnp.asarray(r).astype(d) for r, d in zip(program(*values), dtypes))
+
+    return run
+
+
+def _check_same_shapes(op: IfElse, node: Apply, then_fn: Callable, else_fn: Callable,
+                       values: tuple) -> None:
+    """lax.cond needs both branches to give the same shapes: say which output differs."""
+    then_types = jax.eval_shape(then_fn, *values)
+    else_types = jax.eval_shape(else_fn, *values)
+    for i, (a, b) in enumerate(zip(then_types, else_types)):
+        if a.shape != b.shape:
+            then_out, else_out = op.then_graph.outputs[i], op.else_graph.outputs[i]
+            raise ValueError(
+                f"{op.display_name()}: output #{i} has shape {describe_shape(a.shape)} in the then "
+                f"branch ({label(then_out)!r}, built at {then_out.site.short()}) and "
+                f"{describe_shape(b.shape)} in the else branch ({label(else_out)!r}, built at "
+                f"{else_out.site.short()}); XLA needs both branches of ifelse to give the same shape")
