@@ -82,10 +82,25 @@ def test_alloc_errors():
     f = sn.function([v], T.alloc(v, 2, 3))
     with pytest.raises(sn.GraphRuntimeError, match=r"(?s)input #0 of shape \(4,\) cannot be broadcast.*#0 v "):
         f(np.ones(4, "float32"))
-    n = T.lscalar("n")
-    g = sn.function([n], T.zeros((n,)))
+    lengths = T.lvector("lengths")
+    g = sn.function([lengths], T.zeros((lengths[0],)))
     with pytest.raises(sn.GraphRuntimeError, match=r"depends on input \*values\*"):
-        g(3)
+        g(np.array([3]))
+
+
+def test_lengths_from_input_values_specialize_the_program():
+    n = T.lscalar("n")
+    g = sn.function([n], T.zeros((n, 2)) + T.arange(n).dimshuffle(0, "x"))
+    np.testing.assert_array_equal(g(3), np.zeros((3, 2)) + np.arange(3)[:, None])
+    np.testing.assert_array_equal(g(5), np.zeros((5, 2)) + np.arange(5)[:, None])
+    traces = g._program.traces
+    np.testing.assert_array_equal(g(3), np.zeros((3, 2)) + np.arange(3)[:, None])
+    assert g._program.traces == traces  # the value 3 was compiled before: cached
+    x = T.vector("x")
+    k = T.lscalar("k")
+    h = sn.function([x, k], x.reshape((k, -1)))
+    np.testing.assert_array_equal(h(np.arange(6, dtype="float32"), 2), np.arange(6).reshape(2, 3))
+    np.testing.assert_array_equal(h(np.arange(6, dtype="float32"), 3), np.arange(6).reshape(3, 2))
 
 
 def test_large_creations_run_on_the_device():
@@ -170,9 +185,11 @@ def test_arange_errors():
     with pytest.raises(sn.TestValueError, match="step must not be zero"):
         T.arange(0, 5, step)
     n = T.lscalar("n")
-    f = sn.function([n], T.arange(n))
-    with pytest.raises(sn.GraphRuntimeError, match=r"depends on input \*values\*"):
-        f(3)
+    f = sn.function([n], T.arange(n))  # specialized on n's value (see below)
+    np.testing.assert_array_equal(f(3), np.arange(3))
+    step.tag.test_value = np.int64(1)
+    with pytest.raises(sn.GraphRuntimeError, match="step must not be zero"):
+        sn.function([step], T.arange(0, 5, step))(0)
 
 
 def test_small_creations_stay_static_under_jit(rng):

@@ -108,9 +108,13 @@ def test_reshape_with_value_dependent_shape(rng):
     n = T.lscalar("n", test_value=np.int64(2))
     y = T.reshape(x, (n, -1))
     np.testing.assert_array_equal(y.test_value, np.arange(6, dtype="float32").reshape(2, 3))
-    f = sn.function([x, n], y)
+    f = sn.function([x, n], y)  # the program specializes on n's value
+    np.testing.assert_array_equal(f(np.arange(6, dtype="float32"), 2), np.arange(6).reshape(2, 3))
+    np.testing.assert_array_equal(f(np.arange(6, dtype="float32"), 6), np.arange(6).reshape(6, 1))
+    sizes = T.lvector("sizes")
+    g = sn.function([x, sizes], T.reshape(x, (sizes[0], -1)))
     with pytest.raises(sn.GraphRuntimeError, match=r"input \*values\*.*XLA needs static shapes"):
-        f(np.arange(6, dtype="float32"), 2)
+        g(np.arange(6, dtype="float32"), np.array([2]))
 
 
 # -- dimshuffle and transpose --------------------------------------------------------------------
