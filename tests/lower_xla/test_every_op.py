@@ -1,0 +1,53 @@
+"""Every concrete Op has its NumPy perform, infer_shape, an XLA lowering rule, and (when
+differentiable) a gradient rule. A new Op missing one of them fails here."""
+
+import symnb  # noqa: F401  (imports every op module)
+import symnb.lower_xla.function  # noqa: F401  (registers every lowering rule)
+from symnb.core.op import Op
+from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.elemwise_grad import GRADIENTS
+from symnb.lower_xla.registry import lower
+
+
+def _concrete_op_classes():
+    found, stack = [], [Op]
+    while stack:
+        cls = stack.pop()
+        subclasses = cls.__subclasses__()
+        stack.extend(subclasses)
+        if not subclasses and cls.__module__.startswith("symnb."):
+            found.append(cls)
+    return found
+
+
+def missing_pieces(cls):
+    default_rule = lower.dispatch(object)
+    missing = []
+    if lower.dispatch(cls) is default_rule:
+        missing.append("lowering rule")
+    if cls.perform is Op.perform:
+        missing.append("perform")
+    if cls.infer_shape is Op.infer_shape:
+        missing.append("infer_shape")
+    differentiable = cls.differentiable if isinstance(cls.differentiable, bool) else True
+    if differentiable:
+        if issubclass(cls, Elemwise) and cls not in GRADIENTS:
+            missing.append("gradient rule (elemwise_grad.GRADIENTS)")
+        elif cls.L_op is Op.L_op:
+            missing.append("L_op")
+    return missing
+
+
+def test_every_op_is_complete():
+    classes = _concrete_op_classes()
+    assert len(classes) > 60
+    incomplete = {f"{c.__module__}.{c.__name__}": m for c in classes if (m := missing_pieces(c))}
+    assert not incomplete, f"ops missing pieces: {incomplete}"
+
+
+def test_the_check_catches_an_incomplete_op():
+    class Half(Op):
+        def perform(self, node, inputs):
+            return [inputs[0] / 2]
+
+    assert missing_pieces(Half) == ["lowering rule", "infer_shape", "L_op"]

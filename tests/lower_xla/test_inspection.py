@@ -1,0 +1,79 @@
+"""Looking into compiled functions: lowered_text, profiles, exception_verbosity."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+
+
+def _model():
+    x = T.matrix("x", test_value=np.ones((4, 3), "float32"))
+    w = sn.shared(np.full((3, 2), 0.5, "float32"), name="w")
+    hidden = T.tanh(T.dot(x, w))
+    total = hidden.sum()
+    return x, total
+
+
+@pytest.mark.parametrize("stage,marker", [("jaxpr", "dot_general"), ("stablehlo", "stablehlo.dot"),
+                                          ("hlo", "HloModule")])
+def test_lowered_text_tags_operations_with_the_users_lines(stage, marker):
+    x, total = _model()
+    f = sn.function([x], total)
+    text = f.lowered_text(stage)
+    assert marker in text
+    assert "Dot(test_inspection.py:" in text  # the node's scope: op and the user's line
+    assert "Sum(test_inspection.py:" in text
+
+
+def test_lowered_text_with_example_arguments_and_bad_stage():
+    x, total = _model()
+    f = sn.function([x], total)
+    assert "f32[7,3]" in f.lowered_text("jaxpr", np.ones((7, 3), "float32"))
+    with pytest.raises(ValueError, match="stage must be"):
+        f.lowered_text("llvm")
+
+
+def test_profile_names_the_costliest_nodes_by_line():
+    x = T.matrix("x")
+    big = T.dot(x, x.T)
+    small = x.sum()
+    f = sn.function([x], [big, small], profile=True, name="demo")
+    value = np.random.default_rng(0).normal(size=(300, 300)).astype("float32")
+    for _ in range(3):
+        f(value)
+    text = f.profile.summary(file="str")
+    assert "Function profile: demo" in text and "3 call(s)" in text
+    rows = [line for line in text.splitlines() if "%" in line and "test_inspection.py" in line]
+    assert "big = T.dot(x, x.T)" in rows[0]  # the dot costs most
+    assert sn.function([x], small).profile is None
+
+
+def test_profile_flag_profiles_every_function():
+    with sn.config.change_flags(profile=True):
+        x = T.vector("x")
+        f = sn.function([x], x * 2)
+    f(np.ones(2, "float32"))
+    assert f.profile.calls == 1
+
+
+def _shape_error(verbosity):
+    with sn.config.change_flags(exception_verbosity=verbosity):
+        x = T.vector("x")
+        y = T.vector("y")
+        doubled = x + x
+        total = doubled + y
+        f = sn.function([x, y], total)
+        with pytest.raises(sn.GraphRuntimeError) as info:
+            f(np.ones(2, "float32"), np.ones(3, "float32"))
+    return str(info.value)
+
+
+def test_exception_verbosity_levels():
+    low, medium, high = (_shape_error(v) for v in ("low", "medium", "high"))
+    for message in (low, medium, high):
+        assert "total = doubled + y" in message and "(2,)" in message and "(3,)" in message
+    assert len(low.splitlines()) == 3 and "Inputs of" not in low
+    assert "Inputs of" in medium and "doubled = x + x" in medium and "Debugprint" not in medium
+    assert "Debugprint of the apply node" in high and "Storage map footprint" in high
+    assert all(len(m.splitlines()) < 60 for m in (low, medium, high))
