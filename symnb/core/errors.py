@@ -90,7 +90,9 @@ def _where_built(var: Variable) -> str:
 def failure_headline(node: Apply, err: BaseException, context: str = "") -> str:
     """``ValueError in dot: <message>`` (without repeating the op's name)."""
     op_name = node.op.display_name()
-    text = str(err)
+    # Errors raised while lowering name inputs by position; reword them with names.
+    reword = getattr(err, "with_names", None)
+    text = reword([label(v) for v in node.inputs]) if reword is not None else str(err)
     if text.startswith(f"{op_name}: "):
         text = text[len(op_name) + 2:]
     return f"{type(err).__name__} in {op_name}{context}: {text}"

@@ -10,6 +10,17 @@ One line per variable: the op computing it (or its name, value or type for an in
 an id, its type when asked, its name in quotes, its position in the execution order for
 a compiled function, and a summary of its test value when asked. A node shown once is
 shown again as its line only, so shared subgraphs are printed once.
+
+Ops holding inner graphs (Scan's loop body, IfElse's branches) are listed after the
+tree, as Theano does, each followed by its inner outputs' trees behind `` >``; an inner
+input shows the id of the outer input feeding it::
+
+    Inner graphs:
+
+    Scan{step} [id A] ''
+     >Elemwise{add,no_inplace} [id E] ''
+     > |acc[t-1] [id F] -> [id D]
+     > |x[t] [id G] -> [id C]
 """
 
 from __future__ import annotations
@@ -19,6 +30,7 @@ from typing import IO, Any
 
 from symnb.core.graph import Apply, Variable
 from symnb.printing._common import char_id, graph_parts, leaf_text, output_text, summarize_value
+from symnb.printing._inner import has_inner_graphs, inner_output_notes, inner_to_outer
 
 __all__ = ["debugprint"]
 
@@ -27,7 +39,7 @@ _ID_STYLES = ("CHAR", "int", "id", "")
 
 def debugprint(obj: Any, file: Any = None, print_type: bool = False, ids: str = "CHAR",
                depth: int = -1, print_test_value: bool = False, done: dict | None = None,
-               stop_on_name: bool = False) -> Any:
+               stop_on_name: bool = False, print_inner_graphs: bool = True) -> Any:
     """Print the graph of ``obj`` as an indented tree (Theano's ``debugprint``).
 
     ``obj`` is a Variable, a list of Variables, an Apply node or a compiled function
@@ -44,6 +56,8 @@ def debugprint(obj: Any, file: Any = None, print_type: bool = False, ids: str = 
       pending test values show as ``no test value``.
     - ``done``: a dict shared between calls so ids and "already printed" carry over.
     - ``stop_on_name``: do not expand below a named variable.
+    - ``print_inner_graphs``: after the tree, print the inner graphs of the Scan and
+      IfElse nodes shown (nested ones included), under ``Inner graphs:``.
     """
     outputs, order = graph_parts(obj)
     printer = _TreePrinter(ids, print_type, print_test_value, stop_on_name, order,
@@ -51,6 +65,8 @@ def debugprint(obj: Any, file: Any = None, print_type: bool = False, ids: str = 
     lines: list[str] = []
     for var in outputs:
         lines.extend(printer.tree(var, depth))
+    if print_inner_graphs and printer.inner_nodes:
+        lines.extend(printer.inner_section(depth))
     return _emit("".join(line + "\n" for line in lines), file)
 
 
@@ -80,25 +96,57 @@ class _TreePrinter:
         self.stop_on_name = stop_on_name
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self.done = done
+        self.inner_nodes: list[Apply] = []  # nodes with inner graphs, in the order met
+        self._inner_seen: set[int] = set()
+        # id(inner input) -> (its position among its op's inner inputs, the outer input feeding it)
+        self.links: dict[int, tuple[int, Variable | None]] = {}
 
-    def tree(self, root: Variable, depth: int) -> list[str]:
-        """The lines for ``root`` and, depth first, everything it depends on not yet shown."""
+    def tree(self, root: Variable, depth: int, prefix: str = "", note: str = "") -> list[str]:
+        """The lines for ``root`` and, depth first, everything it depends on not yet shown.
+
+        ``prefix`` starts every line (`` >`` in an inner graph); ``note`` ends the root's line.
+        """
         lines = []
         # Entries: (variable, prefix of its line, prefix of its children's lines, depth left).
-        stack: list[tuple[Variable, str, str, int]] = [(root, "", "", depth)]
+        stack: list[tuple[Variable, str, str, int]] = [(root, prefix, prefix, depth)]
         while stack:
-            var, prefix, child_prefix, levels = stack.pop()
+            var, line_prefix, child_prefix, levels = stack.pop()
             if levels == 0:
                 continue
+            suffix = f" ({note})" if note and var is root else ""
             node = var.owner
             if node is None:
-                lines.append(prefix + self._leaf_line(var))
+                lines.append(line_prefix + self._leaf_line(var) + suffix)
                 continue
+            self._note_inner_graphs(node)
             expand = node not in self.done and not (self.stop_on_name and var.name is not None)
-            lines.append(prefix + self._node_line(var))
+            lines.append(line_prefix + self._node_line(var, suffix))
             if expand:
                 stack.extend(reversed(self._children(node, child_prefix, levels - 1)))
         return lines
+
+    def inner_section(self, depth: int) -> list[str]:
+        """Theano's ``Inner graphs:`` section: each node holding inner graphs, then its
+        inner outputs' trees behind `` >``. Nested loops found on the way are added to
+        the list being walked, so they get their own entry."""
+        lines = ["", "Inner graphs:"]
+        for node in self.inner_nodes:  # grows while it is walked
+            lines.append("")
+            lines.append(self._header_line(node))
+            self._link_inputs(node)
+            for out, note in zip(node.op.inner_outputs, inner_output_notes(node)):
+                lines.extend(self.tree(out, depth, prefix=" >", note=note))
+        return lines
+
+    def _note_inner_graphs(self, node: Apply) -> None:
+        if has_inner_graphs(node) and id(node) not in self._inner_seen:
+            self._inner_seen.add(id(node))
+            self.inner_nodes.append(node)
+
+    def _link_inputs(self, node: Apply) -> None:
+        feeds = inner_to_outer(node)
+        for position, var in enumerate(node.op.inner_inputs):
+            self.links[id(var)] = (position, feeds.get(id(var)))
 
     @staticmethod
     def _children(node: Apply, child_prefix: str,
@@ -108,17 +156,39 @@ class _TreePrinter:
         return [(inp, child_prefix + " |", child_prefix + ("  " if i == last else " |"), levels)
                 for i, inp in enumerate(node.inputs)]
 
-    def _node_line(self, var: Variable) -> str:
+    def _node_line(self, var: Variable, suffix: str) -> str:
         node = var.owner
         parts = [output_text(var), self._id(node), self._type(var), f"'{var.name or ''}'"]
         line = " ".join(part for part in parts if part)
         if id(node) in self.position:
             line += f"   {self.position[id(node)]}"  # Theano's spacing before the index
-        return line + self._value(var)
+        return line + suffix + self._value(var)
+
+    def _header_line(self, node: Apply) -> str:
+        """The op's line heading its inner graphs: its name and id (and, for a single
+        output, the output's name, as in the tree)."""
+        parts = [node.op.display_name(), self._id(node)]
+        if len(node.outputs) == 1:
+            parts.append(f"'{node.outputs[0].name or ''}'")
+        return " ".join(part for part in parts if part)
 
     def _leaf_line(self, var: Variable) -> str:
-        parts = [leaf_text(var), self._id(var), self._type(var)]
+        parts = [self._leaf_text(var), self._id(var), self._type(var), self._outer_link(var)]
         return " ".join(part for part in parts if part) + self._value(var)
+
+    def _leaf_text(self, var: Variable) -> str:
+        """An unnamed inner input shows its position first, as in Theano: ``*1-<TensorType(..)>``."""
+        text = leaf_text(var)
+        if id(var) in self.links and var.name is None:
+            return f"*{self.links[id(var)][0]}-{text}"
+        return text
+
+    def _outer_link(self, var: Variable) -> str:
+        """``-> [id C]``: the id of the outer input feeding an inner input."""
+        position, outer = self.links.get(id(var), (None, None))
+        if outer is None:
+            return ""
+        return "-> " + self._id(outer if outer.owner is None else outer.owner)
 
     def _id(self, obj: Variable | Apply) -> str:
         if obj in self.done:

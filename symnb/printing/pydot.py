@@ -1,6 +1,9 @@
 """``pydotprint``: a picture of a graph, drawn by Graphviz through pydot.
 
-Apply nodes are boxes labelled with their op (coloured by op family, as in Theano).
+Apply nodes are boxes labelled with their op (coloured by op family, as in Theano);
+a node holding inner graphs (Scan, IfElse) is a 3-D box whose second line counts the
+nodes inside (``inner graph: 3 nodes``, ``then: 1 node, else: 2 nodes``) -- the inner
+graphs themselves are not drawn (``debugprint`` prints them).
 Variables are drawn as their own nodes when they matter to a reader:
 
 - inputs: green ellipses;  shared variables: gold cylinders;  constants: grey notes;
@@ -22,6 +25,7 @@ from typing import Any
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
 from symnb.printing._common import graph_parts, leaf_text, output_text
+from symnb.printing._inner import has_inner_graphs, inner_summary
 
 __all__ = ["pydotprint", "GraphvizNotFoundError"]
 
@@ -35,6 +39,7 @@ _COLOR_CODES = {
 
 _STYLES = {
     "apply": dict(shape="box", style="filled", fillcolor="white"),
+    "inner": dict(shape="box3d", style="filled", fillcolor="white"),
     "input": dict(shape="ellipse", style="filled", fillcolor="#9BE39B"),
     "shared": dict(shape="cylinder", style="filled", fillcolor="#FFD966"),
     "constant": dict(shape="note", style="filled", fillcolor="#DDDDDD"),
@@ -174,12 +179,15 @@ class _DotBuilder:
                 or id(var) in self.output_index or id(var) not in self.consumed)
 
     def _add_apply(self, node: Apply, position: int) -> None:
-        label = node.op.display_name() + (f" id={position}" if self.with_ids else "")
+        lines = [node.op.display_name() + (f" id={position}" if self.with_ids else "")]
         style = dict(_STYLES["apply"])
+        if has_inner_graphs(node):
+            lines.append(inner_summary(node))
+            style = dict(_STYLES["inner"])
         color = _op_color(node)
         if color is not None:
             style["fillcolor"] = color
-        self._node(node, [label], style)
+        self._node(node, lines, style)
 
     def _add_variable(self, var: Variable) -> Variable:
         if id(var) not in self.dot_names:

@@ -8,7 +8,8 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.core.graph import toposort
-from symnb.core.tensor.assertion import AssertionFailedError
+from symnb.compile import Mode
+from symnb.core.tensor.assertion import Assert, AssertionFailedError
 from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.rules.assertion import has_checks, raise_failed_check, with_checks
 from tests.reference import check_paths
@@ -129,3 +130,21 @@ def test_gradient_flows_to_x_only():
     g = sn.grad((y ** 2).sum(), x)
     np.testing.assert_allclose(g.test_value, [2.0, 4.0])
     np.testing.assert_allclose(sn.function([x], g)(np.array([3.0, 1.0])), [6.0, 2.0])
+
+
+@pytest.mark.parametrize("optimizer", ["fast_run", "fast_compile"])
+def test_conditions_known_true_at_compile_time_are_removed(optimizer):
+    data = T.matrix("data", dtype="int64")
+    identity = T.identity_like(data)
+    checked = T.Assert("Shape mismatch!")(identity, T.eq(identity.ndim, data.ndim))
+    f = sn.function([data], checked, mode=Mode(optimizer=optimizer))
+    assert not any(isinstance(n.op, Assert) for n in f.nodes)
+    assert not f._program.checked
+    np.testing.assert_array_equal(f(np.arange(9).reshape(3, 3)), np.eye(3, dtype="int64"))
+    x = T.vector("x")
+    partly = T.Assert("positive")(x, T.eq(x.ndim, 1), T.all(T.gt(x, 0)))
+    g = sn.function([x], partly, mode=Mode(optimizer=optimizer))
+    (kept,) = [n for n in g.nodes if isinstance(n.op, Assert)]
+    assert len(kept.inputs) == 2  # x and the run-time condition
+    with pytest.raises(AssertionFailedError, match="positive"):
+        g(np.array([-1.0], "float32"))

@@ -53,3 +53,16 @@ def test_print_passes_gradients_through():
     x = T.dvector("x", test_value=np.array([1.0, 2.0]))
     y = (Print("x", attrs=["shape"])(x) ** 2).sum()
     np.testing.assert_array_equal(sn.grad(y, x).test_value, [2.0, 4.0])
+
+
+def test_print_inside_a_scan_body_prints_each_iteration_in_order(capsys):
+    with sn.config.change_flags(compute_test_value="off"):
+        xs = T.vector("xs")
+
+        def step(x, total):
+            return Print("total")(total + x)
+
+        totals, _ = sn.scan(step, sequences=[xs], outputs_info=[T.constant(np.float32(0))])
+        f = sn.function([xs], totals)
+    np.testing.assert_array_equal(f(np.array([1, 2, 3], "float32")), [1, 3, 6])
+    assert capsys.readouterr().out == "total __str__ = 1.0\ntotal __str__ = 3.0\ntotal __str__ = 6.0\n"

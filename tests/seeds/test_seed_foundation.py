@@ -73,3 +73,12 @@ def test_seed003_identity_like_shape_and_assert(capsys):
     f = sn.function([data], output)
     toy_data = np.arange(9).reshape(3, 3)
     np.testing.assert_array_equal(f(toy_data), np.eye(3, dtype="int64"))
+
+
+def test_seed001_fgraph_of_x_over_x_has_no_division():
+    x = T.scalar()
+    y = x / x
+    f = sn.function([x], y)
+    text = sn.printing.debugprint(f.maker.fgraph.outputs[0], file="str")
+    assert "true_div" not in text and "1.0" in text
+    assert f(np.float32(3.0)) == 1.0

@@ -11,6 +11,7 @@ from symnb.core.rewriting.basic import (
     GraphPass, LocalPass, NodeRewriter, RewriteFailureWarning, RewriteLimitWarning, node_rewriter,
 )
 from symnb.core.rewriting.passes import LEVELS, PASSES, optimize, passes_for, register_rewrite
+from symnb.core.rewriting import assertions  # noqa: F401,E402  (registers its rewrite)
 
 __all__ = ["optimize", "node_rewriter", "NodeRewriter", "LocalPass", "GraphPass", "PASSES", "LEVELS",
            "passes_for", "register_rewrite", "RewriteLimitWarning", "RewriteFailureWarning"]

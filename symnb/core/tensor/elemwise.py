@@ -20,11 +20,27 @@ from symnb.core.source import capture_site
 from symnb.core.config import config
 from symnb.core.type import TensorType, describe_shape
 
-__all__ = ["Elemwise", "broadcast_static_shapes", "dimension_mismatch_message", "ELEMWISE_OPS"]
+__all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
+           "ELEMWISE_OPS"]
 
 
 class BroadcastError(ValueError):
     """Static shapes that cannot broadcast."""
+
+
+class DimensionMismatch(ValueError):
+    """Input shapes of an elementwise node that do not broadcast.
+
+    Raised by lowering rules, which name inputs by position (a compiled program may
+    serve several equal graphs); ``with_names`` rewords it for the graph that failed.
+    """
+
+    def __init__(self, shapes: Sequence[tuple]) -> None:
+        self.shapes = [tuple(s) for s in shapes]
+        super().__init__(dimension_mismatch_message(self.shapes, [f"input #{i}" for i in range(len(shapes))]))
+
+    def with_names(self, names: Sequence[str]) -> str:
+        return dimension_mismatch_message(self.shapes, names)
 
 
 def broadcast_static_shapes(shapes: Sequence[tuple[int | None, ...]]) -> tuple[int | None, ...]:
@@ -100,8 +116,7 @@ class Elemwise(Op):
             result = self.numpy_fn(*inputs)
         except ValueError as err:
             if "broadcast" in str(err):
-                names = [label(v) for v in node.inputs]
-                raise ValueError(dimension_mismatch_message([a.shape for a in inputs], names)) from None
+                raise DimensionMismatch([a.shape for a in inputs]) from None
             raise
         return [np.asarray(result, dtype=node.outputs[0].type.numpy_dtype)]
 

@@ -13,7 +13,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.errors import label
 from symnb.core.tensor import elemwise as ew
 from symnb.lower_xla.registry import lower
 
@@ -25,20 +24,22 @@ def _compute_dtype(node) -> np.dtype:
     return np.result_type(*(np.dtype(v.type.dtype) for v in node.inputs))
 
 
-def _check_broadcast(node, arrays) -> None:
+def _check_broadcast(arrays) -> None:
     shapes = [tuple(a.shape) for a in arrays]
     try:
         np.broadcast_shapes(*shapes)
     except ValueError:
-        raise ValueError(ew.dimension_mismatch_message(shapes, [label(v) for v in node.inputs])) from None
+        raise ew.DimensionMismatch(shapes) from None
 
 
 def _elementwise(fn: Callable, node) -> Callable:
     dtype = _compute_dtype(node)
+    # Cast only the inputs whose dtype differs (fewer operations to trace).
+    casts = [np.dtype(v.type.dtype) != dtype for v in node.inputs]
 
     def apply(*arrays):
-        _check_broadcast(node, arrays)
-        return fn(*(a.astype(dtype) for a in arrays))
+        _check_broadcast(arrays)
+        return fn(*(a.astype(dtype) if cast else a for a, cast in zip(arrays, casts)))
 
     return apply
 
@@ -100,7 +101,7 @@ def _switch(op, node):
     dtype = np.dtype(node.outputs[0].type.dtype)
 
     def switch(cond, a, b):
-        _check_broadcast(node, (cond, a, b))
+        _check_broadcast((cond, a, b))
         return jnp.where(cond.astype(bool), a.astype(dtype), b.astype(dtype))
 
     return switch

@@ -1,0 +1,130 @@
+"""Gradient benchmark (issue 3): an MLP training step against hand-written ``jax.jit``.
+
+    python bench/bench_grad.py [--hlo]
+
+The step is a 256x784-512-512-10 tanh MLP with a log-softmax cross-entropy on integer
+labels and plain SGD on the six parameters. symnb's version is written the way a user
+writes it: shared weights, ``sn.grad``, and ``updates=[(p, p - lr * g), ...]``; symnb
+donates the shared variables' buffers. The reference is ``jax.value_and_grad`` of the
+same loss with the SGD update inside the same ``jax.jit`` and the parameters donated,
+so both do the same work per call: one forward, one backward, six in-place updates,
+and the loss copied back to the host. Target: at most 1.05x.
+
+``--hlo`` also prints how many operations of each kind XLA's optimized programs hold,
+side by side (the first thing to look at when the ratio is over target).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+import symnb as sn  # noqa: E402
+import symnb.tensor as T  # noqa: E402
+from timing import compare  # noqa: E402
+
+SIZES = [784, 512, 512, 10]
+BATCH = 256
+LEARNING_RATE = 0.01
+
+
+def _initial_params(rng: np.random.Generator) -> list[np.ndarray]:
+    params = []
+    for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
+        params.append(rng.normal(scale=fan_in ** -0.5, size=(fan_in, fan_out)).astype("float32"))
+        params.append(np.zeros(fan_out, dtype="float32"))
+    return params
+
+
+def symnb_step(params: list[np.ndarray]):
+    """The training step as a symnb user writes it; returns (function, shared params)."""
+    shared = [sn.shared(p.copy(), name=f"p{i}") for i, p in enumerate(params)]
+    x = T.matrix("x", shape=(None, SIZES[0]))
+    y = T.ivector("y")
+    h = x
+    for i in range(0, len(shared), 2):
+        h = T.dot(h, shared[i]) + shared[i + 1]
+        if i < len(shared) - 2:
+            h = T.tanh(h)
+    cost = -T.mean(T.log_softmax(h)[T.arange(y.shape[0]), y])
+    grads = sn.grad(cost, shared)
+    updates = [(p, p - LEARNING_RATE * g) for p, g in zip(shared, grads)]
+    return sn.function([x, y], cost, updates=updates), shared
+
+
+def _jax_loss(params, x, y):
+    h = x
+    for i in range(0, len(params), 2):
+        h = jnp.dot(h, params[i]) + params[i + 1]
+        if i < len(params) - 2:
+            h = jnp.tanh(h)
+    return -jnp.mean(jax.nn.log_softmax(h)[jnp.arange(y.shape[0]), y])
+
+
+def _jax_step(params, x, y):
+    loss, grads = jax.value_and_grad(_jax_loss)(params, x, y)
+    return loss, [p - LEARNING_RATE * g for p, g in zip(params, grads)]
+
+
+jax_step = jax.jit(_jax_step, donate_argnums=0)
+
+
+def _check_same_step(f, shared, params, x, y) -> None:
+    """One step of each from the same parameters: same loss, same updated parameters."""
+    loss = f(x, y)
+    reference_loss, reference_params = jax_step([jax.device_put(p) for p in params], x, y)
+    np.testing.assert_allclose(loss, np.asarray(reference_loss), rtol=1e-5)
+    for s, p in zip(shared, reference_params):
+        np.testing.assert_allclose(s.get_value(), np.asarray(p), rtol=1e-4, atol=1e-6)
+
+
+def _hlo_op_counts(text: str) -> Counter:
+    """Operation kinds in an optimized HLO module (fusions counted by kind, not opened)."""
+    entry = text[text.index("ENTRY"):]
+    return Counter(re.findall(r"=\s*\S+\s+([a-z][a-z0-9-]*)\(", entry))
+
+
+def print_hlo_comparison(f, params, x, y) -> None:
+    ours = _hlo_op_counts(f.lowered_text("hlo", x, y))
+    theirs = _hlo_op_counts(
+        jax_step.lower([jax.device_put(p) for p in params], x, y).compile().as_text())
+    print(f"{'HLO ENTRY op':<24}{'symnb':>8}{'jax':>8}")
+    for kind in sorted(set(ours) | set(theirs)):
+        print(f"{kind:<24}{ours[kind]:>8}{theirs[kind]:>8}")
+
+
+def mlp_training_step(show_hlo: bool = False) -> dict:
+    rng = np.random.default_rng(0)
+    params = _initial_params(rng)
+    x = rng.normal(size=(BATCH, SIZES[0])).astype("float32")
+    y = rng.integers(0, SIZES[-1], size=BATCH).astype("int32")
+
+    f, shared = symnb_step(params)
+    _check_same_step(f, shared, params, x, y)
+    if show_hlo:
+        print_hlo_comparison(f, params, x, y)
+
+    state = {"params": [jax.device_put(p) for p in params]}
+
+    def reference() -> np.ndarray:
+        loss, state["params"] = jax_step(state["params"], x, y)
+        return np.asarray(loss)
+
+    return compare("MLP training step 256x784-512-512-10 (tanh, SGD)", lambda: f(x, y), reference,
+                   number=20, target=1.05)
+
+
+def main() -> None:
+    print(f"jax {jax.__version__} on {jax.default_backend()}; numpy {np.__version__}")
+    mlp_training_step(show_hlo="--hlo" in sys.argv)
+
+
+if __name__ == "__main__":
+    main()
