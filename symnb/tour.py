@@ -2,7 +2,7 @@
 
 It builds a small classifier with test values, shows a shape bug failing on the
 line that wrote it, compiles the graph to one XLA program, trains it a few steps,
-and prints the graph. Errors raised here point at this file's lines: symnb treats
+prints the optimized graph and profiles it. Errors raised here point at this file's lines: symnb treats
 the tour as user code.
 """
 
@@ -55,10 +55,16 @@ def main() -> None:
         if step % 10 == 0:
             print(f"step {step:2d}: loss {float(value):.4f}")
 
-    _section("4. The graph the function runs")
-    predict = sn.function([x], probabilities.argmax(axis=1), name="predict")
+    _section("4. The graph the function runs (optimized: note the fused Composite)")
+    predict = sn.function([x], probabilities.argmax(axis=1), name="predict", profile=True)
     print("predictions:", predict(features), "labels:", labels)
     printing.debugprint(predict)
+
+    _section("5. A profile that names your lines")
+    big_batch = rng.normal(size=(4096, 4)).astype("float32")
+    for _ in range(5):
+        predict(big_batch)
+    predict.profile.summary()
 
 
 if __name__ == "__main__":

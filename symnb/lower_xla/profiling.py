@@ -43,11 +43,15 @@ class ProfileStats:
         self.function = function
         self.calls = 0
         self.call_seconds = 0.0
+        self.first_call_seconds = 0.0  # includes tracing and compiling the program
         self._last_arrays: list[Any] | None = None
 
     def record(self, seconds: float, arrays: list[Any]) -> None:
+        if self.calls == 0:
+            self.first_call_seconds = seconds
+        else:
+            self.call_seconds += seconds
         self.calls += 1
-        self.call_seconds += seconds
         self._last_arrays = arrays
 
     def node_seconds(self, repeats: int = 3) -> dict[int, float]:
@@ -73,10 +77,13 @@ class ProfileStats:
         out = io.StringIO()
         fn = self.function
         title = fn.name or "<unnamed function>"
-        mean = self.call_seconds / self.calls if self.calls else 0.0
         out.write(f"Function profile: {title}\n")
-        out.write(f"  {self.calls} call(s), {self.call_seconds:.3e} s in total, {mean:.3e} s per call "
-                  f"(one compiled XLA program)\n")
+        out.write(f"  {self.calls} call(s); the first took {self.first_call_seconds:.3e} s "
+                  f"(including tracing and compiling, when the program was new)\n")
+        if self.calls > 1:
+            mean = self.call_seconds / (self.calls - 1)
+            out.write(f"  the other {self.calls - 1}: {self.call_seconds:.3e} s in total, "
+                      f"{mean:.3e} s per call (one compiled XLA program)\n")
         seconds = self.node_seconds()
         if seconds:
             _write_nodes(out, fn.nodes, seconds, n_nodes)
