@@ -7,11 +7,13 @@ line as their creation site (the first frame outside symnb).
 
 from __future__ import annotations
 
+import sys
 import warnings
 from typing import Any, Iterable, Sequence
 
 from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
+from symnb.core.source import PACKAGE_DIR
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant
 
@@ -44,6 +46,10 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
     - ``disconnected_inputs``: ``'raise'`` (default), ``'warn'`` or ``'ignore'`` when the
       cost does not depend on a ``wrt`` variable; ``return_disconnected``: ``'zero'``
       (zeros like the variable) or ``'none'`` for such variables.
+
+    Returns one gradient for one variable, else a list (a tuple for a tuple), each of
+    its variable's dtype. Integer/bool ``wrt`` raise :class:`NullGradientError`; paths
+    through integer values (e.g. ``T.cast(x, 'int32')``) carry no gradient.
     """
     _check_policies(disconnected_inputs, return_disconnected)
     single = isinstance(wrt, Variable)
@@ -55,16 +61,32 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
     grads = _backpropagate(seeds, wrt_list, blockers)
     results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
                for v in wrt_list]
-    return results[0] if single else results
+    if single:
+        return results[0]
+    return tuple(results) if isinstance(wrt, tuple) else results
 
 
 def _check_policies(disconnected_inputs: str, return_disconnected: str) -> None:
     if disconnected_inputs not in ("raise", "warn", "ignore"):
         raise ValueError(f"disconnected_inputs must be 'raise', 'warn' or 'ignore', "
                          f"got {disconnected_inputs!r}")
-    if return_disconnected not in ("zero", "none", "disconnected"):
-        raise ValueError(f"return_disconnected must be 'zero', 'none' or 'disconnected', "
-                         f"got {return_disconnected!r}")
+    if return_disconnected not in ("zero", "none"):
+        raise ValueError(f"return_disconnected must be 'zero' or 'none', got {return_disconnected!r}")
+
+
+def _where(var: Variable) -> str:
+    """``created at file.py:12: <source line>`` for messages ('' when unknown)."""
+    if not var.site:
+        return ""
+    return f", created at {var.site.short()}: {var.site.line}"
+
+
+def _user_stacklevel() -> int:
+    """The ``warnings.warn`` stacklevel of the innermost frame outside symnb (the user's)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _check_differentiable_variable(var: Any) -> None:
@@ -72,9 +94,9 @@ def _check_differentiable_variable(var: Any) -> None:
         raise TypeError(f"grad: wrt must be symbolic variables, got {type(var).__name__}")
     if not var.dtype.startswith(("float", "complex")):
         raise NullGradientError(
-            f"grad: cannot differentiate with respect to {label(var)!r}, of integer/bool dtype "
-            f"{var.dtype} (created at {var.site.short()}); its gradient is undefined. "
-            f"Cast it to a float dtype before use if you need a gradient.")
+            f"grad: cannot differentiate with respect to {label(var)!r} ({var.type.short()}"
+            f"{_where(var)}): integer/bool variables have no gradient. Cast it to a float "
+            f"dtype before use if you need a gradient.")
 
 
 def _seeds(cost: Variable | None, known_grads: dict | None) -> dict[int, tuple[Variable, Variable]]:
@@ -83,24 +105,33 @@ def _seeds(cost: Variable | None, known_grads: dict | None) -> dict[int, tuple[V
         cost = as_tensor_variable(cost)
         if cost.ndim != 0:
             raise TypeError(f"grad: the cost must be a scalar; {label(cost)!r} has type "
-                            f"{cost.type.short()}. Reduce it first (e.g. cost.sum() or cost.mean()), "
-                            f"or pass known_grads for a non-scalar expression.")
+                            f"{cost.type.short()}{_where(cost)}. Reduce it first (e.g. cost.sum() "
+                            f"or cost.mean()), or pass known_grads for a non-scalar expression.")
         if not cost.dtype.startswith(("float", "complex")):
             raise NullGradientError(f"grad: the cost {label(cost)!r} has integer/bool dtype "
-                                    f"{cost.dtype}, which has no gradient")
+                                    f"{cost.dtype}{_where(cost)}, which has no gradient")
         seeds[id(cost)] = (cost, constant(1, dtype=cost.dtype))
     for var, g in (known_grads or {}).items():
-        g = as_tensor_variable(g)
-        if g.ndim != var.ndim:
-            raise TypeError(f"grad: known_grads[{label(var)!r}] has {g.ndim} dimension(s), "
-                            f"expected {var.ndim} like the variable ({var.type.short()})")
-        g = m.cast(g, var.dtype)
+        if not isinstance(var, Variable):
+            raise TypeError(f"grad: known_grads keys must be symbolic variables, "
+                            f"got {type(var).__name__}")
+        g = _check_known_grad(var, as_tensor_variable(g))
         if id(var) in seeds:
             g = m.add(seeds[id(var)][1], g)
         seeds[id(var)] = (var, g)
     if not seeds:
         raise ValueError("grad: give a cost, or known_grads when cost is None")
     return seeds
+
+
+def _check_known_grad(var: Variable, g: Variable) -> Variable:
+    """``g`` as ``var``'s dtype, after checking its type fits ``var``'s."""
+    mismatch = g.ndim != var.ndim or any(
+        a is not None and b is not None and a != b for a, b in zip(g.type.shape, var.type.shape))
+    if mismatch:
+        raise TypeError(f"grad: known_grads[{label(var)!r}] has type {g.type.short()}, which does "
+                        f"not fit the variable's type {var.type.short()}{_where(var)}")
+    return m.cast(g, var.dtype)
 
 
 def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variable],
@@ -165,14 +196,14 @@ def _fit(inp: Variable, g: Variable | None, node: Apply) -> Variable | None:
 def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected: str) -> Variable | None:
     if g is not None:
         return g
-    message = (f"grad: the cost does not depend on {label(var)!r} ({var.type.short()}, created at "
-               f"{var.site.short()}: {var.site.line}), or only through a blocked path "
-               f"(consider_constant / disconnected_grad / non-differentiable op). "
+    message = (f"grad: the cost does not depend on {label(var)!r} ({var.type.short()}{_where(var)}), "
+               f"or only through a blocked path (consider_constant / disconnected_grad / "
+               f"non-differentiable op or integer values). "
                f"Pass disconnected_inputs='ignore' to get zeros.")
     if policy == "raise":
         raise DisconnectedInputError(message)
     if policy == "warn":
-        warnings.warn(message, stacklevel=3)
+        warnings.warn(message, stacklevel=_user_stacklevel())
     if return_disconnected == "zero":
         from symnb.core.tensor.alloc import zeros_like
 

@@ -116,7 +116,7 @@ class _TreePrinter:
             suffix = f" ({note})" if note and var is root else ""
             node = var.owner
             if node is None:
-                lines.append(line_prefix + self._leaf_line(var) + suffix)
+                lines.append(line_prefix + self._leaf_line(var, suffix))
                 continue
             self._note_inner_graphs(node)
             expand = node not in self.done and not (self.stop_on_name and var.name is not None)
@@ -172,9 +172,9 @@ class _TreePrinter:
             parts.append(f"'{node.outputs[0].name or ''}'")
         return " ".join(part for part in parts if part)
 
-    def _leaf_line(self, var: Variable) -> str:
+    def _leaf_line(self, var: Variable, suffix: str) -> str:
         parts = [self._leaf_text(var), self._id(var), self._type(var), self._outer_link(var)]
-        return " ".join(part for part in parts if part) + self._value(var)
+        return " ".join(part for part in parts if part) + suffix + self._value(var)
 
     def _leaf_text(self, var: Variable) -> str:
         """An unnamed inner input shows its position first, as in Theano: ``*1-<TensorType(..)>``."""
@@ -185,10 +185,11 @@ class _TreePrinter:
 
     def _outer_link(self, var: Variable) -> str:
         """``-> [id C]``: the id of the outer input feeding an inner input."""
-        position, outer = self.links.get(id(var), (None, None))
+        _, outer = self.links.get(id(var), (None, None))
         if outer is None:
             return ""
-        return "-> " + self._id(outer if outer.owner is None else outer.owner)
+        outer_id = self._id(outer if outer.owner is None else outer.owner)
+        return f"-> {outer_id}" if outer_id else ""
 
     def _id(self, obj: Variable | Apply) -> str:
         if obj in self.done:
