@@ -78,7 +78,8 @@ def _where(var: Variable) -> str:
     """``created at file.py:12: <source line>`` for messages ('' when unknown)."""
     if not var.site:
         return ""
-    return f", created at {var.site.short()}: {var.site.line}"
+    line = var.site.line
+    return f", created at {var.site.short()}" + (f": {line}" if line else "")
 
 
 def _user_stacklevel() -> int:
@@ -131,6 +132,11 @@ def _check_known_grad(var: Variable, g: Variable) -> Variable:
     if mismatch:
         raise TypeError(f"grad: known_grads[{label(var)!r}] has type {g.type.short()}, which does "
                         f"not fit the variable's type {var.type.short()}{_where(var)}")
+    # Unknown static lengths: the test values still show a mismatch, which broadcasting
+    # in the backward pass would otherwise hide.
+    if var.has_test_value and g.has_test_value and var.test_value.shape != g.test_value.shape:
+        raise ValueError(f"grad: known_grads[{label(var)!r}] has shape {g.test_value.shape} "
+                         f"(test value), the variable {var.test_value.shape}{_where(var)}")
     return m.cast(g, var.dtype)
 
 
@@ -216,8 +222,11 @@ def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
              disconnected_inputs: str = "raise") -> Any:
     """d expression[i] / d wrt, stacked along a new leading axis (one row per element).
 
-    ``expression`` must be a vector (or a scalar) whose length is statically known.
+    ``expression`` must be a vector (or a scalar) whose length is statically known; the
+    result for ``wrt`` of shape ``s`` has shape ``(len(expression),) + s``. A row that does
+    not depend on ``wrt`` is zeros; ``disconnected_inputs`` applies when no row does.
     """
+    from symnb.core.tensor.alloc import zeros_like
     from symnb.core.tensor.join import stack
 
     expression = as_tensor_variable(expression)
@@ -227,23 +236,47 @@ def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
         return grad(expression, wrt, consider_constant, disconnected_inputs)
     if expression.ndim != 1 or expression.type.shape[0] is None:
         raise TypeError(
-            f"jacobian: {label(expression)!r} has type {expression.type.short()}; it must be a "
-            f"vector of statically known length (give its inputs a static shape, e.g. "
-            f"T.vector('x', shape=(3,)), or flatten a tensor of known shape)")
-    rows = [grad(expression[i], wrt_list, consider_constant, disconnected_inputs)
+            f"jacobian: {label(expression)!r} has type {expression.type.short()}"
+            f"{_where(expression)}; it must be a vector of statically known length (give its "
+            f"inputs a static shape, e.g. T.vector('x', shape=(3,)), or flatten a tensor of "
+            f"known shape)")
+    _check_policies(disconnected_inputs, "zero")
+    rows = [grad(expression[i], wrt_list, consider_constant, disconnected_inputs="ignore",
+                 return_disconnected="none")
             for i in range(expression.type.shape[0])]
-    result = [stack([row[k] for row in rows]) for k in range(len(wrt_list))]
+    result = []
+    for k, var in enumerate(wrt_list):
+        column = [row[k] for row in rows]
+        if all(g is None for g in column):
+            result.append(_finish_jacobian(expression, var, disconnected_inputs))
+            continue
+        result.append(stack([zeros_like(var) if g is None else g for g in column]))
     return result[0] if single else result
+
+
+def _finish_jacobian(expression: Variable, var: Variable, policy: str) -> Variable:
+    """The all-zero jacobian of an expression that does not depend on ``var``, or an error."""
+    from symnb.core.tensor.alloc import zeros
+    from symnb.core.tensor.shape import shape_i
+
+    _finish(var, None, policy, "none")
+    length = expression.type.shape[0]
+    return zeros([length, *(shape_i(var, d) for d in range(var.ndim))], dtype=var.dtype)
 
 
 def hessian(cost: Variable, wrt: Variable | Sequence[Variable],
             consider_constant: Iterable[Variable] | None = None,
             disconnected_inputs: str = "raise") -> Any:
-    """Second derivatives of the scalar ``cost`` with respect to each vector in ``wrt``."""
+    """Second derivatives of the scalar ``cost`` with respect to each vector in ``wrt``
+    (each of statically known length): a square matrix per vector."""
     single = isinstance(wrt, Variable)
     wrt_list = [wrt] if single else list(wrt)
     result = []
     for var in wrt_list:
+        if var.ndim != 1 or var.type.shape[0] is None:
+            raise TypeError(f"hessian: {label(var)!r} has type {var.type.short()}{_where(var)}; "
+                            f"each variable must be a vector of statically known length "
+                            f"(e.g. T.vector('x', shape=(3,)))")
         first = grad(cost, var, consider_constant, disconnected_inputs)
         result.append(jacobian(first, var, consider_constant, disconnected_inputs))
     return result[0] if single else result

@@ -64,6 +64,9 @@ class Program:
     traces: int = 0
     checked: bool = False
     static: tuple[int, ...] = ()
+    #: Runs as ``jitted(*arrays) -> results`` with no checks, static arguments or
+    #: rewrite checks to handle (the function's fast path).
+    plain: bool = False
 
 
 class StaticArgument:
@@ -153,6 +156,7 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
 
     entry.jitted = jax.jit(traced, static_argnums=static,
                            donate_argnums=() if entry.checked else donate)
+    entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry
 

@@ -118,22 +118,37 @@ class Function:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != len(self.inputs):
             args = self._bind(args, kwargs)
-        start = time.perf_counter() if self.profile is not None else 0.0
+        if self.profile is not None:
+            return self._profiled_call(args)
         arrays = [check(a) for check, a in zip(self._checkers, args)]
-        for var in self._all_shared:
-            arrays.append(_on_device(var))
-        results = self._run(arrays)
+        if self._all_shared:
+            arrays += [_on_device(var) for var in self._all_shared]
+        program = self._program
+        if program.plain and self._context is None:  # the common case, kept short
+            try:
+                results = program.jitted(*arrays)
+            except NodeFailure:
+                results = self._run(arrays)
+        else:
+            results = self._run(arrays)
         n = self._n_outputs
-        if self.maker.mode.check_rewrites:
-            check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
-                           arrays, results)
         if self.updated_shared:
             for var, value in zip(self.updated_shared, results[n:]):
                 var._set_backend_value(value)
-        outputs = [np.asarray(r) for r in results[:n]]
-        if self.profile is not None:
-            self.profile.record(time.perf_counter() - start, arrays)
-        return outputs[0] if self._single else outputs
+        if self._single:
+            return np.asarray(results[0])
+        return [np.asarray(r) for r in results[:n]]
+
+    def _profiled_call(self, args: Sequence[Any]) -> Any:
+        profile, self.profile = self.profile, None
+        start = time.perf_counter()
+        try:
+            outputs = self(*args)
+        finally:
+            self.profile = profile
+        arrays = [check(a) for check, a in zip(self._checkers, args)]
+        profile.record(time.perf_counter() - start, arrays + [v._backend_value() for v in self._all_shared])
+        return outputs
 
     def _run(self, arrays: list[Any]) -> Any:
         """Run the program; specialize on input values a length depends on, if needed."""
@@ -156,6 +171,9 @@ class Function:
             if program.checked:
                 error, results = results
                 raise_failed_check(error, program.nodes, self.nodes, self._title())
+            if self.maker.mode.check_rewrites:
+                check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
+                               arrays, results)
             return results
 
     def _specialize(self, failure: NodeFailure) -> bool:

@@ -19,7 +19,7 @@ input shows the id of the outer input feeding it::
 
     Scan{step} [id A] ''
      >Elemwise{add,no_inplace} [id E] ''
-     > |acc[t-1] [id F] -> [id D]
+     > |s0[t-1] [id F] -> [id D]
      > |x[t] [id G] -> [id C]
 """
 
