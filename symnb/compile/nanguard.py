@@ -34,12 +34,13 @@ class _NanGuardLinker(Linker):
     def hook(self, index: int, node: Apply, thunk: Any) -> None:
         for position, (var, value) in enumerate(zip(node.inputs, thunk.inputs)):
             if var.owner is None:  # values made inside the graph were checked when made
-                self._check(node, index, var, value, f"input #{position}")
+                self._check(node, index, thunk.inputs, var, value, f"input #{position}")
         thunk()
         for position, (var, value) in enumerate(zip(node.outputs, thunk.outputs)):
-            self._check(node, index, var, value, f"output #{position}")
+            self._check(node, index, thunk.inputs, var, value, f"output #{position}")
 
-    def _check(self, node: Apply, index: int, var: Variable, value: Any, where: str) -> None:
+    def _check(self, node: Apply, index: int, inputs: list[Any], var: Variable, value: Any,
+               where: str) -> None:
         problems = _problems(np.asarray(value), *self.checks)
         if not problems:
             return
@@ -47,7 +48,7 @@ class _NanGuardLinker(Linker):
                     f"({value.dtype} {describe_shape(np.shape(value))}) of "
                     f"{node.op.display_name()} (toposort index {index})")
         extra = _debugprint(node)
-        raise NanGuardError(format_node_error(node, headline, None, extra))
+        raise NanGuardError(format_node_error(node, headline, inputs, extra))
 
 
 def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:

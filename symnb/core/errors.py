@@ -56,6 +56,9 @@ def label(var: Variable) -> str:
         assigned = var.site.assigned_name()
         if assigned is not None:
             return assigned
+        expression = var.site.expression()  # a part of the line: show its source
+        if expression is not None and len(expression) <= 40 and "\n" not in expression:
+            return expression
     return var.auto_name()
 
 

@@ -15,7 +15,10 @@ from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
 from symnb.core.source import PACKAGE_DIR
 from symnb.core.tensor import math as m
-from symnb.core.tensor.basic import as_tensor_variable, constant
+from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.join import stack
+from symnb.core.tensor.shape import shape_i
 
 __all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
            "jacobian", "hessian"]
@@ -111,7 +114,10 @@ def _seeds(cost: Variable | None, known_grads: dict | None) -> dict[int, tuple[V
         if not cost.dtype.startswith(("float", "complex")):
             raise NullGradientError(f"grad: the cost {label(cost)!r} has integer/bool dtype "
                                     f"{cost.dtype}{_where(cost)}, which has no gradient")
-        seeds[id(cost)] = (cost, constant(1, dtype=cost.dtype))
+        # ones_like, not a constant: like Theano's fill, the gradient then depends on the
+        # cost's inputs, so ``sn.function([x], sn.grad(2 * x, x))`` uses ``x`` (rewrites
+        # fold the scalar fill away).
+        seeds[id(cost)] = (cost, ones_like(cost))
     for var, g in (known_grads or {}).items():
         if not isinstance(var, Variable):
             raise TypeError(f"grad: known_grads keys must be symbolic variables, "
@@ -211,8 +217,6 @@ def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected:
     if policy == "warn":
         warnings.warn(message, stacklevel=_user_stacklevel())
     if return_disconnected == "zero":
-        from symnb.core.tensor.alloc import zeros_like
-
         return zeros_like(var)
     return None
 
@@ -226,9 +230,6 @@ def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
     result for ``wrt`` of shape ``s`` has shape ``(len(expression),) + s``. A row that does
     not depend on ``wrt`` is zeros; ``disconnected_inputs`` applies when no row does.
     """
-    from symnb.core.tensor.alloc import zeros_like
-    from symnb.core.tensor.join import stack
-
     expression = as_tensor_variable(expression)
     single = isinstance(wrt, Variable)
     wrt_list = [wrt] if single else list(wrt)
@@ -256,9 +257,6 @@ def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
 
 def _finish_jacobian(expression: Variable, var: Variable, policy: str) -> Variable:
     """The all-zero jacobian of an expression that does not depend on ``var``, or an error."""
-    from symnb.core.tensor.alloc import zeros
-    from symnb.core.tensor.shape import shape_i
-
     _finish(var, None, policy, "none")
     length = expression.type.shape[0]
     return zeros([length, *(shape_i(var, d) for d in range(var.ndim))], dtype=var.dtype)

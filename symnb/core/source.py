@@ -41,21 +41,37 @@ class Frame(NamedTuple):
 class Site(tuple):
     """The user frames (innermost first) that were active when a node was built.
 
-    Stored as raw ``(code, lineno)`` pairs, turned into :class:`Frame` only when shown.
+    Stored as raw ``(code, lineno, lasti)`` triples, turned into :class:`Frame` only
+    when shown (``lasti`` locates the sub-expression on the line).
     """
 
     __slots__ = ()
 
     @property
     def frames(self) -> list[Frame]:
-        return [Frame(code.co_filename, lineno, code.co_name) for code, lineno in self]
+        return [Frame(code.co_filename, lineno, code.co_name) for code, lineno, _ in self]
 
     @property
     def frame(self) -> Frame | None:
         if not self:
             return None
-        code, lineno = self[0]
+        code, lineno, _ = self[0]
         return Frame(code.co_filename, lineno, code.co_name)
+
+    def expression(self) -> str | None:
+        """The source of the expression the user's line was evaluating (``a.mean(0)`` in
+        ``z = (a - a.mean(0)) / s``), from the instruction's column span; None if unknown."""
+        if not self:
+            return None
+        code, lineno, lasti = self[0]
+        try:
+            start_line, end_line, start, end = list(code.co_positions())[lasti // 2]
+        except (IndexError, ValueError):
+            return None
+        if start_line != lineno or end_line != lineno or start is None or end is None:
+            return None
+        text = linecache.getline(code.co_filename, lineno)
+        return text[start:end] or None
 
     @property
     def line(self) -> str:
@@ -72,12 +88,26 @@ class Site(tuple):
         return "\n".join(f.format() for f in reversed(frames))
 
     def assigned_name(self) -> str | None:
-        """The name on the left of ``name = ...`` in the user's line, if any."""
+        """The name on the left of ``name = ...`` in the user's line, if the node built
+        there is the whole right-hand side (not a part of it, like ``a.mean(0)``)."""
         match = _ASSIGNMENT.match(self.line)
-        return match.group(1) if match else None
+        if match is None:
+            return None
+        expression = self.expression()
+        right_hand_side = self.line[match.end():].split("#")[0].strip()
+        if expression is not None and _strip_parens(expression) != _strip_parens(right_hand_side):
+            return None
+        return match.group(1)
 
 
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
+
+
+def _strip_parens(text: str) -> str:
+    text = text.strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    return text
 
 _EMPTY = Site()
 
@@ -113,7 +143,7 @@ def capture_site(limit: int) -> Site:
         frame = frame.f_back
     frames = []
     while frame is not None and limit:
-        frames.append((frame.f_code, frame.f_lineno))
+        frames.append((frame.f_code, frame.f_lineno, frame.f_lasti))
         frame = frame.f_back
         limit -= 1
     return Site(frames)

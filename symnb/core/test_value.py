@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import warnings
 import weakref
+import zlib
 from typing import Any
 
 import numpy as np
@@ -192,7 +193,8 @@ def generated_test_value(var: Variable) -> np.ndarray:
     are 1: a valid index into any axis longer than one, a safe divisor and size;
     booleans are random.
     """
-    rng = np.random.default_rng(abs(hash(var.type)) % (2**32))
+    # A seed stable across processes (hash() of a str is not), so values are reproducible.
+    rng = np.random.default_rng(zlib.crc32(repr(var.type).encode()))
     shape, dtype = var.type.shape, np.dtype(var.type.dtype)
     if dtype.kind == "b":
         data = rng.random(shape) < 0.5

@@ -18,7 +18,7 @@ __all__ = ["has_inner_graphs", "inner_to_outer", "inner_output_notes", "inner_su
 
 def has_inner_graphs(node: Apply) -> bool:
     """True when ``node``'s op holds inner graphs (a loop body, condition branches)."""
-    return hasattr(node.op, "inner_graphs")
+    return all(hasattr(node.op, attr) for attr in ("inner_graphs", "inner_inputs", "inner_outputs"))
 
 
 def inner_to_outer(node: Apply) -> dict[int, Variable]:

@@ -70,6 +70,7 @@ def broadcast_static_shapes(shapes: Sequence[tuple[int | None, ...]]) -> tuple[i
 
 def dimension_mismatch_message(shapes: Sequence[tuple], names: Sequence[str]) -> str:
     """Theano's wording, with names: which inputs disagree on which axis."""
+    names = [f"({n})" if " " in n else n for n in names]  # (x * 2).shape, not x * 2.shape
     ndim = max(len(s) for s in shapes)
     padded = [(1,) * (ndim - len(s)) + tuple(s) for s in shapes]
     for axis in range(ndim):
