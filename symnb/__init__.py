@@ -19,7 +19,7 @@ from symnb.core.errors import GraphRuntimeError, MissingTestValueError, TestValu
 from symnb import gradient, printing, tensor  # noqa: F401
 from symnb.gradient import grad
 from symnb.core.ifelse import ifelse
-from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until
+from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 
 __version__ = "0.1.0"
 
@@ -27,7 +27,7 @@ __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError", "tensor",
     "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
-    "ifelse",
+    "ifelse", "steps_run",
 ]
 
 

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Sequence
 
 from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
-from symnb.core.source import PACKAGE_DIR
+from symnb.core.source import _is_library as is_library_code  # the rule creation sites use
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
@@ -88,7 +88,7 @@ def _where(var: Variable) -> str:
 def _user_stacklevel() -> int:
     """The ``warnings.warn`` stacklevel of the innermost frame outside symnb (the user's)."""
     frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(PACKAGE_DIR):
+    while frame is not None and is_library_code(frame.f_code):
         frame, level = frame.f_back, level + 1
     return level
 
@@ -276,5 +276,7 @@ def hessian(cost: Variable, wrt: Variable | Sequence[Variable],
                             f"each variable must be a vector of statically known length "
                             f"(e.g. T.vector('x', shape=(3,)))")
         first = grad(cost, var, consider_constant, disconnected_inputs)
-        result.append(jacobian(first, var, consider_constant, disconnected_inputs))
+        # A gradient that no longer depends on ``var`` (a cost linear in it) is not a
+        # disconnected input: its hessian is zero.
+        result.append(jacobian(first, var, consider_constant, disconnected_inputs="ignore"))
     return result[0] if single else result

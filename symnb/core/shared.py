@@ -60,7 +60,7 @@ def shared(value: Any, name: str | None = None, shape: Sequence[int | None] | No
 
     ``dtype`` defaults to the value's own dtype; a Python float becomes ``floatX``.
     """
-    if isinstance(value, float) and dtype is None:
+    if type(value) is float and dtype is None:  # a Python float, not np.float64
         dtype = config.floatX
     array = np.array(value, dtype=dtype, copy=True)
     static = (None,) * array.ndim if shape is None else tuple(shape)

@@ -3,5 +3,8 @@
 A curated re-export of the core tensor API; see ``symnb.core.tensor`` for the ops.
 """
 
+from symnb.core.gradient import grad  # Theano spelled it T.grad too
 from symnb.core.tensor import *  # noqa: F401,F403
-from symnb.core.tensor import __all__  # noqa: F401
+from symnb.core.tensor import __all__ as _core_all
+
+__all__ = list(_core_all) + ["grad"]

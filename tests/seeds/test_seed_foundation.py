@@ -25,7 +25,7 @@ def test_seed000_test_values_on_the_fly():
 def test_seed001_grad_of_two_x():
     x = T.scalar("x")
     y = 2. * x
-    g = T.grad(y, x) if hasattr(T, "grad") else sn.grad(y, x)
+    g = T.grad(y, x)
     assert g.eval({x: np.float32(5.0)}) == 2.0
     assert g.test_value == 2.0
 

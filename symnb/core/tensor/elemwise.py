@@ -147,6 +147,9 @@ class Elemwise(Op):
         if rule is None:
             return super().L_op(inputs, outputs, output_grads)
         grads = rule(inputs, outputs[0], output_grads[0])
+        if self.nin == 1:  # nothing was broadcast
+            return [g if g is None or inputs[0].dtype.startswith(("float", "complex")) else None
+                    for g in grads]
         return [None if g is None or not x.dtype.startswith(("float", "complex")) else sum_to_shape(g, x)
                 for g, x in zip(grads, inputs)]
 

@@ -1,0 +1,133 @@
+"""Training loops: gradients compiled with shared-variable updates, against jax.grad."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+
+L2 = 0.01
+LEARNING_RATE = 0.5
+
+
+def _classification_data(rng, n=200, d=5):
+    """Noisy labels of a linear rule: not separable, so the loss has a finite minimum."""
+    x = rng.normal(size=(n, d))
+    true_w = rng.normal(size=d)
+    y = (x @ true_w + 0.5 * rng.normal(size=n) > 0).astype("float64")
+    return x, y
+
+
+def _logistic_regression(d):
+    """The model as a symnb user writes it: shared w and b, cross-entropy plus L2."""
+    w = sn.shared(np.zeros(d), name="w")
+    b = sn.shared(np.array(0.0), name="b")  # a 0-d float64 array
+    x, y = T.dmatrix("x"), T.dvector("y")
+    p = T.sigmoid(T.dot(x, w) + b)
+    xent = -y * T.log(p) - (1 - y) * T.log(1 - p)
+    cost = xent.mean() + L2 * (w ** 2).sum()
+    gw, gb = sn.grad(cost, [w, b])
+    return w, b, x, y, cost, gw, gb
+
+
+def _jax_cost(w, b, x, y):
+    p = jax.nn.sigmoid(x @ w + b)
+    xent = -y * jnp.log(p) - (1 - y) * jnp.log(1 - p)
+    return xent.mean() + L2 * jnp.sum(w ** 2)
+
+
+def test_logistic_regression_loss_falls_steadily(rng):
+    xv, yv = _classification_data(rng)
+    w, b, x, y, cost, gw, gb = _logistic_regression(xv.shape[1])
+    train = sn.function([x, y], cost,
+                        updates=[(w, w - LEARNING_RATE * gw), (b, b - LEARNING_RATE * gb)])
+    losses = np.array([train(xv, yv) for _ in range(100)])
+    assert losses.dtype == np.float64
+    np.testing.assert_allclose(losses[0], np.log(2), rtol=1e-12)  # w = 0, b = 0: p = 1/2
+    assert np.all(np.diff(losses) < 0), losses
+    assert losses[-1] < 0.6 * losses[0]
+
+    # the same 100 steps of gradient descent with jax.grad, in float64
+    with jax.enable_x64(True):
+        step = jax.jit(jax.value_and_grad(_jax_cost, argnums=(0, 1)))
+        wj, bj = jnp.zeros(xv.shape[1]), jnp.float64(0.0)
+        reference = []
+        for _ in range(100):
+            loss, (dw, db) = step(wj, bj, xv, yv)
+            reference.append(float(loss))
+            wj, bj = wj - LEARNING_RATE * dw, bj - LEARNING_RATE * db
+    np.testing.assert_allclose(losses, reference, rtol=1e-10)
+    np.testing.assert_allclose(w.get_value(), np.asarray(wj), rtol=1e-8)
+    np.testing.assert_allclose(b.get_value(), float(bj), rtol=1e-8)
+
+
+def test_logistic_regression_gradients_equal_jax_grad(rng):
+    xv, yv = _classification_data(rng)
+    w, b, x, y, cost, gw, gb = _logistic_regression(xv.shape[1])
+    # a point away from the start, where every term of the gradient matters
+    wv, bv = rng.normal(size=xv.shape[1]), 0.3
+    w.set_value(wv)
+    b.set_value(np.array(bv))
+    compiled = sn.function([x, y], [cost, gw, gb])(xv, yv)
+    with jax.enable_x64(True):
+        loss, (dw, db) = jax.value_and_grad(_jax_cost, argnums=(0, 1))(wv, bv, xv, yv)
+    assert all(a.dtype == np.float64 for a in compiled)
+    np.testing.assert_allclose(compiled[0], float(loss), rtol=1e-5)
+    np.testing.assert_allclose(compiled[1], np.asarray(dw), rtol=1e-5, atol=1e-12)
+    np.testing.assert_allclose(compiled[2], float(db), rtol=1e-5, atol=1e-12)
+
+
+def _mlp_params(rng, sizes):
+    params = []
+    for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
+        params.append(rng.normal(scale=fan_in ** -0.5, size=(fan_in, fan_out)).astype("float32"))
+        params.append(rng.normal(scale=0.1, size=fan_out).astype("float32"))
+    return params
+
+
+def _jax_mlp_cost(params, x, labels):
+    h = x
+    for i in range(0, len(params), 2):
+        h = h @ params[i] + params[i + 1]
+        if i < len(params) - 2:
+            h = jnp.tanh(h)
+    return -jnp.mean(jax.nn.log_softmax(h)[jnp.arange(labels.shape[0]), labels])
+
+
+@pytest.mark.parametrize("one_hot", [False, True], ids=["label-index", "one-hot"])
+def test_float32_mlp_training_step_equals_jax_value_and_grad(one_hot, rng):
+    sizes, batch, lr = [12, 16, 8, 4], 10, np.float32(0.1)
+    params = _mlp_params(rng, sizes)
+    xv = rng.normal(size=(batch, sizes[0])).astype("float32")
+    labels = rng.integers(0, sizes[-1], size=batch).astype("int32")
+
+    shared = [sn.shared(p.copy(), name=f"p{i}") for i, p in enumerate(params)]
+    x = T.matrix("x")
+    h = x
+    for i in range(0, len(shared), 2):
+        h = T.dot(h, shared[i]) + shared[i + 1]
+        if i < len(shared) - 2:
+            h = T.tanh(h)
+    if one_hot:
+        y = T.matrix("y")
+        cost = -T.mean(T.sum(T.log_softmax(h) * y, axis=1))
+        y_value = np.eye(sizes[-1], dtype="float32")[labels]
+    else:
+        y = T.ivector("y")
+        cost = -T.mean(T.log_softmax(h)[T.arange(y.shape[0]), y])
+        y_value = labels
+    grads = sn.grad(cost, shared)
+    assert cost.dtype == "float32" and all(g.dtype == "float32" for g in grads)
+    step = sn.function([x, y], [cost, *grads],
+                       updates=[(p, p - lr * g) for p, g in zip(shared, grads)])
+    loss, *symnb_grads = step(xv, y_value)
+
+    loss_ref, grads_ref = jax.value_and_grad(_jax_mlp_cost)([jnp.asarray(p) for p in params], xv, labels)
+    assert loss.dtype == np.float32
+    np.testing.assert_allclose(loss, np.asarray(loss_ref), rtol=1e-5)
+    for p, ours, theirs, updated in zip(params, symnb_grads, grads_ref, shared):
+        assert ours.dtype == np.float32
+        np.testing.assert_allclose(ours, np.asarray(theirs), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(updated.get_value(), p - lr * np.asarray(theirs), rtol=1e-5, atol=1e-6)
