@@ -19,7 +19,7 @@ def best_time(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
 
 
 def compare(name: str, ours: Callable[[], object], reference: Callable[[], object], number: int,
-            target: float, rounds: int = 3) -> dict:
+            target: float, rounds: int = 8) -> dict:
     """Time ``ours`` against ``reference`` in alternating rounds; report the best of each."""
     ours_best = reference_best = float("inf")
     for _ in range(rounds):

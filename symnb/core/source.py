@@ -41,29 +41,30 @@ class Frame(NamedTuple):
 class Site(tuple):
     """The user frames (innermost first) that were active when a node was built.
 
-    Stored as raw ``(code, lineno, lasti)`` triples, turned into :class:`Frame` only
-    when shown (``lasti`` locates the sub-expression on the line).
+    Stored as raw ``(code, lasti)`` pairs (the instruction's byte offset), turned into
+    :class:`Frame` only when shown; ``lasti`` also locates the sub-expression on the line.
     """
 
     __slots__ = ()
 
     @property
     def frames(self) -> list[Frame]:
-        return [Frame(code.co_filename, lineno, code.co_name) for code, lineno, _ in self]
+        return [Frame(code.co_filename, _line_of(code, lasti), code.co_name) for code, lasti in self]
 
     @property
     def frame(self) -> Frame | None:
         if not self:
             return None
-        code, lineno, _ = self[0]
-        return Frame(code.co_filename, lineno, code.co_name)
+        code, lasti = self[0]
+        return Frame(code.co_filename, _line_of(code, lasti), code.co_name)
 
     def expression(self) -> str | None:
         """The source of the expression the user's line was evaluating (``a.mean(0)`` in
         ``z = (a - a.mean(0)) / s``), from the instruction's column span; None if unknown."""
         if not self:
             return None
-        code, lineno, lasti = self[0]
+        code, lasti = self[0]
+        lineno = _line_of(code, lasti)
         try:
             start_line, end_line, start, end = list(code.co_positions())[lasti // 2]
         except (IndexError, ValueError):
@@ -143,7 +144,17 @@ def capture_site(limit: int) -> Site:
         frame = frame.f_back
     frames = []
     while frame is not None and limit:
-        frames.append((frame.f_code, frame.f_lineno, frame.f_lasti))
+        # The line number is derived from the instruction offset only when shown:
+        # reading f_lineno costs a line-table lookup per frame.
+        frames.append((frame.f_code, frame.f_lasti))
         frame = frame.f_back
         limit -= 1
     return Site(frames)
+
+
+def _line_of(code: object, lasti: int) -> int:
+    """The line of the instruction at byte offset ``lasti`` in ``code``."""
+    for start, end, line in code.co_lines():
+        if start <= lasti < end and line is not None:
+            return line
+    return code.co_firstlineno
