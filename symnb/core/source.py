@@ -41,21 +41,23 @@ class Frame(NamedTuple):
 class Site(tuple):
     """The user frames (innermost first) that were active when a node was built.
 
-    Stored as raw ``(code, lasti)`` pairs (the instruction's byte offset), turned into
-    :class:`Frame` only when shown; ``lasti`` also locates the sub-expression on the line.
+    Stored flat, as ``code, lasti, code, lasti, ...`` (one tuple per node keeps graph
+    building light on the garbage collector), and turned into :class:`Frame` only when
+    shown; ``lasti`` (the instruction's byte offset) also locates the sub-expression.
     """
 
     __slots__ = ()
 
     @property
     def frames(self) -> list[Frame]:
-        return [Frame(code.co_filename, _line_of(code, lasti), code.co_name) for code, lasti in self]
+        return [Frame(code.co_filename, _line_of(code, lasti), code.co_name)
+                for code, lasti in zip(self[::2], self[1::2])]
 
     @property
     def frame(self) -> Frame | None:
         if not self:
             return None
-        code, lasti = self[0]
+        code, lasti = self[0], self[1]
         return Frame(code.co_filename, _line_of(code, lasti), code.co_name)
 
     def expression(self) -> str | None:
@@ -63,7 +65,7 @@ class Site(tuple):
         ``z = (a - a.mean(0)) / s``), from the instruction's column span; None if unknown."""
         if not self:
             return None
-        code, lasti = self[0]
+        code, lasti = self[0], self[1]
         lineno = _line_of(code, lasti)
         try:
             start_line, end_line, start, end = list(code.co_positions())[lasti // 2]
@@ -146,7 +148,8 @@ def capture_site(limit: int) -> Site:
     while frame is not None and limit:
         # The line number is derived from the instruction offset only when shown:
         # reading f_lineno costs a line-table lookup per frame.
-        frames.append((frame.f_code, frame.f_lasti))
+        frames.append(frame.f_code)
+        frames.append(frame.f_lasti)
         frame = frame.f_back
         limit -= 1
     return Site(frames)
