@@ -14,7 +14,6 @@ The reference returns NumPy arrays too (``np.asarray(jitted(...))``), as symnb d
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import jax

@@ -41,3 +41,17 @@ def check_paths(build: Callable[..., Any], values: list[Any], reference: Callabl
     compiled = sn.function(inputs, out, on_unused_input="ignore")(*values)
     assert_same(compiled, expected, "XLA", rtol)
     return compiled
+
+
+def scaled_normal(rng: np.random.Generator, shape: Any, dtype: Any) -> np.ndarray:
+    """Normal values times 10 in ``dtype`` (integers truncated: negative ones too)."""
+    return (rng.normal(size=shape) * 10).astype(dtype)
+
+
+def small_values(rng: np.random.Generator, shape: Any, dtype: Any, bound: int = 4) -> np.ndarray:
+    """Random values of any dtype: bools, integers in [-bound, bound], normal floats."""
+    if dtype == "bool":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(-bound, bound + 1, size=shape).astype(dtype)
+    return rng.normal(size=shape).astype(dtype)

@@ -7,6 +7,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from tests.reference import assert_same, check_paths
+from tests.reference import scaled_normal as _value
 
 DTYPES = ["float32", "float64", "int32"]
 
@@ -15,10 +16,6 @@ def check_constant(out, expected):
     """A graph without inputs: its test value and its compiled result equal ``expected``."""
     assert_same(out.test_value, expected, "perform (test value)")
     assert_same(sn.function([], out)(), expected, "XLA")
-
-
-def _value(rng, shape, dtype):
-    return (rng.normal(size=shape) * 10).astype(dtype)
 
 
 # -- zeros, ones, full ---------------------------------------------------------------------------

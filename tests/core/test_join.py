@@ -8,12 +8,9 @@ import symnb as sn
 import symnb.tensor as T
 from symnb.core.tensor.join import split
 from tests.reference import check_paths
+from tests.reference import scaled_normal as _value
 
 DTYPES = ["float32", "float64", "int32"]
-
-
-def _value(rng, shape, dtype):
-    return (rng.normal(size=shape) * 10).astype(dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

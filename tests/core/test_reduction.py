@@ -8,18 +8,14 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.core.errors import TestValueError
-from tests.reference import check_paths
+from tests.reference import check_paths, small_values
 
 AXES = [None, 0, -1, (0, 2), (-1, 0), ()]
 DTYPES = ["float32", "float64", "int32"]
 
 
 def _values(rng, shape, dtype):
-    if dtype == "bool":
-        return rng.integers(0, 2, size=shape).astype(bool)
-    if np.dtype(dtype).kind in "iu":
-        return rng.integers(-3, 4, size=shape).astype(dtype)
-    return rng.normal(size=shape).astype(dtype)
+    return small_values(rng, shape, dtype, bound=3)
 
 
 # name, NumPy function; each symnb function has NumPy's name and signature

@@ -7,12 +7,9 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from tests.reference import check_paths
+from tests.reference import scaled_normal as _value
 
 DTYPES = ["float32", "float64", "int32"]
-
-
-def _value(rng, shape, dtype):
-    return (rng.normal(size=shape) * 10).astype(dtype)
 
 
 # -- shape, shape_i ----------------------------------------------------------------------------

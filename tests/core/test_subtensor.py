@@ -9,12 +9,9 @@ from symnb.core.errors import GraphRuntimeError, TestValueError
 from symnb.lower_xla.rules.subtensor import DynamicShapeError, check_dynamic_shapes
 from symnb.core.graph import toposort
 from tests.reference import check_paths
+from tests.reference import scaled_normal as _values
 
 DTYPES = ["float32", "float64", "int32"]
-
-
-def _values(rng, shape, dtype):
-    return (rng.normal(size=shape) * 10).astype(dtype)
 
 
 BASIC = [
