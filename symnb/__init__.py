@@ -16,7 +16,7 @@ from symnb.core.op import Op
 from symnb.core.shared import SharedVariable, shared
 from symnb.core.type import TensorType
 from symnb.core.errors import GraphRuntimeError, MissingTestValueError, TestValueError
-from symnb import gradient, printing, tensor  # noqa: F401
+from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
 from symnb.core.ifelse import ifelse
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run

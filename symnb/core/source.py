@@ -30,12 +30,37 @@ class Frame(NamedTuple):
         return linecache.getline(self.filename, self.lineno).strip()
 
     def short(self) -> str:
+        cell = _file_name(self.filename)
+        if cell is not None:
+            return f"{cell}:{self.lineno}"
         return f"{os.path.basename(self.filename)}:{self.lineno}"
 
     def format(self) -> str:
-        text = f'  File "{self.filename}", line {self.lineno}, in {self.function}'
+        cell = _file_name(self.filename)
+        if cell is not None:
+            text = f"  {cell}, line {self.lineno}, in {self.function}"
+        else:
+            text = f'  File "{self.filename}", line {self.lineno}, in {self.function}'
         line = self.line
         return f"{text}\n    {line}" if line else text
+
+
+_FILE_NAMERS: list = []
+
+
+def register_file_namer(namer) -> None:
+    """Let a front end name source files in messages (``namer(filename) -> str | None``);
+    symnb's notebook support names IPython cells ``Cell In[5]`` this way."""
+    if namer not in _FILE_NAMERS:
+        _FILE_NAMERS.append(namer)
+
+
+def _file_name(filename: str) -> str | None:
+    for namer in _FILE_NAMERS:
+        name = namer(filename)
+        if name is not None:
+            return name
+    return None
 
 
 class Site(tuple):
