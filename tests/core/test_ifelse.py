@@ -173,3 +173,32 @@ def test_a_list_of_one_output_gives_a_list(rng):
     result = ifelse(c, [x * 2], [x + 1])
     assert isinstance(result, list) and len(result) == 1
     assert_same(result[0].test_value, x.test_value + 1, "perform")
+
+
+def test_ifelse_laziness_with_a_print_in_each_branch(capsys):
+    from symnb.printing import Print
+
+    with sn.config.change_flags(compute_test_value="off"):
+        cond = T.scalar("cond", dtype="bool")
+        x = T.vector("x")
+        chosen = sn.ifelse(cond, Print("then")(x * 2), Print("else")(x * 3))
+        both = T.switch(cond, Print("switch-then")(x * 2), Print("switch-else")(x * 3))
+        f = sn.function([cond, x], chosen)
+        g = sn.function([cond, x], both)
+    value = np.array([1.0, 2.0], "float32")
+    np.testing.assert_array_equal(f(True, value), [2, 4])
+    assert capsys.readouterr().out == "then __str__ = [2. 4.]\n"
+    np.testing.assert_array_equal(f(False, value), [3, 6])
+    assert capsys.readouterr().out == "else __str__ = [3. 6.]\n"
+    np.testing.assert_array_equal(g(False, value), [3, 6])
+    printed = capsys.readouterr().out
+    assert "switch-then" in printed and "switch-else" in printed  # switch computes both
+    # The ifelse's test value runs only the taken branch (each branch expression also
+    # printed its own test value when it was built, before the ifelse existed).
+    flag = T.scalar("flag", dtype="bool", test_value=np.bool_(False))
+    v = T.vector("v", test_value=value)
+    then_branch, else_branch = Print("then")(v + 1), Print("else")(v - 1)
+    capsys.readouterr()
+    result = sn.ifelse(flag, then_branch, else_branch)
+    assert capsys.readouterr().out == "else __str__ = [0. 1.]\n"
+    np.testing.assert_array_equal(result.test_value, [0, 1])
