@@ -47,7 +47,7 @@ SHAPES = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 3), (4, 1)), ((), (5,)), ((0
 
 
 def _positive(rng, shape, dtype):
-    if np.dtype(dtype).kind == "i":
+    if np.dtype(dtype).kind in "iu":
         return rng.integers(1, 5, size=shape).astype(dtype)
     return rng.uniform(0.2, 2.0, size=shape).astype(dtype)
 
