@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Variable", "Constant", "Apply", "Tag",
-    "toposort", "ancestors", "graph_inputs", "clone_replace", "variables_between",
+    "toposort", "ancestors", "graph_inputs", "clone_replace",
 ]
 
 
@@ -224,19 +224,6 @@ def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ())
     """The root variables (no owner, or a blocker) ``outputs`` depend on."""
     stop = {id(v) for v in blockers}
     return [v for v in ancestors(outputs, blockers) if v.owner is None or id(v) in stop]
-
-
-def variables_between(inputs: Iterable[Variable], outputs: Iterable[Variable]) -> list[Variable]:
-    """Variables on some path from ``inputs`` to ``outputs``."""
-    nodes = toposort(outputs, inputs)
-    reached = {id(v) for v in inputs}
-    between = list(inputs)
-    for node in nodes:
-        if any(id(i) in reached for i in node.inputs):
-            for out in node.outputs:
-                reached.add(id(out))
-                between.append(out)
-    return [v for v in between if id(v) in reached]
 
 
 def clone_replace(outputs: Sequence[Variable], replace: dict[Variable, Variable] | None = None

@@ -138,12 +138,6 @@ class TensorType:
             return False
         return all(s is None or s == n for s, n in zip(self.shape, shape))
 
-    def is_super(self, other: "TensorType") -> bool:
-        """True when every value of ``other`` is also a value of this type."""
-        if self.dtype != other.dtype or self.ndim != other.ndim:
-            return False
-        return all(s is None or s == o for s, o in zip(self.shape, other.shape))
-
     def mismatch(self, value: np.ndarray) -> str | None:
         """Why ``value`` is not of this type (None when it is)."""
         if str(value.dtype) != self.dtype:
