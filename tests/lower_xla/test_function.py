@@ -107,3 +107,36 @@ def test_keyword_arguments():
     x, y = T.vector("x"), T.vector("y")
     f = sn.function([x, y], x - y)
     np.testing.assert_array_equal(f(y=np.ones(2, "float32"), x=np.full(2, 3, "float32")), [2, 2])
+
+
+def _has_gpu():
+    try:
+        return bool(jax.devices("gpu"))
+    except RuntimeError:
+        return False
+
+
+@pytest.mark.skipif(_has_gpu(), reason="checks the message shown when there is no GPU")
+def test_device_gpu_without_a_gpu_says_so():
+    x = T.vector("x")
+    with sn.config.change_flags(device="gpu"):
+        with pytest.raises(RuntimeError, match="JAX finds no GPU"):
+            sn.function([x], x * 2)
+
+
+@pytest.mark.skipif(not _has_gpu(), reason="needs a GPU")
+def test_device_gpu_runs_there():
+    x = T.dvector("x")
+    w = sn.shared(np.arange(3.0), name="w")
+    with sn.config.change_flags(device="gpu"):
+        f = sn.function([x], (x * w).sum(), updates=[(w, w + 1)])
+        assert f(np.ones(3)) == 3.0
+    assert f(np.ones(3)) == 6.0
+    assert w.get_value().dtype == np.float64
+
+
+def test_device_cpu_runs_on_the_cpu():
+    x = T.vector("x")
+    with sn.config.change_flags(device="cpu"):
+        f = sn.function([x], x + 1)
+    np.testing.assert_array_equal(f(np.zeros(2, "float32")), [1, 1])
