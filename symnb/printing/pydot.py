@@ -22,6 +22,7 @@ import shutil
 import tempfile
 from typing import Any
 
+from symnb.core.errors import label
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
 from symnb.printing._common import graph_parts, leaf_text, output_text
@@ -79,7 +80,9 @@ def pydotprint(fct: Any, outfile: str | os.PathLike | None = None, format: str |
     outputs, order = graph_parts(fct)
     nodes = order if order is not None else toposort(outputs)
     pydot = _import_pydot()
-    graph = _DotBuilder(pydot, outputs, nodes, compact, with_ids, max_label_size).build()
+    builder = _DotBuilder(pydot, outputs, nodes, compact, with_ids, max_label_size)
+    builder.output_names = _update_names(fct, outputs)
+    graph = builder.build()
     data = graph.to_string().encode() if fmt == "dot" else _render(graph, fmt)
     if return_image:
         return data.decode() if fmt in ("svg", "dot") else data
@@ -89,6 +92,16 @@ def pydotprint(fct: Any, outfile: str | os.PathLike | None = None, format: str |
     if print_output_file:
         print("The output file is available at", path)
     return path
+
+
+def _update_names(fct: Any, outputs: list[Variable]) -> dict[int, str]:
+    """``{output position: 'w (update)'}`` for a compiled function's shared updates, which
+    follow its outputs in the program."""
+    updated = getattr(fct, "updated_shared", None)
+    if not updated or not hasattr(fct, "maker"):
+        return {}
+    first = len(outputs) - len(updated)
+    return {first + i: f"{label(var)} (update)" for i, var in enumerate(updated)}
 
 
 def _choose_format(outfile: Any, fmt: str | None) -> str:
@@ -149,6 +162,7 @@ class _DotBuilder:
         self.with_ids = with_ids
         self.limit = max_label_size
         self.output_index = {id(v): i for i, v in enumerate(outputs)}
+        self.output_names: dict[int, str] = {}  # position -> label, e.g. 'w (update)'
         self.consumed = {id(v) for node in nodes for v in node.inputs}
         self.in_graph = {id(node) for node in nodes}
         self.dot_names: dict[int, str] = {}  # id(Apply or Variable) -> dot node name
@@ -208,7 +222,8 @@ class _DotBuilder:
         if var.name is not None:
             return [var.name, var.type.short()]
         if id(var) in self.output_index:
-            return [f"output {self.output_index[id(var)]}", var.type.short()]
+            position = self.output_index[id(var)]
+            return [self.output_names.get(position, f"output {position}"), var.type.short()]
         return [output_text(var), var.type.short()]
 
     @staticmethod

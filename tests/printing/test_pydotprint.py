@@ -185,3 +185,15 @@ def test_missing_pydot_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "pydot", None)  # import pydot now fails
     with pytest.raises(ImportError, match="pip install pydot"):
         pydotprint(T.vector("x") * 2., format="dot", return_image=True)
+
+
+def test_shared_updates_are_labelled_by_their_variable():
+    import numpy as np
+
+    import symnb as sn
+
+    x = T.vector("x")
+    w = sn.shared(np.zeros(2, "float32"), name="w")
+    f = sn.function([x], (w * x).sum(), updates=[(w, w + x)])
+    text = pydotprint(f, format="dot", return_image=True)
+    assert "w (update)" in text and "output 0" in text
