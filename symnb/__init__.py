@@ -37,3 +37,17 @@ def function(inputs: Any, outputs: Any = None, **kwargs: Any):
     from symnb.lower_xla.function import function as _function
 
     return _function(inputs, outputs, **kwargs)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """``%load_ext symnb``: register ``%%symgraph`` and HTML reprs (see :mod:`symnb.magics`)."""
+    from symnb.magics import load_ipython_extension as _load
+
+    _load(ipython)
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    """``%unload_ext symnb``: remove what ``%load_ext symnb`` registered."""
+    from symnb.magics import unload_ipython_extension as _unload
+
+    _unload(ipython)

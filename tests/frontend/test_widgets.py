@@ -1,0 +1,185 @@
+"""symnb.widgets: each widget's model methods, and its ipywidgets children (no browser)."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.widgets import GraphExplorer, ProfileView, RewriteStepper, TestValueEditor
+
+NBSP = "\u00a0"
+
+
+@pytest.fixture
+def graph():
+    x = T.vector("x", test_value=np.array([1, 2, 3], "float32"))
+    b = sn.shared(np.float32(0.5), name="b")
+    y = T.exp(T.log(x)) * 2
+    z = (y + b).sum()
+    return x, b, y, z
+
+
+def test_graph_explorer_tree_and_details(graph):
+    x, b, y, z = graph
+    explorer = GraphExplorer(z)
+    assert [label.replace(NBSP, " ") for label in explorer.labels()] == [
+        "Sum{axis=(0,)} 'z'", "  Elemwise{add,no_inplace} 'y + b'", "    Elemwise{mul,no_inplace} 'y'",
+        "      Elemwise{exp,no_inplace} 'T.exp(T.log(x))'", "        Elemwise{log,no_inplace} 'T.log(x)'",
+        "          x",
+        "      TensorConstant{2.0}", "    b"]
+    details = explorer.describe(2)
+    assert details.splitlines()[0] == "y: Elemwise{mul,no_inplace}"
+    assert "created at test_widgets.py:" in details and ": y = T.exp(T.log(x)) * 2" in details
+    assert "  #1 constant 2.0: TensorType(float32, shape=())  float32 () 2.0" in details
+    assert "  #0 y: TensorType(float32, shape=(?,))  float32 (3,) [2., 4., 6.]   <- selected" in details
+    assert explorer.describe(7).splitlines() == [
+        "b: shared variable", explorer.describe(7).splitlines()[1],
+        "type: TensorType(float32, shape=())", "test value: float32 () 0.5"]
+
+
+def test_graph_explorer_view_follows_the_selection(graph):
+    explorer = GraphExplorer(graph[3])
+    select, details = explorer.widget.children
+    assert select.options[5][0].strip(NBSP) == "x"
+    assert "z: Sum{axis=(0,)}" in details.value
+    select.value = 5
+    assert "x: input" in details.value and "float32 (3,) [1., 2., 3.]" in details.value
+
+
+def test_graph_explorer_of_a_compiled_function_shows_the_optimized_graph(graph):
+    x, b, y, z = graph
+    explorer = GraphExplorer(sn.function([x], z))
+    labels = [label.strip(NBSP) for label in explorer.labels()]
+    assert labels == ["Sum{axis=(0,)} 'z'  #1", "Composite{((i0 * 2.0) + i1)} 'y + b'  #0", "x", "b"]
+    assert "  #0 x: TensorType(float32, shape=(?,))  float32 (3,) [1., 2., 3.]" in explorer.describe(1)
+
+
+def test_graph_explorer_marks_a_node_shown_twice(graph):
+    x = graph[0]
+    y = x * 2
+    z = y + y
+    labels = [label.strip(NBSP) for label in GraphExplorer(z).labels()]
+    assert labels == ["Elemwise{add,no_inplace} 'z'", "Elemwise{mul,no_inplace} 'y'", "x",
+                      "TensorConstant{2.0}", "Elemwise{mul,no_inplace} 'y'  (shown above)"]
+
+
+def test_test_value_editor_recomputes_outputs_from_edited_inputs(graph):
+    x, b, y, z = graph
+    editor = TestValueEditor([y, z])
+    assert editor.inputs == [x]  # b is shared: it keeps its own value
+    assert editor.input_text(x) == "[1.0, 2.0, 3.0]"
+    assert editor.output_lines() == ["y: float32 (3,) [2., 4., 6.]", "z: float32 () 13.5"]
+    editor.set_text(x, "[1, 1]")
+    assert editor.error is None
+    assert editor.output_lines() == ["y: float32 (2,) [2., 2.]", "z: float32 () 5.0"]
+    assert x.test_value.tolist() == [1.0, 1.0]
+    assert y.test_value.tolist() == [2.0, 4.0, 6.0]  # built earlier: keeps its value
+    assert (x * 3).test_value.tolist() == [3.0, 3.0]  # built now: from the edited value
+    editor.set_text(0, "np.arange(3) + 0.5")
+    assert editor.output_lines()[1] == "z: float32 () 10.5"
+
+
+def test_test_value_editor_reports_bad_text_and_bad_shapes(graph):
+    x, b, y, z = graph
+    editor = TestValueEditor(z)
+    editor.set_text(x, "[[1, 2]]")
+    assert editor.error == ("test value for 'x' does not fit TensorType(float32, shape=(?,)): "
+                            "expected 1 dimension(s) (?,), got 2 with shape (1, 2)")
+    assert x.test_value.tolist() == [1.0, 2.0, 3.0]  # unchanged
+    editor.set_text(x, "[1, ")
+    assert editor.error.startswith("x: cannot read '[1, ': SyntaxError")
+    w = T.vector("w", test_value=np.ones(3, "float32"))
+    s = x + w
+    both = TestValueEditor(s)
+    both.set_text(w, "[1, 2]")
+    assert both.error.startswith("the outputs cannot be computed: ")
+    assert both.output_lines() == ["s: (not computed)"]
+    both.set_text(x, "[5, 6]")
+    assert both.error is None and both.output_lines() == ["s: float32 (2,) [6., 8.]"]
+
+
+def test_test_value_editor_view(graph):
+    x, b, y, z = graph
+    editor = TestValueEditor(z)
+    field, result, note = editor.widget.children
+    assert field.description == "x" and field.value == "[1.0, 2.0, 3.0]"
+    assert "z: float32 () 13.5" in result.value
+    field.value = "[3, 3, 3]"
+    assert "z: float32 () 19.5" in result.value
+    field.value = "[2, 2, 2, "
+    assert "error: x: cannot read" in result.value
+    assert "stored .test_value keep the values computed when they were built" in note.value
+
+
+def test_test_value_editor_missing_input_value():
+    v = T.vector("v")
+    q = v * 2
+    editor = TestValueEditor(q)
+    assert editor.error == "no test value yet for: v"
+    editor.set_text(v, "[1, 2]")
+    assert editor.output_lines() == ["q: float32 (2,) [2., 4.]"]
+
+
+def test_profile_view_rows_and_table(graph):
+    x, b, y, z = graph
+    with pytest.raises(ValueError, match="profile=True"):
+        ProfileView(sn.function([x], z))
+    f = sn.function([x], z, profile=True)
+    assert ProfileView(f).text() == "no profile yet: call the function once"
+    f(np.ones(4, "float32"))
+    view = ProfileView(f)
+    assert sorted(r.index for r in view.rows) == [0, 1]
+    assert sum(r.percent for r in view.rows) == pytest.approx(100.0)
+    by_index = {r.index: r for r in view.rows}
+    assert by_index[1].op == "Sum{axis=(0,)}"
+    assert by_index[1].node == "Sum{axis=(0,)}(Composite{((i0 * 2.0) + i1)})"
+    assert by_index[1].line.endswith(": z = (y + b).sum()")
+    refresh, table = view.widget.children
+    assert "z = (y + b).sum()" in table.value and "Composite{((i0 * 2.0) + i1)}(x, b)" in table.value
+    refresh.click()
+    assert "Sum{axis=(0,)}" in table.value
+
+
+def test_rewrite_stepper_steps_through_the_history(graph):
+    x, b, y, z = graph
+    stepper = RewriteStepper(sn.function([x], z))
+    assert stepper.title() == "Rewrite 1 of 2: local_exp_log"
+    step = stepper.step()
+    assert step.before.splitlines() == ["Elemwise{exp,no_inplace} [id A] ''",
+                                        " |Elemwise{log,no_inplace} [id B] ''", "   |x [id C]"]
+    assert step.after == "x [id A]\n"
+    assert step.line.endswith(": y = T.exp(T.log(x)) * 2")
+    assert stepper.previous() == 0 and stepper.next() == 1 and stepper.next() == 1
+    assert stepper.step().name == "fusion"
+    assert stepper.step().after.startswith("Composite{((i0 * 2.0) + i1)} [id A]")
+
+
+def test_rewrite_stepper_view_buttons(graph):
+    x, b, y, z = graph
+    stepper = RewriteStepper(sn.function([x], z))
+    (previous, following), page = stepper.widget.children[0].children, stepper.widget.children[1]
+    assert previous.disabled and not following.disabled
+    assert "Rewrite 1 of 2: local_exp_log" in page.value
+    following.click()
+    assert "Rewrite 2 of 2: fusion" in page.value and following.disabled and not previous.disabled
+    assert "y = T.exp(T.log(x)) * 2" not in page.value and "(y + b).sum()" in page.value
+
+
+def test_rewrite_stepper_without_rewrites(graph):
+    x = graph[0]
+    stepper = RewriteStepper(sn.function([x], x * 2, mode=sn.compile.Mode(optimizer=None)))
+    assert stepper.text() == "No rewrites were applied (optimizer=None)."
+    with pytest.raises(IndexError, match="no rewrites were applied"):
+        stepper.step()
+    previous, following = stepper.widget.children[0].children
+    assert previous.disabled and following.disabled
+
+
+def test_widgets_display_as_their_ipywidgets_view(graph, monkeypatch):
+    explorer = GraphExplorer(graph[3])
+    bundle = explorer._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+    shown = []
+    monkeypatch.setattr("IPython.display.display", shown.append)
+    explorer.display()
+    assert shown == [explorer.widget]
