@@ -6,7 +6,7 @@ nodes deep is as easy to handle as a shallow one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -205,8 +205,10 @@ def toposort(outputs: Iterable[Variable], inputs: Iterable[Variable] = ()) -> li
     return order
 
 
-def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) -> Iterator[Variable]:
-    """Every variable ``outputs`` depend on (themselves included), stopping at ``blockers``."""
+def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = (),
+              stop_at: Callable[[Variable], bool] | None = None) -> Iterator[Variable]:
+    """Every variable ``outputs`` depend on (themselves included), not walking past
+    ``blockers`` nor past the variables for which ``stop_at(var)`` is true."""
     stop = {id(v) for v in blockers}
     seen: set[int] = set()
     stack = list(outputs)
@@ -216,7 +218,7 @@ def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) ->
             continue
         seen.add(id(var))
         yield var
-        if var.owner is not None and id(var) not in stop:
+        if var.owner is not None and id(var) not in stop and not (stop_at is not None and stop_at(var)):
             stack.extend(reversed(var.owner.inputs))
 
 

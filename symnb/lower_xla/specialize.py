@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from symnb.core.graph import Variable
+from symnb.core.graph import Variable, ancestors
 from symnb.core.tensor.shape import Shape, ShapeI
 
 __all__ = ["value_sources", "MAX_STATIC_SIZE"]
@@ -25,21 +25,22 @@ def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable]) -> 
     but a shape; None when one of them could not be a static argument."""
     position = {id(v): i for i, v in enumerate(inputs)}
     found: set[int] = set()
-    seen: set[int] = set()
-    stack = list(variables)
-    while stack:
-        var = stack.pop()
-        if id(var) in seen:
-            continue
-        seen.add(id(var))
-        owner = var.owner
-        if owner is not None and not isinstance(owner.op, (Shape, ShapeI)):
-            stack.extend(owner.inputs)
-        elif owner is None and id(var) in position:
-            static_size = 1
-            for length in var.type.shape:
-                static_size = None if length is None or static_size is None else static_size * length
-            if static_size is None or static_size > MAX_STATIC_SIZE:
+    for var in ancestors(variables, stop_at=_is_shape):
+        if var.owner is None and id(var) in position:
+            if _static_size(var) is None or _static_size(var) > MAX_STATIC_SIZE:
                 return None
             found.add(position[id(var)])
     return found
+
+
+def _is_shape(var: Variable) -> bool:
+    return isinstance(var.owner.op, (Shape, ShapeI))
+
+
+def _static_size(var: Variable) -> int | None:
+    if None in var.type.shape:
+        return None
+    size = 1
+    for length in var.type.shape:
+        size *= length
+    return size
