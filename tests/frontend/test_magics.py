@@ -20,6 +20,11 @@ def shell():
     InteractiveShell.clear_instance()
 
 
+def cell(shell):
+    """How symnb names the next cell: ``Cell In[n]``, n its execution count."""
+    return f"Cell In[{shell.execution_count}]"
+
+
 def run(shell, cell):
     """Run ``cell``; return (result, the HTML strings %%symgraph displayed)."""
     shown = []
@@ -37,12 +42,13 @@ def test_import_symnb_imports_neither_ipython_nor_ipywidgets():
 
 def test_symgraph_shows_assigned_variables_with_test_values_and_lines(shell):
     shell.run_cell("unchanged = T.scalar('u')", store_history=True)
+    name = cell(shell)
     result, (page,) = run(shell, f"%%symgraph\n{CELL_X}\ny = x * 2\nn = 3")
     assert result.success
     assert "<h4>x</h4>" in page and "<h4>y</h4>" in page
     assert "<h4>unchanged</h4>" not in page and "<h4>n</h4>" not in page  # not (re)assigned / not symbolic
     assert "Elemwise{mul,no_inplace} [id B] &#x27;&#x27; -&gt; float32 (3,) [2., 4., 6.]" in page
-    assert "Cell In[3]:2: y = x * 2" in page  # the cell's own line, as IPython numbers cells
+    assert f"{name}:2: y = x * 2" in page  # the cell's own line, as IPython numbers cells
     assert "<td>float32 (3,) [1., 2., 3.]</td>" in page
 
 
@@ -87,11 +93,12 @@ def test_symgraph_optimized_compiles_over_root_inputs(shell):
 
 
 def test_symgraph_profile_calls_once_and_shows_user_lines(shell):
+    name = cell(shell)
     result, (page,) = run(shell, f"%%symgraph --profile\n{CELL_X}\ns = (x * x).sum()")
     assert result.success
     assert "Profile of one call on the test values of x" in page
     assert "Function profile: s" in page and "1 call(s)" in page
-    assert "Cell In[2]:2: s = (x * x).sum()" in page
+    assert f"{name}:2: s = (x * x).sum()" in page
     assert "Optimized graph" not in page
 
 
@@ -106,13 +113,14 @@ def test_symgraph_with_only_inputs_has_nothing_to_compile(shell):
 
 
 def test_html_repr_of_variable(shell):
+    name = cell(shell)
     shell.run_cell(f"{CELL_X}\nz = (x + 1).sum()", store_history=True)
     data, _ = shell.display_formatter.format(shell.user_ns["z"])
     page = data["text/html"]
     assert "<th style=\"padding-right:1em\">name</th><td>z</td>" in page
     assert "<td>Sum{axis=(0,)}</td>" in page
     assert "<td>float32 () 9.0</td>" in page
-    assert "Cell In[2]:2: z = (x + 1).sum()" in page
+    assert f"{name}:2: z = (x + 1).sum()" in page
     assert "|Elemwise{add,no_inplace} [id B] &#x27;&#x27; -&gt; float32 (3,) [2., 3., 4.]" in page
 
 
