@@ -7,6 +7,8 @@ display the report as HTML.
 
 from __future__ import annotations
 
+import sys
+
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
@@ -56,9 +58,25 @@ class SymgraphMagics(Magics):
         number so tracebacks and symnb's creation lines show ``Cell In[n]`` and the text."""
         shell = self.shell
         source = shell.transform_cell(cell)
-        filename = shell.compile.cache(source, shell.execution_count, raw_code=cell)
+        filename = shell.compile.cache(source, _running_cell_number(shell), raw_code=cell)
         code = shell.compile(source, filename, "exec")
         exec(code, shell.user_global_ns, shell.user_ns)
+
+
+def _running_cell_number(shell) -> int:
+    """The number IPython gave the cell running this magic (``In[n]``).
+
+    Read from the cell's own compiled code up the stack: when ``shell.execution_count``
+    is incremented (before or after running a cell) differs between IPython versions.
+    """
+    numbers = getattr(shell.compile, "_filename_map", {})
+    frame = sys._getframe(1)
+    while frame is not None:
+        number = numbers.get(frame.f_code.co_filename)
+        if number is not None:
+            return number
+        frame = frame.f_back
+    return shell.execution_count
 
 
 def _split_names(text: str) -> list[str]:
