@@ -68,6 +68,12 @@ class Program:
     #: rewrite checks to handle (the function's fast path).
     plain: bool = False
 
+    def arguments(self, arrays: list[Any]) -> list[Any]:
+        """``arrays`` as the program takes them: static positions wrapped."""
+        if not self.static:
+            return arrays
+        return [StaticArgument(a) if i in self.static else a for i, a in enumerate(arrays)]
+
 
 class StaticArgument:
     """An argument the program specializes on: hashable by dtype, shape and bytes, so

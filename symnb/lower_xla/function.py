@@ -29,7 +29,7 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
 from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
 from symnb.compile.debugmode import check_rewrites
-from symnb.lower_xla.cache import Program, StaticArgument, compiled_program
+from symnb.lower_xla.cache import Program, compiled_program
 from symnb.lower_xla.footprint import high_verbosity_details
 from symnb.lower_xla.inputs import make_checker
 from symnb.lower_xla.interpreter import NodeFailure
@@ -116,13 +116,20 @@ class Function:
 
     # -- calling --------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter() if self.profile is not None else 0.0
         if kwargs or len(args) != len(self.inputs):
             args = self._bind(args, kwargs)
-        if self.profile is not None:
-            return self._profiled_call(args)
         arrays = [check(a) for check, a in zip(self._checkers, args)]
         if self._all_shared:
             arrays += [_on_device(var) for var in self._all_shared]
+        outputs = self._call(arrays)
+        if self.profile is not None:
+            # The shared values as they are now: the call's own may have been donated.
+            current = [var._backend_value() for var in self._all_shared]
+            self.profile.record(time.perf_counter() - start, arrays[:len(self.inputs)] + current)
+        return outputs
+
+    def _call(self, arrays: list[Any]) -> Any:
         program = self._program
         if program.plain and self._context is None:  # the common case, kept short
             try:
@@ -139,25 +146,11 @@ class Function:
             return np.asarray(results[0])
         return [np.asarray(r) for r in results[:n]]
 
-    def _profiled_call(self, args: Sequence[Any]) -> Any:
-        profile, self.profile = self.profile, None
-        start = time.perf_counter()
-        try:
-            outputs = self(*args)
-        finally:
-            self.profile = profile
-        arrays = [check(a) for check, a in zip(self._checkers, args)]
-        profile.record(time.perf_counter() - start, arrays + [v._backend_value() for v in self._all_shared])
-        return outputs
-
     def _run(self, arrays: list[Any]) -> Any:
         """Run the program; specialize on input values a length depends on, if needed."""
         while True:
             program = self._program
-            call_args = arrays
-            if program.static:
-                call_args = [StaticArgument(a) if i in program.static else a
-                             for i, a in enumerate(arrays)]
+            call_args = program.arguments(arrays)
             try:
                 if self._context is None:
                     results = program.jitted(*call_args)
@@ -204,7 +197,7 @@ class Function:
         arrays = [check(a) for check, a in zip(self._checkers, examples)]
         arrays += [_on_device(var) for var in self._all_shared]
         program = self._program
-        call_args = [StaticArgument(a) if i in program.static else a for i, a in enumerate(arrays)]
+        call_args = program.arguments(arrays)
         with self._context() if self._context is not None else contextlib.nullcontext():
             if stage == "jaxpr":
                 jaxpr = jax.make_jaxpr(program.jitted, static_argnums=program.static)(*call_args)
