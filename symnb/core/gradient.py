@@ -19,6 +19,7 @@ from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.join import stack
 from symnb.core.tensor.shape import shape_i
+from symnb.core.type import is_float
 
 __all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
            "jacobian", "hessian"]
@@ -96,7 +97,7 @@ def _user_stacklevel() -> int:
 def _check_differentiable_variable(var: Any) -> None:
     if not isinstance(var, Variable):
         raise TypeError(f"grad: wrt must be symbolic variables, got {type(var).__name__}")
-    if not var.dtype.startswith(("float", "complex")):
+    if not is_float(var.dtype):
         raise NullGradientError(
             f"grad: cannot differentiate with respect to {label(var)!r} ({var.type.short()}"
             f"{_where(var)}): integer/bool variables have no gradient. Cast it to a float "
@@ -111,7 +112,7 @@ def _seeds(cost: Variable | None, known_grads: dict | None) -> dict[int, tuple[V
             raise TypeError(f"grad: the cost must be a scalar; {label(cost)!r} has type "
                             f"{cost.type.short()}{_where(cost)}. Reduce it first (e.g. cost.sum() "
                             f"or cost.mean()), or pass known_grads for a non-scalar expression.")
-        if not cost.dtype.startswith(("float", "complex")):
+        if not is_float(cost.dtype):
             raise NullGradientError(f"grad: the cost {label(cost)!r} has integer/bool dtype "
                                     f"{cost.dtype}{_where(cost)}, which has no gradient")
         # ones_like, not a constant: like Theano's fill, the gradient then depends on the
@@ -196,7 +197,7 @@ def _input_grads(node: Apply, output_grads: list[Variable | None]) -> list[Varia
 
 def _fit(inp: Variable, g: Variable | None, node: Apply) -> Variable | None:
     """The gradient as the input's dtype; None for integer inputs (no gradient flows)."""
-    if g is None or not inp.dtype.startswith(("float", "complex")):
+    if g is None or not is_float(inp.dtype):
         return None
     g = as_tensor_variable(g)
     if g.ndim != inp.ndim:

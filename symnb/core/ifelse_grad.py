@@ -15,12 +15,9 @@ from symnb.core.graph import Constant, Variable, clone_replace
 from symnb.core.ifelse import IfElse, ifelse
 from symnb.core.scan.inner import InnerGraph
 from symnb.core.tensor.alloc import zeros_like
+from symnb.core.type import is_float
 
 __all__ = ["ifelse_grad"]
-
-
-def _float(var: Variable) -> bool:
-    return var.dtype.startswith(("float", "complex"))
 
 
 def ifelse_grad(op: IfElse, inputs: Sequence[Variable], outputs: Sequence[Variable],
@@ -46,10 +43,10 @@ def _branch_grads(graph: InnerGraph, values: list[Variable], output_grads: Seque
     """Per IfElse input, the gradient through this branch, over the outer inputs."""
     known: dict[Variable, Variable] = {}
     for out, g in zip(graph.outputs, output_grads):
-        if g is None or isinstance(out, Constant) or not _float(out):
+        if g is None or isinstance(out, Constant) or not is_float(out.dtype):
             continue
         known[out] = known[out] + g if out in known else g
-    wrt = [(j, v) for j, v in enumerate(graph.inputs) if _float(v)]
+    wrt = [(j, v) for j, v in enumerate(graph.inputs) if is_float(v.dtype)]
     result: list[Variable | None] = [None] * len(values)
     if not known or not wrt:
         return result

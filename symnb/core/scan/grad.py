@@ -30,12 +30,9 @@ from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.join import concatenate, stack
 from symnb.core.tensor.shape import expand_dims
 from symnb.core.tensor.subtensor import inc_subtensor
+from symnb.core.type import is_float
 
 __all__ = ["scan_grad"]
-
-
-def _float(var: Variable) -> bool:
-    return var.dtype.startswith(("float", "complex"))
 
 
 def scan_grad(op: Scan, inputs: Sequence[Variable], outputs: Sequence[Variable],
@@ -61,7 +58,7 @@ class _StepGradient:
         # A recurrent output always has a cotangent (later steps read it); another
         # output only when its gradient is given.
         self.with_cotangent = [
-            _float(out) and (j in info.recurrent or (full[j] and output_grads[j] is not None))
+            is_float(out.dtype) and (j in info.recurrent or (full[j] and output_grads[j] is not None))
             for j, out in enumerate(inner_outs)]
         self.cotangents = {j: placeholder_like(inner_outs[j], name=f"d_out{j}")
                            for j, used in enumerate(self.with_cotangent) if used}
@@ -69,7 +66,7 @@ class _StepGradient:
         for j, ct in self.cotangents.items():
             out = inner_outs[j]
             known[out] = m.add(known[out], ct) if out in known else ct
-        wrt = [(q, v) for q, v in enumerate(op.inner.inputs) if _float(v)]
+        wrt = [(q, v) for q, v in enumerate(op.inner.inputs) if is_float(v.dtype)]
         self.grads: dict[int, Variable] = {}
         self.stored: dict[int, Variable] = {}
         self.uses: set[int] = set()
@@ -247,13 +244,13 @@ class _BackwardLoop:
         stacks = {q: next(it) for q in seq_grads}
         base = 1 + info.n_seqs
         for j, init in zip(info.recurrent, self.inits):
-            if (j, 0) in finals and _float(init):
+            if (j, 0) in finals and is_float(init.dtype):
                 grads[base + info.recurrent.index(j)] = self._init_grad(j, init, finals)
         base += len(info.recurrent)
         for q, total in sums.items():
             grads[base + q - n_taps] = total
         for i, seq in enumerate(self.seqs):
-            grads[1 + i] = self._seq_grad(i, seq, stacks) if _float(seq) else None
+            grads[1 + i] = self._seq_grad(i, seq, stacks) if is_float(seq.dtype) else None
         return grads
 
     def _init_grad(self, j: int, init: Variable, finals: dict) -> Variable:

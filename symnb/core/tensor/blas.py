@@ -23,7 +23,7 @@ from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.elemwise import BroadcastError, broadcast_static_shapes
 from symnb.core.tensor.shape import build_error
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["dot", "matmul", "tensordot", "outer", "Dot", "Matmul", "Tensordot"]
 
@@ -119,17 +119,13 @@ class Contraction(Op):
         # g has the axes free_x + free_y. Contracting it with y over free_y leaves x's free
         # axes, then y's contracted axes in y's order, each standing for its x partner.
         gx = gy = None
-        if _differentiable(x):
+        if is_float(x.dtype):
             gx = tensordot(g, y, (list(range(nfx, nfx + len(free_y))), free_y))
             gx = _in_order(gx, free_x + [ax[ay.index(j)] for j in sorted(ay)])
-        if _differentiable(y):
+        if is_float(y.dtype):
             gy = tensordot(x, g, (free_x, list(range(nfx))))
             gy = _in_order(gy, [ay[ax.index(i)] for i in sorted(ax)] + free_y)
         return [gx, gy]
-
-
-def _differentiable(var: Variable) -> bool:
-    return var.dtype.startswith(("float", "complex"))
 
 
 def _in_order(value: Variable, axes: list[int]) -> Variable:
@@ -272,10 +268,10 @@ class Matmul(Op):
         g2 = T.expand_dims(g, -1) if y.ndim == 1 else g
         g2 = T.expand_dims(g2, -2) if x.ndim == 1 else g2
         gx = gy = None
-        if _differentiable(x):
+        if is_float(x.dtype):
             gx = sum_to_shape(matmul(g2, _swap_last(y2)), x2)
             gx = T.squeeze(gx, 0) if x.ndim == 1 else gx
-        if _differentiable(y):
+        if is_float(y.dtype):
             gy = sum_to_shape(matmul(_swap_last(x2), g2), y2)
             gy = T.squeeze(gy, -1) if y.ndim == 1 else gy
         return [gx, gy]

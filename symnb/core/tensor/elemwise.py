@@ -18,7 +18,7 @@ from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.source import capture_site
 from symnb.core.config import config
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
            "ELEMWISE_OPS"]
@@ -148,9 +148,9 @@ class Elemwise(Op):
             return super().L_op(inputs, outputs, output_grads)
         grads = rule(inputs, outputs[0], output_grads[0])
         if self.nin == 1:  # nothing was broadcast
-            return [g if g is None or inputs[0].dtype.startswith(("float", "complex")) else None
+            return [g if g is None or is_float(inputs[0].dtype) else None
                     for g in grads]
-        return [None if g is None or not x.dtype.startswith(("float", "complex")) else sum_to_shape(g, x)
+        return [None if g is None or not is_float(x.dtype) else sum_to_shape(g, x)
                 for g, x in zip(grads, inputs)]
 
 
@@ -276,7 +276,7 @@ class Cast(Elemwise):
 
     @property
     def differentiable(self) -> bool:  # type: ignore[override]
-        return self.dtype.startswith(("float", "complex"))
+        return is_float(self.dtype)
 
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         return self.dtype

@@ -16,7 +16,7 @@ from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.reduction import normalize_axes
-from symnb.core.type import TensorType
+from symnb.core.type import TensorType, is_float
 
 __all__ = ["softmax", "log_softmax", "Softmax", "LogSoftmax"]
 
@@ -63,7 +63,7 @@ class Softmax(_Normalize):
         from symnb.core import tensor as T
 
         (y,), (g,) = outputs, output_grads
-        if not inputs[0].dtype.startswith(("float", "complex")):
+        if not is_float(inputs[0].dtype):
             return [None]
         # dx = y * (g - sum(g * y))
         return [T.mul(y, T.sub(g, T.sum(T.mul(g, y), axis=self.axis, keepdims=True)))]
@@ -82,7 +82,7 @@ class LogSoftmax(_Normalize):
         from symnb.core import tensor as T
 
         (y,), (g,) = outputs, output_grads
-        if not inputs[0].dtype.startswith(("float", "complex")):
+        if not is_float(inputs[0].dtype):
             return [None]
         # dx = g - softmax(x) * sum(g)
         return [T.sub(g, T.mul(T.exp(y), T.sum(g, axis=self.axis, keepdims=True)))]

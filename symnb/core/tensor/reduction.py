@@ -25,7 +25,7 @@ from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shape import build_error
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
            "Reduce", "normalize_axes"]
@@ -167,10 +167,6 @@ def _numpy_result_dtype(op: Reduce, in_dtype: str) -> str:
     return str(np.asarray(result).dtype)
 
 
-def _float_grad(x: Variable) -> bool:
-    return x.dtype.startswith(("float", "complex"))
-
-
 # -- sum, prod, mean: NumPy's dtype= argument -----------------------------------------
 
 class Accumulate(Reduce):
@@ -197,7 +193,7 @@ class Sum(Accumulate):
 
     def L_op(self, inputs, outputs, output_grads):
         (x,) = inputs
-        return [self.spread(output_grads[0], x) if _float_grad(x) else None]
+        return [self.spread(output_grads[0], x) if is_float(x.dtype) else None]
 
 
 class Prod(Accumulate):
@@ -210,7 +206,7 @@ class Prod(Accumulate):
         from symnb.core import tensor as T
 
         (x,) = inputs
-        if not _float_grad(x):
+        if not is_float(x.dtype):
             return [None]
         # d prod / d x_i is the product of the other elements: prod / x_i without zeros;
         # at a slice's lone zero the product of the non-zeros, elsewhere in that slice 0.
@@ -233,7 +229,7 @@ class Mean(Accumulate):
 
     def L_op(self, inputs, outputs, output_grads):
         (x,) = inputs
-        if not _float_grad(x):
+        if not is_float(x.dtype):
             return [None]
         count = reduced_count(x, self.reduced_axes(x.ndim))
         return [_divide(self.spread(output_grads[0], x), count)]
@@ -282,7 +278,7 @@ class Extremum(Reduce):
         from symnb.core import tensor as T
 
         (x,) = inputs
-        if not _float_grad(x):
+        if not is_float(x.dtype):
             return [None]
         # JAX's convention (reduce_max's JVP): equal shares for tied extrema.
         at_extremum = T.cast(T.eq(x, self.expand(outputs[0], x)), x.dtype)
@@ -340,7 +336,7 @@ class Var(Moment):
 
     def L_op(self, inputs, outputs, output_grads):
         (x,) = inputs
-        return [self.variance_grad(x, output_grads[0]) if _float_grad(x) else None]
+        return [self.variance_grad(x, output_grads[0]) if is_float(x.dtype) else None]
 
 
 class Std(Moment):
@@ -353,7 +349,7 @@ class Std(Moment):
         from symnb.core import tensor as T
 
         (x,) = inputs
-        if not _float_grad(x):
+        if not is_float(x.dtype):
             return [None]
         # d std = d var / (2 std)
         g = T.true_div(output_grads[0], T.mul(outputs[0], 2))

@@ -29,7 +29,7 @@ from symnb.core.tensor.subtensor_checks import (
     check_value_fits, index_error, rephrase_index_error, static_indexed_shape,
 )
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["getitem", "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values"]
 
@@ -75,7 +75,7 @@ class _GetOp(_IndexOp):
         from symnb.core.tensor.alloc import zeros_like
 
         x, *index = inputs
-        if not _is_float(x):
+        if not is_float(x.dtype):
             return [None] * len(inputs)
         inc_class = AdvancedIncSubtensor if isinstance(self, AdvancedSubtensor) else IncSubtensor
         gx = inc_class(self.idx_list, False)(zeros_like(x), output_grads[0], *index)
@@ -141,8 +141,8 @@ class _SetOp(_IndexOp):
             gx = type(self)(self.idx_list, True)(g, constant(0, dtype=g.dtype), *index)
         else:
             gx = g
-        gy = sum_to_shape(get_class(self.idx_list)(g, *index), y) if _is_float(y) else None
-        return [gx if _is_float(x) else None, gy] + [None] * len(index)
+        gy = sum_to_shape(get_class(self.idx_list)(g, *index), y) if is_float(y.dtype) else None
+        return [gx if is_float(x.dtype) else None, gy] + [None] * len(index)
 
 
 class IncSubtensor(_SetOp):
@@ -164,10 +164,6 @@ def _value_shape_message(node: Apply, y_shape: tuple, target: tuple) -> str:
     x, y = node.inputs[0], node.inputs[1]
     return (f"{label(y)} of shape {describe_shape(y_shape)} cannot be broadcast to "
             f"{label(x)}[{si.format_idx_list(node.op.idx_list)}], of shape {describe_shape(target)}")
-
-
-def _is_float(var: Variable) -> bool:
-    return var.dtype.startswith(("float", "complex"))
 
 
 # -- nonzero ------------------------------------------------------------------------
