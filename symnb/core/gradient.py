@@ -7,13 +7,12 @@ line as their creation site (the first frame outside symnb).
 
 from __future__ import annotations
 
-import sys
 import warnings
 from typing import Any, Iterable, Sequence
 
 from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
-from symnb.core.source import _is_library as is_library_code  # the rule creation sites use
+from symnb.core.source import capture_site
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
@@ -86,12 +85,13 @@ def _where(var: Variable) -> str:
     return f", created at {var.site.short()}" + (f": {line}" if line else "")
 
 
-def _user_stacklevel() -> int:
-    """The ``warnings.warn`` stacklevel of the innermost frame outside symnb (the user's)."""
-    frame, level = sys._getframe(1), 1
-    while frame is not None and is_library_code(frame.f_code):
-        frame, level = frame.f_back, level + 1
-    return level
+def _warn_at_user_line(message: str) -> None:
+    """A warning attributed to the user's line (the first frame outside symnb)."""
+    frame = capture_site(1).frame
+    if frame is None:
+        warnings.warn(message, stacklevel=2)
+    else:
+        warnings.warn_explicit(message, UserWarning, frame.filename, frame.lineno)
 
 
 def _check_differentiable_variable(var: Any) -> None:
@@ -216,7 +216,7 @@ def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected:
     if policy == "raise":
         raise DisconnectedInputError(message)
     if policy == "warn":
-        warnings.warn(message, stacklevel=_user_stacklevel())
+        _warn_at_user_line(message)
     if return_disconnected == "zero":
         return zeros_like(var)
     return None
