@@ -6,47 +6,16 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph import Variable
 from symnb.core.op import Op
 from symnb.core.rewriting.basic import build
 from symnb.core.tensor import elemwise as ew
+from symnb.core.tensor.patterns import is_fill_constant, other_operand, owner_op
 from symnb.core.tensor.variable import TensorConstant
 from symnb.core.type import TensorType
 
 __all__ = ["owner_op", "is_fill_constant", "other_operand", "as_type_of", "unary_like",
            "make_constant", "single_reader"]
-
-
-def owner_op(var: Variable, op_class: type | tuple[type, ...]) -> Apply | None:
-    """``var``'s node when its op is an instance of ``op_class``, else None."""
-    node = var.owner
-    if node is not None and isinstance(node.op, op_class):
-        return node
-    return None
-
-
-def is_fill_constant(var: Variable, value: float, out: Variable) -> bool:
-    """True when ``var`` is a constant equal to ``value`` everywhere that cannot widen
-    ``out`` by broadcasting (a single element with no more dimensions than ``out``)."""
-    if not isinstance(var, Constant):
-        return False
-    data = var.data
-    if data.size != 1 or data.ndim > out.ndim:
-        return False
-    with np.errstate(all="ignore"):
-        return bool(data.reshape(()) == value)
-
-
-def other_operand(node: Apply, value: float) -> Variable | None:
-    """For a binary node, the operand that is not a fill constant equal to ``value``
-    (and that alone determines the output's shape); None when there is none."""
-    out = node.outputs[0]
-    a, b = node.inputs
-    if is_fill_constant(b, value, out) and a.ndim == out.ndim:
-        return a
-    if is_fill_constant(a, value, out) and b.ndim == out.ndim:
-        return b
-    return None
 
 
 def as_type_of(var: Variable, out: Variable) -> Variable | None:
