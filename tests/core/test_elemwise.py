@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import symnb.tensor as T
-from tests.reference import check_paths
+from tests.reference import check_paths, small_values
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])
 
@@ -111,6 +111,55 @@ def test_switch_clip_and_cast(rng):
     for dtype in ["int32", "float64", "bool", "int8", "float16"]:
         check_paths(lambda x: T.cast(x, dtype), [a * 3], lambda x: x.astype(dtype))
         check_paths(lambda x: x.astype(dtype), [a * 3], lambda x: x.astype(dtype))
+
+
+# (condition dtype, a, b): a or b a dtype (a symbolic input of it) or a Python scalar.
+SWITCH_OPERANDS = [
+    ("int32", "float32", 0.5), ("bool", 1, 2), ("int32", 1, 2), ("bool", "int8", 1),
+    ("float32", "int8", 1), ("int32", 0.5, "float32"), ("float64", "float32", 2),
+    ("bool", "int16", "uint8"), ("int8", True, 2), ("bool", "float16", 1.5),
+]
+
+
+@pytest.mark.parametrize("fn", [T.switch, T.where], ids=["switch", "where"])
+@pytest.mark.parametrize("cond_dtype, a, b", SWITCH_OPERANDS, ids=str)
+def test_switch_condition_takes_no_part_in_the_dtype(cond_dtype, a, b, fn, rng):
+    # np.where promotes its branches only: switch(int32_cond, x_float32, 0.5) is float32.
+    cond = rng.integers(0, 2, size=(3, 4)).astype(cond_dtype)
+    operands = [a, b]
+    tensors = [small_values(rng, (3, 4), v) for v in operands if isinstance(v, str)]
+
+    def fill(values):
+        values = iter(values)
+        return [next(values) if isinstance(v, str) else v for v in operands]
+
+    check_paths(lambda c, *t: fn(c, *fill(t)), [cond, *tensors],
+                lambda c, *t: np.where(c, *fill(t)))
+
+
+def test_clip_bounds_promote_like_numpy(rng):
+    # Unlike switch's condition, clip's bounds take part (np.clip is a ufunc).
+    x8, x32 = small_values(rng, (5,), "int8"), small_values(rng, (5,), "float32")
+    check_paths(lambda x: T.clip(x, 0, 2), [x8], lambda x: np.clip(x, 0, 2))
+    check_paths(lambda x: T.clip(x, -0.5, 0.5), [x8], lambda x: np.clip(x, -0.5, 0.5))
+    check_paths(lambda x: T.clip(x, 0, 1), [x32], lambda x: np.clip(x, 0, 1))
+    bound = small_values(rng, (5,), "int32")
+    check_paths(lambda x, lo: T.clip(x, lo, 3), [x32, bound], lambda x, lo: np.clip(x, lo, 3))
+
+
+def _in_exp_dtype(x):
+    return x.astype(_float_dtype(x))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16"])
+def test_sigmoid_and_softplus_of_bools_and_small_integers(dtype, rng):
+    # dtype_like=np.exp: bool and int8 give float16, int16 float32; computed in that
+    # dtype (-x is no bool operation, abs(int8(-128)) wraps).
+    x = small_values(rng, (3, 4), dtype)
+    if dtype == "int8":
+        x[0, :2] = [-128, 127]
+    check_paths(T.sigmoid, [x], lambda x: 1 / (1 + np.exp(-_in_exp_dtype(x))))
+    check_paths(T.softplus, [x], lambda x: np.logaddexp(0, _in_exp_dtype(x)))
 
 
 def test_static_shapes_broadcast():

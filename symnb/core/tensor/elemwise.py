@@ -94,6 +94,9 @@ class Elemwise(Op):
     dtype_like: Callable[..., Any] | None = None
     #: Theano's scalar-op name, shown as ``Elemwise{name,no_inplace}``.
     scalar_name: str = ""
+    #: ``perform`` converts the inputs to the output dtype before calling ``numpy_fn``
+    #: (as the lowering does), for functions written for floats only.
+    float_inputs: bool = False
 
     def display_name(self) -> str:
         return f"Elemwise{{{self.scalar_name},no_inplace}}"
@@ -113,6 +116,9 @@ class Elemwise(Op):
         return Apply(self, inputs, [TensorType(dtype, shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        if self.float_inputs:
+            dtype = node.outputs[0].type.numpy_dtype
+            inputs = [np.asarray(a, dtype=dtype) for a in inputs]
         try:
             result = self.numpy_fn(*inputs)
         except ValueError as err:
@@ -176,7 +182,8 @@ def _static_broadcast_error(op: Elemwise, inputs: Sequence[Variable]) -> ValueEr
 # -- the ops -------------------------------------------------------------------------
 
 def _define(name: str, nin: int, numpy_fn: Callable, scalar_name: str | None = None,
-            dtype_like: Callable | None = None, differentiable: bool = True) -> type[Elemwise]:
+            dtype_like: Callable | None = None, differentiable: bool = True,
+            float_inputs: bool = False) -> type[Elemwise]:
     cls = type(name, (Elemwise,), {
         "__doc__": f"Elementwise ``{numpy_fn.__name__ if hasattr(numpy_fn, '__name__') else name}``.",
         "nin": nin,
@@ -184,6 +191,7 @@ def _define(name: str, nin: int, numpy_fn: Callable, scalar_name: str | None = N
         "dtype_like": staticmethod(dtype_like) if dtype_like is not None else None,
         "scalar_name": scalar_name or name.lower(),
         "differentiable": differentiable,
+        "float_inputs": float_inputs,
         "__module__": __name__,
     })
     return cls
@@ -237,8 +245,10 @@ Square = _define("Square", 1, np.square, "sqr")
 Sin = _define("Sin", 1, np.sin)
 Cos = _define("Cos", 1, np.cos)
 Tanh = _define("Tanh", 1, np.tanh)
-Sigmoid = _define("Sigmoid", 1, _sigmoid, "sigmoid", dtype_like=np.exp)
-Softplus = _define("Softplus", 1, _softplus, "softplus", dtype_like=np.exp)
+# Computed in the float dtype np.exp gives their input (bool -> float16, int32 ->
+# float64): -x is an error for bools, and abs(int8(-128)) wraps.
+Sigmoid = _define("Sigmoid", 1, _sigmoid, "sigmoid", dtype_like=np.exp, float_inputs=True)
+Softplus = _define("Softplus", 1, _softplus, "softplus", dtype_like=np.exp, float_inputs=True)
 Erf = _define("Erf", 1, _erf, "erf", dtype_like=np.exp)
 Identity = _define("Identity", 1, _identity, "identity")
 # The identity for values; for differentiation a constant (the seeds' block_gradient).

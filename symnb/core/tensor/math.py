@@ -1,6 +1,7 @@
 """Public elementwise functions: ``T.add``, ``T.exp``, ``T.switch`` ...
 
-Each is one op instance applied to operands promoted as NumPy 2 does.
+Each is one op instance applied to operands promoted as NumPy 2 does (``switch``'s
+condition takes no part in the promotion, as in ``np.where``).
 """
 
 from __future__ import annotations
@@ -62,13 +63,27 @@ _FUNCTIONS = {
     "invert": (ew.Invert, "~x: logical not for bools, bitwise not for integers."),
     "isnan": (ew.IsNan, "True where x is NaN."),
     "isinf": (ew.IsInf, "True where x is +-inf."),
-    "switch": (ew.Switch, "Elementwise choice: where cond is true take a, else b (both computed)."),
     "clip": (ew.Clip, "x limited to [a_min, a_max]."),
 }
 
 globals().update({name: _function(cls(), name, doc) for name, (cls, doc) in _FUNCTIONS.items()})
 
-where = globals()["switch"]
+
+def switch(cond: Any, a: Any, b: Any) -> TensorVariable:
+    """Elementwise choice: where ``cond`` is true take ``a``, else ``b`` (both computed).
+
+    The dtype is NumPy's ``np.where(cond, a, b)``: ``a`` and ``b`` are promoted together
+    (a Python scalar taking its weak dtype next to the other branch), ``cond`` takes no
+    part, so ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)``
+    int64.
+    """
+    a, b = as_tensor_args(a, b)
+    return _SWITCH(as_tensor_variable(cond), a, b)
+
+
+_SWITCH = ew.Switch()
+
+where = switch
 divide = globals()["true_div"]
 bitwise_not = globals()["invert"]
 
@@ -92,4 +107,4 @@ def cast(x: Any, dtype: Any) -> TensorVariable:
     return op(x)
 
 
-__all__ = list(_FUNCTIONS) + ["where", "divide", "bitwise_not", "identity", "stop_gradient", "cast"]
+__all__ = list(_FUNCTIONS) + ["switch", "where", "divide", "bitwise_not", "identity", "stop_gradient", "cast"]
