@@ -18,6 +18,7 @@ from symnb.core.graph import Constant
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import constant
+from symnb.core.type import is_float
 
 __all__ = ["GRADIENTS"]
 
@@ -156,7 +157,12 @@ def _tanh(inputs, out, g):
 
 @_rule(ew.Sigmoid)
 def _sigmoid(inputs, out, g):
-    return [m.mul(g, m.mul(out, m.sub(1, out)))]
+    # sigmoid(x) * sigmoid(-x), not y * (1 - y): 1 - y cancels to 0 where y rounds to 1
+    # (x > 17 in float32), losing the gradient's value there.
+    x = inputs[0]
+    if not is_float(x.dtype):  # no gradient for integers and bools (and -x is no bool op)
+        return [None]
+    return [m.mul(g, m.mul(out, m.sigmoid(m.neg(x))))]
 
 
 @_rule(ew.Softplus)
