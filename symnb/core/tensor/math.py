@@ -1,7 +1,9 @@
 """Public elementwise functions: ``T.add``, ``T.exp``, ``T.switch`` ...
 
 Each is one op instance applied to operands promoted as NumPy 2 does (``switch``'s
-condition takes no part in the promotion, as in ``np.where``).
+condition takes no part in the promotion, as in ``np.where``). ``log``, ``log1p`` and
+``true_div`` build the unstable forms of :mod:`symnb.core.tensor.stable_forms` as their
+stable equivalents.
 """
 
 from __future__ import annotations
@@ -20,6 +22,27 @@ def _function(op: ew.Elemwise, name: str, doc: str):
     apply.__name__ = apply.__qualname__ = name
     apply.__doc__ = doc
     return apply
+
+
+def _stabilized_function(op: ew.Elemwise, name: str, doc: str):
+    """Like ``_function``, but a written form listed in
+    :mod:`symnb.core.tensor.stable_forms` (``log(sigmoid(x))``, ``1 / (1 + exp(-x))``
+    ...) is built as its stable equivalent."""
+    def apply(*operands: Any) -> TensorVariable:
+        # Imported here: stable_forms needs the reduction and shape ops, which use this module.
+        from symnb.core.tensor.stable_forms import stable_equivalent
+
+        inputs = as_tensor_args(*operands)
+        stable = stable_equivalent(op, inputs)
+        return stable if stable is not None else op(*inputs)
+
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = doc + _STABLE_NOTE
+    return apply
+
+
+_STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.stable_forms`) "
+                "is built as its stable equivalent, whose gradient is stable too.")
 
 
 _FUNCTIONS = {
@@ -66,7 +89,13 @@ _FUNCTIONS = {
     "clip": (ew.Clip, "x limited to [a_min, a_max]."),
 }
 
-globals().update({name: _function(cls(), name, doc) for name, (cls, doc) in _FUNCTIONS.items()})
+#: The functions whose written forms may be unstable (the outermost node of a form).
+_STABILIZED = {"log", "log1p", "true_div"}
+
+globals().update({
+    name: (_stabilized_function if name in _STABILIZED else _function)(cls(), name, doc)
+    for name, (cls, doc) in _FUNCTIONS.items()
+})
 
 
 def switch(cond: Any, a: Any, b: Any) -> TensorVariable:
