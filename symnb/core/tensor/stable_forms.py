@@ -12,7 +12,8 @@ written                                            built instead
 ``log1p(-sigmoid(x))``                             ``-softplus(x)``
 ``log(1 + exp(x))``, ``log(exp(x) + 1)``           ``softplus(x)``
 ``log1p(exp(x))``                                  ``softplus(x)``
-``1 / (1 + exp(t))``, ``1 / (exp(t) + 1)``         ``sigmoid(-t)`` (``sigmoid(x)`` if t = -x)
+``1 / (1 + exp(t))``, ``1 / (exp(t) + 1)``         ``sigmoid(-t)``; ``sigmoid(x)`` if t = -x,
+                                                   ``sigmoid(x + b)`` if t = -x - b
 ``exp(x) / sum(exp(x), axes, keepdims=True)``      ``softmax(x, axes)`` (or a dimshuffle
                                                    re-inserting the summed axes)
 ``log(softmax(x))``                                ``log_softmax(x)``
@@ -20,8 +21,8 @@ written                                            built instead
 =================================================  =======================================
 
 The gradient of softplus is sigmoid, that of log_softmax ``g - exp(y) * sum(g)`` and
-that of sigmoid ``g * y * (1 - y)``: finite for every finite input, so ``sn.grad`` of a
-cross-entropy written the textbook way is finite and accurate too.
+that of sigmoid ``g * y * sigmoid(-x)``: finite and accurate for every finite input, so
+``sn.grad`` of a cross-entropy written the textbook way is finite and accurate too.
 
 Each form is one matcher, used in two places:
 
