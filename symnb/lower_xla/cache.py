@@ -10,6 +10,7 @@ persistent compilation cache (on disk, shared between processes).
 from __future__ import annotations
 
 import collections
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -19,11 +20,11 @@ import numpy as np
 from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.interpreter import build_program
+from symnb.lower_xla.interpreter import NodeFailure, build_program
 from symnb.lower_xla.rules.assertion import has_checks, with_checks
 from symnb.lower_xla.maker import collector_paused
 
-__all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
+__all__ = ["Program", "NewTrace", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
            "enable_persistent_cache"]
 
 
@@ -67,12 +68,68 @@ class Program:
     #: Runs as ``jitted(*arrays) -> results`` with no checks, static arguments or
     #: rewrite checks to handle (the function's fast path).
     plain: bool = False
+    #: Argument positions whose buffers a call donates (the updated shared variables).
+    donate: tuple[int, ...] = ()
+    #: The function ``jitted`` wraps (traced once per new signature).
+    traced: Callable[..., Any] | None = None
 
     def arguments(self, arrays: list[Any]) -> list[Any]:
         """``arrays`` as the program takes them: static positions wrapped."""
         if not self.static:
             return arrays
         return [StaticArgument(a) if i in self.static else a for i, a in enumerate(arrays)]
+
+    def call_new_signature(self, args: list[Any]) -> Any:
+        """Run a call the program has no executable for yet (``jitted`` raised
+        :class:`NewTrace`). The donated arguments are copies: a new executable that
+        fails when it runs (out of memory) has already consumed what it was donated,
+        and the caller's values must stay intact. A failed executable is dropped, so
+        the next call with these arguments is protected the same way."""
+        args = list(args)
+        for i in self.donate:
+            args[i] = jax.device_put(args[i], may_alias=False)
+        _permission.allowed = True
+        try:
+            return self.jitted(*args)
+        except NodeFailure:
+            raise  # failed while tracing: nothing was compiled or donated
+        except BaseException:
+            self.jitted.clear_cache()
+            raise
+        finally:
+            _permission.allowed = False
+
+    def for_inspection(self) -> Callable[..., Any]:
+        """A separate ``jax.jit`` of the same program, to lower to text: its trace is
+        cached apart from ``jitted``'s, so inspecting a program never stands in for the
+        protected first trace of a call (see :meth:`call_new_signature`)."""
+        traced = self.traced
+
+        def inspected(*args: Any) -> Any:
+            _permission.allowed = True
+            try:
+                return traced(*args)
+            finally:
+                _permission.allowed = False
+
+        return jax.jit(inspected, static_argnums=self.static, donate_argnums=self.donate)
+
+
+class NewTrace(Exception):
+    """Raised by a donating program about to be traced for arguments it has no
+    executable for: the caller retries through :meth:`Program.call_new_signature`.
+    Raised before anything is traced, compiled or donated, and only on a new
+    signature, so the common call pays nothing for it."""
+
+
+class _Permission(threading.local):
+    """Whether this thread's current call of a donating program may trace it (JAX
+    traces in the calling thread)."""
+
+    allowed = False
+
+
+_permission = _Permission()
 
 
 class StaticArgument:
@@ -101,22 +158,27 @@ class ProgramCache:
     misses: int = 0
     traces: int = 0
     _entries: "collections.OrderedDict[Any, Program]" = field(default_factory=collections.OrderedDict)
+    # Functions are compiled from several threads too.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def get(self, key: Any) -> Program | None:
-        program = self._entries.get(key)
-        if program is not None:
-            self._entries.move_to_end(key)
-            self.hits += 1
-        return program
+        with self._lock:
+            program = self._entries.get(key)
+            if program is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+            return program
 
     def put(self, key: Any, program: Program) -> None:
-        self.misses += 1
-        self._entries[key] = program
-        while len(self._entries) > self.maxsize:
-            self._entries.popitem(last=False)
+        with self._lock:
+            self.misses += 1
+            self._entries[key] = program
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -141,10 +203,14 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     if program is not None:
         return program
     run = build_program(inputs, outputs, nodes)
-    entry = Program(jitted=None, nodes=nodes, checked=has_checks(nodes), static=static)  # type: ignore[arg-type]
+    checked = has_checks(nodes)
+    entry = Program(jitted=None, nodes=nodes, checked=checked, static=static,  # type: ignore[arg-type]
+                    donate=() if checked else donate)
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
+        if entry.donate and not _permission.allowed:
+            raise NewTrace()
         entry.traces += 1
         program_cache.traces += 1
         statics = {i: args[i].array for i in static}
@@ -160,8 +226,8 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             return with_checks(run_all)(*dynamic)
         return run_all(*dynamic)
 
-    entry.jitted = jax.jit(traced, static_argnums=static,
-                           donate_argnums=() if entry.checked else donate)
+    entry.traced = traced
+    entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate)
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry
