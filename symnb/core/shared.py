@@ -24,7 +24,7 @@ from symnb.core.tensor.variable import TensorVariable
 from symnb.core.test_value import coerce_test_value
 from symnb.core.type import TensorType
 
-__all__ = ["SharedVariable", "SharedLocks", "shared"]
+__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared"]
 
 # next() on a count is atomic under the GIL: serials are unique across threads.
 _serials = itertools.count()
@@ -78,31 +78,41 @@ class SharedLocks:
     all in creation order, leaving releases them. Holding them, a call's reads and
     updates of these variables are atomic with respect to every other call."""
 
-    __slots__ = ("_locks",)
+    __slots__ = ("locks",)
 
-    def __init__(self, variables: Iterable[SharedVariable]) -> None:
-        by_serial = {v.serial: v for v in variables}
-        self._locks = tuple(by_serial[s].lock for s in sorted(by_serial))
-
-    @property
-    def locks(self) -> tuple:
-        """The locks, in the order they are taken."""
-        return self._locks
+    def __init__(self, locks: Sequence[Any]) -> None:
+        self.locks = tuple(locks)
 
     def __enter__(self) -> None:
         taken = 0
         try:
-            for lock in self._locks:
+            for lock in self.locks:
                 lock.acquire()
                 taken += 1
         except BaseException:  # interrupted while waiting: give back what was taken
-            for lock in self._locks[:taken]:
+            for lock in self.locks[:taken]:
                 lock.release()
             raise
 
     def __exit__(self, *exc: Any) -> None:
-        for lock in reversed(self._locks):
+        for lock in reversed(self.locks):
             lock.release()
+
+
+def lock_order(variables: Iterable[SharedVariable]) -> tuple:
+    """The locks of ``variables`` (each once), in the order calls take them."""
+    by_serial = {v.serial: v for v in variables}
+    return tuple(by_serial[s].lock for s in sorted(by_serial))
+
+
+def holding(variables: Iterable[SharedVariable]) -> Any:
+    """A context manager holding the locks of ``variables``, taken in creation order;
+    None when there are none. A single variable's lock is returned as is: entered
+    in C, it is the cheapest (most calls of a small function use one variable)."""
+    locks = lock_order(variables)
+    if not locks:
+        return None
+    return locks[0] if len(locks) == 1 else SharedLocks(locks)
 
 
 def shared(value: Any, name: str | None = None, shape: Sequence[int | None] | None = None,

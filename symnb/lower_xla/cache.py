@@ -20,11 +20,11 @@ import numpy as np
 from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.interpreter import NodeFailure, build_program
+from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.rules.assertion import has_checks, with_checks
 from symnb.lower_xla.maker import collector_paused
 
-__all__ = ["Program", "NewTrace", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
+__all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
            "enable_persistent_cache"]
 
 
@@ -70,8 +70,15 @@ class Program:
     plain: bool = False
     #: Argument positions whose buffers a call donates (the updated shared variables).
     donate: tuple[int, ...] = ()
-    #: The function ``jitted`` wraps (traced once per new signature).
-    traced: Callable[..., Any] | None = None
+    #: How a call runs: ``call(*arguments) -> results``; ``jitted`` itself unless the
+    #: program donates (see :meth:`call_donating`).
+    call: Callable[..., Any] | None = None
+    #: Argument shapes (and static values) the donating program has run with successfully.
+    _proven: set = field(default_factory=set, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.call is None:
+            self.call = self.jitted
 
     def arguments(self, arrays: list[Any]) -> list[Any]:
         """``arrays`` as the program takes them: static positions wrapped."""
@@ -79,57 +86,23 @@ class Program:
             return arrays
         return [StaticArgument(a) if i in self.static else a for i, a in enumerate(arrays)]
 
-    def call_new_signature(self, args: list[Any]) -> Any:
-        """Run a call the program has no executable for yet (``jitted`` raised
-        :class:`NewTrace`). The donated arguments are copies: a new executable that
-        fails when it runs (out of memory) has already consumed what it was donated,
-        and the caller's values must stay intact. A failed executable is dropped, so
-        the next call with these arguments is protected the same way."""
-        args = list(args)
-        for i in self.donate:
-            args[i] = jax.device_put(args[i], may_alias=False)
-        _permission.allowed = True
-        try:
+    def call_donating(self, *args: Any) -> Any:
+        """Call a program that donates buffers. The first call for new argument shapes
+        (a new executable, whose memory needs are unknown until it runs) donates copies:
+        an executable that fails when it runs (out of memory) has consumed what it was
+        donated, and the caller's values must stay intact. Once the shapes have run,
+        calls donate the values themselves (JAX compiles per shape, so the same shapes
+        need the same memory)."""
+        # A StaticArgument has no shape: it stands for itself (hashed by its value).
+        key = tuple([getattr(a, "shape", a) for a in args])
+        if key in self._proven:
             return self.jitted(*args)
-        except NodeFailure:
-            raise  # failed while tracing: nothing was compiled or donated
-        except BaseException:
-            self.jitted.clear_cache()
-            raise
-        finally:
-            _permission.allowed = False
-
-    def for_inspection(self) -> Callable[..., Any]:
-        """A separate ``jax.jit`` of the same program, to lower to text: its trace is
-        cached apart from ``jitted``'s, so inspecting a program never stands in for the
-        protected first trace of a call (see :meth:`call_new_signature`)."""
-        traced = self.traced
-
-        def inspected(*args: Any) -> Any:
-            _permission.allowed = True
-            try:
-                return traced(*args)
-            finally:
-                _permission.allowed = False
-
-        return jax.jit(inspected, static_argnums=self.static, donate_argnums=self.donate)
-
-
-class NewTrace(Exception):
-    """Raised by a donating program about to be traced for arguments it has no
-    executable for: the caller retries through :meth:`Program.call_new_signature`.
-    Raised before anything is traced, compiled or donated, and only on a new
-    signature, so the common call pays nothing for it."""
-
-
-class _Permission(threading.local):
-    """Whether this thread's current call of a donating program may trace it (JAX
-    traces in the calling thread)."""
-
-    allowed = False
-
-
-_permission = _Permission()
+        copies = list(args)
+        for i in self.donate:
+            copies[i] = jax.device_put(args[i], may_alias=False)
+        results = self.jitted(*copies)
+        self._proven.add(key)
+        return results
 
 
 class StaticArgument:
@@ -209,8 +182,6 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
-        if entry.donate and not _permission.allowed:
-            raise NewTrace()
         entry.traces += 1
         program_cache.traces += 1
         statics = {i: args[i].array for i in static}
@@ -226,8 +197,8 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             return with_checks(run_all)(*dynamic)
         return run_all(*dynamic)
 
-    entry.traced = traced
     entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate)
+    entry.call = entry.call_donating if entry.donate else entry.jitted
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry

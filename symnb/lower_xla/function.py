@@ -2,7 +2,7 @@
 
 Shared variables live on the device; those with updates are donated to the program
 and replaced by its results only after the call succeeds. A call holds the locks of
-the shared variables it reads or updates (``SharedLocks``), so calls from several
+the shared variables it reads or updates (``holding``), so calls from several
 threads never see a donated buffer nor lose an update; a function without shared
 variables takes no lock. Outputs are writable NumPy arrays the caller owns, of exactly
 the graph's dtypes: programs that touch 64-bit dtypes are traced and run under
@@ -28,12 +28,12 @@ from symnb.core.errors import (
     GraphRuntimeError, OutOfMemoryError, SymnbError, failure_headline, format_node_error, label,
 )
 from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
-from symnb.core.shared import SharedLocks, SharedVariable
+from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
 from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
 from symnb.compile.debugmode import check_rewrites
-from symnb.lower_xla.cache import NewTrace, Program, compiled_program
+from symnb.lower_xla.cache import Program, compiled_program
 from symnb.lower_xla.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.lower_xla.inputs import make_checker
 from symnb.lower_xla.interpreter import NodeFailure
@@ -106,7 +106,9 @@ class Function:
         self._original_outputs = all_outputs
         self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
-        self._locks = SharedLocks(self._all_shared) if self._all_shared else None
+        #: The locks a call holds (its shared variables'), in the order it takes them.
+        self.shared_locks = lock_order(self._all_shared)
+        self._locks = holding(self._all_shared)  # None: a call takes no lock
         # Guards re-specialization, which replaces self._program (calls read it unlocked).
         self._state_lock = threading.Lock()
         self._static: tuple[int, ...] = ()
@@ -141,8 +143,8 @@ class Function:
         program = self._program
         if program.plain and self._context is None:  # the common case, kept short
             try:
-                results = program.jitted(*arrays)
-            except (NodeFailure, NewTrace):
+                results = program.call(*arrays)
+            except NodeFailure:
                 results = self._run(arrays)
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
@@ -165,10 +167,10 @@ class Function:
             call_args = program.arguments(arrays)
             try:
                 if self._context is None:
-                    results = _execute(program, call_args)
+                    results = program.call(*call_args)
                 else:
                     with self._context():
-                        results = _execute(program, call_args)
+                        results = program.call(*call_args)
             except NodeFailure as failure:
                 if isinstance(failure.error, StaticValueRequired) and \
                         self._specialize(program, failure):
@@ -218,12 +220,11 @@ class Function:
             arrays += [_on_device(var) for var in self._all_shared]
         program = self._program
         call_args = program.arguments(arrays)
-        jitted = program.for_inspection()
         with self._context() if self._context is not None else contextlib.nullcontext():
             if stage == "jaxpr":
-                jaxpr = jax.make_jaxpr(jitted, static_argnums=program.static)(*call_args)
+                jaxpr = jax.make_jaxpr(program.jitted, static_argnums=program.static)(*call_args)
                 return jaxpr.pretty_print(name_stack=True)
-            lowered = jitted.lower(*call_args)
+            lowered = program.jitted.lower(*call_args)
             if stage == "stablehlo":
                 return lowered.as_text(debug_info=True)
             return lowered.compile().as_text()
@@ -310,13 +311,6 @@ def _on_device(var: SharedVariable) -> Any:
 
 def _is_deleted(value: Any) -> bool:
     return isinstance(value, jax.Array) and value.is_deleted()
-
-
-def _execute(program: Program, args: list[Any]) -> Any:
-    try:
-        return program.jitted(*args)
-    except NewTrace:  # a donating program meets new argument shapes: protect the donated
-        return program.call_new_signature(args)
 
 
 # A backend that cannot reuse a donated buffer says so; the results are the same.

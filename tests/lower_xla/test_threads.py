@@ -117,12 +117,11 @@ def test_functions_over_disjoint_shared_variables_take_disjoint_locks():
     x = T.vector("x")
     without_shared = sn.function([x], x * 2)
 
-    assert without_shared._locks is None  # no lock at all
-    assert set(on_a._locks.locks).isdisjoint(on_b._locks.locks)
-    assert set(on_a._locks.locks) <= set(also_on_a._locks.locks)
+    assert without_shared.shared_locks == ()  # no lock at all
+    assert on_a.shared_locks == (a.lock,) and on_b.shared_locks == (b.lock,)
     # Locks are taken in creation order, whatever order the function lists them in.
-    assert also_on_a._locks.locks == (a.lock, b.lock)
-    assert sn.function([], b + a)._locks.locks == (a.lock, b.lock)
+    assert also_on_a.shared_locks == (a.lock, b.lock)
+    assert sn.function([], b + a).shared_locks == (a.lock, b.lock)
 
     # While a call over `a` is in progress (its locks held), a call over `b` runs to the
     # end, and a call that also reads `a` waits for it.
@@ -131,7 +130,7 @@ def test_functions_over_disjoint_shared_variables_take_disjoint_locks():
     def call(name, fn):
         return threading.Thread(target=lambda: finished.__setitem__(name, fn()))
 
-    with on_a._locks:
+    with a.lock:  # as a call over `a` holds it
         independent, dependent = call("b", on_b), call("a+b", also_on_a)
         independent.start()
         dependent.start()
