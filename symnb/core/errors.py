@@ -17,7 +17,7 @@ from symnb.core.type import describe_shape
 
 __all__ = [
     "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError",
-    "MissingTestValueError",
+    "MissingTestValueError", "OutOfMemoryError",
     "label", "failure_headline", "format_node_error", "describe_inputs", "register_high_verbosity_section",
 ]
 
@@ -44,6 +44,11 @@ class MissingTestValueError(SymnbError, AttributeError):
 
 class GraphRuntimeError(SymnbError, ValueError):
     """A compiled function could not run a node on the values it was called with."""
+
+
+class OutOfMemoryError(SymnbError, MemoryError):
+    """A compiled function needed more memory than the device has; the message names
+    the node whose output is largest, its shape and bytes, and the largest values."""
 
 
 def label(var: Variable) -> str:

@@ -10,6 +10,7 @@ persistent compilation cache (on disk, shared between processes).
 from __future__ import annotations
 
 import collections
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -67,12 +68,41 @@ class Program:
     #: Runs as ``jitted(*arrays) -> results`` with no checks, static arguments or
     #: rewrite checks to handle (the function's fast path).
     plain: bool = False
+    #: Argument positions whose buffers a call donates (the updated shared variables).
+    donate: tuple[int, ...] = ()
+    #: How a call runs: ``call(*arguments) -> results``; ``jitted`` itself unless the
+    #: program donates (see :meth:`call_donating`).
+    call: Callable[..., Any] | None = None
+    #: Argument shapes (and static values) the donating program has run with successfully.
+    _proven: set = field(default_factory=set, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.call is None:
+            self.call = self.jitted
 
     def arguments(self, arrays: list[Any]) -> list[Any]:
         """``arrays`` as the program takes them: static positions wrapped."""
         if not self.static:
             return arrays
         return [StaticArgument(a) if i in self.static else a for i, a in enumerate(arrays)]
+
+    def call_donating(self, *args: Any) -> Any:
+        """Call a program that donates buffers. The first call for new argument shapes
+        (a new executable, whose memory needs are unknown until it runs) donates copies:
+        an executable that fails when it runs (out of memory) has consumed what it was
+        donated, and the caller's values must stay intact. Once the shapes have run,
+        calls donate the values themselves (JAX compiles per shape, so the same shapes
+        need the same memory)."""
+        # A StaticArgument has no shape: it stands for itself (hashed by its value).
+        key = tuple([getattr(a, "shape", a) for a in args])
+        if key in self._proven:
+            return self.jitted(*args)
+        copies = list(args)
+        for i in self.donate:
+            copies[i] = jax.device_put(args[i], may_alias=False)
+        results = self.jitted(*copies)
+        self._proven.add(key)
+        return results
 
 
 class StaticArgument:
@@ -101,22 +131,27 @@ class ProgramCache:
     misses: int = 0
     traces: int = 0
     _entries: "collections.OrderedDict[Any, Program]" = field(default_factory=collections.OrderedDict)
+    # Functions are compiled from several threads too.
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def get(self, key: Any) -> Program | None:
-        program = self._entries.get(key)
-        if program is not None:
-            self._entries.move_to_end(key)
-            self.hits += 1
-        return program
+        with self._lock:
+            program = self._entries.get(key)
+            if program is not None:
+                self._entries.move_to_end(key)
+                self.hits += 1
+            return program
 
     def put(self, key: Any, program: Program) -> None:
-        self.misses += 1
-        self._entries[key] = program
-        while len(self._entries) > self.maxsize:
-            self._entries.popitem(last=False)
+        with self._lock:
+            self.misses += 1
+            self._entries[key] = program
+            while len(self._entries) > self.maxsize:
+                self._entries.popitem(last=False)
 
     def clear(self) -> None:
-        self._entries.clear()
+        with self._lock:
+            self._entries.clear()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -141,7 +176,9 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     if program is not None:
         return program
     run = build_program(inputs, outputs, nodes)
-    entry = Program(jitted=None, nodes=nodes, checked=has_checks(nodes), static=static)  # type: ignore[arg-type]
+    checked = has_checks(nodes)
+    entry = Program(jitted=None, nodes=nodes, checked=checked, static=static,  # type: ignore[arg-type]
+                    donate=() if checked else donate)
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
@@ -160,8 +197,8 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             return with_checks(run_all)(*dynamic)
         return run_all(*dynamic)
 
-    entry.jitted = jax.jit(traced, static_argnums=static,
-                           donate_argnums=() if entry.checked else donate)
+    entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate)
+    entry.call = entry.call_donating if entry.donate else entry.jitted
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry

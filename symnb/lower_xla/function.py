@@ -1,15 +1,19 @@
 """``sn.function``: a graph compiled into one ``jax.jit`` program.
 
 Shared variables live on the device; those with updates are donated to the program
-and replaced by its results only after the call succeeds. Outputs are NumPy arrays
-of exactly the graph's dtypes: programs that touch 64-bit dtypes are traced and run
-under ``jax.enable_x64``, a scoped setting, so the user's global JAX configuration is
-never changed.
+and replaced by its results only after the call succeeds. A call holds the locks of
+the shared variables it reads or updates (``holding``), so calls from several
+threads never see a donated buffer nor lose an update; a function without shared
+variables takes no lock. Outputs are writable NumPy arrays the caller owns, of exactly
+the graph's dtypes: programs that touch 64-bit dtypes are traced and run under
+``jax.enable_x64``, a scoped setting, so the user's global JAX configuration is never
+changed (values cross into JAX only inside that scope).
 """
 
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 import warnings
 import weakref
@@ -21,16 +25,16 @@ import numpy as np
 from symnb.compile.mode import get_mode
 from symnb.core.config import config
 from symnb.core.errors import (
-    GraphRuntimeError, SymnbError, failure_headline, format_node_error, label,
+    GraphRuntimeError, OutOfMemoryError, SymnbError, failure_headline, format_node_error, label,
 )
 from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
-from symnb.core.shared import SharedVariable
+from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
 from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
 from symnb.compile.debugmode import check_rewrites
 from symnb.lower_xla.cache import Program, compiled_program
-from symnb.lower_xla.footprint import high_verbosity_details
+from symnb.lower_xla.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.lower_xla.inputs import make_checker
 from symnb.lower_xla.interpreter import NodeFailure
 from symnb.lower_xla.maker import FunctionMaker, failing_node
@@ -102,6 +106,11 @@ class Function:
         self._original_outputs = all_outputs
         self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
+        #: The locks a call holds (its shared variables'), in the order it takes them.
+        self.shared_locks = lock_order(self._all_shared)
+        self._locks = holding(self._all_shared)  # None: a call takes no lock
+        # Guards re-specialization, which replaces self._program (calls read it unlocked).
+        self._state_lock = threading.Lock()
         self._static: tuple[int, ...] = ()
         self._program = self._build_program()
         self.profile = ProfileStats(self) if (profile or config.profile) else None
@@ -120,31 +129,36 @@ class Function:
         if kwargs or len(args) != len(self.inputs):
             args = self._bind(args, kwargs)
         arrays = [check(a) for check, a in zip(self._checkers, args)]
-        if self._all_shared:
-            arrays += [_on_device(var) for var in self._all_shared]
-        outputs = self._call(arrays)
+        if self._locks is None:
+            outputs = self._call(arrays)
+        else:
+            # Shared values are read, donated, replaced and copied out with their locks held.
+            with self._locks:
+                outputs = self._call(arrays + [_on_device(var) for var in self._all_shared])
         if self.profile is not None:
-            # The shared values as they are now: the call's own may have been donated.
-            current = [var._backend_value() for var in self._all_shared]
-            self.profile.record(time.perf_counter() - start, arrays[:len(self.inputs)] + current)
+            self.profile.record(time.perf_counter() - start, arrays)
         return outputs
 
     def _call(self, arrays: list[Any]) -> Any:
         program = self._program
         if program.plain and self._context is None:  # the common case, kept short
             try:
-                results = program.jitted(*arrays)
+                results = program.call(*arrays)
             except NodeFailure:
                 results = self._run(arrays)
+            except jax.errors.JaxRuntimeError as error:
+                raise self._execution_error(error, program, arrays) from None
         else:
             results = self._run(arrays)
         n = self._n_outputs
         if self.updated_shared:
             for var, value in zip(self.updated_shared, results[n:]):
                 var._set_backend_value(value)
+        # Copies: NumPy's view of a JAX buffer is read-only, and two outputs (or an
+        # output and a shared value, or a constant) may be the same buffer.
         if self._single:
-            return np.asarray(results[0])
-        return [np.asarray(r) for r in results[:n]]
+            return np.asarray(results[0]).copy()
+        return [np.asarray(r).copy() for r in results[:n]]
 
     def _run(self, arrays: list[Any]) -> Any:
         """Run the program; specialize on input values a length depends on, if needed."""
@@ -153,14 +167,17 @@ class Function:
             call_args = program.arguments(arrays)
             try:
                 if self._context is None:
-                    results = program.jitted(*call_args)
+                    results = program.call(*call_args)
                 else:
                     with self._context():
-                        results = program.jitted(*call_args)
+                        results = program.call(*call_args)
             except NodeFailure as failure:
-                if isinstance(failure.error, StaticValueRequired) and self._specialize(failure):
+                if isinstance(failure.error, StaticValueRequired) and \
+                        self._specialize(program, failure):
                     continue
                 raise self._runtime_error(failure, arrays) from None
+            except jax.errors.JaxRuntimeError as error:
+                raise self._execution_error(error, program, arrays) from None
             if program.checked:
                 error, results = results
                 raise_failed_check(error, program.nodes, self.nodes, self._title())
@@ -169,17 +186,21 @@ class Function:
                                arrays, results)
             return results
 
-    def _specialize(self, failure: NodeFailure) -> bool:
+    def _specialize(self, program: Program, failure: NodeFailure) -> bool:
         """Make the inputs a static length depends on static arguments (jax.jit then
-        compiles once per distinct value); False when that cannot help."""
-        node, _, _ = failing_node(failure, self._program.nodes, self.nodes)
+        compiles once per distinct value); False when that cannot help. ``program``
+        is the one that failed: another thread may have specialized meanwhile."""
+        node, _, _ = failing_node(failure, program.nodes, self.nodes)
         positions = value_sources([node.inputs[i] for i in failure.error.indices],
                                   self._program_inputs)
-        if positions is None or not positions or positions <= set(self._static) \
-                or any(p >= len(self.inputs) for p in positions):
-            return False  # shared variables change between calls: never specialized on
-        self._static = tuple(sorted(set(self._static) | positions))
-        self._program = self._build_program()
+        with self._state_lock:
+            if self._program is not program:
+                return True  # rebuilt by another call meanwhile: try the new program
+            if positions is None or not positions or positions <= set(self._static) \
+                    or any(p >= len(self.inputs) for p in positions):
+                return False  # shared variables change between calls: never specialized on
+            self._static = tuple(sorted(set(self._static) | positions))
+            self._program = self._build_program()
         return True
 
     def lowered_text(self, stage: str = "stablehlo", *args: Any) -> str:
@@ -195,7 +216,8 @@ class Function:
             raise ValueError("lowered_text needs a function compiled as one program (no linker)")
         examples = list(args) if args else [v.test_value for v in self.inputs]
         arrays = [check(a) for check, a in zip(self._checkers, examples)]
-        arrays += [_on_device(var) for var in self._all_shared]
+        with self._locks if self._locks is not None else contextlib.nullcontext():
+            arrays += [_on_device(var) for var in self._all_shared]
         program = self._program
         call_args = program.arguments(arrays)
         with self._context() if self._context is not None else contextlib.nullcontext():
@@ -216,7 +238,11 @@ class Function:
         for key, value in kwargs.items():
             if key not in names:
                 raise TypeError(f"{self._title()} has no input named {key!r}; inputs: {names}")
-            bound[names.index(key)] = value
+            position = names.index(key)
+            if position < len(args):
+                raise TypeError(f"{self._title()} got multiple values for input {key!r} "
+                                f"(argument #{position}, also passed by keyword)")
+            bound[position] = value
         missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
         if missing:
             raise TypeError(f"{self._title()} is missing argument(s): {', '.join(missing)}")
@@ -237,13 +263,32 @@ class Function:
             extra.append(f"The optimizer ({self.maker.optimizer!r}) fused this operation into "
                          f"{fused.op.display_name()}; the line above is where it was built.")
         extra.append(f"Called with: {call}" if call else "Called with no arguments")
-        if config.exception_verbosity == "high":
+        out_of_memory = is_out_of_memory(failure.error)
+        if config.exception_verbosity == "high" or out_of_memory:
             extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, index,
-                                            self._context)
+                                            self._context, self._program.static)
         headline = failure_headline(node, failure.error, f" while running {self._title()}")
-        error = GraphRuntimeError(format_node_error(node, headline, values, extra))
+        kind = OutOfMemoryError if out_of_memory else GraphRuntimeError
+        error = kind(format_node_error(node, headline, values, extra))
         error.node = node
         error.original = failure.error
+        return error
+
+    def _execution_error(self, error: Exception, program: Program, arrays: list[Any]) -> Exception:
+        """What to raise when the compiled program failed while running (not tracing):
+        out of memory becomes an :class:`OutOfMemoryError` naming the largest value."""
+        if is_out_of_memory(error):
+            original, error = error, out_of_memory_error(
+                self._program_inputs, arrays, self.nodes, self._context, program.static,
+                self._title(), error)
+            error.original = original
+        # A program that ran before with these argument shapes donates without copying.
+        lost = [label(v) for v in self.updated_shared if _is_deleted(v._backend_value())]
+        if lost:
+            error.add_note(f"The values of shared variable(s) {', '.join(lost)} were donated to "
+                           f"the call that failed and are lost; set them again with set_value.")
+        elif self.updated_shared:
+            error.add_note("The shared variables are unchanged.")
         return error
 
 
@@ -257,9 +302,15 @@ class _Summary:
 def _on_device(var: SharedVariable) -> Any:
     value = var._backend_value()
     if type(value) is np.ndarray:
-        value = jax.device_put(value)
+        # Outside this scope JAX would store an int64/float64 value in 32 bits.
+        with jax.enable_x64(True):
+            value = jax.device_put(value)
         var._set_backend_value(value)
     return value
+
+
+def _is_deleted(value: Any) -> bool:
+    return isinstance(value, jax.Array) and value.is_deleted()
 
 
 # A backend that cannot reuse a donated buffer says so; the results are the same.
@@ -403,15 +454,17 @@ def _check_unused(inputs: list[Variable], roots: list[Variable], policy: str) ->
 # -- var.eval() ----------------------------------------------------------------------
 
 _eval_cache: "weakref.WeakKeyDictionary[Variable, dict]" = weakref.WeakKeyDictionary()
+_eval_lock = threading.Lock()  # var.eval() may be called from several threads
 
 
 def evaluate(var: Variable, inputs_to_values: dict) -> np.ndarray:
     """``var.eval({x: value})``: compile once per set of inputs, then call."""
     inputs = list(inputs_to_values)
     key = tuple(id(v) for v in inputs)
-    per_var = _eval_cache.setdefault(var, {})
-    fn = per_var.get(key)
-    if fn is None:
+    with _eval_lock:
+        fn = _eval_cache.setdefault(var, {}).get(key)
+    if fn is None:  # two threads may both compile it; either function is right
         fn = function(inputs, var, on_unused_input="ignore")
-        per_var[key] = fn
+        with _eval_lock:
+            _eval_cache.setdefault(var, {})[key] = fn
     return fn(*(inputs_to_values[v] for v in inputs))

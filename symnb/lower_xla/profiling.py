@@ -10,8 +10,10 @@ of the compiled call's time.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import sys
+import threading
 import time
 from typing import Any, TextIO
 
@@ -45,14 +47,18 @@ class ProfileStats:
         self.call_seconds = 0.0
         self.first_call_seconds = 0.0  # includes tracing and compiling the program
         self._last_arrays: list[Any] | None = None
+        self._lock = threading.Lock()  # calls record from several threads
 
     def record(self, seconds: float, arrays: list[Any]) -> None:
-        if self.calls == 0:
-            self.first_call_seconds = seconds
-        else:
-            self.call_seconds += seconds
-        self.calls += 1
-        self._last_arrays = arrays
+        """One call's time and its arguments (the shared variables' values are read
+        when the per-node profile is made: a later call may donate the call's own)."""
+        with self._lock:
+            if self.calls == 0:
+                self.first_call_seconds = seconds
+            else:
+                self.call_seconds += seconds
+            self.calls += 1
+            self._last_arrays = arrays
 
     def node_seconds(self, repeats: int = 3) -> dict[int, float]:
         """Seconds per toposort index, from a node-by-node run of the last call's arguments."""
@@ -61,15 +67,17 @@ class ProfileStats:
         fn = self.function
         linker = _TimingLinker()
         run = build_program(fn._program_inputs, fn.maker.fgraph.outputs, fn.nodes, hook=linker.hook)
-        arrays = [jnp.asarray(a) for a in self._last_arrays]
-        for _ in range(repeats + 1):  # the first run compiles each node's operations
-            if _ == 1:
-                linker.seconds.clear()
-            if fn._context is None:
+        locks = fn._locks if fn._locks is not None else contextlib.nullcontext()
+        context = fn._context() if fn._context is not None else contextlib.nullcontext()
+        # The shared values are read, and the run made, while no call can donate them;
+        # values become JAX arrays inside the call's context (64-bit types kept).
+        with locks, context:
+            current = [var._backend_value() for var in fn._all_shared]
+            arrays = [jnp.asarray(a) for a in self._last_arrays + current]
+            for _ in range(repeats + 1):  # the first run compiles each node's operations
+                if _ == 1:
+                    linker.seconds.clear()
                 run(*arrays)
-            else:
-                with fn._context():
-                    run(*arrays)
         return {i: s / repeats for i, s in linker.seconds.items()}
 
     def summary(self, file: TextIO | str | None = None, n_nodes: int = 20) -> str | None:

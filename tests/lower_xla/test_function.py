@@ -109,6 +109,17 @@ def test_keyword_arguments():
     np.testing.assert_array_equal(f(y=np.ones(2, "float32"), x=np.full(2, 3, "float32")), [2, 2])
 
 
+def test_an_input_by_position_and_by_keyword_is_a_type_error():
+    x, o = T.matrix("x"), T.matrix("o")
+    f = sn.function([x, o], x + o)
+    one = np.ones((2, 2), "float32")
+    with pytest.raises(TypeError, match=r"got multiple values for input 'x'"):
+        f(one, one, x=one + 1)
+    with pytest.raises(TypeError, match=r"got multiple values for input 'o'"):
+        f(one, one, o=one)
+    np.testing.assert_array_equal(f(one, o=one + 1), np.full((2, 2), 3, "float32"))
+
+
 def _has_gpu():
     try:
         return bool(jax.devices("gpu"))
