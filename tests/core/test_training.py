@@ -200,12 +200,7 @@ def test_theano_tutorial_logistic_regression_trains_with_finite_weights(dtype):
 ROUNDING = {"float32": 1e-6, "float64": 1e-12}
 
 
-@pytest.mark.parametrize("dtype", [
-    "float32",
-    pytest.param("float64", marks=pytest.mark.xfail(
-        strict=True, reason="issue 9 item 2: a float64 shared variable (w) is stored in "
-                            "float32, so the weights are off by ~4e-8 of their scale")),
-])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_theano_tutorial_logistic_regression_matches_numpy_to_rounding(dtype):
     trained, reference = _train_tutorial(dtype)
     _assert_close_to_scale(trained, reference, ROUNDING[dtype])
