@@ -1,0 +1,5 @@
+"""``symnb.tensor.signal`` (``T.signal``): Theano's ``conv``."""
+
+from symnb.tensor.signal import conv  # noqa: F401
+
+__all__ = ["conv"]
