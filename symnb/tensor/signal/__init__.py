@@ -1,5 +1,5 @@
-"""``symnb.tensor.signal`` (``T.signal``): Theano's ``conv``."""
+"""``symnb.tensor.signal`` (``T.signal``): Theano's ``pool``, ``downsample`` and ``conv``."""
 
-from symnb.tensor.signal import conv  # noqa: F401
+from symnb.tensor.signal import conv, downsample, pool  # noqa: F401
 
-__all__ = ["conv"]
+__all__ = ["conv", "downsample", "pool"]
