@@ -8,3 +8,6 @@ from symnb.core.tensor import *  # noqa: F401,F403
 from symnb.core.tensor import __all__ as _core_all
 
 __all__ = list(_core_all) + ["grad"]
+
+# Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
+from symnb.tensor import nnet, signal  # noqa: E402,F401

@@ -1,6 +1,6 @@
 """Lowering rules, one file per family of ops. Importing this package registers them."""
 
 from symnb.lower_xla.rules import (  # noqa: F401
-    alloc, assertion, blas, broadcast, composite, elemwise, ifelse, join, nnet, print_op,
-    reduction, scan, shape, subtensor,
+    alloc, assertion, blas, broadcast, composite, conv, elemwise, ifelse, join, neighbours, nnet,
+    pool, print_op, reduction, scan, shape, subtensor,
 )

@@ -1,0 +1,107 @@
+"""The public pooling functions, Theano's signatures (``theano.tensor.signal.pool`` and the
+older ``theano.tensor.signal.downsample``); the ops are in ``pool.py``."""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+
+from symnb.core.graph import Variable
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.conv_shapes import normalize_ints
+from symnb.core.tensor.pool import MODES, MaxPoolGrad, Pool
+from symnb.core.tensor.shape import build_error, static_entries, static_int
+
+__all__ = ["pool_2d", "pool_3d", "max_pool_2d", "max_pool_2d_same_size"]
+
+
+def _static_ints(value: Any, count: int, what: str, minimum: int) -> tuple[int, ...]:
+    """Ints, or int constants (Theano took symbolic vectors): XLA needs them when compiling."""
+    if isinstance(value, Variable):
+        value = (static_entries(value) or [None]) if value.ndim == 1 else [static_int(value)]
+    elif isinstance(value, np.ndarray):
+        value = value.tolist()
+    elif isinstance(value, (tuple, list)):
+        value = [static_int(v) if isinstance(v, Variable) else v for v in value]
+    if isinstance(value, list) and None in value:
+        raise build_error(f"pool: {what} must be known when the graph is built (ints or constants)",
+                          TypeError)
+    return normalize_ints(value, count, what, lambda message: build_error(f"pool: {message}"), minimum)
+
+
+def _renamed(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
+    """Theano's deprecated argument names (``ds``, ``st``, ``padding``)."""
+    if old is None:
+        return new
+    if new is not unset and new is not None:
+        raise build_error(f"pool: give {new_name} or its old name {old_name}, not both", ValueError)
+    warnings.warn(f"the {old_name!r} parameter of pooling is deprecated: use {new_name!r}",
+                  DeprecationWarning, stacklevel=4)
+    return old
+
+
+def _pool(ndim: int, input: Any, ws: Any, ignore_border: bool, stride: Any, pad: Any, mode: str,
+          ds: Any, st: Any, padding: Any) -> Variable:
+    ws = _renamed(ws, ds, "ws", "ds")
+    stride = _renamed(stride, st, "stride", "st")
+    pad = _renamed(pad, padding, "pad", "padding", unset=(0,) * ndim)
+    if ws is None:
+        raise build_error("pool: give the window size ws", ValueError)
+    if mode == "max_deterministic":  # Theano's GPU-only alias
+        mode = "max"
+    if mode not in MODES:
+        raise build_error(f"pool: mode must be one of {', '.join(map(repr, MODES))}; got {mode!r}",
+                          ValueError)
+    ws = _static_ints(ws, ndim, "ws", 1)
+    stride = ws if stride is None else _static_ints(stride, ndim, "stride", 1)
+    pad = (0,) * ndim if pad is None else _static_ints(pad, ndim, "pad", 0)
+    if any(pad) and not ignore_border:
+        raise build_error(f"pool: padding works only with ignore_border=True (as in Theano); "
+                          f"got pad={pad}", NotImplementedError)
+    if any(p >= w for p, w in zip(pad, ws)):
+        raise build_error(f"pool: the padding {pad} must be smaller than the window {ws} on each axis",
+                          NotImplementedError)
+    return Pool(ndim, ws, stride, pad, bool(ignore_border), mode)(as_tensor_variable(input))
+
+
+def pool_2d(input: Any, ws: Any = None, ignore_border: bool = True, stride: Any = None,
+            pad: Any = (0, 0), mode: str = "max", ds: Any = None, st: Any = None,
+            padding: Any = None) -> Variable:
+    """Pool ``input`` over its last two axes with windows of ``ws = (rows, cols)``.
+
+    - ``stride``: the step between windows (default ``ws``: no overlap);
+    - ``ignore_border``: True drops the partial windows at the far borders, False keeps
+      them (a 5x5 input with ``ws=(2, 2)`` gives 2x2, or 3x3); symnb defaults to True,
+      Theano warned and used False when it was not given;
+    - ``pad``: zeros added on both sides of each axis (with ``ignore_border=True`` only);
+    - ``mode``: ``'max'``, ``'sum'``, ``'average_inc_pad'`` (padding counted in the
+      divisor) or ``'average_exc_pad'`` (not counted). Max and sum ignore the padding.
+
+    ``ds``, ``st`` and ``padding`` are Theano's deprecated names of ``ws``, ``stride``, ``pad``.
+    """
+    return _pool(2, input, ws, ignore_border, stride, pad, mode, ds, st, padding)
+
+
+def pool_3d(input: Any, ws: Any = None, ignore_border: bool = True, stride: Any = None,
+            pad: Any = (0, 0, 0), mode: str = "max", ds: Any = None, st: Any = None,
+            padding: Any = None) -> Variable:
+    """:func:`pool_2d` over the last three axes."""
+    return _pool(3, input, ws, ignore_border, stride, pad, mode, ds, st, padding)
+
+
+def max_pool_2d(input: Any, ds: Any, ignore_border: bool = False, st: Any = None,
+                padding: Any = (0, 0), mode: str = "max") -> Variable:
+    """The old ``theano.tensor.signal.downsample.max_pool_2d`` spelling of :func:`pool_2d`
+    (window ``ds``, stride ``st``, ``padding``), with its old default ``ignore_border=False``."""
+    return _pool(2, input, ds, ignore_border, st, padding, mode, None, None, None)
+
+
+def max_pool_2d_same_size(input: Any, patch_size: Any) -> Variable:
+    """``input`` with every value but the maximum of each non-overlapping ``patch_size``
+    patch set to zero (of each patch's first maximum, where several tie)."""
+    input = as_tensor_variable(input)
+    pooled = pool_2d(input, patch_size, ignore_border=True)
+    op = pooled.owner.op
+    return MaxPoolGrad(*op._props())(input, pooled)

@@ -1,0 +1,7 @@
+"""``symnb.tensor.signal.pool``: Theano's pooling functions and ops."""
+
+from symnb.core.tensor.pool import AveragePoolGrad, MaxPoolGrad, MaxPoolGradGrad, Pool
+from symnb.core.tensor.pool_api import max_pool_2d_same_size, pool_2d, pool_3d
+
+__all__ = ["pool_2d", "pool_3d", "max_pool_2d_same_size", "Pool", "MaxPoolGrad", "MaxPoolGradGrad",
+           "AveragePoolGrad"]
