@@ -15,7 +15,9 @@ from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.op import Op
 from symnb.core.shared import SharedVariable, shared
 from symnb.core.type import TensorType
-from symnb.core.errors import GraphRuntimeError, MissingTestValueError, TestValueError
+from symnb.core.errors import (
+    GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, TestValueError,
+)
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
 from symnb.core.ifelse import ifelse
@@ -25,7 +27,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
-    "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError", "tensor",
+    "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
+    "IndexOutOfBoundsError", "tensor",
     "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run",
 ]

@@ -16,7 +16,7 @@ from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.type import describe_shape
 
 __all__ = [
-    "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError",
+    "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError", "IndexOutOfBoundsError",
     "MissingTestValueError",
     "label", "failure_headline", "format_node_error", "describe_inputs", "register_high_verbosity_section",
 ]
@@ -44,6 +44,11 @@ class MissingTestValueError(SymnbError, AttributeError):
 
 class GraphRuntimeError(SymnbError, ValueError):
     """A compiled function could not run a node on the values it was called with."""
+
+
+class IndexOutOfBoundsError(GraphRuntimeError, IndexError):
+    """A compiled function was called with an index out of range for the axis it indexes
+    (NumPy raises ``IndexError`` there; XLA alone would clamp or drop the index)."""
 
 
 def label(var: Variable) -> str:

@@ -20,7 +20,7 @@ from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.rules.assertion import has_checks, with_checks
+from symnb.lower_xla.checks import has_checks, with_checks
 from symnb.lower_xla.maker import collector_paused
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
@@ -136,7 +136,8 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     as they were.
     """
     enable_persistent_cache()
-    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static)
+    # index_checks decides which checks the rules emit (read when they are built, below).
+    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static, config.index_checks)
     program = program_cache.get(key)
     if program is not None:
         return program

@@ -21,9 +21,9 @@ import numpy as np
 from symnb.compile.mode import get_mode
 from symnb.core.config import config
 from symnb.core.errors import (
-    GraphRuntimeError, SymnbError, failure_headline, format_node_error, label,
+    GraphRuntimeError, IndexOutOfBoundsError, SymnbError, failure_headline, format_node_error, label,
 )
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs, walk_nodes
 from symnb.core.shared import SharedVariable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
@@ -33,13 +33,13 @@ from symnb.lower_xla.cache import Program, compiled_program
 from symnb.lower_xla.footprint import high_verbosity_details
 from symnb.lower_xla.inputs import make_checker
 from symnb.lower_xla.interpreter import NodeFailure
-from symnb.lower_xla.maker import FunctionMaker, failing_node
+from symnb.lower_xla.maker import FunctionMaker, failing_node, place_lines
 from symnb.lower_xla.node_by_node import node_by_node_program
 from symnb.lower_xla.profiling import ProfileStats
 from symnb.lower_xla.registry import StaticValueRequired
-from symnb.lower_xla.rules.assertion import raise_failed_check
+from symnb.lower_xla.checks import failed_check_error, raise_failed_check
 from symnb.lower_xla.rules.subtensor import check_dynamic_shapes
-from symnb.lower_xla.specialize import value_sources
+from symnb.lower_xla.specialize import check_static_values, value_sources
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -99,6 +99,7 @@ class Function:
         fgraph = self.maker.fgraph
         self.nodes = fgraph.toposort()
         check_dynamic_shapes(self.nodes, fgraph.outputs)
+        check_static_values(self.nodes, self._program_inputs, len(inputs))
         self._original_outputs = all_outputs
         self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
@@ -172,7 +173,7 @@ class Function:
     def _specialize(self, failure: NodeFailure) -> bool:
         """Make the inputs a static length depends on static arguments (jax.jit then
         compiles once per distinct value); False when that cannot help."""
-        node, _, _ = failing_node(failure, self._program.nodes, self.nodes)
+        node = failing_node(failure, self._program.nodes, self.nodes).node
         positions = value_sources([node.inputs[i] for i in failure.error.indices],
                                   self._program_inputs)
         if positions is None or not positions or positions <= set(self._static) \
@@ -225,23 +226,26 @@ class Function:
     def _title(self) -> str:
         return f"function {self.name!r}" if self.name else "the compiled function"
 
-    def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> GraphRuntimeError:
+    def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> Exception:
         # The failing node of *this* function (the program may come from the compile
-        # cache), and the Composite it was fused into, if any.
-        node, index, fused = failing_node(failure, self._program.nodes, self.nodes)
+        # cache), and the nodes holding it (a loop, a branch, a fused Composite), if any.
+        place = failing_node(failure, self._program.nodes, self.nodes)
+        node = place.node
+        checked = failed_check_error(str(failure.error), self._program.nodes, self.nodes, self._title())
+        if checked is not None:  # a check inside a loop, run node by node
+            return checked
         values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]
         call = ", ".join(f"{label(v)}: {a.dtype} {describe_shape(np.shape(a))}"
                          for v, a in zip(self.inputs, arrays))
-        extra = [f"Toposort index: {index} of {len(self.nodes)}"]
-        if fused is not None:
-            extra.append(f"The optimizer ({self.maker.optimizer!r}) fused this operation into "
-                         f"{fused.op.display_name()}; the line above is where it was built.")
+        extra = place_lines(place, self.maker.optimizer)
         extra.append(f"Called with: {call}" if call else "Called with no arguments")
         if config.exception_verbosity == "high":
-            extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, index,
+            outer = place.enclosing[0] if place.enclosing else place
+            extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, outer.index,
                                             self._context)
         headline = failure_headline(node, failure.error, f" while running {self._title()}")
-        error = GraphRuntimeError(format_node_error(node, headline, values, extra))
+        error_class = IndexOutOfBoundsError if isinstance(failure.error, IndexError) else GraphRuntimeError
+        error = error_class(format_node_error(node, headline, values, extra))
         error.node = node
         error.original = failure.error
         return error
@@ -290,14 +294,10 @@ def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
 def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
     """Every dtype the program touches, inside loop bodies and branches too."""
     dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
+    for node in walk_nodes(nodes):
         dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
         if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
             dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
-        for inner in getattr(node.op, "inner_graphs", ()):
-            stack.extend(inner.nodes)
     return dtypes
 
 

@@ -18,6 +18,7 @@ from symnb.core.errors import label
 from symnb.core.graph import Apply
 from symnb.core.ifelse import IfElse
 from symnb.core.type import describe_shape
+from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.registry import lower
 
@@ -34,7 +35,7 @@ def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
         _check_same_shapes(op, node, then_fn, else_fn, values)
         return lax.cond(condition.astype(bool), then_fn, else_fn, *values)
 
-    return run
+    return checked_inner(run, op.inner_graphs)
 
 
 def _branch(graph, dtypes: list[str]) -> Callable[..., tuple]:
