@@ -11,11 +11,15 @@
   device in the middle of the program on every call).
 
 The compiler wraps a program that may check (:func:`has_checks`, which looks inside
-loop bodies and branches) with :func:`with_checks`, donates none of its buffers (a
-failed call must leave shared variables as they were) and calls
-:func:`raise_failed_check` after each call. Rules of ops holding inner graphs run
-their checks through :func:`checked_inner`, so a check inside a loop body also works
-when the program runs node by node, outside ``jax.jit``.
+loop bodies and branches) with :func:`with_checks` and calls :func:`raise_failed_check`
+after each call. A failed call must leave shared variables as they were, yet the
+program updates them in place (their buffers are donated). When every check is in
+the program's own graph, the program computes whether all passed and returns the old
+value of each updated variable when one failed (:func:`keep_old_values`), which the
+function puts back; a program with checks inside loop bodies or branches donates
+nothing. Rules of ops holding inner graphs run their checks through
+:func:`checked_inner`, so a check inside a loop body also works when the program
+runs node by node, outside ``jax.jit``.
 
 A program may serve every equal graph (the compile cache), so a check names its node
 by its position in a walk of the program's graph (:func:`symnb.core.graph.walk_nodes`),
@@ -24,12 +28,15 @@ and the error is reported with the node at the same position of the function cal
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
+import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax.experimental import checkify
 
@@ -39,7 +46,8 @@ from symnb.lower_xla.interpreter import known_while_tracing
 from symnb.lower_xla.maker import place_lines
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
-           "checked_inner", "raise_failed_check", "failed_check_error"]
+           "checked_inner", "raise_failed_check", "failed_check_error", "checks_in_inner_graphs",
+           "keep_old_values", "ChangedShape"]
 
 _MARK = re.compile(r"symnb check (\w+) node (\d+)((?: \w+=-?\d+)*)")
 _FACT = re.compile(r"(\w+)=(-?\d+)")
@@ -104,6 +112,65 @@ def require(ok: Any, node: Apply, kind: str, value: Any = None, **facts: int) ->
         checkify.check(ok, text)
     else:
         checkify.check(ok, text + " value={value}", value=value)
+    outcomes = _outcome_stack()
+    if outcomes and outcomes[-1] is not None:
+        outcomes[-1].append(ok)
+
+
+_local = threading.local()
+
+
+def _outcome_stack() -> list[list[Any] | None]:
+    """Per thread (two threads may trace at once): where traced checks record their
+    outcome; None on top while tracing a loop body or a branch, whose outcomes cannot
+    leave it."""
+    if not hasattr(_local, "outcomes"):
+        _local.outcomes = []
+    return _local.outcomes
+
+
+@contextlib.contextmanager
+def _recording(frame: list[Any] | None) -> Iterator[list[Any] | None]:
+    stack = _outcome_stack()
+    stack.append(frame)
+    try:
+        yield frame
+    finally:
+        stack.pop()
+
+
+def checks_in_inner_graphs(nodes: Sequence[Apply]) -> bool:
+    """True when a graph held by ``nodes`` (a loop body, a branch) may check a value."""
+    return has_checks([inner for node in nodes for graph in node.op.inner_graphs
+                       for inner in graph.nodes])
+
+
+class ChangedShape(Exception):
+    """An updated shared variable changes shape: its old value cannot be kept in the
+    buffer of its new one, so the program must not donate (raised while tracing)."""
+
+
+def keep_old_values(run: Callable[..., list[Any]], old_positions: Sequence[int]) -> Callable[..., list[Any]]:
+    """``run`` whose last ``len(old_positions)`` results (the new values of the arguments
+    at ``old_positions``, whose buffers are donated) are those arguments' values
+    whenever a check of ``run``'s own graph failed. Checks inside loop bodies or
+    branches are not seen: see :func:`checks_in_inner_graphs`."""
+
+    def guarded(*args: Any) -> list[Any]:
+        with _recording([]) as outcomes:
+            results = list(run(*args))
+        if not outcomes:
+            return results
+        passed = jnp.all(jnp.stack([jnp.asarray(ok, bool) for ok in outcomes]))
+        first = len(results) - len(old_positions)
+        for k, position in enumerate(old_positions):
+            new, old = results[first + k], args[position]
+            if jnp.shape(new) != jnp.shape(old):
+                raise ChangedShape(position)
+            results[first + k] = jnp.where(passed, new, old)
+        return results
+
+    return guarded
 
 
 def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..., Any]:
@@ -117,7 +184,8 @@ def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..
         return run
 
     def with_error(*args: Any) -> Any:
-        error, result = checkify.checkify(run)(*args)
+        with _recording(None):
+            error, result = checkify.checkify(run)(*args)
         checkify.check_error(error)
         return result
 

@@ -1,7 +1,8 @@
 """``sn.function``: a graph compiled into one ``jax.jit`` program.
 
 Shared variables live on the device; those with updates are donated to the program
-and replaced by its results only after the call succeeds. Outputs are NumPy arrays
+and replaced by its results only after the call succeeds (a program whose checks
+fail returns their old values, which are put back). Outputs are NumPy arrays
 of exactly the graph's dtypes: programs that touch 64-bit dtypes are traced and run
 under ``jax.enable_x64``, a scoped setting, so the user's global JAX configuration is
 never changed.
@@ -37,7 +38,7 @@ from symnb.lower_xla.maker import FunctionMaker, failing_node, place_lines
 from symnb.lower_xla.node_by_node import node_by_node_program
 from symnb.lower_xla.profiling import ProfileStats
 from symnb.lower_xla.registry import StaticValueRequired
-from symnb.lower_xla.checks import failed_check_error, raise_failed_check
+from symnb.lower_xla.checks import ChangedShape, failed_check_error, raise_failed_check
 from symnb.lower_xla.rules.subtensor import check_dynamic_shapes
 from symnb.lower_xla.specialize import check_static_values, value_sources
 
@@ -104,6 +105,7 @@ class Function:
         self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
         self._static: tuple[int, ...] = ()
+        self._donating = True  # off once an update is seen changing a shared variable's shape
         self._program = self._build_program()
         self.profile = ProfileStats(self) if (profile or config.profile) else None
 
@@ -112,6 +114,7 @@ class Function:
         if linker is not None:
             return node_by_node_program(self._program_inputs, fgraph.outputs, self.nodes, linker)
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
+        donate = donate if self._donating else ()
         return compiled_program(self._program_inputs, fgraph.outputs, self.nodes, donate,
                                 self.maker.optimizer, self._static)
 
@@ -162,9 +165,19 @@ class Function:
                 if isinstance(failure.error, StaticValueRequired) and self._specialize(failure):
                     continue
                 raise self._runtime_error(failure, arrays) from None
+            except ChangedShape:  # the old value cannot be kept in the new one's buffer
+                self._donating = False
+                self._program = self._build_program()
+                continue
             if program.checked:
                 error, results = results
-                raise_failed_check(error, program.nodes, self.nodes, self._title())
+                try:
+                    raise_failed_check(error, program.nodes, self.nodes, self._title())
+                except Exception:
+                    if program.keeps_old_values:  # the donated buffers are gone: put back
+                        for var, value in zip(self.updated_shared, results[self._n_outputs:]):
+                            var._set_backend_value(value)
+                    raise
             if self.maker.mode.check_rewrites:
                 check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
                                arrays, results)

@@ -173,3 +173,41 @@ def test_the_flag_turns_run_time_checks_off():
     g = sn.function([X, k], X[k])
     assert g._program.checked
     _expect_index_error(lambda: g(X_VALUE, 2), "index 2 is out of bounds")
+
+
+def test_a_checked_update_still_updates_in_place_and_keeps_the_old_value_on_failure():
+    W = sn.shared(X_VALUE.copy(), name="W")
+    k = T.lscalar("k")
+    f = sn.function([k], W[k].sum(), updates=[(W, T.inc_subtensor(W[k], 1.0))])
+    assert f._program.checked and f._program.keeps_old_values
+    f(0)
+    buffer = W._backend_value()
+    assert f(1) == X_VALUE[1].sum()
+    assert buffer.is_deleted()  # donated: the update reused it
+    expected = X_VALUE + 1
+    np.testing.assert_array_equal(W.get_value(), expected)
+    _expect_index_error(lambda: f(-3), "index -3 is out of bounds")
+    np.testing.assert_array_equal(W.get_value(), expected)  # the old value, put back
+    assert f(-1) == expected[-1].sum()
+
+
+def test_an_update_changing_a_shape_is_not_donated():
+    log = sn.shared(np.zeros(1, "float32"), name="log")
+    x, k = T.vector("x"), T.lscalar("k")
+    f = sn.function([x, k], x[k], updates=[(log, T.concatenate([log, x]))])
+    assert f(np.array([1.0, 2.0], "float32"), -1) == 2.0
+    np.testing.assert_array_equal(log.get_value(), [0.0, 1.0, 2.0])
+    assert not f._program.keeps_old_values  # rebuilt without donation when first traced
+    _expect_index_error(lambda: f(np.array([3.0], "float32"), 1), "index 1 is out of bounds")
+    np.testing.assert_array_equal(log.get_value(), [0.0, 1.0, 2.0])
+
+
+def test_checks_inside_a_loop_turn_donation_off():
+    W = sn.shared(X_VALUE.copy(), name="W")
+    idx = T.lvector("idx")
+    rows, _ = sn.scan(lambda i, w: w[i].sum(), sequences=[idx], non_sequences=[W])
+    f = sn.function([idx], rows, updates=[(W, W * 2)])
+    assert f._program.checked and not f._program.keeps_old_values
+    np.testing.assert_array_equal(f(np.array([1, 0])), X_VALUE.sum(axis=1)[[1, 0]])
+    _expect_index_error(lambda: f(np.array([0, 2])), "index 2 is out of bounds", "Inside Scan")
+    np.testing.assert_array_equal(W.get_value(), X_VALUE * 2)
