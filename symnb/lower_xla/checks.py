@@ -42,6 +42,7 @@ from jax.experimental import checkify
 
 from symnb.core.errors import format_node_error
 from symnb.core.graph import Apply, Place, node_places, walk_nodes
+from symnb.core.tensor.assertion import AssertionFailedError
 from symnb.lower_xla.interpreter import known_while_tracing
 from symnb.lower_xla.maker import place_lines
 
@@ -218,9 +219,7 @@ def raise_failed_check(error: Any, program_nodes: Sequence[Apply], nodes: Sequen
     if text is None:
         return
     raised = failed_check_error(text, program_nodes, nodes, title)
-    if raised is None:  # a check that is not symnb's
-        raise checkify.JaxRuntimeError(text)
-    raise raised
+    raise raised if raised is not None else AssertionFailedError(text)  # a check not symnb's
 
 
 def _same_place(node_id: int, program_nodes: Sequence[Apply], nodes: Sequence[Apply]) -> Place:

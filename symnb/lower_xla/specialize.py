@@ -16,7 +16,6 @@ from typing import Any, Sequence
 
 from symnb.core.errors import format_node_error, label
 from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
-from symnb.core.ifelse import IfElse
 from symnb.core.scan.op import Scan
 from symnb.core.tensor.shape import Shape, ShapeI
 from symnb.lower_xla.interpreter import known_while_tracing
@@ -67,8 +66,8 @@ def static_inputs(op: Any, node: Apply) -> tuple[int, ...]:
 def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_arguments: int) -> None:
     """Refuse, before compiling, a graph whose lowering needs while tracing a value that
     no call could provide: one computed from a shared variable (its value changes between
-    calls), from an input too large to specialize on, or inside a loop body or a branch
-    from the values of a step. ``inputs[:n_arguments]`` are the function's arguments.
+    calls), from an input too large to specialize on, or, inside a loop body or a branch,
+    from the values passed to it. ``inputs[:n_arguments]`` are the function's arguments.
 
     Values computed from argument values are fine: the function specializes on them.
     """
@@ -81,7 +80,7 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
             if isinstance(var, Constant) or id(var) in known:
                 continue
             role = _role(node, position)
-            reason = _never_static(var, place, inputs, n_arguments, known, _HINTS[role])
+            reason = _never_static(var, place, inputs, n_arguments, _HINTS[role])
             if reason is not None:
                 raise DynamicShapeError(format_node_error(
                     node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
@@ -100,16 +99,16 @@ _HINTS = {
 
 
 def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arguments: int,
-                  known: set[int], hint: str) -> str | None:
+                  hint: str) -> str | None:
     """Why ``var`` can never be known while tracing, or None when a call may provide it."""
     roots = [v for v in ancestors([var], stop_at=_is_shape) if v.owner is None]
     if place.enclosing:
+        # Specializing cannot reach through an inner graph's inputs to the arguments.
         holder = place.enclosing[-1].node
-        if isinstance(holder.op, IfElse) and _is_known(holder.inputs[0], known):
-            return None  # the branch runs at trace time, on the values passed in
         if any(not isinstance(v, Constant) for v in roots):
-            return (f"changes with the values of each step or branch of "
-                    f"{holder.op.display_name()} (built at {holder.site.short()}); {hint}")
+            return (f"is computed from the values {holder.op.display_name()} (built at "
+                    f"{holder.site.short()}) passes to its inner graph, which XLA sees only "
+                    f"at run time; {hint}")
         return None
     position = {id(v): i for i, v in enumerate(inputs)}
     for root in roots:
@@ -126,7 +125,3 @@ def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arg
                     f"the function compiles a program per distinct value only for inputs of "
                     f"a fixed size of at most {MAX_STATIC_SIZE} elements (declare its shape)")
     return None
-
-
-def _is_known(var: Variable, known: set[int]) -> bool:
-    return isinstance(var, Constant) or id(var) in known

@@ -121,7 +121,7 @@ def test_bounds_no_call_can_provide_are_refused_at_build_time():
 
     sums, _ = sn.scan(step, sequences=[T.arange(3)], non_sequences=[x])
     np.testing.assert_allclose(sums.test_value, [0, 0, 1])
-    with pytest.raises(DynamicShapeError, match="(?s)each step or branch of Scan.*# the per-step bound"):
+    with pytest.raises(DynamicShapeError, match="(?s)values Scan.*passes to its inner graph.*# the per-step bound"):
         sn.function([x], sums)
 
 
@@ -133,3 +133,15 @@ def test_a_loop_length_from_a_shared_variable_is_refused_at_build_time():
     k = T.lscalar("k")  # an argument: specialized on
     total, _ = sn.scan(lambda acc: acc * 2, outputs_info=[T.constant(np.float32(1))], n_steps=k)
     np.testing.assert_allclose(sn.function([k], total[-1])(5), 32.0)
+
+
+def test_a_branch_slicing_by_an_argument_is_refused_at_build_time():
+    x = T.vector("x", test_value=np.arange(4, dtype="float32"))
+    s = T.lscalar("s", test_value=np.int64(1))
+    c = T.lscalar("c", test_value=np.int64(1))
+    out = sn.ifelse(c, T.set_subtensor(x[s:], 0), x)  # the branch bound
+    np.testing.assert_array_equal(out.test_value, [0, 0, 0, 0])
+    with pytest.raises(DynamicShapeError, match="(?s)values IfElse.*# the branch bound"):
+        sn.function([x, s, c], out)
+    kept = sn.ifelse(c, T.set_subtensor(x[x.shape[0] - 1:], 0), x)  # a bound from shapes: fine
+    np.testing.assert_array_equal(sn.function([x, c], kept)(np.arange(4, dtype="float32"), 1), [0, 1, 2, 0])
