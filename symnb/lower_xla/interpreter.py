@@ -113,7 +113,9 @@ def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequenc
     from input shapes thus stay static, as XLA requires, without recompiling.
     """
     if node.op.static_evaluable and all(type(a) is np.ndarray for a in args):
-        return node.op.perform(node, args)
+        # Arrays, not NumPy scalars: the next node must see them as known too
+        # (``known_while_tracing`` relies on it).
+        return [np.asarray(v) for v in node.op.perform(node, args)]
     result = rule(*args)
     return result if isinstance(result, (tuple, list)) else (result,)
 
