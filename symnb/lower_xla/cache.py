@@ -152,8 +152,8 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     keeps_old = checked and bool(donate) and not checks_in_inner_graphs(nodes)
     if keeps_old:
         run = keep_old_values(run, donate)
-    entry = Program(jitted=None, nodes=nodes, checked=checked, keeps_old_values=keeps_old,  # type: ignore[arg-type]
-                    static=static)
+    entry = Program(jitted=None, nodes=nodes, checked=checked,  # type: ignore[arg-type]
+                    keeps_old_values=keeps_old, static=static)
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).

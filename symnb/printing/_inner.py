@@ -1,10 +1,11 @@
 """What the printers read from ops that hold inner graphs (Scan, IfElse).
 
 Such an op exposes ``inner_graphs`` (every op holding graphs does, see ``Op``),
-``inner_inputs`` and ``inner_outputs``. Printing also needs to know which outer input feeds each inner input (debugprint's
-``x[t] [id F] -> [id C]``) and what each inner output is (an IfElse's ``then``/``else``
-branch, a ``scan_until`` loop's condition); that layout is op-specific and read here,
-so the ops themselves stay free of printing concerns.
+``inner_inputs`` and ``inner_outputs``. Printing also needs to know which outer input
+feeds each inner input (debugprint's ``x[t] [id F] -> [id C]``) and what each inner
+output is (an IfElse's ``then``/``else`` branch, a ``scan_until`` loop's condition);
+that layout is op-specific and read here, so the ops themselves stay free of printing
+concerns.
 """
 
 from __future__ import annotations

@@ -59,11 +59,13 @@ def test_set_and_inc_with_empty_integer_lists(level):
     s = np.int64(1)
     check_paths(lambda v: T.set_subtensor(v[[]], 5.0), [v], lambda v: _set(v, [], 5.0))
     check_paths(lambda v: T.inc_subtensor(v[[]], 5.0), [v], lambda v: v.copy())
-    check_paths(lambda m, s: T.set_subtensor(m[[], s:], 7.0), [m, s], lambda m, s: _set(m, ([], slice(s, None)), 7.0))
+    check_paths(lambda m, s: T.set_subtensor(m[[], s:], 7.0), [m, s],
+                lambda m, s: _set(m, ([], slice(s, None)), 7.0))
     check_paths(lambda m: T.set_subtensor(m[1, []], 7.0), [m], lambda m: _set(m, (1, []), 7.0))
     check_paths(lambda m, v: T.inc_subtensor(m[[]], v), [m, v], lambda m, v: m.copy())
     empty = np.zeros(0, "int64")
-    check_paths(lambda m, e: T.set_subtensor(m[e, 1:], 7.0), [m, empty], lambda m, e: _set(m, (e, slice(1, None)), 7.0))
+    check_paths(lambda m, e: T.set_subtensor(m[e, 1:], 7.0), [m, empty],
+                lambda m, e: _set(m, (e, slice(1, None)), 7.0))
 
 
 # -- symbolic slice starts in set/inc and gradients -------------------------------------
@@ -121,7 +123,8 @@ def test_bounds_no_call_can_provide_are_refused_at_build_time():
 
     sums, _ = sn.scan(step, sequences=[T.arange(3)], non_sequences=[x])
     np.testing.assert_allclose(sums.test_value, [0, 0, 1])
-    with pytest.raises(DynamicShapeError, match="(?s)values Scan.*passes to its inner graph.*# the per-step bound"):
+    with pytest.raises(DynamicShapeError,
+                       match="(?s)values Scan.*passes to its inner graph.*# the per-step bound"):
         sn.function([x], sums)
 
 
