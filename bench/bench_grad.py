@@ -12,6 +12,10 @@ and the loss copied back to the host. Target: at most 1.05x.
 
 ``--hlo`` also prints how many operations of each kind XLA's optimized programs hold,
 side by side (the first thing to look at when the ratio is over target).
+
+``--check-cost`` also times the step with ``config.index_checks=False``: the loss
+indexes the log-softmax by the labels ``y``, known only at run time, so the default
+program checks them (and keeps the old parameters when a check fails).
 """
 
 from __future__ import annotations
@@ -121,9 +125,26 @@ def mlp_training_step(show_hlo: bool = False) -> dict:
                    number=20, target=1.05)
 
 
+def index_check_cost() -> dict:
+    """The step with its run-time index checks against the same step without them."""
+    rng = np.random.default_rng(0)
+    params = _initial_params(rng)
+    x = rng.normal(size=(BATCH, SIZES[0])).astype("float32")
+    y = rng.integers(0, SIZES[-1], size=BATCH).astype("int32")
+    checked, _ = symnb_step(params)
+    with sn.config.change_flags(index_checks=False):
+        unchecked, _ = symnb_step(params)
+    assert checked._program.checked and not unchecked._program.checked
+    return compare("MLP training step, cost of the index checks", lambda: checked(x, y),
+                   lambda: unchecked(x, y), number=20, target=1.02,
+                   labels=("checks on", "index_checks=False"))
+
+
 def main() -> None:
     print(f"jax {jax.__version__} on {jax.default_backend()}; numpy {np.__version__}")
     mlp_training_step(show_hlo="--hlo" in sys.argv)
+    if "--check-cost" in sys.argv:
+        index_check_cost()
 
 
 if __name__ == "__main__":

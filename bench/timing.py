@@ -19,7 +19,7 @@ def best_time(fn: Callable[[], object], number: int, repeat: int = 7) -> float:
 
 
 def compare(name: str, ours: Callable[[], object], reference: Callable[[], object], number: int,
-            target: float, rounds: int = 8) -> dict:
+            target: float, rounds: int = 8, labels: tuple[str, str] = ("symnb", "jax.jit")) -> dict:
     """Time ``ours`` against ``reference`` in alternating rounds; report the best of each."""
     ours_best = reference_best = float("inf")
     for _ in range(rounds):
@@ -27,7 +27,8 @@ def compare(name: str, ours: Callable[[], object], reference: Callable[[], objec
         reference_best = min(reference_best, best_time(reference, number))
     ratio = ours_best / reference_best
     verdict = "ok" if ratio <= target else "OVER TARGET"
-    print(f"{name:<48} symnb {ours_best * 1e6:10.1f} us   jax.jit {reference_best * 1e6:10.1f} us   "
+    print(f"{name:<48} {labels[0]} {ours_best * 1e6:10.1f} us   "
+          f"{labels[1]} {reference_best * 1e6:10.1f} us   "
           f"ratio {ratio:5.2f} (target <= {target}) {verdict}")
     return {"name": name, "symnb_s": ours_best, "reference_s": reference_best, "ratio": ratio,
             "target": target}

@@ -85,6 +85,12 @@ _FLAGS: dict[str, _Flag] = {
     "traceback__limit": _Flag(8, _non_negative_int,
                               "How many user frames a node records as its creation site."),
     "profile": _Flag(False, _boolean, "Profile every compiled function."),
+    "index_checks": _Flag(True, _boolean,
+                          "Check in compiled functions that integer indices known only at run "
+                          "time lie in their axis (an IndexError, as in NumPy; XLA alone would "
+                          "clamp or drop them). False removes these checks: faster, but an "
+                          "out-of-range index then gives a wrong value silently. Indices known "
+                          "while the program is traced are always checked, at no run-time cost."),
     "compile_cache_dir": _Flag("", _string,
                                "Directory for JAX's persistent compilation cache ('' = off)."),
 }

@@ -17,7 +17,7 @@ from symnb.core.type import describe_shape
 
 __all__ = [
     "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError",
-    "MissingTestValueError", "OutOfMemoryError",
+    "MissingTestValueError", "OutOfMemoryError", "IndexOutOfBoundsError",
     "label", "failure_headline", "format_node_error", "describe_inputs", "register_high_verbosity_section",
 ]
 
@@ -49,6 +49,11 @@ class GraphRuntimeError(SymnbError, ValueError):
 class OutOfMemoryError(SymnbError, MemoryError):
     """A compiled function needed more memory than the device has; the message names
     the node whose output is largest, its shape and bytes, and the largest values."""
+
+
+class IndexOutOfBoundsError(GraphRuntimeError, IndexError):
+    """A compiled function was called with an index out of range for the axis it indexes
+    (NumPy raises ``IndexError`` there; XLA alone would clamp or drop the index)."""
 
 
 def label(var: Variable) -> str:

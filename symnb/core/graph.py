@@ -6,7 +6,7 @@ nodes deep is as easy to handle as a shallow one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Variable", "Constant", "Apply", "Tag",
-    "toposort", "ancestors", "graph_inputs", "clone_replace",
+    "toposort", "ancestors", "graph_inputs", "clone_replace", "walk_nodes", "node_places", "Place",
 ]
 
 
@@ -246,3 +246,46 @@ def clone_replace(outputs: Sequence[Variable], replace: dict[Variable, Variable]
             new.name = old.name
             mapping[id(old)] = new
     return [mapping.get(id(o), o) for o in outputs]
+
+
+# -- walks into inner graphs ----------------------------------------------------------
+
+class Place(NamedTuple):
+    """Where a node sits in a graph that may hold inner graphs (see :func:`node_places`)."""
+
+    node: Apply
+    #: The node's position in the nodes of its own graph, and how many nodes that graph has.
+    index: int
+    count: int
+    #: The places of the nodes holding the inner graph it belongs to, outermost first
+    #: (empty for a node of the outer graph).
+    enclosing: tuple["Place", ...]
+
+
+def node_places(nodes: Sequence[Apply]) -> Iterator[Place]:
+    """Every node of ``nodes`` and of the graphs they hold (``op.inner_graphs``: loop
+    bodies, branches, fused elementwise chains), at any depth, each with its place.
+
+    Each node comes before the nodes of its inner graphs, which come before the next node.
+    Two graphs of the same structure give their nodes in the same order, so a node found
+    in one is the node at the same position of the other.
+    """
+    stack: list[tuple[Sequence[Apply], int, tuple[Place, ...]]] = [(nodes, 0, ())]
+    while stack:
+        graph_nodes, position, enclosing = stack.pop()
+        if position == len(graph_nodes):
+            continue
+        node = graph_nodes[position]
+        place = Place(node, position, len(graph_nodes), enclosing)
+        yield place
+        stack.append((graph_nodes, position + 1, enclosing))
+        for inner in reversed(node.op.inner_graphs):
+            stack.append((inner.nodes, 0, enclosing + (place,)))
+
+
+def walk_nodes(nodes: Sequence[Apply]) -> Iterator[Apply]:
+    """Every node of ``nodes`` and of their inner graphs, at any depth (see :func:`node_places`).
+
+    The walk for every pass over a whole graph: checks, dtypes, dynamic shapes.
+    """
+    return (place.node for place in node_places(nodes))

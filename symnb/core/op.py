@@ -89,6 +89,11 @@ class Op:
     #: program even when their inputs are known at trace time.
     static_evaluable = True
 
+    #: The graphs an op holds and runs (a loop body, the branches of a condition, a fused
+    #: elementwise chain): objects with ``inputs``, ``outputs`` and ``nodes`` (in execution
+    #: order). Whole-graph passes go into them with ``symnb.core.graph.walk_nodes``.
+    inner_graphs: tuple = ()
+
     # -- differentiation -------------------------------------------------------------------
     #: False for ops whose outputs carry no gradient (comparisons, argmax, shape...).
     differentiable = True

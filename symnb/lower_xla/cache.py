@@ -21,7 +21,7 @@ from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.rules.assertion import has_checks, with_checks
+from symnb.lower_xla.checks import checks_in_inner_graphs, has_checks, keep_old_values, with_checks
 from symnb.lower_xla.maker import collector_paused
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
@@ -56,14 +56,18 @@ def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
 class Program:
     """A runnable program and the node list it was built from (for error reports).
 
-    ``checked``: the program holds Asserts and returns ``(error, outputs)``;
-    ``static``: argument positions passed as :class:`StaticArgument` (specialized on).
+    ``checked``: the program may check values (Asserts, indices) and returns
+    ``(error, outputs)``; ``keeps_old_values``: it donates its updated arguments anyway,
+    and returns their old values in place of the updates when a check failed (which
+    the caller must then put back); ``static``: argument positions passed as
+    :class:`StaticArgument` (specialized on).
     """
 
     jitted: Callable[..., Any]
     nodes: list[Apply]
     traces: int = 0
     checked: bool = False
+    keeps_old_values: bool = False
     static: tuple[int, ...] = ()
     #: Runs as ``jitted(*arrays) -> results`` with no checks, static arguments or
     #: rewrite checks to handle (the function's fast path).
@@ -166,19 +170,26 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     compiled before, else built (and cached).
 
     Arguments at ``static`` positions arrive as :class:`StaticArgument` and reach the
-    graph as NumPy values, so lengths computed from them are static. A program with
-    Asserts is checkified and donates nothing: a failed check leaves shared variables
-    as they were.
+    graph as NumPy values, so lengths computed from them are static. The last
+    ``len(donate)`` outputs are the new values of the arguments at ``donate`` (shared
+    variables' updates), whose buffers the program may reuse. A program that checks
+    values is checkified; a failed check must leave shared variables as they were, so
+    it donates only when it can return their old values (see ``checks.keep_old_values``).
     """
     enable_persistent_cache()
-    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static)
+    # index_checks decides which checks the rules emit (read when they are built, below).
+    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static, config.index_checks)
     program = program_cache.get(key)
     if program is not None:
         return program
     run = build_program(inputs, outputs, nodes)
     checked = has_checks(nodes)
-    entry = Program(jitted=None, nodes=nodes, checked=checked, static=static,  # type: ignore[arg-type]
-                    donate=() if checked else donate)
+    keeps_old = checked and bool(donate) and not checks_in_inner_graphs(nodes)
+    if keeps_old:
+        run = keep_old_values(run, donate)
+    entry = Program(jitted=None, nodes=nodes, checked=checked,  # type: ignore[arg-type]
+                    keeps_old_values=keeps_old, static=static,
+                    donate=donate if keeps_old or not checked else ())
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).

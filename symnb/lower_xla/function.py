@@ -1,7 +1,8 @@
 """``sn.function``: a graph compiled into one ``jax.jit`` program.
 
 Shared variables live on the device; those with updates are donated to the program
-and replaced by its results only after the call succeeds. A call holds the locks of
+and replaced by its results only after the call succeeds (a program whose checks
+fail returns their old values, which are put back). A call holds the locks of
 the shared variables it reads or updates (``holding``), so calls from several
 threads never see a donated buffer nor lose an update; a function without shared
 variables takes no lock. Outputs are writable NumPy arrays the caller owns, of exactly
@@ -25,9 +26,10 @@ import numpy as np
 from symnb.compile.mode import get_mode
 from symnb.core.config import config
 from symnb.core.errors import (
-    GraphRuntimeError, OutOfMemoryError, SymnbError, failure_headline, format_node_error, label,
+    GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
+    format_node_error, label,
 )
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs, walk_nodes
 from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
@@ -37,13 +39,13 @@ from symnb.lower_xla.cache import Program, compiled_program
 from symnb.lower_xla.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.lower_xla.inputs import make_checker
 from symnb.lower_xla.interpreter import NodeFailure
-from symnb.lower_xla.maker import FunctionMaker, failing_node
+from symnb.lower_xla.maker import FunctionMaker, failing_node, place_lines
 from symnb.lower_xla.node_by_node import node_by_node_program
 from symnb.lower_xla.profiling import ProfileStats
 from symnb.lower_xla.registry import StaticValueRequired
-from symnb.lower_xla.rules.assertion import raise_failed_check
+from symnb.lower_xla.checks import ChangedShape, failed_check_error, raise_failed_check
 from symnb.lower_xla.rules.subtensor import check_dynamic_shapes
-from symnb.lower_xla.specialize import value_sources
+from symnb.lower_xla.specialize import check_static_values, value_sources
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -103,6 +105,7 @@ class Function:
         fgraph = self.maker.fgraph
         self.nodes = fgraph.toposort()
         check_dynamic_shapes(self.nodes, fgraph.outputs)
+        check_static_values(self.nodes, self._program_inputs, len(inputs))
         self._original_outputs = all_outputs
         self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
@@ -112,6 +115,7 @@ class Function:
         # Guards re-specialization, which replaces self._program (calls read it unlocked).
         self._state_lock = threading.Lock()
         self._static: tuple[int, ...] = ()
+        self._donating = True  # off once an update is seen changing a shared variable's shape
         self._program = self._build_program()
         self.profile = ProfileStats(self) if (profile or config.profile) else None
 
@@ -120,6 +124,7 @@ class Function:
         if linker is not None:
             return node_by_node_program(self._program_inputs, fgraph.outputs, self.nodes, linker)
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
+        donate = donate if self._donating else ()
         return compiled_program(self._program_inputs, fgraph.outputs, self.nodes, donate,
                                 self.maker.optimizer, self._static)
 
@@ -178,9 +183,21 @@ class Function:
                 raise self._runtime_error(failure, arrays) from None
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
+            except ChangedShape:  # the old value cannot be kept in the new one's buffer
+                with self._state_lock:
+                    if self._program is program:
+                        self._donating = False
+                        self._program = self._build_program()
+                continue
             if program.checked:
                 error, results = results
-                raise_failed_check(error, program.nodes, self.nodes, self._title())
+                try:
+                    raise_failed_check(error, program.nodes, self.nodes, self._title())
+                except Exception:
+                    if program.keeps_old_values:  # the donated buffers are gone: put back
+                        for var, value in zip(self.updated_shared, results[self._n_outputs:]):
+                            var._set_backend_value(value)
+                    raise
             if self.maker.mode.check_rewrites:
                 check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
                                arrays, results)
@@ -190,7 +207,7 @@ class Function:
         """Make the inputs a static length depends on static arguments (jax.jit then
         compiles once per distinct value); False when that cannot help. ``program``
         is the one that failed: another thread may have specialized meanwhile."""
-        node, _, _ = failing_node(failure, program.nodes, self.nodes)
+        node = failing_node(failure, program.nodes, self.nodes).node
         positions = value_sources([node.inputs[i] for i in failure.error.indices],
                                   self._program_inputs)
         with self._state_lock:
@@ -251,24 +268,31 @@ class Function:
     def _title(self) -> str:
         return f"function {self.name!r}" if self.name else "the compiled function"
 
-    def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> GraphRuntimeError:
+    def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> Exception:
         # The failing node of *this* function (the program may come from the compile
-        # cache), and the Composite it was fused into, if any.
-        node, index, fused = failing_node(failure, self._program.nodes, self.nodes)
+        # cache), and the nodes holding it (a loop, a branch, a fused Composite), if any.
+        place = failing_node(failure, self._program.nodes, self.nodes)
+        node = place.node
+        checked = failed_check_error(str(failure.error), self._program.nodes, self.nodes, self._title())
+        if checked is not None:  # a check inside a loop, run node by node
+            return checked
         values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]
         call = ", ".join(f"{label(v)}: {a.dtype} {describe_shape(np.shape(a))}"
                          for v, a in zip(self.inputs, arrays))
-        extra = [f"Toposort index: {index} of {len(self.nodes)}"]
-        if fused is not None:
-            extra.append(f"The optimizer ({self.maker.optimizer!r}) fused this operation into "
-                         f"{fused.op.display_name()}; the line above is where it was built.")
+        extra = place_lines(place, self.maker.optimizer)
         extra.append(f"Called with: {call}" if call else "Called with no arguments")
         out_of_memory = is_out_of_memory(failure.error)
         if config.exception_verbosity == "high" or out_of_memory:
-            extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, index,
+            outer = place.enclosing[0] if place.enclosing else place
+            extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, outer.index,
                                             self._context, self._program.static)
         headline = failure_headline(node, failure.error, f" while running {self._title()}")
-        kind = OutOfMemoryError if out_of_memory else GraphRuntimeError
+        if out_of_memory:
+            kind = OutOfMemoryError
+        elif isinstance(failure.error, IndexError):
+            kind = IndexOutOfBoundsError
+        else:
+            kind = GraphRuntimeError
         error = kind(format_node_error(node, headline, values, extra))
         error.node = node
         error.original = failure.error
@@ -341,14 +365,10 @@ def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
 def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
     """Every dtype the program touches, inside loop bodies and branches too."""
     dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
-    stack = list(nodes)
-    while stack:
-        node = stack.pop()
+    for node in walk_nodes(nodes):
         dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
         if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
             dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
-        for inner in getattr(node.op, "inner_graphs", ()):
-            stack.extend(inner.nodes)
     return dtypes
 
 

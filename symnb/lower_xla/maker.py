@@ -14,10 +14,11 @@ from typing import Any, Iterator, Sequence
 
 from symnb.compile.mode import Mode
 from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph import Apply, Place, Variable, node_places, walk_nodes
 from symnb.core.rewriting import optimize
+from symnb.core.tensor.composite import Composite
 
-__all__ = ["FunctionMaker", "failing_node", "collector_paused"]
+__all__ = ["FunctionMaker", "failing_node", "place_lines", "collector_paused"]
 
 
 class FunctionMaker:
@@ -52,20 +53,35 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def failing_node(failure: Any, program_nodes: list[Apply], nodes: list[Apply]
-                 ) -> tuple[Apply, int, Apply | None]:
-    """(the user's failing node, its toposort index, the Composite it was fused into).
+def failing_node(failure: Any, program_nodes: Sequence[Apply], nodes: Sequence[Apply]) -> Place:
+    """The place of the user's failing node in this function's graph (``nodes``): the
+    node, its toposort index in its own graph, and the nodes holding that graph (a
+    loop, a condition, or the Composite it was fused into), if any.
 
     The program may have been built for an equal graph compiled earlier (the compile
-    cache), so the failure is located by position and mapped onto this function's own
-    nodes, whose creation sites are this function's.
+    cache), so the failure is located by position (in a walk that goes into inner
+    graphs) and mapped onto this function's own nodes, whose creation sites are this
+    function's.
     """
-    fused_in = getattr(failure, "fused_in", None)
-    if fused_in is None:
-        index = failure.index
-        if 0 <= index < len(program_nodes) and program_nodes[index] is failure.node:
-            return nodes[index], index, None
-        return failure.node, index, None  # reported by a rule for a node of its own
-    outer = next(i for i, n in enumerate(program_nodes) if n is fused_in)
-    composite = nodes[outer]
-    return composite.op.inner_nodes[failure.index], outer, composite
+    for node, place in zip(walk_nodes(program_nodes), node_places(nodes)):
+        if node is failure.node:
+            return place
+    # A rule that reported a node of its own.
+    return Place(failure.node, failure.index, len(nodes), ())
+
+
+def place_lines(place: Place, optimizer: Any = None) -> list[str]:
+    """Where a failing node sits, for error reports: its toposort index in its graph,
+    then each node holding that graph (innermost first)."""
+    lines = [f"Toposort index: {place.index} of {place.count}"
+             + (" in its inner graph" if place.enclosing else "")]
+    for holder in reversed(place.enclosing):
+        if isinstance(holder.node.op, Composite):
+            level = f" ({optimizer!r})" if optimizer is not None else ""
+            lines.append(f"The optimizer{level} fused this operation into "
+                         f"{holder.node.op.display_name()}; the line above is where it was built.")
+        else:
+            lines.append(f"Inside {holder.node.op.display_name()} built at "
+                         f"{holder.node.site.short()}: {holder.node.site.line} "
+                         f"(toposort index {holder.index} of {holder.count})")
+    return lines

@@ -11,10 +11,11 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any, Callable
 
+from symnb.core.errors import SymnbError
 from symnb.core.graph import Apply
 from symnb.core.op import Op
 
-__all__ = ["lower", "MissingLoweringError", "StaticValueRequired"]
+__all__ = ["lower", "MissingLoweringError", "StaticValueRequired", "DynamicShapeError"]
 
 
 class MissingLoweringError(NotImplementedError):
@@ -29,6 +30,10 @@ class StaticValueRequired(ValueError):
     def __init__(self, message: str, indices: tuple[int, ...]) -> None:
         super().__init__(message)
         self.indices = tuple(indices)
+
+
+class DynamicShapeError(SymnbError, ValueError):
+    """A graph needs a shape that depends on run-time values; XLA cannot express it."""
 
 
 @singledispatch

@@ -4,16 +4,24 @@
 computed from input *values* need those values while XLA traces. The compiled
 function then passes the inputs they come from as static arguments, compiling once
 per distinct value. Lengths computed from input *shapes* are static already.
+
+A value no call can provide (computed from a shared variable, or from the values of a
+loop step) is refused when the function is built (``check_static_values``), naming it.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+import functools
+from typing import Any, Sequence
 
-from symnb.core.graph import Variable, ancestors
+from symnb.core.errors import format_node_error, label
+from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
+from symnb.core.scan.op import Scan
 from symnb.core.tensor.shape import Shape, ShapeI
+from symnb.lower_xla.interpreter import known_while_tracing
+from symnb.lower_xla.registry import DynamicShapeError
 
-__all__ = ["value_sources", "MAX_STATIC_SIZE"]
+__all__ = ["value_sources", "MAX_STATIC_SIZE", "static_inputs", "check_static_values"]
 
 #: Inputs with more elements than this are not specialized on (a recompile per value
 #: of a large array would never hit its cache).
@@ -44,3 +52,76 @@ def _static_size(var: Variable) -> int | None:
     for length in var.type.shape:
         size *= length
     return size
+
+
+# -- values that can never be static: refused when the function is built ---------------
+
+@functools.singledispatch
+def static_inputs(op: Any, node: Apply) -> tuple[int, ...]:
+    """Positions of ``node``'s inputs whose values its lowering needs while tracing
+    (slice bounds, a loop's number of steps). Rules register them by Op class."""
+    return ()
+
+
+def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_arguments: int) -> None:
+    """Refuse, before compiling, a graph whose lowering needs while tracing a value that
+    no call could provide: one computed from a shared variable (its value changes between
+    calls), from an input too large to specialize on, or, inside a loop body or a branch,
+    from the values passed to it. ``inputs[:n_arguments]`` are the function's arguments.
+
+    Values computed from argument values are fine: the function specializes on them.
+    """
+    places = list(node_places(nodes))
+    known = known_while_tracing(place.node for place in places)
+    for place in places:
+        node = place.node
+        for position in static_inputs(node.op, node):
+            var = node.inputs[position]
+            if isinstance(var, Constant) or id(var) in known:
+                continue
+            role = _role(node, position)
+            reason = _never_static(var, place, inputs, n_arguments, _HINTS[role])
+            if reason is not None:
+                raise DynamicShapeError(format_node_error(
+                    node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
+                          f"({role}) {reason}. XLA needs it to compile the program (its "
+                          f"shapes are static)."))
+
+
+def _role(node: Apply, position: int) -> str:
+    return "the number of steps" if isinstance(node.op, Scan) else "a slice bound"
+
+
+_HINTS = {
+    "the number of steps": "use sn.scan_until with a stopping condition instead",
+    "a slice bound": "use a mask instead, e.g. T.switch(T.ge(T.arange(x.shape[0]), s), 0, x)",
+}
+
+
+def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arguments: int,
+                  hint: str) -> str | None:
+    """Why ``var`` can never be known while tracing, or None when a call may provide it."""
+    roots = [v for v in ancestors([var], stop_at=_is_shape) if v.owner is None]
+    if place.enclosing:
+        # Specializing cannot reach through an inner graph's inputs to the arguments.
+        holder = place.enclosing[-1].node
+        if any(not isinstance(v, Constant) for v in roots):
+            return (f"is computed from the values {holder.op.display_name()} (built at "
+                    f"{holder.site.short()}) passes to its inner graph, which XLA sees only "
+                    f"at run time; {hint}")
+        return None
+    position = {id(v): i for i, v in enumerate(inputs)}
+    for root in roots:
+        i = position.get(id(root))
+        if i is None:
+            continue
+        if i >= n_arguments:
+            return (f"depends on the shared variable {label(root)!r}, whose value changes "
+                    f"between calls; pass it as an input instead (the function then compiles "
+                    f"once per distinct value)")
+        size = _static_size(root)
+        if size is None or size > MAX_STATIC_SIZE:
+            return (f"depends on the values of input {label(root)!r} ({root.type.short()}); "
+                    f"the function compiles a program per distinct value only for inputs of "
+                    f"a fixed size of at most {MAX_STATIC_SIZE} elements (declare its shape)")
+    return None

@@ -1,10 +1,11 @@
 """What the printers read from ops that hold inner graphs (Scan, IfElse).
 
-Such an op exposes ``inner_inputs``, ``inner_outputs`` and ``inner_graphs``. Printing
-also needs to know which outer input feeds each inner input (debugprint's
-``x[t] [id F] -> [id C]``) and what each inner output is (an IfElse's ``then``/``else``
-branch, a ``scan_until`` loop's condition); that layout is op-specific and read here,
-so the ops themselves stay free of printing concerns.
+Such an op exposes ``inner_graphs`` (every op holding graphs does, see ``Op``),
+``inner_inputs`` and ``inner_outputs``. Printing also needs to know which outer input
+feeds each inner input (debugprint's ``x[t] [id F] -> [id C]``) and what each inner
+output is (an IfElse's ``then``/``else`` branch, a ``scan_until`` loop's condition);
+that layout is op-specific and read here, so the ops themselves stay free of printing
+concerns.
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from __future__ import annotations
 from symnb.core.graph import Apply, Variable
 from symnb.core.ifelse import IfElse
 from symnb.core.scan.op import Scan
+from symnb.core.tensor.composite import Composite
 
 __all__ = ["has_inner_graphs", "inner_to_outer", "inner_output_notes", "inner_summary"]
 
 
 def has_inner_graphs(node: Apply) -> bool:
-    """True when ``node``'s op holds inner graphs (a loop body, condition branches)."""
-    return all(hasattr(node.op, attr) for attr in ("inner_graphs", "inner_inputs", "inner_outputs"))
+    """True when ``node``'s op holds inner graphs that printing shows apart (a loop body,
+    condition branches). A ``Composite``'s display name already spells its fused graph
+    out (``Composite{tanh((i0 + i1))}``), as Theano printed it."""
+    return bool(node.op.inner_graphs) and not isinstance(node.op, Composite)
 
 
 def inner_to_outer(node: Apply) -> dict[int, Variable]:

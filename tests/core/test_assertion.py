@@ -11,7 +11,7 @@ from symnb.core.graph import toposort
 from symnb.compile import Mode
 from symnb.core.tensor.assertion import Assert, AssertionFailedError
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.rules.assertion import has_checks, raise_failed_check, with_checks
+from symnb.lower_xla.checks import has_checks, raise_failed_check, with_checks
 from tests.reference import check_paths
 
 

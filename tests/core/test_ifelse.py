@@ -141,13 +141,19 @@ def test_branches_must_agree_on_dtype_ndim_and_static_shape(rng):
         ifelse(c, T.vector("a", shape=(2,)), T.vector("b", shape=(3,)))
 
 
-def test_xla_needs_both_branches_to_give_the_same_shape(rng):
+def test_branches_of_different_shapes_specialize_on_the_condition(rng):
     x = symbolic_like(rng.normal(size=4), "x")
     c = symbolic_like(np.array(True), "c")
     z = ifelse(c, x[:2], x[1:])
     assert z.test_value.shape == (2,)  # the NumPy reference runs one branch only
+    f = sn.function([c, x], z)  # one program per value of c, running the taken branch
+    values = np.arange(4.0)
+    assert_same(f(np.array(True), values), values[:2], "then")
+    assert_same(f(np.array(False), values), values[1:], "else")
+    flag = sn.shared(np.array(True), name="flag")  # changes between calls: no specializing
+    g = sn.function([x], ifelse(flag, x[:2], x[1:]))
     with pytest.raises(sn.GraphRuntimeError, match=r"then branch .* else branch"):
-        sn.function([c, x], z)(np.array(True), np.arange(4.0))
+        g(values)
 
 
 @pytest.mark.parametrize("sign", [1.0, -1.0])

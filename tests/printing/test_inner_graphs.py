@@ -95,7 +95,7 @@ def test_inner_nodes_keep_the_users_creation_sites():
     x, s0, sums = cumsum_graph()
     inner_nodes = sums.owner.op.inner_graphs[0].nodes
     compiled = sn.function([x, s0], sums).maker.fgraph
-    (scan_node,) = [n for n in compiled.toposort() if hasattr(n.op, "inner_graphs")]
+    (scan_node,) = [n for n in compiled.toposort() if n.op.inner_graphs]
     for node in inner_nodes + scan_node.op.inner_graphs[0].nodes:
         assert node.site.frame.function == "step"
         assert node.site.line == "return acc + x_t"

@@ -34,10 +34,13 @@ class InnerGraph:
     so ops holding them are equal only when they share their graph.
     """
 
-    def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable]) -> None:
+    def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable],
+                 nodes: Sequence[Apply] | None = None) -> None:
+        """``nodes``: the nodes from ``inputs`` to ``outputs`` in execution order, when
+        the caller knows them (else they are found by a walk)."""
         self.inputs = list(inputs)
         self.outputs = list(outputs)
-        self.nodes: list[Apply] = toposort(self.outputs, self.inputs)
+        self.nodes: list[Apply] = toposort(self.outputs, self.inputs) if nodes is None else list(nodes)
         _check_closed(self)
 
     def run(self, values: Sequence[np.ndarray], where: str) -> list[np.ndarray]:

@@ -54,9 +54,19 @@ class Composite(Op):
         self.signature = _signature(self.inner_inputs, self.inner_nodes, self.inner_outputs)
         self._hash = hash((Composite, self.signature))
         self._name: str | None = None
+        self._graph = None
 
     def __hash__(self) -> int:
         return self._hash
+
+    @property
+    def inner_graphs(self) -> tuple:
+        """The fused chain as one inner graph (for walks over whole graphs)."""
+        if self._graph is None:
+            from symnb.core.scan.inner import InnerGraph  # the module imports tensor ops
+
+            self._graph = InnerGraph(self.inner_inputs, self.inner_outputs, self.inner_nodes)
+        return (self._graph,)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Composite) and self._hash == other._hash

@@ -20,7 +20,8 @@ from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import BroadcastError
 from symnb.core.type import describe_shape
 
-__all__ = ["index_error", "static_indexed_shape", "check_value_fits", "rephrase_index_error"]
+__all__ = ["index_error", "static_indexed_shape", "check_value_fits", "rephrase_index_error",
+           "out_of_bounds_message"]
 
 
 def index_error(x: Variable, message: str) -> IndexError:
@@ -94,9 +95,13 @@ def _check_entry(x: Variable, entry: Any, axis: int, var: Variable | None) -> No
             raise index_error(x, out_of_bounds_message(x, int(bad.flat[0]), axis, length))
 
 
-def out_of_bounds_message(x: Variable, index: int, axis: int, length: int) -> str:
-    return (f"index {index} is out of bounds for axis {axis} of {label(x)}, which has length "
+def out_of_bounds_message(x: Variable, index: int, axis: int, length: int,
+                          index_var: Variable | None = None) -> str:
+    """What an integer index out of its axis's range says, on every path: the value, the
+    axis, its length and, for a symbolic index, the index variable's name."""
+    text = (f"index {index} is out of bounds for axis {axis} of {label(x)}, which has length "
             f"{length} (valid indices: {-length} to {length - 1})")
+    return text + (f" ({label(index_var)})" if index_var is not None else "")
 
 
 def _check_mask(x: Variable, entry: si.Mask, axis: int, mask: Variable) -> None:
@@ -150,8 +155,7 @@ def rephrase_index_error(node: Apply, inputs: Sequence[np.ndarray], err: IndexEr
         length = x.shape[axis]
         bad = value[(value < -length) | (value >= length)]
         if bad.size:
-            name = f" ({label(var)})" if var is not None else ""
-            return IndexError(out_of_bounds_message(x_var, int(bad.flat[0]), axis, length) + name)
+            return IndexError(out_of_bounds_message(x_var, int(bad.flat[0]), axis, length, var))
     shapes = ", ".join(f"{label(v)} {describe_shape(np.shape(a))}" for v, a in zip(index_vars, values))
     return IndexError(f"{err}; indexing {label(x_var)} of shape {describe_shape(x.shape)} with "
                       f"[{si.format_idx_list(op.idx_list)}]" + (f" (index inputs: {shapes})" if shapes else ""))

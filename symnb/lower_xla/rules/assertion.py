@@ -1,73 +1,41 @@
-"""Assert -> ``jax.experimental.checkify`` checks inside the one jitted program.
+"""Assert -> a run-time check of the compiled program (``symnb.lower_xla.checks``).
 
 A condition known while tracing (a constant, or computed from shapes) is checked then,
 and a false one fails like any node that cannot run (the report names the assert's
-line). A traced condition becomes a ``checkify.check``: the program returns a small
-error value beside its outputs, read back with them. A host callback would instead
-stop the device in the middle of the program on every call.
-
-The compiler wraps a program that holds an Assert (``has_checks``) with ``with_checks``,
-does not donate its buffers (a failed call must leave shared variables as they were),
-and calls ``raise_failed_check`` after each call. A program may serve every equal graph
-(the compile cache), so a check names its node by position in the program, and the
-error is reported with the node of the function that was called.
+line). A traced condition becomes a ``checkify.check`` in the jitted program; a false
+one raises ``AssertionFailedError`` with the assert's message and line.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Any, Callable, Sequence
-
 import jax.numpy as jnp
 import numpy as np
-from jax.experimental import checkify
 
-from symnb.core.errors import format_node_error
-from symnb.core.graph import Apply
+from symnb.core.graph import Apply, Constant
 from symnb.core.tensor.assertion import Assert, AssertionFailedError, failure_text
+from symnb.lower_xla.checks import CheckKind, may_check, register_check_kind, require
 from symnb.lower_xla.registry import lower
 
-__all__ = ["has_checks", "with_checks", "raise_failed_check"]
 
-_MARK = re.compile(r"symnb Assert node (\d+), condition (\d+)")
+def _message(node: Apply, facts: dict[str, int]) -> str:
+    index = facts["condition"]
+    return failure_text(node.op, index, node.inputs[1 + index].name)
+
+
+register_check_kind("assert", CheckKind(_message, plain=AssertionError, error=AssertionFailedError))
 
 
 @lower.register(Assert)
 def _assert(op, node):
     def check(x, *conditions):
         for index, condition in enumerate(conditions):
-            if isinstance(condition, np.ndarray):
-                if not np.all(condition):
-                    raise AssertionError(failure_text(op, index))
-                continue
-            checkify.check(jnp.all(condition), f"symnb Assert node {id(node)}, condition {index}")
+            ok = np.all(condition) if isinstance(condition, np.ndarray) else jnp.all(condition)
+            require(ok, node, "assert", condition=index)
         return x
 
     return check
 
 
-def has_checks(nodes: Sequence[Apply]) -> bool:
-    """True when the graph holds an Assert, so its program must be wrapped by ``with_checks``."""
-    return any(isinstance(node.op, Assert) for node in nodes)
-
-
-def with_checks(program: Callable[..., Any]) -> Callable[..., Any]:
-    """``program`` returning ``(error, outputs)``; jit the result."""
-    return checkify.checkify(program)
-
-
-def raise_failed_check(error: Any, program_nodes: Sequence[Apply], nodes: Sequence[Apply],
-                       title: str = "the compiled function") -> None:
-    """Raise ``AssertionFailedError`` if a check failed: the assert's message and the line
-    that built it in *this* function (``nodes``; the program was built from ``program_nodes``)."""
-    text = error.get()
-    if text is None:
-        return
-    mark = _MARK.search(text)
-    if mark is None:  # a check that is not an Assert's
-        raise AssertionFailedError(text)
-    position = next(i for i, n in enumerate(program_nodes) if id(n) == int(mark[1]))
-    node, index = nodes[position], int(mark[2])
-    reason = failure_text(node.op, index, node.inputs[1 + index].name)
-    headline = f"AssertionError in {node.op.display_name()} while running {title}: {reason}"
-    raise AssertionFailedError(format_node_error(node, headline))
+@may_check.register(Assert)
+def _assert_may_check(op: Assert, node: Apply, known: set[int]) -> bool:
+    return any(not isinstance(v, Constant) and id(v) not in known for v in node.inputs[1:])

@@ -2,7 +2,8 @@
 
 An inner op that fails while tracing (inputs whose shapes do not broadcast) is
 reported as a ``NodeFailure`` for the *inner* node, which carries the user's line
-that built it (e.g. ``z = z + y``), with ``fused_in`` naming the Composite node.
+that built it (e.g. ``z = z + y``); the function finds the Composite holding it
+(``maker.failing_node``).
 """
 
 from __future__ import annotations
@@ -33,9 +34,7 @@ def _composite(op, node):
                 try:
                     value = rule(*args)
                 except Exception as err:  # the inner node cannot run on these shapes
-                    failure = NodeFailure(inner, index, args, err)
-                    failure.fused_in = node
-                    raise failure from err
+                    raise NodeFailure(inner, index, args, err) from err
             env[inner.outputs[0]] = value if value.dtype == dtype else value.astype(dtype)
         return tuple(env[v] for v in op.inner_outputs)
 

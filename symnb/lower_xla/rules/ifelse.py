@@ -2,7 +2,8 @@
 
 Each branch's inner graph is lowered by the same registry. A condition already
 known when the program is traced selects its branch then (the other is not even
-traced).
+traced); when the branches give different shapes, the function specializes on the
+inputs the condition comes from, so that it is known then.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from symnb.core.errors import label
 from symnb.core.graph import Apply
 from symnb.core.ifelse import IfElse
 from symnb.core.type import describe_shape
+from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import StaticValueRequired, lower
 
 
 @lower.register(IfElse)
@@ -34,7 +36,7 @@ def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
         _check_same_shapes(op, node, then_fn, else_fn, values)
         return lax.cond(condition.astype(bool), then_fn, else_fn, *values)
 
-    return run
+    return checked_inner(run, op.inner_graphs)
 
 
 def _branch(graph, dtypes: list[str]) -> Callable[..., tuple]:
@@ -48,14 +50,19 @@ def _branch(graph, dtypes: list[str]) -> Callable[..., tuple]:
 
 def _check_same_shapes(op: IfElse, node: Apply, then_fn: Callable, else_fn: Callable,
                        values: tuple) -> None:
-    """lax.cond needs both branches to give the same shapes: say which output differs."""
+    """lax.cond needs both branches to give the same shapes. When they differ, the
+    condition is needed while tracing: the function then specializes on the inputs it
+    comes from (one program per condition value, running only the taken branch), or
+    says which output differs."""
     then_types = jax.eval_shape(then_fn, *values)
     else_types = jax.eval_shape(else_fn, *values)
     for i, (a, b) in enumerate(zip(then_types, else_types)):
         if a.shape != b.shape:
             then_out, else_out = op.then_graph.outputs[i], op.else_graph.outputs[i]
-            raise ValueError(
+            raise StaticValueRequired(
                 f"{op.display_name()}: output #{i} has shape {describe_shape(a.shape)} in the then "
                 f"branch ({label(then_out)!r}, built at {then_out.site.short()}) and "
                 f"{describe_shape(b.shape)} in the else branch ({label(else_out)!r}, built at "
-                f"{else_out.site.short()}); XLA needs both branches of ifelse to give the same shape")
+                f"{else_out.site.short()}); XLA needs both branches of ifelse to give the same "
+                f"shape, or a condition computed from the function's arguments (not from shared "
+                f"variables or loop steps)", (0,))

@@ -19,9 +19,11 @@ from symnb.core.errors import label
 from symnb.core.graph import Apply
 from symnb.core.scan.op import Scan, is_plain_state, seq_window, state_depth
 from symnb.core.type import describe_shape
+from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.registry import lower
 from symnb.lower_xla.rules.shape import static_argument
+from symnb.lower_xla.specialize import static_inputs
 
 
 @lower.register(Scan)
@@ -36,7 +38,12 @@ def _scan(op: Scan, node: Apply) -> Callable[..., Any]:
         carry = tuple(_initial_buffer(op, j, init) for j, init in zip(op.info.recurrent, inits))
         return loop(op, node, step, n, windows, carry, non_seqs)
 
-    return run
+    return checked_inner(run, op.inner_graphs)
+
+
+@static_inputs.register(Scan)
+def _number_of_steps(op: Scan, node: Apply) -> tuple[int, ...]:
+    return (0,)
 
 
 def _static_steps(op: Scan, node: Apply, n_steps: Any) -> int:

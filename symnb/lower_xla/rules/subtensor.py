@@ -2,9 +2,10 @@
 
 XLA needs every shape at trace time. Three consequences:
 
-- Slice bounds must be known when the program is traced (constants, or values computed
-  from input shapes); an integer index may be a run-time value (a dynamic slice, which
-  clamps out-of-range indices as JAX does instead of raising as NumPy does).
+- Slice bounds must be known when the program is traced (constants, values computed
+  from input shapes, or from argument values the function specializes on, see
+  ``specialize``); an integer index may be a run-time value (a dynamic slice). XLA would
+  clamp an out-of-range index: each node checks its indices (``subtensor_checks``).
 - ``nonzero`` of a run-time value has a value-dependent length. It lowers to
   ``jnp.nonzero(m, size=m.size, fill_value=-1)``: padded to the largest possible
   length with -1, an index no nonzero position ever has. ``set_subtensor`` and
@@ -24,24 +25,24 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.errors import SymnbError, label
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.errors import label
+from symnb.core.graph import Apply, Constant, Variable, walk_nodes
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
-from symnb.lower_xla.registry import StaticValueRequired, lower
+from symnb.lower_xla.interpreter import known_while_tracing
+from symnb.lower_xla.registry import DynamicShapeError, StaticValueRequired, lower
+from symnb.lower_xla.rules.subtensor_checks import from_nonzero, index_checker
+from symnb.lower_xla.specialize import static_inputs
 
 __all__ = ["DynamicShapeError", "check_dynamic_shapes"]
-
-
-class DynamicShapeError(SymnbError, ValueError):
-    """A graph needs a shape that depends on run-time values; XLA cannot express it."""
 
 
 # -- reading ----------------------------------------------------------------------------
 
 def _static_scalar(value: Any) -> Any:
-    """An int for a value known at trace time; a traced scalar stays as it is."""
-    return int(value) if isinstance(value, (np.ndarray, np.generic, int)) else value
+    """An int for a value known at trace time (NumPy, or a concrete array when the
+    program runs node by node); a traced scalar stays as it is."""
+    return value if isinstance(value, jax.core.Tracer) else int(value)
 
 
 def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
@@ -51,7 +52,8 @@ def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
     for entry in index:
         if isinstance(entry, slice) and not all(p is None or isinstance(p, int)
                                                 for p in (entry.start, entry.stop, entry.step)):
-            traced = tuple(1 + i for i, v in enumerate(values) if isinstance(v, jax.core.Tracer))
+            traced = tuple(node.op.n_values + i for i, v in enumerate(values)
+                           if isinstance(v, jax.core.Tracer))
             raise StaticValueRequired(
                 f"the slice [{si.format_idx_list(idx_list)}] of {label(node.inputs[0])} has bounds "
                 f"known only at run time, so the result's length depends on values; XLA needs "
@@ -76,19 +78,31 @@ def _flatten(index: tuple) -> tuple:
 @lower.register(st.Subtensor)
 @lower.register(st.AdvancedSubtensor)
 def _subtensor(op, node):
-    from_nonzero = [_from_nonzero(v) for v in node.inputs[1:]]
+    padded_inputs = [from_nonzero(v) for v in node.inputs[1:]]
+    check_indices = index_checker(node)
 
     def subtensor(x, *values):
         # check_dynamic_shapes refuses these graphs first; this guards direct builds.
-        if any(padded and not isinstance(v, np.ndarray) for padded, v in zip(from_nonzero, values)):
-            nonzero_node = next(v.owner for v, f in zip(node.inputs[1:], from_nonzero) if f)
+        if any(padded and not isinstance(v, np.ndarray) for padded, v in zip(padded_inputs, values)):
+            nonzero_node = next(v.owner for v, f in zip(node.inputs[1:], padded_inputs) if f)
             raise DynamicShapeError(_nonzero_use_message(nonzero_node, node))
+        check_indices(np.shape(x), values)
         index = _jax_index(node, values)
         if any(_is_traced_mask(e) for e in index):
             raise DynamicShapeError(_mask_read_message(node))
         return jnp.asarray(x)[_flatten(index)]  # x may be static while the index is not
 
     return subtensor
+
+
+@static_inputs.register(st.Subtensor)
+@static_inputs.register(st.AdvancedSubtensor)
+@static_inputs.register(st.IncSubtensor)
+@static_inputs.register(st.AdvancedIncSubtensor)
+def _slice_bounds(op, node) -> tuple[int, ...]:
+    idx_list = op.idx_list
+    return tuple(op.n_values + k for k, entry in enumerate(si.input_entries(idx_list))
+                 if isinstance(idx_list[entry], si.Slice))
 
 
 def _is_traced_mask(entry: Any) -> bool:
@@ -99,22 +113,37 @@ def _is_traced_mask(entry: Any) -> bool:
 
 @lower.register(st.IncSubtensor)
 def _inc_subtensor(op, node):
+    check_indices = index_checker(node)
+
     def inc_subtensor(x, y, *values):
+        check_indices(np.shape(x), values)
         index = _flatten(_jax_index(node, values))
         x = jnp.asarray(x)  # static (e.g. zeros of a gradient) while y is traced
         y = jnp.asarray(y, dtype=x.dtype)
-        return x.at[index].set(y) if op.set_instead_of_inc else x.at[index].add(y)
+        return _write(x.at[index], y, op.set_instead_of_inc)
 
     return inc_subtensor
 
 
+def _write(target: Any, y: Any, set_instead_of_inc: bool, **mode: Any) -> Any:
+    """``x.at[index]`` set to, or incremented by, ``y``; NumPy's ``+=`` on booleans (and
+    ``np.add.at``) is a logical or, which JAX's ``add`` refuses: ``max`` is the same."""
+    if set_instead_of_inc:
+        return target.set(y, **mode)
+    if y.dtype == jnp.bool_:
+        return target.max(y, **mode)
+    return target.add(y, **mode)
+
+
 @lower.register(st.AdvancedIncSubtensor)
 def _advanced_inc_subtensor(op, node):
-    from_nonzero = {i for i, v in enumerate(node.inputs[2:]) if _from_nonzero(v)}
+    padded_inputs = {i for i, v in enumerate(node.inputs[2:]) if from_nonzero(v)}
+    check_indices = index_checker(node)
 
     def advanced_inc_subtensor(x, y, *values):
-        padded = any(i in from_nonzero and not isinstance(v, np.ndarray) for i, v in enumerate(values))
-        values = [_unpad(v, x, node, i) if i in from_nonzero else v for i, v in enumerate(values)]
+        check_indices(np.shape(x), values)
+        padded = any(i in padded_inputs and not isinstance(v, np.ndarray) for i, v in enumerate(values))
+        values = [_unpad(v, x, node, i) if i in padded_inputs else v for i, v in enumerate(values)]
         index = _jax_index(node, values)
         padded = padded or any(_is_traced_mask(e) for e in index)
         index = _flatten(tuple(_dynamic_mask_index(e, x, node, k) for k, e in enumerate(index)))
@@ -122,15 +151,9 @@ def _advanced_inc_subtensor(op, node):
         y = jnp.asarray(y, dtype=x.dtype)
         if padded:
             y = _pad_value(y, x, index, node)
-        if op.set_instead_of_inc:
-            return x.at[index].set(y, mode="drop")
-        return x.at[index].add(y, mode="drop")
+        return _write(x.at[index], y, op.set_instead_of_inc, mode="drop")
 
     return advanced_inc_subtensor
-
-
-def _from_nonzero(var: Variable) -> bool:
-    return var.owner is not None and isinstance(var.owner.op, (st.Nonzero, st.FlatNonzero))
 
 
 def _input_axis(node: Apply, input_position: int) -> int:
@@ -224,36 +247,31 @@ def _flatnonzero(op, node):
 def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> None:
     """Refuse graphs that use a value-dependent length XLA cannot express.
 
-    ``nodes`` are the toposorted nodes of the program and ``outputs`` its outputs. A
-    ``nonzero`` of a run-time value may only be the index of ``set_subtensor`` or
-    ``inc_subtensor`` (alone, or with the other outputs of the same ``nonzero``);
-    ``x[mask]`` with a run-time mask may only appear inside them.
+    ``nodes`` are the toposorted nodes of the program and ``outputs`` its outputs; the
+    graphs they hold (loop bodies, branches) are checked too. A ``nonzero`` of a
+    run-time value may only be the index of ``set_subtensor`` or ``inc_subtensor``
+    (alone, or with the other outputs of the same ``nonzero``); ``x[mask]`` with a
+    run-time mask may only appear inside them.
     """
-    known = _known_while_tracing(nodes)
+    _check_graph(nodes, outputs, "the function")
+    for holder in walk_nodes(nodes):
+        for inner in holder.op.inner_graphs:
+            _check_graph(inner.nodes, inner.outputs, holder.op.display_name())
+
+
+def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: str) -> None:
+    """``check_dynamic_shapes`` for one graph; ``owner`` is what its outputs are outputs of."""
+    known = known_while_tracing(nodes)
     clients = _clients(nodes, outputs)
     for node in nodes:
         if isinstance(node.op, (st.Nonzero, st.FlatNonzero)) and not _is_known(node.inputs[0], known):
             for var in node.outputs:
                 for client, position in clients.get(id(var), []):
                     if not _padding_is_harmless(client, position, node):
-                        raise DynamicShapeError(_nonzero_use_message(node, client))
+                        raise DynamicShapeError(_nonzero_use_message(node, client, owner))
         if isinstance(node.op, st._IndexOp) and _has_runtime_mask(node, known):
             if isinstance(node.op, st.AdvancedSubtensor) or not _mask_alone(node):
                 raise DynamicShapeError(_mask_read_message(node))
-
-
-def _known_while_tracing(nodes: Sequence[Apply]) -> set[int]:
-    """Variables surely known while tracing: constants and static-evaluable ops on them.
-
-    Values computed from input *shapes* are known too, but seeing that needs each
-    op's lowering; missing them only refuses a rare graph, never miscompiles one.
-    """
-    known: set[int] = set()
-    for node in nodes:
-        if node.op.static_evaluable and all(isinstance(v, Constant) or id(v) in known
-                                            for v in node.inputs):
-            known.update(id(o) for o in node.outputs)
-    return known
 
 
 def _is_known(var: Variable, known: set[int]) -> bool:
@@ -314,10 +332,10 @@ def _name(var: Variable, node: Apply, fallback: str) -> str:
     return fallback
 
 
-def _nonzero_use_message(nonzero_node: Apply, client: Apply | None) -> str:
+def _nonzero_use_message(nonzero_node: Apply, client: Apply | None, owner: str = "the function") -> str:
     mask = _name(nonzero_node.inputs[0], nonzero_node, "mask")
     if client is None:
-        use = "it is an output of the function"
+        use = f"it is an output of {owner}"
     elif client.site == nonzero_node.site:
         use = f"it is used on that line by {client.op.display_name()}"
     else:
