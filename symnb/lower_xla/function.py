@@ -166,7 +166,7 @@ class Function:
                 raise_failed_check(error, program.nodes, self.nodes, self._title())
             if self.maker.mode.check_rewrites:
                 check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
-                               arrays, results)
+                               arrays, results, notes=self.maker.notes)
             return results
 
     def _specialize(self, failure: NodeFailure) -> bool:
