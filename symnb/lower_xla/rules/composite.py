@@ -13,6 +13,7 @@ import jax
 
 from symnb.core.graph import Constant
 from symnb.core.tensor.composite import Composite
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.interpreter import NodeFailure, scope_name
 from symnb.lower_xla.registry import lower
 
@@ -36,7 +37,7 @@ def _composite(op, node):
                     failure = NodeFailure(inner, index, args, err)
                     failure.fused_in = node
                     raise failure from err
-            env[inner.outputs[0]] = value if value.dtype == dtype else value.astype(dtype)
+            env[inner.outputs[0]] = as_dtype(value, dtype)
         return tuple(env[v] for v in op.inner_outputs)
 
     return composite

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor import elemwise as ew
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 
@@ -39,7 +40,7 @@ def _elementwise(fn: Callable, node) -> Callable:
 
     def apply(*arrays):
         _check_broadcast(arrays)
-        return fn(*(a.astype(dtype) if cast else a for a, cast in zip(arrays, casts)))
+        return fn(*(as_dtype(a, dtype) if cast else a for a, cast in zip(arrays, casts)))
 
     return apply
 
@@ -102,11 +103,11 @@ def _switch(op, node):
 
     def switch(cond, a, b):
         _check_broadcast((cond, a, b))
-        return jnp.where(cond.astype(bool), a.astype(dtype), b.astype(dtype))
+        return jnp.where(cond.astype(bool), as_dtype(a, dtype), as_dtype(b, dtype))
 
     return switch
 
 
 @lower.register(ew.Cast)
 def _cast(op, node):
-    return lambda x: x.astype(op.dtype)
+    return lambda x: as_dtype(x, op.dtype)
