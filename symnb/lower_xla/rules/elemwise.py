@@ -53,13 +53,25 @@ def _clip(x, low, high):
     return jnp.minimum(jnp.maximum(x, low), high)
 
 
+def _power(x, y):
+    """NumPy's power. For float32/float64 NumPy computes ``x ** y`` as ``sqrt(x)`` when
+    the exponent is one value equal to 0.5 (its fast path), which differs from C's pow
+    at -0.0 (-0.0, not +0.0) and -inf (NaN, not +inf); other exponents, float16 and
+    exponent arrays of several values use C's pow, as XLA does."""
+    result = jnp.power(x, y)
+    if y.size == 1 and x.dtype in (jnp.float32, jnp.float64):
+        half = y.reshape(()) == 0.5
+        result = jnp.where(half, jnp.sqrt(x), result)
+    return result
+
+
 _register(ew.Add, jnp.add)
 _register(ew.Sub, jnp.subtract)
 _register(ew.Mul, jnp.multiply)
 _register(ew.TrueDiv, jnp.true_divide)
 _register(ew.FloorDiv, jnp.floor_divide)
 _register(ew.Mod, jnp.mod)
-_register(ew.Pow, jnp.power)
+_register(ew.Pow, _power)
 _register(ew.Maximum, jnp.maximum)
 _register(ew.Minimum, jnp.minimum)
 _register(ew.Neg, jnp.negative)
