@@ -96,27 +96,56 @@ def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
     from symnb.core.evaluate import evaluate_graph
 
     givens = {var: np.asarray(value) for var, value in zip(inputs, arrays)}
-    changed_by_inexact = []
     with np.errstate(all="ignore"):  # NaN and inf are values to compare here, not news
-        for record in fgraph.history:
-            if record.before is None:
-                continue
-            old, new = evaluate_graph([record.old, record.new], givens)
-            problem = values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
-            if problem is None:
-                continue
-            if record.exact:
-                headline = (f"DebugMode: rewrite {record.name!r} changed the value of "
-                            f"{label(record.old)!r}: {problem}")
-                raise DebugModeError(format_node_error(record.before, headline))
-            changed_by_inexact.append((record, problem))
+        changes = _changes(fgraph.history, givens)
         reference = evaluate_graph(original_outputs, givens)
+    changed_by_inexact = []
+    for record, problem in changes:
+        if record.exact:
+            headline = (f"DebugMode: rewrite {record.name!r} changed the value of "
+                        f"{label(record.old)!r}: {problem}")
+            raise DebugModeError(format_node_error(record.before, headline))
+        changed_by_inexact.append((record, problem))
     for position, (ref, got) in enumerate(zip(reference, results)):
         problem = values_differ(np.asarray(ref), np.asarray(got))
         if problem is not None and not changed_by_inexact:
             raise DebugModeError(f"DebugMode: output #{position} of the optimized program differs "
                                  f"from the unoptimized graph's NumPy reference: {problem}")
     return [_note(record, problem, notes) for record, problem in changed_by_inexact]
+
+
+def _changes(history: Sequence, givens: dict) -> list[tuple[Any, str]]:
+    """The rewrites that changed a value on these inputs, in order, with how.
+
+    A rewrite's replaced value is computed by the graph as it was then (its node left
+    the graph), the replacing value by the graph as it is now: later rewrites edited
+    the nodes it reads. Both are computed with the variables replaced later fixed to
+    their final replacements' values, so each rewrite is judged alone (an inexact
+    rewrite after it would otherwise be blamed on it). Walking the history backwards
+    grows that set of fixed values one record at a time.
+    """
+    from symnb.core.evaluate import evaluate_graph
+
+    successor = {id(r.old): r.new for r in history}
+
+    def final(var: Any) -> Any:
+        while id(var) in successor:
+            var = successor[id(var)]
+        return var
+
+    finals = [final(r.old) for r in history]
+    final_values = evaluate_graph(finals, givens) if finals else []
+    fixed = dict(givens)
+    changes = []
+    for record, value in zip(reversed(history), reversed(final_values)):
+        if record.before is not None:
+            old, new = evaluate_graph([record.old, record.new], fixed)
+            problem = values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
+            if problem is not None:
+                changes.append((record, problem))
+        fixed[record.old] = value
+    changes.reverse()
+    return changes
 
 
 def _note(record: Any, problem: str, notes: list[str] | None) -> str:

@@ -113,3 +113,21 @@ def test_a_declared_inexact_rewrite_is_noted_and_an_exact_one_that_changes_value
     with pytest.warns(DebugModeNote, match="'mul_to_add_where_two', exact only where both operands are 2"):
         np.testing.assert_array_equal(f(np.ones(2, "float32")), [4.0, 4.0])
     assert len(f.maker.notes) == 1
+
+
+def test_an_exact_rewrite_is_not_blamed_for_an_inexact_one_after_it():
+    # Fuzz finding: merge joined the two pow nodes; later x / x -> 1 edited the kept
+    # node's input, so merge's replaced value (pow(x, x / x), NaN at -inf) and its
+    # replacing one (now pow(x, 1), -inf) differed, and DebugMode blamed merge.
+    x = T.vector("x", dtype="float64")
+    ratio = x / x
+    first = T.pow(x, ratio)
+    second = T.pow(x, ratio)
+    f = sn.function([x], [second, first ** 3.0], mode=DebugMode(optimizer="fast_run"))
+    with pytest.warns(DebugModeNote) as caught:
+        f(np.array([1.5, -np.inf]))
+    notes = [str(w.message) for w in caught if w.category is DebugModeNote]
+    assert len(notes) == 1 and "'local_div_self'" in notes[0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DebugModeNote)
+        np.testing.assert_allclose(f(np.array([1.5, 2.0]))[1], np.array([1.5, 2.0]) ** 3)
