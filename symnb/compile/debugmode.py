@@ -98,7 +98,6 @@ def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
     givens = {var: np.asarray(value) for var, value in zip(inputs, arrays)}
     with np.errstate(all="ignore"):  # NaN and inf are values to compare here, not news
         changes = _changes(fgraph.history, givens)
-        reference = evaluate_graph(original_outputs, givens)
     changed_by_inexact = []
     for record, problem in changes:
         if record.exact:
@@ -106,6 +105,14 @@ def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
                         f"{label(record.old)!r}: {problem}")
             raise DebugModeError(format_node_error(record.before, headline))
         changed_by_inexact.append((record, problem))
+    try:
+        with np.errstate(all="ignore"):
+            reference = evaluate_graph(original_outputs, givens)
+    except Exception as err:
+        if not changed_by_inexact:
+            raise DebugModeError(f"DebugMode: the optimized program computed values where the "
+                                 f"unoptimized graph raises {type(err).__name__}: {err}") from err
+        reference = []  # the unoptimized graph raises: an inexact rewrite's note says why
     for position, (ref, got) in enumerate(zip(reference, results)):
         problem = values_differ(np.asarray(ref), np.asarray(got))
         if problem is not None and not changed_by_inexact:
@@ -139,13 +146,25 @@ def _changes(history: Sequence, givens: dict) -> list[tuple[Any, str]]:
     changes = []
     for record, value in zip(reversed(history), reversed(final_values)):
         if record.before is not None:
-            old, new = evaluate_graph([record.old, record.new], fixed)
-            problem = values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
+            problem = _difference(record, fixed)
             if problem is not None:
                 changes.append((record, problem))
         fixed[record.old] = value
     changes.reverse()
     return changes
+
+
+def _difference(record: Any, values: dict) -> str | None:
+    """How the rewrite's replacing value differs from the replaced one (None: it does
+    not), the replaced one raising included (``out[-1]`` of a loop of no steps)."""
+    from symnb.core.evaluate import evaluate_graph
+
+    (new,) = evaluate_graph([record.new], values)
+    try:
+        (old,) = evaluate_graph([record.old], values)
+    except Exception as err:  # the user's graph fails on these values; the rewrite's does not
+        return f"the replaced value raises {type(err).__name__} ({err}), the new one is {new!r}"
+    return values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
 
 
 def _note(record: Any, problem: str, notes: list[str] | None) -> str:

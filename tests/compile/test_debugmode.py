@@ -131,3 +131,16 @@ def test_an_exact_rewrite_is_not_blamed_for_an_inexact_one_after_it():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DebugModeNote)
         np.testing.assert_allclose(f(np.array([1.5, 2.0]))[1], np.array([1.5, 2.0]) ** 3)
+
+
+def test_a_loop_of_no_steps_read_at_its_last_step_is_a_note():
+    # scan_keep_last_step returns the initial state where out[-1] of no steps is an
+    # IndexError; it declares so, and DebugMode says it instead of failing.
+    k = T.iscalar("k")
+    a = T.vector("a")
+    out, _ = sn.scan(lambda prev, a: prev * a, outputs_info=T.ones_like(a), non_sequences=a, n_steps=k)
+    last = out[-1]
+    f = sn.function([a, k], last, mode=DebugMode(optimizer="fast_run"))
+    np.testing.assert_array_equal(f(np.full(2, 2, "float32"), np.int32(3)), [8.0, 8.0])
+    with pytest.warns(DebugModeNote, match="'scan_keep_last_step', exact only where the loop runs at least one step"):
+        np.testing.assert_array_equal(f(np.full(2, 2, "float32"), np.int32(0)), [1.0, 1.0])
