@@ -144,3 +144,13 @@ def test_a_loop_of_no_steps_read_at_its_last_step_is_a_note():
     np.testing.assert_array_equal(f(np.full(2, 2, "float32"), np.int32(3)), [8.0, 8.0])
     with pytest.warns(DebugModeNote, match="'scan_keep_last_step', exact only where the loop runs at least one step"):
         np.testing.assert_array_equal(f(np.full(2, 2, "float32"), np.int32(0)), [1.0, 1.0])
+
+
+def test_an_invalid_inner_reshape_removed_by_a_rewrite_is_a_note():
+    x = T.vector("x")
+    n = T.lscalar("n")
+    y = x.reshape((n, -1)).reshape((6,))
+    f = sn.function([x, n], y, mode=DebugMode(optimizer="fast_run"))
+    np.testing.assert_array_equal(f(np.arange(6, dtype="float32"), 2), np.arange(6))
+    with pytest.warns(DebugModeNote, match="'local_reshape_reshape', exact only where the inner reshape is valid"):
+        f(np.arange(6, dtype="float32"), 4)  # 6 values cannot be 4 rows: the graph as written raises
