@@ -28,6 +28,7 @@ AWAITING_OTHER_FIXES: list[Awaiting] = [
              "x a uint8 vector: T.true_div(-2, x) and T.lt(x, -1) raise OverflowError at build; "
              "NumPy 2 gives float64 [-0.25] and bool (its loops take the int as float64 / compare "
              "exactly); T.clip(x, -2, 5) likewise"),
+    # While it applies, a program computing in 64 bits gets an unused float64 input.
     Awaiting("64-bit value only inside a fused Composite", lambda *outer: not WIDE & set(outer),
              "4 (graph walks into inner graphs: the 64-bit check misses Composite, helper C)",
              "x an int32 vector; y = T.neq(x * 1e-9 + 1, 1): fast_run fuses it, the 64-bit check "

@@ -108,10 +108,21 @@ def _program(draw, max_steps: int, families, b: Builder) -> Program:
     program.outputs = extra + [made[-1]]
     outer = [str(b.ref(i).dtype) for i in range(b.size) if b.is_input(i)] + \
         [str(b.ref(i).dtype) for i in program.outputs]
-    wide = [i for i in made if str(b.ref(i).dtype) in WIDE]
-    if wide and awaiting("64-bit value only inside a fused Composite", *outer):
-        program.outputs.append(wide[-1])  # a 64-bit output: the outer graph has the type
+    if _computes_64_bit(b) and awaiting("64-bit value only inside a fused Composite", *outer):
+        b.add_input("float64", np.zeros(()), ())  # unused: the outer graph has a 64-bit type
     return program
+
+
+def _computes_64_bit(b: Builder) -> bool:
+    """True when some value, or some step's computation (NumPy's promoted dtype of its
+    operands), is 64-bit."""
+    for position, (item, ref) in enumerate(zip(b.program.order, b.program.refs)):
+        dtypes = {str(ref.dtype)}
+        if not b.is_input(position) and item.operands:
+            dtypes.add(str(np.result_type(*(b.ref(i).dtype for i in item.operands))))
+        if dtypes & WIDE:
+            return True
+    return False
 
 
 def _copy(b: Builder) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 
 import symnb.tensor as T
 
-__all__ = ["Input", "Step", "Program", "Builder"]
+__all__ = ["Input", "Step", "Program", "Builder", "input_error"]
 
 
 @dataclass
@@ -96,7 +96,7 @@ class Program:
         return results
 
 
-def _input_error(value: np.ndarray) -> np.ndarray:
+def input_error(value: np.ndarray) -> np.ndarray:
     """An input is exact, except a subnormal float: XLA on CPU reads it as 0 (JAX sets
     the processor's denormals-are-zero mode, jax-ml/jax#16200), NumPy does not."""
     if value.dtype.kind != "f":
@@ -137,7 +137,7 @@ class Builder:
     def add_input(self, dtype: str, value: np.ndarray, static_shape: tuple) -> int:
         item = Input(f"x{len(self.program.inputs)}", dtype, static_shape, np.asarray(value, dtype))
         self.program.inputs.append(item)
-        return self._add(item, item.value, _input_error(item.value))
+        return self._add(item, item.value, input_error(item.value))
 
     def add_step(self, text: str, operands: Sequence[int], build: Callable, numpy: Callable,
                  ref: np.ndarray, err: np.ndarray) -> int:

@@ -10,10 +10,11 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+import symnb.tensor as T
 from tests.fuzz.awaiting import awaiting
-from tests.fuzz.program import Builder
+from tests.fuzz.program import Builder, input_error
 
-__all__ = ["DTYPES", "MAX_SIZE", "awaiting", "draw_shape", "draw_values", "new_input", "pick",
+__all__ = ["DTYPES", "MAX_SIZE", "awaiting", "draw_shape", "draw_values", "new_input", "new_constant", "pick",
            "broadcast_partner", "python_scalar", "integer_result_exact"]
 
 DTYPES = ["bool", "int8", "int32", "int64", "uint8", "float32", "float64"]
@@ -98,7 +99,19 @@ def broadcast_partner(draw, b: Builder, x: int, kinds: str | None = None) -> int
             return found
     dims = [n if draw(st.integers(0, 2)) > 0 else 1 for n in shape]
     drop = draw(st.integers(0, len(dims)))
+    if draw(st.integers(0, 3)) == 0:
+        return new_constant(draw, b, shape=tuple(dims[drop:]), kinds=kinds)
     return new_input(draw, b, shape=tuple(dims[drop:]), kinds=kinds)
+
+
+def new_constant(draw, b: Builder, shape: tuple, kinds: str | None = None) -> int:
+    """A constant operand (``T.constant``): constant folding and merging then apply."""
+    dtype = b.dtype or draw(st.sampled_from([d for d in DTYPES if kinds is None or np.dtype(d).kind in kinds]))
+    value = draw(b.values(shape)) if b.values is not None else draw_values(draw, dtype, shape)
+    value = np.asarray(value, dtype)
+    return b.add_step(f"T.constant(np.array({value.tolist()!r}, {dtype!r}))", [],
+                      lambda: T.constant(value), lambda: value.copy(), value.copy(),
+                      input_error(value))
 
 
 def python_scalar(draw, dtype, always: bool = False) -> Any:
