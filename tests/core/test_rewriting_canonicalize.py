@@ -79,6 +79,7 @@ def test_exp_log_and_log_exp_cancel(dtype, rng):
 SPECIAL = [-1.0, -0.0, 0.0, 2.5, 1e-30, np.inf, -np.inf, np.nan]
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy on log(-1), log(0): the values tested
 @pytest.mark.parametrize("optimizer", ["fast_run", "fast_compile", None])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_exp_log_keeps_nan_where_the_log_is_undefined(optimizer, dtype):
@@ -94,6 +95,7 @@ def test_exp_log_keeps_nan_where_the_log_is_undefined(optimizer, dtype):
     np.testing.assert_array_equal(np.signbit(result[numbers]), np.signbit(expected[numbers]))
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy on log(-1), log(0): the values tested
 def test_exp_log_of_an_integer_is_nan_where_negative():
     values = np.array([-3, 0, 1, 7], dtype="int32")
     with np.errstate(all="ignore"):

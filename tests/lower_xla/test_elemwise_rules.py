@@ -10,6 +10,7 @@ from symnb.compile import Mode
 BASES = [-np.inf, -0.0, 0.0, 4.0, -4.0, np.inf, np.nan]
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy on (-4) ** 0.5: the values tested
 @pytest.mark.parametrize("optimizer", ["fast_run", "fast_compile", None])
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_power_of_one_half_is_numpys(dtype, optimizer):
