@@ -1,7 +1,17 @@
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, settings
 
 import symnb as sn
+
+# The fuzz tests' profiles (tests/fuzz/). "ci", the default: 500 examples of each,
+# derandomized (the same examples on every run, no example database), so a failure
+# reproduces. "long" (--hypothesis-profile=long): 10,000 examples, derandomized too.
+_FUZZ = dict(deadline=None, derandomize=True, database=None, print_blob=True,
+             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile("ci", max_examples=500, **_FUZZ)
+settings.register_profile("long", max_examples=10_000, **_FUZZ)
+settings.load_profile("ci")
 
 
 @pytest.fixture(autouse=True)

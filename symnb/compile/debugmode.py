@@ -3,10 +3,17 @@
 Slow by design. It also checks that the rewrites kept the graph's values: the
 optimized graph's outputs are compared with the unoptimized graph's, computed with
 the NumPy reference, on the same inputs.
+
+A rewrite declared exact that changes a value is an error (a bug in the rewrite). A
+rewrite that declared where it is exact (Theano's ``x / x -> 1``, the stabilizations)
+and changes a value outside that domain is a *note*: a :class:`DebugModeNote` warning
+naming it and its domain, also listed in ``f.maker.notes``; the function returns the
+optimized program's values.
 """
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -16,7 +23,7 @@ from symnb.compile.mode import Mode
 from symnb.core.errors import SymnbError, format_node_error, label
 from symnb.core.graph import Apply
 
-__all__ = ["DebugMode", "DebugModeError", "TOLERANCES"]
+__all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
 
 #: (rtol, atol) by dtype: float32 programs may differ from NumPy by rounding.
 TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-10, 1e-12),
@@ -25,6 +32,10 @@ TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-1
 
 class DebugModeError(SymnbError, AssertionError):
     """The XLA lowering of a node, or a rewrite, disagrees with the NumPy reference."""
+
+
+class DebugModeNote(UserWarning):
+    """A rewrite declared inexact changed a value outside the domain where it is exact."""
 
 
 def values_differ(reference: np.ndarray, actual: np.ndarray) -> str | None:
@@ -70,28 +81,108 @@ class DebugMode(Mode):
 
 
 def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
-                   arrays: Sequence[Any], results: Sequence[Any]) -> None:
+                   arrays: Sequence[Any], results: Sequence[Any], notes: list[str] | None = None
+                   ) -> list[str]:
     """Check the rewrites kept the graph's values on these inputs (NumPy reference).
 
-    Each recorded rewrite's replaced and replacing values are compared; the first that
-    disagree is named with the line of the node it replaced. Then the optimized
-    program's results are compared with the unoptimized graph's.
+    Each recorded rewrite's replaced and replacing values are compared: the first exact
+    rewrite that changed a value raises :class:`DebugModeError` with the line of the node
+    it replaced; an inexact one gives a note (a :class:`DebugModeNote` warning at that
+    line, added to ``notes`` unless that rewrite already has a note there). Then the
+    optimized program's results are compared with the unoptimized graph's: a difference
+    is an error, unless an inexact rewrite changed a value on these inputs (the
+    difference is then that rewrite's). Returns the notes of this call.
     """
     from symnb.core.evaluate import evaluate_graph
 
     givens = {var: np.asarray(value) for var, value in zip(inputs, arrays)}
-    for record in fgraph.history:
-        if record.before is None:
-            continue
-        old, new = evaluate_graph([record.old, record.new], givens)
-        problem = values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
-        if problem is not None:
+    with np.errstate(all="ignore"):  # NaN and inf are values to compare here, not news
+        changes = _changes(fgraph.history, givens)
+    changed_by_inexact = []
+    for record, problem in changes:
+        if record.exact:
             headline = (f"DebugMode: rewrite {record.name!r} changed the value of "
                         f"{label(record.old)!r}: {problem}")
             raise DebugModeError(format_node_error(record.before, headline))
-    reference = evaluate_graph(original_outputs, givens)
+        changed_by_inexact.append((record, problem))
+    try:
+        with np.errstate(all="ignore"):
+            reference = evaluate_graph(original_outputs, givens)
+    except Exception as err:
+        if not changed_by_inexact:
+            raise DebugModeError(f"DebugMode: the optimized program computed values where the "
+                                 f"unoptimized graph raises {type(err).__name__}: {err}") from err
+        reference = []  # the unoptimized graph raises: an inexact rewrite's note says why
     for position, (ref, got) in enumerate(zip(reference, results)):
         problem = values_differ(np.asarray(ref), np.asarray(got))
-        if problem is not None:
+        if problem is not None and not changed_by_inexact:
             raise DebugModeError(f"DebugMode: output #{position} of the optimized program differs "
                                  f"from the unoptimized graph's NumPy reference: {problem}")
+    return [_note(record, problem, notes) for record, problem in changed_by_inexact]
+
+
+def _changes(history: Sequence, givens: dict) -> list[tuple[Any, str]]:
+    """The rewrites that changed a value on these inputs, in order, with how.
+
+    A rewrite's replaced value is computed by the graph as it was then (its node left
+    the graph), the replacing value by the graph as it is now: later rewrites edited
+    the nodes it reads. Both are computed with the variables replaced later fixed to
+    their final replacements' values, so each rewrite is judged alone (an inexact
+    rewrite after it would otherwise be blamed on it). Walking the history backwards
+    grows that set of fixed values one record at a time.
+    """
+    from symnb.core.evaluate import evaluate_graph
+
+    successor = {id(r.old): r.new for r in history}
+
+    def final(var: Any) -> Any:
+        while id(var) in successor:
+            var = successor[id(var)]
+        return var
+
+    finals = [final(r.old) for r in history]
+    final_values = evaluate_graph(finals, givens) if finals else []
+    fixed = dict(givens)
+    changes = []
+    for record, value in zip(reversed(history), reversed(final_values)):
+        if record.before is not None:
+            problem = _difference(record, fixed)
+            if problem is not None:
+                changes.append((record, problem))
+        fixed[record.old] = value
+    changes.reverse()
+    return changes
+
+
+def _difference(record: Any, values: dict) -> str | None:
+    """How the rewrite's replacing value differs from the replaced one (None: it does
+    not), the replaced one raising included (``out[-1]`` of a loop of no steps)."""
+    from symnb.core.evaluate import evaluate_graph
+
+    (new,) = evaluate_graph([record.new], values)
+    try:
+        (old,) = evaluate_graph([record.old], values)
+    except Exception as err:  # the user's graph fails on these values; the rewrite's does not
+        return f"the replaced value raises {type(err).__name__} ({err}), the new one is {new!r}"
+    return values_differ(np.asarray(old), np.asarray(new).astype(old.dtype))
+
+
+def _note(record: Any, problem: str, notes: list[str] | None) -> str:
+    """The note for an inexact rewrite that changed a value (its name, its domain, the
+    difference, the user's line that built the replaced node), warned and added to
+    ``notes`` the first time for this rewrite and node."""
+    site = record.before.site
+    line = f" (built at {site.short()}: {site.line.strip()})" if site else ""
+    subject = (f"DebugMode note: rewrite {record.name!r}, exact only {record.domain}, changed "
+               f"the value of {label(record.old)!r}{line}")
+    note = f"{subject} on these inputs: {problem}"
+    if notes is not None and any(n.startswith(subject) for n in notes):
+        return note
+    if notes is not None:
+        notes.append(note)
+    frame = site.frame if site else None
+    if frame is not None:
+        warnings.warn_explicit(note, DebugModeNote, frame.filename, frame.lineno)
+    else:
+        warnings.warn(note, DebugModeNote, stacklevel=3)
+    return note

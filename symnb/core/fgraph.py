@@ -30,13 +30,23 @@ class InconsistencyError(SymnbError, TypeError):
 
 class RewriteRecord(NamedTuple):
     """One applied rewrite: its name, the node it replaced, and the node now computing
-    the replaced value (``None`` when that value is an input or a constant)."""
+    the replaced value (``None`` when that value is an input or a constant).
+
+    ``domain`` is None when the rewrite is exact (keeps the value for every input), else
+    the rewrite's own words for where it is exact (``"where x is finite and non-zero"``).
+    """
 
     name: str
     before: Apply | None
     after: Apply | None
     old: Variable
     new: Variable
+    domain: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        """True when the replacement keeps the value for every input."""
+        return self.domain is None
 
 
 def types_compatible(old: TensorType, new: TensorType) -> bool:
@@ -146,11 +156,12 @@ class FunctionGraph:
 
     # -- editing ----------------------------------------------------------------------------
     def replace(self, old: Variable, new: Variable, reason: str = "replace",
-                check: bool = True) -> list[Apply]:
+                check: bool = True, domain: str | None = None) -> list[Apply]:
         """Make every client of ``old`` read ``new`` instead; return the nodes imported.
 
         ``new`` must have ``old``'s dtype and ndim and a compatible static shape. Nodes
-        that no longer feed any output are dropped.
+        that no longer feed any output are dropped. ``domain``: None when ``new`` equals
+        ``old`` for every input, else where it does (recorded in ``history``).
         """
         if old is new:
             return []
@@ -176,7 +187,7 @@ class FunctionGraph:
             else:
                 client.inputs[i] = new
             targets[(client, i)] = None
-        self.history.append(RewriteRecord(reason, old.owner, new.owner, old, new))
+        self.history.append(RewriteRecord(reason, old.owner, new.owner, old, new, domain))
         self._order = None
         if old.owner is not None:
             self._prune(old.owner)

@@ -9,6 +9,7 @@ after the user sets the missing input value. No Op reads or writes test values.
 from __future__ import annotations
 
 import collections
+import os
 import warnings
 import weakref
 import zlib
@@ -187,14 +188,22 @@ def coerce_test_value(var: Variable, value: Any) -> np.ndarray:
 
 
 def generated_test_value(var: Variable) -> np.ndarray:
-    """A deterministic value for an input whose static shape is fully known.
+    """A value for an input whose static shape is fully known: reproducible, and
+    different for each variable.
 
-    Floats are drawn from (0.1, 0.9) so that log, sqrt and division behave. Integers
-    are 1: a valid index into any axis longer than one, a safe divisor and size;
-    booleans are random.
+    The random generator is seeded from the variable's type, name and creation site
+    (file name, line and position in the line), and from how many values this process
+    generated for that same key before: the same program gives the same values in
+    every process, whatever ran before it, and two inputs of one type get different
+    values (``a < b`` is not always False), even when built in a loop.
+
+    Floats are drawn from (0.1, 0.9) so that log, sqrt and division behave; booleans
+    are random. Integers are 1: an integer input is most often an index, a length or a
+    divisor, and 1 is the only value valid as an index into every axis of length two
+    or more, as a non-empty length and as a divisor; distinct integers would make
+    correct graphs fail as they are built (``x[i]`` with ``i = 2`` on an axis of 2).
     """
-    # A seed stable across processes (hash() of a str is not), so values are reproducible.
-    rng = np.random.default_rng(zlib.crc32(repr(var.type).encode()))
+    rng = np.random.default_rng(_seed_for(var))
     shape, dtype = var.type.shape, np.dtype(var.type.dtype)
     if dtype.kind == "b":
         data = rng.random(shape) < 0.5
@@ -205,3 +214,21 @@ def generated_test_value(var: Variable) -> np.ndarray:
     array = np.asarray(data, dtype=dtype)
     array.flags.writeable = False
     return array
+
+
+#: How many values were generated for each (type, name, site) key in this process.
+_generated_counts: collections.Counter = collections.Counter()
+
+
+def _seed_for(var: Variable) -> int:
+    """A seed stable across processes (``hash()`` of a str is not) and distinct per
+    variable: from its type, name, creation site and occurrence of that key."""
+    frame = var.site.frame
+    where = ""
+    if frame is not None:
+        code, lasti = var.site[0], var.site[1]
+        where = f"{os.path.basename(frame.filename)}:{frame.lineno}:{code.co_name}:{lasti}"
+    key = f"{var.type!r}|{var.name}|{where}"
+    occurrence = _generated_counts[key]
+    _generated_counts[key] += 1
+    return zlib.crc32(f"{key}|{occurrence}".encode())

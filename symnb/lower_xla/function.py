@@ -200,7 +200,7 @@ class Function:
                     raise
             if self.maker.mode.check_rewrites:
                 check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
-                               arrays, results)
+                               arrays, results, notes=self.maker.notes)
             return results
 
     def _specialize(self, program: Program, failure: NodeFailure) -> bool:

@@ -17,6 +17,7 @@ import numpy as np
 from symnb.core.errors import SymnbError
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.tensor.shape import Shape, ShapeI
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 __all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name", "known_while_tracing"]
@@ -102,7 +103,7 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
 
 
 def _exact_dtype(value: Any, var: Variable) -> Any:
-    return value if value.dtype == var.type.numpy_dtype else value.astype(var.type.dtype)
+    return as_dtype(value, var.type.numpy_dtype)
 
 
 def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequence[Any]:

@@ -23,11 +23,14 @@ __all__ = ["FunctionMaker", "failing_node", "place_lines", "collector_paused"]
 
 class FunctionMaker:
     """The compile-time record of a function: ``fgraph``, ``mode``, ``optimizer`` (the
-    level used) and ``rewrite_seconds`` (time spent copying and rewriting the graph)."""
+    level used), ``rewrite_seconds`` (time spent copying and rewriting the graph) and
+    ``notes`` (under DebugMode: the values changed by rewrites declared inexact, one
+    note per rewrite and node)."""
 
     def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable], mode: Mode) -> None:
         self.mode = mode
         self.optimizer = mode.effective_optimizer
+        self.notes: list[str] = []
         start = time.perf_counter()
         with collector_paused():
             self.fgraph = FunctionGraph(inputs, outputs, clone=True)

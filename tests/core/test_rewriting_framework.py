@@ -48,6 +48,26 @@ def test_new_nodes_take_the_replaced_nodes_site_and_history_records_it():
     assert record.after is tanh
 
 
+def test_a_rewrite_declares_where_it_is_exact_and_history_records_it():
+    @node_rewriter([ew.Exp], name="exp_to_tanh_inexact", exact="where x is 0")
+    def inexact(fgraph, node):
+        return [build(ew.Tanh(), node.inputs[0])]
+
+    assert exp_to_tanh.exact and exp_to_tanh.domain is None
+    assert not inexact.exact and inexact.domain == "where x is 0"
+    assert "exact only where x is 0" in repr(inexact)
+    x = T.vector("x")
+    fg = FunctionGraph([x], [T.exp(x) + T.exp(2 * x)])
+    LocalPass("test", [inexact]).apply(fg)
+    assert [(r.name, r.exact, r.domain) for r in fg.history] == [("exp_to_tanh_inexact", False, "where x is 0")] * 2
+    fg = FunctionGraph([x], [T.exp(x)])
+    LocalPass("test", [exp_to_tanh]).apply(fg)
+    assert fg.history[0].exact and fg.history[0].domain is None
+    for bad in (False, "", "  "):
+        with pytest.raises(ValueError, match="saying where the rewrite keeps values"):
+            node_rewriter([ew.Exp], exact=bad)(lambda fg, n: None)
+
+
 def test_the_worklist_reaches_the_fixpoint_through_new_matches():
     # Each --x removal exposes another one to the rewrite: all go in one apply().
     x = T.vector("x")

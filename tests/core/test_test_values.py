@@ -26,6 +26,48 @@ def test_fully_known_static_shape_gets_a_generated_value():
     assert s.test_value.dtype == np.int32 and s.test_value.shape == ()
 
 
+def test_generated_values_differ_between_variables_of_one_type():
+    a, b = T.scalar("a"), T.scalar("b")
+    assert a.test_value != b.test_value
+    assert bool((a < b).test_value) != bool((b < a).test_value)
+    assert np.all((a - b).test_value != 0)
+    unnamed = [T.matrix(shape=(2, 3)) for _ in range(3)]  # one line, no names
+    values = [v.test_value for v in unnamed]
+    assert not np.array_equal(values[0], values[1]) and not np.array_equal(values[1], values[2])
+    for value in values + [a.test_value]:
+        assert value.dtype == np.float32 and np.all((value > 0.1) & (value < 0.9))
+    flags = [T.tensor("bool", shape=(64,)).test_value for _ in range(2)]
+    assert flags[0].any() and not flags[0].all() and not np.array_equal(*flags)
+
+
+def test_generated_integers_are_one_a_valid_index_length_and_divisor():
+    n, i = T.iscalar("n"), T.lscalar("i")
+    assert n.test_value == 1 and i.test_value == 1
+    x = T.matrix("x", shape=(2, 5))
+    assert x[i].test_value.shape == (5,) and T.arange(n).test_value.shape == (1,)
+
+
+def test_generated_values_are_reproducible_across_processes(tmp_path):
+    import subprocess
+    import sys
+
+    script = tmp_path / "program.py"
+    script.write_text(
+        "import symnb.tensor as T\n"
+        "a, b = T.scalar('a'), T.dvector('b', shape=(3,))\n"
+        "loop = [T.scalar() for _ in range(2)]\n"
+        "print(repr(a.test_value.item()), b.test_value.tolist(), [v.test_value.item() for v in loop])\n")
+    runs = [subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True,
+                           cwd=str(_repository_root())).stdout for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0].strip()
+
+
+def _repository_root():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parents[2]
+
+
 def test_pending_until_the_input_value_is_set():
     x = T.vector("x")
     y = T.exp(x) + 1

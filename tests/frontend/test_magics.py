@@ -84,9 +84,10 @@ def test_symgraph_optimized_compiles_over_root_inputs(shell):
     shell.run_cell("b = sn.shared(np.float32(0.5), name='b')", store_history=True)
     result, (page,) = run(shell, f"%%symgraph --optimized\n{CELL_X}\ny = T.exp(T.log(x)) * 2 + b")
     assert result.success
-    # x is the only input: b is shared; exp(log(x)) was rewritten away, then fused.
+    # x is the only input: b is shared; exp(log(x)) was rewritten into its NaN-keeping
+    # form (x where x >= 0, NaN elsewhere), then fused.
     assert "Optimized graph (optimizer=&#x27;fast_run&#x27;, inputs: x, 2 rewrite(s))" in page
-    assert "Composite{((i0 * 2.0) + i1)} [id" in page
+    assert "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)} [id" in page
     # Nodes made by rewrites have no test value, and displaying computes none.
     assert "&#x27;&#x27;   0 -&gt; no test value\n |x [id B] -&gt; float32 (3,) [1., 2., 3.]" in page
     assert " |b [id C] -&gt; float32 () 0.5" in page

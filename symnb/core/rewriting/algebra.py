@@ -2,9 +2,14 @@
 
 Each rewrite keeps the replaced value's dtype (casting when NumPy's promotion made the
 result wider than the operand) and its shape: a neutral constant is removed only when
-it cannot widen the result by broadcasting. Like Theano, the rewrites assume ordinary
-numbers: ``x / x`` becomes 1 even where x is 0, ``exp(log(x))`` becomes x even where x
-is negative.
+it cannot widen the result by broadcasting.
+
+Two rewrites are Theano's and change values outside ordinary numbers; they declare it
+(see :mod:`symnb.core.rewriting.basic`), and DebugMode reports them by name as notes:
+``x / x -> 1`` is exact only where x is finite and non-zero, ``log(exp(x)) -> x`` only
+where ``exp(x)`` neither overflows nor underflows. ``exp(log(x))`` keeps NaN where x is
+negative: it becomes ``switch(x >= 0, abs(x), nan)`` (``log(-0.0)`` is ``-inf``, so
+``exp(log(-0.0))`` is ``+0.0``: ``abs`` gives that sign too).
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ def local_div_one(fgraph: FunctionGraph, node: Apply):
     return as_type_of(x, node.outputs[0])
 
 
-@node_rewriter([ew.TrueDiv])
+@node_rewriter([ew.TrueDiv], exact="where x is finite and non-zero (0 / 0 and inf / inf are NaN)")
 def local_div_self(fgraph: FunctionGraph, node: Apply):
     """x / x -> ones shaped like x (of the division's dtype)."""
     x, y = node.inputs
@@ -82,14 +87,25 @@ def local_neg_neg(fgraph: FunctionGraph, node: Apply):
     return None if inner is None else as_type_of(inner.inputs[0], node.outputs[0])
 
 
-@node_rewriter([ew.Exp])
+@node_rewriter([ew.Exp], exact="where x is not within a few ulps of the dtype's largest value "
+                                "(exp(log(x)) rounds up to inf there: the 63 largest float32s)")
 def local_exp_log(fgraph: FunctionGraph, node: Apply):
-    """exp(log(x)) -> x."""
+    """exp(log(x)) -> switch(x >= 0, abs(x), nan): x where log is defined (0 for -0.0),
+    NaN where x is negative or NaN, as the original."""
     inner = owner_op(node.inputs[0], ew.Log)
-    return None if inner is None else as_type_of(inner.inputs[0], node.outputs[0])
+    if inner is None:
+        return None
+    out = node.outputs[0]
+    x = as_type_of(inner.inputs[0], out)
+    if x is None:
+        return None
+    defined = build(ew.Ge(), x, make_constant(0, out.dtype))
+    return build(ew.Switch(), defined, build(ew.Abs(), x), make_constant(np.nan, out.dtype))
 
 
-@node_rewriter([ew.Log])
+@node_rewriter([ew.Log], exact="where exp(x) is a finite normal number of the result's dtype "
+                               "(|x| below about 87 in float32, 708 in float64, 9 in float16): "
+                               "beyond, exp overflows to inf or underflows towards 0")
 def local_log_exp(fgraph: FunctionGraph, node: Apply):
     """log(exp(x)) -> x."""
     inner = owner_op(node.inputs[0], ew.Exp)
@@ -110,9 +126,24 @@ def local_cast_cast(fgraph: FunctionGraph, node: Apply):
     if inner is None:
         return None
     x = inner.inputs[0]
-    if not np.can_cast(x.dtype, inner.op.dtype, casting="safe"):
+    if not casts_exactly(x.dtype, inner.op.dtype):
         return None
     return x if x.dtype == node.op.dtype else build(ew.Cast(node.op.dtype), x)
+
+
+def casts_exactly(source: str, target: str) -> bool:
+    """True when every value of ``source`` is a value of ``target`` (a lossless cast).
+
+    NumPy calls int64 -> float64 "safe", but it rounds above 2**53; casting through it
+    would round twice (``2**60 + 2**36 + 1`` then gives another float32 than directly).
+    """
+    if not np.can_cast(source, target, casting="safe"):
+        return False
+    source, target = np.dtype(source), np.dtype(target)
+    if source.kind in "iu" and target.kind in "fc":
+        magnitude_bits = np.iinfo(source).bits - (source.kind == "i")
+        return magnitude_bits <= np.finfo(target).nmant + 1
+    return True
 
 
 REWRITES = [

@@ -16,7 +16,18 @@ the number of rewrites applied, never by rescanning the graph.
 
 New nodes receive the creation site of the node they replace, so errors raised by the
 optimized graph still name the user's line; every replacement is recorded in
-``fgraph.history`` under the rewrite's name.
+``fgraph.history`` under the rewrite's name, with its declared exactness.
+
+Exactness. A rewrite is *exact* when the new value equals the replaced one for every
+input, NaN, infinities, -0.0 and overflow included, up to the rounding of the dtype
+(the tolerances of DebugMode): ``x * 1 -> x``. A rewrite that changes values somewhere
+says where it is exact, in words, and is then *inexact*::
+
+    @node_rewriter([ew.TrueDiv], exact="where x is finite and non-zero")
+    def local_div_self(fgraph, node): ...
+
+DebugMode reports a value changed by an inexact rewrite as a note naming it; a value
+changed by an exact one is an error (a bug in the rewrite).
 """
 
 from __future__ import annotations
@@ -47,32 +58,59 @@ class RewriteFailureWarning(UserWarning):
 
 class NodeRewriter:
     """A named local rewrite: ``fn(fgraph, node)`` for nodes whose op is an instance of
-    one of ``tracks``."""
+    one of ``tracks``.
+
+    ``exact`` is True for a rewrite that keeps every value (see the module's docstring),
+    or a text saying where it does (``"where x is finite and non-zero"``); the rewrite is
+    then inexact, ``self.exact`` is False and ``self.domain`` holds the text.
+    """
 
     def __init__(self, fn: Callable[[FunctionGraph, Apply], RewriteResult],
-                 tracks: Sequence[type], name: str | None = None) -> None:
+                 tracks: Sequence[type], name: str | None = None, exact: bool | str = True) -> None:
+        name = name or fn.__name__
         if not tracks:
-            raise ValueError(f"rewrite {name or fn.__name__!r} must track at least one Op class")
+            raise ValueError(f"rewrite {name!r} must track at least one Op class")
         for cls in tracks:
             if not (isinstance(cls, type) and issubclass(cls, Op)):
-                raise TypeError(f"rewrite {name or fn.__name__!r} tracks {cls!r}, not an Op class")
+                raise TypeError(f"rewrite {name!r} tracks {cls!r}, not an Op class")
         self.fn = fn
         self.tracks = tuple(tracks)
-        self.name = name or fn.__name__
+        self.name = name
+        self.domain = exactness_domain(exact, name)
         self.__doc__ = fn.__doc__
+
+    @property
+    def exact(self) -> bool:
+        """True when the rewrite keeps every value; False when it declared a domain."""
+        return self.domain is None
 
     def __call__(self, fgraph: FunctionGraph, node: Apply) -> RewriteResult:
         return self.fn(fgraph, node)
 
     def __repr__(self) -> str:
-        return f"<rewrite {self.name} tracking {', '.join(c.__name__ for c in self.tracks)}>"
+        inexact = "" if self.exact else f", exact only {self.domain}"
+        return f"<rewrite {self.name} tracking {', '.join(c.__name__ for c in self.tracks)}{inexact}>"
 
 
-def node_rewriter(tracks: Sequence[type], name: str | None = None
+def exactness_domain(exact: bool | str, name: str) -> str | None:
+    """None for an exact rewrite; the text saying where an inexact one is exact."""
+    if exact is True:
+        return None
+    if isinstance(exact, str) and exact.strip():
+        return exact.strip()
+    raise ValueError(f"rewrite {name!r}: exact must be True or a text saying where the rewrite "
+                     f"keeps values (e.g. 'where x is finite and non-zero'), got {exact!r}")
+
+
+def node_rewriter(tracks: Sequence[type], name: str | None = None, exact: bool | str = True
                   ) -> Callable[[Callable[[FunctionGraph, Apply], RewriteResult]], NodeRewriter]:
-    """Decorator: make a function a :class:`NodeRewriter` tracking the Op classes ``tracks``."""
+    """Decorator: make a function a :class:`NodeRewriter` tracking the Op classes ``tracks``.
+
+    ``exact``: True (the default) for a rewrite that keeps every value, else a text
+    saying where it does (see :class:`NodeRewriter`).
+    """
     def wrap(fn: Callable[[FunctionGraph, Apply], RewriteResult]) -> NodeRewriter:
-        return NodeRewriter(fn, tracks, name)
+        return NodeRewriter(fn, tracks, name, exact)
 
     return wrap
 
@@ -163,7 +201,7 @@ class LocalPass(GraphPass):
                 continue
             # The readers of ``old`` now read ``new``: they may match a rewrite now.
             readers = [c for c, _ in fgraph.clients[old] if c != "output"]
-            imported = fgraph.replace(old, new, reason=rewrite.name)
+            imported = fgraph.replace(old, new, reason=rewrite.name, domain=rewrite.domain)
             site = old.owner.site if old.owner is not None else node.site
             for created in imported:
                 if not created.site:

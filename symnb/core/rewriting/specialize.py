@@ -2,7 +2,8 @@
 
 - ``x ** 2`` -> ``square(x)``, ``x ** 0.5`` -> ``sqrt(x)``, ``x ** 1`` -> ``x``,
   ``x ** -1`` -> ``1 / x`` (floats only: NumPy refuses negative integer powers of
-  integers), ``x ** -0.5`` -> ``1 / sqrt(x)``;
+  integers), ``x ** -0.5`` -> ``1 / sqrt(x)`` (which differs at -0.0 and -inf: it
+  declares so);
 - ``x * x`` -> ``square(x)``.
 """
 
@@ -45,9 +46,17 @@ def local_pow_specialize(fgraph: FunctionGraph, node: Apply):
         return None
     if exponent == -1:
         return _reciprocal(as_type_of(x, out), out)
-    if exponent == -0.5:
-        return _reciprocal(unary_like(ew.Sqrt(), x, out), out)
     return None
+
+
+@node_rewriter([ew.Pow], exact="where x is not -0.0 or -inf (x ** -0.5 is +inf and 0 there, "
+                               "1 / sqrt(x) is -inf and NaN)")
+def local_pow_rsqrt(fgraph: FunctionGraph, node: Apply):
+    """x ** -0.5 -> 1 / sqrt(x) (floats)."""
+    if _exponent(node) != -0.5 or not is_float(node.outputs[0].dtype):
+        return None
+    x, out = node.inputs[0], node.outputs[0]
+    return _reciprocal(unary_like(ew.Sqrt(), x, out), out)
 
 
 def _reciprocal(x, out):
@@ -65,4 +74,4 @@ def local_mul_to_square(fgraph: FunctionGraph, node: Apply):
     return unary_like(ew.Square(), x, node.outputs[0])
 
 
-REWRITES = [local_pow_specialize, local_mul_to_square]
+REWRITES = [local_pow_specialize, local_pow_rsqrt, local_mul_to_square]

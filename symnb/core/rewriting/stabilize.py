@@ -14,6 +14,10 @@ equivalent ones that do not (the ``stabilize`` pass).
 
 The new expression is computed in the replaced value's dtype (the input is cast first
 when NumPy's promotion made the result wider than it).
+
+Stabilizing changes values where the original overflows or underflows (that is its
+purpose): those rewrites declare where they are exact, and DebugMode reports them as
+notes there. ``log1p`` and ``expm1`` differ from the original by at most a rounding.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ def _form_rewrite(form: StableForm) -> NodeRewriter:
         return form.match(node.inputs, node.outputs[0], build)
 
     rewrite.__doc__ = form.match.__doc__
-    return NodeRewriter(rewrite, [form.op_class], name=f"local_{form.name}")
+    return NodeRewriter(rewrite, [form.op_class], name=f"local_{form.name}", exact=form.domain)
 
 
 @node_rewriter([LogSoftmax])

@@ -33,7 +33,8 @@ def local_static_shape(fgraph: FunctionGraph, node: Apply):
     return make_constant(np.array(x.type.shape, dtype=np.int64).reshape(x.ndim), "int64")
 
 
-@node_rewriter([Reshape])
+@node_rewriter([Reshape], exact="where the inner reshape is valid (where it is not, the original "
+                               "raises and the rewritten graph may compute a value)")
 def local_reshape_reshape(fgraph: FunctionGraph, node: Apply):
     """reshape(reshape(x, s1), s2) -> reshape(x, s2)."""
     inner = owner_op(node.inputs[0], Reshape)

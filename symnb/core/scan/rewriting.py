@@ -29,7 +29,8 @@ def _last_step_readers(fgraph: FunctionGraph, var: Variable) -> list[Variable] |
 
 
 @register_rewrite("specialize")
-@node_rewriter([Scan])
+@node_rewriter([Scan], exact="where the loop runs at least one step (with none, out[-1] is an "
+                             "IndexError; the final state is the initial value)")
 def scan_keep_last_step(fgraph: FunctionGraph, node: Apply):
     """A recurrent output read only as ``out[-1]`` -> the loop's final state."""
     info = node.op.info

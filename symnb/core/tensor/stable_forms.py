@@ -70,20 +70,23 @@ Matcher = Callable[[Sequence[Variable], Variable, Make], "Variable | None"]
 
 @dataclass(frozen=True)
 class StableForm:
-    """One written form: the op class of its outermost node, and its matcher."""
+    """One written form: the op class of its outermost node, its matcher, and where the
+    stable expression has the written one's value (``domain``, in words: elsewhere the
+    written expression overflows or loses its digits, and the stable one does not)."""
 
     name: str
     op_class: type
     match: Matcher
+    domain: str
 
 
 FORMS: list[StableForm] = []
 _FORMS_BY_OP: dict[type, list[StableForm]] = {}
 
 
-def _form(op_class: type) -> Callable[[Matcher], Matcher]:
+def _form(op_class: type, domain: str) -> Callable[[Matcher], Matcher]:
     def register(match: Matcher) -> Matcher:
-        form = StableForm(match.__name__, op_class, match)
+        form = StableForm(match.__name__, op_class, match, domain)
         FORMS.append(form)
         _FORMS_BY_OP.setdefault(op_class, []).append(form)
         return match
@@ -184,7 +187,8 @@ def _exp_argument(var: Variable) -> Variable | None:
 
 # -- the forms -------------------------------------------------------------------------
 
-@_form(ew.Log)
+@_form(ew.Log, domain=(
+    "where sigmoid(x) does not underflow (x above about -87 in float32, -708 in float64), where the written log is -inf or imprecise"))
 def log_sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """log(sigmoid(x)) -> -softplus(-x)."""
     sigmoid = owner_op(inputs[0], ew.Sigmoid)
@@ -194,7 +198,8 @@ def log_sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variab
     return make(ew.Neg(), make(ew.Softplus(), minus_x))
 
 
-@_form(ew.Log)
+@_form(ew.Log, domain=(
+    "where 1 - sigmoid(x) keeps its precision (x below about 8 in float32, 17 in float64); beyond, the written form loses digits, then is -inf"))
 def log1m_sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """log(1 - sigmoid(x)) -> -softplus(x)."""
     sub = owner_op(inputs[0], ew.Sub)
@@ -206,7 +211,8 @@ def log1m_sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Vari
     return _neg_softplus(sigmoid.inputs[0], out, make)
 
 
-@_form(ew.Log1p)
+@_form(ew.Log1p, domain=(
+    "where 1 - sigmoid(x) keeps its precision (x below about 8 in float32, 17 in float64); beyond, the written form loses digits, then is -inf"))
 def log1p_neg_sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """log1p(-sigmoid(x)) -> -softplus(x)."""
     neg = owner_op(inputs[0], ew.Neg)
@@ -216,7 +222,8 @@ def log1p_neg_sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> 
     return _neg_softplus(sigmoid.inputs[0], out, make)
 
 
-@_form(ew.Log)
+@_form(ew.Log, domain=(
+    "where exp(x) does not overflow (x below about 88 in float32, 709 in float64), where the written form is inf"))
 def log1p_exp(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """log(1 + exp(x)) -> softplus(x)."""
     x = _exp_argument(inputs[0])
@@ -225,7 +232,8 @@ def log1p_exp(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable
     return make(ew.Softplus(), in_dtype_of(x, out, make))
 
 
-@_form(ew.Log1p)
+@_form(ew.Log1p, domain=(
+    "where exp(x) does not overflow (x below about 88 in float32, 709 in float64), where the written form is inf"))
 def log1p_of_exp(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """log1p(exp(x)) -> softplus(x)."""
     exp = owner_op(inputs[0], ew.Exp)
@@ -234,7 +242,8 @@ def log1p_of_exp(inputs: Sequence[Variable], out: Variable, make: Make) -> Varia
     return make(ew.Softplus(), in_dtype_of(exp.inputs[0], out, make))
 
 
-@_form(ew.TrueDiv)
+@_form(ew.TrueDiv, domain=(
+    "where exp(t) does not overflow (t below about 88 in float32, 709 in float64); the written form is then 0 where sigmoid is a tiny positive number"))
 def sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """1 / (1 + exp(t)) -> sigmoid(-t), so 1 / (1 + exp(-x)) -> sigmoid(x)."""
     one, denominator = inputs
@@ -244,7 +253,8 @@ def sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable |
     return make(ew.Sigmoid(), _negated(in_dtype_of(t, out, make), make))
 
 
-@_form(ew.TrueDiv)
+@_form(ew.TrueDiv, domain=(
+    "where exp(x) does not overflow (x below about 88 in float32, 709 in float64) and does not underflow to 0 all along the axis: the written form is NaN there"))
 def softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """exp(x) / sum(exp(x), axes, keepdims=True) -> softmax(x, axes)."""
     numerator, denominator = inputs
@@ -276,7 +286,8 @@ def _summed_axes(denominator: Variable, numerator: Variable) -> tuple[int, ...] 
     return total.op.axis
 
 
-@_form(ew.Log)
+@_form(ew.Log, domain=(
+    "where no softmax(x) value underflows to 0 or a subnormal (x - max(x) above about -87 in float32, -708 in float64), where the written log is -inf or imprecise"))
 def log_softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """log(softmax(x)) -> log_softmax(x); log(softmax(x)[index]) -> log_softmax(x)[index]."""
     probabilities = inputs[0]

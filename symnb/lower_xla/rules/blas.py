@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor import blas
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 # Messages name the operands by position: the error report lists them by name.
@@ -33,7 +34,7 @@ def _contraction(op, node, product):
 
     def contract(x, y):
         op.check(_NAMES, x.shape, y.shape)  # the build-time message, with real shapes
-        return product(x.astype(dtype), y.astype(dtype), precision=precision)
+        return product(as_dtype(x, dtype), as_dtype(y, dtype), precision=precision)
 
     return contract
 
@@ -56,6 +57,6 @@ def _matmul(op, node):
 
     def matmul(x, y):
         op.output_shape(_NAMES, x.shape, y.shape)  # the build-time message, with real shapes
-        return jnp.matmul(x.astype(dtype), y.astype(dtype), precision=precision)
+        return jnp.matmul(as_dtype(x, dtype), as_dtype(y, dtype), precision=precision)
 
     return matmul

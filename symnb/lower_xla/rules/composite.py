@@ -14,6 +14,7 @@ import jax
 
 from symnb.core.graph import Constant
 from symnb.core.tensor.composite import Composite
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.interpreter import NodeFailure, scope_name
 from symnb.lower_xla.registry import lower
 
@@ -35,7 +36,7 @@ def _composite(op, node):
                     value = rule(*args)
                 except Exception as err:  # the inner node cannot run on these shapes
                     raise NodeFailure(inner, index, args, err) from err
-            env[inner.outputs[0]] = value if value.dtype == dtype else value.astype(dtype)
+            env[inner.outputs[0]] = as_dtype(value, dtype)
         return tuple(env[v] for v in op.inner_outputs)
 
     return composite

@@ -14,6 +14,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor import elemwise as ew
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 
@@ -39,7 +40,7 @@ def _elementwise(fn: Callable, node) -> Callable:
 
     def apply(*arrays):
         _check_broadcast(arrays)
-        return fn(*(a.astype(dtype) if cast else a for a, cast in zip(arrays, casts)))
+        return fn(*(as_dtype(a, dtype) if cast else a for a, cast in zip(arrays, casts)))
 
     return apply
 
@@ -52,13 +53,25 @@ def _clip(x, low, high):
     return jnp.minimum(jnp.maximum(x, low), high)
 
 
+def _power(x, y):
+    """NumPy's power. For float32/float64 NumPy computes ``x ** y`` as ``sqrt(x)`` when
+    the exponent is one value equal to 0.5 (its fast path), which differs from C's pow
+    at -0.0 (-0.0, not +0.0) and -inf (NaN, not +inf); other exponents, float16 and
+    exponent arrays of several values use C's pow, as XLA does."""
+    result = jnp.power(x, y)
+    if y.size == 1 and x.dtype in (jnp.float32, jnp.float64):
+        half = y.reshape(()) == 0.5
+        result = jnp.where(half, jnp.sqrt(x), result)
+    return result
+
+
 _register(ew.Add, jnp.add)
 _register(ew.Sub, jnp.subtract)
 _register(ew.Mul, jnp.multiply)
 _register(ew.TrueDiv, jnp.true_divide)
 _register(ew.FloorDiv, jnp.floor_divide)
 _register(ew.Mod, jnp.mod)
-_register(ew.Pow, jnp.power)
+_register(ew.Pow, _power)
 _register(ew.Maximum, jnp.maximum)
 _register(ew.Minimum, jnp.minimum)
 _register(ew.Neg, jnp.negative)
@@ -102,11 +115,11 @@ def _switch(op, node):
 
     def switch(cond, a, b):
         _check_broadcast((cond, a, b))
-        return jnp.where(cond.astype(bool), a.astype(dtype), b.astype(dtype))
+        return jnp.where(cond.astype(bool), as_dtype(a, dtype), as_dtype(b, dtype))
 
     return switch
 
 
 @lower.register(ew.Cast)
 def _cast(op, node):
-    return lambda x: x.astype(op.dtype)
+    return lambda x: as_dtype(x, op.dtype)

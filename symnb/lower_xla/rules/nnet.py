@@ -5,16 +5,17 @@ from __future__ import annotations
 import jax
 
 from symnb.core.tensor import nnet
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 
 @lower.register(nnet.Softmax)
 def _softmax(op, node):
     dtype = node.outputs[0].type.dtype
-    return lambda x: jax.nn.softmax(x.astype(dtype), axis=op.axis)
+    return lambda x: jax.nn.softmax(as_dtype(x, dtype), axis=op.axis)
 
 
 @lower.register(nnet.LogSoftmax)
 def _log_softmax(op, node):
     dtype = node.outputs[0].type.dtype
-    return lambda x: jax.nn.log_softmax(x.astype(dtype), axis=op.axis)
+    return lambda x: jax.nn.log_softmax(as_dtype(x, dtype), axis=op.axis)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 
 from symnb.core.tensor import reduction as r
+from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 _JAX_FUNCTIONS = {
@@ -32,6 +33,6 @@ def _reduce(op, node):
         message = r.empty_reduction_message(op, "input #0", x.shape)
         if message is not None:
             raise ValueError(message)
-        return fn(x.astype(dtype), axis=op.axis, keepdims=op.keepdims, **extra)
+        return fn(as_dtype(x, dtype), axis=op.axis, keepdims=op.keepdims, **extra)
 
     return reduce

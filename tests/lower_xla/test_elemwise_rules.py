@@ -1,0 +1,40 @@
+"""Elementwise lowering rules where XLA's and NumPy's special values differ (fuzz findings)."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.compile import Mode
+
+BASES = [-np.inf, -0.0, 0.0, 4.0, -4.0, np.inf, np.nan]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy on (-4) ** 0.5: the values tested
+@pytest.mark.parametrize("optimizer", ["fast_run", "fast_compile", None])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_power_of_one_half_is_numpys(dtype, optimizer):
+    # NumPy computes x ** 0.5 as sqrt(x) when the exponent is one value: -inf ** 0.5 is
+    # NaN and -0.0 ** 0.5 is -0.0 (C's pow: +inf and +0.0). XLA's pow gave +inf.
+    x = T.tensor(dtype, shape=(None,), name="x", test_value=np.array(BASES, dtype))
+    e = T.tensor(dtype, shape=(), name="e", test_value=np.array(0.5, dtype))
+    values = np.array(BASES, dtype)
+    with np.errstate(all="ignore"):
+        expected = [values ** 0.5, np.power(values, np.array(0.5, dtype))]
+    f = sn.function([x, e], [x ** 0.5, x ** e], mode=Mode(optimizer=optimizer))
+    for got, want in zip(f(values, np.array(0.5, dtype)), expected):
+        np.testing.assert_array_equal(got, want)
+        numbers = ~np.isnan(want)
+        np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
+
+
+@pytest.mark.parametrize("optimizer", ["fast_compile", None])
+def test_power_with_an_exponent_array_is_cs_pow(optimizer):
+    # With several exponent values NumPy uses C's pow, even where they are all 0.5.
+    dtype = "float64"
+    x = T.tensor(dtype, shape=(None,), name="x", test_value=np.array([-np.inf, -0.0]))
+    e = T.tensor(dtype, shape=(None,), name="e", test_value=np.array([0.5, 0.5]))
+    f = sn.function([x, e], x ** e, mode=Mode(optimizer=optimizer))
+    got = f(np.array([-np.inf, -0.0]), np.array([0.5, 0.5]))
+    np.testing.assert_array_equal(got, np.power(np.array([-np.inf, -0.0]), np.array([0.5, 0.5])))
+    assert not np.signbit(got[1])
