@@ -28,7 +28,6 @@ both be right while differing), each checked on the reference values as drawn:
 - ops NumPy itself refuses for the dtypes drawn (``-`` of bools, bitwise ops of
   floats, an empty axis of max): symnb refuses them too, which is not compared here.
 
-Cases awaiting other fixes of issue 9 are listed in ``awaiting.AWAITING_OTHER_FIXES``.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from tests.fuzz import elementwise_ops as ew
-from tests.fuzz.awaiting import WIDE, awaiting
 from tests.fuzz import indexing_ops as ix
 from tests.fuzz import smooth_ops as sm
 from tests.fuzz import structural_ops as so
@@ -106,23 +104,7 @@ def _program(draw, max_steps: int, families, b: Builder) -> Program:
     program = b.program
     extra = [i for i in made[:-1] if draw(st.integers(0, 2)) == 0]
     program.outputs = extra + [made[-1]]
-    outer = [str(b.ref(i).dtype) for i in range(b.size) if b.is_input(i)] + \
-        [str(b.ref(i).dtype) for i in program.outputs]
-    if _computes_64_bit(b) and awaiting("64-bit value only inside a fused Composite", *outer):
-        b.add_input("float64", np.zeros(()), ())  # unused: the outer graph has a 64-bit type
     return program
-
-
-def _computes_64_bit(b: Builder) -> bool:
-    """True when some value, or some step's computation (NumPy's promoted dtype of its
-    operands), is 64-bit."""
-    for position, (item, ref) in enumerate(zip(b.program.order, b.program.refs)):
-        dtypes = {str(ref.dtype)}
-        if not b.is_input(position) and item.operands:
-            dtypes.add(str(np.result_type(*(b.ref(i).dtype for i in item.operands))))
-        if dtypes & WIDE:
-            return True
-    return False
 
 
 def _copy(b: Builder) -> int:

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 import symnb.tensor as T
 from tests.fuzz import bounds
-from tests.fuzz.awaiting import awaiting
 from tests.fuzz.program import Builder
 from tests.fuzz.shapes import MAX_SIZE, draw_values, integer_result_exact, new_input, pick
 
@@ -87,13 +86,6 @@ def _concrete(entries: list, b: Builder) -> tuple:
     return tuple(value(e) for e in entries)
 
 
-def _symbolic_slice_with_array(entries: list) -> bool:
-    arrays = any(isinstance(e, (Symbolic, list, np.ndarray)) for e in entries)
-    symbolic_slices = any(isinstance(e, slice) and any(isinstance(p, Symbolic) for p in (e.start, e.stop, e.step))
-                          for e in entries)
-    return arrays and symbolic_slices
-
-
 def _operands(entries: list) -> list[int]:
     found = []
     for e in entries:
@@ -147,9 +139,6 @@ def get(draw, b: Builder) -> int | None:
     xr = b.ref(x)
     advanced = draw(st.booleans())
     entries = _draw_index(draw, b, xr.shape, advanced, symbolic_ok=True)
-    if _symbolic_slice_with_array(entries) and \
-            awaiting("symbolic slice bound next to an advanced index", xr.dtype):
-        return None
     index = _concrete(entries, b)
     try:
         ref = xr[index]
@@ -177,10 +166,8 @@ def assign(draw, b: Builder) -> int | None:
     if x is None:
         return None
     xr = b.ref(x)
-    if awaiting(name, xr.dtype):
-        return None
     advanced = draw(st.booleans())
-    entries = _draw_index(draw, b, xr.shape, advanced, symbolic_ok=not awaiting(name + " symbolic", xr.dtype))
+    entries = _draw_index(draw, b, xr.shape, advanced, symbolic_ok=True)
     index = _concrete(entries, b)
     try:
         target = xr[index]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -112,12 +112,15 @@ def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Te
     return constant(x, dtype=dtype, name=name)
 
 
-def as_tensor_args(*args: Any) -> list[TensorVariable]:
+def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> list[TensorVariable]:
     """Operands of an elementwise op, with Python scalars taking NumPy 2's weak dtype.
 
     ``x_float32 * 2.0`` stays float32 and ``x_int8 + 1`` stays int8, as in NumPy 2:
     each Python scalar becomes a constant of the dtype NumPy gives it next to the
-    other (strong) operands. A value that does not fit (``x_int8 + 300``) is an error.
+    other (strong) operands. A Python int that does not fit that dtype is an error
+    (``x_int8 + 300``), unless ``numpy_fn`` (the op's NumPy function) accepts it, as
+    NumPy 2 does for some operations: ``x_uint8 / -2`` (a float loop), ``x_uint8 < -1``
+    (an exact comparison), ``np.clip(x_uint8, -2, 5)`` (the bound is clipped).
     """
     if all(isinstance(a, Variable) for a in args):
         return list(args)
@@ -128,7 +131,7 @@ def as_tensor_args(*args: Any) -> list[TensorVariable]:
         if isinstance(a, Variable):
             out.append(a)
         elif _is_python_scalar(a) and strong:
-            out.append(_weak_constant(a, strong))
+            out.append(_weak_constant(a, strong, numpy_fn, args))
         else:
             out.append(as_tensor_variable(a))
     return out
@@ -137,7 +140,8 @@ def as_tensor_args(*args: Any) -> list[TensorVariable]:
 _weak_constants: dict[tuple, TensorConstant] = {}
 
 
-def _weak_constant(value: Any, strong: tuple[np.dtype, ...]) -> TensorConstant:
+def _weak_constant(value: Any, strong: tuple[np.dtype, ...], numpy_fn: Callable[..., Any] | None,
+                   args: tuple) -> TensorConstant:
     """``value`` as a constant of the dtype NumPy gives it next to ``strong`` dtypes."""
     # Constants are immutable, so the few scalars a model uses are shared between
     # nodes. Zero and NaN are not cached: -0.0 == 0.0 and nan != nan as dict keys.
@@ -149,12 +153,42 @@ def _weak_constant(value: Any, strong: tuple[np.dtype, ...]) -> TensorConstant:
     try:
         array = np.asarray(value, dtype=dtype)
     except OverflowError:
-        raise OverflowError(f"Python integer {value} does not fit in {dtype}, the dtype of the "
-                            f"other operand (NumPy 2 promotion); cast the tensor first") from None
+        array = _out_of_range_operand(value, dtype, numpy_fn, args)
+        return TensorConstant(TensorType(array.dtype, ()), array)
     result = TensorConstant(TensorType(dtype, ()), array)
     if value == value and value != 0 and len(_weak_constants) < 4096:
         _weak_constants[key] = result
     return result
+
+
+def _out_of_range_operand(value: int, dtype: np.dtype, numpy_fn: Callable[..., Any] | None,
+                          args: tuple) -> np.ndarray:
+    """The constant standing for a Python int outside ``dtype`` in an operation NumPy 2
+    accepts it in: asked of NumPy itself, on empty arrays of the operands' dtypes."""
+    refusal = OverflowError(f"Python integer {value} does not fit in {dtype}, the dtype of the "
+                            f"other operand (NumPy 2 promotion); cast the tensor first")
+    if numpy_fn is None:
+        raise refusal
+    probes = [a if _is_python_scalar(a) else np.zeros(0, dtype=_dtype_of(a)) for a in args]
+    try:
+        with np.errstate(all="ignore"):
+            result = np.asarray(numpy_fn(*probes)).dtype
+    except OverflowError:
+        raise refusal from None
+    if result.kind in "fc":  # a float loop (x_uint8 / -2): the int is a float there
+        return np.asarray(value, dtype=result)
+    if result.kind == "b":  # an exact comparison: compare in a wide integer type
+        for wide in ("int64", "uint64"):
+            if np.can_cast(np.min_scalar_type(value), wide):
+                return np.asarray(value, dtype=wide)
+        raise refusal
+    # np.clip: a bound outside the dtype clips nothing beyond the dtype's own range.
+    info = np.iinfo(result)
+    return np.asarray(min(max(value, info.min), info.max), dtype=result)
+
+
+def _dtype_of(a: Any) -> np.dtype:
+    return a.type.numpy_dtype if isinstance(a, Variable) else np.asarray(a).dtype
 
 
 def result_dtype(*variables: Variable) -> str:

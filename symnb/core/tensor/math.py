@@ -16,8 +16,10 @@ from symnb.core.tensor.variable import TensorVariable
 
 
 def _function(op: ew.Elemwise, name: str, doc: str):
+    probe = type(op).dtype_like or type(op).numpy_fn
+
     def apply(*operands: Any) -> TensorVariable:
-        return op(*as_tensor_args(*operands))
+        return op(*as_tensor_args(*operands, numpy_fn=probe))
 
     apply.__name__ = apply.__qualname__ = name
     apply.__doc__ = doc
@@ -28,11 +30,13 @@ def _stabilized_function(op: ew.Elemwise, name: str, doc: str):
     """Like ``_function``, but a written form listed in
     :mod:`symnb.core.tensor.stable_forms` (``log(sigmoid(x))``, ``1 / (1 + exp(-x))``
     ...) is built as its stable equivalent."""
+    probe = type(op).dtype_like or type(op).numpy_fn
+
     def apply(*operands: Any) -> TensorVariable:
         # Imported here: stable_forms needs the reduction and shape ops, which use this module.
         from symnb.core.tensor.stable_forms import stable_equivalent
 
-        inputs = as_tensor_args(*operands)
+        inputs = as_tensor_args(*operands, numpy_fn=probe)
         stable = stable_equivalent(op, inputs)
         return stable if stable is not None else op(*inputs)
 
