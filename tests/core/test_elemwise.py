@@ -174,3 +174,23 @@ def test_static_shapes_broadcast():
     assert (T.matrix("a", shape=(1, 4)) * T.matrix("b", shape=(5, 1))).type.shape == (5, 4)
     with pytest.raises(ValueError, match="mis-match"):
         T.vector("a", shape=(2,)) + T.vector("b", shape=(3,))
+
+
+@pytest.mark.parametrize("build, reference", [
+    (lambda u: T.true_div(-2, u), lambda u: np.true_divide(-2, u)),
+    (lambda u: u / 300, lambda u: u / 300),
+    (lambda u: T.lt(u, -1), lambda u: np.less(u, -1)),
+    (lambda u: T.ge(u, 300), lambda u: np.greater_equal(u, 300)),
+    (lambda u: T.eq(u, 2**63 + 5), lambda u: np.equal(u, 2**63 + 5)),
+    (lambda u: T.clip(u, -2, 5), lambda u: np.clip(u, -2, 5)),
+    (lambda u: T.clip(u, 3, 300), lambda u: np.clip(u, 3, 300)),
+])
+def test_python_ints_outside_the_dtype_where_numpy_accepts_them(build, reference):
+    check_paths(build, [np.array([0, 4, 200, 255], "uint8")], reference)
+
+
+@pytest.mark.parametrize("build", [lambda u: u + (-2), lambda u: T.maximum(u, -1), lambda u: u // 300])
+def test_python_ints_outside_the_dtype_are_refused_where_numpy_refuses_them(build):
+    u = T.vector("u", dtype="uint8")
+    with pytest.raises(OverflowError, match="does not fit in uint8"):
+        build(u)
