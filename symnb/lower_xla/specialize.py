@@ -16,7 +16,6 @@ from typing import Any, Sequence
 
 from symnb.core.errors import format_node_error, label
 from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
-from symnb.core.scan.op import Scan
 from symnb.core.tensor.shape import Shape, ShapeI
 from symnb.lower_xla.interpreter import known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError
@@ -57,10 +56,11 @@ def _static_size(var: Variable) -> int | None:
 # -- values that can never be static: refused when the function is built ---------------
 
 @functools.singledispatch
-def static_inputs(op: Any, node: Apply) -> tuple[int, ...]:
-    """Positions of ``node``'s inputs whose values its lowering needs while tracing
-    (slice bounds, a loop's number of steps). Rules register them by Op class."""
-    return ()
+def static_inputs(op: Any, node: Apply) -> dict[int, str]:
+    """``{position: role}`` for ``node``'s inputs whose values its lowering needs while
+    tracing (a shape, a slice bound, a loop's number of steps); the role is one of
+    ``HINTS``' keys. Rules register them by Op class, beside the rule that needs them."""
+    return {}
 
 
 def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_arguments: int) -> None:
@@ -75,12 +75,11 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
     known = known_while_tracing(place.node for place in places)
     for place in places:
         node = place.node
-        for position in static_inputs(node.op, node):
+        for position, role in static_inputs(node.op, node).items():
             var = node.inputs[position]
             if isinstance(var, Constant) or id(var) in known:
                 continue
-            role = _role(node, position)
-            reason = _never_static(var, place, inputs, n_arguments, _HINTS[role])
+            reason = _never_static(var, place, inputs, n_arguments, HINTS[role])
             if reason is not None:
                 raise DynamicShapeError(format_node_error(
                     node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
@@ -88,13 +87,14 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
                           f"shapes are static)."))
 
 
-def _role(node: Apply, position: int) -> str:
-    return "the number of steps" if isinstance(node.op, Scan) else "a slice bound"
-
-
-_HINTS = {
+#: What to do instead, by the role of a value that can never be static.
+HINTS = {
     "the number of steps": "use sn.scan_until with a stopping condition instead",
     "a slice bound": "use a mask instead, e.g. T.switch(T.ge(T.arange(x.shape[0]), s), 0, x)",
+    "a shape": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
+    "a size": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
+    "a range bound": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
+    "a piece length": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
 }
 
 

@@ -7,6 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.core.tensor.join import split
 from symnb.lower_xla.registry import DynamicShapeError
 from tests.reference import check_paths
 
@@ -148,3 +149,23 @@ def test_a_branch_slicing_by_an_argument_is_refused_at_build_time():
         sn.function([x, s, c], out)
     kept = sn.ifelse(c, T.set_subtensor(x[x.shape[0] - 1:], 0), x)  # a bound from shapes: fine
     np.testing.assert_array_equal(sn.function([x, c], kept)(np.arange(4, dtype="float32"), 1), [0, 1, 2, 0])
+
+
+@pytest.mark.parametrize("build, role", [
+    (lambda n, x: T.zeros((n, 2)), "a shape"),
+    (lambda n, x: T.arange(n), "a range bound"),
+    (lambda n, x: T.eye(n), "a size"),
+    (lambda n, x: x.reshape((n, -1)), "a shape"),
+    (lambda n, x: split(x, [n, 4 - n], 0)[0], "a piece length"),
+])
+def test_sizes_from_a_shared_variable_are_refused_at_build_time(build, role):
+    n = sn.shared(np.int64(2), name="n")  # changes between calls
+    x = T.vector("x", test_value=np.arange(4, dtype="float32"))
+    out = build(n, x)  # the test value is computed: its value is known now
+    assert out.test_value.shape[0] == 2
+    with pytest.raises(DynamicShapeError, match=f"(?s){role}.*shared variable 'n'"):
+        sn.function([x], out, on_unused_input="ignore")
+    k = T.lscalar("k")  # an argument instead: specialized on, and NumPy's result
+    np.testing.assert_array_equal(
+        sn.function([k, x], build(k, x), on_unused_input="ignore")(2, np.arange(4, dtype="float32")),
+        build(n, x).test_value)

@@ -14,6 +14,7 @@ import numpy as np
 from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
 from symnb.lower_xla.registry import lower
 from symnb.lower_xla.rules.shape import input_name, static_argument
+from symnb.lower_xla.specialize import static_inputs
 
 #: Results with at most this many elements stay NumPy values while tracing.
 STATIC_SIZE_LIMIT = 1024
@@ -39,6 +40,11 @@ def _alloc(op, node):
     return alloc
 
 
+@static_inputs.register(Alloc)
+def _alloc_shape(op, node) -> dict[int, str]:
+    return {1: "a shape"}
+
+
 @lower.register(Arange)
 def _arange(op, node):
     def arange(start, stop, step):
@@ -51,6 +57,11 @@ def _arange(op, node):
     return arange
 
 
+@static_inputs.register(Arange)
+def _arange_bounds(op, node) -> dict[int, str]:
+    return {0: "a range bound", 1: "a range bound", 2: "a range bound"}
+
+
 @lower.register(Eye)
 def _eye(op, node):
     def eye(n, m):
@@ -60,3 +71,8 @@ def _eye(op, node):
         return jnp.eye(rows, cols, op.k, dtype=op.dtype)
 
     return eye
+
+
+@static_inputs.register(Eye)
+def _eye_size(op, node) -> dict[int, str]:
+    return {0: "a size", 1: "a size"}

@@ -6,6 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor.join import Join, Split, Stack, check_split, check_values
+from symnb.lower_xla.specialize import static_inputs
 from symnb.lower_xla.registry import lower
 from symnb.lower_xla.rules.shape import input_name, static_argument
 
@@ -40,3 +41,8 @@ def _split(op, node):
         return tuple(jnp.split(x, np.cumsum(lengths)[:-1].tolist(), axis=op.axis))
 
     return split
+
+
+@static_inputs.register(Split)
+def _piece_lengths(op, node) -> dict[int, str]:
+    return {position: "a piece length" for position in range(1, len(node.inputs))}

@@ -42,8 +42,8 @@ def _scan(op: Scan, node: Apply) -> Callable[..., Any]:
 
 
 @static_inputs.register(Scan)
-def _number_of_steps(op: Scan, node: Apply) -> tuple[int, ...]:
-    return (0,)
+def _number_of_steps(op: Scan, node: Apply) -> dict[int, str]:
+    return {0: "the number of steps"}
 
 
 def _static_steps(op: Scan, node: Apply, n_steps: Any) -> int:

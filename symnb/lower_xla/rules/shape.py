@@ -17,6 +17,7 @@ import numpy as np
 from symnb.core.graph import Apply
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, resolve_reshape
 from symnb.lower_xla.registry import StaticValueRequired, lower
+from symnb.lower_xla.specialize import static_inputs
 
 
 def input_name(index: int) -> str:
@@ -56,6 +57,11 @@ def _reshape(op, node):
         return jnp.reshape(x, resolve_reshape(x.shape, target, input_name(0)))
 
     return reshape
+
+
+@static_inputs.register(Reshape)
+def _reshape_shape(op, node) -> dict[int, str]:
+    return {1: "a shape"}
 
 
 @lower.register(DimShuffle)

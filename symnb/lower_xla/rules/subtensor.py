@@ -99,10 +99,10 @@ def _subtensor(op, node):
 @static_inputs.register(st.AdvancedSubtensor)
 @static_inputs.register(st.IncSubtensor)
 @static_inputs.register(st.AdvancedIncSubtensor)
-def _slice_bounds(op, node) -> tuple[int, ...]:
+def _slice_bounds(op, node) -> dict[int, str]:
     idx_list = op.idx_list
-    return tuple(op.n_values + k for k, entry in enumerate(si.input_entries(idx_list))
-                 if isinstance(idx_list[entry], si.Slice))
+    return {op.n_values + k: "a slice bound" for k, entry in enumerate(si.input_entries(idx_list))
+            if isinstance(idx_list[entry], si.Slice)}
 
 
 def _is_traced_mask(entry: Any) -> bool:
