@@ -86,6 +86,16 @@ def test_inc_subtensor_of_a_row_tail(level):
     check_paths(lambda m, i, s: m[i, s:], [m, np.int64(1), np.int64(1)], lambda m, i, s: m[i, s:])
 
 
+def test_a_symbolic_start_beside_a_run_time_index_array(level):
+    # The index array is traced as it should be; only the slice start is specialized on
+    # (found by the fuzz: both were taken as needing a static value, so neither was).
+    m = np.arange(12, dtype="int8").reshape(3, 4)
+    idx = np.array([0, 3, 3], "int64")
+    check_paths(lambda m, s, i: m[s:, i], [m, np.int64(1), idx], lambda m, s, i: m[s:, i])
+    check_paths(lambda m, s, i: T.set_subtensor(m[s:, i], 5), [m, np.int64(-2), idx[:2]],
+                lambda m, s, i: _set(m, (slice(s, None), i), 5))
+
+
 def test_gradients_through_symbolic_slice_starts(level):
     x_value = np.array([1.0, -2.0, 3.0, 4.0], "float64")
     m_value = np.arange(12, dtype="float64").reshape(3, 4)

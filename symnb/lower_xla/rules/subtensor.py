@@ -52,8 +52,10 @@ def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
     for entry in index:
         if isinstance(entry, slice) and not all(p is None or isinstance(p, int)
                                                 for p in (entry.start, entry.stop, entry.step)):
+            # Only the slice bounds: a traced integer-array index is fine as it is.
+            bounds = _slice_bounds(node.op, node)
             traced = tuple(node.op.n_values + i for i, v in enumerate(values)
-                           if isinstance(v, jax.core.Tracer))
+                           if node.op.n_values + i in bounds and isinstance(v, jax.core.Tracer))
             raise StaticValueRequired(
                 f"the slice [{si.format_idx_list(idx_list)}] of {label(node.inputs[0])} has bounds "
                 f"known only at run time, so the result's length depends on values; XLA needs "
