@@ -50,7 +50,8 @@ __all__ = [
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
-    "format_at_line", "format_node_error", "describe_inputs", "where_built", "register_high_verbosity_section",
+    "format_at_line", "format_node_error", "describe_inputs", "where_built",
+    "register_high_verbosity_section",
 ]
 
 

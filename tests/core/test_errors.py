@@ -151,7 +151,8 @@ def test_an_error_about_arguments_shows_the_users_line():
     error = _raised(lambda: T.transpose(T.matrix("m"), (0, 0)))
     assert isinstance(error, TestValueError)
     lines = str(error).splitlines()
-    assert lines[0] == "transpose: axes (0, 0) are not a permutation of the 2 axes of 'm' (float32 (?, ?))"
+    assert lines[0] == ("transpose: axes (0, 0) are not a permutation of the 2 axes of 'm' "
+                        "(float32 (?, ?))")
     assert lines[2].strip() == "error = _raised(lambda: T.transpose(T.matrix(\"m\"), (0, 0)))"
     with pytest.raises(BuildTypeError, match="axis must be None, an int or a tuple of ints"):
         T.vector("v").sum(axis="0")
@@ -205,6 +206,7 @@ def test_where_built():
     x = T.vector("x")  # where
     y = x + 1
     x_line, y_line = _line_of('x = T.vector("x")  # where'), _line_of("y = x + 1")
-    assert errors.where_built(x) == f'input created at test_errors.py:{x_line}: x = T.vector("x")  # where'
+    assert errors.where_built(x) == (f"input created at test_errors.py:{x_line}: "
+                                     f'x = T.vector("x")  # where')
     assert errors.where_built(y) == f"built at test_errors.py:{y_line}: y = x + 1"
     assert errors.where_built(T.constant(1.0)) == "constant"

@@ -45,7 +45,8 @@ def test_run_node_is_perform_with_exact_output_dtypes():
 def test_run_node_refuses_a_perform_returning_another_dtype():
     x = T.vector("x")
     node = _WrongDtype().make_node(x)
-    with pytest.raises(PerformContractError, match=r"returned float64 \(2,\) for an output of type TensorType\(float32"):
+    expected = r"returned float64 \(2,\) for an output of type TensorType\(float32"
+    with pytest.raises(PerformContractError, match=expected):
         run_node(node, [np.ones(2, "float32")])
 
 
@@ -117,7 +118,8 @@ def test_a_policy_callable_sees_the_node_inputs_and_error():
     bad = (a + b).owner
     seen = []
     values = {id(a): np.ones(2, "float32"), id(b): np.ones(3, "float32")}
-    assert evaluate([bad], values, on_error=lambda node, args, err: seen.append((node, args, err))) is False
+    policy = lambda node, args, err: seen.append((node, args, err))  # noqa: E731
+    assert evaluate([bad], values, on_error=policy) is False
     ((node, args, err),) = seen
     assert node is bad and [v.shape for v in args] == [(2,), (3,)] and isinstance(err, ValueError)
 

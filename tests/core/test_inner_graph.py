@@ -111,4 +111,4 @@ def test_the_interface_of_a_fused_composite():
 def test_ops_without_inner_graphs():
     x = T.vector("x")
     op = (x + 1).owner.op
-    assert (op.inner_graphs, op.inner_inputs, op.inner_outputs, op.inner_output_notes()) == ((), [], [], [])
+    assert op.inner_graphs == () and op.inner_inputs == op.inner_outputs == op.inner_output_notes() == []

@@ -5,7 +5,9 @@ import pickle
 import numpy as np
 import pytest
 
-from symnb.core.type import DTYPES, TensorType, canonical_dtype, describe_shape, is_bool, is_float, is_integer
+from symnb.core.type import (
+    DTYPES, TensorType, canonical_dtype, describe_shape, is_bool, is_float, is_integer,
+)
 
 
 def test_types_are_interned_and_compared_by_dtype_and_shape():
@@ -40,7 +42,8 @@ def test_dtypes():
     assert canonical_dtype(float) == "float64" and canonical_dtype("f4") == "float32"
     with pytest.raises(TypeError, match="unsupported dtype 'datetime64\\[s\\]'"):
         TensorType("datetime64[s]")
-    assert [d for d in DTYPES if is_float(d)] == ["float16", "float32", "float64", "complex64", "complex128"]
+    floats = ["float16", "float32", "float64", "complex64", "complex128"]
+    assert [d for d in DTYPES if is_float(d)] == floats
     assert [d for d in DTYPES if is_integer(d)] == ["int8", "int16", "int32", "int64", "uint8", "uint16",
                                                     "uint32", "uint64"]
     assert [d for d in DTYPES if is_bool(d)] == ["bool"]
