@@ -2,8 +2,8 @@
 
 It builds a small classifier with test values, shows a shape bug failing on the
 line that wrote it, compiles the graph to one XLA program, trains it a few steps,
-prints the optimized graph and profiles it. Errors raised here point at this file's lines: symnb treats
-the tour as user code.
+prints the optimized graph and profiles it. Run as the main program, the tour is user code
+like any script: its errors point at this file's lines.
 """
 
 from __future__ import annotations

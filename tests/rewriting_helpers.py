@@ -33,7 +33,7 @@ def op_names(fgraph: FunctionGraph) -> list[str]:
     for node in fgraph.toposort():
         names.append(type(node.op).__name__)
         if isinstance(node.op, Composite):
-            names.extend(type(inner.op).__name__ for inner in node.op.inner_nodes)
+            names.extend(type(inner.op).__name__ for inner in node.op.graph.nodes)
     return names
 
 

@@ -172,7 +172,7 @@ def _note(record: Any, problem: str, notes: list[str] | None) -> str:
     difference, the user's line that built the replaced node), warned and added to
     ``notes`` the first time for this rewrite and node."""
     site = record.before.site
-    line = f" (built at {site.short()}: {site.line.strip()})" if site else ""
+    line = f" ({site.describe()})" if site else ""
     subject = (f"DebugMode note: rewrite {record.name!r}, exact only {record.domain}, changed "
                f"the value of {label(record.old)!r}{line}")
     note = f"{subject} on these inputs: {problem}"

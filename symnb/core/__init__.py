@@ -7,7 +7,6 @@ from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.op import Op
 from symnb.core.type import TensorType
-from symnb.core import tensor  # noqa: F401  (binds the tensor API)
 from symnb.core.shared import SharedVariable, shared
 
 __all__ = ["config", "Apply", "Constant", "Variable", "Op", "TensorType", "SharedVariable", "shared"]

@@ -14,10 +14,12 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
+from symnb.core.errors import SymnbError
+
 __all__ = ["Config", "ConfigError", "config"]
 
 
-class ConfigError(ValueError):
+class ConfigError(SymnbError, ValueError):
     """An unknown flag, or a value the flag does not accept."""
 
 

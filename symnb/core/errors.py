@@ -3,22 +3,55 @@
 A message shows, on one screen: what went wrong (with full shapes and dtypes), the
 user's line that built the failing node, and where each of that node's inputs was
 built, since the real bug is often a line or two earlier.
+
+Every error symnb raises about the user's graph is a :class:`SymnbError` and also a
+subclass of the built-in type a user would catch (``ValueError``, ``TypeError``,
+``IndexError``...)::
+
+    SymnbError
+    ├── BuildError                   the user's line gives a node inputs it cannot take
+    │   ├── TestValueError           ... shapes or values that do not fit (ValueError);
+    │   │   │                        found from static shapes or from test values
+    │   │   ├── TestValueAssertionError   an Assert failed on test values (AssertionError)
+    │   │   └── BuildIndexError      an index out of range, a mask of the wrong shape (IndexError)
+    │   ├── BuildTypeError           dtypes or numbers of dimensions that do not fit (TypeError)
+    │   ├── BuildKeyError            an unknown key in an argument (KeyError)
+    │   └── BuildNotImplementedError something symnb cannot build (NotImplementedError)
+    ├── MissingTestValueError        a test value asked for, an input has none (AttributeError)
+    ├── InnerNodeError               a node of a loop body or branch failed (ValueError)
+    ├── GraphRuntimeError            a compiled function failed on its arguments (ValueError)
+    │   └── IndexOutOfBoundsError    ... an index out of range (IndexError)
+    └── OutOfMemoryError             (MemoryError)
+
+The same mistake raises the same class with the same layout whichever check finds it:
+a static shape as the node is made (:func:`build_error`), or a test value as the node
+computes its own (``symnb.core.test_value``). :func:`format_node_error` is that layout.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+import importlib
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
+# The module (its ``config`` is read when a message is formatted): config.py's own error
+# derives from SymnbError, so this module may be imported while config.py is.
+_config_module = importlib.import_module("symnb.core.config")
 from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.source import Site, capture_site
 from symnb.core.type import describe_shape
 
+if TYPE_CHECKING:
+    from symnb.core.op import Op
+
 __all__ = [
-    "SymnbError", "TestValueError", "TestValueAssertionError", "GraphRuntimeError",
-    "MissingTestValueError", "OutOfMemoryError", "IndexOutOfBoundsError",
-    "label", "failure_headline", "format_node_error", "describe_inputs", "register_high_verbosity_section",
+    "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
+    "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
+    "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
+    "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
+    "format_at_line", "format_node_error", "describe_inputs", "where_built",
+    "register_high_verbosity_section",
 ]
 
 
@@ -26,8 +59,15 @@ class SymnbError(Exception):
     """Base of symnb's own errors."""
 
 
-class TestValueError(SymnbError, ValueError):
-    """A node could not be computed on the test values of its inputs."""
+class BuildError(SymnbError):
+    """A node cannot be built on the user's line: its inputs' static types, or their test
+    values, do not fit the op. The message shows the user's line (and, for a node, each
+    input with the line that built it)."""
+
+
+class TestValueError(BuildError, ValueError):
+    """A node's inputs have shapes or values it cannot take: found from their static
+    shapes when the node is made, or from their test values when it computes its own."""
 
     __test__ = False  # not a pytest test class
 
@@ -38,8 +78,30 @@ class TestValueAssertionError(TestValueError, AssertionError):
     __test__ = False
 
 
+class BuildIndexError(TestValueError, IndexError):
+    """An index out of range for its axis (or a mask of the wrong shape), found from
+    static shapes and constant indices, or from test values."""
+
+
+class BuildTypeError(BuildError, TypeError):
+    """Inputs of a dtype or number of dimensions the op cannot take, or an argument of
+    the wrong kind."""
+
+
+class BuildKeyError(BuildError, KeyError):
+    """An argument (a dict) with a key the function does not know."""
+
+
+class BuildNotImplementedError(BuildError, NotImplementedError):
+    """A graph symnb cannot build (e.g. shared-variable updates inside ``scan``)."""
+
+
 class MissingTestValueError(SymnbError, AttributeError):
     """A test value was asked for, but an input it depends on has none."""
+
+
+class InnerNodeError(SymnbError, ValueError):
+    """A node of an inner graph failed on the values of one iteration (or branch)."""
 
 
 class GraphRuntimeError(SymnbError, ValueError):
@@ -54,6 +116,83 @@ class OutOfMemoryError(SymnbError, MemoryError):
 class IndexOutOfBoundsError(GraphRuntimeError, IndexError):
     """A compiled function was called with an index out of range for the axis it indexes
     (NumPy raises ``IndexError`` there; XLA alone would clamp or drop the index)."""
+
+
+#: The build error for each kind of mistake (the built-in type a NumPy function or a
+#: check raises), most specific first; anything else is a TestValueError.
+_BUILD_CLASSES: tuple[tuple[type[BaseException], type[BuildError]], ...] = (
+    (AssertionError, TestValueAssertionError),
+    (IndexError, BuildIndexError),
+    (KeyError, BuildKeyError),
+    (NotImplementedError, BuildNotImplementedError),
+    (TypeError, BuildTypeError),
+)
+
+
+def build_error_class(kind: type[BaseException], from_test_value: bool = False) -> type[BuildError]:
+    """The class of the build error for a mistake of ``kind``.
+
+    ``from_test_value``: the mistake was found by computing a test value (any exception
+    of a ``perform``), so the error is a :class:`TestValueError` whatever its kind (what
+    users catch for those). Otherwise, a kind the class is not already (``OverflowError``,
+    NumPy's ``AxisError``) gets a class deriving from both, unless the kind is one of
+    symnb's own (``DimensionMismatch``), whose built-in bases decide.
+    """
+    cls = next((cls for base, cls in _BUILD_CLASSES if issubclass(kind, base)), TestValueError)
+    if from_test_value:
+        return cls if issubclass(cls, TestValueError) else TestValueError
+    if issubclass(cls, kind) or kind.__module__.partition(".")[0] == "symnb":
+        return cls
+    return _specific_class(cls, kind)
+
+
+_SPECIFIC_CLASSES: dict[tuple[type, type], type[BuildError]] = {}
+
+
+def _specific_class(cls: type[BuildError], kind: type[BaseException]) -> type[BuildError]:
+    """``cls`` that is also a ``kind`` (e.g. a BuildIndexError that is an ``AxisError``)."""
+    key = (cls, kind)
+    if key not in _SPECIFIC_CLASSES:
+        try:
+            # Built from a message, shown as it: whatever ``kind``'s own constructor takes.
+            _SPECIFIC_CLASSES[key] = type(f"Build{kind.__name__}", (cls, kind), {
+                "__module__": __name__, "__doc__": cls.__doc__,
+                "__init__": Exception.__init__, "__str__": Exception.__str__})
+        except TypeError:  # a kind with its own instance layout (OSError): the class alone
+            _SPECIFIC_CLASSES[key] = cls
+    return _SPECIFIC_CLASSES[key]
+
+
+class UnbuiltNode(NamedTuple):
+    """The op and inputs of a node not built yet (its ``make_node`` refused them), and
+    the user's line building it: what a build error shows, in a node's layout."""
+
+    op: "Op"
+    inputs: Sequence[Variable]
+    site: Site
+
+
+def build_error(problem: str | BaseException, kind: type[BaseException] = ValueError,
+                op: "Op | None" = None, inputs: Sequence[Variable] = ()) -> BuildError:
+    """The error for a mistake found while building, on the user's line (captured now).
+
+    ``problem``: the message, or the exception that says it (its type is then the kind).
+    With ``op`` (raised from its ``make_node``), the message has the layout of a node's
+    failure on test values: ``ValueError in Reshape{2}: ...``, the user's line, and each
+    input with its dtype, shape and the line that built it.
+    """
+    if isinstance(problem, BaseException):
+        kind = type(problem)
+    site = capture_site(_config_module.config.traceback__limit)
+    cls = build_error_class(kind)
+    if op is None:
+        return cls(format_at_line(str(problem), site))
+    node = UnbuiltNode(op, list(inputs), site)
+    error = problem if isinstance(problem, BaseException) else kind(problem)
+    hint = "Static shapes are checked as the node is built; the line above is where it failed."
+    built = cls(format_node_error(node, failure_headline(node, error), extra=[hint]))
+    built.original, built.node = error, node
+    return built
 
 
 def label(var: Variable) -> str:
@@ -78,29 +217,27 @@ def _value_summary(value: np.ndarray | None, var: Variable) -> str:
     return f"{value.dtype} {describe_shape(value.shape)}"
 
 
-def describe_inputs(node: Apply, values: Sequence[np.ndarray | None] | None = None) -> list[str]:
+def describe_inputs(node: Apply | UnbuiltNode, values: Sequence[np.ndarray | None] | None = None
+                    ) -> list[str]:
     """One line per input: index, label, dtype and shape, and where it was built."""
     lines = []
     names = [label(v) for v in node.inputs]
     width = max((len(n) for n in names), default=0)
     for i, (var, name) in enumerate(zip(node.inputs, names)):
         value = values[i] if values is not None else None
-        where = _where_built(var)
-        lines.append(f"  #{i} {name:<{width}}  {_value_summary(value, var):<18} {where}")
+        lines.append(f"  #{i} {name:<{width}}  {_value_summary(value, var):<18} {where_built(var)}")
     return lines
 
 
-def _where_built(var: Variable) -> str:
+def where_built(var: Variable) -> str:
+    """``built at model.py:12: <line>`` for a computed variable, ``input created at ...``
+    for an input, ``constant`` for a constant ('' when unknown)."""
     if isinstance(var, Constant):
         return "constant"
-    site = var.site
-    if not site:
-        return ""
-    kind = "input created at" if var.owner is None else "built at"
-    return f"{kind} {site.short()}: {site.line}"
+    return var.site.describe("input created at" if var.owner is None else "built at")
 
 
-def failure_headline(node: Apply, err: BaseException, context: str = "") -> str:
+def failure_headline(node: Apply | UnbuiltNode, err: BaseException, context: str = "") -> str:
     """``ValueError in dot: <message>`` (without repeating the op's name)."""
     op_name = node.op.display_name()
     # Errors raised while lowering name inputs by position; reword them with names.
@@ -111,30 +248,38 @@ def failure_headline(node: Apply, err: BaseException, context: str = "") -> str:
     return f"{type(err).__name__} in {op_name}{context}: {text}"
 
 
-def format_node_error(node: Apply, headline: str, values: Sequence[np.ndarray | None] | None = None,
+def format_at_line(headline: str, site: Site, extra: Sequence[str] = ()) -> str:
+    """``headline``, then the user's line (more of its frames under
+    ``exception_verbosity='high'``), then ``extra``."""
+    config = _config_module.config
+    frames = 1 if config.exception_verbosity != "high" else config.traceback__limit
+    lines = [headline]
+    if site:
+        lines.append(site.format(limit=frames))
+    lines.extend(extra)
+    return "\n".join(lines)
+
+
+def format_node_error(node: Apply | UnbuiltNode, headline: str,
+                      values: Sequence[np.ndarray | None] | None = None,
                       extra: Sequence[str] = ()) -> str:
     """The shared layout of a node failure, by ``config.exception_verbosity``.
 
+    ``node``: a node, or the op and inputs of one not built yet (:class:`UnbuiltNode`).
     'low': the headline and the user's line; 'medium' (default): also each input's
     name, dtype, shape and the line that built it, and ``extra``; 'high': also more
     user frames and the sections registered by higher layers (e.g. a debugprint).
     """
-    verbosity = config.exception_verbosity
-    lines = [headline]
-    frames = 1 if verbosity != "high" else config.traceback__limit
-    if node.site:
-        lines.append(node.site.format(limit=frames))
-    else:
-        lines.append("  (the node was built by symnb itself, not on a user's line)")
+    verbosity = _config_module.config.exception_verbosity
+    if not node.site:
+        headline += "\n  (the node was built by symnb itself, not on a user's line)"
     if verbosity == "low":
-        return "\n".join(lines)
-    lines.append(f"Inputs of {node.op.display_name()}:")
-    lines.extend(describe_inputs(node, values))
-    lines.extend(extra)
-    if verbosity == "high":
+        return format_at_line(headline, node.site)
+    lines = [f"Inputs of {node.op.display_name()}:", *describe_inputs(node, values), *extra]
+    if verbosity == "high" and isinstance(node, Apply):
         for section in _HIGH_VERBOSITY_SECTIONS:
             lines.extend(section(node))
-    return "\n".join(lines)
+    return format_at_line(headline, node.site, lines)
 
 
 _HIGH_VERBOSITY_SECTIONS: list[Callable[[Apply], list[str]]] = []

@@ -1,15 +1,115 @@
-"""Evaluate a graph with the NumPy reference (each op's ``perform``), no compilation."""
+"""The one NumPy evaluator: a graph run node by node with each op's ``perform``.
+
+Everything in the core that computes values without compiling uses it: test values
+(``symnb.core.test_value``), inner graphs (loop bodies, branches, fused chains),
+:func:`evaluate_graph`, static values (``symnb.core.static``) and constant folding.
+It is one loop (:func:`evaluate`) around one per-node step (:func:`run_node`: the op's
+``perform``, whose outputs are checked to have exactly the declared dtypes), and an
+*error policy* saying what a node that fails means to the caller:
+
+- :data:`RAISE`: the error propagates as is (a compiled function's reference run);
+- :data:`NOT_KNOWN`: the values are not known, the loop stops and returns False
+  (static values and folding: the graph's own error is reported when it runs);
+- :func:`at_line`: an :class:`InnerNodeError` naming the failing node's line and which
+  evaluation it was (``iteration 3 of scan 'step'``);
+- any callable ``policy(node, inputs, error)``: it raises, or returns to stop the loop
+  (the test values' report, by ``config.compute_test_value``).
+"""
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence, Union
 
 import numpy as np
 
-from symnb.core.errors import MissingTestValueError, label
-from symnb.core.graph import Constant, Variable, toposort
+from symnb.core.errors import InnerNodeError, MissingTestValueError, format_node_error, label
+from symnb.core.graph import Apply, Constant, Variable, graph_inputs, toposort
+from symnb.core.type import describe_shape
 
-__all__ = ["evaluate_graph"]
+__all__ = ["run_node", "evaluate", "evaluate_graph", "RAISE", "NOT_KNOWN", "at_line",
+           "PerformContractError"]
+
+
+class PerformContractError(AssertionError):
+    """Internal error: a ``perform`` returned a value of another dtype or number of
+    dimensions than the node declares. A bug in symnb, never hidden by a policy."""
+
+
+def run_node(node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The per-node step: ``node``'s outputs from its input values, by the op's ``perform``.
+
+    Every NumPy evaluation goes through this check: a perform must return exactly the
+    output dtypes (what the compiled program computes too), never "close enough".
+    """
+    outputs = node.op.perform(node, inputs)
+    for var, value in zip(node.outputs, outputs):
+        if value.dtype != var.type.numpy_dtype or value.ndim != var.type.ndim:
+            raise PerformContractError(
+                f"internal error: {node.op.display_name()}.perform returned {value.dtype} "
+                f"{describe_shape(value.shape)} for an output of type {var.type!r}")
+    return outputs
+
+
+#: What a failing node means (see the module docstring).
+ErrorPolicy = Union[str, Callable[[Apply, list, Exception], None]]
+RAISE = "raise"
+NOT_KNOWN = "not known"
+#: The per-node step's signature.
+Step = Callable[[Apply, Sequence[np.ndarray]], Sequence[np.ndarray]]
+
+
+def evaluate(nodes: Sequence[Apply], env: dict[int, Any], on_error: ErrorPolicy = RAISE,
+             step: Step = run_node) -> bool:
+    """Run ``nodes`` (in execution order) with ``step``, reading each input from ``env``
+    (``id(variable) -> value``, seeded with the graph's inputs; constants are read from
+    their data) and writing each output into it.
+
+    Returns True when every node ran, False when the policy stopped the loop.
+    """
+    if on_error == NOT_KNOWN:
+        # The values decide something (is this shape static? may this node fold?); they
+        # are not shown: NumPy's warnings about them would only be noise.
+        with np.errstate(all="ignore"):
+            return _loop(nodes, env, step, _stop)
+    return _loop(nodes, env, step, None if on_error == RAISE else on_error)
+
+
+def _stop(node: Apply, inputs: list, error: Exception) -> None:
+    return None
+
+
+def _loop(nodes: Sequence[Apply], env: dict[int, Any], step: Step,
+          policy: Callable[[Apply, list, Exception], None] | None) -> bool:
+    for node in nodes:
+        args = [var.data if isinstance(var, Constant) else env[id(var)] for var in node.inputs]
+        try:
+            outputs = step(node, args)
+        except PerformContractError:
+            raise
+        except Exception as error:  # the graph fails on these values: the policy decides
+            if policy is None:
+                raise
+            policy(node, args, error)
+            return False
+        for var, value in zip(node.outputs, outputs):
+            env[id(var)] = value
+    return True
+
+
+def at_line(where: str) -> Callable[[Apply, list, Exception], None]:
+    """The policy of inner graphs: raise an :class:`InnerNodeError` in the layout of every
+    node failure (the node's line, its inputs), saying ``where`` it ran (e.g. ``"iteration
+    3 of scan 'step'"``). An inner graph's own InnerNodeError passes through unchanged."""
+
+    def wrap(node: Apply, inputs: list, error: Exception) -> None:
+        if isinstance(error, InnerNodeError):
+            raise error
+        headline = f"{type(error).__name__} in {node.op.display_name()} at {where}: {error}"
+        wrapped = InnerNodeError(format_node_error(node, headline, inputs))
+        wrapped.node, wrapped.original = node, error
+        raise wrapped from None
+
+    return wrap
 
 
 def evaluate_graph(outputs: Sequence[Variable], givens: Mapping[Variable, Any]) -> list[np.ndarray]:
@@ -18,19 +118,15 @@ def evaluate_graph(outputs: Sequence[Variable], givens: Mapping[Variable, Any]) 
     Root variables not in ``givens`` use their constant data (constants) or current
     value (shared variables); any other root is an error.
     """
-    env: dict[int, np.ndarray] = {id(v): np.asarray(value, dtype=v.dtype) for v, value in givens.items()}
-    blockers = list(givens)
-    for node in toposort(outputs, blockers):
-        args = [_value(v, env) for v in node.inputs]
-        for var, value in zip(node.outputs, node.op.perform(node, args)):
-            env[id(var)] = value
-    return [_value(v, env) for v in outputs]
+    env: dict[int, Any] = {id(v): np.asarray(value, dtype=v.dtype) for v, value in givens.items()}
+    for root in graph_inputs(outputs, list(givens)):
+        if id(root) not in env:
+            env[id(root)] = _root_value(root)
+    evaluate(toposort(outputs, list(givens)), env)
+    return [env[id(v)] for v in outputs]
 
 
-def _value(var: Variable, env: dict[int, np.ndarray]) -> np.ndarray:
-    found = env.get(id(var))
-    if found is not None:
-        return found
+def _root_value(var: Variable) -> np.ndarray:
     if isinstance(var, Constant):
         return var.data
     if hasattr(var, "get_value"):

@@ -256,7 +256,7 @@ class FunctionGraph:
                 if inp.owner is None and inp not in listed and not isinstance(inp, Constant):
                     raise InconsistencyError(
                         f"{node!r} reads {label(inp)!r}, which is neither an input of the graph "
-                        f"nor a constant (created at {inp.site.short()})")
+                        f"nor a constant ({inp.site.describe('created at')})")
                 if inp.owner is not None and inp.owner not in self.apply_nodes:
                     raise InconsistencyError(f"{node!r} reads {label(inp)!r}, computed outside the graph")
                 if (node, i) not in self.clients.get(inp, ()):

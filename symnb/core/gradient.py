@@ -78,11 +78,9 @@ def _check_policies(disconnected_inputs: str, return_disconnected: str) -> None:
 
 
 def _where(var: Variable) -> str:
-    """``created at file.py:12: <source line>`` for messages ('' when unknown)."""
-    if not var.site:
-        return ""
-    line = var.site.line
-    return f", created at {var.site.short()}" + (f": {line}" if line else "")
+    """``, created at file.py:12: <source line>`` for messages ('' when unknown)."""
+    where = var.site.describe("created at")
+    return f", {where}" if where else ""
 
 
 def _warn_at_user_line(message: str) -> None:

@@ -163,7 +163,8 @@ class Apply:
         self.op = op
         self.inputs = list(inputs)
         self.site = site if site is not None else Site()
-        self.outputs = [op.output_class(t, owner=self, index=i) for i, t in enumerate(output_types)]
+        output_class = op.output_class
+        self.outputs = [output_class(t, owner=self, index=i) for i, t in enumerate(output_types)]
 
     @property
     def out(self) -> Variable:

@@ -18,12 +18,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Constant, Variable, ancestors, clone_replace
+from symnb.core.inner_graph import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
 from symnb.core.op import Op
-from symnb.core.scan.inner import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
-from symnb.core.source import capture_site
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.type import TensorType, describe_shape, is_bool, is_integer
 
@@ -37,7 +35,6 @@ class IfElse(Op):
     """
 
     __props__ = ("then_graph", "else_graph", "name")
-    static_evaluable = False  # the branches may hold effects (printing) that must run
 
     def __init__(self, then_graph: InnerGraph, else_graph: InnerGraph, name: str | None = None) -> None:
         self.then_graph = then_graph
@@ -46,16 +43,11 @@ class IfElse(Op):
 
     @property
     def inner_graphs(self) -> tuple[InnerGraph, InnerGraph]:
+        """The branches (roles ``then`` and ``else``), which take the same inputs."""
         return (self.then_graph, self.else_graph)
 
-    @property
-    def inner_inputs(self) -> list[Variable]:
-        return self.then_graph.inputs
-
-    @property
-    def inner_outputs(self) -> list[Variable]:
-        """The then-branch outputs followed by the else-branch outputs."""
-        return self.then_graph.outputs + self.else_graph.outputs
+    def inner_feeds(self, node: Apply) -> list[Variable | None]:
+        return list(node.inputs[1:])  # after the condition, one value per inner input
 
     def display_name(self) -> str:
         return f"IfElse{{{self.name}}}" if self.name else "IfElse"
@@ -114,7 +106,7 @@ def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None 
     then_list = [then_branch] if single else list(then_branch)
     else_list = [else_branch] if not isinstance(else_branch, (list, tuple)) else list(else_branch)
     if len(then_list) != len(else_list):
-        raise _build_error(f"ifelse: the then branch has {len(then_list)} output(s) and the else "
+        raise build_error(f"ifelse: the then branch has {len(then_list)} output(s) and the else "
                            f"branch {len(else_list)}; they must pair up", TypeError)
     pairs = [_paired(i, a, b) for i, (a, b) in enumerate(zip(then_list, else_list))]
     then_outs, else_outs = [p[0] for p in pairs], [p[1] for p in pairs]
@@ -139,8 +131,8 @@ def branch_graphs(condition: Variable, then_outs: list[Variable], else_outs: lis
     values = list(outer.values())
     placeholders = [placeholder_like(v, value=known_test_value(v)) for v in values]
     mapping = dict(zip(values, placeholders))
-    then_graph = InnerGraph(placeholders, clone_replace(then_outs, mapping))
-    else_graph = InnerGraph(placeholders, clone_replace(else_outs, mapping))
+    then_graph = InnerGraph(placeholders, clone_replace(then_outs, mapping), role="then")
+    else_graph = InnerGraph(placeholders, clone_replace(else_outs, mapping), role="else")
     return values, then_graph, else_graph
 
 
@@ -165,12 +157,12 @@ def _frontier(outputs: list[Variable], stop: set[int]) -> list[Variable]:
 def _paired(i: int, a: Any, b: Any) -> tuple[Variable, Variable]:
     a, b = as_tensor_args(a, b)
     if a.dtype != b.dtype or a.ndim != b.ndim:
-        raise _build_error(
+        raise build_error(
             f"ifelse: output #{i} is {label(a)!r} ({a.type.short()}) in the then branch and "
             f"{label(b)!r} ({b.type.short()}) in the else branch; both branches must give the same "
             f"dtype and number of dimensions (cast one with .astype)", TypeError)
     if any(x is not None and y is not None and x != y for x, y in zip(a.type.shape, b.type.shape)):
-        raise _build_error(
+        raise build_error(
             f"ifelse: output #{i} has shape {describe_shape(a.type.shape)} in the then branch and "
             f"{describe_shape(b.type.shape)} in the else branch; both branches must give the "
             f"same shape", ValueError)
@@ -179,13 +171,8 @@ def _paired(i: int, a: Any, b: Any) -> tuple[Variable, Variable]:
 
 def _check_condition(condition: Variable) -> Variable:
     if condition.ndim != 0 or not (is_bool(condition.dtype) or is_integer(condition.dtype)):
-        raise _build_error(
+        raise build_error(
             f"ifelse: the condition {label(condition)!r} must be a boolean (or integer) scalar, "
             f"got {condition.type.short()}; for an elementwise choice use T.switch, for a float "
             f"compare it (e.g. T.neq(c, 0))", TypeError)
     return condition
-
-
-def _build_error(text: str, error: type[Exception]) -> Exception:
-    site = capture_site(config.traceback__limit)
-    return error(f"{text}\n{site.format(1)}" if site else text)

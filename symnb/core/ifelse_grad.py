@@ -13,7 +13,7 @@ from typing import Sequence
 from symnb.core.gradient import grad
 from symnb.core.graph import Constant, Variable, clone_replace
 from symnb.core.ifelse import IfElse, ifelse
-from symnb.core.scan.inner import InnerGraph
+from symnb.core.inner_graph import InnerGraph
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.type import is_float
 

@@ -28,8 +28,12 @@ class Op:
     """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
 
     __props__: tuple[str, ...] = ()
-    #: The Variable class of outputs; symnb.core.tensor sets TensorVariable.
-    output_class: type = Variable
+
+    @property
+    def output_class(self) -> type[Variable]:
+        """The Variable class of the outputs: tensor variables, with NumPy's operators
+        and methods (``x + y``, ``x.sum()``)."""
+        return TensorVariable
 
     # -- identity --------------------------------------------------------------------
     def _props(self) -> tuple[Any, ...]:
@@ -85,14 +89,66 @@ class Op:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
         raise NotImplementedError(f"{type(self).__name__} does not implement infer_shape")
 
-    #: False for ops with effects (printing, checks) that must run in the compiled
-    #: program even when their inputs are known at trace time.
-    static_evaluable = True
+    # -- computing ahead of the program (the deciders are in symnb.core.static) ------------
+    #: Running the op does more than compute its outputs (it prints, it checks a
+    #: condition): it runs in the compiled program, never ahead of it (folded, or at
+    #: trace time). An op holding inner graphs has effects when a node of them has.
+    has_effects = False
 
-    #: The graphs an op holds and runs (a loop body, the branches of a condition, a fused
-    #: elementwise chain): objects with ``inputs``, ``outputs`` and ``nodes`` (in execution
-    #: order). Whole-graph passes go into them with ``symnb.core.graph.walk_nodes``.
+    #: Computing the outputs ahead of the program may cost more than the program would (a
+    #: loop; an array whose size its inputs do not bound): not folded, nor run at trace
+    #: time by the interpreter; the op's lowering rule decides by size.
+    costly_to_fold = False
+
+    #: The outputs depend on the inputs' shapes only, not on their values (``x.shape``):
+    #: known while the program is traced (XLA's shapes are static), and as the graph is
+    #: built when the static types fix those shapes.
+    reads_shape_only = False
+
+    # -- inner graphs (a loop body, the branches of a condition, a fused chain) -------------
+    #: The graphs the op holds and runs: :class:`symnb.core.inner_graph.InnerGraph` objects
+    #: (``inputs``, ``outputs``, ``nodes`` in execution order). Whole-graph passes go into
+    #: them with ``symnb.core.graph.walk_nodes``; printers read the members below, which
+    #: every op holding graphs describes itself by.
     inner_graphs: tuple = ()
+
+    #: True when :meth:`display_name` spells the inner graph out already (a fused chain,
+    #: ``Composite{tanh((i0 + i1))}``): printers then do not show it apart.
+    names_inner_graph = False
+
+    @property
+    def inner_inputs(self) -> list[Variable]:
+        """The inputs of the inner graphs, each once (an IfElse's branches share theirs)."""
+        seen: set[int] = set()
+        inputs = []
+        for graph in self.inner_graphs:
+            for var in graph.inputs:
+                if id(var) not in seen:
+                    seen.add(id(var))
+                    inputs.append(var)
+        return inputs
+
+    @property
+    def inner_outputs(self) -> list[Variable]:
+        """The outputs of the inner graphs, graph after graph."""
+        return [var for graph in self.inner_graphs for var in graph.outputs]
+
+    def inner_feeds(self, node: Apply) -> list[Variable | None]:
+        """The outer variable that feeds each of :attr:`inner_inputs` when ``node`` runs
+        (None where none does as it is). Default: ``node``'s inputs, in order."""
+        return list(node.inputs[:len(self.inner_inputs)])
+
+    def inner_output_notes(self) -> list[str]:
+        """A short note per inner output ('' where none): its graph's ``role`` (numbered
+        when that graph has several outputs), e.g. an IfElse's ``then``/``else``."""
+        notes = []
+        for graph in self.inner_graphs:
+            count = len(graph.outputs)
+            if not graph.role:
+                notes.extend([""] * count)
+            else:
+                notes.extend([graph.role] if count == 1 else [f"{graph.role} {i}" for i in range(count)])
+        return notes
 
     # -- differentiation -------------------------------------------------------------------
     #: False for ops whose outputs carry no gradient (comparisons, argmax, shape...).
@@ -111,3 +167,8 @@ def _prop_str(value: Any) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_prop_str(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return str(value)
+
+
+# The tensor variables' module builds on the ops (its operators call tensor functions,
+# which make nodes): imported last, it finds Op defined.
+from symnb.core.tensor.variable import TensorVariable  # noqa: E402

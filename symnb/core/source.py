@@ -12,7 +12,7 @@ import linecache
 import os
 import re
 import sys
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 __all__ = ["Frame", "Site", "capture_site", "PACKAGE_DIR"]
 
@@ -110,6 +110,16 @@ class Site(tuple):
         frame = self.frame
         return frame.short() if frame is not None else "<unknown>"
 
+    def describe(self, verb: str = "built at") -> str:
+        """``built at model.py:12: h = T.tanh(x)``: ``verb``, where, and the source line
+        ('' for an empty site). Every message saying where something was made says it so."""
+        frame = self.frame
+        if frame is None:
+            return ""
+        text = f"{verb} {frame.short()}" if verb else frame.short()
+        line = frame.line
+        return f"{text}: {line}" if line else text
+
     def format(self, limit: int | None = None) -> str:
         frames = self.frames if limit is None else self.frames[:limit]
         # Outermost first, as Python prints tracebacks.
@@ -139,20 +149,19 @@ def _strip_parens(text: str) -> str:
 
 _EMPTY = Site()
 
-# The tour is written as user code: its frames are the ones errors should show.
-_USER_FILES = frozenset({PACKAGE_DIR + "tour.py"})
-
 _library_code: dict[object, bool] = {}
 
 
-def _is_library(code: object) -> bool:
-    known = _library_code.get(code)
-    if known is None:
-        filename = code.co_filename
-        known = filename not in _USER_FILES and (
-            filename.startswith(PACKAGE_DIR) or filename.startswith("<frozen "))
-        _library_code[code] = known
-    return known
+def _is_library(frame: Any) -> bool:
+    """True for a frame of symnb's own code (or of Python's frozen import machinery).
+
+    A script run as the main program is user code wherever it lives: ``python -m
+    symnb.tour`` shows the tour's lines in its errors, as any user's script would.
+    """
+    filename = frame.f_code.co_filename
+    if filename.startswith("<frozen "):
+        return True
+    return filename.startswith(PACKAGE_DIR) and frame.f_globals.get("__name__") != "__main__"
 
 
 def capture_site(limit: int) -> Site:
@@ -165,7 +174,8 @@ def capture_site(limit: int) -> Site:
         code = frame.f_code
         is_library = known.get(code)
         if is_library is None:
-            is_library = _is_library(code)
+            # A code object belongs to one module: decided once, by its first frame.
+            is_library = known[code] = _is_library(frame)
         if not is_library:
             break
         frame = frame.f_back

@@ -1,9 +1,12 @@
 """Always-on test values: the one place they are computed.
 
 ``compute_node`` runs when a node is built (from ``Op.__call__``): it evaluates the
-node's ``perform`` on its inputs' test values. When an input has no value yet, the
-node's values are left pending and computed on first access (``compute_missing``),
-after the user sets the missing input value. No Op reads or writes test values.
+node's ``perform`` on its inputs' test values (the evaluator's per-node step, called
+directly: it runs for every node built). When an input has no value yet, the node's
+values are left pending and computed on first access (``compute_missing``, through the
+evaluator's loop), after the user sets the missing input value. A failure is reported
+by ``config.compute_test_value`` in the layout of every build error
+(``symnb.core.errors``). No Op reads or writes test values.
 """
 
 from __future__ import annotations
@@ -13,17 +16,16 @@ import os
 import warnings
 import weakref
 import zlib
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
 from symnb.core.config import config
 from symnb.core.errors import (
-    MissingTestValueError, TestValueAssertionError, TestValueError, failure_headline,
-    format_node_error, label,
+    MissingTestValueError, build_error_class, failure_headline, format_node_error, label,
 )
+from symnb.core.evaluate import PerformContractError, evaluate, run_node
 from symnb.core.graph import Apply, Constant, Variable, toposort
-from symnb.core.type import describe_shape
 
 __all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value"]
 
@@ -42,24 +44,26 @@ def compute_node(node: Apply) -> None:
             compute_missing(inp)
             value = inp._test_value
         values.append(value)
-    _evaluate(node, values, mode)
-
-
-def _evaluate(node: Apply, values: list[np.ndarray], mode: str) -> bool:
     try:
-        outputs = node.op.perform(node, values)
+        _store(node, run_node(node, values))
+    except PerformContractError:
+        raise
     except Exception as err:  # any failure of the user's graph on these values
         _report(node, values, err, mode)
-        return False
+
+
+def _store(node: Apply, outputs: list[np.ndarray]) -> list[np.ndarray]:
+    """Keep ``outputs`` as the test values of ``node``'s outputs."""
     for var, value in zip(node.outputs, outputs):
-        if value.dtype != var.type.numpy_dtype or value.ndim != var.type.ndim:
-            raise AssertionError(
-                f"internal error: {node.op.display_name()}.perform returned {value.dtype} "
-                f"{describe_shape(value.shape)} for an output of type {var.type!r}")
         var._test_value = value
         if value.nbytes >= _LARGE_BYTES:
             _retain(var, value)
-    return True
+    return outputs
+
+
+def _computed(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The evaluator's step for pending values: compute, then keep them."""
+    return _store(node, run_node(node, values))
 
 
 # -- bounded memory for large test values ---------------------------------------------
@@ -104,8 +108,7 @@ def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) ->
         else:
             warnings.warn(message, TestValueWarning)
         return
-    kind = TestValueAssertionError if isinstance(err, AssertionError) else TestValueError
-    error = kind(message)
+    error = build_error_class(type(err), from_test_value=True)(message)
     error.original = err
     error.node = node
     if mode == "pdb":
@@ -123,11 +126,11 @@ class TestValueWarning(UserWarning):
 
 def compute_missing(var: Variable) -> None:
     """Compute ``var``'s pending test value and those it needs, or explain what is missing."""
-    missing_roots = [v for v in _pending_roots(var)]
+    missing_roots, known = _pending_frontier(var)
     if missing_roots:
         names = ", ".join(repr(label(v)) for v in missing_roots)
         first = missing_roots[0]
-        where = f" (created at {first.site.short()})" if first.site else ""
+        where = f" ({first.site.describe('created at')})" if first.site else ""
         subject = "has" if var in missing_roots else f"needs {names}, which has"
         raise MissingTestValueError(
             f"{label(var)!r} {subject} no test value{where}. "
@@ -136,25 +139,31 @@ def compute_missing(var: Variable) -> None:
     mode = config.compute_test_value
     # 'off' only stops eager computation: a value asked for by name is still computed.
     mode = "raise" if mode in ("off", "ignore", "warn") else mode
-    for node in toposort([var]):
-        if all(out._test_value is not None for out in node.outputs):
-            continue
-        _evaluate(node, [inp._test_value for inp in node.inputs], mode)
+    env = {id(v): v._test_value for v in known}
+
+    def report(node: Apply, values: list, err: Exception) -> None:
+        _report(node, values, err, mode)
+
+    evaluate(toposort([var], known), env, on_error=report, step=_computed)
 
 
-def _pending_roots(var: Variable) -> list[Variable]:
-    """Root variables without a test value that ``var``'s pending value depends on."""
-    roots, seen, stack = [], set(), [var]
+def _pending_frontier(var: Variable) -> tuple[list[Variable], list[Variable]]:
+    """``(missing roots, known)``: the root variables without a test value that
+    ``var``'s pending value depends on, and the variables with one where the walk up
+    from ``var`` stops (the pending part of the graph is computed from those)."""
+    roots, known, seen, stack = [], [], set(), [var]
     while stack:
         v = stack.pop()
-        if id(v) in seen or v._test_value is not None:
+        if id(v) in seen:
             continue
         seen.add(id(v))
-        if v.owner is None:
+        if v._test_value is not None:
+            known.append(v)
+        elif v.owner is None:
             roots.append(v)
         else:
             stack.extend(v.owner.inputs)
-    return roots
+    return roots, known
 
 
 def set_test_value(var: Variable, value: Any) -> None:

@@ -42,8 +42,8 @@ from jax.experimental import checkify
 
 from symnb.core.errors import format_node_error
 from symnb.core.graph import Apply, Place, node_places, walk_nodes
+from symnb.core.static import known_while_tracing
 from symnb.core.tensor.assertion import AssertionFailedError
-from symnb.lower_xla.interpreter import known_while_tracing
 from symnb.lower_xla.maker import place_lines
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",

@@ -402,7 +402,7 @@ def _update_pairs(updates: Any) -> list[tuple[SharedVariable, Variable]]:
                 not _shapes_compatible(target.type.shape, expr.type.shape):
             raise TypeError(
                 f"the update of shared variable {label(target)!r} ({target.type.short()}) has type "
-                f"{expr.type.short()}, built at {expr.site.short()}: {expr.site.line}\n"
+                f"{expr.type.short()}, {expr.site.describe()}\n"
                 f"An update must keep the shared variable's dtype and number of dimensions; "
                 f"cast it with .astype('{target.dtype}').")
         if any(t is target for t, _ in pairs):
@@ -437,7 +437,7 @@ def _check_inputs_listed(inputs: list[Variable]) -> None:
             raise TypeError(f"input #{i} ({label(var)}) is a constant; constants cannot be inputs")
         if var.owner is not None:
             raise TypeError(f"input #{i} ({label(var)!r}) is computed by {var.owner.op.display_name()} "
-                            f"at {var.site.short()}; inputs must be root variables")
+                            f"{var.site.describe('at')}; inputs must be root variables")
     seen = set()
     for var in inputs:
         if id(var) in seen:
@@ -451,8 +451,8 @@ def _check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[
         if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
             continue
         raise MissingInputError(
-            f"the outputs depend on {label(var)!r} ({var.type.short()}), created at "
-            f"{var.site.short()}: {var.site.line}\nbut it is not among the function's inputs "
+            f"the outputs depend on {label(var)!r} ({var.type.short()}), "
+            f"{var.site.describe('created at')}\nbut it is not among the function's inputs "
             f"({', '.join(label(v) for v in inputs) or 'none'}). Add it to the inputs, or "
             f"replace it with givens={{{label(var)}: value}}.")
 

@@ -9,18 +9,18 @@ the error can name the user's line that built it.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import jax
 import numpy as np
 
 from symnb.core.errors import SymnbError
 from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.tensor.shape import Shape, ShapeI
+from symnb.core.static import may_run_ahead
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
-__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name", "known_while_tracing"]
+__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name"]
 
 
 class NodeFailure(Exception):
@@ -113,26 +113,10 @@ def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequenc
     only) stay NumPy arrays and go through the op's NumPy ``perform``: shapes derived
     from input shapes thus stay static, as XLA requires, without recompiling.
     """
-    if node.op.static_evaluable and all(type(a) is np.ndarray for a in args):
+    if may_run_ahead(node.op) and all(type(a) is np.ndarray for a in args):
         # Arrays, not NumPy scalars: the next node must see them as known too
-        # (``known_while_tracing`` relies on it).
+        # (``symnb.core.static.known_while_tracing`` relies on it).
         return [np.asarray(v) for v in node.op.perform(node, args)]
     result = rule(*args)
     return result if isinstance(result, (tuple, list)) else (result,)
 
-
-def known_while_tracing(nodes: Iterable[Apply]) -> set[int]:
-    """Ids of the variables surely known (NumPy) while the program is traced: constants,
-    shapes, and what static-evaluable ops compute from them (see ``_evaluate``).
-
-    ``nodes`` are in execution order; they may include the nodes of inner graphs (a
-    walk), whose inputs are traced. Missing a known value only costs a check or a
-    refusal of a rare graph, never a wrong result.
-    """
-    known: set[int] = set()
-    for node in nodes:
-        if isinstance(node.op, (Shape, ShapeI)) or (
-                node.op.static_evaluable
-                and all(isinstance(v, Constant) or id(v) in known for v in node.inputs)):
-            known.update(id(o) for o in node.outputs)
-    return known

@@ -84,7 +84,6 @@ def place_lines(place: Place, optimizer: Any = None) -> list[str]:
             lines.append(f"The optimizer{level} fused this operation into "
                          f"{holder.node.op.display_name()}; the line above is where it was built.")
         else:
-            lines.append(f"Inside {holder.node.op.display_name()} built at "
-                         f"{holder.node.site.short()}: {holder.node.site.line} "
+            lines.append(f"Inside {holder.node.op.display_name()} {holder.node.site.describe()} "
                          f"(toposort index {holder.index} of {holder.count})")
     return lines

@@ -114,6 +114,6 @@ def _write_nodes(out: io.StringIO, nodes: list[Apply], seconds: dict[int, float]
         share = seconds[index] / total * 100
         running += share
         output = node.outputs[0].type
-        where = node.site.short() + ": " + node.site.line if node.site else "(built by symnb)"
+        where = node.site.describe(verb="") if node.site else "(built by symnb)"
         out.write(f"  {share:6.1f}% {running:6.1f}%  {seconds[index]:.2e}s  {index:4d}  "
                   f"{node.op.display_name()}  {output.dtype} {describe_shape(output.shape)}  {where}\n")

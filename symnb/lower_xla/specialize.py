@@ -16,15 +16,10 @@ from typing import Any, Sequence
 
 from symnb.core.errors import format_node_error, label
 from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
-from symnb.core.tensor.shape import Shape, ShapeI
-from symnb.lower_xla.interpreter import known_while_tracing
+from symnb.core.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError
 
-__all__ = ["value_sources", "MAX_STATIC_SIZE", "static_inputs", "check_static_values"]
-
-#: Inputs with more elements than this are not specialized on (a recompile per value
-#: of a large array would never hit its cache).
-MAX_STATIC_SIZE = 64
+__all__ = ["value_sources", "static_inputs", "check_static_values"]
 
 
 def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable]) -> set[int] | None:
@@ -34,14 +29,14 @@ def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable]) -> 
     found: set[int] = set()
     for var in ancestors(variables, stop_at=_is_shape):
         if var.owner is None and id(var) in position:
-            if _static_size(var) is None or _static_size(var) > MAX_STATIC_SIZE:
+            if _static_size(var) is None or _static_size(var) > MAX_SPECIALIZED_ELEMENTS:
                 return None
             found.add(position[id(var)])
     return found
 
 
 def _is_shape(var: Variable) -> bool:
-    return isinstance(var.owner.op, (Shape, ShapeI))
+    return var.owner.op.reads_shape_only
 
 
 def _static_size(var: Variable) -> int | None:
@@ -106,8 +101,8 @@ def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arg
         # Specializing cannot reach through an inner graph's inputs to the arguments.
         holder = place.enclosing[-1].node
         if any(not isinstance(v, Constant) for v in roots):
-            return (f"is computed from the values {holder.op.display_name()} (built at "
-                    f"{holder.site.short()}) passes to its inner graph, which XLA sees only "
+            return (f"is computed from the values {holder.op.display_name()} "
+                    f"({holder.site.describe()}) passes to its inner graph, which XLA sees only "
                     f"at run time; {hint}")
         return None
     position = {id(v): i for i, v in enumerate(inputs)}
@@ -120,8 +115,8 @@ def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arg
                     f"between calls; pass it as an input instead (the function then compiles "
                     f"once per distinct value)")
         size = _static_size(root)
-        if size is None or size > MAX_STATIC_SIZE:
+        if size is None or size > MAX_SPECIALIZED_ELEMENTS:
             return (f"depends on the values of input {label(root)!r} ({root.type.short()}); "
                     f"the function compiles a program per distinct value only for inputs of "
-                    f"a fixed size of at most {MAX_STATIC_SIZE} elements (declare its shape)")
+                    f"a fixed size of at most {MAX_SPECIALIZED_ELEMENTS} elements (declare its shape)")
     return None

@@ -31,13 +31,6 @@ Printer = Callable[[Apply, int, list[str]], str]
 # Keyed by Op class, or by class name for ops whose module printing must not import.
 _PRINTERS: dict[type | str, Printer] = {}
 
-# Theano's operator symbols, by elementwise scalar name.
-_INFIX = {
-    "add": "+", "sub": "-", "mul": "*", "true_div": "/", "int_div": "//", "mod": "%",
-    "pow": "**", "and_": "&", "or_": "|", "xor": "^",
-}
-_PREFIX = {"neg": "-", "invert": "~"}
-
 
 def register_pprinter(key: type | str) -> Callable[[Printer], Printer]:
     """Register ``printer(node, output_index, input_texts) -> str`` for an Op class
@@ -89,11 +82,10 @@ def _default(node: Apply, index: int, inputs: list[str]) -> str:
 @register_pprinter(Elemwise)
 def _elemwise(node: Apply, index: int, inputs: list[str]) -> str:
     op = node.op
+    symbol = op.spec.symbol  # Theano's operator symbols, from the op's row
+    if symbol is not None:
+        return f"({inputs[0]} {symbol} {inputs[1]})" if len(inputs) == 2 else f"({symbol}{inputs[0]})"
     name = op.scalar_name
-    if name in _INFIX and len(inputs) == 2:
-        return f"({inputs[0]} {_INFIX[name]} {inputs[1]})"
-    if name in _PREFIX and len(inputs) == 1:
-        return f"({_PREFIX[name]}{inputs[0]})"
     props = op._props()
     if props:
         name += "{" + ", ".join(str(p) for p in props) + "}"

@@ -1,13 +1,68 @@
 """``symnb.tensor`` (imported as ``T``): NumPy-like symbolic tensors.
 
-A curated re-export of the core tensor API; see ``symnb.core.tensor`` for the ops.
+The public names, each re-exported explicitly from the core module that defines it (so
+that readers, IDEs and type checkers see them). A name not listed here is internal: code
+in the library imports it from its ``symnb.core`` module. Theano's sub-namespaces
+(``T.nnet``, ``T.signal``) list their own names.
 """
 
-from symnb.core.gradient import grad  # Theano spelled it T.grad too
-from symnb.core.tensor import *  # noqa: F401,F403
-from symnb.core.tensor import __all__ as _core_all
-
-__all__ = list(_core_all) + ["grad"]
+from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
+from symnb.core.tensor.basic import (
+    tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
+    tensor4 as tensor4, constant as constant, as_tensor_variable as as_tensor_variable,
+    iscalar as iscalar, ivector as ivector, imatrix as imatrix, itensor3 as itensor3,
+    itensor4 as itensor4, lscalar as lscalar, lvector as lvector, lmatrix as lmatrix,
+    ltensor3 as ltensor3, ltensor4 as ltensor4, bscalar as bscalar, bvector as bvector,
+    bmatrix as bmatrix, btensor3 as btensor3, btensor4 as btensor4, fscalar as fscalar,
+    fvector as fvector, fmatrix as fmatrix, ftensor3 as ftensor3, ftensor4 as ftensor4,
+    dscalar as dscalar, dvector as dvector, dmatrix as dmatrix, dtensor3 as dtensor3,
+    dtensor4 as dtensor4,
+)
+from symnb.core.tensor.math import (
+    add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
+    pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
+    round as round, floor as floor, ceil as ceil, exp as exp, log as log, log1p as log1p,
+    expm1 as expm1, sqrt as sqrt, square as square, sin as sin, cos as cos, tanh as tanh,
+    sigmoid as sigmoid, softplus as softplus, erf as erf, eq as eq, neq as neq, lt as lt, le as le,
+    gt as gt, ge as ge, and_ as and_, or_ as or_, xor as xor, invert as invert, isnan as isnan,
+    isinf as isinf, clip as clip, switch as switch, where as where, divide as divide,
+    bitwise_not as bitwise_not, identity as identity, stop_gradient as stop_gradient, cast as cast,
+)
+from symnb.core.tensor.reduction import (
+    sum as sum, prod as prod, max as max, min as min, mean as mean, var as var, std as std,
+    argmax as argmax, argmin as argmin, any as any, all as all,
+)
+from symnb.core.tensor.blas import (
+    dot as dot, matmul as matmul, tensordot as tensordot, outer as outer, Dot as Dot,
+    Matmul as Matmul, Tensordot as Tensordot,
+)
+from symnb.core.tensor.nnet import (
+    softmax as softmax, log_softmax as log_softmax,
+    categorical_crossentropy as categorical_crossentropy,
+    binary_crossentropy as binary_crossentropy, Softmax as Softmax, LogSoftmax as LogSoftmax,
+)
+from symnb.core.tensor.shape import (
+    shape as shape, shape_i as shape_i, reshape as reshape, dimshuffle as dimshuffle,
+    transpose as transpose, flatten as flatten, squeeze as squeeze, expand_dims as expand_dims,
+    Shape as Shape, ShapeI as ShapeI, Reshape as Reshape, DimShuffle as DimShuffle,
+)
+from symnb.core.tensor.join import (
+    stack as stack, concatenate as concatenate, Join as Join, Stack as Stack, Split as Split,
+)
+from symnb.core.tensor.alloc import (
+    alloc as alloc, zeros as zeros, ones as ones, full as full, zeros_like as zeros_like,
+    ones_like as ones_like, full_like as full_like, fill as fill, arange as arange, eye as eye,
+    identity_like as identity_like, Alloc as Alloc, Arange as Arange, Eye as Eye,
+)
+from symnb.core.tensor.subtensor import (
+    set_subtensor as set_subtensor, inc_subtensor as inc_subtensor, nonzero as nonzero,
+    flatnonzero as flatnonzero, nonzero_values as nonzero_values,
+)
+from symnb.core.tensor.assertion import Assert as Assert, AssertionFailedError as AssertionFailedError
+from symnb.core.tensor.print_op import Print as Print
+from symnb.core.tensor.variable import (
+    TensorConstant as TensorConstant, TensorVariable as TensorVariable,
+)
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
-from symnb.tensor import nnet, signal  # noqa: E402,F401
+from symnb.tensor import nnet as nnet, signal as signal

@@ -116,7 +116,8 @@ def test_infer_shape():
 def test_inner_dimension_errors_at_build_time():
     x = T.matrix("x", shape=(None, 3))
     w = T.matrix("w", shape=(4, 5))
-    with pytest.raises(ValueError, match=r"^dot: x has shape \(\?, 3\) and w has shape \(4, 5\): "
+    # The layout of the same mistake found by test values: "ValueError in <op>: ..."
+    with pytest.raises(sn.TestValueError, match=r"^ValueError in dot: x has shape \(\?, 3\) and w has shape \(4, 5\): "
                                          r"inner dimensions 3 and 4 differ"):
         T.dot(x, w)
     with pytest.raises(ValueError, match=r"matmul: x has shape \(\?, 3\) and w has shape \(4, 5\): "

@@ -8,7 +8,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.core.tensor import elemwise as ew
-from symnb.core.tensor.elemwise_grad import GRADIENTS
+from symnb.core.tensor.elemwise import GRADIENTS
 from symnb.gradient import GradientError, verify_grad
 
 SHAPES = [((3, 4), (3, 4)), ((3, 4), (4,)), ((2, 1, 3), (4, 1)), ((), (5,)), ((1,), (3,))]

@@ -128,7 +128,7 @@ def test_deep_graph_copies_rewrites_and_sorts_without_recursion():
     optimize(fg, "fast_run")
     fg.validate()
     assert len(fg.toposort()) == 1  # the tanhs, fused into one Composite
-    inner = fg.toposort()[0].op.inner_nodes
+    inner = fg.toposort()[0].op.graph.nodes
     assert len(inner) == 5_000 and all(isinstance(n.op, ew.Tanh) for n in inner)
 
 

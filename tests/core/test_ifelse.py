@@ -21,7 +21,7 @@ class Record(Op):
     """Test-only op: the identity, recording ``tag`` each time it runs (perform or XLA)."""
 
     __props__ = ("tag",)
-    static_evaluable = False  # an effect: must run inside the compiled program
+    has_effects = True  # must run inside the compiled program
 
     def __init__(self, tag: str) -> None:
         self.tag = tag

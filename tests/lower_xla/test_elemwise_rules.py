@@ -38,3 +38,19 @@ def test_power_with_an_exponent_array_is_cs_pow(optimizer):
     got = f(np.array([-np.inf, -0.0]), np.array([0.5, 0.5]))
     np.testing.assert_array_equal(got, np.power(np.array([-np.inf, -0.0]), np.array([0.5, 0.5])))
     assert not np.signbit(got[1])
+
+
+def test_the_lowering_table_is_keyed_by_the_rows_names():
+    from symnb.core.tensor.elemwise import ELEMWISE_OPS
+    from symnb.core.tensor.elemwise_specs import SPECS
+    from symnb.lower_xla.registry import lower
+    from symnb.lower_xla.rules import elemwise as rules
+
+    assert set(rules.JAX_FUNCTIONS) | {"switch", "cast"} == {row.name for row in SPECS}
+    default = lower.dispatch(object)
+    assert all(lower.dispatch(cls) is not default for cls in ELEMWISE_OPS)
+    # One row, one rule: a row's JAX function is what the compiled program computes.
+    x = T.vector("x", test_value=np.array([0.25, 4.0], "float32"))
+    f = sn.function([x], [T.sqrt(x), T.log1p(x)])
+    np.testing.assert_allclose(f(np.array([0.25, 4.0], "float32")),
+                               [np.sqrt([0.25, 4.0]), np.log1p([0.25, 4.0])], rtol=1e-6)

@@ -5,7 +5,7 @@ import symnb  # noqa: F401  (imports every op module)
 import symnb.lower_xla.function  # noqa: F401  (registers every lowering rule)
 from symnb.core.op import Op
 from symnb.core.tensor.elemwise import Elemwise
-from symnb.core.tensor.elemwise_grad import GRADIENTS
+from symnb.core.tensor.elemwise import GRADIENTS
 from symnb.lower_xla.registry import lower
 
 
@@ -32,7 +32,7 @@ def missing_pieces(cls):
     differentiable = cls.differentiable if isinstance(cls.differentiable, bool) else True
     if differentiable:
         if issubclass(cls, Elemwise) and cls not in GRADIENTS:
-            missing.append("gradient rule (elemwise_grad.GRADIENTS)")
+            missing.append("gradient rule (its row in elemwise_specs.SPECS)")
         elif cls.L_op is Op.L_op:
             missing.append("L_op")
     return missing

@@ -20,15 +20,12 @@ from symnb.core.fgraph import FunctionGraph
 from symnb.core.graph import Apply
 from symnb.core.rewriting.basic import build, node_rewriter
 from symnb.core.rewriting.utils import as_type_of, make_constant, other_operand, owner_op
+from symnb.core.static import small_enough_to_inline
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.alloc import Alloc
 from symnb.core.tensor.shape import Shape
 
 __all__ = ["REWRITES", "ones_like_output"]
-
-#: Constants of at most this many elements are built directly; larger ones with Alloc.
-_SMALL_CONSTANT = 64
-
 
 @node_rewriter([ew.Mul])
 def local_mul_one(fgraph: FunctionGraph, node: Apply):
@@ -73,9 +70,9 @@ def local_div_self(fgraph: FunctionGraph, node: Apply):
 
 def ones_like_output(out, like):
     """Ones of ``out``'s type, shaped like ``like`` (same shape as ``out``): a constant
-    when the static shape is known and small, else an ``Alloc`` of 1."""
+    when the static shape is known and small enough to embed, else an ``Alloc`` of 1."""
     shape = out.type.shape
-    if None not in shape and int(np.prod(shape, dtype=np.int64)) <= _SMALL_CONSTANT:
+    if None not in shape and small_enough_to_inline(shape):
         return make_constant(np.ones(shape), out.type.dtype)
     return build(Alloc(), make_constant(1, out.type.dtype), build(Shape(), like))
 

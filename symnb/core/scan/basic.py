@@ -12,11 +12,10 @@ import collections
 from typing import Any, Callable, Sequence
 
 from symnb.core.config import config
-from symnb.core.errors import TestValueError, label
+from symnb.core.errors import TestValueError, build_error, label
 from symnb.core.graph import Constant, Variable
-from symnb.core.scan.inner import InnerGraph, close_over, known_test_value, placeholder_like
+from symnb.core.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.op import Scan, ScanInfo, is_plain_state, seq_window, state_depth
-from symnb.core.source import capture_site
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape, is_bool, is_integer
@@ -133,11 +132,6 @@ def _as_list(value: Any) -> list[Any]:
     return [value]
 
 
-def _build_error(text: str, error: type[Exception] = ValueError) -> Exception:
-    site = capture_site(config.traceback__limit)
-    return error(f"{text}\n{site.format(1)}" if site else text)
-
-
 # -- parsing the arguments ------------------------------------------------------------------
 
 def _parse_sequences(sequences: Any) -> list[tuple[Variable, tuple[int, ...]]]:
@@ -150,7 +144,7 @@ def _parse_sequences(sequences: Any) -> list[tuple[Variable, tuple[int, ...]]]:
             item = item.get("input")
         var = as_tensor_variable(item)
         if var.ndim == 0:
-            raise _build_error(f"scan: sequences[{i}] ({label(var)!r}) is a scalar; a sequence "
+            raise build_error(f"scan: sequences[{i}] ({label(var)!r}) is a scalar; a sequence "
                                f"is iterated along axis 0", TypeError)
         parsed.append((var, _taps(taps, f"sequences[{i}]", allow_future=True)))
     return parsed
@@ -170,7 +164,7 @@ def _parse_outputs_info(outputs_info: Any) -> list[tuple[Variable | None, tuple[
         init = as_tensor_variable(item)
         taps = _taps(taps, f"outputs_info[{j}]", allow_future=False)
         if not is_plain_state(taps) and init.ndim == 0:
-            raise _build_error(f"scan: outputs_info[{j}] has taps {list(taps)}, so its initial value "
+            raise build_error(f"scan: outputs_info[{j}] has taps {list(taps)}, so its initial value "
                                f"stacks the {state_depth(taps)} previous steps along axis 0; "
                                f"{label(init)!r} is a scalar", TypeError)
         parsed.append((init, taps))
@@ -180,16 +174,16 @@ def _parse_outputs_info(outputs_info: Any) -> list[tuple[Variable | None, tuple[
 def _check_keys(item: dict, allowed: set[str], where: str) -> None:
     unknown = set(item) - allowed
     if unknown:
-        raise _build_error(f"scan: {where} has unknown key(s) {sorted(unknown)}; "
+        raise build_error(f"scan: {where} has unknown key(s) {sorted(unknown)}; "
                            f"allowed: {sorted(allowed)}", KeyError)
 
 
 def _taps(taps: Any, where: str, allow_future: bool) -> tuple[int, ...]:
     taps = [taps] if isinstance(taps, int) else list(taps or [])
     if not taps or not all(isinstance(k, int) and not isinstance(k, bool) for k in taps):
-        raise _build_error(f"scan: {where} taps must be a non-empty list of ints, got {taps!r}", TypeError)
+        raise build_error(f"scan: {where} taps must be a non-empty list of ints, got {taps!r}", TypeError)
     if not allow_future and max(taps) >= 0:
-        raise _build_error(f"scan: {where} taps {taps} must be negative: an output can only read "
+        raise build_error(f"scan: {where} taps {taps} must be negative: an output can only read "
                            f"its past steps")
     return tuple(dict.fromkeys(taps))
 
@@ -201,7 +195,7 @@ def _number_of_steps(seqs: list[tuple[Variable, tuple[int, ...]]], n_steps: Any)
     if n_steps is not None:
         n_var = as_tensor_variable(n_steps)
         if n_var.ndim != 0 or not is_integer(n_var.dtype):
-            raise _build_error(f"scan: n_steps must be an integer scalar, got {label(n_var)!r} "
+            raise build_error(f"scan: n_steps must be an integer scalar, got {label(n_var)!r} "
                                f"of type {n_var.type.short()}", TypeError)
         lengths.append(m.cast(n_var, "int64"))
     for var, taps in seqs:
@@ -209,7 +203,7 @@ def _number_of_steps(seqs: list[tuple[Variable, tuple[int, ...]]], n_steps: Any)
         length = shape_i(var, 0)
         lengths.append(m.sub(length, span) if span else length)
     if not lengths:
-        raise _build_error("scan: give sequences or n_steps, so the number of steps is known", TypeError)
+        raise build_error("scan: give sequences or n_steps, so the number of steps is known", TypeError)
     total = lengths[0]
     for length in lengths[1:]:
         total = m.minimum(total, length)
@@ -249,7 +243,7 @@ def _state_placeholders(states: list) -> list[Variable]:
         depth = state_depth(taps)
         rows = init.type.shape[0] if value is None else len(value)
         if rows is not None and rows < depth:
-            raise _build_error(
+            raise build_error(
                 f"scan: outputs_info[{j}] has taps {list(taps)}, which need the {depth} previous "
                 f"steps stacked along axis 0 of its initial value; {label(init)!r} has shape "
                 f"{describe_shape(init.type.shape if value is None else value.shape)}")
@@ -287,7 +281,7 @@ def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
     except TestValueError as err:
         note = (f"(while tracing the step function of scan {name!r}: its test values are "
                 f"those of iteration 0)")
-        error = TestValueError(f"{err}\n{note}")
+        error = type(err)(f"{err}\n{note}")
         error.original, error.node = getattr(err, "original", None), getattr(err, "node", None)
         raise error from None
     return _split_returned(returned)
@@ -298,14 +292,14 @@ def _split_returned(returned: Any) -> tuple[list[Any], Variable | None]:
         return [], returned.condition
     items = list(returned) if isinstance(returned, (list, tuple)) else [returned]
     if any(isinstance(x, dict) for x in items):
-        raise _build_error("scan: the step function returned a dict of updates; shared-variable "
+        raise build_error("scan: the step function returned a dict of updates; shared-variable "
                            "updates inside scan are not supported. Return the new values as "
                            "outputs and pass them to sn.function(updates=...)", NotImplementedError)
     untils = [i for i, x in enumerate(items) if isinstance(x, Until)]
     condition = None
     if untils:
         if untils != [len(items) - 1]:
-            raise _build_error("scan: scan_until(...) must be the last value the step function "
+            raise build_error("scan: scan_until(...) must be the last value the step function "
                                "returns, and appear once", TypeError)
         condition = items.pop().condition
         if len(items) == 1 and isinstance(items[0], (list, tuple)):
@@ -315,7 +309,7 @@ def _split_returned(returned: Any) -> tuple[list[Any], Variable | None]:
 
 def _check_outputs(outs: list[Any], states: list, name: str) -> list[Variable]:
     if states and len(outs) != len(states):
-        raise _build_error(f"scan: the step function {name!r} returned {len(outs)} output(s), but "
+        raise build_error(f"scan: the step function {name!r} returned {len(outs)} output(s), but "
                            f"outputs_info has {len(states)} entries (one per output; None for "
                            f"an output that is not fed back)", TypeError)
     outs = [as_tensor_variable(o) for o in outs]
@@ -327,7 +321,7 @@ def _check_outputs(outs: list[Any], states: list, name: str) -> list[Variable]:
 
 def _check_recurrence(j: int, out: Variable, init: Variable, taps: tuple[int, ...], name: str) -> None:
     state = init.type if is_plain_state(taps) else init.type.clone(shape=init.type.shape[1:])
-    built = f" (built at {out.site.short()}: {out.site.line})" if out.owner is not None else ""
+    built = f" ({out.site.describe()})" if out.owner is not None and out.site else ""
     problem = None
     if out.dtype != state.dtype:
         problem = (f"has dtype {out.dtype}, but its initial state {label(init)!r} has dtype "
@@ -339,17 +333,17 @@ def _check_recurrence(j: int, out: Variable, init: Variable, taps: tuple[int, ..
                    f"{label(init)!r}) has shape {describe_shape(state.shape)}; a recurrent "
                    f"output must keep the shape of its state")
     if problem:
-        raise _build_error(f"scan: output #{j} of the step function {name!r}{built} {problem}", TypeError)
+        raise build_error(f"scan: output #{j} of the step function {name!r}{built} {problem}", TypeError)
 
 
 def _check_condition(condition: Variable) -> Variable:
     if condition.ndim != 0 or not (is_bool(condition.dtype) or is_integer(condition.dtype)):
-        raise _build_error(f"scan_until: the condition {label(condition)!r} must be a boolean "
+        raise build_error(f"scan_until: the condition {label(condition)!r} must be a boolean "
                            f"(or integer) scalar, got {condition.type.short()}", TypeError)
     return condition
 
 
 def _strict_error(captured: Sequence[Variable], name: str) -> Exception:
-    listing = ", ".join(f"{label(v)!r} (created at {v.site.short()})" for v in captured)
-    return _build_error(f"scan(strict=True): the step function {name!r} uses {listing} without it "
+    listing = ", ".join(f"{label(v)!r} ({v.site.describe('created at')})" for v in captured)
+    return build_error(f"scan(strict=True): the step function {name!r} uses {listing} without it "
                         f"being passed in non_sequences", ValueError)

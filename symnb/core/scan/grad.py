@@ -22,8 +22,8 @@ from typing import Any, Sequence
 
 from symnb.core.gradient import grad
 from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.inner_graph import placeholder_like
 from symnb.core.scan.basic import build_scan
-from symnb.core.scan.inner import placeholder_like
 from symnb.core.scan.op import Scan, is_plain_state, seq_window, state_depth
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like

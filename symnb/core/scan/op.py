@@ -31,10 +31,10 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import InnerNodeError, label
 from symnb.core.graph import Apply, Variable
+from symnb.core.inner_graph import InnerGraph, infer_inner_shapes
 from symnb.core.op import Op
-from symnb.core.scan.inner import InnerGraph, InnerNodeError, infer_inner_shapes
 from symnb.core.type import TensorType, describe_shape
 
 __all__ = ["Scan", "ScanInfo", "seq_window", "state_depth"]
@@ -87,24 +87,32 @@ class Scan(Op):
     """A loop over an inner graph (built by :func:`symnb.core.scan.scan`)."""
 
     __props__ = ("inner", "info")
-    static_evaluable = False  # a long loop is better run by XLA than at trace time
+    costly_to_fold = True  # a long loop is better run by XLA than ahead of it
 
     def __init__(self, inner: InnerGraph, info: ScanInfo) -> None:
         self.inner = inner
         self.info = info
 
-    # -- what printing and other layers read ---------------------------------------------
-    @property
-    def inner_inputs(self) -> list[Variable]:
-        return self.inner.inputs
-
-    @property
-    def inner_outputs(self) -> list[Variable]:
-        return self.inner.outputs
-
+    # -- the inner-graph interface of Op (what printing and whole-graph passes read) ------
     @property
     def inner_graphs(self) -> tuple[InnerGraph, ...]:
         return (self.inner,)
+
+    def inner_feeds(self, node: Apply) -> list[Variable | None]:
+        """In inner-input order: a sequence feeds one inner input per tap, a recurrent
+        output's initial state one per tap, then the non-sequences one each."""
+        _, seqs, inits, non_seqs = self.split(node.inputs)
+        feeds = [seq for seq, taps in zip(seqs, self.info.seq_taps) for _ in taps]
+        for init, j in zip(inits, self.info.recurrent):
+            feeds.extend([init] * len(self.info.out_taps[j]))
+        return feeds + non_seqs
+
+    def inner_output_notes(self) -> list[str]:
+        """``until`` for the stopping condition of a ``scan_until`` loop."""
+        notes = [""] * len(self.inner.outputs)
+        if self.info.as_while:
+            notes[-1] = "until"
+        return notes
 
     def display_name(self) -> str:
         kind = ",until" if self.info.as_while else ""

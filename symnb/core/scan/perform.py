@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import InnerNodeError, label
 from symnb.core.graph import Apply
-from symnb.core.scan.inner import InnerNodeError
 from symnb.core.scan.op import is_plain_state, seq_window, shape_text, state_depth, step_error
 
 if TYPE_CHECKING:
@@ -98,7 +97,7 @@ def _store(op: "Scan", node: Apply, values: list[np.ndarray], rows: list[list[np
 def _shape_change_error(op: "Scan", j: int, shape: tuple, expected: tuple, t: int,
                         recurrent: bool) -> InnerNodeError:
     out = op.inner.outputs[j]
-    where = f" (built at {out.site.short()}: {out.site.line})" if out.owner is not None else ""
+    where = f" ({out.site.describe()})" if out.owner is not None and out.site else ""
     if recurrent:
         why = (f"its state has shape {shape_text(expected)} (the initial value or the previous "
                f"step); a recurrent output must keep the shape of its initial value")

@@ -5,9 +5,10 @@ Lengths may be ints or symbolic int scalars; when they are known statically, so 
 the result's shape. As in Theano, float results default to ``config.floatX``
 (``T.ones((3, 2))`` is float32 by default) and integer ``arange`` to int64.
 
-The ops here are not evaluated at trace time even when their inputs are static
-(``static_evaluable = False``): a large constant is better made on the device than
-baked into the program. Their lowering rules keep small results static.
+The ops here are not folded nor evaluated at trace time even when their inputs are
+static (``costly_to_fold``, see ``symnb.core.static``): a large constant is better made
+on the device than baked into the program. Their lowering rules keep small results
+static.
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.config import config
+from symnb.core.errors import build_error
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
+from symnb.core.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.shape import (
-    as_shape_vector, build_error, named, shape, shape_i, static_entries, static_value,
-    vector_entries,
+    as_shape_vector, named, shape, shape_i, static_entries, vector_entries,
 )
 from symnb.core.tensor.variable import TensorVariable
 from symnb.core.type import TensorType, describe_shape, is_integer
@@ -56,7 +58,7 @@ def alloc_problem(name: str, value_shape: Sequence[int | None],
 class Alloc(Op):
     """``value`` broadcast to a shape given as an int64 vector (Theano's ``Alloc``)."""
 
-    static_evaluable = False
+    costly_to_fold = True  # the result may be far larger than its inputs
 
     def make_node(self, value: Variable, shape_vec: Variable) -> Apply:
         entries = static_entries(shape_vec)
@@ -177,7 +179,7 @@ class Arange(Op):
     """``np.arange(start, stop, step, dtype=dtype)`` on scalar inputs."""
 
     __props__ = ("dtype",)
-    static_evaluable = False
+    costly_to_fold = True  # the result may be far larger than its inputs
     differentiable = False
 
     def __init__(self, dtype: Any) -> None:
@@ -225,7 +227,7 @@ class Eye(Op):
     """``np.eye(n, m, k, dtype)``: ones on the ``k``-th diagonal of an n x m matrix."""
 
     __props__ = ("k", "dtype")
-    static_evaluable = False
+    costly_to_fold = True  # the result may be far larger than its inputs
     differentiable = False
 
     def __init__(self, k: int, dtype: Any) -> None:

@@ -31,7 +31,7 @@ class Assert(Op):
 
     __props__ = ("msg",)
     # The check must run in the compiled program even when the conditions are static.
-    static_evaluable = False
+    has_effects = True  # it must check when the compiled function runs
 
     def __init__(self, msg: str = "symnb Assert failed!") -> None:
         self.msg = str(msg)

@@ -17,6 +17,11 @@ from symnb.core.type import TensorType
 __all__ = [
     "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
     "constant", "as_tensor_variable", "as_tensor_args", "result_dtype",
+    "iscalar", "ivector", "imatrix", "itensor3", "itensor4",
+    "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
+    "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
+    "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
+    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4",
 ]
 
 
@@ -57,22 +62,37 @@ def _constructor(ndim: int, fixed_dtype: str | None, kind: str):
     return make
 
 
-_KINDS = {"scalar": 0, "vector": 1, "matrix": 2, "tensor3": 3, "tensor4": 4}
-_PREFIXED = {"i": "int32", "l": "int64", "b": "int8", "f": "float32", "d": "float64"}
-
 scalar = _constructor(0, None, "scalar")
 vector = _constructor(1, None, "vector")
 matrix = _constructor(2, None, "matrix")
 tensor3 = _constructor(3, None, "tensor3")
 tensor4 = _constructor(4, None, "tensor4")
-
-TYPED_CONSTRUCTORS = {
-    prefix + kind: _constructor(ndim, dtype, kind)
-    for prefix, dtype in _PREFIXED.items()
-    for kind, ndim in _KINDS.items()
-}
-globals().update(TYPED_CONSTRUCTORS)
-__all__ += list(TYPED_CONSTRUCTORS)
+# Theano's typed constructors: i (int32), l (int64), b (int8), f (float32), d (float64).
+iscalar = _constructor(0, "int32", "scalar")
+ivector = _constructor(1, "int32", "vector")
+imatrix = _constructor(2, "int32", "matrix")
+itensor3 = _constructor(3, "int32", "tensor3")
+itensor4 = _constructor(4, "int32", "tensor4")
+lscalar = _constructor(0, "int64", "scalar")
+lvector = _constructor(1, "int64", "vector")
+lmatrix = _constructor(2, "int64", "matrix")
+ltensor3 = _constructor(3, "int64", "tensor3")
+ltensor4 = _constructor(4, "int64", "tensor4")
+bscalar = _constructor(0, "int8", "scalar")
+bvector = _constructor(1, "int8", "vector")
+bmatrix = _constructor(2, "int8", "matrix")
+btensor3 = _constructor(3, "int8", "tensor3")
+btensor4 = _constructor(4, "int8", "tensor4")
+fscalar = _constructor(0, "float32", "scalar")
+fvector = _constructor(1, "float32", "vector")
+fmatrix = _constructor(2, "float32", "matrix")
+ftensor3 = _constructor(3, "float32", "tensor3")
+ftensor4 = _constructor(4, "float32", "tensor4")
+dscalar = _constructor(0, "float64", "scalar")
+dvector = _constructor(1, "float64", "vector")
+dmatrix = _constructor(2, "float64", "matrix")
+dtensor3 = _constructor(3, "float64", "tensor3")
+dtensor4 = _constructor(4, "float64", "tensor4")
 
 
 # -- constants and promotion -------------------------------------------------------

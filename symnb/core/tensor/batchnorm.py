@@ -22,11 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from symnb.core.errors import build_error
 from symnb.core.graph import Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor import reduction
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.tensor.shape import build_error, dimshuffle, shape_i
+from symnb.core.tensor.shape import dimshuffle, shape_i
 
 __all__ = ["batch_normalization", "batch_normalization_train", "batch_normalization_test"]
 

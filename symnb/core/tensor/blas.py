@@ -17,19 +17,18 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.elemwise import BroadcastError, broadcast_static_shapes
-from symnb.core.tensor.shape import build_error
 from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["dot", "matmul", "tensordot", "outer", "Dot", "Matmul", "Tensordot"]
 
 Axes = tuple[tuple[int, ...], tuple[int, ...]]
-#: Makes the exception to raise from a message: ``build_error`` while building (it
-#: shows the user's line), ``ValueError`` when running (the caller shows the node).
+#: Makes the exception to raise from a message: a build error while building (it shows
+#: the user's line), ``ValueError`` when running (the caller shows the node).
 Fail = Callable[[str], Exception]
 #: How messages name the two operands: their labels while building and computing test
 #: values; "input #0"/"input #1" in compiled code, whose error report lists the inputs
@@ -54,6 +53,12 @@ def _mismatch(fn_name: str, names: Names, x_shape: Sequence, y_shape: Sequence,
                     f"{describe_shape(y_shape)}: inner dimensions {nx} and {ny} differ "
                     f"(axis {ax} of {x}, axis {ay} of {y})")
     return None
+
+
+def _static_check(op: Op, inputs: Sequence[Variable]) -> Fail:
+    """``fail`` for a check of static shapes in ``op.make_node``: the message in the layout
+    of the node's failure on test values (the same mistake, found sooner)."""
+    return lambda message: build_error(message, op=op, inputs=inputs)
 
 
 def labels(node_or_inputs: Apply | Sequence[Variable]) -> Names:
@@ -98,7 +103,7 @@ class Contraction(Op):
 
     def make_node(self, x: Variable, y: Variable) -> Apply:
         x, y = as_tensor_variable(x), as_tensor_variable(y)
-        self.check(labels([x, y]), x.type.shape, y.type.shape, build_error)
+        self.check(labels([x, y]), x.type.shape, y.type.shape, _static_check(self, [x, y]))
         out = TensorType(product_dtype(x.dtype, y.dtype), self.output_shape(x.type.shape, y.type.shape))
         return Apply(self, [x, y], [out])
 
@@ -130,11 +135,11 @@ class Contraction(Op):
 
 def _in_order(value: Variable, axes: list[int]) -> Variable:
     """``value``, whose axis k stands for axis ``axes[k]`` of an input, in the input's order."""
-    from symnb.core import tensor as T
+    from symnb.core.tensor import shape as sh
 
     if axes == sorted(axes):
         return value
-    return T.transpose(value, _inverse_permutation(axes))
+    return sh.transpose(value, _inverse_permutation(axes))
 
 
 class Dot(Contraction):
@@ -216,7 +221,7 @@ class Matmul(Op):
             if var.ndim == 0:
                 raise build_error(f"matmul: {label(var)} is 0-d ({var.type.short()}); matmul needs "
                                  f"at least one dimension (use T.mul or T.dot with a scalar)")
-        shape = self.output_shape(labels([x, y]), x.type.shape, y.type.shape, build_error)
+        shape = self.output_shape(labels([x, y]), x.type.shape, y.type.shape, _static_check(self, [x, y]))
         return Apply(self, [x, y], [TensorType(product_dtype(x.dtype, y.dtype), shape)])
 
     def output_shape(self, names: Names, x_shape: tuple, y_shape: tuple,
@@ -255,7 +260,7 @@ class Matmul(Op):
         return [tuple(batch) + (xs[-2],) * (len(x_shape) > 1) + (ys[-1],) * (len(y_shape) > 1)]
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core import tensor as T
+        from symnb.core.tensor import shape as sh
         from symnb.core.tensor.broadcast import sum_to_shape
 
         x, y = inputs
@@ -263,17 +268,17 @@ class Matmul(Op):
         # Work on >= 2-d operands: a vector x is a (1, k) row, a vector y a (k, 1) column,
         # and g gets the matching length-1 axes back. Batch axes along which an operand
         # was broadcast are summed away (sum_to_shape).
-        x2 = T.dimshuffle(x, ["x", 0]) if x.ndim == 1 else x
-        y2 = T.dimshuffle(y, [0, "x"]) if y.ndim == 1 else y
-        g2 = T.expand_dims(g, -1) if y.ndim == 1 else g
-        g2 = T.expand_dims(g2, -2) if x.ndim == 1 else g2
+        x2 = sh.dimshuffle(x, ["x", 0]) if x.ndim == 1 else x
+        y2 = sh.dimshuffle(y, [0, "x"]) if y.ndim == 1 else y
+        g2 = sh.expand_dims(g, -1) if y.ndim == 1 else g
+        g2 = sh.expand_dims(g2, -2) if x.ndim == 1 else g2
         gx = gy = None
         if is_float(x.dtype):
             gx = sum_to_shape(matmul(g2, _swap_last(y2)), x2)
-            gx = T.squeeze(gx, 0) if x.ndim == 1 else gx
+            gx = sh.squeeze(gx, 0) if x.ndim == 1 else gx
         if is_float(y.dtype):
             gy = sum_to_shape(matmul(_swap_last(x2), g2), y2)
-            gy = T.squeeze(gy, -1) if y.ndim == 1 else gy
+            gy = sh.squeeze(gy, -1) if y.ndim == 1 else gy
         return [gx, gy]
 
 
@@ -287,11 +292,11 @@ def _batch_length(a: object, b: object, maximum) -> object:
 
 def _swap_last(x: Variable) -> Variable:
     """``x`` with its last two axes swapped."""
-    from symnb.core import tensor as T
+    from symnb.core.tensor import shape as sh
 
     order = list(range(x.ndim))
     order[-2], order[-1] = order[-1], order[-2]
-    return T.transpose(x, order)
+    return sh.transpose(x, order)
 
 
 # -- the public functions ------------------------------------------------------------
@@ -319,9 +324,10 @@ def tensordot(x: object, y: object, axes: object = 2) -> Variable:
 
 def outer(x: object, y: object) -> Variable:
     """``np.outer``: ``x.ravel()[:, None] * y.ravel()[None, :]``."""
-    from symnb.core import tensor as T
+    from symnb.core.tensor import math as m
+    from symnb.core.tensor import shape as sh
 
     x, y = as_tensor_variable(x), as_tensor_variable(y)
-    column = T.dimshuffle(x if x.ndim == 1 else T.flatten(x), [0, "x"])
-    row = T.dimshuffle(y if y.ndim == 1 else T.flatten(y), ["x", 0])
-    return T.mul(column, row)
+    column = sh.dimshuffle(x if x.ndim == 1 else sh.flatten(x), [0, "x"])
+    row = sh.dimshuffle(y if y.ndim == 1 else sh.flatten(y), ["x", 0])
+    return m.mul(column, row)

@@ -1,7 +1,9 @@
 """``Composite``: several elementwise ops fused into one node.
 
 The fusion rewrite replaces a chain of elementwise nodes by one Composite node whose
-op holds the chain as a small inner graph over its inputs ``i0, i1, ...`` (one per
+op holds the chain as an inner graph (``op.graph``, an
+:class:`~symnb.core.inner_graph.InnerGraph` as loops and branches hold theirs) over its
+inputs ``i0, i1, ...`` (one per
 distinct value read from outside the chain; single-element constants stay inline).
 The inner nodes are the fused nodes themselves, with their creation sites, and the
 inner inputs the variables they read, with their names and sites: an error raised by
@@ -19,54 +21,45 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable, format_constant, toposort
+from symnb.core.graph import Apply, Constant, Variable, format_constant
+from symnb.core.inner_graph import InnerGraph
 from symnb.core.op import Op
-from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.elemwise import Cast, Elemwise
 
 __all__ = ["Composite"]
 
 #: Inner expressions longer than this are abbreviated in the display name.
 _NAME_LIMIT = 120
 
-_INFIX = {"Add": "+", "Sub": "-", "Mul": "*", "TrueDiv": "/", "FloorDiv": "//", "Mod": "%",
-          "Pow": "**"}
-_UPPER = {"Eq", "Neq", "Lt", "Le", "Gt", "Ge"}
+#: Comparisons read as Theano wrote them in fused names: ``GE(i0, 0.0)``.
+_UPPER = {"eq", "neq", "lt", "le", "gt", "ge"}
 
 
 class Composite(Op):
-    """A fused elementwise computation: ``inner_outputs`` computed from ``inner_inputs``
+    """A fused elementwise computation: the outputs of ``graph`` computed from its inputs
     by elementwise ops (broadcasting as NumPy does)."""
 
     __props__ = ("signature",)
+    names_inner_graph = True  # Composite{tanh((i0 + i1))}
 
     def __init__(self, inner_inputs: Sequence[Variable], inner_outputs: Sequence[Variable],
                  inner_nodes: Sequence[Apply] | None = None) -> None:
         """``inner_nodes``: the nodes from the inputs to the outputs in topological order,
         when the caller knows them (else they are found by a walk)."""
-        self.inner_inputs = tuple(inner_inputs)
-        self.inner_outputs = tuple(inner_outputs)
-        if inner_nodes is None:
-            inner_nodes = toposort(self.inner_outputs, self.inner_inputs)
-        self.inner_nodes = tuple(inner_nodes)
-        for inner in self.inner_nodes:
+        self.graph = InnerGraph(inner_inputs, inner_outputs, inner_nodes)
+        for inner in self.graph.nodes:
             if not isinstance(inner.op, Elemwise):
                 raise TypeError(f"Composite can only fuse elementwise ops, not {inner.op.display_name()}")
-        self.signature = _signature(self.inner_inputs, self.inner_nodes, self.inner_outputs)
+        self.signature = _signature(self.graph)
         self._hash = hash((Composite, self.signature))
         self._name: str | None = None
-        self._graph = None
 
     def __hash__(self) -> int:
         return self._hash
 
     @property
-    def inner_graphs(self) -> tuple:
-        """The fused chain as one inner graph (for walks over whole graphs)."""
-        if self._graph is None:
-            from symnb.core.scan.inner import InnerGraph  # the module imports tensor ops
-
-            self._graph = InnerGraph(self.inner_inputs, self.inner_outputs, self.inner_nodes)
-        return (self._graph,)
+    def inner_graphs(self) -> tuple[InnerGraph]:
+        return (self.graph,)
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Composite) and self._hash == other._hash
@@ -79,21 +72,18 @@ class Composite(Op):
 
     # -- the Op interface ---------------------------------------------------------------
     def make_node(self, *inputs: Variable) -> Apply:
-        if len(inputs) != len(self.inner_inputs):
-            raise TypeError(f"{self.display_name()} takes {len(self.inner_inputs)} inputs, "
-                            f"got {len(inputs)}")
-        for i, (outer, inner) in enumerate(zip(inputs, self.inner_inputs)):
+        expected = self.graph.inputs
+        if len(inputs) != len(expected):
+            raise TypeError(f"{self.display_name()} takes {len(expected)} inputs, got {len(inputs)}")
+        for i, (outer, inner) in enumerate(zip(inputs, expected)):
             if outer.dtype != inner.dtype or outer.ndim != inner.ndim:
                 raise TypeError(f"input {i} of {self.display_name()} ({label(outer)!r}) has type "
                                 f"{outer.type.short()}, expected {inner.type.short()}")
-        return Apply(self, inputs, [v.type for v in self.inner_outputs])
+        return Apply(self, inputs, [v.type for v in self.graph.outputs])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        env: dict[Variable, Any] = dict(zip(self.inner_inputs, inputs))
-        for inner in self.inner_nodes:
-            args = [v.data if isinstance(v, Constant) else env[v] for v in inner.inputs]
-            env[inner.outputs[0]] = inner.op.perform(inner, args)[0]
-        return [env[v] if not isinstance(v, Constant) else v.data for v in self.inner_outputs]
+        # An inner node's error propagates as is: the Composite node reports it.
+        return self.graph.run(inputs)
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         # Every input reaches the output through broadcasting ops: the output shape is
@@ -105,9 +95,9 @@ class Composite(Op):
                                   "gradients on the graph before compiling it")
 
 
-def _signature(inputs: tuple[Variable, ...], nodes: tuple[Apply, ...],
-               outputs: tuple[Variable, ...]) -> tuple:
+def _signature(graph: InnerGraph) -> tuple:
     """A hashable description of the inner graph: equal for equal computations."""
+    inputs, nodes, outputs = graph.inputs, graph.nodes, graph.outputs
     refs: dict[Variable, Any] = {v: i for i, v in enumerate(inputs)}
 
     def ref(var: Variable) -> Any:
@@ -125,21 +115,21 @@ def _signature(inputs: tuple[Variable, ...], nodes: tuple[Apply, ...],
 
 def _expressions(op: Composite) -> list[str]:
     """The inner outputs as expressions over ``i0, i1, ...``, abbreviated past a length."""
-    texts: dict[Variable, str] = {v: f"i{k}" for k, v in enumerate(op.inner_inputs)}
-    for inner in op.inner_nodes:
+    texts: dict[Variable, str] = {v: f"i{k}" for k, v in enumerate(op.graph.inputs)}
+    for inner in op.graph.nodes:
         args = [format_constant(v.data) if isinstance(v, Constant) else texts[v] for v in inner.inputs]
         text = _format(inner.op, args)
         texts[inner.outputs[0]] = text if len(text) <= _NAME_LIMIT else "..."
-    return [format_constant(v.data) if isinstance(v, Constant) else texts[v] for v in op.inner_outputs]
+    return [format_constant(v.data) if isinstance(v, Constant) else texts[v] for v in op.graph.outputs]
 
 
-def _format(op: Op, args: list[str]) -> str:
-    kind = type(op).__name__
-    if kind in _INFIX and len(args) == 2:
-        return f"({args[0]} {_INFIX[kind]} {args[1]})"
-    if kind == "Neg":
-        return f"(-{args[0]})"
-    name = kind.upper() if kind in _UPPER else getattr(op, "scalar_name", kind)
-    if kind == "Cast":
+def _format(op: Elemwise, args: list[str]) -> str:
+    """An inner node as text: its row's operator symbol (infix, or prefix for one input)
+    as ``pprint`` writes it, else its name in function form."""
+    row = op.spec
+    if row.symbol is not None:
+        return f"({args[0]} {row.symbol} {args[1]})" if len(args) == 2 else f"({row.symbol}{args[0]})"
+    name = row.op_name.upper() if row.name in _UPPER else op.scalar_name
+    if isinstance(op, Cast):
         name = f"Cast{{{op.dtype}}}"
     return f"{name}({', '.join(args)})"

@@ -25,7 +25,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor import conv_reference as ref
@@ -34,7 +34,7 @@ from symnb.core.tensor.blas import product_dtype
 from symnb.core.tensor.conv_shapes import (
     Fail, check_forward, kernel_span, normalize_border_mode, normalize_ints, output_length, paddings,
 )
-from symnb.core.tensor.shape import as_shape_vector, build_error, shape_i, static_entries, vector_entries
+from symnb.core.tensor.shape import as_shape_vector, shape_i, static_entries, vector_entries
 from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = [

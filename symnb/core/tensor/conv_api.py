@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Variable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv import AbstractConv, AbstractConvGradInputs, AbstractConvGradWeights
-from symnb.core.tensor.shape import build_error, static_int
+from symnb.core.tensor.shape import static_int
 from symnb.core.type import describe_shape
 
 __all__ = [

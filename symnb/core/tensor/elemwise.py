@@ -1,4 +1,5 @@
-"""Elementwise ops: NumPy broadcasting, NumPy 2 dtype rules, one small class per op.
+"""Elementwise ops: NumPy broadcasting, NumPy 2 dtype rules, one small class per op,
+made from its row of :mod:`symnb.core.tensor.elemwise_specs`.
 
 The output dtype of each op is NumPy's own answer for the input dtypes (asked once
 per dtype combination on empty arrays), so ``int32 / int32`` is float64 and
@@ -7,21 +8,19 @@ per dtype combination on empty arrays), so ``int32 / int32`` is float64 and
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
-from symnb.core.source import capture_site
-from symnb.core.config import config
+from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
 from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
-           "ELEMWISE_OPS"]
+           "ELEMWISE_OPS", "GRADIENTS", "Cast"]
 
 
 class BroadcastError(ValueError):
@@ -30,6 +29,9 @@ class BroadcastError(ValueError):
 
 class DimensionMismatch(ValueError):
     """Input shapes of an elementwise node that do not broadcast.
+
+    Not a ``SymnbError``: it says what failed, and the layer that catches it says where
+    (a build error, a test value's report, or a compiled function's ``NodeFailure``).
 
     Raised by lowering rules, which name inputs by position (a compiled program may
     serve several equal graphs); ``with_names`` rewords it for the graph that failed.
@@ -85,8 +87,10 @@ def dimension_mismatch_message(shapes: Sequence[tuple], names: Sequence[str]) ->
 
 
 class Elemwise(Op):
-    """Base class: subclasses name a NumPy function and an arity."""
+    """Base class: each subclass is made from a row of ``elemwise_specs.SPECS`` (its
+    ``spec``), which gives the attributes below."""
 
+    spec: ElemwiseSpec
     nin: int = 2
     #: The NumPy reference function.
     numpy_fn: Callable[..., Any]
@@ -111,7 +115,7 @@ class Elemwise(Op):
         try:
             shape = broadcast_static_shapes([t.shape for t in types])
         except BroadcastError:
-            raise _static_broadcast_error(self, inputs) from None
+            raise build_error(DimensionMismatch([t.shape for t in types]), op=self, inputs=inputs) from None
         dtype = self.output_dtype(tuple(t.dtype for t in types))
         return Apply(self, inputs, [TensorType(dtype, shape)])
 
@@ -147,7 +151,6 @@ class Elemwise(Op):
 
     def L_op(self, inputs, outputs, output_grads):
         from symnb.core.tensor.broadcast import sum_to_shape
-        from symnb.core.tensor.elemwise_grad import GRADIENTS
 
         rule = GRADIENTS.get(type(self))
         if rule is None:
@@ -168,113 +171,80 @@ def _numpy_result_dtype(op_class: type, dtypes: tuple[str, ...]) -> str:
     return str(np.asarray(probe).dtype)
 
 
-def _static_broadcast_error(op: Elemwise, inputs: Sequence[Variable]) -> ValueError:
-    names = [label(v) for v in inputs]
-    site = capture_site(config.traceback__limit)
-    text = dimension_mismatch_message([v.type.shape for v in inputs], names)
-    detail = "\n".join(
-        f"  #{i} {n}  {v.type.short()}  built at {v.site.short()}: {v.site.line}"
-        for i, (n, v) in enumerate(zip(names, inputs)))
-    return ValueError(f"{text} (static shapes) in {op.display_name()}\n{site.format(1)}\n"
-                      f"Inputs:\n{detail}")
+# -- the ops: one class per row of elemwise_specs.SPECS ------------------------------------
+
+#: The op class of each row, by the row's name.
+_CLASSES: dict[str, type[Elemwise]] = {}
 
 
-# -- the ops -------------------------------------------------------------------------
-
-def _define(name: str, nin: int, numpy_fn: Callable, scalar_name: str | None = None,
-            dtype_like: Callable | None = None, differentiable: bool = True,
-            float_inputs: bool = False) -> type[Elemwise]:
-    cls = type(name, (Elemwise,), {
-        "__doc__": f"Elementwise ``{numpy_fn.__name__ if hasattr(numpy_fn, '__name__') else name}``.",
-        "nin": nin,
-        "numpy_fn": staticmethod(numpy_fn),
-        "dtype_like": staticmethod(dtype_like) if dtype_like is not None else None,
-        "scalar_name": scalar_name or name.lower(),
-        "differentiable": differentiable,
-        "float_inputs": float_inputs,
+def _op_class(name: str) -> type[Elemwise]:
+    """The op class of the row ``name``."""
+    row = spec(name)
+    _CLASSES[name] = type(row.op_name, (Elemwise,), {
+        "__doc__": row.doc,
         "__module__": __name__,
+        "spec": row,
+        "nin": row.nin,
+        "numpy_fn": staticmethod(row.numpy_fn),
+        "dtype_like": staticmethod(row.dtype_like) if row.dtype_like is not None else None,
+        "scalar_name": row.theano_name,
+        "differentiable": row.differentiable,
+        "float_inputs": row.float_inputs,
     })
-    return cls
+    return _CLASSES[name]
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
-
-
-def _softplus(x: np.ndarray) -> np.ndarray:
-    return np.logaddexp(np.zeros((), dtype=x.dtype), x)
-
-
-_erf_scalar = np.frompyfunc(math.erf, 1, 1)
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    return np.asarray(_erf_scalar(np.asarray(x, dtype=np.float64)), dtype=np.float64)
-
-
-def _switch(cond: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.where(cond.astype(bool), a, b)
-
-
-def _identity(x: np.ndarray) -> np.ndarray:
-    return np.array(x, copy=True)
-
-
-Add = _define("Add", 2, np.add)
-Sub = _define("Sub", 2, np.subtract, "sub")
-Mul = _define("Mul", 2, np.multiply, "mul")
-TrueDiv = _define("TrueDiv", 2, np.true_divide, "true_div")
-FloorDiv = _define("FloorDiv", 2, np.floor_divide, "int_div")
-Mod = _define("Mod", 2, np.mod)
-Pow = _define("Pow", 2, np.power)
-Maximum = _define("Maximum", 2, np.maximum)
-Minimum = _define("Minimum", 2, np.minimum)
-Neg = _define("Neg", 1, np.negative)
-Abs = _define("Abs", 1, np.absolute, "abs")
-Sign = _define("Sign", 1, np.sign)
-Round = _define("Round", 1, np.round, "round_half_to_even")
-Floor = _define("Floor", 1, np.floor)
-Ceil = _define("Ceil", 1, np.ceil)
-Exp = _define("Exp", 1, np.exp)
-Log = _define("Log", 1, np.log)
-Log1p = _define("Log1p", 1, np.log1p)
-Expm1 = _define("Expm1", 1, np.expm1)
-Sqrt = _define("Sqrt", 1, np.sqrt)
-Square = _define("Square", 1, np.square, "sqr")
-Sin = _define("Sin", 1, np.sin)
-Cos = _define("Cos", 1, np.cos)
-Tanh = _define("Tanh", 1, np.tanh)
-# Computed in the float dtype np.exp gives their input (bool -> float16, int32 ->
-# float64): -x is an error for bools, and abs(int8(-128)) wraps.
-Sigmoid = _define("Sigmoid", 1, _sigmoid, "sigmoid", dtype_like=np.exp, float_inputs=True)
-Softplus = _define("Softplus", 1, _softplus, "softplus", dtype_like=np.exp, float_inputs=True)
-Erf = _define("Erf", 1, _erf, "erf", dtype_like=np.exp)
-Identity = _define("Identity", 1, _identity, "identity")
-# The identity for values; for differentiation a constant (the seeds' block_gradient).
-StopGradient = _define("StopGradient", 1, _identity, "disconnected_grad", differentiable=False)
-
-Eq = _define("Eq", 2, np.equal, differentiable=False)
-Neq = _define("Neq", 2, np.not_equal, differentiable=False)
-Lt = _define("Lt", 2, np.less, differentiable=False)
-Le = _define("Le", 2, np.less_equal, differentiable=False)
-Gt = _define("Gt", 2, np.greater, differentiable=False)
-Ge = _define("Ge", 2, np.greater_equal, differentiable=False)
-And = _define("And", 2, np.bitwise_and, "and_", differentiable=False)
-Or = _define("Or", 2, np.bitwise_or, "or_", differentiable=False)
-Xor = _define("Xor", 2, np.bitwise_xor, "xor", differentiable=False)
-Invert = _define("Invert", 1, np.invert, "invert", differentiable=False)
-IsNan = _define("IsNan", 1, np.isnan, "isnan", differentiable=False)
-IsInf = _define("IsInf", 1, np.isinf, "isinf", differentiable=False)
-
-Switch = _define("Switch", 3, _switch, "switch", dtype_like=lambda c, a, b: np.where(c, a, b))
-Clip = _define("Clip", 3, np.clip, "clip")
+# Bound one by one, so that readers and tools see each name.
+Add = _op_class("add")
+Sub = _op_class("sub")
+Mul = _op_class("mul")
+TrueDiv = _op_class("true_div")
+FloorDiv = _op_class("floor_div")
+Mod = _op_class("mod")
+Pow = _op_class("pow")
+Maximum = _op_class("maximum")
+Minimum = _op_class("minimum")
+Neg = _op_class("neg")
+Abs = _op_class("abs")
+Sign = _op_class("sign")
+Round = _op_class("round")
+Floor = _op_class("floor")
+Ceil = _op_class("ceil")
+Exp = _op_class("exp")
+Log = _op_class("log")
+Log1p = _op_class("log1p")
+Expm1 = _op_class("expm1")
+Sqrt = _op_class("sqrt")
+Square = _op_class("square")
+Sin = _op_class("sin")
+Cos = _op_class("cos")
+Tanh = _op_class("tanh")
+Sigmoid = _op_class("sigmoid")
+Softplus = _op_class("softplus")
+Erf = _op_class("erf")
+Identity = _op_class("identity")
+StopGradient = _op_class("stop_gradient")
+Eq = _op_class("eq")
+Neq = _op_class("neq")
+Lt = _op_class("lt")
+Le = _op_class("le")
+Gt = _op_class("gt")
+Ge = _op_class("ge")
+And = _op_class("and_")
+Or = _op_class("or_")
+Xor = _op_class("xor")
+Invert = _op_class("invert")
+IsNan = _op_class("isnan")
+IsInf = _op_class("isinf")
+Switch = _op_class("switch")
+Clip = _op_class("clip")
 
 
 class Cast(Elemwise):
     """Convert to ``dtype`` (NumPy ``astype`` semantics)."""
 
     __props__ = ("dtype",)
+    spec = spec("cast")
     nin = 1
     scalar_name = "cast"
 
@@ -295,9 +265,10 @@ class Cast(Elemwise):
         return [np.asarray(inputs[0]).astype(self.dtype)]
 
 
-ELEMWISE_OPS: tuple[type[Elemwise], ...] = (
-    Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow, Maximum, Minimum, Neg, Abs, Sign, Round,
-    Floor, Ceil, Exp, Log, Log1p, Expm1, Sqrt, Square, Sin, Cos, Tanh, Sigmoid, Softplus,
-    Erf, Identity, StopGradient, Eq, Neq, Lt, Le, Gt, Ge, And, Or, Xor, Invert, IsNan, IsInf, Switch, Clip,
-    Cast,
-)
+_CLASSES["cast"] = Cast
+
+#: The op class of every row, in the rows' order (each row has one: checked here).
+ELEMWISE_OPS: tuple[type[Elemwise], ...] = tuple(_CLASSES[row.name] for row in SPECS)
+
+#: The gradient rule of each differentiable op class (``Elemwise.L_op`` reads it here).
+GRADIENTS: dict[type, Callable] = {cls: cls.spec.grad for cls in ELEMWISE_OPS if cls.spec.grad}

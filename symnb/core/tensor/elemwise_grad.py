@@ -1,4 +1,5 @@
-"""Gradient rules of the elementwise ops, side by side.
+"""Gradient rules of the elementwise ops, side by side (each row of
+``elemwise_specs.SPECS`` names its rule here).
 
 Each rule maps ``(inputs, output, g)`` to one gradient per input (``None`` for none),
 as if no broadcasting happened; ``Elemwise.L_op`` then sums each gradient back to its
@@ -12,25 +13,30 @@ where ``x == 0``; comparisons and bitwise ops pass no gradient.
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Any
 
 from symnb.core.graph import Constant
-from symnb.core.tensor import elemwise as ew
-from symnb.core.tensor import math as m
-from symnb.core.tensor.basic import constant
 from symnb.core.type import is_float
 
-__all__ = ["GRADIENTS"]
+__all__ = [
+    "add", "sub", "mul", "true_div", "pow", "mod", "maximum", "minimum", "clip", "neg", "abs",
+    "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tanh", "sigmoid",
+    "softplus", "erf", "identity", "switch", "cast", "zero",
+]
 
-GRADIENTS: dict[type, Callable] = {}
+
+class _PublicFunctions:
+    """The public functions the rules build with (``m.mul``, ``m.switch``...), looked up
+    when a gradient is built: they are made from the table that names these rules, so
+    this module cannot import them first."""
+
+    def __getattr__(self, name: str) -> Any:
+        from symnb.core.tensor import math as public
+
+        return getattr(public, name)
 
 
-def _rule(op_class: type):
-    def register(fn: Callable) -> Callable:
-        GRADIENTS[op_class] = fn
-        return fn
-
-    return register
+m = _PublicFunctions()
 
 
 def _tie_split(a, b):
@@ -38,32 +44,29 @@ def _tie_split(a, b):
     return m.add(m.cast(m.gt(a, b), a.dtype), m.mul(m.cast(m.eq(a, b), a.dtype), 0.5))
 
 
-@_rule(ew.Add)
-def _add(inputs, out, g):
+def add(inputs, out, g):
     return [g, g]
 
 
-@_rule(ew.Sub)
-def _sub(inputs, out, g):
+def sub(inputs, out, g):
     return [g, m.neg(g)]
 
 
-@_rule(ew.Mul)
-def _mul(inputs, out, g):
+def mul(inputs, out, g):
     a, b = inputs
     return [m.mul(g, b), m.mul(g, a)]
 
 
-@_rule(ew.TrueDiv)
-def _true_div(inputs, out, g):
+def true_div(inputs, out, g):
     a, b = inputs
     return [m.true_div(g, b), m.neg(m.true_div(m.mul(g, out), b))]
 
 
-@_rule(ew.Pow)
-def _pow(inputs, out, g):
+def pow(inputs, out, g):
     a, b = inputs
     if isinstance(b, Constant):  # x ** 3: a constant exponent, and no gradient for it
+        from symnb.core.tensor.basic import constant
+
         lowered = constant(b.data - 1, dtype=b.dtype)
         return [m.mul(g, m.mul(b, m.pow(a, lowered))), None]
     base_grad = m.mul(g, m.mul(b, m.pow(a, m.sub(b, 1))))
@@ -71,26 +74,22 @@ def _pow(inputs, out, g):
     return [base_grad, m.mul(m.mul(g, out), m.log(safe_a))]
 
 
-@_rule(ew.Mod)
-def _mod(inputs, out, g):
+def mod(inputs, out, g):
     a, b = inputs
     return [g, m.neg(m.mul(g, m.floor_div(a, b)))]
 
 
-@_rule(ew.Maximum)
-def _maximum(inputs, out, g):
+def maximum(inputs, out, g):
     a, b = inputs
     return [m.mul(g, _tie_split(a, b)), m.mul(g, _tie_split(b, a))]
 
 
-@_rule(ew.Minimum)
-def _minimum(inputs, out, g):
+def minimum(inputs, out, g):
     a, b = inputs
     return [m.mul(g, _tie_split(b, a)), m.mul(g, _tie_split(a, b))]
 
 
-@_rule(ew.Clip)
-def _clip(inputs, out, g):
+def clip(inputs, out, g):
     x, low, high = inputs
     raised = m.maximum(x, low)            # clip = minimum(maximum(x, low), high)
     through_min = _tie_split(high, raised)
@@ -99,64 +98,52 @@ def _clip(inputs, out, g):
             m.mul(g, _tie_split(raised, high))]
 
 
-@_rule(ew.Neg)
-def _neg(inputs, out, g):
+def neg(inputs, out, g):
     return [m.neg(g)]
 
 
-@_rule(ew.Abs)
-def _abs(inputs, out, g):
+def abs(inputs, out, g):
     x = inputs[0]
     return [m.mul(g, m.switch(m.ge(x, 0), 1, -1))]  # JAX: d|x|/dx is 1 at 0
 
 
-@_rule(ew.Exp)
-def _exp(inputs, out, g):
+def exp(inputs, out, g):
     return [m.mul(g, out)]
 
 
-@_rule(ew.Log)
-def _log(inputs, out, g):
+def log(inputs, out, g):
     return [m.true_div(g, inputs[0])]
 
 
-@_rule(ew.Log1p)
-def _log1p(inputs, out, g):
+def log1p(inputs, out, g):
     return [m.true_div(g, m.add(inputs[0], 1))]
 
 
-@_rule(ew.Expm1)
-def _expm1(inputs, out, g):
+def expm1(inputs, out, g):
     return [m.mul(g, m.add(out, 1))]
 
 
-@_rule(ew.Sqrt)
-def _sqrt(inputs, out, g):
+def sqrt(inputs, out, g):
     return [m.true_div(m.mul(g, 0.5), out)]
 
 
-@_rule(ew.Square)
-def _square(inputs, out, g):
+def square(inputs, out, g):
     return [m.mul(g, m.mul(inputs[0], 2))]
 
 
-@_rule(ew.Sin)
-def _sin(inputs, out, g):
+def sin(inputs, out, g):
     return [m.mul(g, m.cos(inputs[0]))]
 
 
-@_rule(ew.Cos)
-def _cos(inputs, out, g):
+def cos(inputs, out, g):
     return [m.neg(m.mul(g, m.sin(inputs[0])))]
 
 
-@_rule(ew.Tanh)
-def _tanh(inputs, out, g):
+def tanh(inputs, out, g):
     return [m.mul(g, m.sub(1, m.square(out)))]
 
 
-@_rule(ew.Sigmoid)
-def _sigmoid(inputs, out, g):
+def sigmoid(inputs, out, g):
     # sigmoid(x) * sigmoid(-x), not y * (1 - y): 1 - y cancels to 0 where y rounds to 1
     # (x > 17 in float32), losing the gradient's value there.
     x = inputs[0]
@@ -165,39 +152,33 @@ def _sigmoid(inputs, out, g):
     return [m.mul(g, m.mul(out, m.sigmoid(m.neg(x))))]
 
 
-@_rule(ew.Softplus)
-def _softplus(inputs, out, g):
+def softplus(inputs, out, g):
     return [m.mul(g, m.sigmoid(inputs[0]))]
 
 
-@_rule(ew.Erf)
-def _erf(inputs, out, g):
+def erf(inputs, out, g):
     x = inputs[0]
     return [m.mul(g, m.mul(m.exp(m.neg(m.square(x))), 2 / math.sqrt(math.pi)))]
 
 
-@_rule(ew.Identity)
-def _identity(inputs, out, g):
+def identity(inputs, out, g):
     return [g]
 
 
-@_rule(ew.Switch)
-def _switch(inputs, out, g):
+def switch(inputs, out, g):
+    from symnb.core.tensor.basic import constant
+
     cond, a, b = inputs
-    zero = constant(0, dtype=g.dtype)
-    return [None, m.switch(cond, g, zero), m.switch(cond, zero, g)]
+    nothing = constant(0, dtype=g.dtype)
+    return [None, m.switch(cond, g, nothing), m.switch(cond, nothing, g)]
 
 
-@_rule(ew.Cast)
-def _cast(inputs, out, g):
+def cast(inputs, out, g):
     return [m.cast(g, inputs[0].dtype)]
 
 
-def _zero_gradient(inputs, out, g):
+def zero(inputs, out, g):
+    """Gradient 0 everywhere: ``floor``, ``ceil``, ``round``, ``sign`` and ``//``."""
     from symnb.core.tensor.alloc import zeros_like
 
     return [zeros_like(g) for _ in inputs]
-
-
-for _flat in (ew.Sign, ew.Round, ew.Floor, ew.Ceil, ew.FloorDiv):
-    GRADIENTS[_flat] = _zero_gradient

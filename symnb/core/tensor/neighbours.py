@@ -23,12 +23,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
-from symnb.core.tensor.shape import as_shape_vector, build_error, shape, static_entries
+from symnb.core.tensor.shape import as_shape_vector, shape, static_entries
 from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["Images2Neibs", "Neibs2Images", "images2neibs", "neibs2images", "NEIB_MODES"]
@@ -128,14 +128,14 @@ class Images2Neibs(NeibsBase):
         static = node.outputs[0].type.shape
         if static[0] is not None:
             return [static]
-        from symnb.core import tensor as T
+        from symnb.core.tensor import math as m
 
         n, k, rows, cols = input_shapes[0]
         grid = []
         for length, size, step in zip((rows, cols), self.neib_shape, self.neib_step):
             reach = {"valid": length - size, "ignore_borders": length - size,
                      "half": length - size % 2, "full": length + size - 2}.get(self.mode)
-            grid.append(-((-length) // step) if reach is None else T.maximum(reach // step + 1, 0))
+            grid.append(-((-length) // step) if reach is None else m.maximum(reach // step + 1, 0))
         return [(n * k * grid[0] * grid[1], static[1])]
 
     def L_op(self, inputs, outputs, output_grads):

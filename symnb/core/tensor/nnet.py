@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor import math as m
@@ -27,7 +27,6 @@ from symnb.core.tensor.alloc import arange
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.reduction import normalize_axes
 from symnb.core.tensor.reduction import sum as _sum
-from symnb.core.tensor.shape import build_error
 from symnb.core.tensor.subtensor import getitem
 from symnb.core.type import TensorType, is_float, is_integer
 
@@ -74,13 +73,11 @@ class Softmax(_Normalize):
         return e / np.sum(e, axis=self.axis, keepdims=True)
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core import tensor as T
-
         (y,), (g,) = outputs, output_grads
         if not is_float(inputs[0].dtype):
             return [None]
         # dx = y * (g - sum(g * y))
-        return [T.mul(y, T.sub(g, T.sum(T.mul(g, y), axis=self.axis, keepdims=True)))]
+        return [m.mul(y, m.sub(g, _sum(m.mul(g, y), axis=self.axis, keepdims=True)))]
 
 
 class LogSoftmax(_Normalize):
@@ -93,13 +90,11 @@ class LogSoftmax(_Normalize):
             return shifted - np.log(np.sum(np.exp(shifted), axis=self.axis, keepdims=True))
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core import tensor as T
-
         (y,), (g,) = outputs, output_grads
         if not is_float(inputs[0].dtype):
             return [None]
         # dx = g - softmax(x) * sum(g)
-        return [T.sub(g, T.mul(T.exp(y), T.sum(g, axis=self.axis, keepdims=True)))]
+        return [m.sub(g, m.mul(m.exp(y), _sum(g, axis=self.axis, keepdims=True)))]
 
 
 def softmax(x: object, axis: object = -1) -> Variable:

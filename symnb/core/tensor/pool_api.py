@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from symnb.core.errors import build_error
 from symnb.core.graph import Variable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
 from symnb.core.tensor.pool import MODES, MaxPoolGrad, Pool
-from symnb.core.tensor.shape import build_error, static_entries, static_int
+from symnb.core.tensor.shape import static_entries, static_int
 
 __all__ = ["pool_2d", "pool_3d", "max_pool_2d", "max_pool_2d_same_size"]
 

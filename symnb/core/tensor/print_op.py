@@ -28,7 +28,7 @@ class Print(Op):
     """
 
     __props__ = ("message", "attrs")
-    static_evaluable = False  # it must print when the compiled function runs
+    has_effects = True  # it must print when the compiled function runs
 
     def __init__(self, message: str = "", attrs: Sequence[str] = ("__str__",)) -> None:
         self.message = message

@@ -20,11 +20,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.tensor.shape import build_error
 from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
@@ -137,13 +136,13 @@ class Reduce(Op):
     # -- helpers of the gradient rules --------------------------------------------------
     def expand(self, reduced: Variable, x: Variable) -> Variable:
         """A reduced value with its reduced axes put back (length 1), for broadcasting."""
-        from symnb.core import tensor as T
+        from symnb.core.tensor import shape as sh
 
         if self.keepdims:
             return reduced
         axes = self.reduced_axes(x.ndim)
         kept = iter(range(reduced.ndim))
-        return T.dimshuffle(reduced, ["x" if i in axes else next(kept) for i in range(x.ndim)])
+        return sh.dimshuffle(reduced, ["x" if i in axes else next(kept) for i in range(x.ndim)])
 
     def spread(self, g: Variable, x: Variable) -> Variable:
         """The output gradient ``g`` broadcast back to ``x``'s shape."""
@@ -203,22 +202,22 @@ class Prod(Accumulate):
     fn_name = "prod"
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core import tensor as T
+        from symnb.core.tensor import math as m
 
         (x,) = inputs
         if not is_float(x.dtype):
             return [None]
         # d prod / d x_i is the product of the other elements: prod / x_i without zeros;
         # at a slice's lone zero the product of the non-zeros, elsewhere in that slice 0.
-        is_zero = T.eq(x, 0)
-        safe_x = T.switch(is_zero, 1, x)
+        is_zero = m.eq(x, 0)
+        safe_x = m.switch(is_zero, 1, x)
         axes = self.reduced_axes(x.ndim)
-        nonzero_prod = T.prod(safe_x, axis=axes, keepdims=True)
-        zeros = T.sum(is_zero, axis=axes, keepdims=True)
-        lone_zero = T.and_(is_zero, T.eq(zeros, 1))
-        others = T.switch(T.eq(zeros, 0), T.true_div(nonzero_prod, safe_x),
-                          T.switch(lone_zero, nonzero_prod, 0))
-        return [T.mul(self.spread(output_grads[0], x), others)]
+        nonzero_prod = prod(safe_x, axis=axes, keepdims=True)
+        zeros = sum(is_zero, axis=axes, keepdims=True)
+        lone_zero = m.and_(is_zero, m.eq(zeros, 1))
+        others = m.switch(m.eq(zeros, 0), m.true_div(nonzero_prod, safe_x),
+                          m.switch(lone_zero, nonzero_prod, 0))
+        return [m.mul(self.spread(output_grads[0], x), others)]
 
 
 class Mean(Accumulate):
@@ -241,30 +240,31 @@ def reduced_count(x: Variable, axes: tuple[int, ...]) -> int | Variable:
     A Python int when the static shape knows those lengths, else an int64 scalar built
     from ``x``'s shape (static at trace time, so it costs nothing in the compiled program).
     """
-    from symnb.core import tensor as T
+    from symnb.core.tensor import math as m
+    from symnb.core.tensor import shape as sh
 
     known = 1
     unknown = []
     for a in axes:
         if x.type.shape[a] is None:
-            unknown.append(T.shape_i(x, a))
+            unknown.append(sh.shape_i(x, a))
         else:
             known *= x.type.shape[a]
     if not unknown:
         return known
     count = unknown[0]
     for length in unknown[1:]:
-        count = T.mul(count, length)
-    return count if known == 1 else T.mul(count, known)
+        count = m.mul(count, length)
+    return count if known == 1 else m.mul(count, known)
 
 
 def _divide(value: Variable, count: int | Variable) -> Variable:
     """``value / count`` in ``value``'s dtype (a symbolic count is int64)."""
-    from symnb.core import tensor as T
+    from symnb.core.tensor import math as m
 
     if isinstance(count, Variable):
-        count = T.cast(count, value.dtype)
-    return T.true_div(value, count)
+        count = m.cast(count, value.dtype)
+    return m.true_div(value, count)
 
 
 # -- max, min ----------------------------------------------------------------------------
@@ -275,15 +275,15 @@ class Extremum(Reduce):
     needs_nonempty = True
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core import tensor as T
+        from symnb.core.tensor import math as m
 
         (x,) = inputs
         if not is_float(x.dtype):
             return [None]
         # JAX's convention (reduce_max's JVP): equal shares for tied extrema.
-        at_extremum = T.cast(T.eq(x, self.expand(outputs[0], x)), x.dtype)
-        ties = T.sum(at_extremum, axis=self.reduced_axes(x.ndim), keepdims=True)
-        return [T.true_div(T.mul(self.spread(output_grads[0], x), at_extremum), ties)]
+        at_extremum = m.cast(m.eq(x, self.expand(outputs[0], x)), x.dtype)
+        ties = sum(at_extremum, axis=self.reduced_axes(x.ndim), keepdims=True)
+        return [m.true_div(m.mul(self.spread(output_grads[0], x), at_extremum), ties)]
 
 
 class Max(Extremum):
@@ -319,13 +319,13 @@ class Moment(Reduce):
 
     def variance_grad(self, x: Variable, g: Variable) -> Variable:
         """``g * d var / d x = g * 2 (x - mean) / (N - ddof)``, broadcast to ``x``."""
-        from symnb.core import tensor as T
+        from symnb.core.tensor import math as m
 
         axes = self.reduced_axes(x.ndim)
-        centered = T.sub(x, T.mean(x, axis=axes, keepdims=True))
+        centered = m.sub(x, mean(x, axis=axes, keepdims=True))
         count = reduced_count(x, axes)
-        dof = T.sub(count, self.ddof) if isinstance(count, Variable) else count - self.ddof
-        return T.mul(self.spread(g, x), _divide(T.mul(centered, 2), dof))
+        dof = m.sub(count, self.ddof) if isinstance(count, Variable) else count - self.ddof
+        return m.mul(self.spread(g, x), _divide(m.mul(centered, 2), dof))
 
 
 class Var(Moment):
@@ -346,13 +346,13 @@ class Std(Moment):
     fn_name = "std"
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core import tensor as T
+        from symnb.core.tensor import math as m
 
         (x,) = inputs
         if not is_float(x.dtype):
             return [None]
         # d std = d var / (2 std)
-        g = T.true_div(output_grads[0], T.mul(outputs[0], 2))
+        g = m.true_div(output_grads[0], m.mul(outputs[0], 2))
         return [self.variance_grad(x, g)]
 
 

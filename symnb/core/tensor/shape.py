@@ -13,11 +13,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.errors import build_error, label
+from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
-from symnb.core.source import capture_site
+from symnb.core.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.variable import TensorVariable
@@ -35,38 +34,6 @@ def named(var: Variable) -> str:
     """``var``'s name as build-time and test-value messages show it (quoted). Compiled
     programs may be shared by equal graphs, so lowering rules say ``input #i`` instead."""
     return repr(label(var))
-
-
-def build_error(text: str, error: type[Exception] = ValueError) -> Exception:
-    """An error found while building a node, showing the user's line."""
-    site = capture_site(config.traceback__limit)
-    return error(f"{text}\n{site.format(1)}" if site else text)
-
-
-def static_value(var: Variable, depth: int = 8) -> np.ndarray | None:
-    """``var``'s value when it is known without any input value, else None.
-
-    Known: constants, shapes that the static types fix, and pure ops applied to known
-    values (e.g. ``x.shape[0] * 2`` when x's static shape is known).
-    """
-    if isinstance(var, Constant):
-        return var.data
-    node = var.owner
-    if node is None or depth == 0:
-        return None
-    if isinstance(node.op, Shape):
-        static = node.inputs[0].type.shape
-        return None if None in static else np.array(static, dtype=np.int64)
-    if not node.op.static_evaluable:
-        return None
-    values = [static_value(v, depth - 1) for v in node.inputs]
-    if any(v is None for v in values):
-        return None
-    try:
-        with np.errstate(all="ignore"):
-            return node.op.perform(node, values)[var.index]
-    except Exception:  # the values do not fit: leave the error to run time
-        return None
 
 
 def static_int(var: Any) -> int | None:
@@ -180,6 +147,7 @@ class Shape(Op):
     """The shape of a tensor, as an int64 vector."""
 
     differentiable = False
+    reads_shape_only = True
 
     def make_node(self, x: Variable) -> Apply:
         return Apply(self, [x], [TensorType("int64", (x.ndim,))])
@@ -196,6 +164,7 @@ class ShapeI(Op):
 
     __props__ = ("i",)
     differentiable = False
+    reads_shape_only = True
 
     def __init__(self, i: int) -> None:
         self.i = int(i)
@@ -281,7 +250,7 @@ class Reshape(Op):
             raise TypeError(f"Reshape: the shape must be an int vector, got {shape.type.short()}")
         if shape.type.shape[0] not in (None, self.ndim):
             raise TypeError(f"Reshape{{{self.ndim}}}: the shape has {shape.type.shape[0]} entries")
-        out_shape = _static_reshape(x, static_entries(shape) or [None] * self.ndim)
+        out_shape = _static_reshape(self, x, shape, static_entries(shape) or [None] * self.ndim)
         return Apply(self, [x, shape], [TensorType(x.dtype, out_shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -314,12 +283,14 @@ class Reshape(Op):
         return [reshape(output_grads[0], shape(x), ndim=x.ndim), None]
 
 
-def _static_reshape(x: Variable, entries: list[int | None]) -> tuple[int | None, ...]:
-    """The output's static shape, raising now when the static sizes cannot match."""
+def _static_reshape(op: Reshape, x: Variable, target: Variable, entries: list[int | None]
+                    ) -> tuple[int | None, ...]:
+    """The output's static shape, raising now when the static sizes cannot match (as the
+    node would on test values: the same message, layout and error class)."""
     name = named(x)
     if sum(e == -1 for e in entries) > 1 or any(e is not None and e < -1 for e in entries):
         raise build_error(f"cannot reshape {name} into shape {describe_shape(entries)}: "
-                          f"lengths must be >= 0, with at most one -1")
+                          f"lengths must be >= 0, with at most one -1", op=op, inputs=[x, target])
     out = [e if e is not None and e >= 0 else None for e in entries]
     if not x.type.fully_known:
         return tuple(out)
@@ -329,12 +300,12 @@ def _static_reshape(x: Variable, entries: list[int | None]) -> tuple[int | None,
     mismatch = _reshape_mismatch(name, x.type.shape, entries)
     if not open_axes:
         if rest != size:
-            raise build_error(mismatch)
+            raise build_error(mismatch, op=op, inputs=[x, target])
     elif rest == 0:
         if size != 0 or -1 in entries:  # NumPy refuses -1 next to a zero length
-            raise build_error(mismatch)
+            raise build_error(mismatch, op=op, inputs=[x, target])
     elif size % rest:
-        raise build_error(mismatch)
+        raise build_error(mismatch, op=op, inputs=[x, target])
     elif len(open_axes) == 1:
         out[open_axes[0]] = size // rest
     return tuple(out)
@@ -381,7 +352,7 @@ class DimShuffle(Op):
                             f"{named(x)} is {x.type.short()}")
         for axis in self.dropped:
             if x.type.shape[axis] not in (None, 1):
-                raise build_error(_drop_message(self, named(x), x.type.shape, axis))
+                raise build_error(_drop_message(self, named(x), x.type.shape, axis), op=self, inputs=[x])
         out_shape = tuple(1 if p == "x" else x.type.shape[p] for p in self.pattern)
         return Apply(self, [x], [TensorType(x.dtype, out_shape)])
 

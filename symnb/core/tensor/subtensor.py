@@ -57,7 +57,7 @@ class _GetOp(_IndexOp):
     def make_node(self, x: Any, *index: Variable) -> Apply:
         x = as_tensor_variable(x)
         index = [as_tensor_variable(v) for v in index]
-        shape = static_indexed_shape(self.idx_list, x, index)
+        shape = static_indexed_shape(self.idx_list, x, index, self, [x, *index])
         return Apply(self, [x, *index], [TensorType(x.dtype, shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -107,7 +107,7 @@ class _SetOp(_IndexOp):
     def make_node(self, x: Any, y: Any, *index: Variable) -> Apply:
         x, y = as_tensor_variable(x), as_tensor_variable(y)
         index = [as_tensor_variable(v) for v in index]
-        indexed = static_indexed_shape(self.idx_list, x, index)
+        indexed = static_indexed_shape(self.idx_list, x, index, self, [x, y, *index])
         check_value_fits(self, x, y, indexed)
         return Apply(self, [x, y, *index], [x.type])
 
@@ -431,8 +431,7 @@ def _not_indexed_message(function: str, x: Any) -> str:
     elif x.owner is None:
         what = f"{label(x)!r}, an input ({x.type.short()})"
     else:
-        what = (f"{label(x)!r}, computed by {x.owner.op.display_name()} at "
-                f"{x.site.short()}: {x.site.line}")
+        what = f"{label(x)!r}, computed by {x.owner.op.display_name()} {x.site.describe('at')}"
     return (f"{function}: the first argument must be the result of indexing, as in "
             f"{function}(x[idx], y); got {what}")
 

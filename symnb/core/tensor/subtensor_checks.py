@@ -12,10 +12,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import label
+from symnb.core.errors import BuildError, build_error, label
 from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.source import capture_site
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import BroadcastError
 from symnb.core.type import describe_shape
@@ -24,15 +22,21 @@ __all__ = ["index_error", "static_indexed_shape", "check_value_fits", "rephrase_
            "out_of_bounds_message"]
 
 
-def index_error(x: Variable, message: str) -> IndexError:
-    """An IndexError about indexing ``x``, showing the user's line."""
-    site = capture_site(config.traceback__limit)
-    where = f"\n{site.format(1)}" if site else ""
-    return IndexError(f"{message} (indexing {label(x)}, {x.type.short()}){where}")
+def index_error(x: Variable, message: str, op: Any = None, inputs: Sequence[Variable] = ()
+                ) -> BuildError:
+    """An IndexError about indexing ``x``, showing the user's line; from the ``make_node``
+    of ``op`` (on ``inputs``), in the layout of the node's failure on test values."""
+    if op is not None:
+        return build_error(message, IndexError, op=op, inputs=inputs)
+    return build_error(f"{message} (indexing {label(x)}, {x.type.short()})", IndexError)
 
 
-def static_indexed_shape(idx_list: tuple, x: Variable, index: Sequence[Any]) -> tuple:
-    """Check the index inputs against ``idx_list`` and ``x``; the static shape of ``x[index]``."""
+def static_indexed_shape(idx_list: tuple, x: Variable, index: Sequence[Any], op: Any = None,
+                         inputs: Sequence[Variable] = ()) -> tuple:
+    """Check the index inputs against ``idx_list`` and ``x``; the static shape of ``x[index]``.
+
+    ``op`` and ``inputs``: the op whose ``make_node`` checks, and its inputs (an index out
+    of range is then reported as the node would report it on test values)."""
     if si.index_inputs_count(idx_list) != len(index):
         raise TypeError(f"index [{si.format_idx_list(idx_list)}] takes "
                         f"{si.index_inputs_count(idx_list)} symbolic input(s), got {len(index)}")
@@ -46,7 +50,7 @@ def static_indexed_shape(idx_list: tuple, x: Variable, index: Sequence[Any]) -> 
             _check_slice_bound(var)
     axes = si.entry_axes(idx_list, x.ndim)
     for entry, axis, var in _entries_with_inputs(idx_list, axes, index):
-        _check_entry(x, entry, axis, var)
+        _check_entry(x, entry, axis, var, op, inputs)
     try:
         return si.static_output_shape(idx_list, x.type.shape, [v.type.shape for v in index])
     except BroadcastError:
@@ -75,10 +79,11 @@ def _check_slice_bound(var: Variable) -> None:
         raise TypeError(f"slice bound {label(var)} must be an integer scalar, got {var.type.short()}")
 
 
-def _check_entry(x: Variable, entry: Any, axis: int, var: Variable | None) -> None:
+def _check_entry(x: Variable, entry: Any, axis: int, var: Variable | None, op: Any,
+                 inputs: Sequence[Variable]) -> None:
     length = x.type.shape[axis]
     if isinstance(entry, si.Mask):
-        _check_mask(x, entry, axis, var)
+        _check_mask(x, entry, axis, var, op, inputs)
         return
     if var is not None:
         if np.dtype(var.dtype).kind not in "iu" or (entry is si.SCALAR and var.ndim != 0):
@@ -92,7 +97,7 @@ def _check_entry(x: Variable, entry: Any, axis: int, var: Variable | None) -> No
     if length is not None:
         bad = values[(values < -length) | (values >= length)]
         if bad.size:
-            raise index_error(x, out_of_bounds_message(x, int(bad.flat[0]), axis, length))
+            raise index_error(x, out_of_bounds_message(x, int(bad.flat[0]), axis, length), op, inputs)
 
 
 def out_of_bounds_message(x: Variable, index: int, axis: int, length: int,
@@ -104,14 +109,16 @@ def out_of_bounds_message(x: Variable, index: int, axis: int, length: int,
     return text + (f" ({label(index_var)})" if index_var is not None else "")
 
 
-def _check_mask(x: Variable, entry: si.Mask, axis: int, mask: Variable) -> None:
+def _check_mask(x: Variable, entry: si.Mask, axis: int, mask: Variable, op: Any,
+                inputs: Sequence[Variable]) -> None:
     if mask.dtype != "bool" or mask.ndim != entry.ndim:
         raise TypeError(f"mask {label(mask)} must be a {entry.ndim}-d bool tensor, got "
                         f"{mask.type.short()}")
     for k, mask_length in enumerate(mask.type.shape):
         length = x.type.shape[axis + k]
         if mask_length is not None and length is not None and mask_length != length:
-            raise index_error(x, mask_mismatch_message(x, mask, axis + k, length, mask_length))
+            raise index_error(x, mask_mismatch_message(x, mask, axis + k, length, mask_length), op,
+                              inputs)
 
 
 def mask_mismatch_message(x: Variable, mask: Variable, axis: int, length: int, mask_length: int) -> str:

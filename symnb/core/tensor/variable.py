@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
-from types import ModuleType
-
 import numpy as np
 
 from symnb.core.graph import Constant, Variable
 
 __all__ = ["TensorVariable", "TensorConstant"]
-
-# symnb.core.tensor binds itself here once all its modules are imported; the methods
-# below call the public functions through it (they import this module, not the reverse).
-_T: ModuleType | None = None
-
 
 class _TensorOperators:
     """Operators and methods shared by every tensor variable, constant and shared one."""
@@ -22,38 +15,38 @@ class _TensorOperators:
     __array_priority__ = 1000  # numpy_array + var -> var.__radd__, not an object array
 
     # arithmetic
-    def __add__(self, other): return _T.add(self, other)
-    def __radd__(self, other): return _T.add(other, self)
-    def __sub__(self, other): return _T.sub(self, other)
-    def __rsub__(self, other): return _T.sub(other, self)
-    def __mul__(self, other): return _T.mul(self, other)
-    def __rmul__(self, other): return _T.mul(other, self)
-    def __truediv__(self, other): return _T.true_div(self, other)
-    def __rtruediv__(self, other): return _T.true_div(other, self)
-    def __floordiv__(self, other): return _T.floor_div(self, other)
-    def __rfloordiv__(self, other): return _T.floor_div(other, self)
-    def __mod__(self, other): return _T.mod(self, other)
-    def __rmod__(self, other): return _T.mod(other, self)
-    def __pow__(self, other): return _T.pow(self, other)
-    def __rpow__(self, other): return _T.pow(other, self)
-    def __matmul__(self, other): return _T.matmul(self, other)
-    def __rmatmul__(self, other): return _T.matmul(other, self)
-    def __neg__(self): return _T.neg(self)
+    def __add__(self, other): return _math.add(self, other)
+    def __radd__(self, other): return _math.add(other, self)
+    def __sub__(self, other): return _math.sub(self, other)
+    def __rsub__(self, other): return _math.sub(other, self)
+    def __mul__(self, other): return _math.mul(self, other)
+    def __rmul__(self, other): return _math.mul(other, self)
+    def __truediv__(self, other): return _math.true_div(self, other)
+    def __rtruediv__(self, other): return _math.true_div(other, self)
+    def __floordiv__(self, other): return _math.floor_div(self, other)
+    def __rfloordiv__(self, other): return _math.floor_div(other, self)
+    def __mod__(self, other): return _math.mod(self, other)
+    def __rmod__(self, other): return _math.mod(other, self)
+    def __pow__(self, other): return _math.pow(self, other)
+    def __rpow__(self, other): return _math.pow(other, self)
+    def __matmul__(self, other): return _blas.matmul(self, other)
+    def __rmatmul__(self, other): return _blas.matmul(other, self)
+    def __neg__(self): return _math.neg(self)
     def __pos__(self): return self
-    def __abs__(self): return _T.abs(self)
-    def __invert__(self): return _T.invert(self)
+    def __abs__(self): return _math.abs(self)
+    def __invert__(self): return _math.invert(self)
 
     # comparisons and logic (return real bool tensors)
-    def __lt__(self, other): return _T.lt(self, other)
-    def __le__(self, other): return _T.le(self, other)
-    def __gt__(self, other): return _T.gt(self, other)
-    def __ge__(self, other): return _T.ge(self, other)
-    def __and__(self, other): return _T.and_(self, other)
-    def __rand__(self, other): return _T.and_(other, self)
-    def __or__(self, other): return _T.or_(self, other)
-    def __ror__(self, other): return _T.or_(other, self)
-    def __xor__(self, other): return _T.xor(self, other)
-    def __rxor__(self, other): return _T.xor(other, self)
+    def __lt__(self, other): return _math.lt(self, other)
+    def __le__(self, other): return _math.le(self, other)
+    def __gt__(self, other): return _math.gt(self, other)
+    def __ge__(self, other): return _math.ge(self, other)
+    def __and__(self, other): return _math.and_(self, other)
+    def __rand__(self, other): return _math.and_(other, self)
+    def __or__(self, other): return _math.or_(self, other)
+    def __ror__(self, other): return _math.or_(other, self)
+    def __xor__(self, other): return _math.xor(self, other)
+    def __rxor__(self, other): return _math.xor(other, self)
 
     # Variables are graph nodes: == is identity (as in Theano); use T.eq for values.
     __hash__ = object.__hash__
@@ -70,46 +63,46 @@ class _TensorOperators:
         raise TypeError("len() of a symbolic tensor is unknown while building; use x.shape[0]")
 
     # indexing
-    def __getitem__(self, index): return _T.getitem(self, index)
+    def __getitem__(self, index): return _subtensor.getitem(self, index)
 
     # methods
-    def sum(self, axis=None, keepdims=False, dtype=None): return _T.sum(self, axis, keepdims=keepdims, dtype=dtype)
-    def prod(self, axis=None, keepdims=False, dtype=None): return _T.prod(self, axis, keepdims=keepdims, dtype=dtype)
-    def max(self, axis=None, keepdims=False): return _T.max(self, axis, keepdims=keepdims)
-    def min(self, axis=None, keepdims=False): return _T.min(self, axis, keepdims=keepdims)
-    def mean(self, axis=None, keepdims=False, dtype=None): return _T.mean(self, axis, keepdims=keepdims, dtype=dtype)
-    def var(self, axis=None, keepdims=False, ddof=0): return _T.var(self, axis, keepdims=keepdims, ddof=ddof)
-    def std(self, axis=None, keepdims=False, ddof=0): return _T.std(self, axis, keepdims=keepdims, ddof=ddof)
-    def argmax(self, axis=None, keepdims=False): return _T.argmax(self, axis, keepdims=keepdims)
-    def argmin(self, axis=None, keepdims=False): return _T.argmin(self, axis, keepdims=keepdims)
-    def any(self, axis=None, keepdims=False): return _T.any(self, axis, keepdims=keepdims)
-    def all(self, axis=None, keepdims=False): return _T.all(self, axis, keepdims=keepdims)
-    def dot(self, other): return _T.dot(self, other)
+    def sum(self, axis=None, keepdims=False, dtype=None): return _reduction.sum(self, axis, keepdims=keepdims, dtype=dtype)
+    def prod(self, axis=None, keepdims=False, dtype=None): return _reduction.prod(self, axis, keepdims=keepdims, dtype=dtype)
+    def max(self, axis=None, keepdims=False): return _reduction.max(self, axis, keepdims=keepdims)
+    def min(self, axis=None, keepdims=False): return _reduction.min(self, axis, keepdims=keepdims)
+    def mean(self, axis=None, keepdims=False, dtype=None): return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype)
+    def var(self, axis=None, keepdims=False, ddof=0): return _reduction.var(self, axis, keepdims=keepdims, ddof=ddof)
+    def std(self, axis=None, keepdims=False, ddof=0): return _reduction.std(self, axis, keepdims=keepdims, ddof=ddof)
+    def argmax(self, axis=None, keepdims=False): return _reduction.argmax(self, axis, keepdims=keepdims)
+    def argmin(self, axis=None, keepdims=False): return _reduction.argmin(self, axis, keepdims=keepdims)
+    def any(self, axis=None, keepdims=False): return _reduction.any(self, axis, keepdims=keepdims)
+    def all(self, axis=None, keepdims=False): return _reduction.all(self, axis, keepdims=keepdims)
+    def dot(self, other): return _blas.dot(self, other)
     def reshape(self, *shape, ndim=None):
         if len(shape) == 1 and not isinstance(shape[0], int):
             shape = shape[0]
-        return _T.reshape(self, shape, ndim=ndim)
+        return _shape.reshape(self, shape, ndim=ndim)
     def dimshuffle(self, *pattern):
         if len(pattern) == 1 and isinstance(pattern[0], (list, tuple)):
             pattern = pattern[0]
-        return _T.dimshuffle(self, pattern)
+        return _shape.dimshuffle(self, pattern)
     def transpose(self, *axes):
         if len(axes) == 1 and isinstance(axes[0], (list, tuple)):
             axes = axes[0]
-        return _T.transpose(self, axes or None)
+        return _shape.transpose(self, axes or None)
     @property
-    def T(self): return _T.transpose(self)
-    def flatten(self, ndim=1): return _T.flatten(self, ndim)
-    def squeeze(self, axis=None): return _T.squeeze(self, axis)
-    def astype(self, dtype): return _T.cast(self, dtype)
-    def nonzero(self, return_matrix=False): return _T.nonzero(self, return_matrix=return_matrix)
-    def clip(self, a_min, a_max): return _T.clip(self, a_min, a_max)
-    def round(self): return _T.round(self)
-    def __round__(self): return _T.round(self)
+    def T(self): return _shape.transpose(self)
+    def flatten(self, ndim=1): return _shape.flatten(self, ndim)
+    def squeeze(self, axis=None): return _shape.squeeze(self, axis)
+    def astype(self, dtype): return _math.cast(self, dtype)
+    def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
+    def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
+    def round(self): return _math.round(self)
+    def __round__(self): return _math.round(self)
     @property
-    def shape(self): return _T.shape(self)
+    def shape(self): return _shape.shape(self)
     @property
-    def size(self): return _T.prod(_T.shape(self))
+    def size(self): return _reduction.prod(_shape.shape(self))
 
     def eval(self, inputs_to_values: dict | None = None) -> np.ndarray:
         """Compile and run this variable's graph on ``inputs_to_values``."""
@@ -130,6 +123,11 @@ class TensorConstant(_TensorOperators, Constant):
     __slots__ = ()
 
 
-def bind_api(module: ModuleType) -> None:
-    global _T
-    _T = module
+# The operators and methods call the public functions of these modules, which import this
+# one (for TensorVariable): imported last, they find its classes defined. Module globals,
+# not imports per call: ``x + y`` is on the graph-building hot path.
+from symnb.core.tensor import blas as _blas  # noqa: E402
+from symnb.core.tensor import math as _math  # noqa: E402
+from symnb.core.tensor import reduction as _reduction  # noqa: E402
+from symnb.core.tensor import shape as _shape  # noqa: E402
+from symnb.core.tensor import subtensor as _subtensor  # noqa: E402

@@ -1,9 +1,10 @@
 """Array creation -> jax.numpy.
 
-These ops are not folded at trace time by the interpreter (``static_evaluable`` is
-False): their lengths must be static, and a small result is returned as a NumPy value
-(so it stays static, e.g. an ``arange`` used to build a shape) while a large one is
-built on the device instead of being baked into the program as a constant.
+These ops are not run at trace time by the interpreter (they are ``costly_to_fold``):
+their lengths must be static, and a result small enough to embed
+(``symnb.core.static.small_enough_to_inline``) is returned as a NumPy value (so it stays
+static, e.g. an ``arange`` used to build a shape) while a large one is built on the
+device instead of being baked into the program as a constant.
 """
 
 from __future__ import annotations
@@ -11,18 +12,11 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
+from symnb.core.static import small_enough_to_inline
 from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
 from symnb.lower_xla.registry import lower
 from symnb.lower_xla.rules.shape import input_name, static_argument
 from symnb.lower_xla.specialize import static_inputs
-
-#: Results with at most this many elements stay NumPy values while tracing.
-STATIC_SIZE_LIMIT = 1024
-
-
-def _small(shape) -> bool:
-    return int(np.prod(shape, dtype=np.int64)) <= STATIC_SIZE_LIMIT
-
 
 @lower.register(Alloc)
 def _alloc(op, node):
@@ -33,7 +27,7 @@ def _alloc(op, node):
         problem = alloc_problem(input_name(0), tuple(value.shape), target)
         if problem is not None:
             raise ValueError(problem)
-        if isinstance(value, np.ndarray) and _small(target):
+        if isinstance(value, np.ndarray) and small_enough_to_inline(target):
             return op.perform(node, [value, shape])[0]
         return jnp.broadcast_to(jnp.asarray(value, dtype=dtype), target)
 
@@ -50,7 +44,7 @@ def _arange(op, node):
     def arange(start, stop, step):
         bounds = [static_argument(v, node, i, "range bound")[()]
                   for i, v in enumerate((start, stop, step))]
-        if _small((arange_length(*bounds),)):
+        if small_enough_to_inline((arange_length(*bounds),)):
             return op.perform(node, [np.asarray(b) for b in bounds])[0]
         return jnp.arange(*bounds, dtype=op.dtype)
 
@@ -66,7 +60,7 @@ def _arange_bounds(op, node) -> dict[int, str]:
 def _eye(op, node):
     def eye(n, m):
         rows, cols = (int(static_argument(v, node, i, "size")) for i, v in enumerate((n, m)))
-        if _small((rows, cols)):
+        if small_enough_to_inline((rows, cols)):
             return op.perform(node, [np.asarray(rows), np.asarray(cols)])[0]
         return jnp.eye(rows, cols, op.k, dtype=op.dtype)
 

@@ -23,12 +23,12 @@ from symnb.lower_xla.registry import lower
 def _composite(op, node):
     # Each inner op keeps its own named scope (its user's line) in the jaxpr/HLO.
     steps = [(inner, lower(inner.op, inner), inner.outputs[0].type.dtype, scope_name(inner))
-             for inner in op.inner_nodes]
-    constants = {v: v.data for inner in op.inner_nodes for v in inner.inputs if isinstance(v, Constant)}
+             for inner in op.graph.nodes]
+    constants = {v: v.data for inner in op.graph.nodes for v in inner.inputs if isinstance(v, Constant)}
 
     def composite(*arrays: Any):
         env = dict(constants)
-        env.update(zip(op.inner_inputs, arrays))
+        env.update(zip(op.graph.inputs, arrays))
         for index, (inner, rule, dtype, scope) in enumerate(steps):
             args = [env[v] for v in inner.inputs]
             with jax.named_scope(scope):
@@ -37,6 +37,6 @@ def _composite(op, node):
                 except Exception as err:  # the inner node cannot run on these shapes
                     raise NodeFailure(inner, index, args, err) from err
             env[inner.outputs[0]] = as_dtype(value, dtype)
-        return tuple(env[v] for v in op.inner_outputs)
+        return tuple(env[v] for v in op.graph.outputs)
 
     return composite

@@ -1,4 +1,5 @@
-"""Elementwise ops -> jax.numpy, side by side.
+"""Elementwise ops -> jax.numpy, side by side, keyed by the name of each op's row in
+``symnb.core.tensor.elemwise_specs`` (a row without a rule fails this module's import).
 
 Inputs are first cast to the dtype NumPy computes in (the output dtype, or for
 comparisons the promoted input dtype), because JAX's promotion lattice differs from
@@ -14,6 +15,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor import elemwise as ew
+from symnb.core.tensor.elemwise import ELEMWISE_OPS
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
@@ -45,10 +47,6 @@ def _elementwise(fn: Callable, node) -> Callable:
     return apply
 
 
-def _register(op_class: type, fn: Callable) -> None:
-    lower.register(op_class)(lambda op, node: _elementwise(fn, node))
-
-
 def _clip(x, low, high):
     return jnp.minimum(jnp.maximum(x, low), high)
 
@@ -65,51 +63,53 @@ def _power(x, y):
     return result
 
 
-_register(ew.Add, jnp.add)
-_register(ew.Sub, jnp.subtract)
-_register(ew.Mul, jnp.multiply)
-_register(ew.TrueDiv, jnp.true_divide)
-_register(ew.FloorDiv, jnp.floor_divide)
-_register(ew.Mod, jnp.mod)
-_register(ew.Pow, _power)
-_register(ew.Maximum, jnp.maximum)
-_register(ew.Minimum, jnp.minimum)
-_register(ew.Neg, jnp.negative)
-_register(ew.Abs, jnp.abs)
-_register(ew.Sign, jnp.sign)
-_register(ew.Round, jnp.round)
-_register(ew.Floor, jnp.floor)
-_register(ew.Ceil, jnp.ceil)
-_register(ew.Exp, jnp.exp)
-_register(ew.Log, jnp.log)
-_register(ew.Log1p, jnp.log1p)
-_register(ew.Expm1, jnp.expm1)
-_register(ew.Sqrt, jnp.sqrt)
-_register(ew.Square, jnp.square)
-_register(ew.Sin, jnp.sin)
-_register(ew.Cos, jnp.cos)
-_register(ew.Tanh, jnp.tanh)
-_register(ew.Sigmoid, jax.nn.sigmoid)
-_register(ew.Softplus, jax.nn.softplus)
-_register(ew.Erf, jax.scipy.special.erf)
-_register(ew.Identity, lambda x: x)
-_register(ew.StopGradient, jax.lax.stop_gradient)
-_register(ew.Eq, jnp.equal)
-_register(ew.Neq, jnp.not_equal)
-_register(ew.Lt, jnp.less)
-_register(ew.Le, jnp.less_equal)
-_register(ew.Gt, jnp.greater)
-_register(ew.Ge, jnp.greater_equal)
-_register(ew.And, jnp.bitwise_and)
-_register(ew.Or, jnp.bitwise_or)
-_register(ew.Xor, jnp.bitwise_xor)
-_register(ew.Invert, jnp.invert)
-_register(ew.IsNan, jnp.isnan)
-_register(ew.IsInf, jnp.isinf)
-_register(ew.Clip, _clip)
+#: The JAX function of each row of ``elemwise_specs.SPECS``, by the row's name.
+JAX_FUNCTIONS: dict[str, Callable] = {
+    "add": jnp.add,
+    "sub": jnp.subtract,
+    "mul": jnp.multiply,
+    "true_div": jnp.true_divide,
+    "floor_div": jnp.floor_divide,
+    "mod": jnp.mod,
+    "pow": _power,
+    "maximum": jnp.maximum,
+    "minimum": jnp.minimum,
+    "neg": jnp.negative,
+    "abs": jnp.abs,
+    "sign": jnp.sign,
+    "round": jnp.round,
+    "floor": jnp.floor,
+    "ceil": jnp.ceil,
+    "exp": jnp.exp,
+    "log": jnp.log,
+    "log1p": jnp.log1p,
+    "expm1": jnp.expm1,
+    "sqrt": jnp.sqrt,
+    "square": jnp.square,
+    "sin": jnp.sin,
+    "cos": jnp.cos,
+    "tanh": jnp.tanh,
+    "sigmoid": jax.nn.sigmoid,
+    "softplus": jax.nn.softplus,
+    "erf": jax.scipy.special.erf,
+    "identity": lambda x: x,
+    "stop_gradient": jax.lax.stop_gradient,
+    "eq": jnp.equal,
+    "neq": jnp.not_equal,
+    "lt": jnp.less,
+    "le": jnp.less_equal,
+    "gt": jnp.greater,
+    "ge": jnp.greater_equal,
+    "and_": jnp.bitwise_and,
+    "or_": jnp.bitwise_or,
+    "xor": jnp.bitwise_xor,
+    "invert": jnp.invert,
+    "isnan": jnp.isnan,
+    "isinf": jnp.isinf,
+    "clip": _clip,
+}
 
 
-@lower.register(ew.Switch)
 def _switch(op, node):
     dtype = np.dtype(node.outputs[0].type.dtype)
 
@@ -120,6 +120,25 @@ def _switch(op, node):
     return switch
 
 
-@lower.register(ew.Cast)
 def _cast(op, node):
     return lambda x: as_dtype(x, op.dtype)
+
+
+#: Rows whose rule is not a JAX function applied to inputs cast to the computing dtype.
+_OWN_RULES = {"switch": _switch, "cast": _cast}
+
+
+def _register_every_row() -> None:
+    for op_class in ELEMWISE_OPS:
+        name = op_class.spec.name
+        if name in _OWN_RULES:
+            lower.register(op_class)(_OWN_RULES[name])
+        elif name in JAX_FUNCTIONS:
+            fn = JAX_FUNCTIONS[name]
+            lower.register(op_class)(lambda op, node, fn=fn: _elementwise(fn, node))
+        else:
+            raise NotImplementedError(f"elementwise row {name!r} ({op_class.__name__}) has no "
+                                      f"lowering: add its JAX function to JAX_FUNCTIONS")
+
+
+_register_every_row()

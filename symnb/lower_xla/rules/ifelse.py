@@ -61,8 +61,8 @@ def _check_same_shapes(op: IfElse, node: Apply, then_fn: Callable, else_fn: Call
             then_out, else_out = op.then_graph.outputs[i], op.else_graph.outputs[i]
             raise StaticValueRequired(
                 f"{op.display_name()}: output #{i} has shape {describe_shape(a.shape)} in the then "
-                f"branch ({label(then_out)!r}, built at {then_out.site.short()}) and "
-                f"{describe_shape(b.shape)} in the else branch ({label(else_out)!r}, built at "
-                f"{else_out.site.short()}); XLA needs both branches of ifelse to give the same "
+                f"branch ({label(then_out)!r}, {then_out.site.describe()}) and "
+                f"{describe_shape(b.shape)} in the else branch ({label(else_out)!r}, "
+                f"{else_out.site.describe()}); XLA needs both branches of ifelse to give the same "
                 f"shape, or a condition computed from the function's arguments (not from shared "
                 f"variables or loop steps)", (0,))

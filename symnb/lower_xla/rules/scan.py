@@ -91,7 +91,7 @@ def _advance(op: Scan, node: Apply, carry: tuple, outs: Sequence[Any]) -> tuple:
         value = jnp.asarray(outs[j])
         if value.shape != buffer[-1].shape:
             out = op.inner.outputs[j]
-            where = f" (built at {out.site.short()}: {out.site.line})" if out.owner is not None else ""
+            where = f" ({out.site.describe()})" if out.owner is not None and out.site else ""
             raise ValueError(
                 f"{op.describe()}: output #{j} of the step function{where} has shape "
                 f"{describe_shape(value.shape)}, but its state has shape "

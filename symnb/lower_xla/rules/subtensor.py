@@ -27,9 +27,9 @@ import numpy as np
 
 from symnb.core.errors import label
 from symnb.core.graph import Apply, Constant, Variable, walk_nodes
+from symnb.core.static import known_while_tracing
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
-from symnb.lower_xla.interpreter import known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError, StaticValueRequired, lower
 from symnb.lower_xla.rules.subtensor_checks import from_nonzero, index_checker
 from symnb.lower_xla.specialize import static_inputs

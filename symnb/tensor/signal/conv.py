@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import label
+from symnb.core.errors import build_error, label
 from symnb.core.graph import Variable
 from symnb.core.tensor import conv_api
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.tensor.shape import build_error, dimshuffle
+from symnb.core.tensor.shape import dimshuffle
 
 __all__ = ["conv2d"]
 

@@ -1,12 +1,18 @@
-"""Inner graphs: the closed graphs that control-flow ops (Scan, IfElse) hold.
+"""Inner graphs: the closed graphs an op holds and runs (a loop body, the branches of a
+condition, a fused elementwise chain).
 
 An inner graph computes its outputs from its own input variables only (constants
 aside). Building one from user code means *closing over* the outer variables the
 code used: each such variable becomes an extra inner input (and an extra input of
-the op that holds the graph). The NumPy reference runs an inner graph node by node
-with each node's ``perform`` -- nothing is compiled -- and a failing node is
+the op that holds the graph). The NumPy reference runs an inner graph with the one
+evaluator (``symnb.core.evaluate``) -- nothing is compiled -- and a failing node is
 reported with its own creation site (the user's line inside the step function or
 branch), not the op's.
+
+Every op holding inner graphs describes them through the same few members of
+:class:`~symnb.core.op.Op` (``inner_graphs``, ``inner_inputs``, ``inner_outputs``,
+``inner_feeds``, ``inner_output_notes``): printing and whole-graph passes read those,
+never an op's own attributes.
 """
 
 from __future__ import annotations
@@ -15,64 +21,48 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import MissingTestValueError, SymnbError, format_node_error
-from symnb.core.errors import label
+from symnb.core.errors import MissingTestValueError, SymnbError, label
+from symnb.core.evaluate import RAISE, at_line, evaluate
 from symnb.core.graph import Apply, Constant, Variable, ancestors, clone_replace, toposort
 
-__all__ = ["InnerGraph", "InnerNodeError", "close_over", "placeholder_like", "known_test_value",
+__all__ = ["InnerGraph", "close_over", "placeholder_like", "known_test_value",
            "infer_inner_shapes"]
-
-
-class InnerNodeError(SymnbError, ValueError):
-    """A node of an inner graph failed on the values of one iteration (or branch)."""
 
 
 class InnerGraph:
     """``outputs`` as a function of ``inputs``, with its nodes in execution order.
+
+    ``role`` names the graph where the op holds several (an IfElse's ``"then"`` and
+    ``"else"``); printers label its outputs with it.
 
     Compared by identity: two inner graphs are equal only if they are the same object,
     so ops holding them are equal only when they share their graph.
     """
 
     def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable],
-                 nodes: Sequence[Apply] | None = None) -> None:
+                 nodes: Sequence[Apply] | None = None, role: str = "") -> None:
         """``nodes``: the nodes from ``inputs`` to ``outputs`` in execution order, when
         the caller knows them (else they are found by a walk)."""
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self.nodes: list[Apply] = toposort(self.outputs, self.inputs) if nodes is None else list(nodes)
+        self.role = role
         _check_closed(self)
 
-    def run(self, values: Sequence[np.ndarray], where: str) -> list[np.ndarray]:
+    def run(self, values: Sequence[np.ndarray], where: str | None = None) -> list[np.ndarray]:
         """Evaluate the outputs with each node's NumPy ``perform``.
 
-        ``where`` says which evaluation this is (e.g. ``"iteration 3 of scan 'step'"``);
-        a failing node raises :class:`InnerNodeError` naming it and the node's line.
+        ``where`` says which evaluation this is (e.g. ``"iteration 3 of scan 'step'"``):
+        a failing node then raises :class:`InnerNodeError` naming it and the node's line.
+        Without it, a failing node's own error propagates (a fused chain, whose node
+        reports it).
         """
         env: dict[int, Any] = {id(v): value for v, value in zip(self.inputs, values)}
-        for node in self.nodes:
-            args = [_lookup(env, v) for v in node.inputs]
-            try:
-                results = node.op.perform(node, args)
-            except InnerNodeError:
-                raise
-            except Exception as err:  # the user's step function fails on these values
-                headline = f"{type(err).__name__} in {node.op.display_name()} at {where}: {err}"
-                error = InnerNodeError(format_node_error(node, headline, args))
-                error.node, error.original = node, err
-                raise error from None
-            for var, value in zip(node.outputs, results):
-                env[id(var)] = value
-        return [_lookup(env, v) for v in self.outputs]
+        evaluate(self.nodes, env, on_error=at_line(where) if where is not None else RAISE)
+        return [v.data if isinstance(v, Constant) else env[id(v)] for v in self.outputs]
 
     def __repr__(self) -> str:
         return f"<InnerGraph: {len(self.inputs)} inputs, {len(self.nodes)} nodes, {len(self.outputs)} outputs>"
-
-
-def _lookup(env: dict[int, Any], var: Variable) -> Any:
-    if isinstance(var, Constant):
-        return var.data
-    return env[id(var)]
 
 
 def _check_closed(graph: InnerGraph) -> None:

@@ -1,0 +1,177 @@
+"""One row per elementwise op: everything the core knows about it, in one place.
+
+Each :class:`ElemwiseSpec` row gives an op's public name, arity, NumPy reference, dtype
+rule, gradient rule, operator symbol and docstring. Derived from the rows:
+
+- the op classes (``symnb.core.tensor.elemwise``: ``Add``, ``Exp``...);
+- the public functions and their docstrings (``symnb.core.tensor.math``: ``T.add``...);
+- the gradient registry (``elemwise.GRADIENTS``);
+- the operator symbols both printers write (``pprint``'s ``(x + y)`` and the names of
+  fused ``Composite`` nodes);
+- and, keyed by the row's ``name``, the lowering (``symnb/lower_xla/rules/elemwise.py``),
+  which refuses to load when a row has no rule.
+
+To add an elementwise op: add its row here, bind its class in ``elemwise.py`` and its
+function in ``math.py`` (one line each, so that tools see the names), and give its JAX
+function in the lowering table.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+
+from symnb.core.tensor import elemwise_grad as grad
+
+__all__ = ["ElemwiseSpec", "SPECS", "spec"]
+
+
+@dataclass(frozen=True)
+class ElemwiseSpec:
+    """What defines one elementwise op."""
+
+    #: The public function (``T.add``), and the row's key everywhere (the lowering too).
+    name: str
+    #: The Op class (``Add``).
+    op_name: str
+    nin: int
+    #: The NumPy reference (None for ``cast``, whose op computes ``astype`` itself).
+    numpy_fn: Callable[..., Any] | None
+    #: The public function's docstring (and the op class's).
+    doc: str
+    #: Theano's scalar-op name, shown as ``Elemwise{name,no_inplace}`` (default ``name``).
+    scalar_name: str = ""
+    #: The NumPy function whose dtype rule the op follows (default ``numpy_fn``).
+    dtype_like: Callable[..., Any] | None = None
+    #: ``perform`` converts the inputs to the output dtype before calling ``numpy_fn`` (as
+    #: the lowering does), for functions written for floats only.
+    float_inputs: bool = False
+    #: ``grad(inputs, output, g)``: one gradient per input as if nothing were broadcast
+    #: (see ``elemwise_grad``); None for an op through which no gradient flows.
+    grad: Callable[..., list] | None = None
+    #: The operator printers write: infix for two inputs (``+``), prefix for one (``-``).
+    symbol: str | None = None
+    #: The public function builds the unstable written forms it ends as their stable
+    #: equivalents (see ``stable_forms``): ``log(sigmoid(x))``, ``1 / (1 + exp(-x))``.
+    stabilized: bool = False
+
+    @property
+    def theano_name(self) -> str:
+        return self.scalar_name or self.name
+
+    @property
+    def differentiable(self) -> bool:
+        return self.grad is not None
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    return np.logaddexp(np.zeros((), dtype=x.dtype), x)
+
+
+_erf_scalar = np.frompyfunc(math.erf, 1, 1)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    return np.asarray(_erf_scalar(np.asarray(x, dtype=np.float64)), dtype=np.float64)
+
+
+def _switch(cond: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.where(cond.astype(bool), a, b)
+
+
+def _where_dtype(cond: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.where(cond, a, b)
+
+
+def _identity(x: np.ndarray) -> np.ndarray:
+    return np.array(x, copy=True)
+
+
+S = ElemwiseSpec
+SPECS: tuple[ElemwiseSpec, ...] = (
+    # arithmetic
+    S("add", "Add", 2, np.add, "x + y, elementwise with broadcasting.", grad=grad.add, symbol="+"),
+    S("sub", "Sub", 2, np.subtract, "x - y.", grad=grad.sub, symbol="-"),
+    S("mul", "Mul", 2, np.multiply, "x * y.", grad=grad.mul, symbol="*"),
+    S("true_div", "TrueDiv", 2, np.true_divide, "x / y (integers give float64, as in NumPy).",
+      grad=grad.true_div, symbol="/", stabilized=True),
+    S("floor_div", "FloorDiv", 2, np.floor_divide, "x // y.", scalar_name="int_div",
+      grad=grad.zero, symbol="//"),
+    S("mod", "Mod", 2, np.mod, "x % y (sign of y, as in NumPy).", grad=grad.mod, symbol="%"),
+    S("pow", "Pow", 2, np.power, "x ** y.", grad=grad.pow, symbol="**"),
+    S("maximum", "Maximum", 2, np.maximum, "Elementwise maximum (NaN propagates).", grad=grad.maximum),
+    S("minimum", "Minimum", 2, np.minimum, "Elementwise minimum (NaN propagates).", grad=grad.minimum),
+    S("neg", "Neg", 1, np.negative, "-x.", grad=grad.neg, symbol="-"),
+    S("abs", "Abs", 1, np.absolute, "|x|.", grad=grad.abs),
+    S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", grad=grad.zero),
+    S("round", "Round", 1, np.round, "Round half to even, as NumPy.",
+      scalar_name="round_half_to_even", grad=grad.zero),
+    S("floor", "Floor", 1, np.floor, "Floor of x.", grad=grad.zero),
+    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", grad=grad.zero),
+    # transcendental
+    S("exp", "Exp", 1, np.exp, "e ** x.", grad=grad.exp),
+    S("log", "Log", 1, np.log, "Natural logarithm.", grad=grad.log, stabilized=True),
+    S("log1p", "Log1p", 1, np.log1p, "log(1 + x), accurate near 0.", grad=grad.log1p, stabilized=True),
+    S("expm1", "Expm1", 1, np.expm1, "exp(x) - 1, accurate near 0.", grad=grad.expm1),
+    S("sqrt", "Sqrt", 1, np.sqrt, "Square root.", grad=grad.sqrt),
+    S("square", "Square", 1, np.square, "x * x.", scalar_name="sqr", grad=grad.square),
+    S("sin", "Sin", 1, np.sin, "Sine.", grad=grad.sin),
+    S("cos", "Cos", 1, np.cos, "Cosine.", grad=grad.cos),
+    S("tanh", "Tanh", 1, np.tanh, "Hyperbolic tangent.", grad=grad.tanh),
+    # Computed in the float dtype np.exp gives their input (bool -> float16, int32 ->
+    # float64): -x is an error for bools, and abs(int8(-128)) wraps.
+    S("sigmoid", "Sigmoid", 1, _sigmoid, "1 / (1 + exp(-x)), computed without overflow.",
+      dtype_like=np.exp, float_inputs=True, grad=grad.sigmoid),
+    S("softplus", "Softplus", 1, _softplus, "log(1 + exp(x)), computed without overflow.",
+      dtype_like=np.exp, float_inputs=True, grad=grad.softplus),
+    S("erf", "Erf", 1, _erf, "The error function.", dtype_like=np.exp, grad=grad.erf),
+    S("identity", "Identity", 1, _identity, "A copy of x (an explicit node, e.g. to name an "
+      "intermediate).", grad=grad.identity),
+    # The identity for values; for differentiation a constant (the seeds' block_gradient).
+    S("stop_gradient", "StopGradient", 1, _identity, "x for values; a constant for "
+      "differentiation (no gradient flows through it).", scalar_name="disconnected_grad"),
+    # comparisons and logic: no gradient
+    S("eq", "Eq", 2, np.equal, "x == y, a bool tensor."),
+    S("neq", "Neq", 2, np.not_equal, "x != y, a bool tensor."),
+    S("lt", "Lt", 2, np.less, "x < y, a bool tensor."),
+    S("le", "Le", 2, np.less_equal, "x <= y, a bool tensor."),
+    S("gt", "Gt", 2, np.greater, "x > y, a bool tensor."),
+    S("ge", "Ge", 2, np.greater_equal, "x >= y, a bool tensor."),
+    S("and_", "And", 2, np.bitwise_and, "x & y: logical and for bools, bitwise for integers.",
+      symbol="&"),
+    S("or_", "Or", 2, np.bitwise_or, "x | y: logical or for bools, bitwise for integers.", symbol="|"),
+    S("xor", "Xor", 2, np.bitwise_xor, "x ^ y: logical xor for bools, bitwise for integers.",
+      symbol="^"),
+    S("invert", "Invert", 1, np.invert, "~x: logical not for bools, bitwise not for integers.",
+      symbol="~"),
+    S("isnan", "IsNan", 1, np.isnan, "True where x is NaN."),
+    S("isinf", "IsInf", 1, np.isinf, "True where x is +-inf."),
+    # three inputs
+    S("switch", "Switch", 3, _switch, """Elementwise choice: where ``cond`` is true take ``a``,
+    else ``b`` (both computed).
+
+    The dtype is NumPy's ``np.where(cond, a, b)``: ``a`` and ``b`` are promoted together
+    (a Python scalar taking its weak dtype next to the other branch), ``cond`` takes no
+    part, so ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)``
+    int64.""", dtype_like=_where_dtype, grad=grad.switch),
+    S("clip", "Clip", 3, np.clip, "x limited to [a_min, a_max].", grad=grad.clip),
+    # an op of its own (the target dtype is a parameter): elemwise.Cast
+    S("cast", "Cast", 1, None, "x converted to ``dtype`` (NumPy's ``astype``; no node when it "
+      "already has that dtype).", grad=grad.cast),
+)
+del S
+
+_BY_NAME = {row.name: row for row in SPECS}
+
+
+def spec(name: str) -> ElemwiseSpec:
+    """The row named ``name`` (``"add"``)."""
+    return _BY_NAME[name]

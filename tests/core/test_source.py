@@ -1,0 +1,61 @@
+"""``symnb.core.source``: where user code built a node (``capture_site``, ``Site``)."""
+
+import os
+
+import symnb.tensor as T
+from symnb.core.source import PACKAGE_DIR, Site, capture_site
+
+
+def _line_of(text: str) -> int:
+    with open(__file__) as source:
+        return next(i for i, line in enumerate(source, 1) if line.strip() == text)
+
+
+def test_the_site_is_the_first_frame_outside_symnb():
+    y = T.vector("v") * 2  # built here
+    frame = y.owner.site.frame
+    assert (frame.filename, frame.lineno) == (__file__, _line_of('y = T.vector("v") * 2  # built here'))
+    assert frame.function == "test_the_site_is_the_first_frame_outside_symnb"
+    assert frame.line == 'y = T.vector("v") * 2  # built here'
+
+
+def test_describe():
+    x = T.vector("x")  # described
+    line = _line_of('x = T.vector("x")  # described')
+    assert x.site.describe() == f'built at test_source.py:{line}: x = T.vector("x")  # described'
+    assert x.site.describe("created at").startswith(f"created at test_source.py:{line}: ")
+    assert Site().describe() == ""
+
+
+def test_expression_and_assigned_name():
+    a = T.vector("a")
+    z = (a - a.mean(0)) / 2
+    mean = z.owner.inputs[0].owner.inputs[1]
+    assert mean.site.expression() == "a.mean(0)" and mean.site.assigned_name() is None
+    assert z.owner.site.assigned_name() == "z"
+
+
+def test_limit_keeps_that_many_user_frames():
+    def inner():
+        return capture_site(2)
+
+    site = inner()
+    assert [f.function for f in site.frames] == ["inner", "test_limit_keeps_that_many_user_frames"]
+    assert capture_site(0) == Site()
+
+
+def _run_as(module_name: str) -> Site:
+    """A site captured by code whose file is in the symnb package, run as ``module_name``
+    (code objects are told apart by content: each run's differs)."""
+    source = f"site = capture_site(1)\nname = {module_name!r}\n"
+    code = compile(source, os.path.join(PACKAGE_DIR, "a_script.py"), "exec")
+    namespace = {"__name__": module_name, "capture_site": capture_site}
+    exec(code, namespace)
+    return namespace["site"]
+
+
+def test_a_script_run_as_the_main_program_is_user_code_wherever_it_lives():
+    # ``python -m symnb.tour`` runs the tour as __main__: its lines are the user's.
+    assert _run_as("__main__").frame.filename == os.path.join(PACKAGE_DIR, "a_script.py")
+    # Imported as part of the package, the same file is symnb's: its caller's line shows.
+    assert _run_as("symnb.a_script").frame.function == "_run_as"

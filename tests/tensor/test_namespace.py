@@ -1,0 +1,56 @@
+"""``symnb.tensor``'s public surface: written out, so that a new export is deliberate and
+no internal helper is reachable as ``T.x``."""
+
+import symnb.tensor as T
+
+PUBLIC = {
+    # variables and constructors
+    "TensorVariable", "TensorConstant", "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
+    "constant", "as_tensor_variable",
+    "iscalar", "ivector", "imatrix", "itensor3", "itensor4",
+    "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
+    "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
+    "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
+    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4",
+    # elementwise
+    "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg", "abs",
+    "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos",
+    "tanh", "sigmoid", "softplus", "erf", "eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor",
+    "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity",
+    "stop_gradient", "cast",
+    # reductions, products, networks
+    "sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
+    "dot", "matmul", "tensordot", "outer", "Dot", "Matmul", "Tensordot",
+    "softmax", "log_softmax", "categorical_crossentropy", "binary_crossentropy", "Softmax",
+    "LogSoftmax",
+    # shapes, joining, creation, indexing
+    "shape", "shape_i", "reshape", "dimshuffle", "transpose", "flatten", "squeeze", "expand_dims",
+    "Shape", "ShapeI", "Reshape", "DimShuffle",
+    "stack", "concatenate", "Join", "Stack", "Split",
+    "alloc", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "fill", "arange", "eye",
+    "identity_like", "Alloc", "Arange", "Eye",
+    "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values",
+    # checks, printing, gradients
+    "Assert", "AssertionFailedError", "Print", "grad",
+    # Theano's sub-namespaces
+    "nnet", "signal",
+}
+
+
+def test_the_public_names_are_exactly_the_listed_ones():
+    names = {name for name in dir(T) if not name.startswith("_")}
+    assert names - PUBLIC == set(), "exported but not listed as public"
+    assert PUBLIC - names == set(), "listed as public but not exported"
+
+
+def test_internal_helpers_are_not_reachable():
+    for helper in ("normalize_axes", "result_dtype", "Reduce", "getitem", "as_tensor_args",
+                   "build_error", "static_value", "ELEMWISE_OPS"):
+        assert not hasattr(T, helper), helper
+
+
+def test_every_name_is_the_core_object():
+    from symnb.core.tensor import math, reduction, shape
+
+    assert T.exp is math.exp and T.sum is reduction.sum and T.reshape is shape.reshape
+    assert T.nnet.softmax is T.softmax
