@@ -23,7 +23,13 @@ from typing import Any, Sequence
 import jax
 import numpy as np
 
-from symnb.compile.mode import get_mode
+from symnb.compile.dynamic_shapes import check_dynamic_shapes
+from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
+from symnb.compile.inputs import make_checker
+from symnb.compile.maker import FunctionMaker
+from symnb.compile.mode import Mode, get_mode
+from symnb.compile.profiling import ProfileStats
+from symnb.compile.specialize import check_static_values, value_sources
 from symnb.core.config import config
 from symnb.core.errors import (
     GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
@@ -33,19 +39,10 @@ from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs, wa
 from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
-from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
-from symnb.compile.debugmode import check_rewrites
-from symnb.lower_xla.cache import Program, compiled_program
-from symnb.lower_xla.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
-from symnb.lower_xla.inputs import make_checker
-from symnb.lower_xla.interpreter import NodeFailure
-from symnb.lower_xla.maker import FunctionMaker, failing_node, place_lines
-from symnb.lower_xla.node_by_node import node_by_node_program
-from symnb.lower_xla.profiling import ProfileStats
+from symnb.lower_xla.cache import ChangedShape, Program
+from symnb.lower_xla.checks import failed_check_error, raise_failed_check
+from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
 from symnb.lower_xla.registry import StaticValueRequired
-from symnb.lower_xla.checks import ChangedShape, failed_check_error, raise_failed_check
-from symnb.lower_xla.rules.subtensor import check_dynamic_shapes
-from symnb.lower_xla.specialize import check_static_values, value_sources
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -106,7 +103,6 @@ class Function:
         self.nodes = fgraph.toposort()
         check_dynamic_shapes(self.nodes, fgraph.outputs)
         check_static_values(self.nodes, self._program_inputs, len(inputs))
-        self._original_outputs = all_outputs
         self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
         #: The locks a call holds (its shared variables'), in the order it takes them.
@@ -116,17 +112,17 @@ class Function:
         self._state_lock = threading.Lock()
         self._static: tuple[int, ...] = ()
         self._donating = True  # off once an update is seen changing a shared variable's shape
+        mode = self.maker.mode
+        # None when the mode adds nothing after a call (the fast path then applies).
+        self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         self._program = self._build_program()
         self.profile = ProfileStats(self) if (profile or config.profile) else None
 
     def _build_program(self) -> Program:
-        fgraph, linker = self.maker.fgraph, self.maker.mode.linker
-        if linker is not None:
-            return node_by_node_program(self._program_inputs, fgraph.outputs, self.nodes, linker)
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
-        donate = donate if self._donating else ()
-        return compiled_program(self._program_inputs, fgraph.outputs, self.nodes, donate,
-                                self.maker.optimizer, self._static)
+        return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
+                                       donate if self._donating else (), self.maker.optimizer,
+                                       self._static)
 
     # -- calling --------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -149,7 +145,7 @@ class Function:
         if program.plain and self._context is None:  # the common case, kept short
             try:
                 results = program.call(*arrays)
-            except NodeFailure:
+            except (NodeFailure, ChangedShape):  # raised while tracing: nothing ran
                 results = self._run(arrays)
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
@@ -183,7 +179,7 @@ class Function:
                 raise self._runtime_error(failure, arrays) from None
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
-            except ChangedShape:  # the old value cannot be kept in the new one's buffer
+            except ChangedShape:  # the new value cannot reuse the old one's buffer
                 with self._state_lock:
                     if self._program is program:
                         self._donating = False
@@ -198,9 +194,8 @@ class Function:
                         for var, value in zip(self.updated_shared, results[self._n_outputs:]):
                             var._set_backend_value(value)
                     raise
-            if self.maker.mode.check_rewrites:
-                check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
-                               arrays, results, notes=self.maker.notes)
+            if self._after_call is not None:
+                self._after_call(self, arrays, results)
             return results
 
     def _specialize(self, program: Program, failure: NodeFailure) -> bool:
@@ -229,7 +224,7 @@ class Function:
         """
         if stage not in ("jaxpr", "stablehlo", "hlo"):
             raise ValueError(f"stage must be 'jaxpr', 'stablehlo' or 'hlo', got {stage!r}")
-        if self.maker.mode.linker is not None:
+        if not self._program.whole_graph:
             raise ValueError("lowered_text needs a function compiled as one program (no linker)")
         examples = list(args) if args else [v.test_value for v in self.inputs]
         arrays = [check(a) for check, a in zip(self._checkers, examples)]
@@ -335,10 +330,6 @@ def _on_device(var: SharedVariable) -> Any:
 
 def _is_deleted(value: Any) -> bool:
     return isinstance(value, jax.Array) and value.is_deleted()
-
-
-# A backend that cannot reuse a donated buffer says so; the results are the same.
-warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
 
 
 _WIDE = {"float64", "int64", "uint64", "complex128"}

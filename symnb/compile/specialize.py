@@ -11,16 +11,15 @@ loop step) is refused when the function is built (``check_static_values``), nami
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Sequence
+from typing import Sequence
 
 from symnb.core.errors import format_node_error, label
 from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
 from symnb.core.tensor.shape import Shape, ShapeI
 from symnb.lower_xla.interpreter import known_while_tracing
-from symnb.lower_xla.registry import DynamicShapeError
+from symnb.lower_xla.registry import DynamicShapeError, static_inputs
 
-__all__ = ["value_sources", "MAX_STATIC_SIZE", "static_inputs", "check_static_values"]
+__all__ = ["value_sources", "MAX_STATIC_SIZE", "check_static_values"]
 
 #: Inputs with more elements than this are not specialized on (a recompile per value
 #: of a large array would never hit its cache).
@@ -55,14 +54,6 @@ def _static_size(var: Variable) -> int | None:
 
 # -- values that can never be static: refused when the function is built ---------------
 
-@functools.singledispatch
-def static_inputs(op: Any, node: Apply) -> dict[int, str]:
-    """``{position: role}`` for ``node``'s inputs whose values its lowering needs while
-    tracing (a shape, a slice bound, a loop's number of steps); the role is one of
-    ``HINTS``' keys. Rules register them by Op class, beside the rule that needs them."""
-    return {}
-
-
 def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_arguments: int) -> None:
     """Refuse, before compiling, a graph whose lowering needs while tracing a value that
     no call could provide: one computed from a shared variable (its value changes between
@@ -70,6 +61,7 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
     from the values passed to it. ``inputs[:n_arguments]`` are the function's arguments.
 
     Values computed from argument values are fine: the function specializes on them.
+    The rules say which inputs they need while tracing (``registry.static_inputs``).
     """
     places = list(node_places(nodes))
     known = known_while_tracing(place.node for place in places)

@@ -4,7 +4,8 @@ Each node's rule is looked up once (when the program is built); when JAX traces 
 program, the loop evaluates the rules on traced arrays (or, for nodes whose inputs
 are all known at trace time, the op's NumPy ``perform``). A rule that fails (an input
 shape the node cannot take) is reported as a ``NodeFailure`` carrying the node, so
-the error can name the user's line that built it.
+the error can name the user's line that built it (``failing_node``, ``place_lines``).
+The rules of ops holding a graph (a fused ``Composite``) run it through the same loop.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import jax
 import numpy as np
 
 from symnb.core.errors import SymnbError
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph import Apply, Constant, Place, Variable, node_places, walk_nodes
+from symnb.core.tensor.composite import Composite
 from symnb.core.tensor.shape import Shape, ShapeI
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
-__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name", "known_while_tracing"]
+__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name", "known_while_tracing",
+           "failing_node", "place_lines"]
 
 
 class NodeFailure(Exception):
@@ -136,3 +139,39 @@ def known_while_tracing(nodes: Iterable[Apply]) -> set[int]:
                 and all(isinstance(v, Constant) or id(v) in known for v in node.inputs)):
             known.update(id(o) for o in node.outputs)
     return known
+
+
+# -- where a failure happened -----------------------------------------------------------
+
+def failing_node(failure: Any, program_nodes: Sequence[Apply], nodes: Sequence[Apply]) -> Place:
+    """The place of the user's failing node in this function's graph (``nodes``): the
+    node, its toposort index in its own graph, and the nodes holding that graph (a
+    loop, a condition, or the Composite it was fused into), if any.
+
+    The program may have been built for an equal graph compiled earlier (the compile
+    cache), so the failure is located by position (in a walk that goes into inner
+    graphs) and mapped onto this function's own nodes, whose creation sites are this
+    function's.
+    """
+    for node, place in zip(walk_nodes(program_nodes), node_places(nodes)):
+        if node is failure.node:
+            return place
+    # A rule that reported a node of its own.
+    return Place(failure.node, failure.index, len(nodes), ())
+
+
+def place_lines(place: Place, optimizer: Any = None) -> list[str]:
+    """Where a failing node sits, for error reports: its toposort index in its graph,
+    then each node holding that graph (innermost first)."""
+    lines = [f"Toposort index: {place.index} of {place.count}"
+             + (" in its inner graph" if place.enclosing else "")]
+    for holder in reversed(place.enclosing):
+        if isinstance(holder.node.op, Composite):
+            level = f" ({optimizer!r})" if optimizer is not None else ""
+            lines.append(f"The optimizer{level} fused this operation into "
+                         f"{holder.node.op.display_name()}; the line above is where it was built.")
+        else:
+            lines.append(f"Inside {holder.node.op.display_name()} built at "
+                         f"{holder.node.site.short()}: {holder.node.site.line} "
+                         f"(toposort index {holder.index} of {holder.count})")
+    return lines

@@ -12,9 +12,8 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import input_name, static_argument
-from symnb.lower_xla.specialize import static_inputs
 
 #: Results with at most this many elements stay NumPy values while tracing.
 STATIC_SIZE_LIMIT = 1024
