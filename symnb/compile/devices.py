@@ -56,11 +56,15 @@ def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes:
 
 def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
     """Every dtype the program touches, inside loop bodies and branches too."""
-    dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
+    dtypes = {v.type.dtype for v in (*inputs, *outputs)}
+    signatures = set()  # each node's input dtypes: most graphs have few distinct ones
     for node in walk_nodes(nodes):
-        dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
-        if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
-            dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
+        signatures.add(tuple([v.type.dtype for v in node.inputs]))
+        dtypes.update([v.type.dtype for v in node.outputs])
+    for signature in signatures:
+        dtypes.update(signature)
+        if signature:  # the dtype a node computes in, e.g. float64 for int32 < float32
+            dtypes.add(str(np.result_type(*signature)))
     return dtypes
 
 

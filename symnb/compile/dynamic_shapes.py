@@ -9,7 +9,7 @@ is built, naming the line.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from symnb.core.graph import Apply, Constant, Variable, walk_nodes
 from symnb.core.tensor import subtensor as st
@@ -32,14 +32,24 @@ def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable]) ->
     (alone, or with the other outputs of the same ``nonzero``); ``x[mask]`` with a
     run-time mask may only appear inside them.
     """
-    _check_graph(nodes, outputs, "the function")
-    for holder in walk_nodes(nodes):
+    every = list(walk_nodes(nodes))
+    if not any(isinstance(node.op, _CONCERNED) for node in every):
+        return
+    _check_graph(nodes, outputs, lambda: "the function")
+    for holder in every:
         for inner in holder.op.inner_graphs:
-            _check_graph(inner.nodes, inner.outputs, holder.op.display_name())
+            _check_graph(inner.nodes, inner.outputs, holder.op.display_name)
 
 
-def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: str) -> None:
-    """``check_dynamic_shapes`` for one graph; ``owner`` is what its outputs are outputs of."""
+#: The ops whose lengths may depend on run-time values.
+_CONCERNED = (st.Nonzero, st.FlatNonzero, st._IndexOp)
+
+
+def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: Callable[[], str]) -> None:
+    """``check_dynamic_shapes`` for one graph; ``owner()`` names what its outputs are
+    outputs of (asked only for the message)."""
+    if not any(isinstance(node.op, _CONCERNED) for node in nodes):
+        return
     known = known_while_tracing(nodes)
     clients = _clients(nodes, outputs)
     for node in nodes:
@@ -47,7 +57,7 @@ def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: str
             for var in node.outputs:
                 for client, position in clients.get(id(var), []):
                     if not _padding_is_harmless(client, position, node):
-                        raise DynamicShapeError(nonzero_use_message(node, client, owner))
+                        raise DynamicShapeError(nonzero_use_message(node, client, owner()))
         if isinstance(node.op, st._IndexOp) and _has_runtime_mask(node, known):
             if isinstance(node.op, st.AdvancedSubtensor) or not _mask_alone(node):
                 raise DynamicShapeError(mask_read_message(node))

@@ -33,6 +33,7 @@ from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
 from symnb.compile.specialize import check_static_values, value_sources
+from symnb.core.collector import collector_paused
 from symnb.core.config import config
 from symnb.core.errors import (
     GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
@@ -67,9 +68,12 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
     """
-    return Function(list(inputs), outputs, updates, givens, name=name,
-                    allow_input_downcast=bool(allow_input_downcast),
-                    on_unused_input=on_unused_input, mode=mode, profile=profile)
+    # Checking, copying, rewriting and lowering the graph make many objects that all
+    # stay alive: collections would only re-scan them (see collector_paused).
+    with collector_paused():
+        return Function(list(inputs), outputs, updates, givens, name=name,
+                        allow_input_downcast=bool(allow_input_downcast),
+                        on_unused_input=on_unused_input, mode=mode, profile=profile)
 
 
 class Function:

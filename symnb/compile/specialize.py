@@ -64,8 +64,12 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
     The rules say which inputs they need while tracing (``registry.static_inputs``).
     """
     places = list(node_places(nodes))
+    default = static_inputs.dispatch(object)
+    needing = [place for place in places if static_inputs.dispatch(type(place.node.op)) is not default]
+    if not needing:
+        return
     known = known_while_tracing(place.node for place in places)
-    for place in places:
+    for place in needing:
         node = place.node
         for position, role in static_inputs(node.op, node).items():
             var = node.inputs[position]

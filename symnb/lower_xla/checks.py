@@ -85,7 +85,10 @@ def may_check(op: Any, node: Apply, known: set[int]) -> bool:
 def has_checks(nodes: Sequence[Apply]) -> bool:
     """True when the program, or a graph it holds, may check a value at run time: it
     must then be wrapped by :func:`with_checks`."""
+    default = may_check.dispatch(object)
     every = list(walk_nodes(nodes))
+    if all(may_check.dispatch(type(node.op)) is default for node in every):
+        return False  # no op that may check: no need to know what is known
     known = known_while_tracing(every)
     return any(may_check(node.op, node, known) for node in every)
 
