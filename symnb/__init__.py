@@ -35,8 +35,8 @@ __all__ = [
 
 def function(inputs: Any, outputs: Any = None, **kwargs: Any):
     """Compile ``outputs`` as a function of ``inputs`` to one XLA program (see
-    :func:`symnb.lower_xla.function.function`). JAX is imported on the first call."""
-    from symnb.lower_xla.function import function as _function
+    :func:`symnb.compile.function.function`). JAX is imported on the first call."""
+    from symnb.compile.function import function as _function
 
     return _function(inputs, outputs, **kwargs)
 

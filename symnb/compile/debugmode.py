@@ -74,10 +74,14 @@ class _DebugLinker(Linker):
 class DebugMode(Mode):
     """Check every node's XLA lowering against its NumPy reference, and the rewrites."""
 
-    check_rewrites = True
-
     def __init__(self, optimizer: Any = "default") -> None:
         super().__init__(linker=_DebugLinker(), optimizer=optimizer)
+
+    def after_call(self, function: Any, arrays: Sequence[Any], results: Sequence[Any]) -> None:
+        """Compare the optimized program's results with the graph as written (see
+        :func:`check_rewrites`); the notes go to ``function.maker.notes``."""
+        maker = function.maker
+        check_rewrites(maker.fgraph, maker.outputs, maker.inputs, arrays, results, notes=maker.notes)
 
 
 def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,

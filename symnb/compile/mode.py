@@ -7,13 +7,22 @@
 folding only), ``None`` (the graph as written) or ``'default'`` (``sn.config.optimizer``
 when the function is compiled). ``linker`` is None for the default whole-graph
 ``jax.jit`` program; the debugging modes set one that runs the graph node by node.
+
+The compiled function asks its mode for its program (:meth:`Mode.program`) and calls
+:meth:`Mode.after_call` after each call that succeeded; a mode changes how functions
+run through these hooks (DebugMode checks the rewrites in ``after_call``), never
+through flags the function reads.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from symnb.core.config import config
+
+if TYPE_CHECKING:  # the program types import JAX; this module must not
+    from symnb.core.graph import Apply, Variable
+    from symnb.lower_xla.cache import Program
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "OPTIMIZERS"]
 
@@ -33,9 +42,6 @@ def _optimizer(value: Any) -> str | None:
 class Mode:
     """A compilation mode: ``optimizer`` (the rewrites) and ``linker`` (how it runs)."""
 
-    #: DebugMode sets this to compare the optimized graph with the unoptimized one.
-    check_rewrites = False
-
     def __init__(self, linker: Any = None, optimizer: Any = "fast_run") -> None:
         self.linker = linker
         self.optimizer = _optimizer(optimizer)
@@ -44,6 +50,30 @@ class Mode:
     def effective_optimizer(self) -> str | None:
         """The optimizer level used now (``'default'`` resolved through ``sn.config``)."""
         return config.optimizer if self.optimizer == "default" else self.optimizer
+
+    def program(self, inputs: Sequence["Variable"], outputs: Sequence["Variable"],
+                nodes: list["Apply"], donate: tuple[int, ...], optimizer: str | None,
+                static: tuple[int, ...]) -> "Program":
+        """The program a function runs for the optimized graph (``nodes`` from ``inputs``
+        to ``outputs``): one ``jax.jit`` program (from the program cache when an equal
+        graph was compiled before), or the graph run node by node through ``linker``.
+
+        ``donate``: argument positions whose buffers the program may reuse (the updated
+        shared variables); ``static``: positions the program specializes on.
+        """
+        if self.linker is not None:
+            from symnb.compile.node_by_node import node_by_node_program
+
+            return node_by_node_program(inputs, outputs, nodes, self.linker)
+        from symnb.lower_xla.cache import compiled_program
+
+        return compiled_program(inputs, outputs, nodes, donate, optimizer, static)
+
+    def after_call(self, function: Any, arrays: Sequence[Any], results: Sequence[Any]) -> None:
+        """Called after each call of ``function`` whose program succeeded, before the
+        shared variables are updated: ``arrays`` are the program's arguments (the call's,
+        then the shared variables' values), ``results`` its outputs then the updates.
+        Raising here fails the call and leaves the shared variables as they were."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(linker={self.linker!r}, optimizer={self.optimizer!r})"

@@ -1,9 +1,13 @@
-"""Lowering symnb graphs to XLA through JAX's public API.
+"""Lowering symnb graphs to XLA through JAX's public API: graph -> JAX callable.
 
-Imported on the first compile, never by ``import symnb``.
+The registry of rules (``lower``, keyed by Op class), the rules themselves
+(``rules/``), the interpreter running a graph through them, run-time checks and the
+program cache. It imports nothing above ``symnb.core``; the compile pipeline
+(``sn.function``, modes, profiling) is ``symnb.compile``. Imported on the first
+compile, never by ``import symnb``.
 """
 
 from symnb.lower_xla.registry import MissingLoweringError, lower
-from symnb.lower_xla.function import Function, function
+from symnb.lower_xla import rules as _rules  # noqa: F401,E402  (registers every rule)
 
-__all__ = ["lower", "MissingLoweringError", "Function", "function"]
+__all__ = ["lower", "MissingLoweringError"]

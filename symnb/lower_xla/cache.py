@@ -17,15 +17,15 @@ from typing import Any, Callable, Sequence
 import jax
 import numpy as np
 
+from symnb.core.collector import collector_paused
 from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.checks import checks_in_inner_graphs, has_checks, keep_old_values, with_checks
-from symnb.lower_xla.maker import collector_paused
+from symnb.lower_xla.interpreter import build_program
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
-           "enable_persistent_cache"]
+           "ChangedShape", "enable_persistent_cache"]
 
 
 def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
@@ -74,6 +74,9 @@ class Program:
     plain: bool = False
     #: Argument positions whose buffers a call donates (the updated shared variables).
     donate: tuple[int, ...] = ()
+    #: The whole graph as one ``jax.jit`` program (``jitted.lower`` shows it), not a
+    #: graph run node by node.
+    whole_graph: bool = False
     #: How a call runs: ``call(*arguments) -> results``; ``jitted`` itself unless the
     #: program donates (see :meth:`call_donating`).
     call: Callable[..., Any] | None = None
@@ -172,9 +175,10 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     Arguments at ``static`` positions arrive as :class:`StaticArgument` and reach the
     graph as NumPy values, so lengths computed from them are static. The last
     ``len(donate)`` outputs are the new values of the arguments at ``donate`` (shared
-    variables' updates), whose buffers the program may reuse. A program that checks
-    values is checkified; a failed check must leave shared variables as they were, so
-    it donates only when it can return their old values (see ``checks.keep_old_values``).
+    variables' updates), whose buffers the program may reuse: only while each keeps its
+    shape (:class:`ChangedShape`). A program that checks values is checkified; a failed
+    check must leave shared variables as they were, so it donates only when it can
+    return their old values (see ``checks.keep_old_values``).
     """
     enable_persistent_cache()
     # index_checks decides which checks the rules emit (read when they are built, below).
@@ -183,12 +187,14 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     if program is not None:
         return program
     run = build_program(inputs, outputs, nodes)
+    if donate:
+        run = keep_shapes(run, donate)
     checked = has_checks(nodes)
     keeps_old = checked and bool(donate) and not checks_in_inner_graphs(nodes)
     if keeps_old:
         run = keep_old_values(run, donate)
     entry = Program(jitted=None, nodes=nodes, checked=checked,  # type: ignore[arg-type]
-                    keeps_old_values=keeps_old, static=static,
+                    keeps_old_values=keeps_old, static=static, whole_graph=True,
                     donate=donate if keeps_old or not checked else ())
 
     def traced(*args: Any) -> Any:
@@ -213,6 +219,28 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry
+
+
+class ChangedShape(Exception):
+    """An update changes its shared variable's shape (raised while tracing): no result
+    has the shape of the buffer it was donated, so the program must not donate (XLA
+    could not reuse that buffer, and JAX would warn about it)."""
+
+
+def keep_shapes(run: Callable[..., list[Any]], donate: Sequence[int]) -> Callable[..., list[Any]]:
+    """``run``, raising :class:`ChangedShape` while tracing when one of its last
+    ``len(donate)`` results (the new values of the arguments at ``donate``) does not
+    have the shape of that argument."""
+
+    def guarded(*args: Any) -> list[Any]:
+        results = run(*args)
+        first = len(results) - len(donate)
+        for k, position in enumerate(donate):
+            if np.shape(results[first + k]) != np.shape(args[position]):
+                raise ChangedShape(position)
+        return results
+
+    return guarded
 
 
 _persistent_dir: str | None = None

@@ -44,11 +44,11 @@ from symnb.core.errors import format_node_error
 from symnb.core.graph import Apply, Place, node_places, walk_nodes
 from symnb.core.static import known_while_tracing
 from symnb.core.tensor.assertion import AssertionFailedError
-from symnb.lower_xla.maker import place_lines
+from symnb.lower_xla.interpreter import place_lines
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
            "checked_inner", "raise_failed_check", "failed_check_error", "checks_in_inner_graphs",
-           "keep_old_values", "ChangedShape"]
+           "keep_old_values"]
 
 _MARK = re.compile(r"symnb check (\w+) node (\d+)((?: \w+=-?\d+)*)")
 _FACT = re.compile(r"(\w+)=(-?\d+)")
@@ -86,7 +86,10 @@ def may_check(op: Any, node: Apply, known: set[int]) -> bool:
 def has_checks(nodes: Sequence[Apply]) -> bool:
     """True when the program, or a graph it holds, may check a value at run time: it
     must then be wrapped by :func:`with_checks`."""
+    default = may_check.dispatch(object)
     every = list(walk_nodes(nodes))
+    if all(may_check.dispatch(type(node.op)) is default for node in every):
+        return False  # no op that may check: no need to know what is known
     known = known_while_tracing(every)
     return any(may_check(node.op, node, known) for node in every)
 
@@ -146,16 +149,12 @@ def checks_in_inner_graphs(nodes: Sequence[Apply]) -> bool:
                        for inner in graph.nodes])
 
 
-class ChangedShape(Exception):
-    """An updated shared variable changes shape: its old value cannot be kept in the
-    buffer of its new one, so the program must not donate (raised while tracing)."""
-
-
 def keep_old_values(run: Callable[..., list[Any]], old_positions: Sequence[int]) -> Callable[..., list[Any]]:
     """``run`` whose last ``len(old_positions)`` results (the new values of the arguments
     at ``old_positions``, whose buffers are donated) are those arguments' values
     whenever a check of ``run``'s own graph failed. Checks inside loop bodies or
-    branches are not seen: see :func:`checks_in_inner_graphs`."""
+    branches are not seen: see :func:`checks_in_inner_graphs`. The new values have the
+    old ones' shapes (the program cache's ``keep_shapes`` guards ``run``)."""
 
     def guarded(*args: Any) -> list[Any]:
         with _recording([]) as outcomes:
@@ -165,10 +164,7 @@ def keep_old_values(run: Callable[..., list[Any]], old_positions: Sequence[int])
         passed = jnp.all(jnp.stack([jnp.asarray(ok, bool) for ok in outcomes]))
         first = len(results) - len(old_positions)
         for k, position in enumerate(old_positions):
-            new, old = results[first + k], args[position]
-            if jnp.shape(new) != jnp.shape(old):
-                raise ChangedShape(position)
-            results[first + k] = jnp.where(passed, new, old)
+            results[first + k] = jnp.where(passed, results[first + k], args[position])
         return results
 
     return guarded

@@ -4,7 +4,8 @@ Each node's rule is looked up once (when the program is built); when JAX traces 
 program, the loop evaluates the rules on traced arrays (or, for nodes whose inputs
 are all known at trace time, the op's NumPy ``perform``). A rule that fails (an input
 shape the node cannot take) is reported as a ``NodeFailure`` carrying the node, so
-the error can name the user's line that built it.
+the error can name the user's line that built it (``failing_node``, ``place_lines``).
+The rules of ops holding a graph (a fused ``Composite``) run it through the same loop.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import jax
 import numpy as np
 
 from symnb.core.errors import SymnbError
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph import Apply, Constant, Place, Variable, node_places, walk_nodes
 from symnb.core.static import may_run_ahead
+from symnb.core.tensor.composite import Composite
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
-__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name"]
+__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name",
+           "failing_node", "place_lines"]
 
 
 class NodeFailure(Exception):
@@ -43,6 +46,32 @@ def scope_name(node: Apply) -> str:
     return f"{type(node.op).__name__}{where}"
 
 
+class _Step:
+    """One node of a program, prepared when the program is built: its rule, where its
+    inputs and outputs live in the program's values, its scope and output dtypes."""
+
+    __slots__ = ("node", "index", "rule", "input_ids", "output_ids", "scope", "dtypes")
+
+    def __init__(self, node: Apply, index: int) -> None:
+        self.node = node
+        self.index = index
+        self.rule = lower(node.op, node)
+        self.input_ids = [id(v) for v in node.inputs]
+        self.output_ids = [id(v) for v in node.outputs]
+        self.scope = scope_name(node)
+        self.dtypes = [v.type.numpy_dtype for v in node.outputs]
+
+    def run(self, args: list[Any]) -> list[Any]:
+        """The node's outputs for input values ``args``, of exactly the graph's dtypes."""
+        try:
+            results = _evaluate(self.node, self.rule, args)
+        except (NodeFailure, SymnbError):  # already located, or a debugging mode's verdict
+            raise
+        except Exception as err:  # the graph cannot run on these shapes
+            raise NodeFailure(self.node, self.index, args, err) from err
+        return [as_dtype(value, dtype) for value, dtype in zip(results, self.dtypes)]
+
+
 class NodeThunk:
     """One node, ready to run: what a per-node hook receives as ``fn``.
 
@@ -50,21 +79,15 @@ class NodeThunk:
     ``fn.outputs``.
     """
 
-    def __init__(self, node: Apply, index: int, rule: Callable[..., Any], inputs: list[Any]) -> None:
-        self.node = node
-        self.index = index
+    def __init__(self, step: _Step, inputs: list[Any]) -> None:
+        self.node = step.node
+        self.index = step.index
         self.inputs = inputs
         self.outputs: list[Any] | None = None
-        self._rule = rule
+        self._step = step
 
     def __call__(self) -> list[Any]:
-        try:
-            results = _evaluate(self.node, self._rule, self.inputs)
-        except (NodeFailure, SymnbError):  # already located, or a debugging mode's verdict
-            raise
-        except Exception as err:  # the graph cannot run on these shapes
-            raise NodeFailure(self.node, self.index, self.inputs, err) from err
-        self.outputs = [_exact_dtype(v, var) for var, v in zip(self.node.outputs, results)]
+        self.outputs = self._step.run(self.inputs)
         return self.outputs
 
 
@@ -79,31 +102,33 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
     With a ``hook``, each node runs through it (for node-by-node debugging modes,
     which run the program eagerly rather than under ``jax.jit``).
     """
-    rules = [lower(node.op, node) for node in nodes]
+    steps = [_Step(node, index) for index, node in enumerate(nodes)]
     constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
     constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
+    input_ids = [id(v) for v in inputs]
+    output_ids = [id(v) for v in outputs]
 
     def program(*arrays: Any) -> list[Any]:
         env = dict(constants)
-        env.update(zip(map(id, inputs), arrays))
-        for index, (node, rule) in enumerate(zip(nodes, rules)):
-            thunk = NodeThunk(node, index, rule, [env[id(v)] for v in node.inputs])
-            with jax.named_scope(scope_name(node)):
-                if hook is None:
-                    thunk()
-                else:
-                    hook(index, node, thunk)  # errors of the hook itself reach the caller
-            if thunk.outputs is None:
-                raise RuntimeError(f"the per-node hook did not run node {index} "
-                                   f"({node.op.display_name()}): call fn() in the callback")
-            env.update(zip(map(id, node.outputs), thunk.outputs))
-        return [env[id(v)] for v in outputs]
+        env.update(zip(input_ids, arrays))
+        for step in steps:
+            args = [env[i] for i in step.input_ids]
+            with jax.named_scope(step.scope):
+                results = step.run(args) if hook is None else _through(hook, step, args)
+            env.update(zip(step.output_ids, results))
+        return [env[i] for i in output_ids]
 
     return program
 
 
-def _exact_dtype(value: Any, var: Variable) -> Any:
-    return as_dtype(value, var.type.numpy_dtype)
+def _through(hook: NodeHook, step: _Step, args: list[Any]) -> list[Any]:
+    """Run a node through a per-node hook; the outputs it made the node compute."""
+    thunk = NodeThunk(step, args)
+    hook(step.index, step.node, thunk)  # errors of the hook itself reach the caller
+    if thunk.outputs is None:
+        raise RuntimeError(f"the per-node hook did not run node {step.index} "
+                           f"({step.node.op.display_name()}): call fn() in the callback")
+    return thunk.outputs
 
 
 def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequence[Any]:
@@ -120,3 +145,37 @@ def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequenc
     result = rule(*args)
     return result if isinstance(result, (tuple, list)) else (result,)
 
+
+# -- where a failure happened -----------------------------------------------------------
+
+def failing_node(failure: Any, program_nodes: Sequence[Apply], nodes: Sequence[Apply]) -> Place:
+    """The place of the user's failing node in this function's graph (``nodes``): the
+    node, its toposort index in its own graph, and the nodes holding that graph (a
+    loop, a condition, or the Composite it was fused into), if any.
+
+    The program may have been built for an equal graph compiled earlier (the compile
+    cache), so the failure is located by position (in a walk that goes into inner
+    graphs) and mapped onto this function's own nodes, whose creation sites are this
+    function's.
+    """
+    for node, place in zip(walk_nodes(program_nodes), node_places(nodes)):
+        if node is failure.node:
+            return place
+    # A rule that reported a node of its own.
+    return Place(failure.node, failure.index, len(nodes), ())
+
+
+def place_lines(place: Place, optimizer: Any = None) -> list[str]:
+    """Where a failing node sits, for error reports: its toposort index in its graph,
+    then each node holding that graph (innermost first)."""
+    lines = [f"Toposort index: {place.index} of {place.count}"
+             + (" in its inner graph" if place.enclosing else "")]
+    for holder in reversed(place.enclosing):
+        if isinstance(holder.node.op, Composite):
+            level = f" ({optimizer!r})" if optimizer is not None else ""
+            lines.append(f"The optimizer{level} fused this operation into "
+                         f"{holder.node.op.display_name()}; the line above is where it was built.")
+        else:
+            lines.append(f"Inside {holder.node.op.display_name()} {holder.node.site.describe()} "
+                         f"(toposort index {holder.index} of {holder.count})")
+    return lines

@@ -4,6 +4,10 @@ Rules are registered by Op class (``@lower.register(Exp)``), in small files by t
 under ``symnb/lower_xla/rules/``. A rule receives the op and its node (for static
 types and parameters) and returns a callable taking and returning JAX arrays: one
 array, or a tuple for an op with several outputs.
+
+A rule that needs the value of some inputs while tracing (a shape, a slice bound, a
+loop's number of steps) declares them beside it with ``@static_inputs.register``, so
+the compile pipeline can refuse a graph no call could run before compiling it.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from symnb.core.errors import SymnbError
 from symnb.core.graph import Apply
 from symnb.core.op import Op
 
-__all__ = ["lower", "MissingLoweringError", "StaticValueRequired", "DynamicShapeError"]
+__all__ = ["lower", "static_inputs", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
+           "DynamicShapeError"]
 
 
 class MissingLoweringError(NotImplementedError):
@@ -42,3 +47,16 @@ def lower(op: Op, node: Apply) -> Callable[..., Any]:
         f"no XLA lowering rule for {type(op).__module__}.{type(op).__qualname__} "
         f"(op {op.display_name()}); register one with @symnb.lower_xla.lower.register("
         f"{type(op).__name__})")
+
+
+#: The roles an input needed while tracing may have (what ``static_inputs`` says).
+STATIC_ROLES = ("the number of steps", "a slice bound", "a shape", "a size", "a range bound",
+                "a piece length")
+
+
+@singledispatch
+def static_inputs(op: Any, node: Apply) -> dict[int, str]:
+    """``{position: role}`` for ``node``'s inputs whose values its lowering needs while
+    tracing; the role is one of ``STATIC_ROLES``. Rules register them by Op class,
+    beside the rule that needs them."""
+    return {}

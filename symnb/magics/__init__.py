@@ -17,7 +17,7 @@ __all__ = ["load_ipython_extension", "unload_ipython_extension"]
 
 # Compiled functions are registered by name: the formatter resolves it when it first meets
 # one, so loading the extension does not import JAX.
-_FUNCTION_TYPE = ("symnb.lower_xla.function", "Function")
+_FUNCTION_TYPE = ("symnb.compile.function", "Function")
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -2,7 +2,7 @@
 differentiable) a gradient rule. A new Op missing one of them fails here."""
 
 import symnb  # noqa: F401  (imports every op module)
-import symnb.lower_xla.function  # noqa: F401  (registers every lowering rule)
+import symnb.lower_xla  # noqa: F401  (registers every lowering rule)
 from symnb.core.op import Op
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.elemwise import GRADIENTS

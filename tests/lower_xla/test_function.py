@@ -9,7 +9,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.lower_xla.function import MissingInputError, UnusedInputError
+from symnb.compile.function import MissingInputError, UnusedInputError
 
 
 def test_import_symnb_does_not_import_jax():

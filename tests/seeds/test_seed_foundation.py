@@ -65,14 +65,20 @@ def test_seed003_max_of_an_int64_matrix():
     assert maximum.tag.test_value == 9
 
 
-def test_seed003_identity_like_shape_and_assert(capsys):
+def test_seed003_identity_like_shape_and_assert():
     data = T.matrix("data", dtype="int64")
     identity = T.identity_like(data)
     assert_op = T.Assert("Shape mismatch!")
+    # The seed's condition compares two Python ints (the ndims): it holds for any input.
     output = assert_op(identity, T.eq(identity.ndim, data.ndim))
     f = sn.function([data], output)
     toy_data = np.arange(9).reshape(3, 3)
     np.testing.assert_array_equal(f(toy_data), np.eye(3, dtype="int64"))
+    # A condition on what the call receives holds for a square matrix, fails for another.
+    square = sn.function([data], assert_op(identity, T.eq(data.shape[0], data.shape[1])))
+    np.testing.assert_array_equal(square(toy_data), np.eye(3, dtype="int64"))
+    with pytest.raises(sn.GraphRuntimeError, match="Shape mismatch!"):
+        square(np.arange(12).reshape(3, 4))
 
 
 def test_seed001_fgraph_of_x_over_x_has_no_division():

@@ -106,7 +106,7 @@ class _TensorOperators:
 
     def eval(self, inputs_to_values: dict | None = None) -> np.ndarray:
         """Compile and run this variable's graph on ``inputs_to_values``."""
-        from symnb.lower_xla.function import evaluate
+        from symnb.compile.function import evaluate
 
         return evaluate(self, inputs_to_values or {})
 

@@ -14,9 +14,8 @@ import numpy as np
 
 from symnb.core.static import small_enough_to_inline
 from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import input_name, static_argument
-from symnb.lower_xla.specialize import static_inputs
 
 @lower.register(Alloc)
 def _alloc(op, node):

@@ -6,8 +6,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor.join import Join, Split, Stack, check_split, check_values
-from symnb.lower_xla.specialize import static_inputs
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import input_name, static_argument
 
 

@@ -21,9 +21,8 @@ from symnb.core.scan.op import Scan, is_plain_state, seq_window, state_depth
 from symnb.core.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import static_argument
-from symnb.lower_xla.specialize import static_inputs
 
 
 @lower.register(Scan)

@@ -16,8 +16,7 @@ import numpy as np
 
 from symnb.core.graph import Apply
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, resolve_reshape
-from symnb.lower_xla.registry import StaticValueRequired, lower
-from symnb.lower_xla.specialize import static_inputs
+from symnb.lower_xla.registry import StaticValueRequired, lower, static_inputs
 
 
 def input_name(index: int) -> str:

@@ -11,8 +11,8 @@ XLA needs every shape at trace time. Three consequences:
   length with -1, an index no nonzero position ever has. ``set_subtensor`` and
   ``inc_subtensor`` turn the padding into an index one past the end of the axis, which
   ``mode='drop'`` skips, so they are exact. Every other use of such a ``nonzero`` (or of
-  ``x[mask]`` with a run-time mask) would see the padded length: ``check_dynamic_shapes``
-  refuses those graphs before the program is built.
+  ``x[mask]`` with a run-time mask) would see the padded length: the compile pipeline
+  refuses those graphs before the program is built (``symnb.compile.dynamic_shapes``).
 - A constant mask, or one computed from constants, is evaluated with NumPy while
   tracing (exact lengths), so reading ``x[mask]`` works then.
 """
@@ -26,15 +26,14 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable, walk_nodes
-from symnb.core.static import known_while_tracing
+from symnb.core.graph import Apply, Variable
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
-from symnb.lower_xla.registry import DynamicShapeError, StaticValueRequired, lower
+from symnb.lower_xla.registry import DynamicShapeError, StaticValueRequired, lower, static_inputs
 from symnb.lower_xla.rules.subtensor_checks import from_nonzero, index_checker
-from symnb.lower_xla.specialize import static_inputs
 
-__all__ = ["DynamicShapeError", "check_dynamic_shapes"]
+__all__ = ["DynamicShapeError", "array_entries", "array_inputs", "nonzero_use_message",
+           "mask_read_message"]
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -84,14 +83,14 @@ def _subtensor(op, node):
     check_indices = index_checker(node)
 
     def subtensor(x, *values):
-        # check_dynamic_shapes refuses these graphs first; this guards direct builds.
+        # The compile pipeline refuses these graphs first; this guards direct builds.
         if any(padded and not isinstance(v, np.ndarray) for padded, v in zip(padded_inputs, values)):
             nonzero_node = next(v.owner for v, f in zip(node.inputs[1:], padded_inputs) if f)
-            raise DynamicShapeError(_nonzero_use_message(nonzero_node, node))
+            raise DynamicShapeError(nonzero_use_message(nonzero_node, node))
         check_indices(np.shape(x), values)
         index = _jax_index(node, values)
         if any(_is_traced_mask(e) for e in index):
-            raise DynamicShapeError(_mask_read_message(node))
+            raise DynamicShapeError(mask_read_message(node))
         return jnp.asarray(x)[_flatten(index)]  # x may be static while the index is not
 
     return subtensor
@@ -244,81 +243,18 @@ def _flatnonzero(op, node):
     return lambda x: jnp.flatnonzero(x, size=x.size, fill_value=-1)
 
 
-# -- the compile-time check ---------------------------------------------------------------
+# -- what the compile pipeline's refusals say (``symnb.compile.dynamic_shapes``) -----------
 
-def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> None:
-    """Refuse graphs that use a value-dependent length XLA cannot express.
-
-    ``nodes`` are the toposorted nodes of the program and ``outputs`` its outputs; the
-    graphs they hold (loop bodies, branches) are checked too. A ``nonzero`` of a
-    run-time value may only be the index of ``set_subtensor`` or ``inc_subtensor``
-    (alone, or with the other outputs of the same ``nonzero``); ``x[mask]`` with a
-    run-time mask may only appear inside them.
-    """
-    _check_graph(nodes, outputs, "the function")
-    for holder in walk_nodes(nodes):
-        for inner in holder.op.inner_graphs:
-            _check_graph(inner.nodes, inner.outputs, holder.op.display_name())
-
-
-def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: str) -> None:
-    """``check_dynamic_shapes`` for one graph; ``owner`` is what its outputs are outputs of."""
-    known = known_while_tracing(nodes)
-    clients = _clients(nodes, outputs)
-    for node in nodes:
-        if isinstance(node.op, (st.Nonzero, st.FlatNonzero)) and not _is_known(node.inputs[0], known):
-            for var in node.outputs:
-                for client, position in clients.get(id(var), []):
-                    if not _padding_is_harmless(client, position, node):
-                        raise DynamicShapeError(_nonzero_use_message(node, client, owner))
-        if isinstance(node.op, st._IndexOp) and _has_runtime_mask(node, known):
-            if isinstance(node.op, st.AdvancedSubtensor) or not _mask_alone(node):
-                raise DynamicShapeError(_mask_read_message(node))
-
-
-def _is_known(var: Variable, known: set[int]) -> bool:
-    return isinstance(var, Constant) or id(var) in known
-
-
-def _clients(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> dict[int, list]:
-    clients: dict[int, list] = {}
-    for node in nodes:
-        for position, var in enumerate(node.inputs):
-            clients.setdefault(id(var), []).append((node, position))
-    for var in outputs:
-        clients.setdefault(id(var), []).append((None, None))
-    return clients
-
-
-def _padding_is_harmless(client: Apply | None, position: int | None, nonzero_node: Apply) -> bool:
-    """True for an index input of an AdvancedIncSubtensor whose arrays all come from it."""
-    if client is None or not isinstance(client.op, st.AdvancedIncSubtensor) or position < 2:
-        return False
-    for entry, var in zip(_array_entries(client.op.idx_list), _array_inputs(client)):
-        if entry is not si.ARRAY or var.owner is not nonzero_node:
-            return False
-    return True
-
-
-def _array_entries(idx_list: tuple) -> list:
+def array_entries(idx_list: tuple) -> list:
     return [e for e in idx_list if e is si.ARRAY or isinstance(e, si.Mask)]
 
 
-def _array_inputs(node: Apply) -> list[Variable]:
+def array_inputs(node: Apply) -> list[Variable]:
     """The index inputs that are arrays or masks, in order."""
     idx_list = node.op.idx_list
     inputs = node.inputs[node.op.n_values:]
     return [var for var, entry in zip(inputs, si.input_entries(idx_list))
             if idx_list[entry] is si.ARRAY or isinstance(idx_list[entry], si.Mask)]
-
-
-def _has_runtime_mask(node: Apply, known: set[int]) -> bool:
-    return any(isinstance(e, si.Mask) and not _is_known(v, known)
-               for e, v in zip(_array_entries(node.op.idx_list), _array_inputs(node)))
-
-
-def _mask_alone(node: Apply) -> bool:
-    return len(_array_entries(node.op.idx_list)) == 1
 
 
 def _where(node: Apply | None) -> str:
@@ -334,7 +270,7 @@ def _name(var: Variable, node: Apply, fallback: str) -> str:
     return fallback
 
 
-def _nonzero_use_message(nonzero_node: Apply, client: Apply | None, owner: str = "the function") -> str:
+def nonzero_use_message(nonzero_node: Apply, client: Apply | None, owner: str = "the function") -> str:
     mask = _name(nonzero_node.inputs[0], nonzero_node, "mask")
     if client is None:
         use = f"it is an output of {owner}"
@@ -349,9 +285,9 @@ def _nonzero_use_message(nonzero_node: Apply, client: Apply | None, owner: str =
             f"T.switch({mask}, x, 0), or sums like (x * {mask}).sum()")
 
 
-def _mask_read_message(node: Apply) -> str:
+def mask_read_message(node: Apply) -> str:
     x = _name(node.inputs[0], node, "x")
-    mask = _name(_array_inputs(node)[0], node, "mask")
+    mask = _name(array_inputs(node)[0], node, "mask")
     return (f"{x}[{mask}] has a length that depends on the values of {mask}, known only at run "
             f"time; XLA needs static shapes.\n{_where(node)}\n"
             f"Use T.switch({mask}, {x}, 0) to keep the shape, or set_subtensor/inc_subtensor("

@@ -14,6 +14,7 @@ changed (values cross into JAX only inside that scope).
 from __future__ import annotations
 
 import contextlib
+import operator
 import threading
 import time
 import warnings
@@ -23,29 +24,29 @@ from typing import Any, Sequence
 import jax
 import numpy as np
 
-from symnb.compile.mode import get_mode
+from symnb.compile.dynamic_shapes import check_dynamic_shapes
+from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
+from symnb.compile.devices import call_context, on_device
+from symnb.compile.fast_path import fast_path
+from symnb.compile.inputs import make_checker
+from symnb.compile.maker import FunctionMaker
+from symnb.compile.mode import Mode, get_mode
+from symnb.compile.profiling import ProfileStats
+from symnb.compile.specialize import check_static_values, value_sources
+from symnb.core.collector import collector_paused
 from symnb.core.config import config
 from symnb.core.errors import (
     GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
     format_node_error, label,
 )
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs, walk_nodes
+from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
 from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
-from symnb.lower_xla import rules as _rules  # noqa: F401  (registers the lowering rules)
-from symnb.compile.debugmode import check_rewrites
-from symnb.lower_xla.cache import Program, compiled_program
-from symnb.lower_xla.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
-from symnb.lower_xla.inputs import make_checker
-from symnb.lower_xla.interpreter import NodeFailure
-from symnb.lower_xla.maker import FunctionMaker, failing_node, place_lines
-from symnb.lower_xla.node_by_node import node_by_node_program
-from symnb.lower_xla.profiling import ProfileStats
+from symnb.lower_xla.cache import ChangedShape, Program
+from symnb.lower_xla.checks import failed_check_error, raise_failed_check
+from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
 from symnb.lower_xla.registry import StaticValueRequired
-from symnb.lower_xla.checks import ChangedShape, failed_check_error, raise_failed_check
-from symnb.lower_xla.rules.subtensor import check_dynamic_shapes
-from symnb.lower_xla.specialize import check_static_values, value_sources
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -67,9 +68,12 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
     """
-    return Function(list(inputs), outputs, updates, givens, name=name,
-                    allow_input_downcast=bool(allow_input_downcast),
-                    on_unused_input=on_unused_input, mode=mode, profile=profile)
+    # Checking, copying, rewriting and lowering the graph make many objects that all
+    # stay alive: collections would only re-scan them (see collector_paused).
+    with collector_paused():
+        return Function(list(inputs), outputs, updates, givens, name=name,
+                        allow_input_downcast=bool(allow_input_downcast),
+                        on_unused_input=on_unused_input, mode=mode, profile=profile)
 
 
 class Function:
@@ -106,8 +110,7 @@ class Function:
         self.nodes = fgraph.toposort()
         check_dynamic_shapes(self.nodes, fgraph.outputs)
         check_static_values(self.nodes, self._program_inputs, len(inputs))
-        self._original_outputs = all_outputs
-        self._context = _call_context(self._program_inputs, fgraph.outputs, self.nodes)
+        self._context = call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
         #: The locks a call holds (its shared variables'), in the order it takes them.
         self.shared_locks = lock_order(self._all_shared)
@@ -116,54 +119,68 @@ class Function:
         self._state_lock = threading.Lock()
         self._static: tuple[int, ...] = ()
         self._donating = True  # off once an update is seen changing a shared variable's shape
-        self._program = self._build_program()
+        mode = self.maker.mode
+        # None when the mode adds nothing after a call (the fast path then applies).
+        self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         self.profile = ProfileStats(self) if (profile or config.profile) else None
+        self._set_program(self._build_program())
 
     def _build_program(self) -> Program:
-        fgraph, linker = self.maker.fgraph, self.maker.mode.linker
-        if linker is not None:
-            return node_by_node_program(self._program_inputs, fgraph.outputs, self.nodes, linker)
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
-        donate = donate if self._donating else ()
-        return compiled_program(self._program_inputs, fgraph.outputs, self.nodes, donate,
-                                self.maker.optimizer, self._static)
+        return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
+                                       donate if self._donating else (), self.maker.optimizer,
+                                       self._static)
 
     # -- calling --------------------------------------------------------------------
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+    # ``f(...)`` calls ``f._invoke``: the fast path made for this function's program
+    # (``fast_path``) or ``_call_in_full``. A C-level getter hands it to the call,
+    # which thus costs no Python frame of its own: on a tiny function, a measurable
+    # part of the call (the benchmark is bench/bench_foundation.py).
+    __call__ = property(operator.attrgetter("_invoke"),
+                        doc="Call the function with arrays (positional, or by input name); "
+                            "returns NumPy arrays the caller owns.")
+
+    def _call_in_full(self, *args: Any, **kwargs: Any) -> Any:
+        """A call in full: arguments by keyword, profiling, and programs that check
+        values, specialize or run in a context."""
         start = time.perf_counter() if self.profile is not None else 0.0
         if kwargs or len(args) != len(self.inputs):
             args = self._bind(args, kwargs)
         arrays = [check(a) for check, a in zip(self._checkers, args)]
         if self._locks is None:
-            outputs = self._call(arrays)
+            outputs = self._finish(self._run(arrays))
         else:
             # Shared values are read, donated, replaced and copied out with their locks held.
             with self._locks:
-                outputs = self._call(arrays + [_on_device(var) for var in self._all_shared])
+                outputs = self._finish(self._run(arrays + [on_device(v) for v in self._all_shared]))
         if self.profile is not None:
             self.profile.record(time.perf_counter() - start, arrays)
         return outputs
 
-    def _call(self, arrays: list[Any]) -> Any:
-        program = self._program
-        if program.plain and self._context is None:  # the common case, kept short
-            try:
-                results = program.call(*arrays)
-            except NodeFailure:
-                results = self._run(arrays)
-            except jax.errors.JaxRuntimeError as error:
-                raise self._execution_error(error, program, arrays) from None
-        else:
-            results = self._run(arrays)
+    def _finish(self, results: list[Any]) -> Any:
+        """Apply the updates and return the outputs, as NumPy arrays the caller owns."""
         n = self._n_outputs
-        if self.updated_shared:
-            for var, value in zip(self.updated_shared, results[n:]):
-                var._set_backend_value(value)
+        for var, value in zip(self.updated_shared, results[n:]):
+            var._set_backend_value(value)
         # Copies: NumPy's view of a JAX buffer is read-only, and two outputs (or an
         # output and a shared value, or a constant) may be the same buffer.
         if self._single:
-            return np.asarray(results[0]).copy()
-        return [np.asarray(r).copy() for r in results[:n]]
+            return np.array(results[0])
+        return [np.array(r) for r in results[:n]]
+
+    def _set_program(self, program: Program) -> None:
+        self._program = program
+        self._invoke = fast_path(self, program) or self._call_in_full
+
+    def _run_plain(self, program: Program, arrays: list[Any]) -> list[Any]:
+        """Run a plain program (see ``fast_path``): a failure while tracing (nothing
+        ran) goes on through ``_run``; one while running is reported."""
+        try:
+            return program.call(*arrays)
+        except (NodeFailure, ChangedShape):
+            return self._run(arrays)
+        except jax.errors.JaxRuntimeError as error:
+            raise self._execution_error(error, program, arrays) from None
 
     def _run(self, arrays: list[Any]) -> Any:
         """Run the program; specialize on input values a length depends on, if needed."""
@@ -183,11 +200,11 @@ class Function:
                 raise self._runtime_error(failure, arrays) from None
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
-            except ChangedShape:  # the old value cannot be kept in the new one's buffer
+            except ChangedShape:  # the new value cannot reuse the old one's buffer
                 with self._state_lock:
                     if self._program is program:
                         self._donating = False
-                        self._program = self._build_program()
+                        self._set_program(self._build_program())
                 continue
             if program.checked:
                 error, results = results
@@ -198,9 +215,8 @@ class Function:
                         for var, value in zip(self.updated_shared, results[self._n_outputs:]):
                             var._set_backend_value(value)
                     raise
-            if self.maker.mode.check_rewrites:
-                check_rewrites(self.maker.fgraph, self._original_outputs, self._program_inputs,
-                               arrays, results, notes=self.maker.notes)
+            if self._after_call is not None:
+                self._after_call(self, arrays, results)
             return results
 
     def _specialize(self, program: Program, failure: NodeFailure) -> bool:
@@ -217,7 +233,7 @@ class Function:
                     or any(p >= len(self.inputs) for p in positions):
                 return False  # shared variables change between calls: never specialized on
             self._static = tuple(sorted(set(self._static) | positions))
-            self._program = self._build_program()
+            self._set_program(self._build_program())
         return True
 
     def lowered_text(self, stage: str = "stablehlo", *args: Any) -> str:
@@ -229,12 +245,12 @@ class Function:
         """
         if stage not in ("jaxpr", "stablehlo", "hlo"):
             raise ValueError(f"stage must be 'jaxpr', 'stablehlo' or 'hlo', got {stage!r}")
-        if self.maker.mode.linker is not None:
+        if not self._program.whole_graph:
             raise ValueError("lowered_text needs a function compiled as one program (no linker)")
         examples = list(args) if args else [v.test_value for v in self.inputs]
         arrays = [check(a) for check, a in zip(self._checkers, examples)]
         with self._locks if self._locks is not None else contextlib.nullcontext():
-            arrays += [_on_device(var) for var in self._all_shared]
+            arrays += [on_device(var) for var in self._all_shared]
         program = self._program
         call_args = program.arguments(arrays)
         with self._context() if self._context is not None else contextlib.nullcontext():
@@ -323,68 +339,8 @@ class _Summary:
         self.dtype, self.shape = dtype, shape
 
 
-def _on_device(var: SharedVariable) -> Any:
-    value = var._backend_value()
-    if type(value) is np.ndarray:
-        # Outside this scope JAX would store an int64/float64 value in 32 bits.
-        with jax.enable_x64(True):
-            value = jax.device_put(value)
-        var._set_backend_value(value)
-    return value
-
-
 def _is_deleted(value: Any) -> bool:
     return isinstance(value, jax.Array) and value.is_deleted()
-
-
-# A backend that cannot reuse a donated buffer says so; the results are the same.
-warnings.filterwarnings("ignore", message="Some donated buffers were not usable")
-
-
-_WIDE = {"float64", "int64", "uint64", "complex128"}
-
-
-def _call_context(inputs: list[Variable], outputs: list[Variable], nodes: list):
-    """The context a call runs in (None: none needed): 64-bit types enabled when the
-    graph uses them, and the configured device."""
-    needs_x64 = bool(_graph_dtypes(inputs, outputs, nodes) & _WIDE)
-    device = _device_context()
-    if not needs_x64 and device is None:
-        return None
-    if device is None:
-        return lambda: jax.enable_x64(True)
-
-    @contextlib.contextmanager
-    def both():
-        with jax.enable_x64(needs_x64 or jax.config.jax_enable_x64), jax.default_device(device):
-            yield
-
-    return both
-
-
-def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
-    """Every dtype the program touches, inside loop bodies and branches too."""
-    dtypes = {v.type.dtype for v in list(inputs) + list(outputs)}
-    for node in walk_nodes(nodes):
-        dtypes.update(v.type.dtype for v in node.inputs + node.outputs)
-        if node.inputs:  # the dtype a node computes in, e.g. float64 for int32 < float32
-            dtypes.add(str(np.result_type(*(v.type.dtype for v in node.inputs))))
-    return dtypes
-
-
-def _device_context():
-    chosen = config.device
-    if chosen == "auto":
-        return None
-    if chosen == "gpu":
-        try:
-            return jax.devices("gpu")[0]
-        except RuntimeError:
-            raise RuntimeError("config.device='gpu' but JAX finds no GPU; install jax[cuda] "
-                               "or set SYMNB_FLAGS=device=cpu") from None
-    if jax.default_backend() == "cpu":
-        return None
-    return jax.devices("cpu")[0]
 
 
 # -- argument checks at compile time -----------------------------------------------

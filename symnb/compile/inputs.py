@@ -17,7 +17,16 @@ from symnb.core.errors import label
 from symnb.core.graph import Variable
 from symnb.core.type import describe_shape
 
-__all__ = ["make_checker"]
+__all__ = ["make_checker", "taken_as_is", "convert_argument"]
+
+
+def taken_as_is(var: Variable) -> tuple[np.dtype, int] | None:
+    """``(dtype, ndim)``: a NumPy array (``type(a) is np.ndarray``) of this dtype and
+    number of dimensions is passed to input ``var`` as it is, with no other check;
+    None when the input has static lengths to check too."""
+    if any(n is not None for n in var.type.shape):
+        return None
+    return np.dtype(var.type.dtype), var.type.ndim
 
 
 def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
@@ -28,6 +37,7 @@ def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
     fixed_axes = tuple((axis, n) for axis, n in enumerate(static) if n is not None)
 
     def check(value: Any) -> Any:
+        # The arrays taken_as_is describes.
         if type(value) is np.ndarray and value.dtype == dtype and value.ndim == ndim:
             return value
         return check_slowly(value)

@@ -18,12 +18,11 @@ import time
 from typing import Any, TextIO
 
 import jax
-import jax.numpy as jnp
 
 from symnb.compile.linkers import Linker
+from symnb.compile.node_by_node import node_by_node_program
 from symnb.core.graph import Apply
 from symnb.core.type import describe_shape
-from symnb.lower_xla.interpreter import build_program
 
 __all__ = ["ProfileStats"]
 
@@ -66,18 +65,18 @@ class ProfileStats:
             return {}
         fn = self.function
         linker = _TimingLinker()
-        run = build_program(fn._program_inputs, fn.maker.fgraph.outputs, fn.nodes, hook=linker.hook)
+        program = node_by_node_program(fn._program_inputs, fn.maker.fgraph.outputs, fn.nodes, linker)
         locks = fn._locks if fn._locks is not None else contextlib.nullcontext()
         context = fn._context() if fn._context is not None else contextlib.nullcontext()
         # The shared values are read, and the run made, while no call can donate them;
         # values become JAX arrays inside the call's context (64-bit types kept).
         with locks, context:
             current = [var._backend_value() for var in fn._all_shared]
-            arrays = [jnp.asarray(a) for a in self._last_arrays + current]
+            arrays = self._last_arrays + current
             for _ in range(repeats + 1):  # the first run compiles each node's operations
                 if _ == 1:
                     linker.seconds.clear()
-                run(*arrays)
+                program.call(*arrays)
         return {i: s / repeats for i, s in linker.seconds.items()}
 
     def summary(self, file: TextIO | str | None = None, n_nodes: int = 20) -> str | None:

@@ -11,15 +11,14 @@ loop step) is refused when the function is built (``check_static_values``), nami
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Sequence
+from typing import Sequence
 
 from symnb.core.errors import format_node_error, label
 from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
 from symnb.core.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
-from symnb.lower_xla.registry import DynamicShapeError
+from symnb.lower_xla.registry import DynamicShapeError, static_inputs
 
-__all__ = ["value_sources", "static_inputs", "check_static_values"]
+__all__ = ["value_sources", "check_static_values"]
 
 
 def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable]) -> set[int] | None:
@@ -50,14 +49,6 @@ def _static_size(var: Variable) -> int | None:
 
 # -- values that can never be static: refused when the function is built ---------------
 
-@functools.singledispatch
-def static_inputs(op: Any, node: Apply) -> dict[int, str]:
-    """``{position: role}`` for ``node``'s inputs whose values its lowering needs while
-    tracing (a shape, a slice bound, a loop's number of steps); the role is one of
-    ``HINTS``' keys. Rules register them by Op class, beside the rule that needs them."""
-    return {}
-
-
 def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_arguments: int) -> None:
     """Refuse, before compiling, a graph whose lowering needs while tracing a value that
     no call could provide: one computed from a shared variable (its value changes between
@@ -65,10 +56,15 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
     from the values passed to it. ``inputs[:n_arguments]`` are the function's arguments.
 
     Values computed from argument values are fine: the function specializes on them.
+    The rules say which inputs they need while tracing (``registry.static_inputs``).
     """
     places = list(node_places(nodes))
+    default = static_inputs.dispatch(object)
+    needing = [place for place in places if static_inputs.dispatch(type(place.node.op)) is not default]
+    if not needing:
+        return
     known = known_while_tracing(place.node for place in places)
-    for place in places:
+    for place in needing:
         node = place.node
         for position, role in static_inputs(node.op, node).items():
             var = node.inputs[position]

@@ -1,0 +1,83 @@
+"""Where a call runs: the configured device and the 64-bit scope, and shared values on
+the device.
+
+Programs that touch 64-bit dtypes are traced and run under ``jax.enable_x64``, a scoped
+setting, so the user's global JAX configuration is never changed; values cross into
+JAX only inside that scope (shared values included: ``on_device``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any, Callable, Sequence
+
+import jax
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.graph import Apply, Variable, walk_nodes
+from symnb.core.shared import SharedVariable
+
+__all__ = ["call_context", "on_device"]
+
+
+def on_device(var: SharedVariable) -> Any:
+    """The shared variable's value as a JAX array (put on the device once, then kept)."""
+    value = var._backend_value()
+    if type(value) is np.ndarray:
+        # Outside this scope JAX would store an int64/float64 value in 32 bits.
+        with jax.enable_x64(True):
+            value = jax.device_put(value)
+        var._set_backend_value(value)
+    return value
+
+
+_WIDE = {"float64", "int64", "uint64", "complex128"}
+
+
+def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence[Apply]
+                 ) -> Callable[[], Any] | None:
+    """The context a call runs in (None: none needed): 64-bit types enabled when the
+    graph uses them, and the configured device."""
+    needs_x64 = bool(_graph_dtypes(inputs, outputs, nodes) & _WIDE)
+    device = _device_context()
+    if not needs_x64 and device is None:
+        return None
+    if device is None:
+        return lambda: jax.enable_x64(True)
+
+    @contextlib.contextmanager
+    def both():
+        with jax.enable_x64(needs_x64 or jax.config.jax_enable_x64), jax.default_device(device):
+            yield
+
+    return both
+
+
+def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
+    """Every dtype the program touches, inside loop bodies and branches too."""
+    dtypes = {v.type.dtype for v in (*inputs, *outputs)}
+    signatures = set()  # each node's input dtypes: most graphs have few distinct ones
+    for node in walk_nodes(nodes):
+        signatures.add(tuple([v.type.dtype for v in node.inputs]))
+        dtypes.update([v.type.dtype for v in node.outputs])
+    for signature in signatures:
+        dtypes.update(signature)
+        if signature:  # the dtype a node computes in, e.g. float64 for int32 < float32
+            dtypes.add(str(np.result_type(*signature)))
+    return dtypes
+
+
+def _device_context():
+    chosen = config.device
+    if chosen == "auto":
+        return None
+    if chosen == "gpu":
+        try:
+            return jax.devices("gpu")[0]
+        except RuntimeError:
+            raise RuntimeError("config.device='gpu' but JAX finds no GPU; install jax[cuda] "
+                               "or set SYMNB_FLAGS=device=cpu") from None
+    if jax.default_backend() == "cpu":
+        return None
+    return jax.devices("cpu")[0]

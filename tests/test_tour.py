@@ -1,0 +1,37 @@
+"""The README's first command, ``python -m symnb.tour``, run as a user runs it."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import symnb
+
+ROOT = Path(symnb.__file__).parent.parent
+
+
+def test_the_tour_runs_and_shows_what_it_promises():
+    done = subprocess.run([sys.executable, "-m", "symnb.tour"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+
+    # 2. The shape bug: the shapes, and the tour's own line that wrote it.
+    bug = out.split("=== 2.")[1].split("=== 3.")[0]
+    assert "hidden has shape (6, 8) and w1 has shape (4, 8)" in bug
+    assert re.search(r'File ".*tour\.py", line \d+', bug)
+    assert "scores = T.dot(hidden, w1)" in bug
+
+    # 3. Training: the loss printed every 10 steps falls at each print.
+    losses = [float(v) for v in re.findall(r"step +\d+: loss ([0-9.]+)", out)]
+    assert len(losses) == 4
+    assert all(later < earlier for earlier, later in zip(losses, losses[1:]))
+    assert losses[-1] < losses[0] / 5
+
+    # 4. The optimized graph, with the fused Composite; 5. the profile, by the tour's lines.
+    assert "Composite{tanh((i0 + i1))}" in out
+    profile = out.split("=== 5.")[1]
+    assert "Function profile: predict" in profile and "6 call(s)" in profile
+    rows = [line for line in profile.splitlines() if "%" in line and "tour.py:" in line]
+    assert len(rows) == 6  # one per node of the optimized graph
+    assert any("hidden = T.tanh(T.dot(x, w1) + b1)" in row for row in rows)
