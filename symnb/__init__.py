@@ -16,7 +16,7 @@ from symnb.core.op import Op
 from symnb.core.shared import SharedVariable, shared
 from symnb.core.type import TensorType
 from symnb.core.errors import (
-    GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,
+    DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
@@ -28,7 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
-    "OutOfMemoryError", "IndexOutOfBoundsError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
+    "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run",
 ]
 

@@ -49,6 +49,7 @@ __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
+    "DynamicShapeError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section",
@@ -94,6 +95,11 @@ class BuildKeyError(BuildError, KeyError):
 
 class BuildNotImplementedError(BuildError, NotImplementedError):
     """A graph symnb cannot build (e.g. shared-variable updates inside ``scan``)."""
+
+
+class DynamicShapeError(SymnbError, ValueError):
+    """A graph needs, to compile, a shape or length that depends on run-time values no
+    call can provide (XLA's shapes are static); raised when the function is built."""
 
 
 class MissingTestValueError(SymnbError, AttributeError):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any, Callable
 
-from symnb.core.errors import SymnbError
+from symnb.core.errors import DynamicShapeError  # noqa: F401 (re-exported: rules raise it)
 from symnb.core.graph import Apply
 from symnb.core.op import Op
 
@@ -35,10 +35,6 @@ class StaticValueRequired(ValueError):
     def __init__(self, message: str, indices: tuple[int, ...]) -> None:
         super().__init__(message)
         self.indices = tuple(indices)
-
-
-class DynamicShapeError(SymnbError, ValueError):
-    """A graph needs a shape that depends on run-time values; XLA cannot express it."""
 
 
 @singledispatch
