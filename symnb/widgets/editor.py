@@ -18,7 +18,7 @@ import numpy as np
 from symnb.core.errors import label
 from symnb.core.evaluate import evaluate_graph
 from symnb.core.graph import Variable
-from symnb.magics.html import pre
+from symnb.printing.html import pre
 from symnb.magics.report import function_inputs
 from symnb.printing._common import summarize_value
 from symnb.widgets._view import WidgetView

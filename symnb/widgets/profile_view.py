@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 from typing import Any, NamedTuple
 
-from symnb.magics.html import creation_text
+from symnb.printing.graph_model import creation_text
 from symnb.widgets._view import WidgetView
 
 __all__ = ["ProfileView", "ProfileRow"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 from typing import Any, NamedTuple
 
-from symnb.magics.html import creation_text, pre
+from symnb.printing.graph_model import creation_text
+from symnb.printing.html import pre
 from symnb.printing import debugprint
 from symnb.widgets._view import WidgetView
 
