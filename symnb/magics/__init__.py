@@ -16,7 +16,6 @@ from typing import Any
 
 from symnb.core.graph import Variable
 from symnb.magics.html import function_html, show_function, show_variable, variable_html
-from symnb.magics.symgraph import transform_symgraph_cell
 from symnb.widgets._view import in_kernel
 
 __all__ = ["load_ipython_extension", "unload_ipython_extension"]
@@ -28,7 +27,7 @@ _FUNCTION_TYPE = ("symnb.lower_xla.function", "Function")
 
 def load_ipython_extension(ipython: Any) -> None:
     """Register ``%%symgraph`` and the reprs on ``ipython``."""
-    from symnb.magics.symgraph import SymgraphMagics
+    from symnb.magics.symgraph import SymgraphMagics, transform_symgraph_cell
 
     ipython.register_magics(SymgraphMagics)
     if transform_symgraph_cell not in ipython.input_transformers_cleanup:
@@ -44,6 +43,8 @@ def load_ipython_extension(ipython: Any) -> None:
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Remove what :func:`load_ipython_extension` registered."""
+    from symnb.magics.symgraph import transform_symgraph_cell
+
     ipython.magics_manager.magics["cell"].pop("symgraph", None)
     ipython.magics_manager.registry.pop("SymgraphMagics", None)
     if transform_symgraph_cell in ipython.input_transformers_cleanup:

@@ -205,7 +205,7 @@ class GraphPicture:
         if node_id in self.collapsed:
             picture_node.hidden = sum(1 for h in hidden if self._collapsed_into.get(h) == node_id)
         for k, var in enumerate(node.inputs):
-            if var.owner is not None and id(var.owner) in hidden:
+            if (id(var.owner) if var.owner is not None else id(var)) in hidden:
                 continue
             source = self._ids[id(var.owner)] if var.owner is not None and id(var.owner) in self._ids \
                 else self._root(var)
@@ -217,17 +217,17 @@ class GraphPicture:
                                               (k, len(node.inputs))))
 
     def _hidden(self, order: list[Apply]) -> set[int]:
-        """``id(Apply)`` of the nodes folded into a collapsed node: its ancestors whose
-        every consumer is hidden too or is the collapsed node (outputs are never hidden)."""
+        """``id`` of the Apply nodes and roots folded into a collapsed node: its ancestors
+        whose every consumer is hidden too or is the collapsed node (outputs never are)."""
         self._collapsed_into: dict[int, str] = {}
         if not self.collapsed:
             return set()
         consumers: dict[int, list[Apply]] = {}
         for node in order:
             for var in node.inputs:
-                if var.owner is not None:
-                    consumers.setdefault(id(var.owner), []).append(node)
-        outputs = {id(v.owner) for v in self.outputs if v.owner is not None}
+                key = id(var.owner) if var.owner is not None else id(var)
+                consumers.setdefault(key, []).append(node)
+        outputs = {id(v.owner) if v.owner is not None else id(v) for v in self.outputs}
         hidden: set[int] = set()
         for node in reversed(order):
             node_id = self._ids[id(node)]
@@ -236,15 +236,17 @@ class GraphPicture:
         return hidden
 
     def _fold_into(self, top: Apply, top_id: str, consumers: dict, outputs: set, hidden: set) -> None:
-        stack = [v.owner for v in top.inputs if v.owner is not None]
+        stack = list(top.inputs)
         while stack:
-            node = stack.pop()
-            if id(node) in hidden or id(node) in outputs or id(node) not in self._ids:
+            var = stack.pop()
+            key = id(var.owner) if var.owner is not None else id(var)
+            if key in hidden or key in outputs or (var.owner is not None and key not in self._ids):
                 continue
-            if all(c is top or id(c) in hidden for c in consumers.get(id(node), [])):
-                hidden.add(id(node))
-                self._collapsed_into[id(node)] = top_id
-                stack.extend(v.owner for v in node.inputs if v.owner is not None)
+            if all(c is top or id(c) in hidden for c in consumers.get(key, [])):
+                hidden.add(key)
+                self._collapsed_into[key] = top_id
+                if var.owner is not None:
+                    stack.extend(var.owner.inputs)
 
     def _inner_pictures(self, node: Apply, node_id: str) -> list[InnerPicture]:
         op = node.op

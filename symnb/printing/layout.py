@@ -152,6 +152,12 @@ def _read_plain(plain: str, order: list[str], names: dict, edges: list) -> Layou
             points = [(values[i], height - values[i + 1]) for i in range(0, len(values), 2)]
             splines.setdefault((ids[parts[1]], ids[parts[2]]), []).append(points)
     paths = [splines[edge].pop(0) if splines.get(edge) else [] for edge in edges]
+    for (source, target), path in zip(edges, paths):
+        # dot stops a spline where its arrowhead starts; the SVG marker draws the head at
+        # the path's end, so the ends are moved onto the boxes.
+        if path:
+            path[0] = (path[0][0], boxes[source][1] + boxes[source][3])
+            path[-1] = (path[-1][0], boxes[target][1])
     return Layout(boxes, paths, True, width, height, "dot")
 
 

@@ -113,7 +113,8 @@ class WidgetView(ABC):
 
     def live_bundle(self) -> dict[str, Any]:
         """The live view's output (an empty ``text/plain``: the snapshot carries the text)."""
-        return {WIDGET_MIME: self.widget._repr_mimebundle_()[WIDGET_MIME], "text/plain": ""}
+        view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
+        return {WIDGET_MIME: view, "text/plain": ""}
 
     def display(self) -> None:
         """Show the widget (and its snapshot) in the notebook; print the text in a terminal."""

@@ -7,6 +7,7 @@ from types import ModuleType
 import numpy as np
 
 from symnb.core.graph import Constant, Variable
+from symnb.core.traceback_filter import api_boundaries
 
 __all__ = ["TensorVariable", "TensorConstant"]
 
@@ -15,6 +16,7 @@ __all__ = ["TensorVariable", "TensorConstant"]
 _T: ModuleType | None = None
 
 
+@api_boundaries  # errors show the user's line, not these methods: core/traceback_filter.py
 class _TensorOperators:
     """Operators and methods shared by every tensor variable, constant and shared one."""
 
