@@ -17,7 +17,7 @@ from typing import Any
 from symnb.core.graph import Variable
 from symnb.printing import debugprint
 from symnb.printing.html import function_rows, pre, table, variable_rows
-from symnb.printing.svg import graph_svg
+from symnb.printing.svg import graph_svg, picture_img
 
 __all__ = ["variable_html", "function_html", "variable_header", "function_header",
            "show_variable", "show_function"]
@@ -54,14 +54,14 @@ def _function_footer(fn: Any) -> str:
 
 def variable_html(var: Variable) -> str:
     """A symbolic variable as static HTML: its table, its graph's picture, its debugprint."""
-    picture = graph_svg(var) if var.owner is not None else ""
+    picture = picture_img(graph_svg(var)) if var.owner is not None else ""
     return (f'<div class="symnb-variable">{variable_header(var)}{picture}'
             f"{_variable_footer(var)}</div>")
 
 
 def function_html(fn: Any) -> str:
     """A compiled function as static HTML: its table and its optimized graph."""
-    return (f'<div class="symnb-function">{function_header(fn)}{graph_svg(fn)}'
+    return (f'<div class="symnb-function">{function_header(fn)}{picture_img(graph_svg(fn))}'
             f"{_function_footer(fn)}</div>")
 
 

@@ -19,7 +19,7 @@ from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.svg import picture_svg
+from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
 
 __all__ = ["GraphExplorer", "Entry"]
@@ -170,10 +170,10 @@ class GraphExplorer(WidgetView):
         return "\n".join(line.replace(_INDENT, "  ") for line in self.labels())
 
     def snapshot_body(self) -> str:
-        note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; hover a '
-                "node for its op, type, value and line.</div>")
+        note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; the details '
+                "of each node show in the live explorer.</div>")
         details = self.details_html() if self.selected else ""
-        return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{self._svg}{details}'
+        return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{picture_img(self._svg)}{details}'
                 f"{self.footer}</div>")
 
     # -- view ---------------------------------------------------------------------------

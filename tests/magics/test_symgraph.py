@@ -1,6 +1,7 @@
 """%load_ext symnb: the %%symgraph cell magic and the HTML reprs, in an in-process shell."""
 
 import subprocess
+import urllib.parse
 import sys
 from unittest import mock
 
@@ -54,16 +55,16 @@ def test_symgraph_shows_one_table_and_one_picture(shell):
     result, (bundle,) = run(shell, f"%%symgraph\n{CELL_X}\ny = x * 2\nn = 3")
     assert result.success
     page, text = bundle["text/html"], bundle["text/plain"]
-    assert page.count("<table") == 1 and page.count("<svg") == 1
+    assert page.count("<table") == 1 and page.count('<img class="symnb-graph"') == 1
     assert ">x</th>" in page and ">y</th>" in page
     assert ">unchanged</th>" not in page and ">n</th>" not in page  # not (re)assigned / not symbolic
     # The cell's own line numbers, as the editor shows them (line 1 is %%symgraph).
     assert f"{name}:3: y = x * 2" in page and f"{name}:2: x = T.vector" in page
     assert "float32 (3,) [2., 4., 6.] mean=4 std=1.633 min=2 max=6 NaN=0 inf=0" in page
     assert 'src="data:image/png;base64,' in page  # the values' heatmaps
-    assert text.splitlines()[1] == (f"y: float32 (3,)  Elemwise{{mul,no_inplace}}  float32 (3,) [2., 4., 6.] "
+    assert text.splitlines()[1] == (f"y: float32 (?,)  Elemwise{{mul,no_inplace}}  float32 (3,) [2., 4., 6.] "
                                     f"mean=4 std=1.633 min=2 max=6 NaN=0 inf=0  [{name}:3: y = x * 2]")
-    assert "Elemwise{mul,no_inplace} [id A] 'y' -> float32 (3,) [2., 4., 6.]" in text
+    assert "Elemwise{mul,no_inplace} [id A] '' -> float32 (3,) [2., 4., 6.]" in text
 
 
 def test_symgraph_show_selects_and_reassignment_counts(shell):
@@ -116,8 +117,8 @@ def test_symgraph_optimized_compiles_over_root_inputs(shell):
     # x is the only input: b is shared; exp(log(x)) was rewritten into its NaN-keeping
     # form (x where x >= 0, NaN elsewhere), then fused.
     assert "Optimized graph (optimizer=&#x27;fast_run&#x27;, inputs: x, 2 rewrite(s))" in page
-    assert "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}" in page  # the picture
-    assert page.count("<svg") == 1
+    assert "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}" in urllib.parse.unquote(page)
+    assert page.count('class="symnb-graph"') == 1
     assert "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)} [id" in text
     # Nodes made by rewrites have no test value, and displaying computes none.
     assert "''   0 -> no test value\n |x [id B] -> float32 (3,) [1., 2., 3.]" in text
@@ -143,7 +144,7 @@ def test_symgraph_profile_needs_input_test_values(shell):
 def test_symgraph_with_only_inputs_has_nothing_to_compile(shell):
     result, (bundle,) = run(shell, f"%%symgraph --optimized\n{CELL_X}")
     assert "Nothing to compile: the variables shown are all inputs." in bundle["text/html"]
-    assert "<svg" not in bundle["text/html"]
+    assert "symnb-graph" not in bundle["text/html"]
 
 
 def test_symgraph_in_a_kernel_shows_a_live_explorer_and_its_snapshot(shell, monkeypatch):
@@ -156,7 +157,7 @@ def test_symgraph_in_a_kernel_shows_a_live_explorer_and_its_snapshot(shell, monk
     live, snapshot = shown
     assert "application/vnd.jupyter.widget-view+json" in live
     assert snapshot["text/html"].startswith('<div class="symnb-snapshot"')
-    assert snapshot["text/html"].count("<svg") == 1 and ">y</th>" in snapshot["text/html"]
+    assert snapshot["text/html"].count('<img class="symnb-graph"') == 1 and ">y</th>" in snapshot["text/html"]
 
 
 def test_symgraph_transformer_keeps_line_numbers():
@@ -178,7 +179,7 @@ def test_html_repr_of_variable(shell):
     assert row("name", "z") in page and row("computed by", "Sum{axis=(0,)}") in page
     assert row("test value", "<span>float32 () 9.0 mean=9 std=0 min=9 max=9 NaN=0 inf=0</span>") in page
     assert f"{name}:2: z = (x + 1).sum()" in page
-    assert page.count("<svg") == 1 and ">z</text>" in page  # the graph's picture
+    assert page.count('<img class="symnb-graph"') == 1 and "%3Ez%3C/text%3E" in page  # the picture
     assert "|Elemwise{add,no_inplace} [id B] &#x27;&#x27; -&gt; float32 (3,) [2., 3., 4.]" in page
 
 
@@ -193,7 +194,7 @@ def test_html_repr_of_compiled_function(shell):
     shell.run_cell(f"{CELL_X}\nf = sn.function([x], x * 2 + 1, name='affine')", store_history=True)
     page = shell.display_formatter.format(shell.user_ns["f"])[0]["text/html"]
     assert row("function", "affine") in page and row("inputs", "x: float32 (?,)") in page
-    assert row("nodes", "1 after 1 rewrite(s)") in page and "<svg" in page
+    assert row("nodes", "1 after 1 rewrite(s)") in page and '<img class="symnb-graph"' in page
     assert "Composite{((i0 * 2.0) + 1.0)} [id A]" in page
 
 
