@@ -27,9 +27,11 @@ _FUNCTION_TYPE = ("symnb.lower_xla.function", "Function")
 
 def load_ipython_extension(ipython: Any) -> None:
     """Register ``%%symgraph`` and the reprs on ``ipython``."""
-    from symnb.magics.symgraph import SymgraphMagics, transform_symgraph_cell
+    from symnb.magics.symgraph import HIDDEN_NAME, SymgraphMagics, transform_symgraph_cell
 
     ipython.register_magics(SymgraphMagics)
+    # What a transformed %%symgraph cell calls; hidden from %who and from %%symgraph itself.
+    ipython.push({HIDDEN_NAME: ipython.magics_manager.registry["SymgraphMagics"]}, interactive=False)
     if transform_symgraph_cell not in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.append(transform_symgraph_cell)
     formatter = ipython.display_formatter.formatters["text/html"]
@@ -43,9 +45,10 @@ def load_ipython_extension(ipython: Any) -> None:
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Remove what :func:`load_ipython_extension` registered."""
-    from symnb.magics.symgraph import transform_symgraph_cell
+    from symnb.magics.symgraph import HIDDEN_NAME, transform_symgraph_cell
 
     ipython.magics_manager.magics["cell"].pop("symgraph", None)
+    ipython.drop_by_id({HIDDEN_NAME: ipython.user_ns.get(HIDDEN_NAME)})
     ipython.magics_manager.registry.pop("SymgraphMagics", None)
     if transform_symgraph_cell in ipython.input_transformers_cleanup:
         ipython.input_transformers_cleanup.remove(transform_symgraph_cell)

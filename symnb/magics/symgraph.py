@@ -31,7 +31,9 @@ from symnb.widgets._view import in_kernel
 
 __all__ = ["SymgraphMagics", "transform_symgraph_cell"]
 
-_REGISTRY_CALL = 'get_ipython().magics_manager.registry["SymgraphMagics"]'
+# The name the transformed cell calls the magics through (pushed into the user's namespace
+# as a hidden name by %load_ext symnb); short, since tracebacks show the cell's first line.
+HIDDEN_NAME = "_symnb_symgraph"
 
 
 @magics_class
@@ -105,7 +107,7 @@ def transform_symgraph_cell(lines: list[str]) -> list[str]:
     body = list(lines[1:])
     if body and not body[-1].endswith("\n"):
         body[-1] += "\n"
-    return ([f"{_REGISTRY_CALL}.begin({options!r})\n"] + body + [f"{_REGISTRY_CALL}.end()\n"])
+    return ([f"{HIDDEN_NAME}.begin({options!r})  # %%symgraph\n"] + body + [f"{HIDDEN_NAME}.end()\n"])
 
 
 def _running_cell_number(shell) -> int:

@@ -166,7 +166,8 @@ def test_symgraph_transformer_keeps_line_numbers():
     lines = ["%%symgraph --show y\n", "x = 1\n", "y = x"]
     out = transform_symgraph_cell(lines)
     assert out[1:3] == ["x = 1\n", "y = x\n"] and len(out) == 4
-    assert out[0].endswith(".begin('--show y')\n") and out[3].endswith(".end()\n")
+    assert out[0] == "_symnb_symgraph.begin('--show y')  # %%symgraph\n"
+    assert out[3] == "_symnb_symgraph.end()\n"
     assert transform_symgraph_cell(["%%symgraphs\n", "x"]) == ["%%symgraphs\n", "x"]
     assert transform_symgraph_cell(["x = 1\n"]) == ["x = 1\n"]
 
@@ -203,4 +204,5 @@ def test_unload_removes_the_magic_and_reprs(shell):
     shell.run_cell(CELL_X, store_history=True)
     assert "text/html" not in shell.display_formatter.format(shell.user_ns["x"])[0]
     assert "symgraph" not in shell.magics_manager.magics["cell"]
+    assert "_symnb_symgraph" not in shell.user_ns
     shell.run_line_magic("load_ext", "symnb")  # the fixture unloads it again
