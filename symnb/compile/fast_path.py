@@ -18,6 +18,7 @@ import numpy as np
 
 from symnb.compile.devices import on_device
 from symnb.compile.inputs import taken_as_is
+from symnb.core.traceback_filter import hide_library_frames
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.interpreter import NodeFailure
 
@@ -48,14 +49,18 @@ def _one_in_one_out(function: "Function", program: Program) -> Callable[..., Any
         if kwargs or len(args) != 1:
             return full(*args, **kwargs)
         (value,) = args
-        if type(value) is not ndarray or value.dtype != dtype or value.ndim != ndim:
-            value = check(value)
-        try:
-            results = call(value)
-        except (NodeFailure, ChangedShape):  # raised while tracing: nothing ran
-            results = function._run([value])
-        except jax.errors.JaxRuntimeError as error:
-            raise function._execution_error(error, program, [value]) from None
+        try:  # free unless it raises: errors leave without symnb's frames
+            if type(value) is not ndarray or value.dtype != dtype or value.ndim != ndim:
+                value = check(value)
+            try:
+                results = call(value)
+            except (NodeFailure, ChangedShape):  # raised while tracing: nothing ran
+                results = function._run([value])
+            except jax.errors.JaxRuntimeError as error:
+                raise function._execution_error(error, program, [value]) from None
+        except Exception as err:
+            hide_library_frames(err)
+            raise
         return copy(results[0])
 
     return one_in_one_out
@@ -70,10 +75,14 @@ def _positional(function: "Function", program: Program) -> Callable[..., Any]:
     def positional(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != n_inputs:
             return full(*args, **kwargs)
-        arrays = [check(a) for check, a in zip(checkers, args)]
-        if locks is None:
-            return finish(run(program, arrays))
-        with locks:  # as in Function._call_in_full
-            return finish(run(program, arrays + [on_device(v) for v in shared]))
+        try:  # free unless it raises: errors leave without symnb's frames
+            arrays = [check(a) for check, a in zip(checkers, args)]
+            if locks is None:
+                return finish(run(program, arrays))
+            with locks:  # as in Function._call_in_full
+                return finish(run(program, arrays + [on_device(v) for v in shared]))
+        except Exception as err:
+            hide_library_frames(err)
+            raise
 
     return positional

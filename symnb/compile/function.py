@@ -47,6 +47,7 @@ from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
 from symnb.lower_xla.registry import StaticValueRequired
+from symnb.core.traceback_filter import api_boundary, hide_library_frames
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -59,6 +60,7 @@ class UnusedInputError(SymnbError, ValueError):
     """An input the outputs do not depend on (``on_unused_input='raise'``)."""
 
 
+@api_boundary  # errors show the user's line: core/traceback_filter.py
 def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = None,
              givens: Any = None, mode: Any = None, profile: bool | None = None,
              name: str | None = None, allow_input_downcast: bool | None = None,
@@ -144,15 +146,19 @@ class Function:
         """A call in full: arguments by keyword, profiling, and programs that check
         values, specialize or run in a context."""
         start = time.perf_counter() if self.profile is not None else 0.0
-        if kwargs or len(args) != len(self.inputs):
-            args = self._bind(args, kwargs)
-        arrays = [check(a) for check, a in zip(self._checkers, args)]
-        if self._locks is None:
-            outputs = self._finish(self._run(arrays))
-        else:
-            # Shared values are read, donated, replaced and copied out with their locks held.
-            with self._locks:
-                outputs = self._finish(self._run(arrays + [on_device(v) for v in self._all_shared]))
+        try:  # free unless it raises (Python 3.11): the call overhead stays as it was
+            if kwargs or len(args) != len(self.inputs):
+                args = self._bind(args, kwargs)
+            arrays = [check(a) for check, a in zip(self._checkers, args)]
+            if self._locks is None:
+                outputs = self._finish(self._run(arrays))
+            else:
+                # Shared values are read, donated, replaced and copied out with their locks held.
+                with self._locks:
+                    outputs = self._finish(self._run(arrays + [on_device(v) for v in self._all_shared]))
+        except Exception as err:  # traceback filtering: see core/traceback_filter.py
+            hide_library_frames(err)
+            raise
         if self.profile is not None:
             self.profile.record(time.perf_counter() - start, arrays)
         return outputs

@@ -48,7 +48,9 @@ class _NanGuardLinker(Linker):
                     f"({value.dtype} {describe_shape(np.shape(value))}) of "
                     f"{node.op.display_name()} (toposort index {index})")
         extra = _debugprint(node)
-        raise NanGuardError(format_node_error(node, headline, inputs, extra))
+        error = NanGuardError(format_node_error(node, headline, inputs, extra))
+        error.node = node  # GraphExplorer(error) draws the graph with this node marked
+        raise error
 
 
 def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:

@@ -19,6 +19,7 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.join import stack
 from symnb.core.tensor.shape import shape_i
 from symnb.core.type import is_float
+from symnb.core.traceback_filter import api_boundary
 
 __all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
            "jacobian", "hessian"]
@@ -37,6 +38,7 @@ def disconnected_grad(x: Any) -> Variable:
     return m.stop_gradient(x)
 
 
+@api_boundary  # errors show the user's line: core/traceback_filter.py
 def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
          consider_constant: Iterable[Variable] | None = None,
          disconnected_inputs: str = "raise", known_grads: dict | None = None,

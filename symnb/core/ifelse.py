@@ -24,6 +24,7 @@ from symnb.core.inner_graph import InnerGraph, infer_inner_shapes, known_test_va
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.type import TensorType, describe_shape, is_bool, is_integer
+from symnb.core.traceback_filter import api_boundary
 
 __all__ = ["ifelse", "IfElse"]
 
@@ -94,6 +95,7 @@ def _merged_type(a: TensorType, b: TensorType) -> TensorType:
     return TensorType(a.dtype, shape)
 
 
+@api_boundary  # errors show the user's line: core/traceback_filter.py
 def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None = None) -> Any:
     """``then_branch`` if the scalar ``condition`` is true (nonzero), else ``else_branch``.
 

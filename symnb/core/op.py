@@ -20,6 +20,7 @@ from symnb.core import test_value
 from symnb.core.config import config
 from symnb.core.graph import Apply, Variable
 from symnb.core.source import capture_site
+from symnb.core.traceback_filter import hide_library_frames
 
 __all__ = ["Op"]
 
@@ -67,9 +68,13 @@ class Op:
     # -- building ----------------------------------------------------------------------
     def __call__(self, *inputs: Any, name: str | None = None) -> Any:
         """Build a node: infer types, record the user's line, compute test values."""
-        node = self.make_node(*inputs)
-        node.site = capture_site(config.traceback__limit)
-        test_value.compute_node(node)
+        try:
+            node = self.make_node(*inputs)
+            node.site = capture_site(config.traceback__limit)
+            test_value.compute_node(node)
+        except Exception as err:  # traceback filtering: see core/traceback_filter.py
+            hide_library_frames(err)
+            raise
         if len(node.outputs) == 1:
             out = node.outputs[0]
             if name is not None:

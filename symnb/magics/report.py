@@ -2,8 +2,8 @@
 
 - :func:`assigned_variables`: the symbolic variables a cell (re)assigned;
 - :func:`function_inputs`: the inputs a shown graph is compiled over;
-- :func:`symgraph_html`: the report: each variable's table and debugprint with test
-  values, then optionally the optimized graph and a profile of one call.
+- :class:`SymgraphReport`: the report: one table of the variables, one picture of their
+  graph (optimized with ``--optimized``), a profile of one call with ``--profile``.
 """
 
 from __future__ import annotations
@@ -14,11 +14,12 @@ from typing import Any, Mapping, Sequence
 from symnb.core.errors import label
 from symnb.core.graph import Constant, Variable, graph_inputs
 from symnb.core.shared import SharedVariable
-from symnb.magics.html import pre, table, variable_rows
 from symnb.printing import debugprint
+from symnb.printing.graph_model import creation_text
+from symnb.printing.html import kind_of, pre, value_summary, variables_table
 
 __all__ = ["SymgraphUsageError", "snapshot", "assigned_variables", "named_variables",
-           "function_inputs", "compile_shown", "symgraph_html"]
+           "function_inputs", "compile_shown", "SymgraphReport", "symgraph_report"]
 
 
 class SymgraphUsageError(ValueError):
@@ -82,35 +83,77 @@ def _profile_arguments(fn: Any) -> list[Any]:
     return [v._test_value for v in fn.inputs]
 
 
-def symgraph_html(shown: Sequence[tuple[str, Variable]], optimized: bool = False,
-                  profile: bool = False) -> str:
-    """The ``%%symgraph`` report for ``shown`` (name, variable) pairs."""
-    if not shown:
-        return "<p>%%symgraph: the cell assigned no symbolic variable.</p>"
-    parts = []
-    done: dict = {}  # shared across the trees: a subgraph already shown is referenced by id
-    for name, var in shown:
-        tree = debugprint(var, file="str", print_test_value=True, done=done)
-        parts.append(f"<h4>{html.escape(name)}</h4>{table(variable_rows(var))}{pre(tree)}")
-    if optimized or profile:
-        fn = compile_shown(shown, profile)
-        if fn is None:
-            parts.append("<p>Nothing to compile: the variables shown are all inputs.</p>")
+class SymgraphReport:
+    """What ``%%symgraph`` shows for the (name, variable) pairs ``shown``: one table of the
+    variables and one picture (an explorer) of their graph -- the compiled, optimized
+    graph with ``optimized`` -- then, with ``profile``, a profile of one call on the
+    inputs' test values."""
+
+    def __init__(self, shown: Sequence[tuple[str, Variable]], optimized: bool = False,
+                 profile: bool = False) -> None:
+        from symnb.widgets.explorer import GraphExplorer
+
+        self.shown = list(shown)
+        self.function = None
+        self.explorer = None
+        self.notes: list[str] = []
+        self.profile_text = ""
+        if not self.shown:
+            self.notes.append("%%symgraph: the cell assigned no symbolic variable.")
+            return
+        computed = [var for _, var in self.shown if var.owner is not None]
+        if optimized or profile:
+            self.function = compile_shown(self.shown, profile)
+            if self.function is None:
+                self.notes.append("Nothing to compile: the variables shown are all inputs.")
+        if profile and self.function is not None:
+            self.function(*_profile_arguments(self.function))
+            self.profile_text = self.function.profile.summary(file="str")
+        if optimized and self.function is not None:
+            fn = self.function
+            inputs = ", ".join(label(v) for v in fn.inputs) or "no inputs"
+            self.notes.append(f"Optimized graph (optimizer={fn.maker.optimizer!r}, inputs: {inputs}, "
+                              f"{len(fn.maker.fgraph.history)} rewrite(s))")
+            picture_of = fn
         else:
-            parts.append(_compiled_section(fn, optimized, profile))
-    return "<div class=\"symnb-symgraph\">" + "".join(parts) + "</div>"
+            picture_of = computed
+        if picture_of:
+            self.explorer = GraphExplorer(picture_of, header=self._header(), footer=self._footer())
+
+    def _header(self) -> str:
+        notes = "".join(f"<p style=\"margin:2px 0\">{html.escape(n)}</p>" for n in self.notes)
+        return variables_table(self.shown) + notes if self.shown else notes
+
+    def _footer(self) -> str:
+        if not self.profile_text:
+            return ""
+        title = "Profile of one call on the test values of " + (
+            ", ".join(label(v) for v in self.function.inputs) or "no inputs")
+        return f"<h4 style=\"margin:6px 0 2px\">{html.escape(title)}</h4>{pre(self.profile_text)}"
+
+    def html(self) -> str:
+        """The report as static HTML (the explorer's snapshot when there is a picture)."""
+        if self.explorer is not None:
+            return f'<div class="symnb-symgraph">{self.explorer.snapshot_body()}</div>'
+        return f'<div class="symnb-symgraph">{self._header()}</div>'
+
+    def text(self) -> str:
+        """The report as text: a line per variable, the graph as debugprint, the profile."""
+        lines = [f"{name}: {var.type.short()}  {kind_of(var)}  {value_summary(var)}  "
+                 f"[{creation_text(var)}]" for name, var in self.shown]
+        lines += self.notes
+        if self.function is not None and any(n.startswith("Optimized") for n in self.notes):
+            lines.append(debugprint(self.function, file="str", print_test_value=True).rstrip())
+        elif self.explorer is not None:
+            done: dict = {}  # shared across the trees: a subgraph already shown is referenced
+            lines += [debugprint(var, file="str", print_test_value=True, done=done).rstrip()
+                      for _, var in self.shown if var.owner is not None]
+        if self.profile_text:
+            lines.append(self.profile_text.rstrip())
+        return "\n".join(lines)
 
 
-def _compiled_section(fn: Any, optimized: bool, profile: bool) -> str:
-    inputs = ", ".join(label(v) for v in fn.inputs) or "no inputs"
-    parts = []
-    if optimized:
-        title = (f"Optimized graph (optimizer={fn.maker.optimizer!r}, inputs: {inputs}, "
-                 f"{len(fn.maker.fgraph.history)} rewrite(s))")
-        text = debugprint(fn, file="str", print_test_value=True)
-        parts.append(f"<h4>{html.escape(title)}</h4>{pre(text)}")
-    if profile:
-        fn(*_profile_arguments(fn))
-        title = f"Profile of one call on the test values of {inputs}"
-        parts.append(f"<h4>{html.escape(title)}</h4>{pre(fn.profile.summary(file='str'))}")
-    return "".join(parts)
+def symgraph_report(shown: Sequence[tuple[str, Variable]], optimized: bool = False,
+                    profile: bool = False) -> SymgraphReport:
+    """The ``%%symgraph`` report for ``shown`` (name, variable) pairs."""
+    return SymgraphReport(shown, optimized, profile)

@@ -1,34 +1,51 @@
 """The ``%%symgraph`` cell magic: run the cell, then show the graphs it built.
 
-A thin layer over :mod:`symnb.magics.report`: parse the options, run the cell in the
-user's namespace (as IPython would, so errors and creation lines name the cell), and
-display the report as HTML.
+A ``%%symgraph`` cell is rewritten by an input transformer before IPython runs it: its
+first line (the magic's) becomes a call that notes the names defined so far, and a call
+that shows the report is added after the last line. The cell's own lines run as any
+cell's do, with the same line numbers as in the editor, so a failing line is shown as
+``Cell In[5], line 3`` with no frame of the magic above it, and the creation lines of the
+report name the cell's lines. ``shell.run_cell_magic('symgraph', ...)``, which skips input
+transformers, runs the cell through the magic itself.
+
+What is shown (:mod:`symnb.magics.report`): one table of the variables the cell assigned
+and one picture of their graph (the optimized graph with ``--optimized``), then a profile
+with ``--profile``. In a Jupyter kernel the picture is a live explorer; in terminal
+IPython the report is printed as text.
 """
 
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-from IPython.display import HTML, display
+from IPython.display import display
 
 from symnb.magics.report import (
-    SymgraphUsageError, assigned_variables, named_variables, snapshot, symgraph_html,
+    SymgraphUsageError, assigned_variables, named_variables, snapshot, symgraph_report,
 )
+from symnb.widgets._view import in_kernel
 
-__all__ = ["SymgraphMagics"]
+__all__ = ["SymgraphMagics", "transform_symgraph_cell"]
+
+# The name the transformed cell calls the magics through (pushed into the user's namespace
+# as a hidden name by %load_ext symnb); short, since tracebacks show the cell's first line.
+HIDDEN_NAME = "_symnb_symgraph"
 
 
 @magics_class
 class SymgraphMagics(Magics):
     """Magics registered by ``%load_ext symnb``."""
 
+    _pending: tuple[Any, dict[str, int]] | None = None
+
     @magic_arguments()
     @argument("--optimized", action="store_true",
               help="also compile the variables (inputs: their root inputs that are neither "
-                   "shared nor constant) and show the optimized graph")
+                   "shared nor constant) and draw the optimized graph")
     @argument("--profile", action="store_true",
               help="compile with profile=True, call once on the inputs' test values and "
                    "show the profile")
@@ -37,30 +54,60 @@ class SymgraphMagics(Magics):
                    "variables the cell assigned)")
     @cell_magic
     def symgraph(self, line: str, cell: str) -> None:
-        """Run the cell, then show the symbolic variables it assigned: their graphs with
-        test values (debugprint), and with --optimized / --profile the compiled graph and
-        a profile of one call."""
-        args = parse_argstring(self.symgraph, line)
-        names = _split_names(args.show) if args.show is not None else None
-        namespace = self.shell.user_ns
-        before = snapshot(namespace)
+        """Run the cell, then show the symbolic variables it assigned: one table of them
+        (type, op, test value, creation line) and one picture of their graph; with
+        --optimized the compiled graph, with --profile a profile of one call."""
+        self.begin(line)
         self._run(cell)  # errors propagate: IPython shows them as for any cell
+        self.end()
+
+    def begin(self, line: str) -> None:
+        """Parse the options and note the names the namespace holds before the cell."""
+        args = parse_argstring(self.symgraph, line)
+        if args.show is not None:
+            args.show = _split_names(args.show)
+        self._pending = (args, snapshot(self.shell.user_ns))
+
+    def end(self) -> None:
+        """Show the report of the cell that just ran."""
+        if self._pending is None:
+            raise UsageError("%%symgraph: nothing to report (no cell started)")
+        args, before = self._pending
+        self._pending = None
+        namespace = self.shell.user_ns
         try:
-            shown = (named_variables(namespace, names) if names is not None
+            shown = (named_variables(namespace, args.show) if args.show is not None
                      else assigned_variables(namespace, before))
-            report = symgraph_html(shown, optimized=args.optimized, profile=args.profile)
+            report = symgraph_report(shown, optimized=args.optimized, profile=args.profile)
         except SymgraphUsageError as err:
             raise UsageError(str(err)) from None
-        display(HTML(report))
+        if in_kernel() and report.explorer is not None:
+            report.explorer.display()
+        else:
+            display({"text/html": report.html(), "text/plain": report.text()}, raw=True)
 
     def _run(self, cell: str) -> None:
         """Execute ``cell`` in the user namespace, its source cached under the cell's
         number so tracebacks and symnb's creation lines show ``Cell In[n]`` and the text."""
+        __tracebackhide__ = True  # noqa: F841  (IPython hides this frame)
         shell = self.shell
         source = shell.transform_cell(cell)
         filename = shell.compile.cache(source, _running_cell_number(shell), raw_code=cell)
         code = shell.compile(source, filename, "exec")
         exec(code, shell.user_global_ns, shell.user_ns)
+
+
+def transform_symgraph_cell(lines: list[str]) -> list[str]:
+    """IPython input transformer: a ``%%symgraph OPTIONS`` cell becomes
+    ``<begin(OPTIONS)>`` + the cell's lines + ``<end()>``, line numbers unchanged."""
+    if not lines or not lines[0].startswith("%%symgraph") or \
+            lines[0][len("%%symgraph"):][:1] not in ("", " ", "\t", "\n", "\r"):
+        return lines
+    options = lines[0][len("%%symgraph"):].strip()
+    body = list(lines[1:])
+    if body and not body[-1].endswith("\n"):
+        body[-1] += "\n"
+    return ([f"{HIDDEN_NAME}.begin({options!r})  # %%symgraph\n"] + body + [f"{HIDDEN_NAME}.end()\n"])
 
 
 def _running_cell_number(shell) -> int:

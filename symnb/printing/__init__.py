@@ -4,6 +4,8 @@
 - :func:`pprint` (``pp``): the algebraic form, ``gt((1.0 / (1.0 + exp((-x)))), 0.5)``;
 - :func:`min_informative_str`: the lettered tree, stopping at named variables;
 - :func:`pydotprint`: a PNG/SVG/PDF picture through pydot and Graphviz;
+- :func:`graph_svg`: a laid-out picture as SVG (Graphviz when installed, else symnb's
+  own layered layout), the picture the notebook views show;
 - :class:`Print`: the op that prints a value when the graph computes it.
 
 Importing this package does not import JAX.
@@ -15,10 +17,11 @@ from symnb.printing.debugprint import debugprint
 from symnb.printing.min_informative_str import min_informative_str
 from symnb.printing.pprint import pp, pprint, register_pprinter
 from symnb.printing.pydot import GraphvizNotFoundError, pydotprint
+from symnb.printing.svg import graph_svg
 
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
-    "GraphvizNotFoundError", "Print",
+    "GraphvizNotFoundError", "Print", "graph_svg",
 ]
 
 

@@ -66,3 +66,21 @@ from symnb.core.tensor.variable import (
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal
+
+
+def _entry_points() -> None:
+    """The functions of ``T`` (the names re-exported above) are public entry points: an error they raise shows the
+    user's line first, without symnb's frames (see :mod:`symnb.core.traceback_filter`).
+    Only this namespace is wrapped; symnb's own code calls ``symnb.core.tensor``."""
+    import types
+
+    from symnb.core.traceback_filter import api_boundary
+
+    namespace = globals()
+    for name, value in list(namespace.items()):
+        if not name.startswith("_") and isinstance(value, types.FunctionType) \
+                and value.__module__.startswith("symnb."):
+            namespace[name] = api_boundary(value)
+
+
+_entry_points()

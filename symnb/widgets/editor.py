@@ -11,6 +11,7 @@ The outputs' own ``.test_value`` are left as they were; the editor says so.
 from __future__ import annotations
 
 import ast
+import html
 from typing import Any, Sequence
 
 import numpy as np
@@ -18,10 +19,11 @@ import numpy as np
 from symnb.core.errors import label
 from symnb.core.evaluate import evaluate_graph
 from symnb.core.graph import Variable
-from symnb.magics.html import pre
 from symnb.magics.report import function_inputs
 from symnb.printing._common import summarize_value
-from symnb.widgets._view import WidgetView
+from symnb.printing.html import TEXT_STYLE, table
+from symnb.printing.values import heatmap_html, value_stats
+from symnb.widgets._view import WidgetView, live_marker
 
 __all__ = ["TestValueEditor"]
 
@@ -45,6 +47,7 @@ class TestValueEditor(WidgetView):
         self.inputs = function_inputs(self.outputs)
         self.error: str | None = None
         self.values: list[np.ndarray] | None = None
+        self.stale = False  # the outputs shown were computed from other inputs than the fields'
         self.recompute()
 
     # -- model ----------------------------------------------------------------------
@@ -67,11 +70,13 @@ class TestValueEditor(WidgetView):
             value = parse_value(text)
         except Exception as err:  # whatever the typed text raises: shown, not raised
             self.error = f"{label(var)}: cannot read {text!r}: {type(err).__name__}: {err}"
+            self.stale = True
             return
         try:
             var.test_value = value  # checks dtype and shape against the input's type
         except (TypeError, ValueError) as err:
             self.error = str(err)
+            self.stale = True
             return
         self.recompute()
 
@@ -86,7 +91,7 @@ class TestValueEditor(WidgetView):
         except Exception as err:  # the user's graph on the user's values: report, not raise
             self.values, self.error = None, f"the outputs cannot be computed: {type(err).__name__}: {err}"
             return
-        self.error = None
+        self.error, self.stale = None, False
 
     def output_lines(self) -> list[str]:
         """``name: summary`` for each output (from the last successful evaluation)."""
@@ -97,10 +102,36 @@ class TestValueEditor(WidgetView):
     def text(self) -> str:
         lines = [f"{label(v)} = {self.input_text(v) or summarize_value(v._test_value)}"
                  for v in self.inputs]
-        lines += ["->"] + self.output_lines()
+        lines += ["-> (stale: not recomputed from the inputs above)" if self.stale else "->"]
+        lines += self.output_lines()
         if self.error:
             lines.append(f"error: {self.error}")
         return "\n".join(lines)
+
+    def outputs_html(self) -> str:
+        """The outputs as a table (summary and heatmap), faded and marked when stale, and
+        the error in red."""
+        if self.values is None:
+            rows = [(label(v), "(not computed)") for v in self.outputs]
+        else:
+            rows = [(html.escape(label(v)), html.escape(value_stats(value)) + "<br>"
+                     + heatmap_html(value, title=label(v))) for v, value in zip(self.outputs, self.values)]
+        stale = self.stale or self.values is None
+        style = "opacity:.45" if stale else ""
+        note = ('<div class="symnb-stale" style="color:#b06000">stale: the outputs were computed '
+                "from other input values; fix the input to recompute them</div>") if self.stale else ""
+        error = (f'<div class="symnb-error" style="color:#d00000;white-space:pre-wrap">'
+                 f"error: {html.escape(self.error)}</div>") if self.error else ""
+        state = "stale" if stale else "fresh"
+        return (f'<div class="symnb-editor-outputs" data-state="{state}" style="{TEXT_STYLE}">'
+                f'<div style="{style}">{table(rows, escape=False)}</div>{note}{error}</div>')
+
+    def snapshot_body(self) -> str:
+        inputs = [(html.escape(label(v)), html.escape(self.input_text(v) or summarize_value(v._test_value)))
+                  for v in self.inputs]
+        return (f'<div class="symnb-editor-snapshot" style="{TEXT_STYLE}"><b>inputs</b>'
+                f"{table(inputs, escape=False)}<b>outputs</b>{self.outputs_html()}"
+                f"<small>{html.escape(_NOTE)}</small></div>")
 
     # -- view -----------------------------------------------------------------------
     def _build(self) -> Any:
@@ -109,22 +140,23 @@ class TestValueEditor(WidgetView):
         self.fields = []
         for var in self.inputs:
             field = w.Text(value=self.input_text(var), description=label(var),
-                           placeholder=summarize_value(var._test_value), continuous_update=False)
+                           placeholder=summarize_value(var._test_value), continuous_update=False,
+                           layout=w.Layout(width="60%"), style={"description_width": "initial"})
+            field.add_class("symnb-editor-field")
             field.observe(lambda change, var=var: self._on_edit(var, change["new"]), names="value")
             self.fields.append(field)
         self.result = w.HTML()
+        self.result.add_class("symnb-editor-result")
         self._refresh()
-        return w.VBox([*self.fields, self.result, w.HTML(f"<small>{_NOTE}</small>")])
+        return w.VBox([*self.fields, self.result, w.HTML(f"<small>{_NOTE}</small>"),
+                       live_marker(self.snapshot_key)])
 
     def _on_edit(self, var: Variable, text: str) -> None:
         self.set_text(var, text)
         self._refresh()
 
     def _refresh(self) -> None:
-        text = "\n".join(self.output_lines())
-        if self.error:
-            text += f"\nerror: {self.error}"
-        self.result.value = pre(text)
+        self.result.value = self.outputs_html()
 
 
 def parse_value(text: str) -> Any:

@@ -1,22 +1,35 @@
-"""``GraphExplorer``: the nodes of a graph as a tree to select from, with details."""
+"""``GraphExplorer``: a laid-out, clickable picture of a graph, with each node's value.
+
+``GraphExplorer(z)`` draws the graph computing ``z`` (or a list of variables, an Apply,
+a compiled function's optimized graph, or an error that names a node, which is then
+highlighted). Clicking a node shows its op, type, test value (summary and heatmap),
+creation line and its inputs with theirs. A loop, a condition or a fused chain opens in
+place; a node can hide the part of the graph feeding only it; a search box finds nodes
+by name or op. The same picture is kept as the saved snapshot.
+"""
 
 from __future__ import annotations
 
+import time
 from typing import Any, NamedTuple
 
 from symnb.core.errors import label
-from symnb.core.graph import Variable
-from symnb.magics.html import creation_text, kind_of, pre, value_summary
+from symnb.core.graph import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
+from symnb.printing.graph_model import GraphPicture, creation_text
+from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
+from symnb.printing.layout import layout
+from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
 
 __all__ = ["GraphExplorer", "Entry"]
 
-_INDENT = "\u00a0\u00a0"  # non-breaking: option labels keep their indentation in HTML
+_INDENT = "\u00a0\u00a0"  # non-breaking: the text tree keeps its indentation in HTML
 
 
 class Entry(NamedTuple):
-    """One line of the tree: a variable at ``depth``; ``repeat`` when it was expanded above."""
+    """One line of the text tree: a variable at ``depth``; ``repeat`` when it was
+    expanded above."""
 
     depth: int
     variable: Variable
@@ -24,20 +37,106 @@ class Entry(NamedTuple):
 
 
 class GraphExplorer(WidgetView):
-    """Browse a graph: ``GraphExplorer(var)`` (or a list of variables, or a compiled
-    function, whose optimized graph is shown). Each line of the tree is a variable;
-    selecting it shows the op computing it, its creation line, its inputs' and outputs'
-    types and test value summaries. Nothing is computed: pending values show as pending.
+    """Explore a graph as a picture: ``GraphExplorer(var)``, a list of variables, an
+    Apply, a compiled function (its optimized graph) or an error carrying ``.node``.
+
+    - ``highlight``: an Apply, a variable (its node) or an error naming a node, drawn in
+      red and selected first;
+    - ``engine``: ``'auto'`` (Graphviz when installed, else symnb's layered layout),
+      ``'dot'`` or ``'layered'``;
+    - ``header``, ``footer``: HTML shown above and below the picture (``%%symgraph``'s
+      table of variables, a profile).
     """
 
-    def __init__(self, obj: Any) -> None:
+    def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
+                 footer: str = "") -> None:
+        if isinstance(obj, BaseException):
+            highlight = obj if highlight is None else highlight
+            obj = _error_node(obj)
+        self.obj = obj
+        self.engine = engine
+        self.header, self.footer = header, footer
+        self.highlight = [] if highlight is None else [_node_of(highlight)]
         outputs, order = graph_parts(obj)
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self.entries = _tree(outputs)
+        self.expanded: list[str] = []
+        self.collapsed: list[str] = []
+        self._redraw()
+        first = self.picture.id_of(self.highlight[0]) if self.highlight else None
+        self.selected = first or ""
 
-    # -- model ----------------------------------------------------------------------
+    # -- the picture --------------------------------------------------------------------
+    def _redraw(self) -> None:
+        started = time.perf_counter()
+        self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight)
+        self.layout = layout(self.picture, self.engine)
+        self._svg = picture_svg(self.picture, self.layout)
+        self.draw_seconds = time.perf_counter() - started
+
+    def svg(self) -> str:
+        """The picture, as SVG."""
+        return self._svg
+
+    def status(self) -> str:
+        return (f"{self.picture.count()} nodes \u00b7 {self.layout.engine} layout \u00b7 "
+                f"drawn in {self.draw_seconds:.2f} s")
+
+    def node_ids(self) -> list[str]:
+        """The ids of the nodes drawn at the top level, in drawing order."""
+        return list(self.picture.nodes)
+
+    def id_of(self, obj: Apply | Variable) -> str | None:
+        """The id of the node drawing ``obj``."""
+        return self.picture.id_of(obj)
+
+    def select(self, node_id: str) -> str:
+        """Select node ``node_id``; returns its details (HTML)."""
+        if self.picture.find(node_id) is None:
+            raise KeyError(f"no node {node_id!r} in the picture")
+        self.selected = node_id
+        self._sync()
+        return self.details_html()
+
+    def details_html(self) -> str:
+        return node_details_html(self.picture, self.selected)
+
+    def expand(self, node_id: str) -> None:
+        """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it."""
+        node = self.picture.find(node_id)
+        if node is None or not node.has_inner:
+            raise ValueError(f"node {node_id!r} holds no inner graph")
+        self._set("expanded", self.expanded + [node_id])
+
+    def close(self, node_id: str) -> None:
+        """Stop drawing node ``node_id``'s inner graphs (and those opened inside them)."""
+        self._set("expanded", [i for i in self.expanded if i != node_id and not i.startswith(node_id + "/")])
+
+    def collapse(self, node_id: str) -> None:
+        """Hide the nodes that only feed ``node_id`` (it then shows how many it hides)."""
+        self._set("collapsed", self.collapsed + [node_id])
+
+    def uncollapse(self, node_id: str) -> None:
+        self._set("collapsed", [i for i in self.collapsed if i != node_id])
+
+    def _set(self, name: str, ids: list[str]) -> None:
+        ids = list(dict.fromkeys(ids))
+        if ids == getattr(self, name):
+            return
+        setattr(self, name, ids)
+        self._redraw()
+        if self.selected and self.picture.find(self.selected) is None:
+            self.selected = ""
+        self._sync()
+
+    def search(self, query: str) -> list[str]:
+        """Ids of the top-level nodes whose name or op contains ``query`` (any case)."""
+        query = query.strip().lower()
+        return [i for i, node in self.picture.nodes.items() if query and query in node.search_text()]
+
+    # -- text ---------------------------------------------------------------------------
     def labels(self) -> list[str]:
-        """The tree's lines, indented by depth (debugprint's order)."""
+        """The graph as an indented tree (debugprint's order), one line per variable."""
         return [_INDENT * e.depth + self._entry_text(e) for e in self.entries]
 
     def _entry_text(self, entry: Entry) -> str:
@@ -53,7 +152,7 @@ class GraphExplorer(WidgetView):
         return text + ("  (shown above)" if entry.repeat else "")
 
     def describe(self, index: int) -> str:
-        """The details of entry ``index``: op, creation line, inputs and outputs."""
+        """The details of tree line ``index``: op, creation line, inputs and outputs."""
         var = self.entries[index].variable
         name, kind = label(var), kind_of(var)
         lines = [name if name == kind else f"{name}: {kind}", f"created at {creation_text(var)}"]
@@ -68,23 +167,69 @@ class GraphExplorer(WidgetView):
         return "\n".join(lines)
 
     def text(self) -> str:
-        return "\n".join(self.labels())
+        return "\n".join(line.replace(_INDENT, "  ") for line in self.labels())
 
-    # -- view -----------------------------------------------------------------------
+    def snapshot_body(self) -> str:
+        note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; the details '
+                "of each node show in the live explorer.</div>")
+        details = self.details_html() if self.selected else ""
+        return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{picture_img(self._svg)}{details}'
+                f"{self.footer}</div>")
+
+    # -- view ---------------------------------------------------------------------------
     def _build(self) -> Any:
-        import ipywidgets as w
+        from symnb.widgets.graph_view import graph_view_class
 
-        options = [(text, i) for i, text in enumerate(self.labels())]
-        self.select = w.Select(options=options, value=0 if options else None,
-                               rows=min(max(len(options), 2), 16),
-                               layout=w.Layout(width="45%"))
-        self.details = w.HTML(pre(self.describe(0)) if options else "")
-        self.select.observe(self._on_select, names="value")
-        return w.HBox([self.select, self.details])
+        view = graph_view_class()(svg=self._svg, details=self.details_html(), selected=self.selected,
+                                  expanded=self.expanded, collapsed=self.collapsed,
+                                  status=self.status(), snapshot_key=self.snapshot_key,
+                                  header=self.header, footer=self.footer)
+        view.observe(self._on_select, names="selected")
+        view.observe(self._on_expanded, names="expanded")
+        view.observe(self._on_collapsed, names="collapsed")
+        return view
+
+    def _sync(self) -> None:
+        """Send the model's state to the view, when there is one."""
+        view = self._widget
+        if view is None:
+            return
+        with view.hold_sync():
+            view.svg = self._svg
+            view.expanded = self.expanded
+            view.collapsed = self.collapsed
+            view.selected = self.selected
+            view.details = self.details_html()
+            view.status = self.status()
 
     def _on_select(self, change: dict) -> None:
-        if change["new"] is not None:
-            self.details.value = pre(self.describe(change["new"]))
+        if change["new"] != self.selected and self.picture.find(change["new"]) is not None:
+            self.select(change["new"])
+
+    def _on_expanded(self, change: dict) -> None:
+        self._set("expanded", list(change["new"]))
+
+    def _on_collapsed(self, change: dict) -> None:
+        self._set("collapsed", list(change["new"]))
+
+
+def _error_node(err: BaseException) -> Apply:
+    node = getattr(err, "node", None)
+    if not isinstance(node, Apply):
+        raise TypeError(f"GraphExplorer: the {type(err).__name__} names no node "
+                        "(only symnb's build and run errors carry .node)")
+    return node
+
+
+def _node_of(obj: Any) -> Apply:
+    if isinstance(obj, BaseException):
+        return _error_node(obj)
+    if isinstance(obj, Variable) and obj.owner is not None:
+        return obj.owner
+    if isinstance(obj, Apply):
+        return obj
+    raise TypeError(f"highlight must be an Apply, a computed Variable or an error naming a "
+                    f"node, not {type(obj).__name__}")
 
 
 def _io_line(position: int, var: Variable) -> str:

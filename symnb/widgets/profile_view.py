@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import html
 from typing import Any, NamedTuple
 
-from symnb.magics.html import creation_text
-from symnb.widgets._view import WidgetView
+from symnb.printing.graph_model import creation_text
+from symnb.printing.html import table
+from symnb.widgets._view import WidgetView, live_marker
 
 __all__ = ["ProfileView", "ProfileRow"]
 
@@ -51,17 +51,16 @@ class ProfileView(WidgetView):
                          for r in self.rows)
 
     def table_html(self) -> str:
-        """The rows as an HTML table."""
+        """The rows as a left-aligned HTML table."""
         if not self.rows:
             return "<p>No profile yet: call the function once.</p>"
-        head = "".join(f"<th style=\"padding:0 .6em\">{h}</th>"
-                       for h in ("% time", "time per call", "#", "node", "op", "built at"))
-        body = "".join(
-            "<tr>" + "".join(f"<td style=\"padding:0 .6em\">{html.escape(c)}</td>" for c in (
-                f"{r.percent:.1f}%", f"{r.seconds:.2e} s", str(r.index), r.node, r.op, r.line))
-            + "</tr>" for r in self.rows)
-        return (f"<table style=\"font-family:monospace;text-align:left\"><tr>{head}</tr>"
-                f"{body}</table>")
+        rows = [(f"{r.percent:.1f}%", f"{r.seconds:.2e} s", str(r.index), r.node, r.op, r.line)
+                for r in self.rows]
+        return table(rows, header=("% time", "time per call", "#", "node", "op", "built at"),
+                     row_header=False)
+
+    def snapshot_body(self) -> str:
+        return self.table_html()
 
     # -- view -----------------------------------------------------------------------
     def _build(self) -> Any:
@@ -70,7 +69,7 @@ class ProfileView(WidgetView):
         self.table = w.HTML(self.table_html())
         button = w.Button(description="Refresh")
         button.on_click(lambda _: self._on_refresh())
-        return w.VBox([button, self.table])
+        return w.VBox([button, self.table, live_marker(self.snapshot_key)])
 
     def _on_refresh(self) -> None:
         self.refresh()

@@ -19,6 +19,7 @@ from symnb.core.scan.op import Scan, ScanInfo, is_plain_state, seq_window, state
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape, is_bool, is_integer
+from symnb.core.traceback_filter import api_boundary
 
 __all__ = ["scan", "scan_until", "until", "Until", "steps_run"]
 
@@ -42,6 +43,7 @@ def scan_until(condition: Any) -> Until:
 until = scan_until  # Theano's spelling (theano.scan_module.until)
 
 
+@api_boundary  # errors show the user's line: core/traceback_filter.py
 def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None,
          non_sequences: Any = None, n_steps: Any = None, go_backwards: bool = False,
          truncate_gradient: int = -1, strict: bool = False, name: str | None = None

@@ -5,9 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from symnb.core.graph import Constant, Variable
+from symnb.core.traceback_filter import api_boundaries
 
 __all__ = ["TensorVariable", "TensorConstant"]
 
+@api_boundaries  # errors show the user's line, not these methods: core/traceback_filter.py
 class _TensorOperators:
     """Operators and methods shared by every tensor variable, constant and shared one."""
 

@@ -1,4 +1,7 @@
-"""symnb.widgets: each widget's model methods, and its ipywidgets children (no browser)."""
+"""symnb.widgets: each widget's model methods, and its ipywidgets children (no browser;
+the browser test is tests/browser/)."""
+
+import urllib.parse
 
 import numpy as np
 import pytest
@@ -30,22 +33,47 @@ def test_graph_explorer_tree_and_details(graph):
     details = explorer.describe(2)
     assert details.splitlines()[0] == "y: Elemwise{mul,no_inplace}"
     assert "created at test_widgets.py:" in details and ": y = T.exp(T.log(x)) * 2" in details
-    assert "  #1 constant 2.0: TensorType(float32, shape=())  float32 () 2.0" in details
-    assert "  #0 y: TensorType(float32, shape=(?,))  float32 (3,) [2., 4., 6.]   <- selected" in details
+    assert ("  #1 constant 2.0: TensorType(float32, shape=())  float32 () 2.0 mean=2 std=0 min=2 "
+            "max=2 NaN=0 inf=0") in details
+    assert ("  #0 y: TensorType(float32, shape=(?,))  float32 (3,) [2., 4., 6.] mean=4 std=1.633 "
+            "min=2 max=6 NaN=0 inf=0   <- selected") in details
     assert explorer.describe(7).splitlines() == [
         "b: shared variable", explorer.describe(7).splitlines()[1],
-        "type: TensorType(float32, shape=())", "test value: float32 () 0.5"]
+        "type: TensorType(float32, shape=())",
+        "test value: float32 () 0.5 mean=0.5 std=0 min=0.5 max=0.5 NaN=0 inf=0"]
+
+
+def test_graph_explorer_picture_has_a_node_per_apply_and_root(graph):
+    x, b, y, z = graph
+    explorer = GraphExplorer(z, engine="layered")
+    nodes = explorer.picture.nodes
+    assert sorted(n.label for n in nodes.values()) == sorted(
+        ["T.log(x)", "T.exp(T.log(x))", "y", "y + b", "z", "x", "2.0", "b"])
+    assert [n.kind for n in nodes.values() if n.label in ("x", "b", "2.0")] == ["input", "constant", "shared"]
+    assert nodes[explorer.id_of(z)].is_output and not nodes[explorer.id_of(y)].is_output
+    # One edge per input of each node, labelled with the type it moves.
+    edges = {(nodes[e.source].label, nodes[e.target].label): e.label for e in explorer.picture.edges}
+    assert edges[("y", "y + b")] == "0: float32 (?,)" and edges[("b", "y + b")] == "1: float32 ()"
+    assert len(edges) == 7
+    svg = explorer.svg()
+    assert svg.count('class="symnb-node') == 8 and svg.count('class="symnb-edge"') == 7
+    assert f'data-id="{explorer.id_of(y)}"' in svg and ">y + b</text>" in svg
 
 
 def test_graph_explorer_view_follows_the_selection(graph):
-    explorer = GraphExplorer(graph[3])
-    select, details = explorer.widget.children
-    assert select.options[5][0].strip(NBSP) == "x"
-    assert "z: Sum{axis=(0,)}" in details.value
-    select.value = 5
-    assert "x: input" in details.value and "float32 (3,) [1., 2., 3.]" in details.value
-
-
+    x, b, y, z = graph
+    explorer = GraphExplorer(z)
+    view = explorer.widget
+    assert explorer.id_of(z) and view.svg == explorer.svg()
+    assert "Click a node" in view.details  # nothing selected yet
+    view.selected = explorer.id_of(x)  # what a click in the browser sends
+    assert explorer.selected == explorer.id_of(x)
+    assert "<b>x</b>" in view.details and "float32 (3,) [1., 2., 3.] mean=2" in view.details
+    assert "input created at" not in view.details and "test_widgets.py:" in view.details
+    view.selected = explorer.id_of(y)
+    assert "<b>y</b>" in view.details and "Elemwise{mul,no_inplace}" in view.details
+    # The inputs of the selected node with their values and lines.
+    assert "T.exp(T.log(x))" in view.details and "y = T.exp(T.log(x)) * 2" in view.details
 def test_graph_explorer_of_a_compiled_function_shows_the_optimized_graph(graph):
     x, b, y, z = graph
     explorer = GraphExplorer(sn.function([x], z))
@@ -101,13 +129,19 @@ def test_test_value_editor_reports_bad_text_and_bad_shapes(graph):
 def test_test_value_editor_view(graph):
     x, b, y, z = graph
     editor = TestValueEditor(z)
-    field, result, note = editor.widget.children
+    field, result, note, _marker = editor.widget.children
     assert field.description == "x" and field.value == "[1.0, 2.0, 3.0]"
-    assert "z: float32 () 13.5" in result.value
+    assert "float32 () 13.5" in result.value and 'data-state="fresh"' in result.value
     field.value = "[3, 3, 3]"
-    assert "z: float32 () 19.5" in result.value
+    assert "float32 () 19.5" in result.value
     field.value = "[2, 2, 2, "
-    assert "error: x: cannot read" in result.value
+    # The error in red; the outputs kept from the last values, marked stale until recomputed.
+    assert 'style="color:#d00000;white-space:pre-wrap">error: x: cannot read' in result.value
+    assert 'data-state="stale"' in result.value and "float32 () 19.5" in result.value
+    assert editor.text().splitlines()[1] == "-> (stale: not recomputed from the inputs above)"
+    field.value = "[1, 1, 1]"
+    assert 'data-state="fresh"' in result.value and "float32 () 7.5" in result.value
+    assert "error" not in result.value
     assert "stored .test_value keep the values computed when they were built" in note.value
 
 
@@ -134,7 +168,8 @@ def test_profile_view_rows_and_table(graph):
     assert by_index[1].op == "Sum{axis=(0,)}"
     assert by_index[1].node == "Sum{axis=(0,)}(Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)})"
     assert by_index[1].line.endswith(": z = (y + b).sum()")
-    refresh, table = view.widget.children
+    refresh, table, _marker = view.widget.children
+    assert 'style="text-align:left' in table.value  # JupyterLab right-aligns cells otherwise
     assert "z = (y + b).sum()" in table.value and "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}(x, b)" in table.value
     refresh.click()
     assert "Sum{axis=(0,)}" in table.value
@@ -162,6 +197,8 @@ def test_rewrite_stepper_view_buttons(graph):
     x, b, y, z = graph
     stepper = RewriteStepper(sn.function([x], z))
     (previous, following), page = stepper.widget.children[0].children, stepper.widget.children[1]
+    assert '<span class="symnb-added" style="background:#ccf5d3">Elemwise{switch,no_inplace} [id A]' in page.value
+    assert '<span class="symnb-removed" style="background:#ffd7d5">Elemwise{exp,no_inplace} [id A]' in page.value
     assert previous.disabled and not following.disabled
     assert "Rewrite 1 of 2: local_exp_log" in page.value
     following.click()
@@ -179,11 +216,51 @@ def test_rewrite_stepper_without_rewrites(graph):
     assert previous.disabled and following.disabled
 
 
-def test_widgets_display_as_their_ipywidgets_view(graph, monkeypatch):
+def test_rewrite_stepper_skips_steps_that_change_nothing_visible(graph):
+    x, b, y, z = graph
+    stepper = RewriteStepper(sn.function([x], z))
+
+    class Record:  # a rewrite that replaced a node by an identical one
+        name, before, after = "no_op", None, None
+        old = new = stepper.history[0].old
+
+    fgraph_history = [Record(), *stepper.function.maker.fgraph.history]
+    stepper.function.maker.fgraph.history[:] = fgraph_history
+    again = RewriteStepper(stepper.function)
+    assert again.skipped == 1 and [r.name for r in again.history] == ["local_exp_log", "fusion"]
+    assert again.title() == "Rewrite 1 of 2: local_exp_log (1 no-op step(s) skipped)"
+    again.next()
+    before, after = again.changes()  # fusion: the chain becomes one node; b stays an input
+    assert [line for line, changed in before if not changed] == [" |b [id E]"]
+    assert [line for line, changed in after if not changed] == [" |b [id C]"]
+    assert " - Elemwise{add,no_inplace} [id A] ''" not in again.text()
+    assert "- Elemwise{add,no_inplace} [id A] ''\n" in again.text() and "   |b [id C]\n" in again.text()
+
+
+def test_widgets_display_live_view_then_snapshot_in_a_kernel(graph, monkeypatch):
     explorer = GraphExplorer(graph[3])
     bundle = explorer._repr_mimebundle_()
     assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.widget.model_id
+    assert bundle["text/plain"] == explorer.text()
+    # The saved picture is an <img> (viewers that sanitize outputs drop inline SVG).
+    assert bundle["text/html"].count('<img class="symnb-graph" src="data:image/svg+xml;charset=utf-8,%3Csvg') == 1
     shown = []
-    monkeypatch.setattr("IPython.display.display", shown.append)
+    monkeypatch.setattr("IPython.display.display", lambda data, raw=False: shown.append(data))
+    monkeypatch.setattr("symnb.widgets._view.in_kernel", lambda: True)
     explorer.display()
-    assert shown == [explorer.widget]
+    live, snapshot = shown
+    assert live == {"application/vnd.jupyter.widget-view+json": {
+        "version_major": 2, "version_minor": 0, "model_id": explorer.widget.model_id}, "text/plain": ""}
+    key = explorer.widget.snapshot_key
+    assert snapshot["text/html"].startswith(f'<div class="symnb-snapshot" data-symnb-key="{key}">')
+    assert urllib.parse.quote(explorer.svg(), safe=" =:/,;()._-{}!*+@$[]'") in snapshot["text/html"]
+    assert snapshot["text/plain"].startswith("Sum{axis=(0,)} 'z'\n  Elemwise{add,no_inplace} 'y + b'")
+
+
+def test_widgets_print_their_text_outside_a_kernel(graph, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda data, raw=False: shown.append(data))
+    stepper = RewriteStepper(sn.function([graph[0]], graph[3]))
+    stepper.display()
+    assert shown == [{"text/plain": stepper.text()}]
+    assert stepper._widget is None  # no widget is built for a terminal

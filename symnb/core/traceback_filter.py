@@ -1,0 +1,82 @@
+"""Tracebacks that start at the user's line: symnb's own frames are removed, as JAX
+removes its own.
+
+An error raised while building or calling a graph passes through a dozen of symnb's
+frames (operators, op construction, test values, the call layer) before it reaches the
+user's code; printed, they push the line that matters and the message apart. At each
+public entry point (an operator or ``T`` function, ``Op.__call__``, ``sn.function``, a
+compiled function's call, ``sn.grad``, ``sn.scan``, ``sn.ifelse``) an escaping exception
+gets its ``__traceback__`` rebuilt without symnb's frames -- the frames of the user's own
+code called back by symnb (a scan step, a callback) stay -- and a note saying so. The
+outermost entry point does it last, so nested entry points compose.
+
+``sn.config.exception_verbosity = 'high'`` keeps every frame. Frames are symnb's by
+the same rule the creation lines use (:mod:`symnb.core.source`): the package's files,
+the tour excepted.
+"""
+
+from __future__ import annotations
+
+import functools
+import types
+from typing import Any, Callable, TypeVar
+
+from symnb.core.config import config
+from symnb.core.source import _is_library
+
+__all__ = ["api_boundary", "api_boundaries", "hide_library_frames", "filter_traceback", "NOTE"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+NOTE = ("(symnb removed its own frames from this traceback; "
+        "sn.config.exception_verbosity='high' keeps them)")
+
+
+def filter_traceback(tb: types.TracebackType | None) -> types.TracebackType | None:
+    """``tb`` without the entries of symnb's frames."""
+    kept = []
+    while tb is not None:
+        if not _is_library(tb.tb_frame.f_code):
+            kept.append(tb)
+        tb = tb.tb_next
+    filtered = None
+    for entry in reversed(kept):
+        filtered = types.TracebackType(filtered, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return filtered
+
+
+def hide_library_frames(err: BaseException) -> None:
+    """Rebuild ``err.__traceback__`` without symnb's frames (unless
+    ``exception_verbosity='high'``); call it in an ``except`` block, then ``raise``."""
+    if config.exception_verbosity == "high" or err.__traceback__ is None:
+        return
+    err.with_traceback(filter_traceback(err.__traceback__))
+    if NOTE not in getattr(err, "__notes__", ()):
+        err.add_note(NOTE)
+
+
+def api_boundary(fn: F) -> F:
+    """Make ``fn`` a public entry point: an exception escaping it leaves without symnb's
+    frames. (A bare ``raise`` re-raises without adding this wrapper's frame.)"""
+
+    @functools.wraps(fn)
+    def boundary(*args: Any, **kwargs: Any) -> Any:
+        __tracebackhide__ = True  # noqa: F841  (IPython hides the frame, should it show)
+        try:
+            return fn(*args, **kwargs)
+        except Exception as err:
+            hide_library_frames(err)
+            raise
+
+    return boundary  # type: ignore[return-value]
+
+
+def api_boundaries(cls: type) -> type:
+    """Class decorator: every method and property getter defined in ``cls`` (operators
+    included) becomes an entry point."""
+    for name, attr in list(vars(cls).items()):
+        if isinstance(attr, types.FunctionType):
+            setattr(cls, name, api_boundary(attr))
+        elif isinstance(attr, property) and attr.fget is not None:
+            setattr(cls, name, property(api_boundary(attr.fget), attr.fset, attr.fdel, attr.__doc__))
+    return cls

@@ -1,0 +1,179 @@
+"""A laid-out graph picture as SVG text: the static picture every notebook view shows.
+
+The same SVG is the saved snapshot (GitHub, nbconvert, a notebook reopened without its
+kernel) and the live explorer's drawing (the widget adds clicks, search and zoom to it),
+so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
+``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
+"""
+
+from __future__ import annotations
+
+import html
+import urllib.parse
+from typing import Any
+
+from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
+from symnb.printing.layout import Layout, layout
+from symnb.printing.values import value_stats
+
+__all__ = ["picture_svg", "graph_svg", "picture_img", "node_title", "FILL", "MONOSPACE"]
+
+MONOSPACE = ("var(--jp-code-font-family, ui-monospace, SFMono-Regular, Menlo, Consolas, "
+             "'DejaVu Sans Mono', monospace)")
+
+FILL = {
+    "elemwise": "#ffd9e1", "fused": "#ffc2d0", "reduce": "#d9e6ff", "blas": "#ffe3b8",
+    "index": "#f1d9ff", "shape": "#d4f4f4", "control": "#fff4b0", "check": "#ececec",
+    "other": "#ffffff", "input": "#c9f0c9", "shared": "#ffe38a", "constant": "#e4e4e4",
+}
+_EDGE_LABELS_UP_TO = 150  # nodes; larger pictures keep the types in the edges' tooltips
+_VALUES_IN_TOOLTIPS_UP_TO = 300  # nodes; larger pictures show values on a click only
+
+
+def _e(text: Any) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def node_title(node: PictureNode, with_value: bool = True) -> str:
+    """The tooltip of a node: what it is, its type, its value, where it was built."""
+    var = node.variable
+    what = node.obj.op.display_name() if node.kind == "apply" else node.kind
+    lines = [f"{node.label}: {what}", f"type: {var.type.short()}"]
+    if with_value:
+        lines.append(f"value: {value_stats(value_of(var))}")
+    lines.append(f"created at {creation_text(var)}")
+    if node.hidden:
+        lines.append(f"collapsed: {node.hidden} node(s) feeding only this one are hidden")
+    return "\n".join(lines)
+
+
+def graph_svg(obj: Any, engine: str = "auto", **picture_options: Any) -> str:
+    """Build, lay out and draw the picture of ``obj`` in one call."""
+    picture = GraphPicture(obj, **picture_options)
+    return picture_svg(picture, layout(picture, engine))
+
+
+def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900) -> str:
+    """The ``<svg>`` of ``picture`` as ``laid`` out; scaled down to ``max_width`` pixels
+    wide when larger (``None``: natural size)."""
+    width, height = laid.width, laid.height
+    shown_width = width if max_width is None else min(width, max_width)
+    count = picture.count()
+    body = _draw(picture, laid, count <= _EDGE_LABELS_UP_TO, count <= _VALUES_IN_TOOLTIPS_UP_TO)
+    return (f'<svg class="symnb-graph" xmlns="http://www.w3.org/2000/svg" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" width="{shown_width:.0f}" '
+            f'height="{height * shown_width / max(width, 1):.0f}" '
+            f'data-engine="{laid.engine}" data-nodes="{picture.count()}" '
+            f'style="font-family:{MONOSPACE};font-size:12px;max-width:100%;height:auto">'
+            '<defs><marker id="symnb-arrow" viewBox="0 0 10 10" refX="10" refY="5" '
+            'markerWidth="7" markerHeight="7" orient="auto-start-reverse">'
+            '<path d="M0,0L10,5L0,10z" fill="#555"/></marker></defs>'
+            f"{body}</svg>")
+
+
+def picture_img(svg: str) -> str:
+    """The picture as an ``<img>`` holding the SVG (a ``data:`` URI): what a saved
+    notebook keeps. Notebook viewers sanitize the HTML of outputs they do not trust (a
+    notebook from elsewhere, GitHub) and drop inline ``<svg>``, but keep images. The SVG
+    is percent-encoded, not base64, so its text (labels, types, values) can still be
+    compared by the notebook tests."""
+    head = svg[:svg.index(">")]
+    width = _attribute(head, "width")
+    uri = "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg, safe=" =:/,;()._-{}!*+@$[]'")
+    return (f'<img class="symnb-graph" src="{uri}" width="{width}" '
+            'alt="graph picture" style="max-width:100%;height:auto">')
+
+
+def _attribute(tag: str, name: str) -> str:
+    start = tag.index(f' {name}="') + len(name) + 3
+    return tag[start:tag.index('"', start)]
+
+
+def _draw(picture: GraphPicture, laid: Layout, edge_labels: bool, values: bool) -> str:
+    parts = [_edge(edge, path, laid.curved, edge_labels)
+             for edge, path in zip(picture.edges, laid.paths) if path]
+    for node_id, node in picture.nodes.items():
+        parts.append(_node(node, laid.boxes[node_id], laid.inner.get(node_id, []), edge_labels, values))
+    return "".join(parts)
+
+
+def _path_data(points: list[tuple[float, float]], curved: bool) -> str:
+    head = f"M{points[0][0]:.1f},{points[0][1]:.1f}"
+    if curved and (len(points) - 1) % 3 == 0:
+        pieces = [f"C{a[0]:.1f},{a[1]:.1f} {b[0]:.1f},{b[1]:.1f} {c[0]:.1f},{c[1]:.1f}"
+                  for a, b, c in zip(points[1::3], points[2::3], points[3::3])]
+    else:
+        pieces = [f"L{x:.1f},{y:.1f}" for x, y in points[1:]]
+    return head + "".join(pieces)
+
+
+def _middle(points: list[tuple[float, float]], curved: bool) -> tuple[float, float]:
+    """A point half way along the edge, where its label goes."""
+    if curved and (len(points) - 1) % 3 == 0:
+        piece = (len(points) - 1) // 3 // 2 * 3  # the middle Bezier piece, at t = 1/2
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = points[piece:piece + 4]
+        return (ax + 3 * bx + 3 * cx + dx) / 8, (ay + 3 * by + 3 * cy + dy) / 8
+    middle = (len(points) - 1) // 2
+    (ax, ay), (bx, by) = points[middle], points[middle + 1]
+    return (ax + bx) / 2, (ay + by) / 2
+
+
+def _edge(edge: Any, points: list, curved: bool, with_label: bool) -> str:
+    title = f"<title>{_e(edge.label)}</title>"
+    path = (f'<path d="{_path_data(points, curved)}" fill="none" stroke="#777" '
+            f'stroke-width="1.2" marker-end="url(#symnb-arrow)"/>')
+    text = ""
+    if with_label:
+        x, y = _middle(points, curved)
+        text = (f'<text x="{x + 4:.1f}" y="{y + 3:.1f}" font-size="10" fill="#555">'
+                f"{_e(edge.label)}</text>")
+    return (f'<g class="symnb-edge" data-source="{_e(edge.source)}" '
+            f'data-target="{_e(edge.target)}">{title}{path}{text}</g>')
+
+
+def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values: bool) -> str:
+    x, y, w, h = box
+    classes = f"symnb-node symnb-{node.kind}" + (" symnb-error" if node.error else "") \
+        + (" symnb-output" if node.is_output else "") + (" symnb-expanded" if node.inner else "") \
+        + (" symnb-collapsed" if node.hidden else "")
+    stroke, stroke_width = ("#d00000", 3) if node.error else ("#444", 1.2)
+    radius = h / 2 if node.kind in ("input", "shared") and not node.inner else 4
+    dash = ' stroke-dasharray="5,3"' if node.hidden else ""
+    shapes = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{radius:.1f}" '
+              f'fill="{FILL.get(node.family, "#fff")}" stroke="{stroke}" '
+              f'stroke-width="{stroke_width}"{dash}/>']
+    if node.is_output:  # a second border, as Theano drew outputs
+        shapes.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{w + 6:.1f}" '
+                      f'height="{h + 6:.1f}" rx="{radius + 3:.1f}" fill="none" stroke="#2060c0" '
+                      'stroke-width="1.5"/>')
+    center = x + w / 2
+    top = y if node.inner else y + h / 2 - 18
+    label = node.label + (f"  [{node.note}]" if node.note else "")
+    texts = [f'<text x="{center:.1f}" y="{top + 15:.1f}" text-anchor="middle" '
+             f'font-weight="bold">{_e(label)}</text>',
+             f'<text x="{center:.1f}" y="{top + 29:.1f}" text-anchor="middle" font-size="11" '
+             f'fill="#333">{_e(node.sublabel)}</text>']
+    if node.has_inner and not node.inner:
+        texts.append(f'<text x="{x + w - 4:.1f}" y="{y + 11:.1f}" text-anchor="end" '
+                     'font-size="10" fill="#555">\u229e</text>')  # "open me" mark
+    if node.hidden:
+        texts.append(f'<text x="{x + 4:.1f}" y="{y + 11:.1f}" font-size="10" fill="#555">'
+                     f"+{node.hidden}</text>")
+    body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
+    return (f'<g class="{classes}" data-id="{_e(node.id)}" data-search="{_e(node.search_text())}">'
+            f"<title>{_e(node_title(node, values))}</title>{body}</g>")
+
+
+def _inner(node: PictureNode, x: float, y: float, inner: list, edge_labels: bool, values: bool) -> str:
+    parts = []
+    for placed, sub in zip(inner, node.inner):
+        ox, oy = x + placed.x, y + placed.y
+        parts.append(f'<text x="{ox:.1f}" y="{oy - 5:.1f}" font-size="11" font-style="italic" '
+                     f'fill="#333">{_e(placed.title)}</text>'
+                     f'<rect x="{ox:.1f}" y="{oy:.1f}" width="{placed.layout.width:.1f}" '
+                     f'height="{placed.layout.height:.1f}" fill="#ffffff" fill-opacity="0.7" '
+                     'stroke="#999" stroke-dasharray="3,2"/>'
+                     f'<g transform="translate({ox:.1f},{oy:.1f})">'
+                     f"{_draw(sub.picture, placed.layout, edge_labels, values)}</g>")
+    return "".join(parts)
+

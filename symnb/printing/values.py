@@ -1,0 +1,164 @@
+"""Test values at a glance: a one-line summary and a small heatmap.
+
+- :func:`value_stats`: ``float32 (100, 10) mean=0.49 std=0.29 min=0 max=1 NaN=2 inf=0``;
+- :func:`heatmap_html`: a 1-D or 2-D value as a small picture (an ``<img>`` holding a
+  PNG, so it survives saving: GitHub, nbconvert and a notebook reopened without its
+  kernel show it as they show any image), NaN and infinities in their own colours.
+
+The picture is drawn here rather than by an array viewer: Treescope renders arrays
+with JavaScript (a custom element), which a saved notebook shown without a kernel or
+on GitHub does not run, and matplotlib would be a heavy dependency for 30 lines.
+The PNG is written with ``zlib`` from the standard library.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import struct
+import zlib
+
+import numpy as np
+
+from symnb.core.type import describe_shape
+
+__all__ = ["value_stats", "heatmap_png", "heatmap_html", "NAN_COLOR", "POSINF_COLOR",
+           "NEGINF_COLOR"]
+
+_SMALL = 6  # values with at most this many elements are also spelled out
+_MAX_CELLS = (24, 48)  # heatmap rows, columns: larger values are averaged by blocks
+_CELL_PX = 6
+
+# Viridis at five stops (matplotlib's default colormap): dark blue (low) to yellow (high).
+_STOPS = np.array([[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]],
+                  dtype=np.float64)
+NAN_COLOR = (255, 0, 255)      # magenta: no colormap colour is near it
+POSINF_COLOR = (255, 255, 255)  # white, framed by the picture's border
+NEGINF_COLOR = (0, 0, 0)
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def value_stats(value: np.ndarray | None) -> str:
+    """One line: dtype, shape, then (for a non-empty numeric value) mean, std, min, max
+    over the finite elements and the count of NaN and inf; a small value is spelled out."""
+    if value is None:
+        return "no test value"
+    array = np.asarray(value)
+    head = f"{array.dtype} {describe_shape(array.shape)}"
+    if array.size == 0 or array.dtype.kind not in "biuf":
+        return head
+    parts = [head]
+    if array.size <= _SMALL:
+        parts.append(_spelled(array))
+    numbers = array.astype(np.float64) if array.dtype.kind in "biu" else array
+    finite = numbers[np.isfinite(numbers)] if array.dtype.kind == "f" else numbers.ravel()
+    if finite.size:
+        parts.append(f"mean={_number(finite.mean())} std={_number(finite.std())} "
+                     f"min={_number(finite.min())} max={_number(finite.max())}")
+    if array.dtype.kind == "f":
+        parts.append(f"NaN={int(np.isnan(array).sum())} inf={int(np.isinf(array).sum())}")
+    return " ".join(parts)
+
+
+def _spelled(array: np.ndarray) -> str:
+    if array.ndim == 0:
+        return str(array[()])
+    return " ".join(np.array2string(array, separator=", ").split())
+
+
+# -- heatmap ---------------------------------------------------------------------------
+
+def _blocks(array: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``array`` (as 2-D) cut into at most ``_MAX_CELLS`` blocks: the mean of each block's
+    finite elements, and whether the block holds a NaN, a +inf, a -inf."""
+    matrix = array.reshape(1, -1) if array.ndim == 1 else array
+    matrix = matrix.astype(np.float64)
+    rows = _edges(matrix.shape[0], _MAX_CELLS[0])
+    cols = _edges(matrix.shape[1], _MAX_CELLS[1])
+    shape = (len(rows) - 1, len(cols) - 1)
+    means = np.full(shape, np.nan)
+    nan, posinf, neginf = (np.zeros(shape, bool) for _ in range(3))
+    for i in range(shape[0]):
+        for j in range(shape[1]):
+            block = matrix[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
+            finite = block[np.isfinite(block)]
+            if finite.size:
+                means[i, j] = finite.mean()
+            nan[i, j] = np.isnan(block).any()
+            posinf[i, j] = np.isposinf(block).any()
+            neginf[i, j] = np.isneginf(block).any()
+    return means, nan, posinf, neginf
+
+
+def _edges(length: int, most: int) -> np.ndarray:
+    return np.linspace(0, length, min(length, most) + 1).round().astype(int)
+
+
+def _colors(means: np.ndarray) -> np.ndarray:
+    finite = means[np.isfinite(means)]
+    low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
+    scaled = np.zeros_like(means) if high == low else (means - low) / (high - low)
+    position = np.nan_to_num(scaled, nan=0.0) * (len(_STOPS) - 1)
+    index = np.minimum(position.astype(int), len(_STOPS) - 2)
+    fraction = (position - index)[..., None]
+    return (_STOPS[index] * (1 - fraction) + _STOPS[index + 1] * fraction).round().astype(np.uint8)
+
+
+def heatmap_png(value: np.ndarray) -> bytes:
+    """A PNG of a 1-D or 2-D numeric value, one pixel per block (scaled up by the page)."""
+    array = np.asarray(value)
+    if array.ndim not in (1, 2) or array.size == 0 or array.dtype.kind not in "biuf":
+        raise ValueError(f"a heatmap needs a non-empty 1-D or 2-D numeric value, got "
+                         f"{array.dtype} {describe_shape(array.shape)}")
+    means, nan, posinf, neginf = _blocks(array)
+    pixels = _colors(means)
+    # Marks win over the block's mean: one NaN in a block is what the reader must see.
+    pixels[neginf] = NEGINF_COLOR
+    pixels[posinf] = POSINF_COLOR
+    pixels[nan] = NAN_COLOR
+    return _png(pixels)
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    height, width, _ = pixels.shape
+    raw = b"".join(b"\x00" + pixels[row].tobytes() for row in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw, 9))
+            + chunk(b"IEND", b""))
+
+
+def heatmap_html(value: np.ndarray | None, title: str = "") -> str:
+    """An ``<img>`` of the value's heatmap ('' for values that have none: scalars,
+    3-D and more, empty or non-numeric), with a legend when NaN or inf are present."""
+    if value is None:
+        return ""
+    array = np.asarray(value)
+    if array.ndim not in (1, 2) or array.size == 0 or array.dtype.kind not in "biuf":
+        return ""
+    png = base64.b64encode(heatmap_png(array)).decode("ascii")
+    rows = 1 if array.ndim == 1 else min(array.shape[0], _MAX_CELLS[0])
+    cols = min(array.shape[-1], _MAX_CELLS[1])
+    width, height = cols * _CELL_PX, max(rows * _CELL_PX, 10)
+    alt = html.escape(title or value_stats(array), quote=True)
+    image = (f'<img class="symnb-heatmap" src="data:image/png;base64,{png}" width="{width}" '
+             f'height="{height}" alt="{alt}" title="{alt}" '
+             'style="image-rendering:pixelated;border:1px solid #888;vertical-align:middle">')
+    marks = []
+    if array.dtype.kind == "f":
+        for present, color, name in ((np.isnan(array).any(), NAN_COLOR, "NaN"),
+                                     (np.isposinf(array).any(), POSINF_COLOR, "+inf"),
+                                     (np.isneginf(array).any(), NEGINF_COLOR, "-inf")):
+            if present:
+                marks.append(f'<span class="symnb-mark" style="display:inline-block;width:.8em;'
+                             f'height:.8em;border:1px solid #888;background:rgb{color}"></span> '
+                             f'{name}')
+    legend = f' <small>{" ".join(marks)}</small>' if marks else ""
+    return image + legend

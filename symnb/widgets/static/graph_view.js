@@ -1,0 +1,206 @@
+// symnb's graph explorer (an anywidget front end).
+//
+// Python draws the picture (the same SVG the saved snapshot shows) and the details of
+// the selected node; this module adds what needs a browser: clicking a node, searching,
+// zooming and panning, and the buttons that open inner graphs or collapse a node's
+// inputs (Python redraws the picture then). While this view is alive it hides its own
+// static snapshot, which the notebook keeps for when no kernel is there.
+
+const ZOOM_STEP = 1.25;
+
+function hideSnapshot(key) {
+  const id = `symnb-live-${key}`;
+  if (!key || document.getElementById(id)) return;
+  const style = document.createElement("style");
+  style.id = id;
+  style.textContent = `.symnb-snapshot[data-symnb-key="${key}"] { display: none !important; }`;
+  document.head.appendChild(style);
+}
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function render({ model, el }) {
+  hideSnapshot(model.get("snapshot_key"));
+  el.classList.add("symnb-explorer");
+
+  const toolbar = element("div", "symnb-toolbar");
+  const search = element("input", "symnb-search");
+  search.type = "search";
+  search.placeholder = "search nodes (name or op), Enter: next";
+  const found = element("span", "symnb-found", "");
+  const buttons = {};
+  for (const [name, text, title] of [
+    ["out", "\u2212", "zoom out"], ["in", "+", "zoom in"], ["fit", "fit", "fit the width"],
+  ]) {
+    buttons[name] = element("button", "symnb-button", text);
+    buttons[name].title = title;
+  }
+  const status = element("span", "symnb-status", "");
+  toolbar.append(search, found, buttons.out, buttons.in, buttons.fit, status);
+
+  const header = element("div", "symnb-header");
+  const body = element("div", "symnb-body");
+  const viewport = element("div", "symnb-viewport");
+  const details = element("div", "symnb-details");
+  const footer = element("div", "symnb-footer");
+  body.append(viewport, details);
+  el.append(header, toolbar, body, footer);
+
+  let zoom = 1;
+  let natural = { width: 1, height: 1 };
+  let matches = [];
+  let matchIndex = -1;
+
+  function svg() { return viewport.querySelector("svg.symnb-graph"); }
+  function nodeElement(id) { return viewport.querySelector(`g.symnb-node[data-id="${CSS.escape(id)}"]`); }
+
+  function applyZoom() {
+    const picture = svg();
+    if (!picture) return;
+    picture.setAttribute("width", String(Math.max(natural.width * zoom, 40)));
+    picture.setAttribute("height", String(Math.max(natural.height * zoom, 20)));
+    picture.style.maxWidth = "none";
+  }
+
+  function fit() {
+    const available = Math.max(viewport.clientWidth - 16, 200);
+    zoom = Math.min(1, available / natural.width);
+    applyZoom();
+  }
+
+  function drawPicture() {
+    const started = performance.now();
+    viewport.innerHTML = model.get("svg");
+    const picture = svg();
+    if (picture) {
+      const box = picture.viewBox.baseVal;
+      natural = { width: box.width || 1, height: box.height || 1 };
+      applyZoom();
+    }
+    markSelection();
+    runSearch(false);
+    status.textContent = model.get("status");
+    el.dataset.drawMs = String(Math.round(performance.now() - started));
+    el.dataset.nodes = picture ? picture.dataset.nodes : "0";
+  }
+
+  function markSelection() {
+    viewport.querySelectorAll(".symnb-selected, .symnb-feeds").forEach((n) =>
+      n.classList.remove("symnb-selected", "symnb-feeds"));
+    const selected = model.get("selected");
+    if (!selected) return;
+    const node = nodeElement(selected);
+    if (node) node.classList.add("symnb-selected");
+    viewport.querySelectorAll(`g.symnb-edge[data-target="${CSS.escape(selected)}"]`).forEach((edge) => {
+      edge.classList.add("symnb-feeds");
+      const source = nodeElement(edge.dataset.source);
+      if (source) source.classList.add("symnb-feeds");
+    });
+  }
+
+  function select(id) {
+    model.set("selected", id);
+    model.save_changes();
+    markSelection();
+  }
+
+  function scrollTo(node) {
+    const box = node.getBBox();
+    const left = (box.x + box.width / 2) * zoom - viewport.clientWidth / 2;
+    const top = (box.y + box.height / 2) * zoom - viewport.clientHeight / 2;
+    viewport.scrollTo({ left: Math.max(left, 0), top: Math.max(top, 0) });
+  }
+
+  function runSearch(advance) {
+    const query = search.value.trim().toLowerCase();
+    const nodes = viewport.querySelectorAll("g.symnb-node");
+    matches = [];
+    nodes.forEach((node) => {
+      const hit = query !== "" && node.dataset.search.includes(query);
+      node.classList.toggle("symnb-match", hit);
+      node.classList.toggle("symnb-dim", query !== "" && !hit);
+      if (hit) matches.push(node);
+    });
+    if (!query) { found.textContent = ""; matchIndex = -1; return; }
+    if (advance && matches.length) {
+      matchIndex = (matchIndex + 1) % matches.length;
+      scrollTo(matches[matchIndex]);
+      select(matches[matchIndex].dataset.id);
+    }
+    found.textContent = matches.length
+      ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${matches.length}` : "no match";
+  }
+
+  viewport.addEventListener("click", (event) => {
+    if (viewport.dataset.dragged === "1") return;
+    const node = event.target.closest("g.symnb-node");
+    if (node) {
+      event.stopPropagation();
+      select(node.dataset.id);
+    }
+  });
+
+  // Drag to pan (the viewport scrolls); a drag does not count as a click.
+  let drag = null;
+  viewport.addEventListener("mousedown", (event) => {
+    drag = { x: event.clientX, y: event.clientY, left: viewport.scrollLeft, top: viewport.scrollTop };
+    viewport.dataset.dragged = "0";
+  });
+  window.addEventListener("mousemove", (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x, dy = event.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) viewport.dataset.dragged = "1";
+    viewport.scrollLeft = drag.left - dx;
+    viewport.scrollTop = drag.top - dy;
+  });
+  window.addEventListener("mouseup", () => { drag = null; });
+  viewport.addEventListener("wheel", (event) => {
+    if (!event.ctrlKey) return;  // plain wheel scrolls; ctrl + wheel zooms
+    event.preventDefault();
+    zoom *= event.deltaY < 0 ? ZOOM_STEP : 1 / ZOOM_STEP;
+    applyZoom();
+  }, { passive: false });
+
+  buttons.in.addEventListener("click", () => { zoom *= ZOOM_STEP; applyZoom(); });
+  buttons.out.addEventListener("click", () => { zoom /= ZOOM_STEP; applyZoom(); });
+  buttons.fit.addEventListener("click", fit);
+  search.addEventListener("input", () => { matchIndex = -1; runSearch(false); });
+  search.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") { event.preventDefault(); runSearch(true); }
+  });
+
+  // The details panel's buttons (drawn by Python) toggle a node's expansion or collapse.
+  details.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-action]");
+    if (!button) return;
+    const { action, node } = button.dataset;
+    const key = action === "expand" || action === "close" ? "expanded" : "collapsed";
+    const current = model.get(key).filter((id) => id !== node);
+    model.set(key, action === "expand" || action === "collapse" ? current.concat([node]) : current);
+    model.save_changes();
+  });
+
+  function showDetails() { details.innerHTML = model.get("details"); }
+  function showFrames() {
+    header.innerHTML = model.get("header");
+    footer.innerHTML = model.get("footer");
+  }
+
+  model.on("change:svg", drawPicture);
+  model.on("change:details", showDetails);
+  model.on("change:selected", markSelection);
+  model.on("change:status", () => { status.textContent = model.get("status"); });
+  model.on("change:header", showFrames);
+  model.on("change:footer", showFrames);
+  showFrames();
+  drawPicture();
+  showDetails();
+  requestAnimationFrame(() => { if (natural.width * zoom > viewport.clientWidth) fit(); });
+}
+
+export default { render };

@@ -1,0 +1,208 @@
+"""%load_ext symnb: the %%symgraph cell magic and the HTML reprs, in an in-process shell."""
+
+import subprocess
+import urllib.parse
+import sys
+from unittest import mock
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+
+CELL_X = "x = T.vector('x', test_value=np.array([1, 2, 3], 'float32'))"
+
+
+@pytest.fixture
+def shell():
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "symnb")
+    shell.run_cell("import numpy as np\nimport symnb as sn\nimport symnb.tensor as T", store_history=True)
+    yield shell
+    shell.run_line_magic("unload_ext", "symnb")
+    InteractiveShell.clear_instance()
+
+
+def cell(shell):
+    """How symnb names the next cell: ``Cell In[n]``, n its execution count."""
+    return f"Cell In[{shell.execution_count}]"
+
+
+def run(shell, cell):
+    """Run ``cell``; return (result, the MIME bundles %%symgraph displayed)."""
+    shown = []
+    with mock.patch("symnb.magics.symgraph.display", side_effect=lambda data, raw=False: shown.append(data)):
+        result = shell.run_cell(cell, store_history=True)
+    return result, shown
+
+
+def row(*cells):
+    """A row of symnb's left-aligned tables."""
+    style = 'style="text-align:left;vertical-align:top;padding:1px 10px 1px 0;border:none"'
+    tags = ["th"] + ["td"] * (len(cells) - 1)
+    return "<tr>" + "".join(f"<{t} {style}>{c}</{t}>" for t, c in zip(tags, cells)) + "</tr>"
+
+
+def test_import_symnb_imports_neither_ipython_nor_ipywidgets():
+    code = ("import sys, symnb, symnb.widgets, symnb.tensor as T; y = T.vector('x') * 2; "
+            "print('IPython' in sys.modules, 'ipywidgets' in sys.modules, 'jax' in sys.modules, "
+            "'anywidget' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False False False False"
+
+
+def test_symgraph_shows_one_table_and_one_picture(shell):
+    shell.run_cell("unchanged = T.scalar('u')", store_history=True)
+    name = cell(shell)
+    result, (bundle,) = run(shell, f"%%symgraph\n{CELL_X}\ny = x * 2\nn = 3")
+    assert result.success
+    page, text = bundle["text/html"], bundle["text/plain"]
+    assert page.count("<table") == 1 and page.count('<img class="symnb-graph"') == 1
+    assert ">x</th>" in page and ">y</th>" in page
+    assert ">unchanged</th>" not in page and ">n</th>" not in page  # not (re)assigned / not symbolic
+    # The cell's own line numbers, as the editor shows them (line 1 is %%symgraph).
+    assert f"{name}:3: y = x * 2" in page and f"{name}:2: x = T.vector" in page
+    assert "float32 (3,) [2., 4., 6.] mean=4 std=1.633 min=2 max=6 NaN=0 inf=0" in page
+    assert 'src="data:image/png;base64,' in page  # the values' heatmaps
+    assert text.splitlines()[1] == (f"y: float32 (?,)  Elemwise{{mul,no_inplace}}  float32 (3,) [2., 4., 6.] "
+                                    f"mean=4 std=1.633 min=2 max=6 NaN=0 inf=0  [{name}:3: y = x * 2]")
+    assert "Elemwise{mul,no_inplace} [id A] '' -> float32 (3,) [2., 4., 6.]" in text
+
+
+def test_symgraph_show_selects_and_reassignment_counts(shell):
+    run(shell, f"%%symgraph\n{CELL_X}")
+    result, (bundle,) = run(shell, "%%symgraph --show y\ny = x + 1\nz = y * y")
+    assert result.success
+    page = bundle["text/html"]
+    assert ">y</th>" in page and ">z</th>" not in page and ">x</th>" not in page
+    assert "float32 (3,) [2., 3., 4.]" in page
+
+
+@pytest.mark.parametrize("line, message", [
+    ("--show nothere", "no variable named 'nothere'"),
+    ("--show n", "'n' is of type int, not a symbolic variable"),
+    ("--show ,", "needs at least one name"),
+])
+def test_symgraph_show_errors_name_the_variable(shell, line, message):
+    result, shown = run(shell, f"%%symgraph {line}\nn = 1")
+    assert not result.success and shown == []
+    assert message in str(result.error_in_exec)
+    assert type(result.error_in_exec).__name__ == "UsageError"
+
+
+def test_symgraph_errors_in_the_cell_propagate_and_name_the_cell_line(shell, capsys):
+    name = cell(shell)
+    result, shown = run(shell, f"%%symgraph\n{CELL_X}\nw = T.vector('w', test_value=np.ones(2, 'float32'))\n"
+                               "bad = x + w")
+    assert shown == []
+    assert type(result.error_in_exec).__name__ == "TestValueError"
+    assert f"{name}, line 4, in <module>" in str(result.error_in_exec)
+    shown_traceback = capsys.readouterr().out
+    assert "line 4" in shown_traceback and "bad = x + w" in shown_traceback
+    # No frame of the magic or of symnb above the user's line.
+    assert "symgraph.py" not in shown_traceback and "run_cell_magic" not in shown_traceback
+    assert "test_value.py" not in shown_traceback
+
+
+def test_symgraph_through_run_cell_magic_runs_the_cell_itself(shell):
+    shown = []
+    with mock.patch("symnb.magics.symgraph.display", side_effect=lambda data, raw=False: shown.append(data)):
+        shell.run_cell_magic("symgraph", "", f"{CELL_X}\ny = x * 3")
+    assert ">y</th>" in shown[0]["text/html"] and "float32 (3,) [3., 6., 9.]" in shown[0]["text/html"]
+
+
+def test_symgraph_optimized_compiles_over_root_inputs(shell):
+    shell.run_cell("b = sn.shared(np.float32(0.5), name='b')", store_history=True)
+    result, (bundle,) = run(shell, f"%%symgraph --optimized\n{CELL_X}\ny = T.exp(T.log(x)) * 2 + b")
+    assert result.success
+    page, text = bundle["text/html"], bundle["text/plain"]
+    # x is the only input: b is shared; exp(log(x)) was rewritten into its NaN-keeping
+    # form (x where x >= 0, NaN elsewhere), then fused.
+    assert "Optimized graph (optimizer=&#x27;fast_run&#x27;, inputs: x, 2 rewrite(s))" in page
+    assert "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}" in urllib.parse.unquote(page)
+    assert page.count('class="symnb-graph"') == 1
+    assert "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)} [id" in text
+    # Nodes made by rewrites have no test value, and displaying computes none.
+    assert "''   0 -> no test value\n |x [id B] -> float32 (3,) [1., 2., 3.]" in text
+    assert " |b [id C] -> float32 () 0.5" in text
+
+
+def test_symgraph_profile_calls_once_and_shows_user_lines(shell):
+    name = cell(shell)
+    result, (bundle,) = run(shell, f"%%symgraph --profile\n{CELL_X}\ns = (x * x).sum()")
+    assert result.success
+    page = bundle["text/html"]
+    assert "Profile of one call on the test values of x" in page
+    assert "Function profile: s" in page and "1 call(s)" in page
+    assert f"{name}:3: s = (x * x).sum()" in page
+    assert "Optimized graph" not in page
+
+
+def test_symgraph_profile_needs_input_test_values(shell):
+    result, _ = run(shell, "%%symgraph --profile\nv = T.vector('v')\nq = v * 2")
+    assert "no test value for: v" in str(result.error_in_exec)
+
+
+def test_symgraph_with_only_inputs_has_nothing_to_compile(shell):
+    result, (bundle,) = run(shell, f"%%symgraph --optimized\n{CELL_X}")
+    assert "Nothing to compile: the variables shown are all inputs." in bundle["text/html"]
+    assert "symnb-graph" not in bundle["text/html"]
+
+
+def test_symgraph_in_a_kernel_shows_a_live_explorer_and_its_snapshot(shell, monkeypatch):
+    monkeypatch.setattr("symnb.magics.symgraph.in_kernel", lambda: True)
+    monkeypatch.setattr("symnb.widgets._view.in_kernel", lambda: True)
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda data, raw=False: shown.append(data))
+    result = shell.run_cell(f"%%symgraph\n{CELL_X}\ny = x * 2", store_history=True)
+    assert result.success
+    live, snapshot = shown
+    assert "application/vnd.jupyter.widget-view+json" in live
+    assert snapshot["text/html"].startswith('<div class="symnb-snapshot"')
+    assert snapshot["text/html"].count('<img class="symnb-graph"') == 1 and ">y</th>" in snapshot["text/html"]
+
+
+def test_symgraph_transformer_keeps_line_numbers():
+    from symnb.magics.symgraph import transform_symgraph_cell
+
+    lines = ["%%symgraph --show y\n", "x = 1\n", "y = x"]
+    out = transform_symgraph_cell(lines)
+    assert out[1:3] == ["x = 1\n", "y = x\n"] and len(out) == 4
+    assert out[0] == "_symnb_symgraph.begin('--show y')  # %%symgraph\n"
+    assert out[3] == "_symnb_symgraph.end()\n"
+    assert transform_symgraph_cell(["%%symgraphs\n", "x"]) == ["%%symgraphs\n", "x"]
+    assert transform_symgraph_cell(["x = 1\n"]) == ["x = 1\n"]
+
+
+def test_html_repr_of_variable(shell):
+    name = cell(shell)
+    shell.run_cell(f"{CELL_X}\nz = (x + 1).sum()", store_history=True)
+    data, _ = shell.display_formatter.format(shell.user_ns["z"])
+    page = data["text/html"]
+    assert row("name", "z") in page and row("computed by", "Sum{axis=(0,)}") in page
+    assert row("test value", "<span>float32 () 9.0 mean=9 std=0 min=9 max=9 NaN=0 inf=0</span>") in page
+    assert f"{name}:2: z = (x + 1).sum()" in page
+    assert page.count('<img class="symnb-graph"') == 1 and "%3Ez%3C/text%3E" in page  # the picture
+    assert "|Elemwise{add,no_inplace} [id B] &#x27;&#x27; -&gt; float32 (3,) [2., 3., 4.]" in page
+
+
+def test_html_repr_of_pending_value_computes_nothing(shell):
+    shell.run_cell("v = T.vector('v')\nq = v * 2", store_history=True)
+    page = shell.display_formatter.format(shell.user_ns["q"])[0]["text/html"]
+    assert "pending (computed when .test_value is read)" in page
+    assert shell.user_ns["q"]._test_value is None
+
+
+def test_html_repr_of_compiled_function(shell):
+    shell.run_cell(f"{CELL_X}\nf = sn.function([x], x * 2 + 1, name='affine')", store_history=True)
+    page = shell.display_formatter.format(shell.user_ns["f"])[0]["text/html"]
+    assert row("function", "affine") in page and row("inputs", "x: float32 (?,)") in page
+    assert row("nodes", "1 after 1 rewrite(s)") in page and '<img class="symnb-graph"' in page
+    assert "Composite{((i0 * 2.0) + 1.0)} [id A]" in page
+
+
+def test_unload_removes_the_magic_and_reprs(shell):
+    shell.run_line_magic("unload_ext", "symnb")
+    shell.run_cell(CELL_X, store_history=True)
+    assert "text/html" not in shell.display_formatter.format(shell.user_ns["x"])[0]
+    assert "symgraph" not in shell.magics_manager.magics["cell"]
+    assert "_symnb_symgraph" not in shell.user_ns
+    shell.run_line_magic("load_ext", "symnb")  # the fixture unloads it again
