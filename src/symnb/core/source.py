@@ -14,7 +14,7 @@ import re
 import sys
 from typing import Any, NamedTuple
 
-__all__ = ["Frame", "Site", "capture_site", "PACKAGE_DIR"]
+__all__ = ["Frame", "Site", "capture_site", "is_library_frame", "PACKAGE_DIR"]
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -152,7 +152,7 @@ _EMPTY = Site()
 _library_code: dict[object, bool] = {}
 
 
-def _is_library(frame: Any) -> bool:
+def is_library_frame(frame: Any) -> bool:
     """True for a frame of symnb's own code (or of Python's frozen import machinery).
 
     A script run as the main program is user code wherever it lives: ``python -m
@@ -175,7 +175,7 @@ def capture_site(limit: int) -> Site:
         is_library = known.get(code)
         if is_library is None:
             # A code object belongs to one module: decided once, by its first frame.
-            is_library = known[code] = _is_library(frame)
+            is_library = known[code] = is_library_frame(frame)
         if not is_library:
             break
         frame = frame.f_back

@@ -12,7 +12,7 @@ outermost entry point does it last, so nested entry points compose.
 
 ``sn.config.exception_verbosity = 'high'`` keeps every frame. Frames are symnb's by
 the same rule the creation lines use (:mod:`symnb.core.source`): the package's files,
-the tour excepted.
+except a module run as the main program (``python -m symnb.tour``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import types
 from typing import Any, Callable, TypeVar
 
 from symnb.core.config import config
-from symnb.core.source import _is_library
+from symnb.core.source import is_library_frame
 
 __all__ = ["api_boundary", "api_boundaries", "hide_library_frames", "filter_traceback", "NOTE"]
 
@@ -36,7 +36,7 @@ def filter_traceback(tb: types.TracebackType | None) -> types.TracebackType | No
     """``tb`` without the entries of symnb's frames."""
     kept = []
     while tb is not None:
-        if not _is_library(tb.tb_frame.f_code):
+        if not is_library_frame(tb.tb_frame):
             kept.append(tb)
         tb = tb.tb_next
     filtered = None
