@@ -1,0 +1,55 @@
+"""compile/specialize.py: which inputs a value-dependent length comes from, and the graphs
+refused when the function is built because no call could provide such a value."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.compile.specialize import check_static_values, value_sources
+from symnb.core.graph import toposort
+
+
+def test_value_sources_follow_values_not_shapes():
+    n = T.lscalar("n")
+    x = T.vector("x")
+    k = T.lvector("k", shape=(2,))
+    assert value_sources([n * 2 + 1], [x, n, k]) == {1}
+    assert value_sources([x.shape[0] + n], [x, n, k]) == {1}  # x's shape is static for XLA
+    assert value_sources([k[0] + n], [x, n, k]) == {1, 2}
+    assert value_sources([T.constant(3) + 1], [x, n, k]) == set()
+    # An input of unknown size (or over the limit) could not be a static argument.
+    assert value_sources([x.sum()], [x, n, k]) is None
+    big = T.lvector("big", shape=(65,))
+    assert value_sources([big[0]], [big]) is None
+    assert value_sources([k[0]], [k]) == {0}
+
+
+def test_lengths_from_argument_values_compile_one_program_per_value():
+    n = T.lscalar("n")
+    f = sn.function([n], T.arange(n) * 2)
+    for length in (3, 5, 3):
+        np.testing.assert_array_equal(f(length), np.arange(length) * 2)
+
+
+def test_a_length_from_a_shared_variable_is_refused_when_built():
+    size = sn.shared(np.int64(3), name="size")
+    with pytest.raises(sn.DynamicShapeError, match=r"(?s)depends on the shared variable 'size'.*pass it as an input"):
+        sn.function([], T.zeros((size,)))
+
+
+def test_a_length_from_a_loop_step_is_refused_when_built():
+    lengths = T.lvector("lengths", shape=(3,))
+    out, _ = sn.scan(lambda n: T.zeros((n,)).sum(), sequences=[lengths])
+    with pytest.raises(sn.DynamicShapeError, match=r"(?s)passes to its inner graph.*at run time"):
+        sn.function([lengths], out)
+
+
+def test_check_static_values_accepts_shapes_and_small_arguments():
+    x = T.matrix("x")
+    n = T.lscalar("n")
+    y = T.zeros((x.shape[0], n))
+    nodes = toposort([y])
+    check_static_values(nodes, [x, n], n_arguments=2)  # nothing to refuse
+    with pytest.raises(sn.DynamicShapeError, match=r"depends on the shared variable 'n'"):
+        check_static_values(nodes, [x, n], n_arguments=1)  # n as a shared variable's value
