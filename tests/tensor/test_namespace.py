@@ -1,6 +1,8 @@
 """``symnb.tensor``'s public surface: written out, so that a new export is deliberate and
 no internal helper is reachable as ``T.x``."""
 
+import inspect
+
 import symnb.tensor as T
 
 PUBLIC = {
@@ -52,5 +54,10 @@ def test_internal_helpers_are_not_reachable():
 def test_every_name_is_the_core_object():
     from symnb.core.tensor import math, reduction, shape
 
-    assert T.exp is math.exp and T.sum is reduction.sum and T.reshape is shape.reshape
+    # Each function of T is the core function behind a public entry point, which removes
+    # symnb's frames from the tracebacks of the errors it raises (core/traceback_filter.py).
+    assert T.exp.__wrapped__ is math.exp and T.sum.__wrapped__ is reduction.sum
+    assert T.reshape.__wrapped__ is shape.reshape
+    assert inspect.signature(T.reshape) == inspect.signature(shape.reshape)
+    assert T.exp.__doc__ == math.exp.__doc__ and T.exp.__name__ == "exp"
     assert T.nnet.softmax is T.softmax

@@ -17,7 +17,6 @@ import contextlib
 import operator
 import threading
 import time
-import warnings
 import weakref
 from typing import Any, Sequence
 
@@ -41,6 +40,7 @@ from symnb.core.errors import (
 )
 from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
 from symnb.core.shared import SharedVariable, holding, lock_order
+from symnb.core.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
 from symnb.lower_xla.cache import ChangedShape, Program
@@ -430,7 +430,7 @@ def _check_unused(inputs: list[Variable], roots: list[Variable], policy: str) ->
                    f"on_unused_input='ignore' to sn.function to allow it")
         if policy == "raise":
             raise UnusedInputError(message)
-        warnings.warn(message, stacklevel=4)
+        warn_at_user_line(message)
 
 
 # -- var.eval() ----------------------------------------------------------------------

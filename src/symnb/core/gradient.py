@@ -7,12 +7,11 @@ line as their creation site (the first frame outside symnb).
 
 from __future__ import annotations
 
-import warnings
 from typing import Any, Iterable, Sequence
 
 from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
-from symnb.core.source import capture_site
+from symnb.core.source import warn_at_user_line
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
@@ -83,15 +82,6 @@ def _where(var: Variable) -> str:
     """``, created at file.py:12: <source line>`` for messages ('' when unknown)."""
     where = var.site.describe("created at")
     return f", {where}" if where else ""
-
-
-def _warn_at_user_line(message: str) -> None:
-    """A warning attributed to the user's line (the first frame outside symnb)."""
-    frame = capture_site(1).frame
-    if frame is None:
-        warnings.warn(message, stacklevel=2)
-    else:
-        warnings.warn_explicit(message, UserWarning, frame.filename, frame.lineno)
 
 
 def _check_differentiable_variable(var: Any) -> None:
@@ -216,7 +206,7 @@ def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected:
     if policy == "raise":
         raise DisconnectedInputError(message)
     if policy == "warn":
-        _warn_at_user_line(message)
+        warn_at_user_line(message)
     if return_disconnected == "zero":
         return zeros_like(var)
     return None

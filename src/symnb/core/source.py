@@ -12,9 +12,10 @@ import linecache
 import os
 import re
 import sys
+import warnings
 from typing import Any, NamedTuple
 
-__all__ = ["Frame", "Site", "capture_site", "is_library_frame", "PACKAGE_DIR"]
+__all__ = ["Frame", "Site", "capture_site", "is_library_frame", "warn_at_user_line", "PACKAGE_DIR"]
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -162,6 +163,17 @@ def is_library_frame(frame: Any) -> bool:
     if filename.startswith("<frozen "):
         return True
     return filename.startswith(PACKAGE_DIR) and frame.f_globals.get("__name__") != "__main__"
+
+
+def warn_at_user_line(message: str, category: type[Warning] = UserWarning) -> None:
+    """``warnings.warn`` attributed to the user's line: the first frame outside symnb,
+    however many library frames (entry points, helpers) lie between."""
+    frame = sys._getframe(1)
+    level = 2  # stacklevel 1 is this function, 2 its caller
+    while frame is not None and is_library_frame(frame):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, category, stacklevel=level - 1 if frame is None else level)
 
 
 def capture_site(limit: int) -> Site:

@@ -24,7 +24,8 @@ from typing import Any, Callable, TypeVar
 from symnb.core.config import config
 from symnb.core.source import is_library_frame
 
-__all__ = ["api_boundary", "api_boundaries", "hide_library_frames", "filter_traceback", "NOTE"]
+__all__ = ["api_boundary", "api_boundaries", "entry_points", "hide_library_frames", "filter_traceback",
+           "NOTE"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -80,3 +81,25 @@ def api_boundaries(cls: type) -> type:
         elif isinstance(attr, property) and attr.fget is not None:
             setattr(cls, name, property(api_boundary(attr.fget), attr.fset, attr.fdel, attr.__doc__))
     return cls
+
+
+_entry_point_of: dict[Callable[..., Any], Callable[..., Any]] = {}
+
+
+def entry_points(namespace: dict[str, Any]) -> None:
+    """Make the public functions of a public namespace (``symnb.tensor``, ``T.nnet``, ...)
+    entry points, in place: each name keeps the core function, behind :func:`api_boundary`.
+
+    Only the public namespaces are wrapped: symnb's own code calls the core modules, so
+    a call inside the library pays nothing. One wrapper per function, so a function
+    re-exported by two namespaces is the same object in both (``T.nnet.softmax is
+    T.softmax``); ``fn.__wrapped__`` is the core function.
+    """
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or not isinstance(value, types.FunctionType) \
+                or not value.__module__.startswith("symnb.") or hasattr(value, "__wrapped__"):
+            continue
+        wrapper = _entry_point_of.get(value)
+        if wrapper is None:
+            wrapper = _entry_point_of[value] = api_boundary(value)
+        namespace[name] = wrapper

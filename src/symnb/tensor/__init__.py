@@ -7,6 +7,7 @@ in the library imports it from its ``symnb.core`` module. Theano's sub-namespace
 """
 
 from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
+from symnb.core.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
     tensor4 as tensor4, constant as constant, as_tensor_variable as as_tensor_variable,
@@ -68,19 +69,6 @@ from symnb.core.tensor.variable import (
 from symnb.tensor import nnet as nnet, signal as signal
 
 
-def _entry_points() -> None:
-    """The functions of ``T`` (the names re-exported above) are public entry points: an error they raise shows the
-    user's line first, without symnb's frames (see :mod:`symnb.core.traceback_filter`).
-    Only this namespace is wrapped; symnb's own code calls ``symnb.core.tensor``."""
-    import types
-
-    from symnb.core.traceback_filter import api_boundary
-
-    namespace = globals()
-    for name, value in list(namespace.items()):
-        if not name.startswith("_") and isinstance(value, types.FunctionType) \
-                and value.__module__.startswith("symnb."):
-            namespace[name] = api_boundary(value)
-
-
-_entry_points()
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.traceback_filter).
+_entry_points(globals())

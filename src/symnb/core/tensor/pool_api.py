@@ -3,7 +3,6 @@ older ``theano.tensor.signal.downsample``); the ops are in ``pool.py``."""
 
 from __future__ import annotations
 
-import warnings
 from typing import Any
 
 import numpy as np
@@ -14,6 +13,7 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
 from symnb.core.tensor.pool import MODES, MaxPoolGrad, Pool
 from symnb.core.tensor.shape import static_entries, static_int
+from symnb.core.source import warn_at_user_line
 
 __all__ = ["pool_2d", "pool_3d", "max_pool_2d", "max_pool_2d_same_size"]
 
@@ -38,8 +38,8 @@ def _renamed(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None
         return new
     if new is not unset and new is not None:
         raise build_error(f"pool: give {new_name} or its old name {old_name}, not both", ValueError)
-    warnings.warn(f"the {old_name!r} parameter of pooling is deprecated: use {new_name!r}",
-                  DeprecationWarning, stacklevel=4)
+    warn_at_user_line(f"the {old_name!r} parameter of pooling is deprecated: use {new_name!r}",
+                      DeprecationWarning)
     return old
 
 

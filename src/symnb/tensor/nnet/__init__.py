@@ -5,6 +5,7 @@ An explicit list of re-exports of the core functions, in Theano's module layout:
 ``neighbours`` (``images2neibs``).
 """
 
+from symnb.core.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.batchnorm import batch_normalization
 from symnb.core.tensor.conv_api import conv2d, conv3d
 from symnb.core.tensor.math import sigmoid, softplus
@@ -15,3 +16,5 @@ __all__ = [
     "conv2d", "conv3d", "batch_normalization", "softmax", "log_softmax", "sigmoid", "softplus",
     "abstract_conv", "bn", "neighbours",
 ]
+
+_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)

@@ -11,6 +11,7 @@ from symnb.core.graph import Variable
 from symnb.core.tensor import conv_api
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shape import dimshuffle
+from symnb.core.traceback_filter import entry_points as _entry_points
 
 __all__ = ["conv2d"]
 
@@ -53,3 +54,5 @@ def conv2d(input: Any, filters: Any, image_shape: Sequence | None = None,
     if input.ndim == 2:
         out = dimshuffle(out, tuple(range(1, out.ndim)))
     return out
+
+_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)
