@@ -14,6 +14,28 @@ settings.register_profile("long", max_examples=10_000, **_FUZZ)
 settings.load_profile("ci")
 
 
+# Tests marked ``slow`` (the fuzz tests, the browser test, the 10,000-node scale tests) run
+# with --run-slow, as the README's test command and CI do; a plain ``python -m pytest``,
+# the edit-and-run loop, leaves them out.
+def pytest_addoption(parser):
+    parser.addoption("--run-slow", action="store_true", default=False,
+                     help="also run the tests marked slow (what CI runs)")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "slow: a long test (fuzz, browser, 10,000-node scale); "
+                                       "runs with --run-slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--run-slow"):
+        return
+    kept = [item for item in items if "slow" not in item.keywords]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if "slow" in item.keywords])
+        items[:] = kept
+
+
 @pytest.fixture(autouse=True)
 def _restore_config():
     """Each test starts from the default flags and leaves them as it found them."""

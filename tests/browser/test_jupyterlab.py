@@ -32,6 +32,7 @@ CHROMIUM = os.environ.get("SYMNB_CHROMIUM") or shutil.which("chromium") or shuti
 OPEN_LIMIT_S = 2.0  # a 2,000-node graph opens in the explorer within this
 
 pytestmark = [
+    pytest.mark.slow,
     pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's `chromium` "
                        "(apt-get install chromium) or set SYMNB_CHROMIUM to a Chromium binary"),
 ]

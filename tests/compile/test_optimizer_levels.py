@@ -106,6 +106,7 @@ def test_updates_and_shared_variables_survive_rewriting():
     assert keep() == 9 and keep() == 9
 
 
+@pytest.mark.slow
 def test_a_deep_chain_compiles_in_every_level():
     x = T.vector("x")
     y = x

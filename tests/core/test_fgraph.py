@@ -117,6 +117,7 @@ def test_outputs_may_be_inputs_or_constants():
     fg.validate()
 
 
+@pytest.mark.slow
 def test_deep_graph_copies_rewrites_and_sorts_without_recursion():
     x = T.vector("x", shape=(4,))
     y = x

@@ -394,6 +394,7 @@ def test_gradient_nodes_are_created_at_the_users_grad_line():
         assert node.site.frame.filename == __file__ and node.site.line == "g = sn.grad(cost, x)"
 
 
+@pytest.mark.slow
 def test_a_deep_chain_differentiates_without_recursion(rng):
     n = 10_000
     assert sys.getrecursionlimit() < n
@@ -407,6 +408,7 @@ def test_a_deep_chain_differentiates_without_recursion(rng):
     np.testing.assert_allclose(g.test_value, np.prod(np.cos(values[:-1]), axis=0), rtol=1e-9)
 
 
+@pytest.mark.slow
 def test_a_deep_chain_gradient_compiles(rng):
     # XLA's CPU compiler takes minutes on long chains of transcendental functions (so does
     # jax.grad of the same chain), hence an affine chain here, with x used at every step.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import event, given, note
 
 import symnb as sn
@@ -24,6 +25,8 @@ from symnb.compile import Mode
 from symnb.compile.debugmode import check_rewrites
 from tests.fuzz.bounds import difference
 from tests.fuzz.graphs import programs
+
+pytestmark = pytest.mark.slow  # 500 examples: run with --run-slow (CI does)
 
 LEVELS = ["fast_run", "fast_compile", None]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 from hypothesis import given, note
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -19,6 +20,8 @@ import symnb as sn
 import symnb.tensor as T
 from symnb.compile import Mode
 from tests.fuzz.graphs import gradient_programs
+
+pytestmark = pytest.mark.slow  # 500 examples: run with --run-slow (CI does)
 
 #: Central differences in float64 with this step (relative to the value's magnitude):
 #: truncation error ~ STEP**2, rounding ~ 1e-16 / STEP.
