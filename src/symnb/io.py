@@ -83,13 +83,12 @@ def _read(path: str | os.PathLike) -> dict[str, np.ndarray]:
     """Every array in the file, read with no pickles allowed."""
     where = os.fspath(path)
     try:
-        with np.load(where, allow_pickle=False) as archive:
-            if not isinstance(archive, np.lib.npyio.NpzFile):
-                raise ModelFileError(f"{where!r} holds a single array, not a model saved by sn.save")
+        archive = np.load(where, allow_pickle=False)
+        if not isinstance(archive, np.lib.npyio.NpzFile):
+            raise ModelFileError(f"{where!r} holds a single array, not a model saved by sn.save")
+        with archive:
             return {name: archive[name] for name in archive.files}
-    except ModelFileError:
-        raise
-    except FileNotFoundError:
+    except (ModelFileError, FileNotFoundError):
         raise
     except ValueError as err:  # object arrays (pickles), or not NumPy data at all
         raise ModelFileError(f"{where!r} cannot be loaded as arrays: {err}") from None
