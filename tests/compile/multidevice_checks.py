@@ -17,7 +17,7 @@ import traceback  # noqa: E402
 
 import jax  # noqa: E402
 import numpy as np  # noqa: E402
-from jax.sharding import NamedSharding, PartitionSpec as P  # noqa: E402
+from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec as P  # noqa: E402
 
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
@@ -117,6 +117,30 @@ def check_debugprint_and_profile_show_shardings():
     assert "all-reduce" in report and "input X: PartitionSpec('data',)" in report, report
     one_device, _ = mlp_model.training_step()
     assert "Shardings" not in sn.printing.debugprint(one_device, file="str")
+
+
+def check_as_jax_keeps_the_shardings():
+    """as_jax's parameters are the sharded values; under jax.jit its step equals the
+    compiled function's."""
+    step, params = data_parallel_step()
+    fn, values = step.as_jax()
+    assert values["W1"].sharding.is_fully_replicated and len(values["W1"].sharding.device_set) == 8
+    X, Y = mlp_model.data()
+    explicit = NamedSharding(MESH, P("data"))  # jax.make_mesh's default: Explicit axes
+    eager_loss, eager_new = fn(values, jax.device_put(X, explicit), jax.device_put(Y, explicit))
+    try:
+        jax.jit(fn)(values, jax.device_put(X, explicit), jax.device_put(Y, explicit))
+    except TypeError as err:
+        assert "explicit mesh axes" in str(err) and "AxisType.Auto" in str(err), err
+    else:
+        raise AssertionError("explicit-axes tracers were accepted")
+    auto = NamedSharding(Mesh(MESH.devices, ("data",), axis_types=(AxisType.Auto,)), P("data"))
+    loss, new = jax.jit(fn)(values, jax.device_put(X, auto), jax.device_put(Y, auto))
+    np.testing.assert_allclose(eager_loss, loss, rtol=1e-6)
+    np.testing.assert_allclose(loss, step(X, Y), rtol=1e-6)
+    for p in params:
+        np.testing.assert_allclose(new[p.name], p.get_value(), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(eager_new[p.name], p.get_value(), rtol=1e-6, atol=1e-7)
 
 
 def check_bad_shardings_are_refused():

@@ -21,7 +21,10 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from jax.sharding import AxisType
+
 from symnb.compile.devices import on_device, uses_64_bits
+from symnb.compile.sharding import with_auto_axes
 from symnb.core.errors import label
 from symnb.lower_xla.cache import copy_array
 from symnb.lower_xla.checks import has_checks
@@ -97,9 +100,24 @@ def _check_params(params: Any, names: list[str]) -> None:
                        f"{', '.join(map(repr, names))})")
 
 
+def _check_auto_axes(var: Any, traced: Any) -> None:
+    """A traced argument sharded on explicit mesh axes: the graph, written for one
+    device, does not say how to shard each result (see ``sharding.partitioned_by_xla``)."""
+    mesh = getattr(getattr(traced.aval, "sharding", None), "mesh", None)
+    if mesh is not None and any(t == AxisType.Explicit for t in getattr(mesh, "axis_types", ())):
+        raise TypeError(f"{label(var)!r} is traced with a sharding on explicit mesh axes "
+                        f"{mesh.axis_names}; symnb leaves partitioning to XLA: make the mesh "
+                        f"with jax.make_mesh(..., axis_types=(AxisType.Auto, ...)), or call "
+                        f"fn outside jax.jit")
+
+
 def _argument(var: Any, value: Any) -> Any:
     """``value`` for input ``var``: its dtype and number of dimensions, or an error."""
     array = value if isinstance(value, jax.Array) else jnp.asarray(value)
+    if isinstance(array, jax.core.Tracer):
+        _check_auto_axes(var, array)
+    else:
+        array = with_auto_axes(array)
     dtype = np.dtype(var.type.dtype)
     if array.ndim != var.type.ndim:
         raise TypeError(f"{label(var)!r} expects {var.type.short()} ({var.type.ndim} "
