@@ -57,3 +57,14 @@ def test_symnb_flags_environment_variable():
     env["SYMNB_FLAGS"] = "floatX=float16,nonsense=1"
     failed = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert failed.returncode != 0 and "unknown config flag 'nonsense'" in failed.stderr
+
+
+@pytest.mark.parametrize("spelling", ["cpu", "gpu", "cuda", "cuda0", "gpu0", "gpu1", "auto", "CUDA0"])
+def test_device_accepts_theano_spellings(spelling):
+    assert Config(f"device={spelling}").device == spelling.lower()
+
+
+@pytest.mark.parametrize("bad", ["tpu", "gpu-1", "cuda:0", "cpu0", ""])
+def test_device_refuses_other_names(bad):
+    with pytest.raises(ConfigError, match="'cpu', 'gpu', 'gpuN', 'cuda', 'cudaN' or 'auto'"):
+        Config().device = bad

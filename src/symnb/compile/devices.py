@@ -14,20 +14,23 @@ from typing import Any, Callable, Sequence
 import jax
 import numpy as np
 
+from symnb.compile.sharding import as_sharding
 from symnb.core.config import config
 from symnb.core.graph import Apply, Variable, walk_nodes
 from symnb.core.shared import SharedVariable
 
-__all__ = ["call_context", "on_device"]
+__all__ = ["call_context", "on_device", "uses_64_bits", "gpu_device"]
 
 
 def on_device(var: SharedVariable) -> Any:
-    """The shared variable's value as a JAX array (put on the device once, then kept)."""
+    """The shared variable's value as a JAX array (put on the device once, then kept):
+    split over devices as its ``sharding`` says, else on the configured device."""
     value = var._backend_value()
     if type(value) is np.ndarray:
+        place = as_sharding(var.sharding, var) if var.sharding is not None else _device_context()
         # Outside this scope JAX would store an int64/float64 value in 32 bits.
         with jax.enable_x64(True):
-            value = jax.device_put(value)
+            value = jax.device_put(value, place)
         var._set_backend_value(value)
     return value
 
@@ -39,7 +42,7 @@ def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes:
                  ) -> Callable[[], Any] | None:
     """The context a call runs in (None: none needed): 64-bit types enabled when the
     graph uses them, and the configured device."""
-    needs_x64 = bool(_graph_dtypes(inputs, outputs, nodes) & _WIDE)
+    needs_x64 = uses_64_bits(inputs, outputs, nodes)
     device = _device_context()
     if not needs_x64 and device is None:
         return None
@@ -52,6 +55,11 @@ def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes:
             yield
 
     return both
+
+
+def uses_64_bits(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence[Apply]) -> bool:
+    """Whether the program touches a 64-bit dtype (and so must run with x64 enabled)."""
+    return bool(_graph_dtypes(inputs, outputs, nodes) & _WIDE)
 
 
 def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:
@@ -69,15 +77,24 @@ def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes
 
 
 def _device_context():
+    """The configured device (None: JAX's default one)."""
     chosen = config.device
     if chosen == "auto":
         return None
-    if chosen == "gpu":
-        try:
-            return jax.devices("gpu")[0]
-        except RuntimeError:
-            raise RuntimeError("config.device='gpu' but JAX finds no GPU; install jax[cuda] "
-                               "or set SYMNB_FLAGS=device=cpu") from None
-    if jax.default_backend() == "cpu":
-        return None
-    return jax.devices("cpu")[0]
+    if chosen == "cpu":
+        return None if jax.default_backend() == "cpu" else jax.devices("cpu")[0]
+    return gpu_device(chosen)
+
+
+def gpu_device(name: str) -> Any:
+    """The GPU ``name`` designates (Theano's spellings: gpu, cuda, gpuN, cudaN)."""
+    number = int(name.lstrip("gpucda") or 0)
+    try:
+        gpus = jax.devices("gpu")
+    except RuntimeError:
+        raise RuntimeError(f"config.device={name!r} but JAX finds no GPU; install JAX's CUDA "
+                           f"wheels (pip install -e .[cuda]) or set SYMNB_FLAGS=device=cpu") from None
+    if number >= len(gpus):
+        raise RuntimeError(f"config.device={name!r} but JAX finds {len(gpus)} GPU(s): "
+                           f"{', '.join(map(str, gpus))}")
+    return gpus[number]

@@ -31,6 +31,7 @@ from symnb.compile.inputs import make_checker
 from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
+from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
 from symnb.compile.specialize import check_static_values, value_sources
 from symnb.core.collector import collector_paused
 from symnb.core.config import config
@@ -64,18 +65,27 @@ class UnusedInputError(SymnbError, ValueError):
 def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = None,
              givens: Any = None, mode: Any = None, profile: bool | None = None,
              name: str | None = None, allow_input_downcast: bool | None = None,
-             on_unused_input: str = "raise") -> "Function":
+             on_unused_input: str = "raise", in_shardings: Any = None,
+             out_shardings: Any = None, mesh: Any = None) -> "Function":
     """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
+
+    Over several devices (``symnb.compile.sharding``): ``in_shardings`` (a dict
+    ``{input: sharding}`` or a list parallel to ``inputs``) and ``out_shardings`` (one
+    sharding for every output, or a list) are JAX shardings (``NamedSharding``, a
+    ``Mesh``, ``(mesh, PartitionSpec)``, or a ``PartitionSpec`` with ``mesh=``); shared
+    variables use their own ``sharding``. The function is then one SPMD program,
+    partitioned by XLA.
     """
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
     with collector_paused():
         return Function(list(inputs), outputs, updates, givens, name=name,
                         allow_input_downcast=bool(allow_input_downcast),
-                        on_unused_input=on_unused_input, mode=mode, profile=profile)
+                        on_unused_input=on_unused_input, mode=mode, profile=profile,
+                        in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh)
 
 
 class Function:
@@ -83,7 +93,8 @@ class Function:
 
     def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
                  name: str | None, allow_input_downcast: bool, on_unused_input: str,
-                 mode: Any = None, profile: bool | None = None) -> None:
+                 mode: Any = None, profile: bool | None = None, in_shardings: Any = None,
+                 out_shardings: Any = None, mesh: Any = None) -> None:
         self.name = name
         self.inputs = inputs
         self._single = outputs is not None and not isinstance(outputs, (list, tuple))
@@ -114,6 +125,9 @@ class Function:
         check_static_values(self.nodes, self._program_inputs, len(inputs))
         self._context = call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only
+        #: ``(in_shardings, out_shardings)`` of the program (one per program input, then
+        #: one per output and update), or None for a program on one device.
+        self.shardings = _program_shardings(self, in_shardings, out_shardings, mesh)
         #: The locks a call holds (its shared variables'), in the order it takes them.
         self.shared_locks = lock_order(self._all_shared)
         self._locks = holding(self._all_shared)  # None: a call takes no lock
@@ -131,7 +145,26 @@ class Function:
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
         return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
                                        donate if self._donating else (), self.maker.optimizer,
-                                       self._static)
+                                       self._static, shardings=self.shardings)
+
+    def sharding_lines(self, *args: Any) -> list[str]:
+        """For a function over several devices, what ``debugprint(f)`` shows: each
+        input's, shared variable's and output's sharding, and the collectives XLA
+        inserted, read from the compiled HLO for ``args`` (by default the inputs' test
+        values). Empty for a function on one device."""
+        from symnb.compile.sharding import sharding_lines
+
+        return sharding_lines(self, args)
+
+    def as_jax(self) -> tuple[Any, dict[str, Any]]:
+        """The compiled graph as a pure JAX function: ``fn, params = f.as_jax()``, then
+        ``outputs, new_params = fn(params, *inputs)``. ``params`` maps each shared
+        variable's name to (a copy of) its value as a ``jax.Array``; ``new_params`` holds
+        the updated values. ``fn`` may be used under ``jax.jit``, ``jax.vmap``,
+        ``jax.grad`` and with optax (see :mod:`symnb.compile.as_jax`)."""
+        from symnb.compile.as_jax import as_jax
+
+        return as_jax(self)
 
     # -- calling --------------------------------------------------------------------
     # ``f(...)`` calls ``f._invoke``: the fast path made for this function's program
@@ -350,6 +383,20 @@ def _is_deleted(value: Any) -> bool:
 
 
 # -- argument checks at compile time -----------------------------------------------
+
+def _program_shardings(function: Function, in_shardings: Any, out_shardings: Any,
+                       mesh: Any) -> tuple[tuple, tuple] | None:
+    """The program's ``(in_shardings, out_shardings)``, or None when nothing is sharded.
+    Updates keep their shared variable's sharding."""
+    sharded_shared = [v for v in function._all_shared if v.sharding is not None]
+    if in_shardings is None and out_shardings is None and not sharded_shared:
+        return None
+    ins = input_shardings(function.inputs, in_shardings, mesh)
+    ins += [as_sharding(v.sharding, v, mesh) for v in function._all_shared]
+    outs = output_shardings(function.outputs, out_shardings, mesh)
+    outs += [as_sharding(v.sharding, v, mesh) for v in function.updated_shared]
+    return tuple(ins), tuple(outs)
+
 
 def _update_pairs(updates: Any) -> list[tuple[SharedVariable, Variable]]:
     if updates is None:

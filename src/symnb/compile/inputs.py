@@ -12,6 +12,7 @@ from typing import Any, Callable
 import jax
 import numpy as np
 
+from symnb.compile.sharding import with_auto_axes
 from symnb.core.config import config
 from symnb.core.errors import label
 from symnb.core.graph import Variable
@@ -51,7 +52,7 @@ def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
     def check_slowly(value: Any) -> Any:
         if isinstance(value, jax.Array) and value.dtype == dtype and value.ndim == ndim \
                 and all(value.shape[a] == n for a, n in fixed_axes):
-            return value  # already on a device: no copy
+            return with_auto_axes(value)  # already on a device: no copy
         return convert_argument(var, value, allow_downcast)
 
     return check_fixed if fixed_axes else check

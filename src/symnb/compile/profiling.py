@@ -91,6 +91,8 @@ class ProfileStats:
             mean = self.call_seconds / (self.calls - 1)
             out.write(f"  the other {self.calls - 1}: {self.call_seconds:.3e} s in total, "
                       f"{mean:.3e} s per call (one compiled XLA program)\n")
+        if fn.shardings is not None and self._last_arrays is not None:
+            out.write("\n" + "".join(f"  {line}\n" for line in fn.sharding_lines(*self._last_arrays)))
         seconds = self.node_seconds()
         if seconds:
             _write_nodes(out, fn.nodes, seconds, n_nodes)

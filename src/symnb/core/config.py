@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -63,6 +64,17 @@ def _boolean(value: Any) -> bool:
     raise ConfigError(f"expected a boolean, got {value!r}")
 
 
+_DEVICE = re.compile(r"(cpu|auto|(gpu|cuda)\d*)")
+
+
+def _device(value: Any) -> str:
+    """A device name as Theano spelled them: cpu, gpu, gpuN, cuda, cudaN, or auto."""
+    text = str(value).strip().lower() if isinstance(value, str) else value
+    if not isinstance(text, str) or not _DEVICE.fullmatch(text):
+        raise ConfigError(f"expected 'cpu', 'gpu', 'gpuN', 'cuda', 'cudaN' or 'auto', got {value!r}")
+    return text
+
+
 def _string(value: Any) -> str:
     if not isinstance(value, str):
         raise ConfigError(f"expected a string, got {value!r}")
@@ -72,8 +84,10 @@ def _string(value: Any) -> str:
 _FLAGS: dict[str, _Flag] = {
     "floatX": _Flag("float32", _choice("float16", "float32", "float64"),
                     "Default dtype of floating-point variables and Python float constants."),
-    "device": _Flag("auto", _choice("cpu", "gpu", "auto"),
-                    "Where compiled functions run: 'cpu', 'gpu', or 'auto' (JAX's default backend: a GPU when there is one)."),
+    "device": _Flag("auto", _device,
+                    "Where compiled functions run and shared variables live: 'cpu', 'gpu' "
+                    "(Theano's 'cuda' too), one GPU by number ('gpu1', 'cuda0'), or 'auto' "
+                    "(JAX's default backend: a GPU when there is one)."),
     "optimizer": _Flag("fast_run", _choice("fast_run", "fast_compile", None),
                        "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
     "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),

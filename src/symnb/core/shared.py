@@ -39,10 +39,15 @@ class SharedVariable(TensorVariable):
     copied back into the test value).
     """
 
-    __slots__ = ("_value", "serial", "lock")
+    __slots__ = ("_value", "serial", "lock", "sharding")
 
-    def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None) -> None:
+    def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None,
+                 sharding: Any = None) -> None:
         super().__init__(type, name=name, site=capture_site(config.traceback__limit))
+        #: Where the value lives across devices: None (one device), or a JAX object
+        #: (``NamedSharding``, a ``Mesh`` meaning replicated over it, ``(mesh, spec)``).
+        #: The core only stores it; ``symnb.compile.sharding`` reads it.
+        self.sharding = sharding
         #: Creation order: the global order in which calls take shared variables' locks.
         self.serial = next(_serials)
         #: Held by a compiled call using this variable and by get_value/set_value.
@@ -116,13 +121,16 @@ def holding(variables: Iterable[SharedVariable]) -> Any:
 
 
 def shared(value: Any, name: str | None = None, shape: Sequence[int | None] | None = None,
-           dtype: Any = None) -> SharedVariable:
+           dtype: Any = None, sharding: Any = None) -> SharedVariable:
     """A shared variable holding ``value`` (copied).
 
     ``dtype`` defaults to the value's own dtype; a Python float becomes ``floatX``.
+    ``sharding`` places the value over several devices: a ``jax.sharding.NamedSharding``
+    (or any ``jax.sharding.Sharding``), a ``Mesh`` (replicated over it) or a pair
+    ``(mesh, PartitionSpec)``; compiled functions keep updates on the same sharding.
     """
     if type(value) is float and dtype is None:  # a Python float, not np.float64
         dtype = config.floatX
     array = np.array(value, dtype=dtype, copy=True)
     static = (None,) * array.ndim if shape is None else tuple(shape)
-    return SharedVariable(TensorType(array.dtype, static), array, name=name)
+    return SharedVariable(TensorType(array.dtype, static), array, name=name, sharding=sharding)

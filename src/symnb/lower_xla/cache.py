@@ -25,7 +25,7 @@ from symnb.lower_xla.checks import checks_in_inner_graphs, has_checks, keep_old_
 from symnb.lower_xla.interpreter import build_program
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
-           "ChangedShape", "enable_persistent_cache"]
+           "ChangedShape", "enable_persistent_cache", "copy_array"]
 
 
 def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
@@ -106,10 +106,16 @@ class Program:
             return self.jitted(*args)
         copies = list(args)
         for i in self.donate:
-            copies[i] = jax.device_put(args[i], may_alias=False)
+            copies[i] = copy_array(args[i])
         results = self.jitted(*copies)
         self._proven.add(key)
         return results
+
+
+def copy_array(value: Any) -> Any:
+    """A copy of a JAX array in its own buffers, where it is (sharded the same way,
+    also over the devices of several processes)."""
+    return jax.device_put(value, getattr(value, "sharding", None), may_alias=False)
 
 
 class StaticArgument:
@@ -168,7 +174,8 @@ program_cache = ProgramCache()
 
 
 def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: list[Apply],
-                     donate: tuple[int, ...], mode_key: Any, static: tuple[int, ...] = ()) -> Program:
+                     donate: tuple[int, ...], mode_key: Any, static: tuple[int, ...] = (),
+                     shardings: tuple | None = None) -> Program:
     """The jitted program for this graph: from the cache when an equal graph was
     compiled before, else built (and cached).
 
@@ -179,10 +186,14 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     shape (:class:`ChangedShape`). A program that checks values is checkified; a failed
     check must leave shared variables as they were, so it donates only when it can
     return their old values (see ``checks.keep_old_values``).
+
+    ``shardings``: ``(in_shardings, out_shardings)``, one JAX sharding (or None: JAX
+    decides) per argument and per output; ``jax.jit`` then compiles one SPMD program.
     """
     enable_persistent_cache()
     # index_checks decides which checks the rules emit (read when they are built, below).
-    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static, config.index_checks)
+    key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static, config.index_checks,
+           shardings)
     program = program_cache.get(key)
     if program is not None:
         return program
@@ -214,11 +225,25 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             return with_checks(run_all)(*dynamic)
         return run_all(*dynamic)
 
-    entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate)
+    entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate,
+                           **_jit_shardings(shardings, static, checked))
     entry.call = entry.call_donating if entry.donate else entry.jitted
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry
+
+
+def _jit_shardings(shardings: tuple | None, static: tuple[int, ...], checked: bool) -> dict:
+    """``jax.jit``'s ``in_shardings``/``out_shardings`` for the program's arguments and
+    results (static arguments have none; a checked program returns ``(error, results)``,
+    whose error JAX places)."""
+    if shardings is None:
+        return {}
+    ins, outs = shardings
+    in_shardings = tuple(s for i, s in enumerate(ins) if i not in static)
+    out_shardings = list(outs)
+    return {"in_shardings": in_shardings,
+            "out_shardings": (None, out_shardings) if checked else out_shardings}
 
 
 class ChangedShape(Exception):

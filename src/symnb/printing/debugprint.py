@@ -67,6 +67,10 @@ def debugprint(obj: Any, file: Any = None, print_type: bool = False, ids: str = 
         lines.extend(printer.tree(var, depth))
     if print_inner_graphs and printer.inner_nodes:
         lines.extend(printer.inner_section(depth))
+    # A function over several devices: each variable's sharding, XLA's collectives.
+    sharding_lines = getattr(obj, "sharding_lines", None)
+    if callable(sharding_lines):
+        lines.extend(sharding_lines())
     return _emit("".join(line + "\n" for line in lines), file)
 
 
