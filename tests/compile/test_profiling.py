@@ -176,3 +176,20 @@ def test_profile_flag_prints_every_summary_at_exit():
                           timeout=120)
     assert done.returncode == 0, done.stderr
     assert "Function profile: doubler" in done.stdout and "1 call(s) timed" in done.stdout
+
+
+def test_debugprint_of_a_function_marks_its_transfers():
+    from symnb import printing
+
+    x = T.vector("x")
+    w = sn.shared(np.ones(3, "float32"), name="w")
+    f = sn.function([x], (x * w).sum(), profile=True)
+    f(np.ones(3, "float32"))
+    f(np.ones(3, "float32"))
+    text = printing.debugprint(f, file="str")
+    section = text.split("Transfers per call:\n")[1]
+    assert " x: host -> device each call" in section
+    assert " w: shared: stays on the device" in section
+    assert "device -> host each call" in section
+    assert "measured: host->device 1 (12 bytes), device->host 1 (4 bytes) per call" in section
+    assert "Transfers per call" not in printing.debugprint(x * w, file="str")

@@ -67,6 +67,7 @@ def debugprint(obj: Any, file: Any = None, print_type: bool = False, ids: str = 
         lines.extend(printer.tree(var, depth))
     if print_inner_graphs and printer.inner_nodes:
         lines.extend(printer.inner_section(depth))
+    lines.extend(transfer_section(obj))
     return _emit("".join(line + "\n" for line in lines), file)
 
 
@@ -212,3 +213,35 @@ class _TreePrinter:
         if not self.print_test_value:
             return ""
         return " -> " + summarize_value(var._test_value)
+
+
+def variable_notes(fn: Any) -> list[tuple[str, str]]:
+    """``(variable, note)`` for each argument, shared variable and output of a compiled
+    function: where its value crosses between host and device on each call. The one
+    place a per-variable annotation of a function's boundary belongs (placement, sharding)."""
+    from symnb.core.errors import label
+
+    notes = []
+    for var in fn.inputs:
+        notes.append((label(var), "host -> device each call (a NumPy argument; none for a jax.Array "
+                                  "already on the device)"))
+    for var in getattr(fn, "_all_shared", ()):
+        notes.append((label(var), "shared: stays on the device (no transfer)"))
+    for var in fn.outputs:
+        notes.append((label(var), "device -> host each call (copied into a NumPy array)"))
+    return notes
+
+
+def transfer_section(obj: Any) -> list[str]:
+    """For a compiled function: ``Transfers per call:`` with each boundary variable's
+    note and, when profiled, the measured bytes and counts per call."""
+    if getattr(obj, "maker", None) is None or not hasattr(obj, "inputs"):
+        return []
+    lines = ["", "Transfers per call:"]
+    lines += [f" {name}: {note}" for name, note in variable_notes(obj)]
+    profile = getattr(obj, "profile", None)
+    if profile is not None and profile.calls:
+        t = profile.transfers_per_call()
+        lines.append(f" measured: host->device {t['h2d_count']:g} ({int(t['h2d_bytes'])} bytes), "
+                     f"device->host {t['d2h_count']:g} ({int(t['d2h_bytes'])} bytes) per call")
+    return lines
