@@ -193,3 +193,4 @@ def test_debugprint_of_a_function_marks_its_transfers():
     assert "device -> host each call" in section
     assert "measured: host->device 1 (12 bytes), device->host 1 (4 bytes) per call" in section
     assert "Transfers per call" not in printing.debugprint(x * w, file="str")
+    assert "Transfers per call" not in printing.debugprint(sn.function([x], x * w), file="str")

@@ -233,14 +233,15 @@ def variable_notes(fn: Any) -> list[tuple[str, str]]:
 
 
 def transfer_section(obj: Any) -> list[str]:
-    """For a compiled function: ``Transfers per call:`` with each boundary variable's
-    note and, when profiled, the measured bytes and counts per call."""
-    if getattr(obj, "maker", None) is None or not hasattr(obj, "inputs"):
+    """For a profiled compiled function: ``Transfers per call:`` with each boundary
+    variable's note and the measured bytes and counts per call (a function compiled
+    without ``profile=True`` prints as before)."""
+    if getattr(obj, "maker", None) is None or getattr(obj, "profile", None) is None:
         return []
     lines = ["", "Transfers per call:"]
     lines += [f" {name}: {note}" for name, note in variable_notes(obj)]
-    profile = getattr(obj, "profile", None)
-    if profile is not None and profile.calls:
+    profile = obj.profile
+    if profile.calls:
         t = profile.transfers_per_call()
         lines.append(f" measured: host->device {t['h2d_count']:g} ({int(t['h2d_bytes'])} bytes), "
                      f"device->host {t['d2h_count']:g} ({int(t['d2h_bytes'])} bytes) per call")
