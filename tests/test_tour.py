@@ -31,7 +31,10 @@ def test_the_tour_runs_and_shows_what_it_promises():
     # 4. The optimized graph, with the fused Composite; 5. the profile, by the tour's lines.
     assert "Composite{tanh((i0 + i1))}" in out
     profile = out.split("=== 5.")[1]
-    assert "Function profile: predict" in profile and "6 call(s)" in profile
-    rows = [line for line in profile.splitlines() if "%" in line and "tour.py:" in line]
+    # 21 calls, 2 of which compiled (the first batch's shape, then the big batch's).
+    assert "Function profile: predict" in profile and "19 call(s) timed" in profile
+    assert "2 compile(s)" in profile and "compile 2: float32 (4096, 4)" in profile
+    apply = profile.split("\nApply\n")[1]
+    rows = [line for line in apply.splitlines() if "%" in line and "tour.py:" in line]
     assert len(rows) == 6  # one per node of the optimized graph
     assert any("hidden = T.tanh(T.dot(x, w1) + b1)" in row for row in rows)

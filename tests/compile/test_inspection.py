@@ -45,19 +45,22 @@ def test_profile_lists_every_node_by_line_costliest_first():
     value = np.random.default_rng(0).normal(size=(30, 30)).astype("float32")
     for _ in range(3):
         f(value)
-    assert f.profile.calls == 3 and f.profile.first_call_seconds > 0 and f.profile.call_seconds > 0
+    # The first call compiled the program: counted apart, not as a call.
+    assert f.profile.calls == 2 and len(f.profile.compiles) == 1 and f.profile.call_mean > 0
     seconds = f.profile.node_seconds(repeats=1)
-    assert sorted(seconds) == list(range(len(f.nodes))) and all(s > 0 for s in seconds.values())
+    assert sorted(seconds) == list(range(len(f.nodes))) and all(s >= 0 for s in seconds.values())
     text = f.profile.summary(file="str")
-    assert "Function profile: demo" in text and "3 call(s)" in text and "the other 2:" in text
-    rows = [line for line in text.splitlines() if "%" in line and "test_inspection.py" in line]
+    assert "Function profile: demo" in text and "2 call(s) timed" in text and "1 compile(s)" in text
+    apply = text.split("\nApply\n")[1]
+    rows = [line for line in apply.splitlines() if "%" in line and "test_inspection.py" in line]
     assert len(rows) == len(f.nodes) == 3  # x.T, the dot and the sum
     assert sum("big = T.dot(x, x.T)" in row for row in rows) == 2
     assert sum("small = x.sum()" in row for row in rows) == 1
-    shares = [float(row.split("%")[0]) for row in rows]
-    running = [float(row.split("%")[1]) for row in rows]
+    all_rows = [line for line in apply.splitlines() if line[:12].strip().endswith("%")]
+    shares = [float(row.split("%")[0]) for row in all_rows]
+    running = [float(row.split("%")[1]) for row in all_rows]
     assert shares == sorted(shares, reverse=True)
-    assert running[-1] == pytest.approx(100.0, abs=0.2) and running[0] == shares[0]
+    assert running[-1] == pytest.approx(100.0, abs=0.5) and running[0] == shares[0]
     assert sn.function([x], small).profile is None
 
 
@@ -66,7 +69,8 @@ def test_profile_flag_profiles_every_function():
         x = T.vector("x")
         f = sn.function([x], x * 2)
     f(np.ones(2, "float32"))
-    assert f.profile.calls == 1
+    f(np.ones(2, "float32"))
+    assert f.profile.calls == 1 and len(f.profile.compiles) == 1
 
 
 def _shape_error(verbosity):

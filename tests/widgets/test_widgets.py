@@ -168,7 +168,11 @@ def test_profile_view_rows_and_table(graph):
     assert by_index[1].op == "Sum{axis=(0,)}"
     assert by_index[1].node == "Sum{axis=(0,)}(Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)})"
     assert by_index[1].line.endswith(": z = (y + b).sum()")
-    refresh, table, _marker = view.widget.children
+    refresh, table, _marker, order = view.widget.children
+    assert table.value.index("By line") < table.value.index("By node")  # the line view first
+    assert "z = (y + b).sum()" in table.value.split("By node")[0] and "width:" in table.value
+    order.value = "op"  # Composite sorts before Sum
+    assert table.value.index("Composite{") < table.value.index("Sum{axis=(0,)}</td>")
     assert 'style="text-align:left' in table.value  # JupyterLab right-aligns cells otherwise
     assert "z = (y + b).sum()" in table.value and "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}(x, b)" in table.value
     refresh.click()

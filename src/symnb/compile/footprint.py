@@ -22,7 +22,7 @@ from symnb.core.type import describe_shape
 from symnb.lower_xla.interpreter import build_program
 
 __all__ = ["high_verbosity_details", "storage_footprint", "out_of_memory_error",
-           "is_out_of_memory"]
+           "is_out_of_memory", "human_bytes"]
 
 #: How many of the largest values an out-of-memory error lists.
 LISTED = 10
@@ -92,7 +92,7 @@ def out_of_memory_error(inputs: Sequence[Variable], arrays: Sequence[Any], nodes
     largest = computed[0]
     headline = (f"OutOfMemoryError in {largest.node.op.display_name()} while running {title}: "
                 f"its output, {largest.dtype} {describe_shape(largest.shape)} = "
-                f"{_human(largest.nbytes)}, is the largest value the program computes, most "
+                f"{human_bytes(largest.nbytes)}, is the largest value the program computes, most "
                 f"likely the one that does not fit ({reason})")
     traced = {id(e.var): jax.ShapeDtypeStruct(e.shape, e.dtype) for e in entries}
     values = [traced.get(id(v)) for v in largest.node.inputs]  # None: a constant, shown by type
@@ -130,7 +130,8 @@ def _kind(var: Variable) -> str:
     return "Shared Input" if isinstance(var, SharedVariable) else "Input"
 
 
-def _human(nbytes: int) -> str:
+def human_bytes(nbytes: int) -> str:
+    """``8388608 bytes (8.0 MiB)``: a byte count, and its size in binary units when large."""
     size, unit = float(nbytes), "bytes"
     for bigger in ("KiB", "MiB", "GiB", "TiB", "PiB"):
         if size < 1024:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import operator
 import threading
-import time
 import weakref
 from typing import Any, Sequence
 
@@ -66,7 +65,8 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
              givens: Any = None, mode: Any = None, profile: bool | None = None,
              name: str | None = None, allow_input_downcast: bool | None = None,
              on_unused_input: str = "raise", in_shardings: Any = None,
-             out_shardings: Any = None, mesh: Any = None) -> "Function":
+             out_shardings: Any = None, mesh: Any = None,
+             profile_memory: bool | None = None) -> "Function":
     """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
@@ -78,6 +78,11 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     ``Mesh``, ``(mesh, PartitionSpec)``, or a ``PartitionSpec`` with ``mesh=``); shared
     variables use their own ``sharding``. The function is then one SPMD program,
     partitioned by XLA.
+
+    ``profile=True`` records the calls (``f.profile``: time per call, compiles, flops,
+    transfers, per-node and per-line tables); ``profile_memory=True`` (which implies it)
+    adds the program's peak memory and largest values (defaults: ``sn.config.profile``
+    and ``sn.config.profile_memory``).
     """
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
@@ -85,7 +90,8 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
         return Function(list(inputs), outputs, updates, givens, name=name,
                         allow_input_downcast=bool(allow_input_downcast),
                         on_unused_input=on_unused_input, mode=mode, profile=profile,
-                        in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh)
+                        in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh,
+                        profile_memory=profile_memory)
 
 
 class Function:
@@ -94,7 +100,8 @@ class Function:
     def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
                  name: str | None, allow_input_downcast: bool, on_unused_input: str,
                  mode: Any = None, profile: bool | None = None, in_shardings: Any = None,
-                 out_shardings: Any = None, mesh: Any = None) -> None:
+                 out_shardings: Any = None, mesh: Any = None,
+                 profile_memory: bool | None = None) -> None:
         self.name = name
         self.inputs = inputs
         self._single = outputs is not None and not isinstance(outputs, (list, tuple))
@@ -138,7 +145,8 @@ class Function:
         mode = self.maker.mode
         # None when the mode adds nothing after a call (the fast path then applies).
         self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
-        self.profile = ProfileStats(self) if (profile or config.profile) else None
+        memory = config.profile_memory if profile_memory is None else bool(profile_memory)
+        self.profile = ProfileStats(self, memory) if (profile or config.profile or memory) else None
         self._set_program(self._build_program())
 
     def _build_program(self) -> Program:
@@ -178,7 +186,8 @@ class Function:
     def _call_in_full(self, *args: Any, **kwargs: Any) -> Any:
         """A call in full: arguments by keyword, profiling, and programs that check
         values, specialize or run in a context."""
-        start = time.perf_counter() if self.profile is not None else 0.0
+        profile = self.profile
+        token = profile.begin() if profile is not None else None
         try:  # free unless it raises (Python 3.11): the call overhead stays as it was
             if kwargs or len(args) != len(self.inputs):
                 args = self._bind(args, kwargs)
@@ -190,10 +199,12 @@ class Function:
                 with self._locks:
                     outputs = self._finish(self._run(arrays + [on_device(v) for v in self._all_shared]))
         except Exception as err:  # traceback filtering: see core/traceback_filter.py
+            if profile is not None:
+                profile.abort()
             hide_library_frames(err)
             raise
-        if self.profile is not None:
-            self.profile.record(time.perf_counter() - start, arrays)
+        if profile is not None:
+            profile.end(token, arrays, outputs)
         return outputs
 
     def _finish(self, results: list[Any]) -> Any:

@@ -1,30 +1,219 @@
-"""``sn.function(..., profile=True)``: where the time goes, by the user's lines.
+"""``sn.function(..., profile=True)``: where the time (and memory) goes, by the user's lines.
 
-Each call's wall time is recorded (the compiled program runs at full speed). The
-per-node table comes from a separate node-by-node run on the last call's arguments:
-every node is timed through its own XLA lowering and reported with the line that
-built it, so a profile names the user's code. Nodes inside one ``jax.jit`` program are
-fused by XLA, so the per-node times show relative costs rather than a decomposition
-of the compiled call's time.
+Recording (this module) costs a clock read and a few additions per call; the
+program itself runs at full speed. A call that traced and compiled the program (the
+first call, or a call with an input-shape signature new to the program) is not a
+call: it is counted apart, with the shapes that caused it and its time split into
+tracing, lowering and XLA compile (JAX's own compile-time events). Calls keep their
+wall time each (min/median/mean), and the bytes and number of host-to-device and
+device-to-host transfers they made.
+
+The per-node and per-line times are made when asked for (``summary()``,
+``node_seconds()``, ``ProfileView``), from XLA's own trace of the program replayed on
+the last call's arguments (``profiling_xla``), and scaled so that the table sums to
+the real per-call time: the program's share is split by XLA's operation times, and
+what happens outside the program (argument checks, dispatch, transfers, copies of the
+outputs) is its own row. A program that is not one XLA program (a debugging linker),
+or a trace that cannot be made, falls back to the node-by-node replay, labelled so.
+
+``config.profile`` (``profile=True`` as a flag) also prints every profiled function's
+summary when the program exits, as Theano did.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
-import io
+import statistics
 import sys
 import threading
 import time
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 import jax
+import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.node_by_node import node_by_node_program
+from symnb.core.config import config
 from symnb.core.graph import Apply
 from symnb.core.type import describe_shape
 
-__all__ = ["ProfileStats"]
+__all__ = ["ProfileStats", "CompileRecord", "ProfileReport"]
+
+# JAX's compile-time events (jax/_src/dispatch.py), by the stage they time.
+_STAGES = {"/jax/core/compile/jaxpr_trace_duration": "tracing",
+           "/jax/core/compile/jaxpr_to_mlir_module_duration": "lowering",
+           "/jax/core/compile/backend_compile_duration": "xla_compile"}
+
+
+class CompileRecord(NamedTuple):
+    """A call that traced and compiled the program: the argument shapes that caused it,
+    the call's whole time, and its tracing, lowering and XLA-compile seconds."""
+
+    shapes: tuple
+    seconds: float
+    tracing: float
+    lowering: float
+    xla_compile: float
+
+
+class ProfileReport(NamedTuple):
+    """Per-node and per-line seconds per call, summing (with ``outside`` and
+    ``unattributed``) to ``call_seconds``, the real time of a call."""
+
+    source: str                     # how the node times were measured
+    call_seconds: float             # the real time of one call
+    program_seconds: float          # of which the XLA program ran (replayed)
+    outside_seconds: float          # the rest: checks, dispatch, transfers, output copies
+    node_seconds: dict[int, float]  # scaled, per toposort index (every node)
+    line_seconds: dict[str, float]  # scaled, per user line
+    unattributed: float             # XLA operations no node's scope names (copies, layouts)
+    shared_scopes: dict[int, int]   # nodes sharing a scope (op class and line) with others
+    facts: Any                      # profiling_xla.CompiledFacts, or None
+    footprint: list[Any]            # footprint.Footprint entries, largest first
+
+
+class ProfileStats:
+    """Calls, compiles, transfers and time of one compiled function (``f.profile``);
+    ``summary()`` prints the report."""
+
+    def __init__(self, function: Any, memory: bool = False) -> None:
+        self.function = function
+        self.memory = memory  # profile_memory: add peak memory and the largest values
+        self.call_times: list[float] = []
+        self.compiles: list[CompileRecord] = []
+        self.h2d_bytes = self.h2d_count = self.d2h_bytes = self.d2h_count = 0
+        self._last_arrays: list[Any] | None = None
+        self._stages = dict.fromkeys(_STAGES.values(), 0.0)
+        self._lock = threading.Lock()  # calls record from several threads
+        _listen_to_compiles()
+        if config.profile:
+            _printed_at_exit.append(self)
+
+    # -- recording (called by Function._call_in_full) -------------------------------------
+    def begin(self) -> tuple:
+        """Mark a call's start: its clock and the program's trace count."""
+        _sink.stats = self
+        program = self.function._program
+        return time.perf_counter(), program, program.traces
+
+    def end(self, token: tuple, arrays: list[Any], outputs: Any) -> None:
+        """A call that succeeded: a timed call, or a compile (the program traced)."""
+        seconds = time.perf_counter() - token[0]
+        _sink.stats = None
+        program = token[1]
+        compiled = program.traces != token[2] or self.function._program is not program
+        with self._lock:
+            if not compiled or self._last_arrays is None:  # the tables use a timed call's shapes
+                self._last_arrays = arrays
+            if compiled:
+                shapes = tuple((tuple(np.shape(a)), str(getattr(a, "dtype", ""))) for a in arrays)
+                stages, self._stages = self._stages, dict.fromkeys(_STAGES.values(), 0.0)
+                self.compiles.append(CompileRecord(shapes, seconds, stages["tracing"],
+                                                   stages["lowering"], stages["xla_compile"]))
+                return
+            self.call_times.append(seconds)
+            for a in arrays:
+                if type(a) is np.ndarray:  # a host array the call copies to the device
+                    self.h2d_bytes += a.nbytes
+                    self.h2d_count += 1
+            for out in (outputs,) if self.function._single else outputs:
+                self.d2h_bytes += out.nbytes
+                self.d2h_count += 1
+
+    def abort(self) -> None:
+        """A call that failed: nothing is recorded."""
+        _sink.stats = None
+
+    def _compile_event(self, stage: str, seconds: float) -> None:
+        with self._lock:
+            self._stages[stage] += seconds
+
+    # -- figures ----------------------------------------------------------------------
+    @property
+    def calls(self) -> int:
+        """Calls that ran the compiled program (compiles are counted apart)."""
+        return len(self.call_times)
+
+    @property
+    def call_min(self) -> float:
+        return min(self.call_times) if self.call_times else 0.0
+
+    @property
+    def call_median(self) -> float:
+        return statistics.median(self.call_times) if self.call_times else 0.0
+
+    @property
+    def call_mean(self) -> float:
+        return statistics.fmean(self.call_times) if self.call_times else 0.0
+
+    @property
+    def rewrite_seconds(self) -> float:
+        """Time spent copying and rewriting the graph when the function was made."""
+        return self.function.maker.rewrite_seconds
+
+    def compile_seconds(self) -> dict[str, float]:
+        """Compile time by stage: rewriting, tracing, lowering, XLA compile (all compiles)."""
+        return {"rewriting": self.rewrite_seconds,
+                "tracing": sum(c.tracing for c in self.compiles),
+                "lowering": sum(c.lowering for c in self.compiles),
+                "xla_compile": sum(c.xla_compile for c in self.compiles)}
+
+    def transfers_per_call(self) -> dict[str, float]:
+        """Mean bytes and count of host-to-device and device-to-host copies per call."""
+        n = max(self.calls, 1)
+        return {"h2d_bytes": self.h2d_bytes / n, "h2d_count": self.h2d_count / n,
+                "d2h_bytes": self.d2h_bytes / n, "d2h_count": self.d2h_count / n}
+
+    # -- analysis ---------------------------------------------------------------------
+    def report(self, repeats: int = 5) -> ProfileReport | None:
+        """Per-node and per-line time (and XLA's analyses), on the last call's arguments;
+        None before the first call."""
+        from symnb.compile import profiling_report
+
+        if self._last_arrays is None:
+            return None
+        return profiling_report.make_report(self, self._last_arrays, repeats)
+
+    def node_seconds(self, repeats: int = 5) -> dict[int, float]:
+        """Seconds per call of each node (every toposort index), scaled so that the
+        nodes, the work outside any node and outside the program sum to the real call."""
+        report = self.report(repeats)
+        return dict(report.node_seconds) if report is not None else {}
+
+    def node_times(self, repeats: int = 5) -> dict[Apply, float]:
+        """``{node: seconds per call}`` for the nodes of ``f.nodes``: what a graph view
+        colours nodes by."""
+        nodes = self.function.nodes
+        return {nodes[i]: s for i, s in self.node_seconds(repeats).items()}
+
+    def replay_node_seconds(self, arrays: list[Any], repeats: int = 3) -> dict[int, float]:
+        """Seconds per toposort index of a node-by-node run (each node through its own
+        lowering, eagerly): relative costs of the nodes, not a share of the fused call."""
+        fn = self.function
+        linker = _TimingLinker()
+        program = node_by_node_program(fn._program_inputs, fn.maker.fgraph.outputs, fn.nodes, linker)
+        with fn._locks if fn._locks is not None else contextlib.nullcontext(), \
+                fn._context() if fn._context is not None else contextlib.nullcontext():
+            current = [var._backend_value() for var in fn._all_shared]
+            for run in range(repeats + 1):  # the first run compiles each node's operations
+                if run == 1:
+                    linker.seconds.clear()
+                program.call(*(arrays + current))
+        return {i: linker.seconds.get(i, 0.0) / repeats for i in range(len(fn.nodes))}
+
+    def summary(self, file: TextIO | str | None = None, n_nodes: int = 20) -> str | None:
+        """Print (or with ``file='str'`` return) the profile: calls, compiles, time per
+        call, flops and bandwidth, transfers, memory (``profile_memory``), and the
+        Apply, Op, Class and by-line tables."""
+        from symnb.compile.profiling_tables import write_summary
+
+        text = write_summary(self, self.report(), n_nodes)
+        if file == "str":
+            return text
+        (file or sys.stdout).write(text)
+        return None
 
 
 class _TimingLinker(Linker):
@@ -37,84 +226,47 @@ class _TimingLinker(Linker):
         self.seconds[index] = self.seconds.get(index, 0.0) + time.perf_counter() - start
 
 
-class ProfileStats:
-    """Calls and time of one compiled function; ``summary()`` prints the report."""
+# -- compile-time events ---------------------------------------------------------------
 
-    def __init__(self, function: Any) -> None:
-        self.function = function
-        self.calls = 0
-        self.call_seconds = 0.0
-        self.first_call_seconds = 0.0  # includes tracing and compiling the program
-        self._last_arrays: list[Any] | None = None
-        self._lock = threading.Lock()  # calls record from several threads
-
-    def record(self, seconds: float, arrays: list[Any]) -> None:
-        """One call's time and its arguments (the shared variables' values are read
-        when the per-node profile is made: a later call may donate the call's own)."""
-        with self._lock:
-            if self.calls == 0:
-                self.first_call_seconds = seconds
-            else:
-                self.call_seconds += seconds
-            self.calls += 1
-            self._last_arrays = arrays
-
-    def node_seconds(self, repeats: int = 3) -> dict[int, float]:
-        """Seconds per toposort index, from a node-by-node run of the last call's arguments."""
-        if self._last_arrays is None:
-            return {}
-        fn = self.function
-        linker = _TimingLinker()
-        program = node_by_node_program(fn._program_inputs, fn.maker.fgraph.outputs, fn.nodes, linker)
-        locks = fn._locks if fn._locks is not None else contextlib.nullcontext()
-        context = fn._context() if fn._context is not None else contextlib.nullcontext()
-        # The shared values are read, and the run made, while no call can donate them;
-        # values become JAX arrays inside the call's context (64-bit types kept).
-        with locks, context:
-            current = [var._backend_value() for var in fn._all_shared]
-            arrays = self._last_arrays + current
-            for _ in range(repeats + 1):  # the first run compiles each node's operations
-                if _ == 1:
-                    linker.seconds.clear()
-                program.call(*arrays)
-        return {i: s / repeats for i, s in linker.seconds.items()}
-
-    def summary(self, file: TextIO | str | None = None, n_nodes: int = 20) -> str | None:
-        """Print (or with ``file='str'`` return) the profile: calls, time, costliest nodes."""
-        out = io.StringIO()
-        fn = self.function
-        title = fn.name or "<unnamed function>"
-        out.write(f"Function profile: {title}\n")
-        out.write(f"  {self.calls} call(s); the first took {self.first_call_seconds:.3e} s "
-                  f"(including tracing and compiling, when the program was new)\n")
-        if self.calls > 1:
-            mean = self.call_seconds / (self.calls - 1)
-            out.write(f"  the other {self.calls - 1}: {self.call_seconds:.3e} s in total, "
-                      f"{mean:.3e} s per call (one compiled XLA program)\n")
-        if fn.shardings is not None and self._last_arrays is not None:
-            out.write("\n" + "".join(f"  {line}\n" for line in fn.sharding_lines(*self._last_arrays)))
-        seconds = self.node_seconds()
-        if seconds:
-            _write_nodes(out, fn.nodes, seconds, n_nodes)
-        else:
-            out.write("  (call the function once for a per-node profile)\n")
-        text = out.getvalue()
-        if file == "str":
-            return text
-        (file or sys.stdout).write(text)
-        return None
+_sink = threading.local()  # .stats: the ProfileStats whose call runs on this thread
+_listening = False
 
 
-def _write_nodes(out: io.StringIO, nodes: list[Apply], seconds: dict[int, float], limit: int) -> None:
-    total = sum(seconds.values()) or 1.0
-    out.write("\nApply (node by node, each through its own XLA lowering)\n")
-    out.write("  <% time> <sum %> <time per call> <id> <op> <output> <built at>\n")
-    running = 0.0
-    for index in sorted(seconds, key=seconds.get, reverse=True)[:limit]:
-        node = nodes[index]
-        share = seconds[index] / total * 100
-        running += share
-        output = node.outputs[0].type
-        where = node.site.describe(verb="") if node.site else "(built by symnb)"
-        out.write(f"  {share:6.1f}% {running:6.1f}%  {seconds[index]:.2e}s  {index:4d}  "
-                  f"{node.op.display_name()}  {output.dtype} {describe_shape(output.shape)}  {where}\n")
+def _listen_to_compiles() -> None:
+    """Register (once) a listener for JAX's compile-time events; an event reaches the
+    profiled function whose call is running on the same thread, if any."""
+    global _listening
+    if _listening:
+        return
+    _listening = True
+
+    def on_duration(event: str, seconds: float, **_: Any) -> None:
+        stats = getattr(_sink, "stats", None)
+        stage = _STAGES.get(event)
+        if stats is not None and stage is not None:
+            stats._compile_event(stage, seconds)
+
+    jax.monitoring.register_event_duration_secs_listener(on_duration)
+
+
+# -- profile=True as a flag: every summary at exit ---------------------------------------
+
+_printed_at_exit: list[ProfileStats] = []
+
+
+@atexit.register
+def _print_at_exit() -> None:
+    """Theano printed every profiled function's tables when the program ended."""
+    if not config.profile:
+        return
+    for stats in _printed_at_exit:
+        if stats.calls or stats.compiles:
+            try:
+                stats.summary()
+            except Exception as error:  # one function's failure must not hide the others
+                print(f"(profile of {stats.function.name or 'a function'} failed: {error})")
+
+
+def describe_signature(shapes: tuple) -> str:
+    """``float32 (256, 784), int32 (256,)``: the argument shapes of a compile."""
+    return ", ".join(f"{dtype} {describe_shape(shape)}" for shape, dtype in shapes)

@@ -100,7 +100,10 @@ _FLAGS: dict[str, _Flag] = {
                                  "How much an error message shows."),
     "traceback__limit": _Flag(8, _non_negative_int,
                               "How many user frames a node records as its creation site."),
-    "profile": _Flag(False, _boolean, "Profile every compiled function."),
+    "profile": _Flag(False, _boolean, "Profile every compiled function (its summary is "
+                     "printed when the program exits)."),
+    "profile_memory": _Flag(False, _boolean, "Profile every compiled function's memory too: the "
+                            "program's peak memory and its largest values (implies profile)."),
     "index_checks": _Flag(True, _boolean,
                           "Check in compiled functions that integer indices known only at run "
                           "time lie in their axis (an IndexError, as in NumPy; XLA alone would "

@@ -71,6 +71,7 @@ def debugprint(obj: Any, file: Any = None, print_type: bool = False, ids: str = 
     sharding_lines = getattr(obj, "sharding_lines", None)
     if callable(sharding_lines):
         lines.extend(sharding_lines())
+    lines.extend(transfer_section(obj))
     return _emit("".join(line + "\n" for line in lines), file)
 
 
@@ -216,3 +217,36 @@ class _TreePrinter:
         if not self.print_test_value:
             return ""
         return " -> " + summarize_value(var._test_value)
+
+
+def variable_notes(fn: Any) -> list[tuple[str, str]]:
+    """``(variable, note)`` for each argument, shared variable and output of a compiled
+    function: where its value crosses between host and device on each call. The one
+    place a per-variable annotation of a function's boundary belongs (placement, sharding)."""
+    from symnb.core.errors import label
+
+    notes = []
+    for var in fn.inputs:
+        notes.append((label(var), "host -> device each call (a NumPy argument; none for a jax.Array "
+                                  "already on the device)"))
+    for var in getattr(fn, "_all_shared", ()):
+        notes.append((label(var), "shared: stays on the device (no transfer)"))
+    for var in fn.outputs:
+        notes.append((label(var), "device -> host each call (copied into a NumPy array)"))
+    return notes
+
+
+def transfer_section(obj: Any) -> list[str]:
+    """For a profiled compiled function: ``Transfers per call:`` with each boundary
+    variable's note and the measured bytes and counts per call (a function compiled
+    without ``profile=True`` prints as before)."""
+    if getattr(obj, "maker", None) is None or getattr(obj, "profile", None) is None:
+        return []
+    lines = ["", "Transfers per call:"]
+    lines += [f" {name}: {note}" for name, note in variable_notes(obj)]
+    profile = obj.profile
+    if profile.calls:
+        t = profile.transfers_per_call()
+        lines.append(f" measured: host->device {t['h2d_count']:g} ({int(t['h2d_bytes'])} bytes), "
+                     f"device->host {t['d2h_count']:g} ({int(t['d2h_bytes'])} bytes) per call")
+    return lines

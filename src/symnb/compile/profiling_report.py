@@ -1,0 +1,89 @@
+"""Assembling a profile's report: XLA's trace (or the node-by-node replay) of the
+program on the last call's arguments, scaled so that the rows sum to the real call."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any
+
+import jax
+import numpy as np
+
+from symnb.compile.devices import on_device
+from symnb.compile.footprint import storage_footprint
+from symnb.compile.profiling import ProfileReport
+from symnb.compile.profiling_xla import (
+    attribute_to_nodes, compiled_facts, hlo_scopes, module_name, trace_operations,
+)
+
+if TYPE_CHECKING:
+    from symnb.compile.profiling import ProfileStats
+
+__all__ = ["make_report"]
+
+XLA_TRACE = "XLA's trace of the compiled program (jax.profiler), scaled to the real call"
+REPLAY = ("node-by-node replay (each node through its own lowering, not fused), "
+          "scaled to the real call")
+
+
+def make_report(stats: "ProfileStats", arrays: list[Any], repeats: int) -> ProfileReport:
+    fn = stats.function
+    program = fn._program
+    with fn._locks if fn._locks is not None else contextlib.nullcontext():
+        # Copies: the program donates the shared values, which must stay the variables'.
+        current = [jax.device_put(on_device(v), may_alias=False) for v in fn._all_shared]
+    full = list(arrays) + current
+    footprint = storage_footprint(fn._program_inputs, full, fn.nodes, fn._context, program.static)
+    weights = _output_sizes(fn.nodes, footprint)
+    facts = None
+    if program.whole_graph:
+        try:
+            return _from_xla_trace(stats, program, full, footprint, weights, repeats)
+        except RuntimeError:  # the profiler is busy (a trace of the user's own is running)
+            pass
+    raw = stats.replay_node_seconds(list(arrays), max(1, repeats // 2))
+    call = stats.call_mean or sum(raw.values())
+    factor = call / (sum(raw.values()) or 1.0)
+    nodes = {i: s * factor for i, s in raw.items()}
+    lines: dict[str, float] = {}
+    for i, s in nodes.items():
+        site = fn.nodes[i].site
+        key = site.describe(verb="") if site else "(built by symnb)"
+        lines[key] = lines.get(key, 0.0) + s
+    return ProfileReport(REPLAY, call, call, 0.0, nodes, lines, 0.0, {}, facts, footprint)
+
+
+def _from_xla_trace(stats: "ProfileStats", program: Any, full: list[Any], footprint: list,
+                    weights: dict[int, float], repeats: int) -> ProfileReport:
+    fn = stats.function
+    call_args = program.arguments(full)
+    facts = compiled_facts(program, call_args, fn._context)
+    donated = set(program.donate)
+    context = fn._context
+
+    def run() -> None:
+        # Each run donates fresh copies, so every run sees the same values.
+        args = [jax.device_put(a, may_alias=False) if i in donated else a
+                for i, a in enumerate(call_args)]
+        with context() if context is not None else contextlib.nullcontext():
+            jax.block_until_ready(program.jitted(*args))
+
+    times = trace_operations(run, repeats, module_name(facts.hlo_text))
+    found = attribute_to_nodes(times.seconds, hlo_scopes(facts.hlo_text), fn.nodes, weights)
+    call = stats.call_mean or times.run_median
+    program_seconds = min(times.run_median, call)
+    measured = sum(found.node_seconds.values()) + found.unattributed
+    factor = program_seconds / measured if measured else 0.0
+    return ProfileReport(
+        XLA_TRACE, call, program_seconds, call - program_seconds,
+        {i: s * factor for i, s in found.node_seconds.items()},
+        {line: s * factor for line, s in found.line_seconds.items()},
+        found.unattributed * factor, found.shared_scopes, facts, footprint)
+
+
+def _output_sizes(nodes: list, footprint: list) -> dict[int, float]:
+    """Each node's output elements (from the footprint's shapes): how nodes sharing a
+    scope share its time."""
+    sizes = {id(e.var): float(np.prod(e.shape)) if e.shape else 1.0 for e in footprint}
+    return {i: max(sum(sizes.get(id(v), 1.0) for v in node.outputs), 1.0)
+            for i, node in enumerate(nodes)}

@@ -1,0 +1,252 @@
+"""What XLA itself says about a compiled function's program, for its profile.
+
+- Cost and memory: the program compiled ahead of time (``jitted.lower(...).compile()``)
+  gives ``cost_analysis()`` (flops, bytes accessed) and ``memory_analysis()``
+  (argument, output, temporary and aliased bytes).
+- Time per operation: JAX 0.10's CPU runtime (the thunk executor) records one trace
+  event per HLO operation it runs, with the operation's name (``hlo_op``), when
+  ``jax.profiler`` traces. The program is run a few times under a trace; each HLO
+  operation's own time (its events' durations less the events nested in them, e.g.
+  a loop's body) is then mapped back to symnb nodes through the operation's
+  ``op_name`` metadata, which holds the ``OpClass(file.py:line)`` named scopes the
+  lowering writes (``interpreter.scope_name``): the outermost scope is the node of
+  ``f.nodes``, the innermost one the user's line (inside a loop body, the body's line).
+  Operations XLA fused are one event: its time is shared among the scopes of the
+  fused instructions, by their output sizes. Operations with no scope (copies XLA adds
+  for layouts or donation) are reported apart.
+
+We chose the trace over the alternatives: XLA's HLO profile (``xla_hlo_profile``) is
+not offered by the CPU client of JAX 0.10, and timing each node alone (the replay,
+``replay_node_seconds``) measures a different program (no fusion, one dispatch per
+node); the replay remains for programs that are not one XLA program (debugging
+linkers) or when the profiler cannot be started (another trace running).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import re
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import jax
+import numpy as np
+
+from symnb.core.graph import Apply, walk_nodes
+from symnb.lower_xla.interpreter import scope_name
+
+__all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",
+           "hlo_scopes", "attribute_to_nodes"]
+
+_SCOPE = re.compile(r"^[A-Za-z_]\w*\([^()]*:\d+\)$")
+_INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*)$")
+_SHAPE = re.compile(r"\[([\d,]*)\]")
+_CALLS = re.compile(r"calls=%([\w.\-]+)")
+_OP_NAME = re.compile(r'op_name="([^"]*)"')
+_COMPUTATION = re.compile(r"^(?:ENTRY\s+)?%([\w.\-]+)\s.*\{\s*$")
+
+
+@dataclass
+class CompiledFacts:
+    """XLA's analyses of the program compiled for one argument signature."""
+
+    flops: float
+    bytes_accessed: float
+    transcendentals: float
+    argument_bytes: int
+    output_bytes: int
+    temp_bytes: int
+    alias_bytes: int
+    code_bytes: int
+    hlo_text: str
+
+    @property
+    def peak_bytes(self) -> int:
+        """The most memory one call holds at once: its arguments, outputs and temporaries
+        (outputs written into donated arguments counted once)."""
+        return self.argument_bytes + self.output_bytes + self.temp_bytes - self.alias_bytes
+
+
+def compiled_facts(program: Any, call_args: Sequence[Any], context: Any) -> CompiledFacts:
+    """Compile ``program`` ahead of time for ``call_args`` and read XLA's analyses.
+
+    Lowering traces the graph again; that trace is not a call's, so the program's
+    trace counters (which tell a call that compiled from one that did not) are kept.
+    """
+    from symnb.lower_xla.cache import program_cache
+
+    counted = (program.traces, program_cache.traces)
+    try:
+        with context() if context is not None else contextlib.nullcontext():
+            compiled = program.jitted.lower(*call_args).compile()
+    finally:
+        program.traces, program_cache.traces = counted
+    cost = compiled.cost_analysis() or {}
+    if isinstance(cost, list):  # older JAX: one dict per device
+        cost = cost[0] if cost else {}
+    memory = compiled.memory_analysis()
+    return CompiledFacts(
+        flops=float(cost.get("flops", 0.0)), bytes_accessed=float(cost.get("bytes accessed", 0.0)),
+        transcendentals=float(cost.get("transcendentals", 0.0)),
+        argument_bytes=int(getattr(memory, "argument_size_in_bytes", 0)),
+        output_bytes=int(getattr(memory, "output_size_in_bytes", 0)),
+        temp_bytes=int(getattr(memory, "temp_size_in_bytes", 0)),
+        alias_bytes=int(getattr(memory, "alias_size_in_bytes", 0)),
+        code_bytes=int(getattr(memory, "generated_code_size_in_bytes", 0)),
+        hlo_text=compiled.as_text())
+
+
+@dataclass
+class OperationTimes:
+    """One traced replay: seconds per run of each HLO operation (its own time), and the
+    wall time of each run of the program."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
+    run_seconds: list[float] = field(default_factory=list)
+
+    @property
+    def run_median(self) -> float:
+        return statistics.median(self.run_seconds) if self.run_seconds else 0.0
+
+
+def trace_operations(run: Any, runs: int, module: str) -> OperationTimes:
+    """Run ``run()`` (one call of the program, blocking) ``runs`` times under
+    ``jax.profiler`` and return each operation of HLO module ``module``'s own time per run.
+    Raises RuntimeError when the profiler cannot trace (another trace is running)."""
+    from jax.profiler import ProfileData
+
+    times = OperationTimes()
+    run()  # warm: the first run may allocate and load what later ones reuse
+    with tempfile.TemporaryDirectory(prefix="symnb-profile-") as directory:
+        jax.profiler.start_trace(directory)
+        try:
+            for _ in range(runs):
+                start = time.perf_counter()
+                run()
+                times.run_seconds.append(time.perf_counter() - start)
+        finally:
+            jax.profiler.stop_trace()
+        found = glob.glob(f"{directory}/**/*.xplane.pb", recursive=True)
+        if not found:
+            raise RuntimeError("jax.profiler wrote no trace")
+        data = ProfileData.from_file(found[0])
+    total: dict[str, float] = {}
+    for plane in data.planes:
+        for line in plane.lines:
+            _own_times(line.events, module, total)
+    times.seconds = {name: ns * 1e-9 / runs for name, ns in total.items()}
+    return times
+
+
+def _own_times(events: Any, module: str, total: dict[str, float]) -> None:
+    """Add each HLO operation's own time (less the operations nested in it on the same
+    thread, e.g. a loop's body inside the loop) to ``total`` (nanoseconds)."""
+    ops = []
+    for event in events:
+        stats = dict(event.stats)
+        if stats.get("hlo_module") == module and "hlo_op" in stats:
+            ops.append((event.start_ns, event.end_ns, stats["hlo_op"]))
+    ops.sort(key=lambda op: (op[0], -op[1]))
+    stack: list[list[Any]] = []  # [end, name, own time]
+    for start, end, name in ops:
+        while stack and stack[-1][0] <= start:
+            _, done, own = stack.pop()
+            total[done] = total.get(done, 0.0) + own
+        if stack:
+            stack[-1][2] -= end - start
+        stack.append([end, name, end - start])
+    for _, name, own in stack:
+        total[name] = total.get(name, 0.0) + own
+
+
+def module_name(hlo_text: str) -> str:
+    """The HLO module's name (``jit_traced``), as trace events name it."""
+    first = hlo_text.split("\n", 1)[0]
+    return first.split()[1].rstrip(",") if first.startswith("HloModule") else ""
+
+
+def hlo_scopes(hlo_text: str) -> dict[str, list[tuple[tuple[str, ...], float]]]:
+    """For each HLO instruction: the symnb scopes of the work it does, as (scope path,
+    weight) pairs; a fusion's are its fused instructions', weighted by output size."""
+    computations: dict[str, list[tuple[str, tuple[str, ...], float, str | None]]] = {}
+    current: list | None = None
+    for line in hlo_text.splitlines():
+        header = _COMPUTATION.match(line)
+        if header:
+            current = computations.setdefault(header.group(1), [])
+            continue
+        found = _INSTRUCTION.match(line)
+        if found is None or current is None:
+            continue
+        name, shape_text = found.group(1), found.group(2)
+        op_name = _OP_NAME.search(line)
+        path = tuple(part for part in op_name.group(1).split("/") if _SCOPE.match(part)) \
+            if op_name else ()
+        dims = _SHAPE.search(shape_text)
+        size = float(np.prod([int(d) for d in dims.group(1).split(",") if d])) if dims else 1.0
+        calls = _CALLS.search(line) if "fusion(" in line else None
+        current.append((name, path, max(size, 1.0), calls.group(1) if calls else None))
+    result: dict[str, list[tuple[tuple[str, ...], float]]] = {}
+    for instructions in computations.values():
+        for name, path, size, fused in instructions:
+            if fused is not None and fused in computations:
+                parts = [(p, s) for _, p, s, _ in computations[fused] if p]
+                result[name] = parts or [(path, size)]
+            else:
+                result[name] = [(path, size)]
+    return result
+
+
+@dataclass
+class Attribution:
+    """Operation time mapped onto the function's nodes and the user's lines."""
+
+    node_seconds: dict[int, float]
+    line_seconds: dict[str, float]
+    unattributed: float
+    shared_scopes: dict[int, int]  # node index -> how many nodes share its scope
+
+
+def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: Sequence[Apply],
+                       weights: dict[int, float]) -> Attribution:
+    """Share each operation's time among the nodes whose scopes it carries.
+
+    A scope names an op class and a line; nodes with the same one (three layers built
+    by one line of a loop) share its time by ``weights`` (their output sizes)."""
+    by_scope: dict[str, list[int]] = {}
+    for index, node in enumerate(nodes):
+        by_scope.setdefault(scope_name(node), []).append(index)
+    lines = _scope_lines(nodes)
+    node_seconds = {i: 0.0 for i in range(len(nodes))}
+    line_seconds: dict[str, float] = {}
+    unattributed = 0.0
+    for op, seconds in times.items():
+        parts = scopes.get(op) or [((), 1.0)]
+        whole = sum(w for _, w in parts) or 1.0
+        for path, weight in parts:
+            share = seconds * weight / whole
+            members = by_scope.get(path[0]) if path else None
+            if not members:
+                unattributed += share
+                continue
+            total_weight = sum(weights.get(i, 1.0) for i in members) or 1.0
+            for i in members:
+                node_seconds[i] += share * weights.get(i, 1.0) / total_weight
+            line = lines.get(path[-1]) or lines.get(path[0]) or path[-1]
+            line_seconds[line] = line_seconds.get(line, 0.0) + share
+    shared = {i: len(m) for m in by_scope.values() if len(m) > 1 for i in m}
+    return Attribution(node_seconds, line_seconds, unattributed, shared)
+
+
+def _scope_lines(nodes: Sequence[Apply]) -> dict[str, str]:
+    """Scope -> the user's line it names (``file.py:12: y = x * 2``), for every node of
+    the graph and of its inner graphs (a loop body's scopes name the body's lines)."""
+    lines: dict[str, str] = {}
+    for node in walk_nodes(nodes):
+        if node.site:
+            lines.setdefault(scope_name(node), node.site.describe(verb=""))
+    return lines

@@ -1,0 +1,196 @@
+"""Profiles (issue 14): structural checks, never a race between two timings."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.compile import Mode, WrapLinker
+from symnb.compile.profiling_report import REPLAY, XLA_TRACE
+from symnb.compile.profiling_tables import OUTSIDE, apply_rows, class_rows, line_rows, op_rows
+from symnb.core.scan import scan
+
+M, K, N = 64, 128, 32
+
+
+def _matmul(**flags):
+    a = T.matrix("a", shape=(None, K))
+    b = T.matrix("b", shape=(K, N))
+    c = T.dot(a, b)
+    return sn.function([a, b], c, profile=True, name="matmul", **flags)
+
+
+def _args(rng=np.random.default_rng(0)):
+    return (rng.normal(size=(M, K)).astype("float32"), rng.normal(size=(K, N)).astype("float32"))
+
+
+def test_a_compile_is_not_a_call_and_records_its_shapes_and_stages():
+    f = _matmul()
+    a, b = _args()
+    for _ in range(4):
+        f(a, b)
+    f(a[:5], b)  # a new shape signature: the program compiles again
+    f(a[:5], b)
+    profile = f.profile
+    assert profile.calls == 4 and len(profile.compiles) == 2
+    assert [c.shapes[0] for c in profile.compiles] == [((M, K), "float32"), ((5, K), "float32")]
+    assert all(c.tracing > 0 and c.lowering > 0 and c.xla_compile > 0 for c in profile.compiles)
+    assert all(c.seconds >= c.tracing + c.lowering + c.xla_compile for c in profile.compiles)
+    assert profile.call_min <= profile.call_median <= max(profile.call_times)
+    assert profile.call_mean == pytest.approx(sum(profile.call_times) / 4)
+    stages = profile.compile_seconds()
+    assert stages["rewriting"] == f.maker.rewrite_seconds
+    text = profile.summary(file="str")
+    assert "4 call(s) timed" in text and "2 compile(s)" in text
+    assert "compile 2: float32 (5, 128), float32 (128, 32)" in text
+
+
+def test_flops_transfers_and_every_table_sum_to_the_call():
+    f = _matmul()
+    a, b = _args()
+    for _ in range(3):
+        f(a, b)
+    report = f.profile.report(repeats=2)
+    assert report.source == XLA_TRACE
+    assert report.facts.flops == pytest.approx(2 * M * N * K, rel=0.1)
+    assert report.facts.bytes_accessed >= a.nbytes + b.nbytes
+    transfers = f.profile.transfers_per_call()
+    assert transfers == {"h2d_bytes": a.nbytes + b.nbytes, "h2d_count": 2,
+                         "d2h_bytes": M * N * 4, "d2h_count": 1}
+    assert report.call_seconds == pytest.approx(f.profile.call_mean)
+    for rows in (apply_rows, op_rows, class_rows, line_rows):
+        table = rows(f.profile, report)
+        assert sum(r.percent for r in table) == pytest.approx(100.0, abs=0.01)
+        assert sum(r.seconds for r in table) == pytest.approx(report.call_seconds, rel=1e-6)
+    assert {r.index for r in apply_rows(f.profile, report) if r.index >= 0} == set(range(len(f.nodes)))
+    text = f.profile.summary(file="str")
+    assert "GFLOP/s" in text and "host->device 2 (49152 bytes (48.0 KiB))" in text
+    assert f"input 0: dtype=float32, shape=({M}, {K}), strides=({K}, 1)" in text
+    for title in ("\nLines (", "\nClass\n", "\nOp\n", "\nApply\n"):
+        assert title in text
+    assert OUTSIDE in text
+
+
+def test_profile_memory_keyword_and_flag():
+    f = _matmul(profile_memory=True)
+    a, b = _args()
+    f(a, b)
+    report = f.profile.report(repeats=1)
+    facts = report.facts
+    assert facts.argument_bytes == a.nbytes + b.nbytes and facts.output_bytes == M * N * 4
+    assert facts.peak_bytes >= facts.argument_bytes + facts.output_bytes
+    largest = report.footprint[0]
+    assert largest.shape == (M, K) and largest.nbytes == a.nbytes
+    text = f.profile.summary(file="str")
+    assert "Memory (profile_memory=True)" in text and "test_profiling.py" in text
+    with sn.config.change_flags(profile_memory=True):
+        x = T.vector("x")
+        g = sn.function([x], x * 2)
+    assert g.profile is not None and g.profile.memory
+    assert sn.function([x], x * 2).profile is None
+
+
+def _mlp_step():
+    rng = np.random.default_rng(0)
+    sizes = [20, 16, 3]
+    shared = []
+    for fan_in, fan_out in zip(sizes[:-1], sizes[1:]):
+        shared.append(sn.shared(rng.normal(size=(fan_in, fan_out)).astype("float32")))
+        shared.append(sn.shared(np.zeros(fan_out, "float32")))
+    x = T.matrix("x", shape=(None, sizes[0]))
+    y = T.ivector("y")
+    h = x
+    for i in range(0, len(shared), 2):
+        h = T.dot(h, shared[i]) + shared[i + 1]
+        if i < len(shared) - 2:
+            h = T.tanh(h)
+    cost = -T.mean(T.log_softmax(h)[T.arange(y.shape[0]), y])
+    grads = sn.grad(cost, shared)
+    f = sn.function([x, y], cost, updates=[(p, p - 0.1 * g) for p, g in zip(shared, grads)],
+                    profile=True)
+    return f, shared, rng.normal(size=(8, 20)).astype("float32"), rng.integers(0, 3, 8).astype("int32")
+
+
+def test_training_step_profile_leaves_the_shared_variables_as_they_were():
+    f, shared, x, y = _mlp_step()
+    for _ in range(2):
+        f(x, y)
+    before = [p.get_value() for p in shared]
+    report = f.profile.report(repeats=2)
+    assert all(np.array_equal(p.get_value(), v) for p, v in zip(shared, before))
+    assert sorted(report.node_seconds) == list(range(len(f.nodes)))
+    assert sum(report.node_seconds.values()) > 0
+    classes = [r for r in class_rows(f.profile, report) if r.count]
+    assert sum(r.count for r in classes) == len(f.nodes)
+    assert {r.key for r in classes} == {type(n.op).__name__ for n in f.nodes}
+    f(x, y)  # the profile's replay did not count as calls, nor change the next call
+    assert f.profile.calls == 2 and len(f.profile.compiles) == 1
+
+
+def test_scan_profile_names_the_loop_and_its_body_lines():
+    x = T.tensor3("x", shape=(None, 4, 5))
+    h0 = T.matrix("h0", shape=(4, 5))
+    w = sn.shared(np.eye(5, dtype="float32"), name="W")
+    h, _ = scan(lambda xt, h, w: T.tanh(T.dot(xt, w) + h), sequences=x, outputs_info=h0,
+                non_sequences=[w])
+    cost = (h * h).mean()
+    f = sn.function([x, h0], cost, profile=True)
+    xs, zeros = np.ones((6, 4, 5), "float32"), np.zeros((4, 5), "float32")
+    f(xs, zeros)
+    f(xs, zeros)
+    report = f.profile.report(repeats=2)
+    scan_index = next(i for i, n in enumerate(f.nodes) if type(n.op).__name__ == "Scan")
+    assert report.node_seconds[scan_index] > 0
+    lines = line_rows(f.profile, report)
+    assert any("h, _ = scan(lambda xt, h, w: T.tanh" in r.key and r.seconds > 0 for r in lines)
+    assert sum(r.percent for r in lines) == pytest.approx(100.0, abs=0.01)
+    # 6 steps of a (4, 5) x (5, 5) product: XLA counts the loop's flops once per step
+    # or once in all; either way at least one step's.
+    assert report.facts.flops >= 2 * 4 * 5 * 5
+
+
+def test_a_program_run_node_by_node_is_profiled_by_replay_and_says_so():
+    x = T.vector("x")
+    f = sn.function([x], T.exp(x).sum(), profile=True,
+                    mode=Mode(linker=WrapLinker([lambda i, node, fn: fn()]), optimizer=None))
+    f(np.ones(3, "float32"))
+    f(np.ones(3, "float32"))
+    report = f.profile.report(repeats=2)
+    assert report.source == REPLAY and report.facts is None
+    assert sum(report.node_seconds.values()) == pytest.approx(report.call_seconds)
+    assert "node-by-node replay" in f.profile.summary(file="str")
+
+
+def test_profile_flag_prints_every_summary_at_exit():
+    code = ("import numpy as np, symnb as sn, symnb.tensor as T\n"
+            "x = T.vector('x')\nf = sn.function([x], x * 2, name='doubler')\n"
+            "f(np.ones(3, 'float32')); f(np.ones(3, 'float32'))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "SYMNB_FLAGS": "profile=True",
+                               "PYTHONPATH": str(Path(sn.__file__).parents[1])},
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Function profile: doubler" in done.stdout and "1 call(s) timed" in done.stdout
+
+
+def test_debugprint_of_a_function_marks_its_transfers():
+    from symnb import printing
+
+    x = T.vector("x")
+    w = sn.shared(np.ones(3, "float32"), name="w")
+    f = sn.function([x], (x * w).sum(), profile=True)
+    f(np.ones(3, "float32"))
+    f(np.ones(3, "float32"))
+    text = printing.debugprint(f, file="str")
+    section = text.split("Transfers per call:\n")[1]
+    assert " x: host -> device each call" in section
+    assert " w: shared: stays on the device" in section
+    assert "device -> host each call" in section
+    assert "measured: host->device 1 (12 bytes), device->host 1 (4 bytes) per call" in section
+    assert "Transfers per call" not in printing.debugprint(x * w, file="str")
+    assert "Transfers per call" not in printing.debugprint(sn.function([x], x * w), file="str")
