@@ -20,8 +20,12 @@ from symnb.core.errors import (
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
-from symnb.core.ifelse import ifelse
+from symnb import ifelse  # Theano's module (from symnb.ifelse import ifelse), callable as ifelse
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
+from symnb.compile import Mode, MonitorMode, In, Out
+from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
+from symnb.printing import pp
+from symnb.core.absent import module_getattr
 
 __version__ = "0.1.0"
 
@@ -29,8 +33,10 @@ __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
-    "ifelse", "steps_run",
+    "ifelse", "steps_run", "Mode", "MonitorMode", "In", "Out", "pp", "gof", "scalar",
 ]
+
+__getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
 
 
 def function(inputs: Any, outputs: Any = None, **kwargs: Any):

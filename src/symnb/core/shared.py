@@ -104,6 +104,18 @@ class SharedVariable(TensorVariable):
             f"{array.dtype}, and casting it to {dtype} could lose precision. Cast it yourself "
             f"(value.astype('{dtype}')), or make the shared variable with allow_downcast=True.")
 
+    # Pickling: the value as a NumPy array, a fresh lock and serial when unpickled. The
+    # default update (which usually reads this variable) goes in the state, restored
+    # after the variable exists, so the cycle pickles.
+    def __reduce_ex__(self, protocol: Any) -> tuple:
+        state = {"default_update": self.default_update, "strict": self.strict,
+                 "allow_downcast": self.allow_downcast, "_site": self._site, "_tag": self._tag}
+        return (_unpickled_shared, (self.type, self.get_value(), self.name), state)
+
+    def __setstate__(self, state: dict) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
+
     # The backend keeps the device copy here without a round trip through NumPy.
     def _backend_value(self) -> Any:
         return self._value
@@ -177,6 +189,10 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
     static = (None,) * array.ndim if shape is None else tuple(shape)
     return SharedVariable(TensorType(array.dtype, static), array, name=name, strict=strict,
                           allow_downcast=allow_downcast)
+
+
+def _unpickled_shared(type: TensorType, value: np.ndarray, name: str | None) -> SharedVariable:
+    return SharedVariable(type, value, name=name, allow_downcast=True)
 
 
 def _fits_exactly(array: np.ndarray, dtype: np.dtype) -> bool:

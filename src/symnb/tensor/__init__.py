@@ -115,3 +115,8 @@ def _entry_points() -> None:
 
 
 _entry_points()
+
+from symnb.core.absent import module_getattr  # noqa: E402
+
+__getattr__ = module_getattr("symnb.tensor")  # Theano names symnb lacks: say so
+del module_getattr

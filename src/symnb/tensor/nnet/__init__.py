@@ -18,6 +18,11 @@ from symnb.core.tensor.math import sigmoid, softplus
 from symnb.core.tensor.nnet import binary_crossentropy, categorical_crossentropy, log_softmax
 from symnb.tensor.nnet import abstract_conv, bn, neighbours  # noqa: F401  (T.nnet.bn...)
 
+from symnb.core.absent import module_getattr
+
+__getattr__ = module_getattr("symnb.tensor.nnet")  # Theano names symnb lacks: say so
+del module_getattr
+
 __all__ = [
     "conv2d", "conv3d", "batch_normalization", "softmax", "log_softmax", "sigmoid", "softplus",
     "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu", "softmax_with_bias",
