@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
+del module_getattr
 
 
 def function(inputs: Any, outputs: Any = None, **kwargs: Any):
