@@ -147,3 +147,19 @@ def test_module_paths():
     assert sn.scalar.upcast("int8", "int16") == "int16"
     assert T.opt.Assert is T.Assert
     assert sn.pp(T.dscalar("a") + 1)
+
+
+def test_pydotprint_theano_keywords(tmp_path):
+    x = T.dvector("x")
+    y = T.exp(x)
+    y.name = "why"
+    simple = sn.printing.pydotprint(y, format="dot", return_image=True, var_with_name_simple=True,
+                                    high_contrast=False, scan_graphs=True)
+    full = sn.printing.pydotprint(y, format="dot", return_image=True)
+    node_simple = next(line for line in simple.splitlines() if '"why' in line or "why" in line)
+    assert "float64" not in node_simple.split("label=")[1].split(",")[0]
+    assert any("why" in line and "float64" in line for line in full.splitlines())
+    path = sn.printing.pydotprint_variables(y, outfile=str(tmp_path / "g"), format="dot")
+    assert open(path).read() == full
+    with pytest.raises(NotImplementedError, match="depth"):
+        sn.printing.pydotprint_variables(y, depth=2)
