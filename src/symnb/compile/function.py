@@ -26,7 +26,8 @@ from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.compile.devices import call_context, on_device
 from symnb.compile.fast_path import fast_path
-from symnb.compile.inputs import make_checker
+from symnb.compile.inputs import make_checker, strict_checker
+from symnb.compile.io import NO_DEFAULT, expand_inputs, unwrap_outputs
 from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
@@ -43,6 +44,7 @@ from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
+from symnb.core.updates import with_default_updates
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
@@ -64,13 +66,15 @@ class UnusedInputError(SymnbError, ValueError):
 def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = None,
              givens: Any = None, mode: Any = None, profile: bool | None = None,
              name: str | None = None, allow_input_downcast: bool | None = None,
-             on_unused_input: str = "raise", in_shardings: Any = None,
-             out_shardings: Any = None, mesh: Any = None,
+             on_unused_input: str = "raise", no_default_updates: Any = False,
+             in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
              profile_memory: bool | None = None) -> "Function":
     """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
+    The shared variables the graph reads that carry a ``default_update`` are updated
+    too, unless ``no_default_updates`` is True or lists them (as in Theano).
 
     Over several devices (``symnb.compile.sharding``): ``in_shardings`` (a dict
     ``{input: sharding}`` or a list parallel to ``inputs``) and ``out_shardings`` (one
@@ -84,14 +88,25 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     adds the program's peak memory and largest values (defaults: ``sn.config.profile``
     and ``sn.config.profile_memory``).
     """
+    construction = dict(inputs=list(inputs), outputs=outputs, updates=updates, givens=givens,
+                        mode=mode, profile=profile, name=name,
+                        allow_input_downcast=allow_input_downcast,
+                        on_unused_input=on_unused_input, no_default_updates=no_default_updates,
+                        in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh,
+                        profile_memory=profile_memory)
+    spec = expand_inputs(inputs)  # sn.In: defaults, keywords, state (compile/io.py)
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
     with collector_paused():
-        return Function(list(inputs), outputs, updates, givens, name=name,
-                        allow_input_downcast=bool(allow_input_downcast),
-                        on_unused_input=on_unused_input, mode=mode, profile=profile,
-                        in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh,
-                        profile_memory=profile_memory)
+        compiled = Function(spec.variables, unwrap_outputs(outputs), spec.merged_updates(updates),
+                            spec.merged_givens(givens), name=name,
+                            allow_input_downcast=bool(allow_input_downcast),
+                            on_unused_input=on_unused_input, mode=mode, profile=profile,
+                            no_default_updates=no_default_updates, in_shardings=in_shardings,
+                            out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
+    compiled._configure_inputs(spec, bool(allow_input_downcast))
+    compiled._construction = construction
+    return compiled
 
 
 class Function:
@@ -99,15 +114,16 @@ class Function:
 
     def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
                  name: str | None, allow_input_downcast: bool, on_unused_input: str,
-                 mode: Any = None, profile: bool | None = None, in_shardings: Any = None,
-                 out_shardings: Any = None, mesh: Any = None,
+                 mode: Any = None, profile: bool | None = None, no_default_updates: Any = False,
+                 in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
                  profile_memory: bool | None = None) -> None:
         self.name = name
         self.inputs = inputs
         self._single = outputs is not None and not isinstance(outputs, (list, tuple))
         out_list = [] if outputs is None else [outputs] if self._single else list(outputs)
         self.outputs = [as_tensor_variable(o) for o in out_list]
-        pairs = _update_pairs(updates)
+        pairs = _update_pairs(with_default_updates(
+            self.outputs, _update_items(updates), no_default_updates, skip=_givens_keys(givens)))
         replaced = _apply_givens(self.outputs + [expr for _, expr in pairs], givens)
         graph_outputs = replaced[:len(self.outputs)]
         update_exprs = replaced[len(self.outputs):]
@@ -147,7 +163,38 @@ class Function:
         self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         memory = config.profile_memory if profile_memory is None else bool(profile_memory)
         self.profile = ProfileStats(self, memory) if (profile or config.profile or memory) else None
+        #: Per input: the keyword it is passed by, and its default (sn.In's value=).
+        self._input_names = [v.name for v in inputs]
+        self._defaults: list[Any] = [NO_DEFAULT] * len(inputs)
+        self._construction: dict | None = None  # sn.function's arguments: copy() and pickling
         self._set_program(self._build_program())
+
+    def _configure_inputs(self, spec: Any, allow_input_downcast: bool) -> None:
+        """Apply what ``sn.In`` said of each argument: its keyword, its default and its
+        conversion rule (see ``compile/io.py``)."""
+        self._input_names = list(spec.names)
+        self._defaults = list(spec.defaults)
+        for i, var in enumerate(self.inputs):
+            if spec.strict[i]:
+                self._checkers[i] = strict_checker(var, self._checkers[i])
+            elif spec.allow_downcast[i] is not None and spec.allow_downcast[i] != allow_input_downcast:
+                self._checkers[i] = make_checker(var, spec.allow_downcast[i])
+        self._set_program(self._program)  # the fast path reads the checkers
+
+    def copy(self, share_memory: bool = False, swap: Any = None, delete_updates: bool = False,
+             name: str | None = None, profile: bool | None = None) -> "Function":
+        """A new function compiled from the same graph (Theano's ``Function.copy``):
+        ``swap`` maps shared variables to others of the same type, used (and updated) in
+        their place; ``delete_updates`` drops every update. ``share_memory`` is accepted:
+        both functions always share their shared variables (unless swapped)."""
+        from symnb.compile.pickling import copied_function
+
+        return copied_function(self, swap, delete_updates, name, profile)
+
+    def __reduce__(self) -> tuple:
+        from symnb.compile.pickling import function_reduce
+
+        return function_reduce(self)
 
     def _build_program(self) -> Program:
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
@@ -313,7 +360,7 @@ class Function:
             return lowered.compile().as_text()
 
     def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
-        names = [v.name for v in self.inputs]
+        names = self._input_names
         bound = list(args) + [None] * (len(self.inputs) - len(args))
         if len(args) > len(self.inputs):
             raise TypeError(f"{self._title()} takes {len(self.inputs)} argument(s) "
@@ -326,6 +373,7 @@ class Function:
                 raise TypeError(f"{self._title()} got multiple values for input {key!r} "
                                 f"(argument #{position}, also passed by keyword)")
             bound[position] = value
+        bound = [d if b is None and d is not NO_DEFAULT else b for b, d in zip(bound, self._defaults)]
         missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
         if missing:
             raise TypeError(f"{self._title()} is missing argument(s): {', '.join(missing)}")
@@ -409,10 +457,19 @@ def _program_shardings(function: Function, in_shardings: Any, out_shardings: Any
     return tuple(ins), tuple(outs)
 
 
-def _update_pairs(updates: Any) -> list[tuple[SharedVariable, Variable]]:
+def _update_items(updates: Any) -> list[tuple[Any, Any]]:
     if updates is None:
         return []
-    items = list(updates.items()) if isinstance(updates, dict) else list(updates)
+    return list(updates.items()) if isinstance(updates, dict) else list(updates)
+
+
+def _givens_keys(givens: Any) -> list[Any]:
+    if not givens:
+        return []
+    return [old for old, _ in (givens.items() if isinstance(givens, dict) else givens)]
+
+
+def _update_pairs(items: list[tuple[Any, Any]]) -> list[tuple[SharedVariable, Variable]]:
     pairs = []
     for target, expr in items:
         if not isinstance(target, SharedVariable):

@@ -88,6 +88,15 @@ _FLAGS: dict[str, _Flag] = {
                     "Where compiled functions run and shared variables live: 'cpu', 'gpu' "
                     "(Theano's 'cuda' too), one GPU by number ('gpu1', 'cuda0'), or 'auto' "
                     "(JAX's default backend: a GPU when there is one)."),
+    "mode": _Flag("Mode", _choice("Mode", "FAST_RUN", "FAST_COMPILE", "DebugMode", "DEBUG_MODE",
+                                  "NanGuardMode"),
+                  "The mode of sn.function(mode=None): 'Mode' (the optimizer flag decides), "
+                  "'FAST_RUN', 'FAST_COMPILE', 'DebugMode' or 'NanGuardMode'."),
+    "print_test_value": _Flag(False, _boolean,
+                              "repr() of a variable shows its test value under its name (Theano's flag)."),
+    "warn_float64": _Flag("ignore", _choice("ignore"),
+                          "Theano warned when a float64 variable was made; symnb accepts only "
+                          "'ignore' (the check is not implemented)."),
     "optimizer": _Flag("fast_run", _choice("fast_run", "fast_compile", None),
                        "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
     "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),
@@ -114,8 +123,36 @@ _FLAGS: dict[str, _Flag] = {
                                "Directory for JAX's persistent compilation cache ('' = off)."),
 }
 
+#: Theano's ``warn.*`` flags, accepted and ignored: each only silenced a warning Theano
+#: printed about a bug in an old Theano version, which symnb never had.
+IGNORED_WARN_FLAGS = (
+    "ignore_bug_before", "argmax_pushdown_bug", "gpusum_01_011_0111_bug", "sum_sum_bug",
+    "sum_div_dimshuffle_bug", "subtensor_merge_bug", "gpu_set_subtensor1", "vm_gc_bug",
+    "signal_conv2d_interface", "reduce_join", "inc_set_subtensor1", "round",
+    "identify_1pexp_bug",
+)
+for _name in IGNORED_WARN_FLAGS:
+    _FLAGS["warn__" + _name] = _Flag("0.9" if _name == "ignore_bug_before" else True,
+                                     _string if _name == "ignore_bug_before" else _boolean,
+                                     "Accepted and ignored (Theano's warning about its own old bug).")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
-_ALIASES = {"traceback.limit": "traceback__limit"}
+_ALIASES = {"traceback.limit": "traceback__limit",
+            **{f"warn.{name}": f"warn__{name}" for name in IGNORED_WARN_FLAGS}}
+
+
+class _Section:
+    """``config.warn``: Theano's dotted flags as attributes (``config.warn.round = False``)."""
+
+    def __init__(self, config: "Config", prefix: str) -> None:
+        object.__setattr__(self, "_config", config)
+        object.__setattr__(self, "_prefix", prefix)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._config, f"{self._prefix}__{name}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._config, f"{self._prefix}__{name}", value)
 
 
 class Config:
@@ -134,6 +171,8 @@ class Config:
     def __getattr__(self, name: str) -> Any:  # only reached for names that are not flags
         if name in _ALIASES:
             return getattr(self, _ALIASES[name])
+        if name == "warn":
+            return _Section(self, "warn")
         raise AttributeError(_unknown_flag_message(name))
 
     def __setattr__(self, name: str, value: Any) -> None:
