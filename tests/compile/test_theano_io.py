@@ -112,10 +112,10 @@ def test_config_flags_theano_programs_set():
         assert "array([1., 2.])" in repr(v)
     with sn.config.change_flags(**{"warn.sum_sum_bug": False, "profile_memory": True}):
         assert sn.config.warn.sum_sum_bug is False
-    with sn.config.change_flags(device="cuda0"):
-        assert sn.config.device == "gpu"
+    with sn.config.change_flags(device="CUDA0"):  # Theano's spellings, the index kept
+        assert sn.config.device == "cuda0"
     with sn.config.change_flags(device="gpu1"):
-        assert sn.config.device == "gpu"
+        assert sn.config.device == "gpu1"
     with pytest.raises(ConfigError):
         sn.config.warn.not_a_flag = True
     with pytest.raises(ConfigError):
