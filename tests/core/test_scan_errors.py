@@ -76,8 +76,8 @@ def test_bad_arguments():
     with pytest.raises(ValueError, match=r"2 previous steps .* shape \(1, 3\)"):
         scan(lambda a, b: a + b, outputs_info=dict(initial=T.matrix("m", test_value=np.ones((1, 3), "float32")),
                                                    taps=[-2, -1]), n_steps=2)
-    with pytest.raises(NotImplementedError, match="updates"):
-        scan(lambda a: (a, {}), sequences=x)
+    with pytest.raises(TypeError, match="not a shared variable"):
+        scan(lambda a: (a, {x: a}), sequences=x)
     with pytest.raises(TypeError, match="n_steps must be an integer"):
         scan(lambda h: h, outputs_info=x, n_steps=2.5)
     with pytest.raises(TypeError, match="boolean"):

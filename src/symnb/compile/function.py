@@ -43,6 +43,7 @@ from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
 from symnb.core.shared import SharedVariable, holding, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
+from symnb.core.updates import with_default_updates
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
@@ -64,18 +65,21 @@ class UnusedInputError(SymnbError, ValueError):
 def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = None,
              givens: Any = None, mode: Any = None, profile: bool | None = None,
              name: str | None = None, allow_input_downcast: bool | None = None,
-             on_unused_input: str = "raise") -> "Function":
+             on_unused_input: str = "raise", no_default_updates: Any = False) -> "Function":
     """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
+    The shared variables the graph reads that carry a ``default_update`` are updated
+    too, unless ``no_default_updates`` is True or lists them (as in Theano).
     """
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
     with collector_paused():
         return Function(list(inputs), outputs, updates, givens, name=name,
                         allow_input_downcast=bool(allow_input_downcast),
-                        on_unused_input=on_unused_input, mode=mode, profile=profile)
+                        on_unused_input=on_unused_input, mode=mode, profile=profile,
+                        no_default_updates=no_default_updates)
 
 
 class Function:
@@ -83,13 +87,15 @@ class Function:
 
     def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
                  name: str | None, allow_input_downcast: bool, on_unused_input: str,
-                 mode: Any = None, profile: bool | None = None) -> None:
+                 mode: Any = None, profile: bool | None = None,
+                 no_default_updates: Any = False) -> None:
         self.name = name
         self.inputs = inputs
         self._single = outputs is not None and not isinstance(outputs, (list, tuple))
         out_list = [] if outputs is None else [outputs] if self._single else list(outputs)
         self.outputs = [as_tensor_variable(o) for o in out_list]
-        pairs = _update_pairs(updates)
+        pairs = _update_pairs(with_default_updates(
+            self.outputs, _update_items(updates), no_default_updates, skip=_givens_keys(givens)))
         replaced = _apply_givens(self.outputs + [expr for _, expr in pairs], givens)
         graph_outputs = replaced[:len(self.outputs)]
         update_exprs = replaced[len(self.outputs):]
@@ -351,10 +357,19 @@ def _is_deleted(value: Any) -> bool:
 
 # -- argument checks at compile time -----------------------------------------------
 
-def _update_pairs(updates: Any) -> list[tuple[SharedVariable, Variable]]:
+def _update_items(updates: Any) -> list[tuple[Any, Any]]:
     if updates is None:
         return []
-    items = list(updates.items()) if isinstance(updates, dict) else list(updates)
+    return list(updates.items()) if isinstance(updates, dict) else list(updates)
+
+
+def _givens_keys(givens: Any) -> list[Any]:
+    if not givens:
+        return []
+    return [old for old, _ in (givens.items() if isinstance(givens, dict) else givens)]
+
+
+def _update_pairs(items: list[tuple[Any, Any]]) -> list[tuple[SharedVariable, Variable]]:
     pairs = []
     for target, expr in items:
         if not isinstance(target, SharedVariable):

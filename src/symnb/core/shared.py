@@ -39,7 +39,7 @@ class SharedVariable(TensorVariable):
     copied back into the test value).
     """
 
-    __slots__ = ("_value", "serial", "lock")
+    __slots__ = ("_value", "serial", "lock", "default_update")
 
     def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None) -> None:
         super().__init__(type, name=name, site=capture_site(config.traceback__limit))
@@ -50,6 +50,9 @@ class SharedVariable(TensorVariable):
         #: may read the variable.
         self.lock = threading.RLock()
         self._value: Any = None
+        #: The update every compiled function reading this variable applies unless
+        #: told not to (Theano's ``default_update``; see :mod:`symnb.core.updates`).
+        self.default_update: Any = None
         self.set_value(value)
 
     def get_value(self, borrow: bool = False) -> np.ndarray:

@@ -13,8 +13,9 @@ from typing import Any, Callable, Sequence
 
 from symnb.core.config import config
 from symnb.core.errors import TestValueError, build_error, label
-from symnb.core.graph import Constant, Variable
+from symnb.core.graph import Constant, Variable, graph_inputs
 from symnb.core.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
+from symnb.core.scan.updates import shared_states
 from symnb.core.scan.op import Scan, ScanInfo, is_plain_state, seq_window, state_depth
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
@@ -46,8 +47,8 @@ until = scan_until  # Theano's spelling (theano.scan_module.until)
 @api_boundary  # errors show the user's line: core/traceback_filter.py
 def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None,
          non_sequences: Any = None, n_steps: Any = None, go_backwards: bool = False,
-         truncate_gradient: int = -1, strict: bool = False, name: str | None = None
-         ) -> tuple[Any, collections.OrderedDict]:
+         truncate_gradient: int = -1, strict: bool = False, name: str | None = None,
+         return_list: bool = False) -> tuple[Any, collections.OrderedDict]:
     """Loop ``fn`` over ``sequences``, carrying ``outputs_info``; returns ``(outputs, updates)``.
 
     - ``sequences``: tensors iterated along axis 0, or ``dict(input=s, taps=[-1, 0, 1])``
@@ -55,16 +56,26 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     - ``outputs_info``: per output, its initial state (the output is fed back as the
       ``-1`` tap), ``dict(initial=h0, taps=[-2, -1])`` (``h0`` stacks the 2 previous
       steps along axis 0), or ``None`` for an output that is not fed back.
-    - ``non_sequences``: passed unchanged to every step; outer variables that ``fn``
-      uses without passing them are added automatically (unless ``strict``).
+    - ``non_sequences``: passed to every step as the outer variables themselves (as
+      in Theano, so ``T.grad(y[i], x)`` inside the step differentiates the outer
+      graph); outer variables that ``fn`` uses without passing them are added
+      automatically, unless ``strict=True``: then every variable the step reads from
+      outside must be a non-sequence or computed from non-sequences only.
     - ``n_steps``: an int or symbolic int scalar bounding the number of steps.
     - ``go_backwards``: iterate the sequences from their end.
     - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
 
     ``fn`` receives the sequence taps, then the output taps, then the non-sequences,
-    and returns the outputs (one, or a list), optionally followed by
-    ``scan_until(cond)``. Each output stacks every step along a new axis 0; ``updates``
-    is always empty (shared-variable updates inside ``fn`` are not supported).
+    and returns the outputs (one, or a list), and optionally a dict of shared-variable
+    updates ``{shared: new_value}`` and ``scan_until(cond)``, in any order (as in
+    Theano). Each output stacks every step along a new axis 0; ``return_list=True``
+    returns the outputs as a list even when there is one.
+
+    ``updates`` maps each shared variable the step updates to its value after the
+    last step; pass it to ``sn.function(..., updates=updates)`` to apply it. Inside
+    the loop, a shared variable the step updates reads its value of the previous
+    step. Shared variables the step reads that carry a ``default_update`` are updated
+    the same way (Theano does too).
 
     A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
     is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
@@ -72,9 +83,12 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     repeat its value, so ``outputs[-1]`` is the final state, and ``steps_run(output)``
     gives the number of steps run.
     """
+    updates: collections.OrderedDict = collections.OrderedDict()
     outputs = build_scan(fn, sequences, outputs_info, non_sequences, n_steps, go_backwards,
-                         truncate_gradient, strict, name)
-    return (outputs[0] if len(outputs) == 1 else outputs), collections.OrderedDict()
+                         truncate_gradient, strict, name, updates_out=updates)
+    if return_list:
+        return list(outputs), updates
+    return (outputs[0] if len(outputs) == 1 else outputs), updates
 
 
 def steps_run(output: Variable) -> Variable:
@@ -87,9 +101,15 @@ def steps_run(output: Variable) -> Variable:
 
 def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_sequences: Any,
                n_steps: Any, go_backwards: bool, truncate_gradient: int, strict: bool,
-               name: str | None, return_last: bool = False) -> list[Variable]:
+               name: str | None, return_last: bool = False,
+               updates_out: dict | None = None) -> list[Variable]:
     """``scan`` returning its outputs as a list; ``return_last`` keeps only the final
-    state of the outputs with a recurrence (``reduce``/``foldl``/``foldr``)."""
+    state of the outputs with a recurrence (``reduce``/``foldl``/``foldr``).
+
+    The shared-variable updates the step returns (and the default updates of the
+    shared variables it reads) become extra recurrent outputs, of which only the last
+    step is kept; ``updates_out`` receives ``shared -> value after the last step``
+    (a step that updates shared variables needs it)."""
     name = name or _default_name(fn)
     seqs = _parse_sequences(sequences)
     states = _parse_outputs_info(outputs_info)
@@ -97,27 +117,35 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     n_value = _int_value(n_var)
     seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
     state_args = _state_placeholders(states)
-    non_seqs, non_seq_args = _non_sequence_placeholders(non_sequences)
-    args = seq_args + state_args + non_seq_args
-    outs, condition = _call_step(fn, args, name)
+    non_seqs = _non_sequences(non_sequences)
+    outs, step_updates, condition = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
     inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
-    own_inputs = seq_args + state_args + [a for a in non_seq_args if not isinstance(a, Constant)]
+    updated, update_args, inner_outputs = shared_states(inner_outputs, step_updates, len(outs), name)
+    if updated and updates_out is None:
+        raise build_error(f"scan {name!r}: the step function updates shared variables, which "
+                          f"this loop construct cannot return; use sn.scan", NotImplementedError)
+    own_inputs = seq_args + state_args + update_args
     captured, captured_args, inner_outputs = close_over(own_inputs, inner_outputs)
-    if strict and captured:
-        raise _strict_error(captured, name)
+    if strict:
+        _check_strict(captured, non_seqs, name)
+    n_plain = len(states) if states else len(outs)
+    out_taps = tuple(taps for _, taps in states) if states else ((),) * len(outs)
+    last = tuple(return_last and bool(taps) for taps in out_taps)
     info = ScanInfo(
         seq_taps=tuple(taps for _, taps in seqs),
-        out_taps=tuple(taps for _, taps in states) if states else ((),) * len(outs),
-        n_non_seqs=len(non_seqs) + len(captured),
+        out_taps=out_taps + ((-1,),) * len(updated),
+        n_non_seqs=len(captured),
         go_backwards=bool(go_backwards), truncate_gradient=int(truncate_gradient),
         as_while=condition is not None,
-        return_last=tuple(return_last and bool(taps) for _, taps in states) if states else (),
+        return_last=(last + (True,) * len(updated)) if (any(last) or updated) else (),
         name=name)
     op = Scan(InnerGraph(own_inputs + captured_args, inner_outputs), info)
     inits = [init for init, taps in states if taps]
-    results = op(n_var, *(s for s, _ in seqs), *inits, *non_seqs, *captured)
+    results = op(n_var, *(s for s, _ in seqs), *inits, *updated, *captured)
     results = results if isinstance(results, list) else [results]
+    for var, value in zip(updated, results[n_plain:n_plain + len(updated)]):
+        updates_out[var] = value
     return results[:len(outs)]
 
 
@@ -255,16 +283,10 @@ def _state_placeholders(states: list) -> list[Variable]:
     return args
 
 
-def _non_sequence_placeholders(non_sequences: Any) -> tuple[list[Variable], list[Variable]]:
-    outer, args = [], []
-    for item in _as_list(non_sequences):
-        var = as_tensor_variable(item)
-        if isinstance(var, Constant):
-            args.append(var)  # constants stay constants inside the loop
-            continue
-        outer.append(var)
-        args.append(placeholder_like(var, value=known_test_value(var)))
-    return outer, args
+def _non_sequences(non_sequences: Any) -> list[Variable]:
+    """The non-sequences, passed to the step as they are: ``close_over`` later swaps
+    what the step used of them (and of any outer variable) for inner inputs."""
+    return [as_tensor_variable(item) for item in _as_list(non_sequences)]
 
 
 def _tap_name(var: Variable, tap: int) -> str | None:
@@ -277,7 +299,7 @@ def _tap_name(var: Variable, tap: int) -> str | None:
 # -- tracing the step function -----------------------------------------------------------------
 
 def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
-               ) -> tuple[list[Any], Variable | None]:
+               ) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:
     try:
         returned = fn(*args)
     except TestValueError as err:
@@ -289,14 +311,20 @@ def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
     return _split_returned(returned)
 
 
-def _split_returned(returned: Any) -> tuple[list[Any], Variable | None]:
-    if isinstance(returned, Until):
-        return [], returned.condition
+def _split_returned(returned: Any) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:
+    """``(outputs, update pairs, condition)`` from what a step returned: outputs, a dict
+    of updates and ``scan_until(c)``, each optional, in the combinations Theano allows
+    (``outs``, ``updates``, ``(outs, updates)``, ``(updates, outs)``, ``(outs, until)``,
+    ``(outs, updates, until)``, ...)."""
+    if isinstance(returned, (Until, dict)):
+        returned = (returned,)
     items = list(returned) if isinstance(returned, (list, tuple)) else [returned]
-    if any(isinstance(x, dict) for x in items):
-        raise build_error("scan: the step function returned a dict of updates; shared-variable "
-                           "updates inside scan are not supported. Return the new values as "
-                           "outputs and pass them to sn.function(updates=...)", NotImplementedError)
+    dicts = [x for x in items if isinstance(x, dict)]
+    if len(dicts) > 1:
+        raise build_error("scan: the step function returned several dicts of updates; return "
+                          "one", TypeError)
+    updates = list(dicts[0].items()) if dicts else []
+    items = [x for x in items if not isinstance(x, dict)]
     untils = [i for i, x in enumerate(items) if isinstance(x, Until)]
     condition = None
     if untils:
@@ -304,9 +332,9 @@ def _split_returned(returned: Any) -> tuple[list[Any], Variable | None]:
             raise build_error("scan: scan_until(...) must be the last value the step function "
                                "returns, and appear once", TypeError)
         condition = items.pop().condition
-        if len(items) == 1 and isinstance(items[0], (list, tuple)):
-            items = list(items[0])  # return [h, y], scan_until(c)
-    return items, condition
+    if (dicts or untils) and len(items) == 1 and isinstance(items[0], (list, tuple)):
+        items = list(items[0])  # return [h, y], scan_until(c)  /  return [h, y], updates
+    return items, updates, condition
 
 
 def _check_outputs(outs: list[Any], states: list, name: str) -> list[Variable]:
@@ -345,7 +373,15 @@ def _check_condition(condition: Variable) -> Variable:
     return condition
 
 
-def _strict_error(captured: Sequence[Variable], name: str) -> Exception:
-    listing = ", ".join(f"{label(v)!r} ({v.site.describe('created at')})" for v in captured)
-    return build_error(f"scan(strict=True): the step function {name!r} uses {listing} without it "
-                        f"being passed in non_sequences", ValueError)
+def _check_strict(captured: Sequence[Variable], non_seqs: Sequence[Variable], name: str) -> None:
+    """``strict=True``: the step reads from outside only its non-sequences (and values
+    computed from them alone)."""
+    listed = {id(v) for v in non_seqs}
+    unlisted = []
+    for var in captured:
+        roots = [r for r in graph_inputs([var], blockers=non_seqs) if not isinstance(r, Constant)]
+        unlisted += [r for r in roots if id(r) not in listed and r not in unlisted]
+    if unlisted:
+        listing = ", ".join(f"{label(v)!r} ({v.site.describe('created at')})" for v in unlisted)
+        raise build_error(f"scan(strict=True): the step function {name!r} uses {listing} without "
+                          f"it being passed in non_sequences", ValueError)

@@ -1,0 +1,73 @@
+"""Default updates: the update a shared variable carries with it (Theano's
+``SharedVariable.default_update``).
+
+A shared variable whose ``default_update`` is set is updated by every compiled
+function whose graph reads it (``sn.function`` adds the pair unless told not to with
+``no_default_updates``), and, when it is read inside a scan step, by the scan (as an
+update the scan returns). Random streams use this: a generator's state advances at
+each call without the user listing the update.
+
+This module is the one place that collects them; the compiled function and scan both
+call :func:`with_default_updates`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from symnb.core.errors import label
+from symnb.core.graph import Variable, graph_inputs
+
+__all__ = ["with_default_updates", "excluded_from_default_updates"]
+
+
+def excluded_from_default_updates(no_default_updates: Any) -> Any:
+    """Normalize ``no_default_updates``: True (no default update at all), False (all),
+    or a collection of shared variables whose default updates are left out."""
+    if no_default_updates is True or no_default_updates is False or no_default_updates is None:
+        return bool(no_default_updates)
+    try:
+        items = list(no_default_updates)
+    except TypeError:
+        raise TypeError(f"no_default_updates must be a bool or a list of shared variables, "
+                        f"got {type(no_default_updates).__name__}") from None
+    from symnb.core.shared import SharedVariable
+
+    for item in items:
+        if not isinstance(item, SharedVariable):
+            raise TypeError(f"no_default_updates lists {label(item)!r}, which is not a shared "
+                            f"variable")
+    return items
+
+
+def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[Any, Any]],
+                         no_default_updates: Any = False,
+                         skip: Iterable[Variable] = ()) -> list[tuple[Any, Any]]:
+    """``updates`` (pairs ``shared -> expression``) followed by the default updates of the
+    shared variables that ``outputs`` and the update expressions read.
+
+    A default update's expression may read other shared variables with default updates:
+    they are added too, until none is missing (as Theano does). Variables already
+    updated, those in ``skip`` (replaced by givens, say) and those excluded by
+    ``no_default_updates`` keep no default update.
+    """
+    excluded = excluded_from_default_updates(no_default_updates)
+    if excluded is True:
+        return list(updates)
+    from symnb.core.shared import SharedVariable
+
+    done = {id(s) for s, _ in updates} | {id(v) for v in skip}
+    if excluded:
+        done |= {id(v) for v in excluded}
+    pairs = list(updates)
+    pending = list(outputs) + [expr for _, expr in updates if isinstance(expr, Variable)]
+    while pending:
+        added = []
+        for var in graph_inputs(pending):
+            if isinstance(var, SharedVariable) and var.default_update is not None \
+                    and id(var) not in done:
+                done.add(id(var))
+                pairs.append((var, var.default_update))
+                added.append(var.default_update)
+        pending = [v for v in added if isinstance(v, Variable)]
+    return pairs
