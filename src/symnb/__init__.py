@@ -21,6 +21,7 @@ from symnb.core.errors import (
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
 from symnb.core.ifelse import ifelse
+from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 
 __version__ = "0.1.0"
@@ -29,7 +30,7 @@ __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
-    "ifelse", "steps_run",
+    "ifelse", "steps_run", "RandomStreams",
 ]
 
 

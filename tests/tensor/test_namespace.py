@@ -33,7 +33,7 @@ PUBLIC = {
     # checks, printing, gradients
     "Assert", "AssertionFailedError", "Print", "grad",
     # Theano's sub-namespaces
-    "nnet", "signal",
+    "nnet", "signal", "shared_randomstreams",
 }
 
 

@@ -66,6 +66,7 @@ from symnb.core.tensor.variable import (
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal
+from symnb.tensor import shared_randomstreams as shared_randomstreams
 
 
 def _entry_points() -> None:

@@ -81,14 +81,14 @@ def randint(key: np.ndarray, shape: Sequence[int], minval: np.ndarray, maxval: n
         return (minval + offset.astype(dtype)).astype(dtype)
 
 
-def _num_rounds(size: int) -> int:
+def num_rounds(size: int) -> int:
     # JAX's heuristic: enough rounds of 32-bit sort keys that ties are unlikely.
     return int(np.ceil(3 * np.log(max(1, size)) / np.log(np.iinfo(np.uint32).max)))
 
 
 def shuffle(key: np.ndarray, x: np.ndarray, axis: int) -> np.ndarray:
     """JAX's ``_shuffle``: sort ``x`` along ``axis`` by random 32-bit keys, in rounds."""
-    for _ in range(_num_rounds(x.size)):
+    for _ in range(num_rounds(x.size)):
         key, subkey = threefry.split(key)
         sort_keys = threefry.random_bits(subkey, 32, x.shape)
         order = np.argsort(sort_keys, axis=axis, kind="stable")
