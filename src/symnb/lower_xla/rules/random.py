@@ -82,7 +82,6 @@ def _random_integers(op, node, key, size, low, high):
 
 
 def _multinomial(op, node, key, size, pvals):
-    pvals = jnp.broadcast_to(pvals, (*size, pvals.shape[-1]))
     u = jax.random.uniform(key, (op.n, *size), pvals.dtype)
     return multinomial_counts(u, pvals, jnp, op.dtype)
 

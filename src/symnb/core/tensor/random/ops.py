@@ -309,14 +309,13 @@ class MultinomialRV(RandomOp):
 
     def draw(self, key, size, params):
         (pvals,) = params
-        pvals = np.broadcast_to(pvals, (*size, pvals.shape[-1]))
         return multinomial_counts(samplers.uniform(key, (self.n, *size), pvals.dtype),
                                   pvals, np, self.dtype)
 
 
 def multinomial_counts(u: Any, pvals: Any, xp: Any, dtype: str) -> Any:
     """The counts per category of the draws ``u`` (uniforms, shape ``(n, *size)``) from
-    ``pvals`` (shape ``size + (k,)``): a draw falls in the first category whose
+    ``pvals`` (broadcasting to ``size + (k,)``): a draw falls in the first category whose
     cumulative probability exceeds ``u * total``. ``xp``: numpy or jax.numpy (the
     lowering rule calls this too, so both sides do the same arithmetic)."""
     k = pvals.shape[-1]
@@ -324,7 +323,8 @@ def multinomial_counts(u: Any, pvals: Any, xp: Any, dtype: str) -> Any:
     scaled = u * cdf[..., -1]
     category = xp.sum(cdf[..., :-1] <= scaled[..., None], axis=-1)
     onehot = category[..., None] == xp.arange(k)
-    return xp.sum(onehot, axis=0).astype(dtype)
+    counts = xp.sum(onehot, axis=0).astype(dtype)
+    return xp.broadcast_to(counts, (*u.shape[1:], k))
 
 
 def check_dtype_kind(op_name: str, dtype: str, want_float: bool) -> None:
