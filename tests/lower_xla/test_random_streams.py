@@ -119,7 +119,8 @@ def test_no_host_callback_and_no_transfer():
     f(value)
     hlo = f.lowered_text("stablehlo", value)
     assert "threefry" in hlo or "shift_right_logical" in hlo  # drawn in the program
-    assert "custom_call" not in hlo and "host_callback" not in hlo and "callback_" not in hlo
+    ops = [line.split(" loc(")[0] for line in hlo.splitlines() if not line.startswith("#loc")]
+    assert not [line for line in ops if "callback" in line or "custom_call" in line]
     device_value = jax.device_put(value)
     with jax.transfer_guard("disallow"):
         f(device_value)
