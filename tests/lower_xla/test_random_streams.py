@@ -7,6 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.core.gradient import DisconnectedInputError
 from symnb.sandbox.rng_mrg import MRG_RandomStreams
 from symnb.tensor.shared_randomstreams import RandomStreams
 
@@ -140,8 +141,10 @@ def test_gradients_flow_through_reparameterized_normal_not_binomial_p():
     np.testing.assert_allclose(ga, np.sum(2 * draws), rtol=1e-4)
     np.testing.assert_allclose(gs, np.sum(2 * draws * standard), rtol=1e-4)
     b = srng.binomial((10,), p=p, dtype=p.dtype)
-    with pytest.raises(Exception):
+    with pytest.raises(DisconnectedInputError):  # no gradient through a draw's p
         sn.grad(T.sum(b), p)
+    assert float(sn.grad(T.sum(b * p), p, disconnected_inputs="ignore").test_value) == \
+        float(b.test_value.sum())  # only the explicit use of p
 
 
 def test_scan_gets_fresh_draws_each_step_and_each_call():
@@ -157,6 +160,8 @@ def test_scan_gets_fresh_draws_each_step_and_each_call():
     (lambda s: s.normal((3,), std=-1.0), "std must be non-negative"),
     (lambda s: s.binomial((3,), p=1.5), r"p must lie in \[0, 1\]"),
     (lambda s: s.uniform((4, 3), low=np.zeros(5, "float32")), "does not broadcast"),
+    (lambda s: s.normal((4, 3), avg=T.vector("avg", test_value=np.zeros(5, "float32"))),
+     "does not broadcast"),  # found by the test value: the shape is not static
 ])
 def test_bad_parameters_fail_on_the_users_line(build, message):
     with pytest.raises(ValueError, match=message) as info:
