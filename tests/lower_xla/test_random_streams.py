@@ -167,3 +167,9 @@ def test_bad_parameters_fail_on_the_users_line(build, message):
     with pytest.raises(ValueError, match=message) as info:
         build(RandomStreams(seed=0))
     assert "test_random_streams.py" in str(info.value)
+
+
+def test_a_float_distribution_refuses_an_integer_dtype():
+    with pytest.raises(TypeError, match="uniform: dtype must be a float dtype, got int32") as info:
+        RandomStreams(seed=0).uniform((2,), dtype="int32")
+    assert "test_random_streams.py" in str(info.value)

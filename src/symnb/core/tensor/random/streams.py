@@ -82,6 +82,7 @@ class RandomStreams:
         """Uniform on ``[low, high)``; ``dtype`` defaults to the parameters' float type or
         ``floatX``."""
         dtype = _float_dtype(dtype, low, high)
+        ops.check_dtype_kind("uniform", dtype, want_float=True)
         low, high = _param(low, dtype), _param(high, dtype)
         return self.gen(ops.UniformRV(dtype), _size(size, ndim, low, high), low, high)
 
@@ -89,6 +90,7 @@ class RandomStreams:
                dtype: str | None = None, **_: Any) -> ops.RandomVariable:
         """Normal with mean ``avg`` and standard deviation ``std`` (non-negative)."""
         dtype = _float_dtype(dtype, avg, std)
+        ops.check_dtype_kind("normal", dtype, want_float=True)
         avg, std = _param(avg, dtype), _param(std, dtype)
         return self.gen(ops.NormalRV(dtype), _size(size, ndim, avg, std), avg, std)
 
@@ -106,6 +108,7 @@ class RandomStreams:
     def random_integers(self, size: Any = None, low: Any = 0, high: Any = 1,
                         ndim: int | None = None, dtype: str = "int64") -> ops.RandomVariable:
         """Integers in ``[low, high]``, both included."""
+        ops.check_dtype_kind("random_integers", dtype, want_float=False)
         low, high = _param(low, dtype), _param(high, dtype)
         return self.gen(ops.RandomIntegersRV(dtype), _size(size, ndim, low, high), low, high)
 
