@@ -173,3 +173,13 @@ def test_a_float_distribution_refuses_an_integer_dtype():
     with pytest.raises(TypeError, match="uniform: dtype must be a float dtype, got int32") as info:
         RandomStreams(seed=0).uniform((2,), dtype="int32")
     assert "test_random_streams.py" in str(info.value)
+
+
+def test_reparameterized_gradient_through_scan():
+    srng = RandomStreams(seed=5)
+    mu, sigma = sn.shared(np.float32(1.0)), sn.shared(np.float32(2.0))
+    draws, updates = sn.scan(lambda: srng.normal((3,), avg=mu, std=sigma), n_steps=4)
+    g_mu, g_sigma = sn.grad(T.sum(draws), [mu, sigma])
+    values, gm, gs = sn.function([], [draws, g_mu, g_sigma], updates=updates)()
+    assert gm == pytest.approx(12.0)
+    assert gs == pytest.approx(((values - 1.0) / 2.0).sum(), rel=1e-5)
