@@ -20,9 +20,13 @@ from symnb.core.errors import (
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
-from symnb.core.ifelse import ifelse
+from symnb import ifelse  # Theano's module (from symnb.ifelse import ifelse), callable as ifelse
 from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
+from symnb.compile import Mode, MonitorMode, In, Out
+from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
+from symnb.printing import pp
+from symnb.core.absent import module_getattr
 
 __version__ = "0.1.0"
 
@@ -30,8 +34,12 @@ __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
-    "ifelse", "steps_run", "RandomStreams",
+    "ifelse", "steps_run", "Mode", "MonitorMode", "In", "Out", "pp", "gof", "scalar",
+    "RandomStreams",
 ]
+
+__getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
+del module_getattr
 
 
 def function(inputs: Any, outputs: Any = None, **kwargs: Any):

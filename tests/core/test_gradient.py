@@ -314,11 +314,12 @@ def test_jacobian_with_respect_to_several_variables(rng):
         np.testing.assert_allclose(value, expected_m, rtol=1e-12)
 
 
-def test_jacobian_of_a_scalar_is_its_gradient_and_lengths_must_be_static():
+def test_jacobian_of_a_scalar_is_its_gradient_and_unknown_lengths_go_through_scan():
     x = dvec("x", [1.0, 2.0])
     np.testing.assert_allclose(jacobian((x ** 2).sum(), x).test_value, [2.0, 4.0])
-    with pytest.raises(TypeError, match="statically known length"):
-        jacobian(x ** 2, x)
+    jx = jacobian(x ** 2, x)  # length unknown statically: a scan over the elements (Theano)
+    np.testing.assert_allclose(jx.test_value, np.diag([2.0, 4.0]))
+    np.testing.assert_allclose(sn.function([x], jx)([1.0, 2.0, -3.0]), np.diag([2.0, 4.0, -6.0]))
     other = T.dvector("other", shape=(2,), test_value=np.ones(2))
     with pytest.raises(DisconnectedInputError, match="'other'"):
         jacobian(T.dvector("y", shape=(3,), test_value=np.ones(3)) * 2, other)

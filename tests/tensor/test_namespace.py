@@ -11,10 +11,14 @@ PUBLIC = {
     "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
     "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
-    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4",
+    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4", "TensorType",
+    # Theano's rows, columns and plural forms
+    "row", "col", "rows", "cols", "scalars", "vectors", "matrices", "tensor3s", "tensor4s",
+    *(p + kind for p in "fdilb" for kind in ("row", "col", "rows", "cols", "scalars", "vectors",
+                                               "matrices", "tensor3s", "tensor4s")),
     # elementwise
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg", "abs",
-    "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos",
+    "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan",
     "tanh", "sigmoid", "softplus", "erf", "eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor",
     "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity",
     "stop_gradient", "cast",
@@ -30,10 +34,15 @@ PUBLIC = {
     "alloc", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "fill", "arange", "eye",
     "identity_like", "Alloc", "Arange", "Eye",
     "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values",
+    # Theano's other tensor functions
+    "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",
+    "max_and_argmax", "batched_dot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
+    "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
+    "patternbroadcast",
     # checks, printing, gradients
-    "Assert", "AssertionFailedError", "Print", "grad",
+    "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "shared_randomstreams",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams",
 }
 
 
@@ -53,4 +62,6 @@ def test_every_name_is_the_core_object():
     from symnb.core.tensor import math, reduction, shape
 
     assert T.exp is math.exp and T.sum is reduction.sum and T.reshape is shape.reshape
-    assert T.nnet.softmax is T.softmax
+    # T.nnet.softmax has Theano's semantics (a vector gives a 1 x n matrix); T.softmax is
+    # symnb's own (keeps the shape, takes an axis): no longer the same function.
+    assert T.nnet.sigmoid is T.sigmoid and T.nnet.categorical_crossentropy is T.categorical_crossentropy

@@ -9,6 +9,13 @@ from symnb.compile.mode import FAST_COMPILE, FAST_RUN, Mode, get_mode
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.compile.nanguard import NanGuardMode
 from symnb.compile.debugmode import DebugMode
+from symnb.compile.monitormode import MonitorMode
+from symnb.compile.io import In, Out
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
-           "NanGuardMode", "DebugMode"]
+           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out"]
+
+from symnb.core.absent import module_getattr  # noqa: E402
+
+__getattr__ = module_getattr("symnb.compile")  # Theano names symnb lacks: say so
+del module_getattr

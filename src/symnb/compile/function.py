@@ -28,7 +28,8 @@ from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.compile.devices import call_context, on_device
 from symnb.compile.fast_path import fast_path
-from symnb.compile.inputs import make_checker
+from symnb.compile.inputs import make_checker, strict_checker
+from symnb.compile.io import NO_DEFAULT, expand_inputs, unwrap_outputs
 from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
@@ -73,13 +74,22 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     The shared variables the graph reads that carry a ``default_update`` are updated
     too, unless ``no_default_updates`` is True or lists them (as in Theano).
     """
+    construction = dict(inputs=list(inputs), outputs=outputs, updates=updates, givens=givens,
+                        mode=mode, profile=profile, name=name,
+                        allow_input_downcast=allow_input_downcast,
+                        on_unused_input=on_unused_input, no_default_updates=no_default_updates)
+    spec = expand_inputs(inputs)  # sn.In: defaults, keywords, state (compile/io.py)
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
     with collector_paused():
-        return Function(list(inputs), outputs, updates, givens, name=name,
-                        allow_input_downcast=bool(allow_input_downcast),
-                        on_unused_input=on_unused_input, mode=mode, profile=profile,
-                        no_default_updates=no_default_updates)
+        compiled = Function(spec.variables, unwrap_outputs(outputs), spec.merged_updates(updates),
+                            spec.merged_givens(givens), name=name,
+                            allow_input_downcast=bool(allow_input_downcast),
+                            on_unused_input=on_unused_input, mode=mode, profile=profile,
+                            no_default_updates=no_default_updates)
+    compiled._configure_inputs(spec, bool(allow_input_downcast))
+    compiled._construction = construction
+    return compiled
 
 
 class Function:
@@ -131,7 +141,38 @@ class Function:
         # None when the mode adds nothing after a call (the fast path then applies).
         self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         self.profile = ProfileStats(self) if (profile or config.profile) else None
+        #: Per input: the keyword it is passed by, and its default (sn.In's value=).
+        self._input_names = [v.name for v in inputs]
+        self._defaults: list[Any] = [NO_DEFAULT] * len(inputs)
+        self._construction: dict | None = None  # sn.function's arguments: copy() and pickling
         self._set_program(self._build_program())
+
+    def _configure_inputs(self, spec: Any, allow_input_downcast: bool) -> None:
+        """Apply what ``sn.In`` said of each argument: its keyword, its default and its
+        conversion rule (see ``compile/io.py``)."""
+        self._input_names = list(spec.names)
+        self._defaults = list(spec.defaults)
+        for i, var in enumerate(self.inputs):
+            if spec.strict[i]:
+                self._checkers[i] = strict_checker(var, self._checkers[i])
+            elif spec.allow_downcast[i] is not None and spec.allow_downcast[i] != allow_input_downcast:
+                self._checkers[i] = make_checker(var, spec.allow_downcast[i])
+        self._set_program(self._program)  # the fast path reads the checkers
+
+    def copy(self, share_memory: bool = False, swap: Any = None, delete_updates: bool = False,
+             name: str | None = None, profile: bool | None = None) -> "Function":
+        """A new function compiled from the same graph (Theano's ``Function.copy``):
+        ``swap`` maps shared variables to others of the same type, used (and updated) in
+        their place; ``delete_updates`` drops every update. ``share_memory`` is accepted:
+        both functions always share their shared variables (unless swapped)."""
+        from symnb.compile.pickling import copied_function
+
+        return copied_function(self, swap, delete_updates, name, profile)
+
+    def __reduce__(self) -> tuple:
+        from symnb.compile.pickling import function_reduce
+
+        return function_reduce(self)
 
     def _build_program(self) -> Program:
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
@@ -275,7 +316,7 @@ class Function:
             return lowered.compile().as_text()
 
     def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
-        names = [v.name for v in self.inputs]
+        names = self._input_names
         bound = list(args) + [None] * (len(self.inputs) - len(args))
         if len(args) > len(self.inputs):
             raise TypeError(f"{self._title()} takes {len(self.inputs)} argument(s) "
@@ -288,6 +329,7 @@ class Function:
                 raise TypeError(f"{self._title()} got multiple values for input {key!r} "
                                 f"(argument #{position}, also passed by keyword)")
             bound[position] = value
+        bound = [d if b is None and d is not NO_DEFAULT else b for b, d in zip(bound, self._defaults)]
         missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
         if missing:
             raise TypeError(f"{self._title()} is missing argument(s): {', '.join(missing)}")

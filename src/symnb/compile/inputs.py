@@ -17,7 +17,7 @@ from symnb.core.errors import label
 from symnb.core.graph import Variable
 from symnb.core.type import describe_shape
 
-__all__ = ["make_checker", "taken_as_is", "convert_argument"]
+__all__ = ["make_checker", "strict_checker", "taken_as_is", "convert_argument"]
 
 
 def taken_as_is(var: Variable) -> tuple[np.dtype, int] | None:
@@ -128,3 +128,19 @@ def _cast_array(name: str, want: Any, array: np.ndarray, allow_downcast: bool) -
         f"input {name!r} expects {want.short()}, got {_what(array)}: casting {array.dtype} to "
         f"{dtype} could lose information. Pass {name}.astype('{dtype}'), or compile with "
         f"sn.function(..., allow_input_downcast=True).")
+
+
+def strict_checker(var: Variable, check: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``check``, after refusing any value whose dtype is not exactly the input's
+    (``sn.In(x, strict=True)``)."""
+    dtype = np.dtype(var.type.dtype)
+
+    def strict(value: Any) -> Any:
+        actual = getattr(value, "dtype", None)
+        if actual is None or np.dtype(actual) != dtype:
+            got = type(value).__name__ if actual is None else f"a value of dtype {actual}"
+            raise TypeError(f"input {label(var)!r} is strict: it takes arrays of dtype {dtype} "
+                            f"only, got {got}")
+        return check(value)
+
+    return strict

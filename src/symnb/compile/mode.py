@@ -39,10 +39,27 @@ def _optimizer(value: Any) -> str | None:
     return value
 
 
+#: Theano's linker names: each compiles the whole graph to one XLA program here.
+LINKER_NAMES = ("vm", "cvm", "py", "c", "c|py", "c|py_nogc", "vm_nogc", "cvm_nogc")
+
+
 class Mode:
-    """A compilation mode: ``optimizer`` (the rewrites) and ``linker`` (how it runs)."""
+    """A compilation mode: ``optimizer`` (the rewrites) and ``linker`` (how it runs).
+
+    ``linker`` is None (one ``jax.jit`` program), a :class:`~symnb.compile.Linker`
+    running the graph node by node (the debugging modes), or one of Theano's linker
+    names (``'vm'``, ``'cvm'``, ``'py'``, ``'c'``, ``'c|py'``...), accepted for Theano
+    programs: they all run as one XLA program (there is no C code nor virtual machine
+    to choose).
+    """
 
     def __init__(self, linker: Any = None, optimizer: Any = "fast_run") -> None:
+        if isinstance(linker, str):
+            if linker not in LINKER_NAMES:
+                raise ValueError(f"unknown linker {linker!r}; Theano's names {LINKER_NAMES!r} "
+                                 f"are accepted (all run as one XLA program), or a "
+                                 f"symnb.compile.Linker")
+            linker = None
         self.linker = linker
         self.optimizer = _optimizer(optimizer)
 
@@ -85,18 +102,35 @@ FAST_COMPILE = Mode(optimizer="fast_compile")
 _NAMED = {"FAST_RUN": FAST_RUN, "FAST_COMPILE": FAST_COMPILE}
 
 
+def _debugging_mode(name: str) -> Mode | None:
+    # Imported on use: these modules import this one.
+    if name in ("DEBUGMODE", "DEBUG_MODE"):
+        from symnb.compile.debugmode import DebugMode
+
+        return DebugMode()
+    if name == "NANGUARDMODE":
+        from symnb.compile.nanguard import NanGuardMode
+
+        return NanGuardMode()
+    return None
+
+
 def get_mode(mode: Any) -> Mode:
-    """The Mode for ``sn.function(mode=...)``: None (``sn.config.optimizer``), a name
-    (``'FAST_RUN'``, ``'FAST_COMPILE'``, any case) or a Mode."""
+    """The Mode for ``sn.function(mode=...)``: None (the ``mode`` config flag; its
+    default ``'Mode'`` follows ``sn.config.optimizer``), a name (``'FAST_RUN'``,
+    ``'FAST_COMPILE'``, ``'DebugMode'``, ``'NanGuardMode'``, ``'Mode'``, any case) or a Mode."""
     if mode is None:
-        return Mode(optimizer="default")
+        mode = config.mode
     if isinstance(mode, Mode):
         return mode
     if isinstance(mode, str):
-        named = _NAMED.get(mode.upper())
+        name = mode.upper()
+        if name == "MODE":
+            return Mode(optimizer="default")
+        named = _NAMED.get(name) or _debugging_mode(name)
         if named is None:
-            raise ValueError(f"unknown mode {mode!r}; use 'FAST_RUN', 'FAST_COMPILE' or a "
-                             f"symnb.compile.Mode")
+            raise ValueError(f"unknown mode {mode!r}; use 'FAST_RUN', 'FAST_COMPILE', "
+                             f"'DebugMode', 'NanGuardMode', 'Mode' or a symnb.compile.Mode")
         return named
     raise TypeError(f"mode must be None, a mode name or a symnb.compile.Mode, got "
                     f"{type(mode).__name__}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -63,6 +64,17 @@ def _boolean(value: Any) -> bool:
     raise ConfigError(f"expected a boolean, got {value!r}")
 
 
+def _device(value: Any) -> str:
+    """'cpu', 'gpu', 'auto', or Theano's GPU spellings ('gpu0', 'cuda', 'cuda1'), read
+    as 'gpu' (the device index is not kept: see docs/porting.md)."""
+    text = str(value).strip().lower()
+    if text in ("cpu", "gpu", "auto"):
+        return text
+    if re.fullmatch(r"(gpu|cuda)\d*", text):
+        return "gpu"
+    raise ConfigError(f"expected 'cpu', 'gpu', 'auto' or a GPU name like 'cuda0', got {value!r}")
+
+
 def _string(value: Any) -> str:
     if not isinstance(value, str):
         raise ConfigError(f"expected a string, got {value!r}")
@@ -72,8 +84,19 @@ def _string(value: Any) -> str:
 _FLAGS: dict[str, _Flag] = {
     "floatX": _Flag("float32", _choice("float16", "float32", "float64"),
                     "Default dtype of floating-point variables and Python float constants."),
-    "device": _Flag("auto", _choice("cpu", "gpu", "auto"),
-                    "Where compiled functions run: 'cpu', 'gpu', or 'auto' (JAX's default backend: a GPU when there is one)."),
+    "device": _Flag("auto", _device,
+                    "Where compiled functions run: 'cpu', 'gpu', or 'auto' (JAX's default backend: a GPU when there is one). Theano's 'gpu0', 'cuda', 'cuda0' mean 'gpu'."),
+    "mode": _Flag("Mode", _choice("Mode", "FAST_RUN", "FAST_COMPILE", "DebugMode", "DEBUG_MODE",
+                                  "NanGuardMode"),
+                  "The mode of sn.function(mode=None): 'Mode' (the optimizer flag decides), "
+                  "'FAST_RUN', 'FAST_COMPILE', 'DebugMode' or 'NanGuardMode'."),
+    "print_test_value": _Flag(False, _boolean,
+                              "repr() of a variable shows its test value under its name (Theano's flag)."),
+    "profile_memory": _Flag(False, _boolean,
+                            "Profile the memory of every compiled function (with profile)."),
+    "warn_float64": _Flag("ignore", _choice("ignore"),
+                          "Theano warned when a float64 variable was made; symnb accepts only "
+                          "'ignore' (the check is not implemented)."),
     "optimizer": _Flag("fast_run", _choice("fast_run", "fast_compile", None),
                        "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
     "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),
@@ -97,8 +120,36 @@ _FLAGS: dict[str, _Flag] = {
                                "Directory for JAX's persistent compilation cache ('' = off)."),
 }
 
+#: Theano's ``warn.*`` flags, accepted and ignored: each only silenced a warning Theano
+#: printed about a bug in an old Theano version, which symnb never had.
+IGNORED_WARN_FLAGS = (
+    "ignore_bug_before", "argmax_pushdown_bug", "gpusum_01_011_0111_bug", "sum_sum_bug",
+    "sum_div_dimshuffle_bug", "subtensor_merge_bug", "gpu_set_subtensor1", "vm_gc_bug",
+    "signal_conv2d_interface", "reduce_join", "inc_set_subtensor1", "round",
+    "identify_1pexp_bug",
+)
+for _name in IGNORED_WARN_FLAGS:
+    _FLAGS["warn__" + _name] = _Flag("0.9" if _name == "ignore_bug_before" else True,
+                                     _string if _name == "ignore_bug_before" else _boolean,
+                                     "Accepted and ignored (Theano's warning about its own old bug).")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
-_ALIASES = {"traceback.limit": "traceback__limit"}
+_ALIASES = {"traceback.limit": "traceback__limit",
+            **{f"warn.{name}": f"warn__{name}" for name in IGNORED_WARN_FLAGS}}
+
+
+class _Section:
+    """``config.warn``: Theano's dotted flags as attributes (``config.warn.round = False``)."""
+
+    def __init__(self, config: "Config", prefix: str) -> None:
+        object.__setattr__(self, "_config", config)
+        object.__setattr__(self, "_prefix", prefix)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._config, f"{self._prefix}__{name}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._config, f"{self._prefix}__{name}", value)
 
 
 class Config:
@@ -117,6 +168,8 @@ class Config:
     def __getattr__(self, name: str) -> Any:  # only reached for names that are not flags
         if name in _ALIASES:
             return getattr(self, _ALIASES[name])
+        if name == "warn":
+            return _Section(self, "warn")
         raise AttributeError(_unknown_flag_message(name))
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -227,22 +227,25 @@ def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
              disconnected_inputs: str = "raise") -> Any:
     """d expression[i] / d wrt, stacked along a new leading axis (one row per element).
 
-    ``expression`` must be a vector (or a scalar) whose length is statically known; the
-    result for ``wrt`` of shape ``s`` has shape ``(len(expression),) + s``. A row that does
-    not depend on ``wrt`` is zeros; ``disconnected_inputs`` applies when no row does.
+    ``expression`` is a vector (or a scalar); the result for ``wrt`` of shape ``s`` has
+    shape ``(len(expression),) + s``. A vector of statically known length gets one
+    gradient per element, unrolled; one of unknown length gets them from a ``scan`` over
+    its elements, as Theano does. A row that does not depend on ``wrt`` is zeros;
+    ``disconnected_inputs`` applies when no row does.
     """
     expression = as_tensor_variable(expression)
     single = isinstance(wrt, Variable)
     wrt_list = [wrt] if single else list(wrt)
     if expression.ndim == 0:
         return grad(expression, wrt, consider_constant, disconnected_inputs)
-    if expression.ndim != 1 or expression.type.shape[0] is None:
+    if expression.ndim != 1:
         raise TypeError(
             f"jacobian: {label(expression)!r} has type {expression.type.short()}"
-            f"{_where(expression)}; it must be a vector of statically known length (give its "
-            f"inputs a static shape, e.g. T.vector('x', shape=(3,)), or flatten a tensor of "
-            f"known shape)")
+            f"{_where(expression)}; it must be a vector (flatten a tensor first)")
     _check_policies(disconnected_inputs, "zero")
+    if expression.type.shape[0] is None:
+        result = _jacobian_by_scan(expression, wrt_list, consider_constant, disconnected_inputs)
+        return result[0] if single else result
     rows = [grad(expression[i], wrt_list, consider_constant, disconnected_inputs="ignore",
                  return_disconnected="none")
             for i in range(expression.type.shape[0])]
@@ -256,6 +259,30 @@ def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
     return result[0] if single else result
 
 
+def _jacobian_by_scan(expression: Variable, wrt: list[Variable],
+                      consider_constant: Iterable[Variable] | None, policy: str) -> list[Variable]:
+    """Theano's recipe: a scan over ``arange(len(expression))`` whose step takes the
+    gradient of ``expression[i]`` (the step receives the outer variables themselves)."""
+    from symnb.core.scan.basic import scan
+    from symnb.core.tensor.alloc import arange
+
+    for var in wrt:  # the policy applies to the whole expression, as for the unrolled rows
+        grad(_sum_all(expression), var, consider_constant, disconnected_inputs=policy)
+
+    def row(i, expr, *variables):
+        return grad(expr[i], list(variables), consider_constant, disconnected_inputs="ignore")
+
+    rows, _ = scan(row, sequences=arange(shape_i(expression, 0)),
+                   non_sequences=[expression, *wrt], return_list=True, name="jacobian")
+    return list(rows)
+
+
+def _sum_all(x: Variable) -> Variable:
+    from symnb.core.tensor.reduction import sum as _sum
+
+    return _sum(x)
+
+
 def _finish_jacobian(expression: Variable, var: Variable, policy: str) -> Variable:
     """The all-zero jacobian of an expression that does not depend on ``var``, or an error."""
     _finish(var, None, policy, "none")
@@ -266,16 +293,15 @@ def _finish_jacobian(expression: Variable, var: Variable, policy: str) -> Variab
 def hessian(cost: Variable, wrt: Variable | Sequence[Variable],
             consider_constant: Iterable[Variable] | None = None,
             disconnected_inputs: str = "raise") -> Any:
-    """Second derivatives of the scalar ``cost`` with respect to each vector in ``wrt``
-    (each of statically known length): a square matrix per vector."""
+    """Second derivatives of the scalar ``cost`` with respect to each vector in ``wrt``:
+    a square matrix per vector (through a scan when its length is not static)."""
     single = isinstance(wrt, Variable)
     wrt_list = [wrt] if single else list(wrt)
     result = []
     for var in wrt_list:
-        if var.ndim != 1 or var.type.shape[0] is None:
+        if var.ndim != 1:
             raise TypeError(f"hessian: {label(var)!r} has type {var.type.short()}{_where(var)}; "
-                            f"each variable must be a vector of statically known length "
-                            f"(e.g. T.vector('x', shape=(3,)))")
+                            f"each variable must be a vector")
         first = grad(cost, var, consider_constant, disconnected_inputs)
         # A gradient that no longer depends on ``var`` (a cost linear in it) is not a
         # disconnected input: its hessian is zero.

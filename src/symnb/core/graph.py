@@ -117,6 +117,10 @@ class Variable:
         return f"<{self.type!r}>"
 
     def __repr__(self) -> str:
+        from symnb.core.config import config
+
+        if config.print_test_value and self.has_test_value:  # Theano's flag: name, then value
+            return f"{self.auto_name()}\n{self._test_value!r}"
         return self.auto_name()
 
     def __str__(self) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from symnb.core.config import config
+from symnb.core.errors import label
 from symnb.core.source import capture_site
 from symnb.core.tensor.variable import TensorVariable
 from symnb.core.test_value import coerce_test_value
@@ -39,9 +40,10 @@ class SharedVariable(TensorVariable):
     copied back into the test value).
     """
 
-    __slots__ = ("_value", "serial", "lock", "default_update")
+    __slots__ = ("_value", "serial", "lock", "default_update", "strict", "allow_downcast")
 
-    def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None) -> None:
+    def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None,
+                 strict: bool = False, allow_downcast: bool | None = None) -> None:
         super().__init__(type, name=name, site=capture_site(config.traceback__limit))
         #: Creation order: the global order in which calls take shared variables' locks.
         self.serial = next(_serials)
@@ -53,20 +55,66 @@ class SharedVariable(TensorVariable):
         #: The update every compiled function reading this variable applies unless
         #: told not to (Theano's ``default_update``; see :mod:`symnb.core.updates`).
         self.default_update: Any = None
+        #: ``set_value`` takes only values of exactly this dtype (Theano's ``strict``).
+        self.strict = bool(strict)
+        #: ``set_value`` casts a value of another dtype even when it loses precision.
+        self.allow_downcast = allow_downcast
         self.set_value(value)
 
-    def get_value(self, borrow: bool = False) -> np.ndarray:
-        """The current value as a NumPy array (a copy unless ``borrow=True``)."""
+    def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
+        """The current value as a NumPy array (a copy unless ``borrow=True``, which may
+        return a read-only view of the stored value). ``return_internal_type=True``
+        returns the stored value itself: a JAX array once a compiled function used the
+        variable, else a read-only NumPy array."""
         with self.lock:  # not while a call is donating the stored buffer
+            if return_internal_type:
+                return self._value
             value = np.asarray(self._value)
             return value if borrow else value.copy()
 
     def set_value(self, value: Any, borrow: bool = False) -> None:
-        """Replace the value; it must fit the variable's dtype and static shape."""
-        array = coerce_test_value(self, value)
+        """Replace the value; it must fit the variable's dtype and static shape.
+
+        As in Theano, a value of another dtype is cast when no precision is lost
+        (int32 into float64, a Python float into float32); a lossy cast (float64 into
+        float32, float into int) is refused with a TypeError naming both dtypes unless
+        the variable was made with ``allow_downcast=True``; ``strict=True`` variables
+        take their own dtype only. ``borrow`` is accepted: the value is always copied
+        (the stored copy may move to the device, so it never aliases the caller's array).
+        """
+        array = coerce_test_value(self, self._cast(value))
         with self.lock:  # not in the middle of a call reading or updating it
             self._value = array
             self._test_value = array
+
+    def _cast(self, value: Any) -> Any:
+        array = np.asarray(value)
+        dtype = np.dtype(self.type.dtype)
+        if array.dtype == dtype:
+            return array
+        if self.strict:
+            raise TypeError(f"shared variable {label(self)!r} is strict: it takes values of dtype "
+                            f"{dtype} only, got {array.dtype}")
+        python_float = isinstance(value, float) and dtype.kind == "f"  # Theano casts to floatX
+        if self.allow_downcast or python_float or np.can_cast(array.dtype, dtype, "safe") \
+                or (not isinstance(value, np.ndarray) and _fits_exactly(array, dtype)):
+            return array.astype(dtype)
+        raise TypeError(
+            f"shared variable {label(self)!r} holds {dtype}; set_value got a value of dtype "
+            f"{array.dtype}, and casting it to {dtype} could lose precision. Cast it yourself "
+            f"(value.astype('{dtype}')), or make the shared variable with allow_downcast=True.")
+
+    # Pickling: the value as a NumPy array, a fresh lock and serial when unpickled. The
+    # default update (which usually reads this variable) goes in the state, restored
+    # after the variable exists, so the cycle pickles.
+    def __reduce_ex__(self, protocol: Any) -> tuple:
+        state = {"default_update": self.default_update, "strict": self.strict,
+                 "allow_downcast": self.allow_downcast, "_site": self._site, "_tag": self._tag}
+        return (_unpickled_shared, (self.type, self.get_value(), self.name), state)
+
+    def __setstate__(self, state: dict) -> None:
+        for key, value in state.items():
+            object.__setattr__(self, key, value)
 
     # The backend keeps the device copy here without a round trip through NumPy.
     def _backend_value(self) -> Any:
@@ -118,14 +166,41 @@ def holding(variables: Iterable[SharedVariable]) -> Any:
     return locks[0] if len(locks) == 1 else SharedLocks(locks)
 
 
-def shared(value: Any, name: str | None = None, shape: Sequence[int | None] | None = None,
-           dtype: Any = None) -> SharedVariable:
+def shared(value: Any, name: str | None = None, strict: bool = False,
+           allow_downcast: bool | None = None, borrow: bool = False,
+           shape: Sequence[int | None] | None = None, dtype: Any = None,
+           broadcastable: Sequence[bool] | None = None) -> SharedVariable:
     """A shared variable holding ``value`` (copied).
 
     ``dtype`` defaults to the value's own dtype; a Python float becomes ``floatX``.
+    ``strict`` and ``allow_downcast`` say what ``set_value`` accepts (see
+    :meth:`SharedVariable.set_value`). ``borrow`` is accepted for Theano programs; the
+    value is copied all the same. ``shape`` fixes static lengths (None: any), and
+    Theano's ``broadcastable`` (True: length 1) does the same for length-1 axes.
     """
     if type(value) is float and dtype is None:  # a Python float, not np.float64
         dtype = config.floatX
     array = np.array(value, dtype=dtype, copy=True)
+    if shape is None and broadcastable is not None:
+        if len(broadcastable) != array.ndim:
+            raise ValueError(f"shared: broadcastable {tuple(broadcastable)} has {len(broadcastable)} "
+                             f"entries for a value of {array.ndim} dimension(s)")
+        shape = [1 if b else None for b in broadcastable]
     static = (None,) * array.ndim if shape is None else tuple(shape)
-    return SharedVariable(TensorType(array.dtype, static), array, name=name)
+    return SharedVariable(TensorType(array.dtype, static), array, name=name, strict=strict,
+                          allow_downcast=allow_downcast)
+
+
+def _unpickled_shared(type: TensorType, value: np.ndarray, name: str | None) -> SharedVariable:
+    return SharedVariable(type, value, name=name, allow_downcast=True)
+
+
+def _fits_exactly(array: np.ndarray, dtype: np.dtype) -> bool:
+    """A value given as a Python number or list (not an ndarray) whose every entry the
+    target dtype holds exactly: Theano accepts ``set_value([0, 1])`` into an int8 or a
+    float32 variable, and ``set_value(0.1)`` into float32 (a Python float), but no
+    ndarray whose dtype would lose precision."""
+    with np.errstate(all="ignore"):
+        converted = array.astype(dtype)
+        return bool(np.all((converted == array) | (np.isnan(converted) & np.isnan(array))
+                           if array.dtype.kind in "fc" else converted == array))

@@ -73,6 +73,14 @@ class Site(tuple):
 
     __slots__ = ()
 
+    def __reduce__(self) -> tuple:
+        # Code objects cannot be pickled: a pickled site keeps each frame's file, line and
+        # function (what messages show), as stand-ins read like code objects.
+        flat: list[Any] = []
+        for code, lasti in zip(self[::2], self[1::2]):
+            flat += [PickledCode(code.co_filename, _line_of(code, lasti), code.co_name), 0]
+        return (Site, (flat,))
+
     @property
     def frames(self) -> list[Frame]:
         return [Frame(code.co_filename, _line_of(code, lasti), code.co_name)
@@ -146,6 +154,24 @@ def _strip_parens(text: str) -> str:
     while text.startswith("(") and text.endswith(")"):
         text = text[1:-1].strip()
     return text
+
+class PickledCode(NamedTuple):
+    """A frame of an unpickled :class:`Site`: its file, line and function, answering the
+    few questions a Site asks a code object (its line; no column positions)."""
+
+    co_filename: str
+    co_firstlineno: int
+    co_name: str
+
+    def co_lines(self) -> list:
+        return []  # _line_of then answers co_firstlineno: the recorded line
+
+    def co_positions(self) -> list:
+        return []  # no column span: Site.expression() answers None
+
+    def __reduce__(self) -> tuple:
+        return (PickledCode, tuple(self))
+
 
 _EMPTY = Site()
 

@@ -75,6 +75,9 @@ class TensorType:
 
     def __new__(cls, dtype: Any, shape: Iterable[int | None] = ()) -> "TensorType":
         shape = tuple(shape)
+        if shape and all(isinstance(n, (bool, np.bool_)) for n in shape):
+            # Theano's TensorType(dtype, broadcastable): True is a length-1 axis.
+            shape = tuple(1 if n else None for n in shape)
         key = (dtype, shape)
         try:
             return cls._interned[key]
@@ -98,6 +101,12 @@ class TensorType:
 
     def __reduce__(self):
         return (TensorType, (self.dtype, self.shape))
+
+    def __call__(self, name: str | None = None, test_value: Any = None) -> Any:
+        """A new symbolic input of this type (Theano: ``TensorType('float64', (False,))('x')``)."""
+        from symnb.core.tensor.basic import tensor
+
+        return tensor(self.dtype, self.shape, name=name, test_value=test_value)
 
     @property
     def ndim(self) -> int:

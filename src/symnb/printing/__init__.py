@@ -16,11 +16,12 @@ from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
 from symnb.printing.min_informative_str import min_informative_str
 from symnb.printing.pprint import pp, pprint, register_pprinter
-from symnb.printing.pydot import GraphvizNotFoundError, pydotprint
+from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
 from symnb.printing.svg import graph_svg
 
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
+    "pydotprint_variables",
     "GraphvizNotFoundError", "Print", "graph_svg",
 ]
 
@@ -31,3 +32,9 @@ def _debugprint_section(node) -> list[str]:
 
 # exception_verbosity='high' messages show the failing node's debugprint.
 register_high_verbosity_section(_debugprint_section)
+
+
+from symnb.core.absent import module_getattr  # noqa: E402
+
+__getattr__ = module_getattr("symnb.printing")  # Theano names symnb lacks: say so
+del module_getattr

@@ -28,7 +28,7 @@ from symnb.core.shared import SharedVariable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing._inner import has_inner_graphs, inner_summary
 
-__all__ = ["pydotprint", "GraphvizNotFoundError"]
+__all__ = ["pydotprint", "pydotprint_variables", "GraphvizNotFoundError"]
 
 _FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "gif", "dot")
 
@@ -61,7 +61,9 @@ class GraphvizNotFoundError(RuntimeError):
 
 def pydotprint(fct: Any, outfile: str | os.PathLike | None = None, format: str | None = None,
                return_image: bool = False, compact: bool = True, with_ids: bool = False,
-               max_label_size: int = 70, print_output_file: bool = True) -> Any:
+               max_label_size: int = 70, print_output_file: bool = True,
+               var_with_name_simple: bool = False, high_contrast: bool = True,
+               cond_highlight: Any = None, colorCodes: Any = None, scan_graphs: bool = False) -> Any:
     """Draw the graph of ``fct`` (a compiled function, a Variable, a list of Variables or
     an Apply node) with Graphviz.
 
@@ -75,6 +77,10 @@ def pydotprint(fct: Any, outfile: str | os.PathLike | None = None, format: str |
     - ``compact=False`` draws every intermediate variable as a node.
     - ``with_ids=True`` adds each node's position in the execution order (``id=2``),
       the number debugprint shows for a compiled function.
+    - ``var_with_name_simple=True`` labels a named variable with its name only (no type).
+    - Theano's ``high_contrast``, ``cond_highlight``, ``colorCodes`` and ``scan_graphs``
+      are accepted; the picture's colours are symnb's, and loop bodies are summarized
+      in their node (draw one with ``pydotprint`` of the scan's inner outputs).
     """
     fmt = _choose_format(outfile, format)
     outputs, order = graph_parts(fct)
@@ -82,6 +88,7 @@ def pydotprint(fct: Any, outfile: str | os.PathLike | None = None, format: str |
     pydot = _import_pydot()
     builder = _DotBuilder(pydot, outputs, nodes, compact, with_ids, max_label_size)
     builder.output_names = _update_names(fct, outputs)
+    builder.name_only = var_with_name_simple
     graph = builder.build()
     data = graph.to_string().encode() if fmt == "dot" else _render(graph, fmt)
     if return_image:
@@ -166,6 +173,7 @@ class _DotBuilder:
         self.consumed = {id(v) for node in nodes for v in node.inputs}
         self.in_graph = {id(node) for node in nodes}
         self.dot_names: dict[int, str] = {}  # id(Apply or Variable) -> dot node name
+        self.name_only = False  # var_with_name_simple: a named variable shows its name alone
 
     def build(self) -> Any:
         for position, node in enumerate(self.nodes):
@@ -215,6 +223,8 @@ class _DotBuilder:
         return var
 
     def _variable_label(self, var: Variable) -> list[str]:
+        if self.name_only and var.name is not None:
+            return [var.name]
         if self._is_root(var):
             if var.name is None and not isinstance(var, Constant):
                 return [leaf_text(var)]  # already the type: <TensorType(float32, shape=(?,))>
@@ -257,3 +267,16 @@ def _op_color(node: Apply) -> str | None:
         if any(family in name for name in names):
             return color
     return None
+
+
+def pydotprint_variables(vars: Any, outfile: str | os.PathLike | None = None, format: str = "png",
+                         depth: int = -1, high_contrast: bool = True, colorCodes: Any = None,
+                         max_label_size: int = 50, var_with_name_simple: bool = False) -> Any:
+    """Theano's ``pydotprint_variables``: draw the graph computing ``vars`` (a variable or
+    a list); same picture as :func:`pydotprint`. ``depth`` (how far up to draw) must be
+    -1: the whole graph is drawn."""
+    if depth != -1:
+        raise NotImplementedError("pydotprint_variables: depth= is not supported; the whole "
+                                  "graph is drawn (depth=-1)")
+    return pydotprint(vars, outfile=outfile, format=format, max_label_size=max_label_size,
+                      var_with_name_simple=var_with_name_simple)

@@ -18,11 +18,27 @@ from symnb.core.tensor.basic import (
     dscalar as dscalar, dvector as dvector, dmatrix as dmatrix, dtensor3 as dtensor3,
     dtensor4 as dtensor4,
 )
+from symnb.core.tensor.constructors import (  # Theano's rows, columns and plural forms
+    row as row, col as col, rows as rows, cols as cols, scalars as scalars, vectors as vectors,
+    matrices as matrices, tensor3s as tensor3s, tensor4s as tensor4s, fscalars as fscalars,
+    dscalars as dscalars, iscalars as iscalars, lscalars as lscalars, bscalars as bscalars,
+    fvectors as fvectors, dvectors as dvectors, ivectors as ivectors, lvectors as lvectors,
+    bvectors as bvectors, fmatrices as fmatrices, dmatrices as dmatrices, imatrices as imatrices,
+    lmatrices as lmatrices, bmatrices as bmatrices, frow as frow, frows as frows, drow as drow,
+    drows as drows, irow as irow, irows as irows, lrow as lrow, lrows as lrows, brow as brow,
+    brows as brows, fcol as fcol, fcols as fcols, dcol as dcol, dcols as dcols, icol as icol,
+    icols as icols, lcol as lcol, lcols as lcols, bcol as bcol, bcols as bcols,
+    ftensor3s as ftensor3s, dtensor3s as dtensor3s, itensor3s as itensor3s,
+    ltensor3s as ltensor3s, btensor3s as btensor3s, ftensor4s as ftensor4s,
+    dtensor4s as dtensor4s, itensor4s as itensor4s, ltensor4s as ltensor4s,
+    btensor4s as btensor4s,
+)
+from symnb.core.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
 from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
     round as round, floor as floor, ceil as ceil, exp as exp, log as log, log1p as log1p,
-    expm1 as expm1, sqrt as sqrt, square as square, sin as sin, cos as cos, tanh as tanh,
+    expm1 as expm1, sqrt as sqrt, square as square, sin as sin, cos as cos, tan as tan, tanh as tanh,
     sigmoid as sigmoid, softplus as softplus, erf as erf, eq as eq, neq as neq, lt as lt, le as le,
     gt as gt, ge as ge, and_ as and_, or_ as or_, xor as xor, invert as invert, isnan as isnan,
     isinf as isinf, clip as clip, switch as switch, where as where, divide as divide,
@@ -58,6 +74,21 @@ from symnb.core.tensor.subtensor import (
     set_subtensor as set_subtensor, inc_subtensor as inc_subtensor, nonzero as nonzero,
     flatnonzero as flatnonzero, nonzero_values as nonzero_values,
 )
+from symnb.core.tensor.extra_ops import (
+    cumsum as cumsum, cumprod as cumprod, sort as sort, argsort as argsort,
+    specify_shape as specify_shape,
+)
+from symnb.core.tensor.math_extra import (
+    isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
+    batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn,
+)
+from symnb.core.tensor.shape_extra import (
+    join as join, tile as tile, repeat as repeat, roll as roll, shape_padleft as shape_padleft,
+    shape_padright as shape_padright, shape_padaxis as shape_padaxis, addbroadcast as addbroadcast,
+    unbroadcast as unbroadcast, patternbroadcast as patternbroadcast,
+)
+from symnb.core.rop import Rop as Rop, Lop as Lop
+from symnb.core.gradient import jacobian as jacobian, hessian as hessian
 from symnb.core.tensor.assertion import Assert as Assert, AssertionFailedError as AssertionFailedError
 from symnb.core.tensor.print_op import Print as Print
 from symnb.core.tensor.variable import (
@@ -65,7 +96,7 @@ from symnb.core.tensor.variable import (
 )
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
-from symnb.tensor import nnet as nnet, signal as signal
+from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
 from symnb.tensor import shared_randomstreams as shared_randomstreams
 
 
@@ -85,3 +116,8 @@ def _entry_points() -> None:
 
 
 _entry_points()
+
+from symnb.core.absent import module_getattr  # noqa: E402
+
+__getattr__ = module_getattr("symnb.tensor")  # Theano names symnb lacks: say so
+del module_getattr

@@ -138,7 +138,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
         n_non_seqs=len(captured),
         go_backwards=bool(go_backwards), truncate_gradient=int(truncate_gradient),
         as_while=condition is not None,
-        return_last=(last + (True,) * len(updated)) if (any(last) or updated) else (),
+        return_last=(last + (True,) * len(updated)) if (states or updated) else (),
         name=name)
     op = Scan(InnerGraph(own_inputs + captured_args, inner_outputs), info)
     inits = [init for init, taps in states if taps]

@@ -20,7 +20,7 @@ from symnb.core.type import is_float
 
 __all__ = [
     "add", "sub", "mul", "true_div", "pow", "mod", "maximum", "minimum", "clip", "neg", "abs",
-    "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tanh", "sigmoid",
+    "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan", "tanh", "sigmoid",
     "softplus", "erf", "identity", "switch", "cast", "zero",
 ]
 
@@ -137,6 +137,11 @@ def sin(inputs, out, g):
 
 def cos(inputs, out, g):
     return [m.neg(m.mul(g, m.sin(inputs[0])))]
+
+
+def tan(inputs, out, g):
+    # d tan(x) = 1 + tan(x) ** 2 (= 1 / cos(x) ** 2)
+    return [m.mul(g, m.add(1, m.square(out)))]
 
 
 def tanh(inputs, out, g):

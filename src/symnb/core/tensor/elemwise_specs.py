@@ -125,6 +125,7 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     S("square", "Square", 1, np.square, "x * x.", scalar_name="sqr", grad=grad.square),
     S("sin", "Sin", 1, np.sin, "Sine.", grad=grad.sin),
     S("cos", "Cos", 1, np.cos, "Cosine.", grad=grad.cos),
+    S("tan", "Tan", 1, np.tan, "Tangent.", grad=grad.tan),
     S("tanh", "Tanh", 1, np.tanh, "Hyperbolic tangent.", grad=grad.tanh),
     # Computed in the float dtype np.exp gives their input (bool -> float16, int32 ->
     # float64): -x is an error for bools, and abs(int8(-128)) wraps.

@@ -18,7 +18,7 @@ from symnb.core.tensor.variable import TensorVariable
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
     "abs", "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square",
-    "sin", "cos", "tanh", "sigmoid", "softplus", "erf", "identity", "stop_gradient", "eq", "neq",
+    "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf", "identity", "stop_gradient", "eq", "neq",
     "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "isnan", "isinf", "clip", "switch",
     "where", "divide", "bitwise_not", "cast",
 ]
@@ -73,6 +73,7 @@ sqrt = _function(ew.Sqrt)
 square = _function(ew.Square)
 sin = _function(ew.Sin)
 cos = _function(ew.Cos)
+tan = _function(ew.Tan)
 tanh = _function(ew.Tanh)
 sigmoid = _function(ew.Sigmoid)
 softplus = _function(ew.Softplus)

@@ -87,6 +87,7 @@ JAX_FUNCTIONS: dict[str, Callable] = {
     "sqrt": jnp.sqrt,
     "square": jnp.square,
     "sin": jnp.sin,
+    "tan": jnp.tan,
     "cos": jnp.cos,
     "tanh": jnp.tanh,
     "sigmoid": jax.nn.sigmoid,

@@ -3,15 +3,29 @@
 An explicit list of re-exports of the core functions, in Theano's module layout:
 ``abstract_conv`` (convolutions and their gradients), ``bn`` (batch normalization) and
 ``neighbours`` (``images2neibs``).
+
+``T.nnet.softmax`` has Theano's semantics: a vector gives a 1 x n matrix (``T.softmax``,
+symnb's own, keeps the input's shape and takes an ``axis``).
 """
 
+from symnb.core.tensor.activations import (
+    crossentropy_categorical_1hot, elu, hard_sigmoid, relu, softmax_with_bias, ultra_fast_sigmoid,
+)
+from symnb.core.tensor.activations import theano_softmax as softmax
 from symnb.core.tensor.batchnorm import batch_normalization
 from symnb.core.tensor.conv_api import conv2d, conv3d
 from symnb.core.tensor.math import sigmoid, softplus
-from symnb.core.tensor.nnet import log_softmax, softmax
+from symnb.core.tensor.nnet import binary_crossentropy, categorical_crossentropy, log_softmax
 from symnb.tensor.nnet import abstract_conv, bn, neighbours  # noqa: F401  (T.nnet.bn...)
+
+from symnb.core.absent import module_getattr
+
+__getattr__ = module_getattr("symnb.tensor.nnet")  # Theano names symnb lacks: say so
+del module_getattr
 
 __all__ = [
     "conv2d", "conv3d", "batch_normalization", "softmax", "log_softmax", "sigmoid", "softplus",
+    "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu", "softmax_with_bias",
+    "categorical_crossentropy", "binary_crossentropy", "crossentropy_categorical_1hot",
     "abstract_conv", "bn", "neighbours",
 ]

@@ -1,0 +1,135 @@
+"""``sn.In`` and ``sn.Out``: Theano's input and output specifications for
+``sn.function``.
+
+    f = sn.function([x, sn.In(y, value=1.0)], z)     # f(2.0) uses y = 1.0
+    f = sn.function([sn.In(s, value=0.0, update=s + x), x], s)   # s is internal state
+
+An input with ``update`` holds internal state: it is no longer an argument; its
+value starts at ``value`` and becomes the update's value after each call (stored in
+a hidden shared variable, so a failed call leaves it as it was).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from symnb.core.errors import label
+from symnb.core.graph import Variable
+from symnb.core.shared import SharedVariable, shared
+
+__all__ = ["In", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "unwrap_outputs"]
+
+
+class _NoDefault:
+    def __repr__(self) -> str:
+        return "NO_DEFAULT"
+
+    def __reduce__(self) -> str:
+        return "NO_DEFAULT"
+
+
+NO_DEFAULT = _NoDefault()  # an input that must be passed
+
+
+class In:
+    """An input of ``sn.function`` with Theano's options.
+
+    - ``name``: the keyword the argument may be passed by (default: the variable's name);
+    - ``value``: the default used when the argument is omitted;
+    - ``update``: an expression of the inputs giving the next value (the input then
+      holds internal state and is not an argument);
+    - ``allow_downcast``, ``strict``: this argument's conversion rule (``strict``: the
+      exact dtype only; ``allow_downcast``: overrides the function's
+      ``allow_input_downcast``);
+    - ``mutable``, ``borrow``, ``autoname``, ``implicit``: accepted; symnb never writes
+      into its arguments (XLA works on copies), so they change nothing.
+    """
+
+    def __init__(self, variable: Variable, name: str | None = None, value: Any = NO_DEFAULT,
+                 update: Any = None, mutable: bool | None = None, strict: bool = False,
+                 allow_downcast: bool | None = None, autoname: bool = True,
+                 implicit: bool | None = None, borrow: bool | None = None,
+                 shared: bool = False) -> None:
+        if not isinstance(variable, Variable):
+            raise TypeError(f"In: expected a symbolic variable, got {type(variable).__name__}")
+        if update is not None and value is NO_DEFAULT:
+            raise ValueError(f"In({label(variable)!r}, update=...): an input with an update holds "
+                             f"state, and needs its initial value= ")
+        self.variable, self.name, self.value, self.update = variable, name, value, update
+        self.mutable, self.strict, self.allow_downcast = mutable, strict, allow_downcast
+        self.autoname, self.implicit, self.borrow, self.shared = autoname, implicit, borrow, shared
+
+    def __repr__(self) -> str:
+        return f"In({label(self.variable)!r})"
+
+
+class Out:
+    """An output of ``sn.function``; ``borrow`` is accepted (outputs are always NumPy
+    arrays the caller owns)."""
+
+    def __init__(self, variable: Variable, borrow: bool = False) -> None:
+        self.variable, self.borrow = variable, borrow
+
+    def __repr__(self) -> str:
+        return f"Out({label(self.variable)!r})"
+
+
+@dataclass
+class InputSpec:
+    """What ``expand_inputs`` found: the argument variables, and per argument its
+    keyword, default and conversion rule; the state inputs as givens and updates."""
+
+    variables: list[Variable] = field(default_factory=list)
+    names: list[str | None] = field(default_factory=list)
+    defaults: list[Any] = field(default_factory=list)
+    allow_downcast: list[bool | None] = field(default_factory=list)
+    strict: list[bool] = field(default_factory=list)
+    state_givens: list[tuple[Variable, SharedVariable]] = field(default_factory=list)
+    state_updates: list[tuple[SharedVariable, Any]] = field(default_factory=list)
+
+    def merged_givens(self, givens: Any) -> Any:
+        if not self.state_givens:
+            return givens
+        items = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
+        return items + self.state_givens
+
+    def merged_updates(self, updates: Any) -> Any:
+        if not self.state_updates:
+            return updates
+        items = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
+        return items + self.state_updates
+
+
+def expand_inputs(inputs: Any) -> InputSpec:
+    """Split ``sn.function``'s inputs (variables and ``In``) into an :class:`InputSpec`."""
+    spec = InputSpec()
+    for item in inputs:
+        if not isinstance(item, In):
+            spec.variables.append(item)
+            spec.names.append(getattr(item, "name", None))
+            spec.defaults.append(NO_DEFAULT)
+            spec.allow_downcast.append(None)
+            spec.strict.append(False)
+            continue
+        if item.update is not None:
+            state = shared(item.value, name=item.name or item.variable.name,
+                           dtype=item.variable.dtype)
+            spec.state_givens.append((item.variable, state))
+            spec.state_updates.append((state, item.update))
+            continue
+        spec.variables.append(item.variable)
+        spec.names.append(item.name if item.name is not None else item.variable.name)
+        spec.defaults.append(item.value)
+        spec.allow_downcast.append(item.allow_downcast)
+        spec.strict.append(bool(item.strict))
+    return spec
+
+
+def unwrap_outputs(outputs: Any) -> Any:
+    """``outputs`` with each ``Out`` replaced by its variable."""
+    if isinstance(outputs, Out):
+        return outputs.variable
+    if isinstance(outputs, (list, tuple)):
+        return type(outputs)(o.variable if isinstance(o, Out) else o for o in outputs)
+    return outputs

@@ -1,0 +1,71 @@
+"""Pickling and copying compiled functions.
+
+A compiled function pickles as the arguments ``sn.function`` was given (the graph,
+its inputs, updates, givens and mode): unpickling compiles it again, so the program
+always matches the symnb and JAX that load it. Shared variables pickle with their
+values (``SharedVariable.__reduce_ex__``), so a trained model comes back as it was
+saved; creation sites pickle as file/line/function frames (``core/source.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symnb.core.errors import label
+from symnb.core.shared import SharedVariable
+
+__all__ = ["function_reduce", "copied_function", "rebuilt_function"]
+
+
+def _construction(function: Any) -> dict:
+    construction = function._construction
+    if construction is None:
+        raise TypeError(f"{function._title()} was not made by sn.function, so it has no graph "
+                        f"to rebuild from; it cannot be copied or pickled")
+    return construction
+
+
+def function_reduce(function: Any) -> tuple:
+    """``Function.__reduce__``: rebuild from the construction arguments."""
+    construction = dict(_construction(function))
+    construction["profile"] = None  # profiles are per process
+    return (rebuilt_function, (construction,))
+
+
+def rebuilt_function(construction: dict) -> Any:
+    """The function ``sn.function(**construction)`` (what unpickling calls)."""
+    from symnb.compile.function import function
+
+    return function(**construction)
+
+
+def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | None,
+                    profile: bool | None) -> Any:
+    """``Function.copy``: the same construction with shared variables swapped (in the
+    graph and as update targets) and, with ``delete_updates``, no update at all."""
+    construction = dict(_construction(function))
+    if name is not None:
+        construction["name"] = name
+    construction["profile"] = profile
+    if delete_updates:
+        construction["updates"] = None
+        construction["no_default_updates"] = True
+    if swap:
+        construction.update(_swapped(construction, dict(swap)))
+    return rebuilt_function(construction)
+
+
+def _swapped(construction: dict, swap: dict) -> dict:
+    for old, new in swap.items():
+        if not isinstance(old, SharedVariable) or not isinstance(new, SharedVariable):
+            raise TypeError(f"copy(swap=...): {label(old)!r} -> {label(new)!r} must map shared "
+                            f"variables to shared variables")
+        if old.type.dtype != new.type.dtype or old.type.ndim != new.type.ndim:
+            raise TypeError(f"copy(swap=...): {label(old)!r} ({old.type.short()}) cannot be "
+                            f"swapped for {label(new)!r} ({new.type.short()})")
+    updates = construction.get("updates")
+    items = list(updates.items()) if isinstance(updates, dict) else list(updates or [])
+    retargeted = [(swap.get(target, target), expr) for target, expr in items]
+    givens = construction.get("givens")
+    given_items = list(givens.items()) if isinstance(givens, dict) else list(givens or [])
+    return {"updates": retargeted or None, "givens": given_items + list(swap.items())}

@@ -1,0 +1,103 @@
+"""Theano names that symnb deliberately lacks, and what to write instead.
+
+Each module that Theano programs import from (``symnb``, ``symnb.tensor``,
+``symnb.tensor.nnet``, ``symnb.compile``, ``symnb.printing``) answers a missing
+attribute through :func:`module_getattr`: a name listed here raises
+:class:`NotInSymnbError` (an ``AttributeError``) saying so and naming the symnb
+spelling or the reason; any other name gets the usual ``AttributeError``.
+``docs/porting.md`` shows this table (:func:`markdown_table`; a test keeps them in sync).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from symnb.core.errors import SymnbError
+
+__all__ = ["ABSENT", "NotInSymnbError", "module_getattr", "markdown_table"]
+
+
+class NotInSymnbError(SymnbError, AttributeError):
+    """A Theano name that symnb deliberately does not have (the message says why, and
+    what to use instead)."""
+
+
+_LINALG = ("linear algebra beyond dot products (matrix_inverse, det, eigh, cholesky, solve...) "
+           "is not in this release")
+
+#: module -> {Theano name: what to use instead, or why it is absent}
+ABSENT: dict[str, dict[str, str]] = {
+    "symnb": {
+        "Param": "Theano's old name for In: use sn.In(variable, value=...)",
+        "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
+        "OpFromGraph": "not supported: write a Python function building the graph (every call "
+                       "inlines it; XLA fuses the result)",
+        "sparse": "sparse tensors are not supported: XLA programs here use dense arrays",
+        "gpuarray": "no separate GPU backend: JAX places programs on the device "
+                    "(sn.config.device)",
+        "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
+        "function_dump": "pickle the function instead: compiled functions pickle with their graph",
+        "clone": "use symnb.core.graph.clone_replace(outputs, replace)",
+        "scan_module": "use sn.scan; Theano's scan_module.until is sn.scan_until",
+        "misc": "theano.misc (pkl_utils, ...) has no counterpart: use pickle",
+    },
+    "symnb.tensor": {
+        "int_div": "use T.floor_div (or //)",
+        "sqr": "use T.square",
+        "inv": "use 1 / x",
+        "inplace": "symnb has no in-place ops: XLA decides buffer reuse; use the plain function "
+                   "(T.exp for exp_inplace)",
+        "blas": "XLA chooses the BLAS calls: use T.dot / T.matmul",
+        "nlinalg": _LINALG,
+        "slinalg": _LINALG,
+        "fft": "FFTs are not in this release",
+        "extra_ops": "the functions are in T itself: T.cumsum, T.cumprod, T.repeat, T.diag, ...",
+        "mgrid": "not in this release: build grids with T.arange and broadcasting",
+        "ogrid": "not in this release: build grids with T.arange and broadcasting",
+        "stacklists": "use T.stack (nested for nested lists)",
+        "erfinv": "not in this release (no NumPy reference without SciPy in the core)",
+        "gammaln": "not in this release (no NumPy reference without SciPy in the core)",
+    },
+    "symnb.tensor.nnet": {
+        "conv": "Theano's deprecated nnet.conv module: use T.nnet.conv2d",
+        "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",
+        "logsoftmax": "use T.nnet.log_softmax",
+        "ctc": "CTC wrapped a C library (warp-ctc) in Theano; not supported",
+        "h_softmax": "hierarchical softmax is not in this release",
+        "sigmoid_binary_crossentropy": "use T.nnet.binary_crossentropy(T.nnet.sigmoid(z), t): "
+                                       "it builds the stable form",
+    },
+    "symnb.compile": {
+        "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
+        "Param": "Theano's old name for In: use sn.In",
+        "function_dump": "pickle the function instead: compiled functions pickle with their graph",
+        "OpFromGraph": "not supported: write a Python function building the graph",
+    },
+    "symnb.printing": {
+        "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
+        "pydot_imported": "symnb imports pydot when pydotprint is called",
+    },
+}
+
+
+def module_getattr(module: str) -> Callable[[str], Any]:
+    """The ``__getattr__`` of ``module``: absent Theano names raise NotInSymnbError."""
+    table = ABSENT[module]
+
+    def __getattr__(name: str) -> Any:
+        if name in table:
+            raise NotInSymnbError(f"{module}.{name} is a Theano name that symnb does not have: "
+                                  f"{table[name]} (see docs/porting.md)")
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+def markdown_table() -> str:
+    """The table as docs/porting.md shows it."""
+    lines = ["| Theano name | symnb |", "| --- | --- |"]
+    for module, names in ABSENT.items():
+        theano_module = module.replace("symnb", "theano", 1)
+        for name, text in names.items():
+            lines.append(f"| `{theano_module}.{name}` | not supported: {text} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,102 @@
+"""``T.nnet``'s functions with Theano's semantics, as compositions of existing ops:
+Theano's ``softmax`` (a vector gives a 1 x n matrix), the cheap sigmoid
+approximations, ``relu``, ``elu``, ``softmax_with_bias`` and
+``crossentropy_categorical_1hot``.
+
+They build the same ops the rest of the library builds (``Softmax``, ``Sigmoid``...), so
+``T.log`` of their result keeps building the numerically stable forms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symnb.core.errors import build_error, label
+from symnb.core.graph import Variable
+from symnb.core.tensor import math as m
+from symnb.core.tensor import nnet
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.type import is_integer
+
+__all__ = ["theano_softmax", "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu",
+           "softmax_with_bias", "crossentropy_categorical_1hot"]
+
+
+def theano_softmax(c: Any) -> Variable:
+    """Softmax over the last axis, as Theano's ``T.nnet.softmax``: a vector is taken as
+    one row and gives a 1 x n matrix; a matrix is normalized row by row. (symnb also
+    accepts more dimensions, normalizing along the last axis; Theano refused them.)"""
+    c = as_tensor_variable(c)
+    if c.ndim == 0:
+        raise build_error(f"softmax: {label(c)!r} is a scalar; softmax takes a vector or a "
+                          f"matrix", TypeError, inputs=[c])
+    if c.ndim == 1:
+        c = c.dimshuffle("x", 0)
+    return nnet.softmax(c, axis=-1)
+
+
+def softmax_with_bias(x: Any, b: Any) -> Variable:
+    """``softmax(x + b)``, row by row: ``x`` a matrix, ``b`` a vector (one per column)."""
+    x, b = as_tensor_variable(x), as_tensor_variable(b)
+    if x.ndim != 2 or b.ndim != 1:
+        raise build_error(f"softmax_with_bias: x must be a matrix and b a vector, got "
+                          f"{label(x)!r} ({x.type.short()}) and {label(b)!r} ({b.type.short()})",
+                          TypeError, inputs=[x, b])
+    return nnet.softmax(m.add(x, b.dimshuffle("x", 0)), axis=-1)
+
+
+def crossentropy_categorical_1hot(coding_dist: Any, true_one_of_n: Any) -> Variable:
+    """``-log(coding_dist[arange(n), true_one_of_n])``: ``coding_dist`` a matrix of
+    distributions, ``true_one_of_n`` an integer vector of class indices."""
+    true_one_of_n = as_tensor_variable(true_one_of_n)
+    if true_one_of_n.ndim != 1 or not is_integer(true_one_of_n.dtype):
+        raise build_error(f"crossentropy_categorical_1hot: the true classes must be an integer "
+                          f"vector, got {label(true_one_of_n)!r} ({true_one_of_n.type.short()})",
+                          TypeError, inputs=[true_one_of_n])
+    return nnet.categorical_crossentropy(coding_dist, true_one_of_n)
+
+
+# Theano's piecewise approximation of tanh(x / 2), from which the sigmoid follows.
+_KNEE, _END, _OFFSET, _SLOPE, _TOP = 1.7, 3.0, 0.935409070603099, 0.0458812946797165, 0.99505475368673
+
+
+def ultra_fast_sigmoid(x: Any) -> Variable:
+    """Theano's fast approximation of the sigmoid (maximum error about 0.02):
+    ``0.5 * (z + 1)`` where ``z`` approximates ``tanh(x / 2)`` piecewise
+    (``1.5 u / (1 + u)`` below 1.7, a line up to 3, then a constant; odd in ``x``).
+    Its gradient is the derivative of this approximation (Theano used the sigmoid's
+    ``y * (1 - y)`` at the approximate ``y``)."""
+    x = as_tensor_variable(x)
+    half = m.mul(x, 0.5)
+    u = m.abs(half)
+    z = m.switch(m.lt(u, _KNEE), m.true_div(m.mul(u, 1.5), m.add(u, 1)),
+                 m.switch(m.lt(u, _END), m.add(m.mul(m.sub(u, _KNEE), _SLOPE), _OFFSET),
+                          _TOP))
+    signed = m.switch(m.ge(half, 0), z, m.neg(z))
+    return m.mul(m.add(signed, 1), 0.5)
+
+
+def hard_sigmoid(x: Any) -> Variable:
+    """Theano's piecewise-linear sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``."""
+    x = as_tensor_variable(x)
+    return m.clip(m.add(m.mul(x, 0.2), 0.5), 0, 1)
+
+
+def relu(x: Any, alpha: Any = 0) -> Variable:
+    """Theano's rectifier: ``max(0, x)``, or ``x`` scaled by ``alpha`` where negative
+    (leaky), written as Theano wrote it: ``0.5 * (1 + alpha) * x + 0.5 * (1 - alpha) *
+    |x|`` (its gradient at 0 is ``(1 + alpha) / 2``, as in Theano)."""
+    x = as_tensor_variable(x)
+    if isinstance(alpha, (int, float)) and alpha == 0:
+        return m.mul(m.add(x, m.abs(x)), 0.5)
+    if isinstance(alpha, (int, float)):  # Python numbers: weak, x keeps its dtype
+        rising, folded = 0.5 * (1 + alpha), 0.5 * (1 - alpha)
+    else:
+        rising, folded = m.mul(m.add(alpha, 1), 0.5), m.mul(m.sub(1, alpha), 0.5)
+    return m.add(m.mul(x, rising), m.mul(m.abs(x), folded))
+
+
+def elu(x: Any, alpha: Any = 1) -> Variable:
+    """Exponential linear unit: ``x`` where positive, ``alpha * (exp(x) - 1)`` elsewhere
+    (computed with ``expm1``, accurate near 0)."""
+    x = as_tensor_variable(x)
+    return m.switch(m.gt(x, 0), x, m.mul(m.expm1(x), alpha))

@@ -1,0 +1,240 @@
+"""Theano's ``extra_ops`` and ``sort`` ops: cumulative sums and products, sorting,
+and ``specify_shape`` (a length check that also tells the graph the static shape).
+
+Each op has its NumPy ``perform``, ``infer_shape`` and ``L_op``; the lowering rules
+are in ``symnb/lower_xla/rules/extra_ops.py``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core.errors import build_error, label
+from symnb.core.graph import Apply, Variable
+from symnb.core.op import Op
+from symnb.core.tensor import math as m
+from symnb.core.tensor.alloc import arange, zeros_like
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.shape import flatten, normalize_axis
+from symnb.core.tensor.subtensor import getitem, inc_subtensor
+from symnb.core.type import TensorType, describe_shape, is_float
+
+__all__ = ["CumOp", "Sort", "Argsort", "SpecifyShape", "cumsum", "cumprod", "sort", "argsort",
+           "specify_shape", "flip"]
+
+
+@lru_cache(maxsize=None)
+def _accumulated_dtype(mode: str, dtype: str) -> str:
+    function = np.cumsum if mode == "add" else np.cumprod
+    return str(function(np.zeros(1, dtype=dtype)).dtype)
+
+
+def flip(x: Variable, axis: int) -> Variable:
+    """``x`` reversed along ``axis`` (a view: ``x[..., ::-1, ...]``)."""
+    index = [slice(None)] * x.ndim
+    index[axis] = slice(None, None, -1)
+    return getitem(x, tuple(index))
+
+
+class CumOp(Op):
+    """``np.cumsum`` (``mode='add'``) or ``np.cumprod`` (``mode='mul'``) along ``axis``,
+    in NumPy's accumulation dtype (small integers and bool accumulate in int64)."""
+
+    __props__ = ("axis", "mode")
+
+    def __init__(self, axis: int, mode: str = "add") -> None:
+        if mode not in ("add", "mul"):
+            raise ValueError(f"CumOp mode must be 'add' or 'mul', got {mode!r}")
+        self.axis, self.mode = axis, mode
+
+    def make_node(self, x: Variable) -> Apply:
+        x = as_tensor_variable(x)
+        return Apply(self, [x], [TensorType(_accumulated_dtype(self.mode, x.dtype), x.type.shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        function = np.cumsum if self.mode == "add" else np.cumprod
+        dtype = node.outputs[0].type.dtype
+        return [np.asarray(function(inputs[0], axis=self.axis, dtype=dtype), dtype=dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [input_shapes[0]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        (x,), (g,) = inputs, output_grads
+        if not is_float(x.dtype):
+            return [None]
+        axis = self.axis
+        if self.mode == "add":  # each input reaches every later output
+            return [flip(cumsum(flip(g, axis), axis), axis)]
+        # Theano's rule: d cumprod / dx = reversed cumsum of (g * cumprod), over x (not
+        # finite where x is zero, as in Theano).
+        return [m.true_div(flip(cumsum(flip(m.mul(g, outputs[0]), axis), axis), axis), x)]
+
+
+def _cumulative(mode: str, x: Any, axis: Any) -> Variable:
+    x = as_tensor_variable(x)
+    if axis is None:
+        x, axis = flatten(x), 0
+    return CumOp(normalize_axis(axis, x.ndim, x), mode)(x)
+
+
+def cumsum(x: Any, axis: Any = None) -> Variable:
+    """Cumulative sum along ``axis`` (None: of the flattened input), as ``np.cumsum``."""
+    return _cumulative("add", x, axis)
+
+
+def cumprod(x: Any, axis: Any = None) -> Variable:
+    """Cumulative product along ``axis`` (None: of the flattened input), as ``np.cumprod``."""
+    return _cumulative("mul", x, axis)
+
+
+class Sort(Op):
+    """``np.sort`` along ``axis`` (NaNs last, as NumPy and XLA)."""
+
+    __props__ = ("axis",)
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def make_node(self, x: Variable) -> Apply:
+        x = as_tensor_variable(x)
+        return Apply(self, [x], [x.type])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.sort(inputs[0], axis=self.axis)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [input_shapes[0]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        (x,), (g,) = inputs, output_grads
+        if not is_float(x.dtype):
+            return [None]
+        # Sorting permutes: each input receives the gradient of the place it moved to.
+        order = Argsort(self.axis)(x)
+        return [inc_subtensor(getitem(zeros_like(x), _along_axis(order, self.axis)), g)]
+
+
+class Argsort(Op):
+    """``np.argsort(x, axis, kind='stable')`` (int64): ties keep their order, as XLA's
+    stable sort does, so both paths give the same indices."""
+
+    __props__ = ("axis",)
+
+    def __init__(self, axis: int) -> None:
+        self.axis = axis
+
+    def make_node(self, x: Variable) -> Apply:
+        x = as_tensor_variable(x)
+        return Apply(self, [x], [TensorType("int64", x.type.shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.argsort(inputs[0], axis=self.axis, kind="stable").astype("int64")]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [input_shapes[0]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return [None]
+
+
+def _along_axis(indices: Variable, axis: int) -> tuple:
+    """The advanced index ``idx`` such that ``a[idx]`` is ``np.take_along_axis(a,
+    indices, axis)``: ``indices`` at ``axis``, broadcast ranges elsewhere."""
+    ndim = indices.ndim
+    index = []
+    for d in range(ndim):
+        if d == axis:
+            index.append(indices)
+            continue
+        pattern = ["x"] * ndim
+        pattern[d] = 0
+        index.append(arange(indices.shape[d]).dimshuffle(*pattern))
+    return tuple(index)
+
+
+def _sorting(op_class: type, x: Any, axis: Any, name: str) -> Variable:
+    x = as_tensor_variable(x)
+    if axis is None:
+        x, axis = flatten(x), 0
+    if x.ndim == 0:
+        raise build_error(f"{name}: {label(x)!r} is a scalar; there is no axis to sort along",
+                          ValueError, inputs=[x])
+    return op_class(normalize_axis(axis, x.ndim, x))(x)
+
+
+def sort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> Variable:
+    """``np.sort(a, axis)``; ``axis=None`` sorts the flattened input. ``kind`` is accepted
+    (every kind gives the same values); ``order`` (structured arrays) is not supported."""
+    if order is not None:
+        raise NotImplementedError("sort: order= applies to structured arrays, which symnb lacks")
+    return _sorting(Sort, a, axis, "sort")
+
+
+def argsort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) -> Variable:
+    """``np.argsort(a, axis, kind='stable')`` as int64; ``axis=None`` on the flattened
+    input. Ties keep their order whatever ``kind`` says (Theano's quicksort did not
+    promise an order for ties)."""
+    if order is not None:
+        raise NotImplementedError("argsort: order= applies to structured arrays, which symnb lacks")
+    return _sorting(Argsort, a, axis, "argsort")
+
+
+class SpecifyShape(Op):
+    """``x`` unchanged, checked to have ``shape`` (an int per axis, or None for any
+    length); the output's static shape says so. Axes listed in ``unknown`` lose their
+    static length (what ``T.unbroadcast`` needs)."""
+
+    __props__ = ("shape", "unknown")
+
+    def __init__(self, shape: tuple, unknown: tuple = ()) -> None:
+        self.shape, self.unknown = tuple(shape), tuple(unknown)
+
+    def make_node(self, x: Variable) -> Apply:
+        x = as_tensor_variable(x)
+        if len(self.shape) != x.ndim:
+            raise build_error(f"specify_shape: {label(x)!r} has {x.ndim} dimension(s), the shape "
+                              f"given has {len(self.shape)}: {describe_shape(self.shape)}",
+                              ValueError, op=self, inputs=[x])
+        for d, (want, have) in enumerate(zip(self.shape, x.type.shape)):
+            if want is not None and have is not None and want != have:
+                raise build_error(f"specify_shape: {label(x)!r} has length {have} along axis {d}, "
+                                  f"not {want} (shape {describe_shape(x.type.shape)}, expected "
+                                  f"{describe_shape(self.shape)})", ValueError, op=self, inputs=[x])
+        static = tuple(None if d in self.unknown else (want if want is not None else have)
+                       for d, (want, have) in enumerate(zip(self.shape, x.type.shape)))
+        return Apply(self, [x], [x.type.clone(shape=static)])
+
+    def check(self, shape: tuple, name: str) -> None:
+        """Raise a ValueError when ``shape`` (a value's) is not the one specified."""
+        if any(want is not None and want != have for want, have in zip(self.shape, shape)):
+            raise ValueError(f"specify_shape: {name} has shape {describe_shape(shape)}, expected "
+                             f"{describe_shape(self.shape)}")
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        self.check(np.shape(inputs[0]), repr(label(node.inputs[0])))
+        return [inputs[0]]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [tuple(have if want is None else want
+                      for want, have in zip(self.shape, input_shapes[0]))]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return [output_grads[0]]
+
+
+def specify_shape(x: Any, shape: Sequence[Any]) -> Variable:
+    """``x``, checked to have ``shape`` (ints, or None for any length) when the graph
+    runs; the result's static shape is ``shape`` (Theano's ``T.specify_shape``)."""
+    x = as_tensor_variable(x)
+    entries = []
+    for entry in shape:
+        if isinstance(entry, Variable):
+            raise NotImplementedError(
+                "specify_shape: symnb's static shapes are Python ints; a symbolic length "
+                f"({label(entry)!r}) cannot become one. Pass ints (or None).")
+        entries.append(None if entry is None else int(entry))
+    return SpecifyShape(tuple(entries))(x)

@@ -1,0 +1,143 @@
+"""Theano's tensor functions that are exact compositions of existing ops:
+``xlogx``, ``xlogy0``, ``isclose``/``allclose``, ``max_and_argmax``, ``batched_dot``,
+``diag``, ``triu``/``tril`` and ``sgn``. Each is written as NumPy defines the result
+(NaN, infinities and zeros included), so the test value and the compiled program
+agree with NumPy without an op of its own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symnb.core.errors import build_error, label
+from symnb.core.graph import Variable
+from symnb.core.tensor import math as m
+from symnb.core.tensor.alloc import arange, zeros
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.blas import matmul
+from symnb.core.tensor.reduction import all as _all
+from symnb.core.tensor.reduction import argmax, max as _max
+from symnb.core.tensor.shape import shape_i
+from symnb.core.tensor.subtensor import getitem, set_subtensor
+
+__all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
+           "triu", "tril", "sgn"]
+
+sgn = m.sign  # Theano's name for the sign function
+
+
+def xlogx(x: Any) -> Variable:
+    """``x * log(x)``, and 0 where ``x`` is 0 (Theano's ``T.xlogx.xlogx``). The gradient
+    at 0 is 0 (Theano's op gave -inf there)."""
+    x = as_tensor_variable(x)
+    zero = m.eq(x, 0)
+    safe = m.switch(zero, 1, x)  # log is never taken of 0, so no NaN reaches the gradient
+    return m.switch(zero, 0, m.mul(safe, m.log(safe)))
+
+
+def xlogy0(x: Any, y: Any) -> Variable:
+    """``x * log(y)``, and 0 where ``x`` is 0 (Theano's ``T.xlogx.xlogy0``)."""
+    x, y = as_tensor_variable(x), as_tensor_variable(y)
+    zero = m.eq(x, 0)
+    safe_y = m.switch(zero, 1, y)
+    return m.switch(zero, 0, m.mul(x, m.log(safe_y)))
+
+
+def isclose(a: Any, b: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
+            ) -> Variable:
+    """``np.isclose``: ``|a - b| <= atol + rtol * |b|`` where ``b`` is finite, equal
+    infinities are close, and NaNs are close to each other when ``equal_nan``."""
+    a, b = as_tensor_variable(a), as_tensor_variable(b)
+    within = m.le(m.abs(m.sub(a, b)), m.add(atol, m.mul(rtol, m.abs(b))))
+    finite = m.invert(m.or_(m.isinf(b), m.isnan(b)))
+    close = m.or_(m.and_(within, finite), m.eq(a, b))
+    if equal_nan:
+        close = m.or_(close, m.and_(m.isnan(a), m.isnan(b)))
+    return close
+
+
+def allclose(a: Any, b: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: bool = False
+             ) -> Variable:
+    """``np.allclose``: a bool scalar, True when every element is close (``isclose``)."""
+    return _all(isclose(a, b, rtol, atol, equal_nan))
+
+
+def max_and_argmax(a: Any, axis: Any = None, keepdims: bool = False) -> list[Variable]:
+    """``[max(a, axis), argmax(a, axis)]`` (Theano's ``T.max_and_argmax``)."""
+    return [_max(a, axis=axis, keepdims=keepdims), argmax(a, axis=axis, keepdims=keepdims)]
+
+
+def batched_dot(a: Any, b: Any) -> Variable:
+    """``np.dot(a[i], b[i])`` for each ``i`` along the first (batch) axis (Theano's
+    ``T.batched_dot``): 3-d by 3-d is a batched matrix product, 2-d rows are treated as
+    batches of vectors, and a 1-d operand scales the other one per batch."""
+    a, b = as_tensor_variable(a), as_tensor_variable(b)
+    for var in (a, b):
+        if var.ndim == 0:
+            raise build_error(f"batched_dot: {label(var)!r} is a scalar; each operand needs a "
+                              f"batch axis", TypeError, inputs=[a, b])
+    if a.ndim == 1:
+        return m.mul(a.dimshuffle(0, *["x"] * (b.ndim - 1)), b)
+    if b.ndim == 1:
+        return m.mul(a, b.dimshuffle(0, *["x"] * (a.ndim - 1)))
+    if a.ndim > 3 or b.ndim > 3:
+        raise build_error(f"batched_dot: operands of up to 3 dimensions are supported, got "
+                          f"{a.type.short()} and {b.type.short()}; use T.matmul for stacks of "
+                          f"matrices", NotImplementedError, inputs=[a, b])
+    left = a if a.ndim == 3 else a.dimshuffle(0, "x", 1)      # a batch of row vectors
+    right = b if b.ndim == 3 else b.dimshuffle(0, 1, "x")     # a batch of column vectors
+    product = matmul(left, right)
+    if a.ndim == 2 and b.ndim == 2:
+        return product.dimshuffle(0)  # drops the two length-1 axes
+    if a.ndim == 2:
+        return product.dimshuffle(0, 2)
+    if b.ndim == 2:
+        return product.dimshuffle(0, 1)
+    return product
+
+
+def _diagonal_positions(length: Any, k: int) -> tuple[Variable, Variable]:
+    base = arange(length)
+    return (m.add(base, -k) if k < 0 else base), (m.add(base, k) if k > 0 else base)
+
+
+def diag(v: Any, k: int = 0) -> Variable:
+    """``np.diag``: of a vector, the square matrix with ``v`` on its ``k``-th diagonal; of
+    a matrix, its ``k``-th diagonal as a vector."""
+    v = as_tensor_variable(v)
+    k = int(k)
+    if v.ndim == 1:
+        n = shape_i(v, 0)
+        size = m.add(n, abs(k)) if k else n
+        rows, cols = _diagonal_positions(n, k)
+        return set_subtensor(getitem(zeros([size, size], dtype=v.dtype), (rows, cols)), v)
+    if v.ndim == 2:
+        r, c = shape_i(v, 0), shape_i(v, 1)
+        length = m.minimum(r, m.sub(c, k)) if k >= 0 else m.minimum(m.add(r, k), c)
+        rows, cols = _diagonal_positions(m.maximum(length, 0), k)
+        return getitem(v, (rows, cols))
+    raise build_error(f"diag: {label(v)!r} has {v.ndim} dimensions; diag takes a vector or a "
+                      f"matrix", ValueError, inputs=[v])
+
+
+def _triangle(x: Any, k: int, lower: bool, name: str) -> Variable:
+    x = as_tensor_variable(x)
+    if x.ndim < 2:
+        raise build_error(f"{name}: {label(x)!r} has {x.ndim} dimension(s); it needs at least 2",
+                          ValueError, inputs=[x])
+    rows = arange(shape_i(x, x.ndim - 2)).dimshuffle(0, "x")
+    cols = arange(shape_i(x, x.ndim - 1)).dimshuffle("x", 0)
+    shifted = m.add(rows, int(k))
+    keep = m.le(cols, shifted) if lower else m.ge(cols, shifted)
+    return m.switch(keep, x, 0)
+
+
+def tril(m_: Any, k: int = 0) -> Variable:
+    """``np.tril``: the elements on and below the ``k``-th diagonal, zeros elsewhere
+    (on the last two axes)."""
+    return _triangle(m_, k, True, "tril")
+
+
+def triu(m_: Any, k: int = 0) -> Variable:
+    """``np.triu``: the elements on and above the ``k``-th diagonal, zeros elsewhere
+    (on the last two axes)."""
+    return _triangle(m_, k, False, "triu")

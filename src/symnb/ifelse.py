@@ -1,0 +1,21 @@
+"""``symnb.ifelse``: Theano's module path (``from symnb.ifelse import ifelse``).
+
+The module is itself callable, so ``sn.ifelse(cond, a, b)`` keeps working where
+``symnb.ifelse`` names the module.
+"""
+
+import sys
+import types
+
+from symnb.core.ifelse import IfElse as IfElse
+from symnb.core.ifelse import ifelse as ifelse
+
+__all__ = ["ifelse", "IfElse"]
+
+
+class _CallableModule(types.ModuleType):
+    def __call__(self, *args, **kwargs):
+        return ifelse(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -1,0 +1,22 @@
+"""``symnb.scalar``: the names of Theano's ``theano.scalar`` that programs use.
+
+``upcast(*dtypes)``: the dtype of a result combining these dtypes, by NumPy 2's
+promotion rules (Theano's table differed for some integer/float pairs; see
+docs/porting.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symnb.core.config import config
+
+__all__ = ["upcast"]
+
+
+def upcast(dtype: Any, *dtypes: Any) -> str:
+    """The promoted dtype of ``dtype`` and ``dtypes`` (``'floatX'`` means config.floatX)."""
+    names = [config.floatX if d == "floatX" else d for d in (dtype, *dtypes)]
+    return str(np.result_type(*[np.dtype(d) for d in names]))

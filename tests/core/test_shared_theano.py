@@ -1,0 +1,46 @@
+"""shared(): Theano's keywords (borrow, strict, allow_downcast, broadcastable) and
+set_value's dtype rules."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+
+
+def test_set_value_casts_when_lossless_and_refuses_a_lossy_cast():
+    w = sn.shared(np.zeros(3, "float32"), name="w")
+    w.set_value(np.arange(3, dtype="int8"))          # int8 -> float32 is exact
+    np.testing.assert_array_equal(w.get_value(), [0, 1, 2])
+    assert w.get_value().dtype == np.float32
+    w.set_value([0.5, 1.5, 2.5])                       # a list that float32 holds exactly
+    np.testing.assert_array_equal(w.get_value(), np.float32([0.5, 1.5, 2.5]))
+    w.set_value(0.1 * np.ones(3, "float32"))
+    with pytest.raises(TypeError, match=r"'w'.*float32.*float64"):
+        w.set_value(np.full(3, 0.1))                  # float64 ndarray: no silent downcast
+    np.testing.assert_array_equal(w.get_value(), np.float32([0.1, 0.1, 0.1]))  # unchanged
+    i = sn.shared(np.zeros(2, "int32"), name="i")
+    with pytest.raises(TypeError, match="int32.*float64"):
+        i.set_value([0.5, 1.0])
+
+
+def test_allow_downcast_and_strict():
+    w = sn.shared(np.zeros(2, "float32"), name="w", allow_downcast=True)
+    w.set_value(np.array([0.1, 0.2]))
+    np.testing.assert_array_equal(w.get_value(), np.array([0.1, 0.2]).astype("float32"))
+    s = sn.shared(np.zeros(2, "float64"), name="s", strict=True)
+    with pytest.raises(TypeError, match="strict"):
+        s.set_value(np.zeros(2, "float32"))
+
+
+def test_borrow_and_internal_type_and_broadcastable():
+    value = np.arange(4.0)
+    s = sn.shared(value, name="s", borrow=True)
+    value[0] = 100.0                                  # symnb always copies
+    assert s.get_value()[0] == 0.0
+    f = sn.function([], s * 2, updates={s: s + 1})
+    f()
+    internal = s.get_value(return_internal_type=True)
+    np.testing.assert_array_equal(np.asarray(internal), [1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(s.get_value(borrow=True), [1.0, 2.0, 3.0, 4.0])
+    b = sn.shared(np.zeros((1, 3)), broadcastable=(True, False))
+    assert b.type.shape == (1, None)
