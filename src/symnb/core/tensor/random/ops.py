@@ -26,7 +26,7 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.random import samplers, threefry
-from symnb.core.tensor.shape import named, static_entries, vector_entries
+from symnb.core.tensor.shape import static_entries, vector_entries
 from symnb.core.tensor.variable import TensorVariable
 from symnb.core.type import TensorType, describe_shape, is_float
 
@@ -130,7 +130,6 @@ class RandomOp(Op):
 
     def L_op(self, inputs, outputs, output_grads):
         return [None] * len(inputs)
-
 
 
 class UniformRV(RandomOp):

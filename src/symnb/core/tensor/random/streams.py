@@ -13,7 +13,7 @@ reproduces every stream.
 from __future__ import annotations
 
 import secrets
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
