@@ -33,7 +33,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "OpFromGraph": "not supported: write a Python function building the graph (every call "
                        "inlines it; XLA fuses the result)",
         "sparse": "sparse tensors are not supported: XLA programs here use dense arrays",
-        "sandbox": "Theano's experimental sandbox has no counterpart",
         "gpuarray": "no separate GPU backend: JAX places programs on the device "
                     "(sn.config.device)",
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",

@@ -98,6 +98,7 @@ from symnb.core.tensor.variable import (
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
+from symnb.tensor import shared_randomstreams as shared_randomstreams
 
 
 # The functions above are public entry points: an error they raise shows the user's line

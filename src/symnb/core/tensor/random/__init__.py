@@ -1,0 +1,2 @@
+"""Random draws on counter-based keys (threefry-2x32, as JAX): the generator in NumPy
+(``threefry``, ``samplers``) and the random ops (``ops``)."""

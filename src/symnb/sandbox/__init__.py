@@ -1,0 +1,1 @@
+"""Theano's ``sandbox`` names that programs still import (``rng_mrg``)."""
