@@ -170,6 +170,9 @@ def _write_cost(out: io.StringIO, stats: "ProfileStats", report: ProfileReport) 
         if per_call else ""
     out.write(f"  XLA cost per call: {facts.flops:.4g} flops, {_b(facts.bytes_accessed)} accessed"
               f"{rate}\n")
+    if facts.uncounted_loops:
+        out.write(f"    (a lower bound: {facts.uncounted_loops} while loop(s) of unknown trip count "
+                  "counted once)\n")
 
 
 def _write_memory(out: io.StringIO, report: ProfileReport) -> None:
