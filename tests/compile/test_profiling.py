@@ -194,3 +194,51 @@ def test_debugprint_of_a_function_marks_its_transfers():
     assert "measured: host->device 1 (12 bytes), device->host 1 (4 bytes) per call" in section
     assert "Transfers per call" not in printing.debugprint(x * w, file="str")
     assert "Transfers per call" not in printing.debugprint(sn.function([x], x * w), file="str")
+
+
+def _flops_after_two_calls(f, *args):
+    f(*args)
+    f(*args)
+    return f.profile.report(repeats=1).facts.flops
+
+
+def test_rnn_training_step_flops_count_every_step_of_the_loops():
+    # XLA's cost analysis counts a loop body once; the profile counts it once per step.
+    steps, batch, n_in, hidden = 40, 16, 48, 64
+    rng = np.random.default_rng(0)
+    x = T.tensor3("x", shape=(None, batch, n_in))
+    h0 = T.matrix("h0", shape=(batch, hidden))
+    w = sn.shared((rng.normal(size=(n_in, hidden)) * 0.1).astype("float32"))
+    u = sn.shared((rng.normal(size=(hidden, hidden)) * 0.1).astype("float32"))
+    h, _ = scan(lambda xt, h, w, u: T.tanh(T.dot(xt, w) + T.dot(h, u)), sequences=x,
+                outputs_info=h0, non_sequences=[w, u])
+    cost = T.mean(h * h)
+    f = sn.function([x, h0], [cost] + sn.grad(cost, [w, u]), profile=True)
+    flops = _flops_after_two_calls(f, rng.normal(size=(steps, batch, n_in)).astype("float32"),
+                                   np.zeros((batch, hidden), "float32"))
+    forward = 2 * batch * (n_in * hidden + hidden * hidden) * steps
+    # Backward, each step: dW += x_t^T dz, dU += h_{t-1}^T dz, dh_{t-1} = dz U^T.
+    backward = 2 * batch * (n_in * hidden + 2 * hidden * hidden) * steps
+    assert flops == pytest.approx(forward + backward, rel=0.10)
+
+
+def test_flops_of_a_scan_of_matmuls_and_of_nested_scans_multiply_by_their_steps():
+    batch, hidden, steps, outer = 8, 96, 30, 5
+    rng = np.random.default_rng(1)
+    values = (rng.normal(size=(batch, hidden)).astype("float32"),
+              (rng.normal(size=(hidden, hidden)) * 0.1).astype("float32"))
+    h0 = T.matrix("h0", shape=(batch, hidden), test_value=values[0])
+    a = T.matrix("a", shape=(hidden, hidden), test_value=values[1])  # 150 steps stay finite
+    h, _ = scan(lambda h, a: T.dot(h, a), outputs_info=h0, non_sequences=a, n_steps=steps)
+    f = sn.function([h0, a], h[-1], profile=True)
+    assert _flops_after_two_calls(f, *values) == pytest.approx(2 * batch * hidden ** 2 * steps,
+                                                               rel=0.10)
+
+    def inner_loop(h, a):
+        inner, _ = scan(lambda g, a: T.dot(g, a), outputs_info=h, non_sequences=a, n_steps=steps)
+        return inner[-1]
+
+    nested, _ = scan(inner_loop, outputs_info=h0, non_sequences=a, n_steps=outer)
+    g = sn.function([h0, a], nested[-1], profile=True)
+    assert _flops_after_two_calls(g, *values) == pytest.approx(
+        2 * batch * hidden ** 2 * steps * outer, rel=0.10)

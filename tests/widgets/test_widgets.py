@@ -268,3 +268,62 @@ def test_widgets_print_their_text_outside_a_kernel(graph, monkeypatch):
     stepper.display()
     assert shown == [{"text/plain": stepper.text()}]
     assert stepper._widget is None  # no widget is built for a terminal
+
+
+def _fills(svg):
+    """data-id -> the fill of the node's box, for the timed nodes of an SVG."""
+    found = {}
+    for group in svg.split("<g ")[1:]:
+        if "symnb-timed" in group.split(">", 1)[0]:
+            node_id = group.split('data-id="', 1)[1].split('"', 1)[0]
+            found[node_id] = group.split('fill="', 1)[1].split('"', 1)[0]
+    return found
+
+
+def _darkness(fill):
+    return -sum(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def test_graph_explorer_of_a_profiled_function_shades_nodes_by_their_time():
+    a = T.matrix("a", shape=(None, 256))
+    b = T.matrix("b", shape=(256, 256))
+    f = sn.function([a, b], T.tanh(T.dot(a, b)).sum(), profile=True)
+    rng = np.random.default_rng(0)
+    f(rng.normal(size=(256, 256)).astype("float32"), rng.normal(size=(256, 256)).astype("float32"))
+    explorer = GraphExplorer(f)  # measures f.profile.node_times() once
+    times = explorer.times
+    assert set(times) == set(f.nodes) and sum(times.values()) > 0
+    costliest = max(times, key=times.get)
+    fills = _fills(explorer.svg())
+    assert set(fills) == {explorer.id_of(node) for node in f.nodes}
+    darkest = max(_darkness(fill) for fill in fills.values())
+    assert _darkness(fills[explorer.id_of(costliest)]) == darkest  # XLA may fuse a tie
+    cheapest = min(times, key=times.get)
+    if times[cheapest] < times[costliest]:
+        assert _darkness(fills[explorer.id_of(cheapest)]) < darkest
+    assert fills[explorer.id_of(costliest)] == "#de2d26"  # the scale's hot end
+    # The saved snapshot (an <img> of the SVG) keeps the shading.
+    snapshot = urllib.parse.unquote(explorer.snapshot_body())
+    assert _fills(snapshot[snapshot.index("<svg"):]) == fills
+    share = 100 * times[costliest] / sum(times.values())
+    details = explorer.select(explorer.id_of(costliest))
+    assert f"{times[costliest]:.3g} s per call ({share:.1f}% of the nodes&#x27; time)" in details
+    assert "<th" in details and ">time<" in details
+
+
+def test_graph_explorer_colours_by_given_times_and_profile_view_opens_its_graph(graph):
+    x, b, y, z = graph
+    f = sn.function([x], z, profile=True)
+    assert GraphExplorer(f).times == {}  # not called yet: nothing to colour by
+    first, second = f.nodes
+    explorer = GraphExplorer(f, times={first: 3e-3, second: 1e-3})
+    fills = _fills(explorer.svg())
+    # White (255, 245, 240) to red (222, 45, 38) by time over the costliest node's.
+    assert fills == {explorer.id_of(first): "#de2d26", explorer.id_of(second): "#f4b2ad"}
+    assert "0.001 s per call (25.0% of the nodes&#x27; time)" in explorer.select(explorer.id_of(second))
+    assert 'data-seconds="0.001"' in explorer.svg()
+    f(np.ones(4, "float32"))
+    view = ProfileView(f)
+    coloured = view.graph()
+    assert coloured.times == {f.nodes[r.index]: r.seconds for r in view.rows}
+    assert len(_fills(coloured.svg())) == 2

@@ -110,6 +110,8 @@ def node_details_html(picture: GraphPicture, node_id: str) -> str:
     title = f"<b>{_e(node.label)}</b>"
     rows = [("op", _e(kind_of(var))), ("type", _e(var.type.short())),
             ("value", value_html(var)), ("created at", _e(creation_text(var)))]
+    if node.seconds is not None:
+        rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
     parts = [f'<div class="symnb-node-details" data-node="{_e(node_id)}" style="{TEXT_STYLE}">',

@@ -4,6 +4,9 @@ The same SVG is the saved snapshot (GitHub, nbconvert, a notebook reopened witho
 kernel) and the live explorer's drawing (the widget adds clicks, search and zoom to it),
 so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
 ``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
+A picture carrying times (a profile's) shades each timed node from white to red by its
+heat (the costliest node darkest) and writes its time in its tooltip and ``data-seconds``,
+so a saved notebook keeps the shading.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text,
 from symnb.printing.layout import Layout, layout
 from symnb.printing.values import value_stats
 
-__all__ = ["picture_svg", "graph_svg", "picture_img", "node_title", "FILL", "MONOSPACE"]
+__all__ = ["picture_svg", "graph_svg", "picture_img", "node_title", "time_fill", "FILL",
+           "MONOSPACE"]
 
 MONOSPACE = ("var(--jp-code-font-family, ui-monospace, SFMono-Regular, Menlo, Consolas, "
              "'DejaVu Sans Mono', monospace)")
@@ -26,6 +30,7 @@ FILL = {
     "index": "#f1d9ff", "shape": "#d4f4f4", "control": "#fff4b0", "check": "#ececec",
     "other": "#ffffff", "input": "#c9f0c9", "shared": "#ffe38a", "constant": "#e4e4e4",
 }
+_COOL, _HOT = (255, 245, 240), (222, 45, 38)  # a node's fill at heat 0 and at heat 1
 _EDGE_LABELS_UP_TO = 150  # nodes; larger pictures keep the types in the edges' tooltips
 _VALUES_IN_TOOLTIPS_UP_TO = 300  # nodes; larger pictures show values on a click only
 
@@ -42,9 +47,17 @@ def node_title(node: PictureNode, with_value: bool = True) -> str:
     if with_value:
         lines.append(f"value: {value_stats(value_of(var))}")
     lines.append(f"created at {creation_text(var)}")
+    if node.seconds is not None:
+        lines.append(f"time: {node.time_text()}")
     if node.hidden:
         lines.append(f"collapsed: {node.hidden} node(s) feeding only this one are hidden")
     return "\n".join(lines)
+
+
+def time_fill(heat: float) -> str:
+    """The fill of a node at ``heat`` (0: no time, 1: the costliest node): white to red."""
+    heat = min(max(heat, 0.0), 1.0)
+    return "#" + "".join(f"{round(c + (h - c) * heat):02x}" for c, h in zip(_COOL, _HOT))
 
 
 def graph_svg(obj: Any, engine: str = "auto", **picture_options: Any) -> str:
@@ -135,13 +148,14 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
     x, y, w, h = box
     classes = f"symnb-node symnb-{node.kind}" + (" symnb-error" if node.error else "") \
         + (" symnb-output" if node.is_output else "") + (" symnb-expanded" if node.inner else "") \
-        + (" symnb-collapsed" if node.hidden else "")
+        + (" symnb-collapsed" if node.hidden else "") + (" symnb-timed" if node.seconds is not None else "")
     stroke, stroke_width = ("#d00000", 3) if node.error else ("#444", 1.2)
     radius = h / 2 if node.kind in ("input", "shared") and not node.inner else 4
     dash = ' stroke-dasharray="5,3"' if node.hidden else ""
+    timed = node.seconds is not None
+    fill = time_fill(node.heat) if timed else FILL.get(node.family, "#fff")
     shapes = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{radius:.1f}" '
-              f'fill="{FILL.get(node.family, "#fff")}" stroke="{stroke}" '
-              f'stroke-width="{stroke_width}"{dash}/>']
+              f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"{dash}/>']
     if node.is_output:  # a second border, as Theano drew outputs
         shapes.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{w + 6:.1f}" '
                       f'height="{h + 6:.1f}" rx="{radius + 3:.1f}" fill="none" stroke="#2060c0" '
@@ -159,8 +173,13 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
     if node.hidden:
         texts.append(f'<text x="{x + 4:.1f}" y="{y + 11:.1f}" font-size="10" fill="#555">'
                      f"+{node.hidden}</text>")
+    if timed:
+        texts.append(f'<text x="{x + w - 4:.1f}" y="{y + h - 4:.1f}" text-anchor="end" '
+                     f'font-size="10" fill="#222">{100 * node.time_share:.1f}%</text>')
     body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
-    return (f'<g class="{classes}" data-id="{_e(node.id)}" data-search="{_e(node.search_text())}">'
+    seconds = f' data-seconds="{node.seconds:.6g}"' if timed else ""
+    return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds} '
+            f'data-search="{_e(node.search_text())}">'
             f"<title>{_e(node_title(node, values))}</title>{body}</g>")
 
 

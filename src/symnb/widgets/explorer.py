@@ -6,6 +6,10 @@ highlighted). Clicking a node shows its op, type, test value (summary and heatma
 creation line and its inputs with theirs. A loop, a condition or a fused chain opens in
 place; a node can hide the part of the graph feeding only it; a search box finds nodes
 by name or op. The same picture is kept as the saved snapshot.
+
+A function compiled with ``profile=True`` and called is drawn coloured by time: each
+node shaded by its share of the call (``f.profile.node_times()``), its time in its
+details and tooltip.
 """
 
 from __future__ import annotations
@@ -45,11 +49,14 @@ class GraphExplorer(WidgetView):
     - ``engine``: ``'auto'`` (Graphviz when installed, else symnb's layered layout),
       ``'dot'`` or ``'layered'``;
     - ``header``, ``footer``: HTML shown above and below the picture (``%%symgraph``'s
-      table of variables, a profile).
+      table of variables, a profile);
+    - ``times``: ``{Apply: seconds per call}`` to colour the nodes by; by default a
+      profiled function's own (``f.profile.node_times()``, measured once, here), once it
+      has been called; ``{}`` draws a profiled function uncoloured.
     """
 
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
-                 footer: str = "") -> None:
+                 footer: str = "", times: dict[Apply, float] | None = None) -> None:
         if isinstance(obj, BaseException):
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
@@ -57,6 +64,7 @@ class GraphExplorer(WidgetView):
         self.engine = engine
         self.header, self.footer = header, footer
         self.highlight = [] if highlight is None else [_node_of(highlight)]
+        self.times = _profile_times(obj) if times is None else times
         outputs, order = graph_parts(obj)
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self.entries = _tree(outputs)
@@ -69,7 +77,8 @@ class GraphExplorer(WidgetView):
     # -- the picture --------------------------------------------------------------------
     def _redraw(self) -> None:
         started = time.perf_counter()
-        self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight)
+        self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
+                                    self.times)
         self.layout = layout(self.picture, self.engine)
         self._svg = picture_svg(self.picture, self.layout)
         self.draw_seconds = time.perf_counter() - started
@@ -219,6 +228,12 @@ def _error_node(err: BaseException) -> Apply:
         raise TypeError(f"GraphExplorer: the {type(err).__name__} names no node "
                         "(only symnb's build and run errors carry .node)")
     return node
+
+
+def _profile_times(obj: Any) -> dict[Apply, float]:
+    """A profiled function's time per node, once it has been called; else none."""
+    profile = getattr(obj, "profile", None)
+    return profile.node_times() if profile is not None else {}
 
 
 def _node_of(obj: Any) -> Apply:

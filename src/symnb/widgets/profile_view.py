@@ -61,6 +61,14 @@ class ProfileView(WidgetView):
                      for i, s in sorted(seconds.items(), key=lambda item: item[1], reverse=True)]
         self.line_rows = [(r.percent, r.seconds, r.key) for r in line_rows(profile, report)]
 
+    def graph(self) -> Any:
+        """The function's graph (a :class:`GraphExplorer`) coloured by this profile's
+        node times, without measuring again."""
+        from symnb.widgets.explorer import GraphExplorer
+
+        nodes = self.function.nodes
+        return GraphExplorer(self.function, times={nodes[r.index]: r.seconds for r in self.rows})
+
     def sorted_rows(self) -> list[ProfileRow]:
         """The node rows in the order ``self.sort`` asks."""
         if self.sort not in self.SORTS:
