@@ -73,21 +73,29 @@ class ProfileView(WidgetView):
         """The node rows in the order ``self.sort`` asks."""
         if self.sort not in self.SORTS:
             raise ValueError(f"sort must be one of {self.SORTS}, got {self.sort!r}")
-        key = {"time": lambda r: -r.seconds, "line": lambda r: r.line, "op": lambda r: r.op}
+        # Ties go by toposort index, so an order by line or op is the same on every run.
+        key = {"time": lambda r: -r.seconds, "line": lambda r: (r.line, r.index),
+               "op": lambda r: (r.op, r.index)}
         return sorted(self.rows, key=key[self.sort])
+
+    def sorted_line_rows(self) -> list[tuple[float, float, str]]:
+        """The by-line rows: costliest first, or by line for any other order."""
+        if self.sort == "time":
+            return list(self.line_rows)
+        return sorted(self.line_rows, key=lambda row: row[2])
 
     def text(self) -> str:
         if not self.rows:
             return "no profile yet: call the function once"
         return "\n".join(f"{r.percent:5.1f}%  {r.seconds:.2e}s  #{r.index}  {r.node}  {r.line}"
-                         for r in self.rows)
+                         for r in self.sorted_rows())
 
     def table_html(self) -> str:
         """The by-line table, then the node rows, as left-aligned HTML tables with bars."""
         if not self.rows:
             return "<p>No profile yet: call the function once.</p>"
         lines = [(_bar(p), f"{p:.1f}%", f"{s:.2e} s", html.escape(line))
-                 for p, s, line in self.line_rows]
+                 for p, s, line in self.sorted_line_rows()]
         nodes = [(_bar(r.percent), f"{r.percent:.1f}%", f"{r.seconds:.2e} s", str(r.index),
                   html.escape(r.node), html.escape(r.op), html.escape(r.line))
                  for r in self.sorted_rows()]
