@@ -162,8 +162,7 @@ class NormalRV(RandomOp):
 
     def draw(self, key, size, params):
         avg, std = (np.asarray(p, self.dtype) for p in params)
-        z = samplers.normal(key, size, self.dtype)
-        return samplers.fused_multiply_add(std, z, avg)
+        return samplers.scaled_normal(key, size, self.dtype, avg, std)
 
     def L_op(self, inputs, outputs, output_grads):
         key, size, avg, std = inputs

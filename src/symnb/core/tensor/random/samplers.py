@@ -2,8 +2,9 @@
 choice and permutation draws, with the same bits-to-value transforms as
 ``jax/_src/random/core.py`` (JAX 0.10). The random ops' ``perform`` uses these, so a
 draw's test value is what the compiled program (which calls ``jax.random``) returns:
-integers bit for bit, floats within an ulp (XLA may round a fused multiply-add or a
-``log1p`` differently from NumPy).
+integers bit for bit; floats bit for bit in float32 and within an ulp in float64 on a
+CPU with fused multiply-add (``xla_cpu_math`` replays XLA's ``log1p`` and its fused
+multiply-adds).
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Sequence
 import numpy as np
 
 from symnb.core.tensor.random import threefry
+from symnb.core.tensor.random.xla_cpu_math import fused_multiply_add, log1p
 
-__all__ = ["fused_multiply_add", "uniform", "normal", "bernoulli", "randint", "shuffle", "choice", "erf_inv",
-           "gumbel"]
+__all__ = ["fused_multiply_add", "uniform", "normal", "scaled_normal", "bernoulli", "randint",
+           "shuffle", "choice", "erf_inv", "gumbel"]
 
 
 def uniform(key: np.ndarray, shape: Sequence[int], dtype: str,
@@ -33,24 +35,29 @@ def uniform(key: np.ndarray, shape: Sequence[int], dtype: str,
     return np.maximum(lo, fused_multiply_add(floats, hi - lo, lo)).reshape(tuple(shape))
 
 
-def fused_multiply_add(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """``a * b + c`` rounded once, as XLA's CPU and GPU backends compute it (they fuse
-    the multiply and the add). Exact for float32 and float16 through float64 (the
-    product is exact there; the double rounding is off in rare halfway cases); for
-    float64, NumPy has no fused form and this rounds twice (an ulp of the terms)."""
-    dtype = np.result_type(a, b, c)
-    if dtype.itemsize < 8:
-        wide = np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
-        return wide.astype(dtype)
-    return (a * b + c).astype(dtype)
-
-
 def normal(key: np.ndarray, shape: Sequence[int], dtype: str) -> np.ndarray:
     """``jax.random.normal``: ``sqrt(2) * erfinv(u)`` with ``u`` uniform on (-1, 1)."""
     dtype = np.dtype(dtype)
+    return (np.array(np.sqrt(2), dtype) * _erf_inv_of_uniform(key, shape, dtype)).astype(dtype)
+
+
+def scaled_normal(key: np.ndarray, shape: Sequence[int], dtype: str, avg: np.ndarray,
+                  std: np.ndarray) -> np.ndarray:
+    """``avg + std * jax.random.normal(key, shape, dtype)`` as XLA computes it: one fused
+    multiply-add, and where ``std`` is broadcast to ``shape``, XLA's algebraic simplifier
+    first folds it into normal's constant (``erfinv(u) * (std * sqrt(2))``)."""
+    dtype = np.dtype(dtype)
+    avg, std = np.asarray(avg, dtype), np.asarray(std, dtype)
+    erf_inv_u = _erf_inv_of_uniform(key, shape, dtype)
+    sqrt_2 = np.array(np.sqrt(2), dtype)
+    if std.shape == tuple(shape):
+        return fused_multiply_add(std, (sqrt_2 * erf_inv_u).astype(dtype), avg)
+    return fused_multiply_add(erf_inv_u, (std * sqrt_2).astype(dtype), avg)
+
+
+def _erf_inv_of_uniform(key: np.ndarray, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
     lo = np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype))
-    u = uniform(key, shape, dtype, lo, 1.0)
-    return (np.array(np.sqrt(2), dtype) * erf_inv(u)).astype(dtype)
+    return erf_inv(uniform(key, shape, dtype, lo, 1.0))
 
 
 def bernoulli(key: np.ndarray, p: np.ndarray, shape: Sequence[int]) -> np.ndarray:
@@ -171,8 +178,10 @@ def erf_inv(x: np.ndarray) -> np.ndarray:
     float64: three branches), ``±inf`` at ``±1``."""
     x = np.asarray(x)
     dtype = x.dtype
+    if dtype != np.float64:  # float16 and bfloat16 are computed in float32, as XLA does
+        x = x.astype(np.float32)
     with np.errstate(divide="ignore", invalid="ignore"):
-        w = -np.log1p(-x * x)
+        w = -log1p(-x * x)
         if dtype == np.float64:
             lt_6_25, lt_16 = w < 6.25, w < 16.0
             sqrt_w = np.sqrt(w)
@@ -180,12 +189,9 @@ def erf_inv(x: np.ndarray) -> np.ndarray:
                          np.where(lt_16, _horner(_ERFINV64_LT_16, sqrt_w - 3.25),
                                   _horner(_ERFINV64_GE_16, sqrt_w - 5.0)))
         else:
-            work = x.astype(np.float32) if dtype != np.float32 else x
-            w = w.astype(np.float32)
             lt_5 = w < 5
             p = np.where(lt_5, _horner(_ERFINV32[0], w - np.float32(2.5)),
                          _horner(_ERFINV32[1], np.sqrt(w) - np.float32(3.0)))
-            x = work
         result = p * x
         result = np.where(np.abs(x) == 1, x * np.inf, result)
     return result.astype(dtype)
