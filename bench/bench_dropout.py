@@ -29,20 +29,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
 from symnb.tensor.shared_randomstreams import RandomStreams  # noqa: E402
+from bench_grad import BATCH, LEARNING_RATE, SIZES, initial_params  # noqa: E402  (the same MLP)
 from timing import compare  # noqa: E402
 
-SIZES = [784, 512, 512, 10]
-BATCH = 256
-LEARNING_RATE = 0.01
 KEEP = 0.5
-
-
-def _initial_params(rng: np.random.Generator) -> list[np.ndarray]:
-    params = []
-    for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
-        params.append(rng.normal(scale=fan_in ** -0.5, size=(fan_in, fan_out)).astype("float32"))
-        params.append(np.zeros(fan_out, dtype="float32"))
-    return params
 
 
 def symnb_step(params: list[np.ndarray]):
@@ -105,7 +95,7 @@ def _check_same_step(f, shared, srng, params, x, y) -> None:
 
 def dropout_training_step() -> dict:
     rng = np.random.default_rng(0)
-    params = _initial_params(rng)
+    params = initial_params(rng)
     x = rng.normal(size=(BATCH, SIZES[0])).astype("float32")
     y = rng.integers(0, SIZES[-1], size=BATCH).astype("int32")
     f, shared, srng = symnb_step(params)

@@ -20,9 +20,7 @@ program checks them (and keeps the old parameters when a check fails).
 
 from __future__ import annotations
 
-import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 import jax
@@ -33,13 +31,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
 from timing import compare  # noqa: E402
+from training import check_same_step, compare_steps, print_hlo_comparison, sgd_step  # noqa: E402
 
 SIZES = [784, 512, 512, 10]
 BATCH = 256
 LEARNING_RATE = 0.01
 
 
-def _initial_params(rng: np.random.Generator) -> list[np.ndarray]:
+def initial_params(rng: np.random.Generator) -> list[np.ndarray]:
     params = []
     for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
         params.append(rng.normal(scale=fan_in ** -0.5, size=(fan_in, fan_out)).astype("float32"))
@@ -72,63 +71,27 @@ def _jax_loss(params, x, y):
     return -jnp.mean(jax.nn.log_softmax(h)[jnp.arange(y.shape[0]), y])
 
 
-def _jax_step(params, x, y):
-    loss, grads = jax.value_and_grad(_jax_loss)(params, x, y)
-    return loss, [p - LEARNING_RATE * g for p, g in zip(params, grads)]
-
-
-jax_step = jax.jit(_jax_step, donate_argnums=0)
-
-
-def _check_same_step(f, shared, params, x, y) -> None:
-    """One step of each from the same parameters: same loss, same updated parameters."""
-    loss = f(x, y)
-    reference_loss, reference_params = jax_step([jax.device_put(p) for p in params], x, y)
-    np.testing.assert_allclose(loss, np.asarray(reference_loss), rtol=1e-5)
-    for s, p in zip(shared, reference_params):
-        np.testing.assert_allclose(s.get_value(), np.asarray(p), rtol=1e-4, atol=1e-6)
-
-
-def _hlo_op_counts(text: str) -> Counter:
-    """Operation kinds in an optimized HLO module (fusions counted by kind, not opened)."""
-    entry = text[text.index("ENTRY"):]
-    return Counter(re.findall(r"=\s*\S+\s+([a-z][a-z0-9-]*)\(", entry))
-
-
-def print_hlo_comparison(f, params, x, y) -> None:
-    ours = _hlo_op_counts(f.lowered_text("hlo", x, y))
-    theirs = _hlo_op_counts(
-        jax_step.lower([jax.device_put(p) for p in params], x, y).compile().as_text())
-    print(f"{'HLO ENTRY op':<24}{'symnb':>8}{'jax':>8}")
-    for kind in sorted(set(ours) | set(theirs)):
-        print(f"{kind:<24}{ours[kind]:>8}{theirs[kind]:>8}")
+jax_step = sgd_step(_jax_loss, LEARNING_RATE)
 
 
 def mlp_training_step(show_hlo: bool = False) -> dict:
     rng = np.random.default_rng(0)
-    params = _initial_params(rng)
+    params = initial_params(rng)
     x = rng.normal(size=(BATCH, SIZES[0])).astype("float32")
     y = rng.integers(0, SIZES[-1], size=BATCH).astype("int32")
 
     f, shared = symnb_step(params)
-    _check_same_step(f, shared, params, x, y)
+    check_same_step(f, shared, jax_step, params, x, y)
     if show_hlo:
-        print_hlo_comparison(f, params, x, y)
-
-    state = {"params": [jax.device_put(p) for p in params]}
-
-    def reference() -> np.ndarray:
-        loss, state["params"] = jax_step(state["params"], x, y)
-        return np.asarray(loss)
-
-    return compare("MLP training step 256x784-512-512-10 (tanh, SGD)", lambda: f(x, y), reference,
-                   number=20, target=1.05)
+        print_hlo_comparison(f, jax_step, params, x, y)
+    return compare_steps("MLP training step 256x784-512-512-10 (tanh, SGD)", f, jax_step, params,
+                         x, y, number=20, target=1.05)
 
 
 def index_check_cost() -> dict:
     """The step with its run-time index checks against the same step without them."""
     rng = np.random.default_rng(0)
-    params = _initial_params(rng)
+    params = initial_params(rng)
     x = rng.normal(size=(BATCH, SIZES[0])).astype("float32")
     y = rng.integers(0, SIZES[-1], size=BATCH).astype("int32")
     checked, _ = symnb_step(params)

@@ -18,9 +18,7 @@ Target: at most 1.05x.
 
 from __future__ import annotations
 
-import re
 import sys
-from collections import Counter
 from pathlib import Path
 
 import jax
@@ -32,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
 from symnb.tensor.signal.pool import pool_2d  # noqa: E402
-from timing import compare  # noqa: E402
+from training import check_same_step, compare_steps, print_hlo_comparison, sgd_step  # noqa: E402
 
 BATCH, NKERNS, HIDDEN, LEARNING_RATE = 500, (20, 50), 500, 0.1
 HIGHEST = lax.Precision.HIGHEST
@@ -78,35 +76,7 @@ def _jax_loss(params, x, y):
     return -jnp.mean(jax.nn.log_softmax(logits)[jnp.arange(y.shape[0]), y])
 
 
-def _jax_step(params, x, y):
-    loss, grads = jax.value_and_grad(_jax_loss)(params, x, y)
-    return loss, [p - LEARNING_RATE * g for p, g in zip(params, grads)]
-
-
-jax_step = jax.jit(_jax_step, donate_argnums=0)
-
-
-def _check_same_step(f, shared, params, x, y) -> None:
-    """One step of each from the same parameters: same loss, same updated parameters."""
-    loss = f(x, y)
-    reference_loss, reference_params = jax_step([jax.device_put(p) for p in params], x, y)
-    np.testing.assert_allclose(loss, np.asarray(reference_loss), rtol=1e-5)
-    for s, p in zip(shared, reference_params):
-        np.testing.assert_allclose(s.get_value(), np.asarray(p), rtol=1e-4, atol=1e-6)
-
-
-def _hlo_op_counts(text: str) -> Counter:
-    """Operation kinds in an optimized HLO module (fusions counted by kind, not opened)."""
-    entry = text[text.index("ENTRY"):]
-    return Counter(re.findall(r"=\s*\S+\s+([a-z][a-z0-9-]*)\(", entry))
-
-
-def print_hlo_comparison(f, params, x, y) -> None:
-    ours = _hlo_op_counts(f.lowered_text("hlo", x, y))
-    theirs = _hlo_op_counts(jax_step.lower([jax.device_put(p) for p in params], x, y).compile().as_text())
-    print(f"{'HLO ENTRY op':<24}{'symnb':>8}{'jax':>8}")
-    for kind in sorted(set(ours) | set(theirs)):
-        print(f"{kind:<24}{ours[kind]:>8}{theirs[kind]:>8}")
+jax_step = sgd_step(_jax_loss, LEARNING_RATE)
 
 
 def lenet_training_step(show_hlo: bool = False) -> dict:
@@ -116,18 +86,11 @@ def lenet_training_step(show_hlo: bool = False) -> dict:
     y = rng.integers(0, 10, size=BATCH).astype("int32")
 
     f, shared = symnb_step(params)
-    _check_same_step(f, shared, params, x, y)
+    check_same_step(f, shared, jax_step, params, x, y)
     if show_hlo:
-        print_hlo_comparison(f, params, x, y)
-
-    state = {"params": [jax.device_put(p) for p in params]}
-
-    def reference() -> np.ndarray:
-        loss, state["params"] = jax_step(state["params"], x, y)
-        return np.asarray(loss)
-
-    return compare(f"LeNet training step, batch {BATCH} (conv 20-50, pool, tanh 500, SGD)",
-                   lambda: f(x, y), reference, number=2, target=1.05)
+        print_hlo_comparison(f, jax_step, params, x, y)
+    return compare_steps(f"LeNet training step, batch {BATCH} (conv 20-50, pool, tanh 500, SGD)",
+                         f, jax_step, params, x, y, number=2, target=1.05)
 
 
 def main() -> None:

@@ -115,13 +115,19 @@ def _check_leading(result: Variable, shape: Sequence, what: str) -> None:
                               f"{actual} (from the shapes of the gradient and the filters)", ValueError)
 
 
+def _shape_to_make(shape: Sequence, convdim: int, what: str) -> list:
+    """The full shape a gradient op is asked to produce (``input_shape``/``filter_shape``),
+    checked for its length and its leading hints."""
+    shape = list(shape)
+    if len(shape) != convdim + 2:
+        raise build_error(f"{what} must have {convdim + 2} entries; got {tuple(shape)!r}", ValueError)
+    _leading_hint(shape, what)
+    return shape
+
+
 def _grad_wrt_inputs(convdim: int, output_grad, filters, input_shape, filter_shape, border_mode,
                      subsample, filter_flip, filter_dilation, num_groups, unshared) -> Variable:
-    input_shape = list(input_shape)
-    if len(input_shape) != convdim + 2:
-        raise build_error(f"input_shape must have {convdim + 2} entries; got {tuple(input_shape)!r}",
-                          ValueError)
-    _leading_hint(input_shape, "input_shape")
+    input_shape = _shape_to_make(input_shape, convdim, "input_shape")
     params = _params(convdim, border_mode, subsample, filter_flip, filter_dilation, num_groups, unshared)
     filters = as_tensor_variable(filters)
     _check_static_hint(filters, _shape_hint(filter_shape, convdim + 2, "filter_shape"), "filter_shape")
@@ -132,11 +138,7 @@ def _grad_wrt_inputs(convdim: int, output_grad, filters, input_shape, filter_sha
 
 def _grad_wrt_weights(convdim: int, input, output_grad, filter_shape, input_shape, border_mode,
                       subsample, filter_flip, filter_dilation, num_groups, unshared) -> Variable:
-    filter_shape = list(filter_shape)
-    if len(filter_shape) != convdim + 2:
-        raise build_error(f"filter_shape must have {convdim + 2} entries; got {tuple(filter_shape)!r}",
-                          ValueError)
-    _leading_hint(filter_shape, "filter_shape")
+    filter_shape = _shape_to_make(filter_shape, convdim, "filter_shape")
     params = _params(convdim, border_mode, subsample, filter_flip, filter_dilation, num_groups, unshared)
     input = as_tensor_variable(input)
     _check_static_hint(input, _shape_hint(input_shape, convdim + 2, "input_shape"), "input_shape")
