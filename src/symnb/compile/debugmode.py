@@ -22,6 +22,7 @@ from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode
 from symnb.core.errors import SymnbError, format_node_error, label
 from symnb.core.graph import Apply
+from symnb.core.source import warn_at_user_line
 
 __all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
 
@@ -188,5 +189,5 @@ def _note(record: Any, problem: str, notes: list[str] | None) -> str:
     if frame is not None:
         warnings.warn_explicit(note, DebugModeNote, frame.filename, frame.lineno)
     else:
-        warnings.warn(note, DebugModeNote, stacklevel=3)
+        warn_at_user_line(note, DebugModeNote)
     return note

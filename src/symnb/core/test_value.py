@@ -26,6 +26,7 @@ from symnb.core.errors import (
 )
 from symnb.core.evaluate import PerformContractError, evaluate, run_node
 from symnb.core.graph import Apply, Constant, Variable, toposort
+from symnb.core.source import warn_at_user_line
 
 __all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value"]
 
@@ -106,7 +107,7 @@ def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) ->
         if frame is not None:
             warnings.warn_explicit(message, TestValueWarning, frame.filename, frame.lineno)
         else:
-            warnings.warn(message, TestValueWarning)
+            warn_at_user_line(message, TestValueWarning)
         return
     error = build_error_class(type(err), from_test_value=True)(message)
     error.original = err

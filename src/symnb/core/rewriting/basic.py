@@ -33,12 +33,12 @@ changed by an exact one is an error (a bug in the rewrite).
 from __future__ import annotations
 
 import collections
-import warnings
 from typing import Any, Callable, Iterable, Sequence
 
 from symnb.core.fgraph import FunctionGraph
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
+from symnb.core.source import warn_at_user_line
 
 __all__ = ["NodeRewriter", "node_rewriter", "GraphPass", "LocalPass", "RewriteLimitWarning",
            "RewriteFailureWarning", "build"]
@@ -184,9 +184,9 @@ class LocalPass(GraphPass):
                         queue.append(other)
                 break
             if applied > budget:
-                warnings.warn(f"rewrite pass {self.name!r} stopped after {applied} rewrites without "
-                              f"reaching a fixpoint; a rewrite keeps undoing another",
-                              RewriteLimitWarning, stacklevel=2)
+                warn_at_user_line(f"rewrite pass {self.name!r} stopped after {applied} rewrites "
+                                  f"without reaching a fixpoint; a rewrite keeps undoing another",
+                                  RewriteLimitWarning)
                 break
         return applied
 
@@ -212,9 +212,8 @@ class LocalPass(GraphPass):
 
 
 def _warn_failure(rewrite: NodeRewriter, node: Apply, err: Exception) -> None:
-    warnings.warn(f"rewrite {rewrite.name!r} failed on {node!r} and was skipped (the graph is "
-                  f"left as it was): {type(err).__name__}: {err}", RewriteFailureWarning,
-                  stacklevel=4)
+    warn_at_user_line(f"rewrite {rewrite.name!r} failed on {node!r} and was skipped (the graph "
+                      f"is left as it was): {type(err).__name__}: {err}", RewriteFailureWarning)
 
 
 def _pairs(node: Apply, result: RewriteResult, name: str) -> list[tuple[Variable, Variable]]:
