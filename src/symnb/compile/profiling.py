@@ -8,13 +8,17 @@ tracing, lowering and XLA compile (JAX's own compile-time events). Calls keep th
 wall time each (min/median/mean), and the bytes and number of host-to-device and
 device-to-host transfers they made.
 
-The per-node and per-line times are made when asked for (``summary()``,
-``node_seconds()``, ``ProfileView``), from XLA's own trace of the program replayed on
-the last call's arguments (``profiling_xla``), and scaled so that the table sums to
-the real per-call time: the program's share is split by XLA's operation times, and
+The per-node and per-line times are measured when first asked for (``report()``), from
+XLA's own trace of the program replayed on the last call's arguments
+(``profiling_xla``), and scaled so that the table sums to the real per-call time: the program's share is split by XLA's operation times, and
 what happens outside the program (argument checks, dispatch, transfers, copies of the
 outputs) is its own row. A program that is not one XLA program (a debugging linker),
 or a trace that cannot be made, falls back to the node-by-node replay, labelled so.
+
+That measurement is kept: ``summary()``, ``overview()``, ``node_times()``,
+``ProfileView``, the time-coloured ``GraphExplorer`` and ``%%symgraph --profile`` all
+read the same one, so they print the same numbers. It is measured again after new
+calls, or when asked (``report(refresh=True)``, ``ProfileView``'s Refresh).
 
 ``config.profile`` (``profile=True`` as a flag) also prints every profiled function's
 summary when the program exits, as Theano did.
@@ -85,6 +89,7 @@ class ProfileStats:
         self.compiles: list[CompileRecord] = []
         self.h2d_bytes = self.h2d_count = self.d2h_bytes = self.d2h_count = 0
         self._last_arrays: list[Any] | None = None
+        self._report: tuple[tuple, ProfileReport] | None = None  # (what it measured, report)
         self._stages = dict.fromkeys(_STAGES.values(), 0.0)
         self._lock = threading.Lock()  # calls record from several threads
         _listen_to_compiles()
@@ -167,14 +172,18 @@ class ProfileStats:
                 "d2h_bytes": self.d2h_bytes / n, "d2h_count": self.d2h_count / n}
 
     # -- analysis ---------------------------------------------------------------------
-    def report(self, repeats: int = 5) -> ProfileReport | None:
+    def report(self, repeats: int = 5, refresh: bool = False) -> ProfileReport | None:
         """Per-node and per-line time (and XLA's analyses), on the last call's arguments;
-        None before the first call."""
+        None before the first call. Measured once and kept until the function is called
+        again (or ``refresh``): every view of the profile reads this one measurement."""
         from symnb.compile import profiling_report
 
         if self._last_arrays is None:
             return None
-        return profiling_report.make_report(self, self._last_arrays, repeats)
+        key = (len(self.call_times), len(self.compiles), repeats)
+        if refresh or self._report is None or self._report[0] != key:
+            self._report = (key, profiling_report.make_report(self, self._last_arrays, repeats))
+        return self._report[1]
 
     def node_seconds(self, repeats: int = 5) -> dict[int, float]:
         """Seconds per call of each node (every toposort index), scaled so that the
@@ -209,11 +218,31 @@ class ProfileStats:
         Apply, Op, Class and by-line tables."""
         from symnb.compile.profiling_tables import write_summary
 
-        text = write_summary(self, self.report(), n_nodes)
-        if file == "str":
-            return text
-        (file or sys.stdout).write(text)
-        return None
+        return _write(write_summary(self, self.report(), n_nodes), file)
+
+    def overview(self, file: TextIO | str | None = None, n_lines: int = 5) -> str | None:
+        """Print (or with ``file='str'`` return) the profile in a few lines: the time per
+        call (inside and outside the XLA program), the compile time, and the ``n_lines``
+        costliest lines of the user's code. The same numbers as ``summary()``'s."""
+        from symnb.compile.profiling_tables import write_overview
+
+        return _write(write_overview(self, self.report(), n_lines), file)
+
+    def line_times(self) -> list[tuple[str, float, float]]:
+        """``(line, seconds per call, % of the call)`` for each user line, costliest
+        first, with the rows no line owns (outside the program, XLA's own copies)."""
+        from symnb.compile.profiling_tables import line_rows
+
+        report = self.report()
+        return [] if report is None else [(r.key, r.seconds, r.percent)
+                                          for r in line_rows(self, report)]
+
+
+def _write(text: str, file: TextIO | str | None) -> str | None:
+    if file == "str":
+        return text
+    (file or sys.stdout).write(text)
+    return None
 
 
 class _TimingLinker(Linker):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from symnb.compile.footprint import human_bytes
+from symnb.compile.profile_text import percent_text, seconds_text
 from symnb.compile.profiling import ProfileReport, describe_signature
 from symnb.core.type import describe_shape
 
@@ -23,10 +24,11 @@ if TYPE_CHECKING:
     from symnb.compile.profiling import ProfileStats
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
-           "OUTSIDE", "UNNAMED"]
+           "write_overview", "OUTSIDE", "UNNAMED"]
 
 OUTSIDE = "(outside the XLA program: argument checks, dispatch, transfers, output copies)"
 UNNAMED = "(XLA work no node names: copies and layout changes XLA added)"
+_s, _p = seconds_text, percent_text  # short: the tables write many of them
 #: How many of the largest values ``profile_memory`` lists.
 LARGEST = 10
 
@@ -144,6 +146,32 @@ def write_summary(stats: "ProfileStats", report: ProfileReport | None, n_nodes: 
     return out.getvalue()
 
 
+def write_overview(stats: "ProfileStats", report: ProfileReport | None, n_lines: int) -> str:
+    """The profile in a few lines: time per call (in and outside the program), compile
+    time, the costliest user lines; the numbers of :func:`write_summary`."""
+    out = io.StringIO()
+    name = stats.function.name or "<unnamed function>"
+    if report is None:
+        return f"Profile of {name}: not called yet (call the function once)\n"
+    n = stats.calls
+    timed = (f"{n} call(s) timed, {_s(report.call_seconds)} per call" if n else
+             f"no call timed yet (only compiles); the program alone: {_s(report.call_seconds)}")
+    out.write(f"Profile of {name}: {timed}\n")
+    total = report.call_seconds or 1.0
+    out.write(f"  in the XLA program {_s(report.program_seconds)} "
+              f"({_p(100 * report.program_seconds / total)}), outside it "
+              f"{_s(report.outside_seconds)} ({_p(100 * report.outside_seconds / total)})\n")
+    stages = stats.compile_seconds()
+    out.write(f"  compile: {len(stats.compiles)} compile(s), {_s(sum(stages.values()))} "
+              f"(rewriting {_s(stages['rewriting'])}, tracing {_s(stages['tracing'])}, "
+              f"lowering {_s(stages['lowering'])}, XLA compile {_s(stages['xla_compile'])})\n")
+    rows = line_rows(stats, report)
+    out.write(f"  costliest lines ({min(n_lines, len(rows))} of {len(rows)}):\n")
+    for r in rows[:n_lines]:
+        out.write(f"    {_p(r.percent):>6}  {_s(r.seconds)}  {r.key}\n")
+    return out.getvalue()
+
+
 def _write_calls(out: io.StringIO, stats: "ProfileStats") -> None:
     n = stats.calls
     out.write(f"  {n} call(s) timed: per call min {_s(stats.call_min)}, median "
@@ -199,7 +227,7 @@ def _write_table(out: io.StringIO, title: str, header: str, rows: list[Row], lim
     for r in rows[:limit]:
         running += r.percent
         text = f"{_s(r.seconds)}  {r.key}" if r.count == 0 else columns(r)  # a row no node's
-        out.write(f"  {r.percent:6.1f}%  {running:6.1f}%  {text}\n")
+        out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {text}\n")
     if len(rows) > limit:
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
 
@@ -215,10 +243,10 @@ def _write_apply(out: io.StringIO, stats: "ProfileStats", report: ProfileReport,
     for r in rows[:limit]:
         running += r.percent
         if r.index < 0:
-            out.write(f"  {r.percent:6.1f}%  {running:6.1f}%  {_s(r.seconds * stats.calls)}  "
+            out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  "
                       f"{_s(r.seconds)}  {stats.calls:5d}     -  {r.key}\n")
             continue
-        out.write(f"  {r.percent:6.1f}%  {running:6.1f}%  {_s(r.seconds * stats.calls)}  "
+        out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  "
                   f"{_s(r.seconds)}  {stats.calls:5d}  {r.index:4d}  {r.detail}\n")
         node = nodes[r.index]
         for kind, variables in (("input", node.inputs), ("output", node.outputs)):
@@ -241,8 +269,6 @@ def _value_text(var: Any, shapes: dict) -> str:
     return f"dtype={dtype}, shape={tuple(shape)}, strides={strides}"
 
 
-def _s(seconds: float) -> str:
-    return f"{seconds:.3e}s"
 
 
 def _b(nbytes: float) -> str:
