@@ -1,5 +1,6 @@
 """%load_ext symnb: the %%symgraph cell magic and the HTML reprs, in an in-process shell."""
 
+import re
 import subprocess
 import urllib.parse
 import sys
@@ -125,14 +126,19 @@ def test_symgraph_optimized_compiles_over_root_inputs(shell):
     assert " |b [id C] -> float32 () 0.5" in text
 
 
-def test_symgraph_profile_calls_once_and_shows_user_lines(shell):
+def test_symgraph_profile_times_real_calls_and_shows_a_compact_view(shell):
     name = cell(shell)
     result, (bundle,) = run(shell, f"%%symgraph --profile\n{CELL_X}\ns = (x * x).sum()")
     assert result.success
     page = bundle["text/html"]
-    assert "Profile of one call on the test values of x" in page
-    assert "Function profile: s" in page and "1 compile(s)" in page  # the one call compiled
-    assert f"{name}:3: s = (x * x).sum()" in page
+    calls = int(re.search(r"Profile of (\d+) calls on the test values of x", page).group(1))
+    assert 3 <= calls <= 20
+    overview, tables = page.split('<details class="symnb-profile-tables">', 1)
+    assert f"Profile of s: {calls} call(s) timed, " in overview and "1 compile(s)" in overview
+    per_call = float(re.search(r"timed, ([0-9.e+-]+)s per call", overview).group(1))
+    assert per_call > 0  # real calls, timed
+    assert f"{name}:3: s = (x * x).sum()" in overview  # the costliest lines, by the cell's lines
+    assert "By node" in tables and "Function profile: s" in tables  # one click away
     assert "Optimized graph" not in page
 
 
@@ -151,7 +157,8 @@ def test_symgraph_in_a_kernel_shows_a_live_explorer_and_its_snapshot(shell, monk
     monkeypatch.setattr("symnb.magics.symgraph.in_kernel", lambda: True)
     monkeypatch.setattr("symnb.widgets._view.in_kernel", lambda: True)
     shown = []
-    monkeypatch.setattr("IPython.display.display", lambda data, raw=False: shown.append(data))
+    monkeypatch.setattr("IPython.display.display",
+                        lambda data, raw=False, display_id=None: shown.append(data))
     result = shell.run_cell(f"%%symgraph\n{CELL_X}\ny = x * 2", store_history=True)
     assert result.success
     live, snapshot = shown

@@ -248,11 +248,13 @@ def test_widgets_display_live_view_then_snapshot_in_a_kernel(graph, monkeypatch)
     assert bundle["text/plain"] == explorer.text()
     # The saved picture is an <img> (viewers that sanitize outputs drop inline SVG).
     assert bundle["text/html"].count('<img class="symnb-graph" src="data:image/svg+xml;charset=utf-8,%3Csvg') == 1
-    shown = []
-    monkeypatch.setattr("IPython.display.display", lambda data, raw=False: shown.append(data))
+    shown, ids = [], []
+    monkeypatch.setattr("IPython.display.display", lambda data, raw=False, display_id=None: (
+        shown.append(data), ids.append(display_id)))
     monkeypatch.setattr("symnb.widgets._view.in_kernel", lambda: True)
     explorer.display()
     live, snapshot = shown
+    assert ids == [None, explorer.snapshot_key]  # the snapshot can be replaced later
     assert live == {"application/vnd.jupyter.widget-view+json": {
         "version_major": 2, "version_minor": 0, "model_id": explorer.widget.model_id}, "text/plain": ""}
     key = explorer.widget.snapshot_key
@@ -301,13 +303,14 @@ def test_graph_explorer_of_a_profiled_function_shades_nodes_by_their_time():
     cheapest = min(times, key=times.get)
     if times[cheapest] < times[costliest]:
         assert _darkness(fills[explorer.id_of(cheapest)]) < darkest
-    assert fills[explorer.id_of(costliest)] == "#de2d26"  # the scale's hot end
+    assert fills[explorer.id_of(costliest)] == "#f46d43"  # the scale's hot end
     # The saved snapshot (an <img> of the SVG) keeps the shading.
     snapshot = urllib.parse.unquote(explorer.snapshot_body())
     assert _fills(snapshot[snapshot.index("<svg"):]) == fills
-    share = 100 * times[costliest] / sum(times.values())
+    # Shares of the real call, as f.profile.summary() counts them.
+    share = 100 * times[costliest] / f.profile.report().call_seconds
     details = explorer.select(explorer.id_of(costliest))
-    assert f"{times[costliest]:.3g} s per call ({share:.1f}% of the nodes&#x27; time)" in details
+    assert f"{times[costliest]:.3e}s per call ({share:.1f}% of the call)" in details
     assert "<th" in details and ">time<" in details
 
 
@@ -318,9 +321,9 @@ def test_graph_explorer_colours_by_given_times_and_profile_view_opens_its_graph(
     first, second = f.nodes
     explorer = GraphExplorer(f, times={first: 3e-3, second: 1e-3})
     fills = _fills(explorer.svg())
-    # White (255, 245, 240) to red (222, 45, 38) by time over the costliest node's.
-    assert fills == {explorer.id_of(first): "#de2d26", explorer.id_of(second): "#f4b2ad"}
-    assert "0.001 s per call (25.0% of the nodes&#x27; time)" in explorer.select(explorer.id_of(second))
+    # White (255, 245, 240) to red (244, 109, 67) by time over the costliest node's.
+    assert fills == {explorer.id_of(first): "#f46d43", explorer.id_of(second): "#fbc8b6"}
+    assert "1.000e-03s per call (25.0% of the nodes&#x27; time)" in explorer.select(explorer.id_of(second))
     assert 'data-seconds="0.001"' in explorer.svg()
     f(np.ones(4, "float32"))
     view = ProfileView(f)

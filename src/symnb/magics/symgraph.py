@@ -47,8 +47,8 @@ class SymgraphMagics(Magics):
               help="also compile the variables (inputs: their root inputs that are neither "
                    "shared nor constant) and draw the optimized graph")
     @argument("--profile", action="store_true",
-              help="compile with profile=True, call once on the inputs' test values and "
-                   "show the profile")
+              help="compile with profile=True, call on the inputs' test values (once to "
+                   "compile, then timed calls) and show the profile")
     @argument("--show", metavar="NAMES", default=None,
               help="comma-separated names of the variables to show (default: the symbolic "
                    "variables the cell assigned)")
@@ -56,7 +56,7 @@ class SymgraphMagics(Magics):
     def symgraph(self, line: str, cell: str) -> None:
         """Run the cell, then show the symbolic variables it assigned: one table of them
         (type, op, test value, creation line) and one picture of their graph; with
-        --optimized the compiled graph, with --profile a profile of one call."""
+        --optimized the compiled graph, with --profile a profile of timed calls."""
         self.begin(line)
         self._run(cell)  # errors propagate: IPython shows them as for any cell
         self.end()

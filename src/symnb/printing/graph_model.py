@@ -13,8 +13,9 @@ graph's number, ``n3/0/n1``), so a selection, expansion or collapse survives a r
 Nothing here computes a test value: a pending one shows as pending.
 
 A picture can carry each node's time per call (``times``, e.g. ``f.profile.node_times()``):
-each timed node then knows its seconds, its share of the nodes' total, and its heat (its
-time over the costliest node's), which the drawing shades it by.
+each timed node then knows its seconds, its share (of ``time_total``, the real call's
+seconds, when given, as the profile's tables count it; else of the nodes' total), and its
+heat (its time over the costliest node's), which the drawing shades it by.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from symnb.compile.profile_text import percent_text, seconds_text
 from symnb.core.errors import label
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
@@ -96,14 +98,17 @@ class PictureNode:
     inner: list["InnerPicture"] = field(default_factory=list)  # when expanded
     hidden: int = 0      # nodes folded into this one when collapsed
     seconds: float | None = None  # time per call, when the picture carries times
-    time_share: float = 0.0  # of the timed nodes' total
+    time_share: float = 0.0  # of the call (or of the timed nodes' total)
     heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
+    share_of: str = "the nodes' time"  # what time_share is a share of
 
     def time_text(self) -> str:
-        """``1.2e-04 s per call (35.0% of the nodes' time)``, or "" when untimed."""
+        """``1.200e-04s per call (35.0% of the call)``, or "" when untimed: written as
+        the profile's tables write them."""
         if self.seconds is None:
             return ""
-        return f"{self.seconds:.3g} s per call ({100 * self.time_share:.1f}% of the nodes' time)"
+        return (f"{seconds_text(self.seconds)} per call ({percent_text(100 * self.time_share)} "
+                f"of {self.share_of})")
 
     @property
     def variable(self) -> Variable:
@@ -144,12 +149,15 @@ class GraphPicture:
 
     def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
-                 *, _inner: tuple | None = None, prefix: str = "") -> None:
+                 *, time_total: float | None = None, _inner: tuple | None = None,
+                 prefix: str = "") -> None:
         self.expanded = set(expanded)
         self.collapsed = set(collapsed)
         self.highlight = {id(node) for node in highlight}
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
+        self.max_share = 0.0  # the costliest timed node's share (the legend's red end)
+        self.share_of = "the nodes' time"
         self.edges: list[PictureEdge] = []
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
         self._roots = 0
@@ -163,7 +171,7 @@ class GraphPicture:
         self.outputs = list(outputs)
         self._build(order, inputs, notes)
         if times:
-            self._set_times(times)
+            self._set_times(times, time_total)
 
     # -- building ---------------------------------------------------------------------
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
@@ -185,14 +193,17 @@ class GraphPicture:
                 if i < len(notes) and notes[i]:
                     node.note = notes[i]
 
-    def _set_times(self, times: Mapping[Apply, float]) -> None:
+    def _set_times(self, times: Mapping[Apply, float], time_total: float | None) -> None:
         seconds = {id(node): float(s) for node, s in times.items()}
         timed = [n for n in self.nodes.values() if n.kind == "apply" and id(n.obj) in seconds]
-        total = sum(seconds[id(n.obj)] for n in timed)
+        total = time_total if time_total else sum(seconds[id(n.obj)] for n in timed)
+        self.max_share = 0.0
         costliest = max((seconds[id(n.obj)] for n in timed), default=0.0)
         for node in timed:
             node.seconds = seconds[id(node.obj)]
             node.time_share = node.seconds / total if total > 0 else 0.0
+            node.share_of = self.share_of = "the call" if time_total else "the nodes' time"
+            self.max_share = max(self.max_share, node.time_share)
             node.heat = node.seconds / costliest if costliest > 0 else 0.0
 
     def _source(self, var: Variable) -> str:

@@ -5,8 +5,9 @@ kernel) and the live explorer's drawing (the widget adds clicks, search and zoom
 so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
 ``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
 A picture carrying times (a profile's) shades each timed node from white to red by its
-heat (the costliest node darkest) and writes its time in its tooltip and ``data-seconds``,
-so a saved notebook keeps the shading.
+heat (the costliest node darkest), tags it with its share of the call (on a white tag
+clear of its label) and writes its time in its tooltip and ``data-seconds``; a colour
+scale above the picture says what the colours and tags mean. A saved notebook keeps it all.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import html
 import urllib.parse
 from typing import Any
 
+from symnb.compile.profile_text import percent_text
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.layout import Layout, layout
 from symnb.printing.values import value_stats
@@ -30,7 +32,10 @@ FILL = {
     "index": "#f1d9ff", "shape": "#d4f4f4", "control": "#fff4b0", "check": "#ececec",
     "other": "#ffffff", "input": "#c9f0c9", "shared": "#ffe38a", "constant": "#e4e4e4",
 }
-_COOL, _HOT = (255, 245, 240), (222, 45, 38)  # a node's fill at heat 0 and at heat 1
+# A node's fill at heat 0 and at heat 1: the hot end stays light enough for black text
+# (contrast 7:1), since the node's own label sits on it.
+_COOL, _HOT = (255, 245, 240), (244, 109, 67)
+_LEGEND_HEIGHT = 34  # pixels above a timed picture for its colour scale
 _EDGE_LABELS_UP_TO = 150  # nodes; larger pictures keep the types in the edges' tooltips
 _VALUES_IN_TOOLTIPS_UP_TO = 300  # nodes; larger pictures show values on a click only
 
@@ -70,9 +75,13 @@ def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900
     """The ``<svg>`` of ``picture`` as ``laid`` out; scaled down to ``max_width`` pixels
     wide when larger (``None``: natural size)."""
     width, height = laid.width, laid.height
-    shown_width = width if max_width is None else min(width, max_width)
     count = picture.count()
     body = _draw(picture, laid, count <= _EDGE_LABELS_UP_TO, count <= _VALUES_IN_TOOLTIPS_UP_TO)
+    if picture.max_share > 0:  # a time-coloured picture: its scale above it
+        width, height = max(width, 470.0), height + _LEGEND_HEIGHT
+        body = (_time_legend(picture.max_share, picture.share_of)
+                + f'<g transform="translate(0,{_LEGEND_HEIGHT})">{body}</g>')
+    shown_width = width if max_width is None else min(width, max_width)
     return (f'<svg class="symnb-graph" xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="0 0 {width:.0f} {height:.0f}" width="{shown_width:.0f}" '
             f'height="{height * shown_width / max(width, 1):.0f}" '
@@ -174,13 +183,38 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
         texts.append(f'<text x="{x + 4:.1f}" y="{y + 11:.1f}" font-size="10" fill="#555">'
                      f"+{node.hidden}</text>")
     if timed:
-        texts.append(f'<text x="{x + w - 4:.1f}" y="{y + h - 4:.1f}" text-anchor="end" '
-                     f'font-size="10" fill="#222">{100 * node.time_share:.1f}%</text>')
+        texts.append(_time_badge(node, x + w, y))
     body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
     seconds = f' data-seconds="{node.seconds:.6g}"' if timed else ""
     return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds} '
             f'data-search="{_e(node.search_text())}">'
             f"<title>{_e(node_title(node, values))}</title>{body}</g>")
+
+
+def _time_badge(node: PictureNode, right: float, top: float) -> str:
+    """The node's share of the call on a white tag over its top-right corner, clear of
+    the node's own text."""
+    text = percent_text(100 * node.time_share)
+    width = 6.4 * len(text) + 8
+    return (f'<g class="symnb-time-badge"><rect x="{right - width + 4:.1f}" y="{top - 8:.1f}" '
+            f'width="{width:.1f}" height="14" rx="3" fill="#ffffff" stroke="#b0b0b0"/>'
+            f'<text x="{right:.1f}" y="{top + 3:.1f}" text-anchor="end" font-size="10" '
+            f'fill="#222">{text}</text></g>')
+
+
+def _time_legend(max_share: float, share_of: str) -> str:
+    """The colour scale of a time-coloured picture: white (no time) to the costliest
+    node's red, with what the tags on the nodes mean."""
+    stops = "".join(f'<stop offset="{k}" stop-color="{time_fill(k)}"/>' for k in (0, 1))
+    return ('<g class="symnb-time-legend" font-size="11">'
+            f'<defs><linearGradient id="symnb-heat">{stops}</linearGradient></defs>'
+            '<text x="4" y="14" fill="#222">time per call:</text>'
+            '<rect x="104" y="4" width="120" height="12" fill="url(#symnb-heat)" stroke="#999"/>'
+            '<text x="104" y="28" font-size="10" fill="#444">0%</text>'
+            f'<text x="224" y="28" font-size="10" fill="#444" text-anchor="end">'
+            f"{percent_text(100 * max_share)}</text>"
+            f'<text x="234" y="14" fill="#222">tag: the node\u2019s share of {_e(share_of)}</text>'
+            "</g>")
 
 
 def _inner(node: PictureNode, x: float, y: float, inner: list, edge_labels: bool, values: bool) -> str:

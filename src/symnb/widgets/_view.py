@@ -8,6 +8,12 @@ ipywidgets. Shown in a Jupyter kernel, a widget emits two outputs:
 2. its static snapshot (``text/html`` with a ``text/plain`` rendering): the picture and
    values as they were drawn, which a notebook keeps when it is saved.
 
+The snapshot is displayed with a display id (the view's ``snapshot_key``): when the
+user changes the view's state (an edited value, the stepper's position, an opened
+group, a refreshed profile), ``snapshot_changed()`` sends the new snapshot as an
+``update_display_data`` message, which replaces the saved output in the notebook, so
+a notebook saved and reopened shows what the user last saw.
+
 While the live view runs, its front end hides the snapshot below it. Where no live view
 can run -- a notebook reopened without its kernel, nbconvert, GitHub -- the snapshot is
 what shows; in JupyterLab and Notebook 7 its style rule also hides the "model not
@@ -79,6 +85,7 @@ class WidgetView(ABC):
 
     _widget: Any = None
     _key: str = ""
+    _shown: bool = False  # the snapshot was displayed in a kernel (and can be updated)
 
     @property
     def snapshot_key(self) -> str:
@@ -124,7 +131,17 @@ class WidgetView(ABC):
             display({"text/plain": self.text()}, raw=True)
             return
         display(self.live_bundle(), raw=True)
-        display(self.snapshot_bundle(), raw=True)
+        display(self.snapshot_bundle(), raw=True, display_id=self.snapshot_key)
+        self._shown = True
+
+    def snapshot_changed(self) -> None:
+        """Replace the displayed snapshot with the current state (the output the notebook
+        saves); nothing when the widget was not displayed in a kernel."""
+        if not self._shown:
+            return
+        from IPython.display import update_display
+
+        update_display(self.snapshot_bundle(), raw=True, display_id=self.snapshot_key)
 
     def _ipython_display_(self) -> None:
         self.display()

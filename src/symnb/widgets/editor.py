@@ -154,6 +154,7 @@ class TestValueEditor(WidgetView):
     def _on_edit(self, var: Variable, text: str) -> None:
         self.set_text(var, text)
         self._refresh()
+        self.snapshot_changed()  # the saved notebook keeps the edited values
 
     def _refresh(self) -> None:
         self.result.value = self.outputs_html()

@@ -51,12 +51,16 @@ class GraphExplorer(WidgetView):
     - ``header``, ``footer``: HTML shown above and below the picture (``%%symgraph``'s
       table of variables, a profile);
     - ``times``: ``{Apply: seconds per call}`` to colour the nodes by; by default a
-      profiled function's own (``f.profile.node_times()``, measured once, here), once it
-      has been called; ``{}`` draws a profiled function uncoloured.
+      profiled function's own (``f.profile.node_times()``: the profile's kept
+      measurement, the one ``f.profile.summary()`` prints), once it has been called;
+      ``{}`` draws a profiled function uncoloured;
+    - ``time_total``: the seconds the nodes' shares are of (a profile's real call; by
+      default the profiled function's, else the nodes' sum).
     """
 
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
-                 footer: str = "", times: dict[Apply, float] | None = None) -> None:
+                 footer: str = "", times: dict[Apply, float] | None = None,
+                 time_total: float | None = None) -> None:
         if isinstance(obj, BaseException):
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
@@ -64,7 +68,9 @@ class GraphExplorer(WidgetView):
         self.engine = engine
         self.header, self.footer = header, footer
         self.highlight = [] if highlight is None else [_node_of(highlight)]
-        self.times = _profile_times(obj) if times is None else times
+        if times is None:
+            times, time_total = _profile_times(obj)
+        self.times, self.time_total = times, time_total
         outputs, order = graph_parts(obj)
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self.entries = _tree(outputs)
@@ -78,7 +84,7 @@ class GraphExplorer(WidgetView):
     def _redraw(self) -> None:
         started = time.perf_counter()
         self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
-                                    self.times)
+                                    self.times, time_total=self.time_total)
         self.layout = layout(self.picture, self.engine)
         self._svg = picture_svg(self.picture, self.layout)
         self.draw_seconds = time.perf_counter() - started
@@ -210,6 +216,7 @@ class GraphExplorer(WidgetView):
             view.selected = self.selected
             view.details = self.details_html()
             view.status = self.status()
+        self.snapshot_changed()  # the saved notebook keeps what the user opened and chose
 
     def _on_select(self, change: dict) -> None:
         if change["new"] != self.selected and self.picture.find(change["new"]) is not None:
@@ -230,10 +237,11 @@ def _error_node(err: BaseException) -> Apply:
     return node
 
 
-def _profile_times(obj: Any) -> dict[Apply, float]:
-    """A profiled function's time per node, once it has been called; else none."""
+def _profile_times(obj: Any) -> tuple[dict[Apply, float], float | None]:
+    """A profiled function's time per node and per call, once it has been called; else none."""
     profile = getattr(obj, "profile", None)
-    return profile.node_times() if profile is not None else {}
+    report = profile.report() if profile is not None else None
+    return (profile.node_times(), report.call_seconds) if report is not None else ({}, None)
 
 
 def _node_of(obj: Any) -> Apply:

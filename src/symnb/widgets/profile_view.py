@@ -1,21 +1,27 @@
-"""``ProfileView``: a compiled function's profile as tables with bars, by the user's
-lines first, then by node; the rows sort by time, line or op (``sort``)."""
+"""``ProfileView``: a compiled function's profile: a short overview (time per call,
+compile time, the costliest lines), then, one click away, tables with bars by the
+user's lines and by node; the rows sort by time, line or op (``sort``).
+
+It reads the function's kept measurement (``f.profile.report()``), the one
+``f.profile.summary()`` prints and the time-coloured graph shades by: the same
+seconds and shares, written by the same formatter."""
 
 from __future__ import annotations
 
 import html
 from typing import Any, NamedTuple
 
+from symnb.compile.profile_text import percent_text, seconds_text
 from symnb.printing.graph_model import creation_text
-from symnb.printing.html import table
+from symnb.printing.html import TEXT_STYLE, pre, table
 from symnb.widgets._view import WidgetView, live_marker
 
 __all__ = ["ProfileView", "ProfileRow"]
 
 
 class ProfileRow(NamedTuple):
-    percent: float
-    seconds: float
+    percent: float  # of the real call, as in f.profile.summary()'s Apply table
+    seconds: float  # per call
     index: int  # position in the execution order (f.nodes)
     node: str   # the node, as its op applied to its inputs
     op: str
@@ -24,12 +30,12 @@ class ProfileRow(NamedTuple):
 
 class ProfileView(WidgetView):
     """The profile of ``function`` (compiled with ``profile=True`` and called at least
-    once): the time per call by the user's lines, then per node (% time, time per call,
-    node, op, user line), costliest first unless ``sort`` says otherwise ('time',
-    'line', 'op'). The times come from ``f.profile.report()`` (XLA's trace of the
-    program on the last call's arguments, scaled to the real call); ``refresh()``
-    measures again. ``f.profile.node_times()`` gives the same times by node, for a
-    graph view to colour nodes by."""
+    once): an overview (``f.profile.overview()``), then the time per call by the user's
+    lines and per node (% of the call, time per call, node, op, user line), costliest
+    first unless ``sort`` says otherwise ('time', 'line', 'op'). The times are
+    ``f.profile.report()``'s (XLA's trace of the program on the last call's arguments,
+    scaled to the real call), the numbers ``f.profile.summary()`` prints;
+    ``refresh()`` measures again (for every view). ``graph()`` draws the same times."""
 
     SORTS = ("time", "line", "op")
 
@@ -41,25 +47,30 @@ class ProfileView(WidgetView):
         self.rows: list[ProfileRow] = []
         self.line_rows: list[tuple[float, float, str]] = []  # (% of the call, seconds, line)
         self.sort = "time"
-        self.refresh()
+        self.overview = ""
+        self._load(self.function.profile.report())
 
     # -- model ----------------------------------------------------------------------
     def refresh(self) -> None:
-        """Measure again (on the last call's arguments)."""
-        from symnb.compile.profiling_tables import line_rows
+        """Measure again (on the last call's arguments): this view, ``summary()`` and the
+        graph all read the new measurement; the saved snapshot follows."""
+        self._load(self.function.profile.report(refresh=True))
+        self.snapshot_changed()
+
+    def _load(self, report: Any) -> None:
+        from symnb.compile.profiling_tables import apply_rows
 
         profile = self.function.profile
-        report = profile.report()
+        self.report = report
+        self.overview = profile.overview(file="str")
         if report is None:
             self.rows, self.line_rows = [], []
             return
-        seconds = report.node_seconds
-        total = sum(seconds.values()) or 1.0
         nodes = self.function.nodes
-        self.rows = [ProfileRow(100.0 * s / total, s, i, repr(nodes[i]), nodes[i].op.display_name(),
-                                creation_text(nodes[i].outputs[0]))
-                     for i, s in sorted(seconds.items(), key=lambda item: item[1], reverse=True)]
-        self.line_rows = [(r.percent, r.seconds, r.key) for r in line_rows(profile, report)]
+        self.rows = [ProfileRow(r.percent, r.seconds, r.index, repr(nodes[r.index]),
+                                nodes[r.index].op.display_name(), creation_text(nodes[r.index].outputs[0]))
+                     for r in apply_rows(profile, report) if r.index >= 0]
+        self.line_rows = [(percent, seconds, line) for line, seconds, percent in profile.line_times()]
 
     def graph(self) -> Any:
         """The function's graph (a :class:`GraphExplorer`) coloured by this profile's
@@ -67,7 +78,9 @@ class ProfileView(WidgetView):
         from symnb.widgets.explorer import GraphExplorer
 
         nodes = self.function.nodes
-        return GraphExplorer(self.function, times={nodes[r.index]: r.seconds for r in self.rows})
+        total = self.report.call_seconds if self.report is not None else None
+        return GraphExplorer(self.function, times={nodes[r.index]: r.seconds for r in self.rows},
+                             time_total=total)
 
     def sorted_rows(self) -> list[ProfileRow]:
         """The node rows in the order ``self.sort`` asks."""
@@ -87,24 +100,32 @@ class ProfileView(WidgetView):
     def text(self) -> str:
         if not self.rows:
             return "no profile yet: call the function once"
-        return "\n".join(f"{r.percent:5.1f}%  {r.seconds:.2e}s  #{r.index}  {r.node}  {r.line}"
-                         for r in self.sorted_rows())
+        if not self.rows:
+            return "no profile yet: call the function once"
+        return self.overview + "\n".join(
+            f"{percent_text(r.percent):>6}  {seconds_text(r.seconds)}  #{r.index}  {r.node}  {r.line}"
+            for r in self.sorted_rows())
 
-    def table_html(self) -> str:
-        """The by-line table, then the node rows, as left-aligned HTML tables with bars."""
+    def table_html(self, open_tables: bool = False) -> str:
+        """The overview, then (in a ``<details>`` block, open with ``open_tables``) the
+        by-line table and the node rows as left-aligned HTML tables with bars."""
         if not self.rows:
             return "<p>No profile yet: call the function once.</p>"
-        lines = [(_bar(p), f"{p:.1f}%", f"{s:.2e} s", html.escape(line))
+        lines = [(_bar(p), percent_text(p), seconds_text(s), html.escape(line))
                  for p, s, line in self.sorted_line_rows()]
-        nodes = [(_bar(r.percent), f"{r.percent:.1f}%", f"{r.seconds:.2e} s", str(r.index),
+        nodes = [(_bar(r.percent), percent_text(r.percent), seconds_text(r.seconds), str(r.index),
                   html.escape(r.node), html.escape(r.op), html.escape(r.line))
                  for r in self.sorted_rows()]
-        return ("<p><b>By line</b> (share of the real call)</p>"
-                + table(lines, header=("", "% time", "time per call", "line"), escape=False,
-                        row_header=False)
-                + "<p><b>By node</b> (share of the program)</p>"
-                + table(nodes, header=("", "% time", "time per call", "#", "node", "op", "built at"),
-                        escape=False, row_header=False))
+        tables = ("<p><b>By line</b> (share of the real call)</p>"
+                  + table(lines, header=("", "% time", "time per call", "line"), escape=False,
+                          row_header=False)
+                  + "<p><b>By node</b> (share of the real call)</p>"
+                  + table(nodes, header=("", "% time", "time per call", "#", "node", "op", "built at"),
+                          escape=False, row_header=False))
+        return (f'<div class="symnb-profile">{pre(self.overview)}'
+                f'<details class="symnb-profile-tables"{" open" if open_tables else ""}>'
+                f'<summary style="{TEXT_STYLE};cursor:pointer">Tables by line and by node '
+                f"({len(self.line_rows)} lines, {len(self.rows)} nodes)</summary>{tables}</details></div>")
 
     def snapshot_body(self) -> str:
         return self.table_html()
@@ -126,7 +147,8 @@ class ProfileView(WidgetView):
 
     def _on_sort(self, value: str) -> None:
         self.sort = value
-        self.table.value = self.table_html()
+        self.table.value = self.table_html(open_tables=True)  # the user is reading them
+        self.snapshot_changed()
 
 
 def _bar(percent: float) -> str:

@@ -135,6 +135,7 @@ class RewriteStepper(WidgetView):
     def _move(self, move: Any) -> None:
         move()
         self._refresh()
+        self.snapshot_changed()  # the saved notebook keeps the step the user reached
 
     def _refresh(self) -> None:
         last = len(self.history) - 1
