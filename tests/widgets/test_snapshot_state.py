@@ -1,0 +1,81 @@
+"""A widget's saved snapshot follows its state: after an edit, a step, an opened node or a
+refresh, the output displayed under the snapshot's display id is replaced by one showing
+the new state (what a notebook saved then keeps)."""
+
+import urllib.parse
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.widgets import GraphExplorer, ProfileView, RewriteStepper, TestValueEditor
+
+
+@pytest.fixture
+def kernel(monkeypatch):
+    """Displays and display updates, recorded as (display_id, bundle)."""
+    shown, updated = [], []
+    monkeypatch.setattr("symnb.widgets._view.in_kernel", lambda: True)
+    monkeypatch.setattr("IPython.display.display", lambda data, raw=False, display_id=None:
+                        shown.append((display_id, data)))
+    monkeypatch.setattr("IPython.display.update_display", lambda data, raw=False, display_id=None:
+                        updated.append((display_id, data)))
+    return shown, updated
+
+
+def _last_html(updated, widget):
+    key, bundle = updated[-1]
+    assert key == widget.snapshot_key
+    assert bundle["text/html"].startswith(f'<div class="symnb-snapshot" data-symnb-key="{key}">')
+    return urllib.parse.unquote(bundle["text/html"])
+
+
+def test_an_edited_value_is_what_the_saved_snapshot_shows(kernel):
+    shown, updated = kernel
+    x = T.vector("x", test_value=np.array([1.0, 2.0], "float32"))
+    y = (x * 3).sum()
+    editor = TestValueEditor(y)
+    editor.display()
+    assert [key for key, _ in shown] == [None, editor.snapshot_key]
+    assert updated == []  # nothing changed yet
+    editor.fields[0].value = "[4.0, 5.0, 6.0]"
+    page = _last_html(updated, editor)
+    assert "[4.0, 5.0, 6.0]" in page and str(float(np.sum([4, 5, 6]) * 3)) in page
+    assert "[1.0, 2.0]" not in page
+
+
+def test_the_steppers_position_is_what_the_saved_snapshot_shows(kernel):
+    _, updated = kernel
+    x = T.vector("x", test_value=np.array([1.0, 2.0], "float32"))
+    stepper = RewriteStepper(sn.function([x], T.exp(T.log(x)) * 2 + 0))
+    assert len(stepper.history) >= 2
+    stepper.display()
+    stepper.next_button.click()
+    page = _last_html(updated, stepper)
+    assert f"Rewrite 2 of {len(stepper.history)}: {stepper.history[1].name}" in page
+
+
+def test_an_opened_node_and_a_refreshed_profile_follow_into_the_snapshot(kernel):
+    _, updated = kernel
+    xs = T.matrix("xs", test_value=np.ones((3, 2), "float32"))
+    hs, _ = sn.scan(lambda x_t, h: T.tanh(x_t + 0.5 * h), sequences=[xs],
+                    outputs_info=[T.zeros(2, "float32")])
+    explorer = GraphExplorer(hs.sum())
+    explorer.display()
+    loop = next(i for i, node in explorer.picture.nodes.items() if node.has_inner)
+    explorer.widget.expanded = [loop]  # what a click in the browser sends
+    assert explorer.expanded == [loop]
+    page = _last_html(updated, explorer)
+    assert "symnb-expanded" in page and page.count('class="symnb-node') > explorer.picture.count() - 1
+
+    f = sn.function([xs], hs.sum(), profile=True)
+    f(np.ones((3, 2), "float32"))
+    view = ProfileView(f)
+    view.display()
+    measured = view.report
+    refresh = view.widget.children[0]
+    refresh.click()
+    assert view.report is not measured
+    page = _last_html(updated, view)
+    assert page.count("per call") >= 1 and f"{view.report.call_seconds:.3e}s" in page
