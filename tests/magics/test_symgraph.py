@@ -101,6 +101,9 @@ def test_symgraph_errors_in_the_cell_propagate_and_name_the_cell_line(shell, cap
     # No frame of the magic or of symnb above the user's line.
     assert "symgraph.py" not in shown_traceback and "run_cell_magic" not in shown_traceback
     assert "test_value.py" not in shown_traceback
+    # The cell's lines as typed: the magic's line, not the calls it was turned into.
+    assert "_symnb_symgraph" not in shown_traceback and "begin(" not in shown_traceback
+    assert ".end()" not in shown_traceback
 
 
 def test_symgraph_through_run_cell_magic_runs_the_cell_itself(shell):

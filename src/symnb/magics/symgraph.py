@@ -5,7 +5,8 @@ first line (the magic's) becomes a call that notes the names defined so far, and
 that shows the report is added after the last line. The cell's own lines run as any
 cell's do, with the same line numbers as in the editor, so a failing line is shown as
 ``Cell In[5], line 3`` with no frame of the magic above it, and the creation lines of the
-report name the cell's lines. ``shell.run_cell_magic('symgraph', ...)``, which skips input
+report name the cell's lines; the lines a traceback quotes are the cell as typed
+(``%%symgraph`` first, not the calls it became). ``shell.run_cell_magic('symgraph', ...)``, which skips input
 transformers, runs the cell through the magic itself.
 
 What is shown (:mod:`symnb.magics.report`): one table of the variables the cell assigned
@@ -16,6 +17,7 @@ IPython the report is printed as text.
 
 from __future__ import annotations
 
+import linecache
 import sys
 from typing import Any
 
@@ -67,6 +69,7 @@ class SymgraphMagics(Magics):
         if args.show is not None:
             args.show = _split_names(args.show)
         self._pending = (args, snapshot(self.shell.user_ns))
+        _show_the_cell_as_typed(sys._getframe(1).f_code.co_filename, line)
 
     def end(self) -> None:
         """Show the report of the cell that just ran."""
@@ -108,6 +111,17 @@ def transform_symgraph_cell(lines: list[str]) -> list[str]:
     if body and not body[-1].endswith("\n"):
         body[-1] += "\n"
     return ([f"{HIDDEN_NAME}.begin({options!r})  # %%symgraph\n"] + body + [f"{HIDDEN_NAME}.end()\n"])
+
+
+def _show_the_cell_as_typed(filename: str, options: str) -> None:
+    """Make the source lines a traceback shows for the transformed cell ``filename`` the
+    cell as the user typed it: ``%%symgraph OPTIONS`` first, no closing ``end()`` line
+    (IPython caches the transformed text, which would show the magic's own calls)."""
+    entry = linecache.cache.get(filename)
+    if not entry or not entry[2] or not entry[2][0].startswith(f"{HIDDEN_NAME}.begin("):
+        return  # not a transformed cell (run_cell_magic runs the cell itself)
+    lines = [f"%%symgraph {options}".rstrip() + "\n"] + list(entry[2][1:-1])
+    linecache.cache[filename] = (sum(map(len, lines)), None, lines, filename)
 
 
 def _running_cell_number(shell) -> int:

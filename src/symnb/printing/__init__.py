@@ -6,6 +6,8 @@
 - :func:`pydotprint`: a PNG/SVG/PDF picture through pydot and Graphviz;
 - :func:`graph_svg`: a laid-out picture as SVG (Graphviz when installed, else symnb's
   own layered layout), the picture the notebook views show;
+- :func:`graph_picture`: the same picture as a notebook output that renders trusted or
+  not, in nbconvert's HTML and on GitHub;
 - :class:`Print`: the op that prints a value when the graph computes it.
 
 Importing this package does not import JAX.
@@ -18,11 +20,12 @@ from symnb.printing.min_informative_str import min_informative_str
 from symnb.printing.pprint import pp, pprint, register_pprinter
 from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
 from symnb.printing.svg import graph_svg
+from symnb.printing.picture import GraphImage, graph_picture
 
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
     "pydotprint_variables",
-    "GraphvizNotFoundError", "Print", "graph_svg",
+    "GraphvizNotFoundError", "Print", "graph_svg", "graph_picture", "GraphImage",
 ]
 
 
