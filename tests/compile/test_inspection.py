@@ -26,6 +26,19 @@ def test_lowered_text_tags_operations_with_the_users_lines(stage, marker):
     assert "Sum(test_inspection.py:" in text
 
 
+def test_optimized_hlo_opens_with_the_program_not_a_list_of_python_files():
+    x, total = _model()
+    text = sn.function([x], total).lowered_text("hlo")
+    lines = text.splitlines()
+    assert lines[0].startswith("HloModule ")
+    assert not any(line.strip() in ("FileNames", "StackFrames", "FileLocations", "FunctionNames")
+                   for line in lines)
+    assert ".py\"" not in text and "stack_frame_id" not in text and "\n\n\n" not in text
+    # The first thing after the module line is a computation.
+    assert next(line for line in lines[1:] if line.strip()).startswith(("%", "ENTRY"))
+    assert "ENTRY %main" in text and "Dot(test_inspection.py:" in text
+
+
 def test_lowered_text_with_example_arguments_and_bad_stage():
     x, total = _model()
     f = sn.function([x], total)

@@ -357,7 +357,9 @@ class Function:
             lowered = program.jitted.lower(*call_args)
             if stage == "stablehlo":
                 return lowered.as_text(debug_info=True)
-            return lowered.compile().as_text()
+            from symnb.compile.profiling_xla import without_stack_frames
+
+            return without_stack_frames(lowered.compile().as_text())
 
     def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
         names = self._input_names

@@ -50,7 +50,7 @@ from symnb.core.graph import Apply, walk_nodes
 from symnb.lower_xla.interpreter import scope_name
 
 __all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",
-           "hlo_scopes", "attribute_to_nodes"]
+           "hlo_scopes", "attribute_to_nodes", "without_stack_frames"]
 
 _SCOPE = re.compile(r"^[A-Za-z_]\w*\([^()]*:\d+\)$")
 _INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*)$")
@@ -267,6 +267,21 @@ def _own_times(events: Any, module: str, total: dict[str, float]) -> None:
         stack.append([end, name, end - start])
     for _, name, own in stack:
         total[name] = total.get(name, 0.0) + own
+
+
+_STACK_SECTIONS = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+_STACK_FRAME_ID = re.compile(r",? stack_frame_id=\d+")
+
+
+def without_stack_frames(hlo_text: str) -> str:
+    """The HLO text without XLA's index of Python stack frames (the ``FileNames``,
+    ``FunctionNames``, ``FileLocations`` and ``StackFrames`` blocks after the module
+    line, and each instruction's ``stack_frame_id``): paths of the kernel, tornado and
+    symnb's own calls that say nothing about the program. Each operation keeps its
+    ``op_name``, the symnb scope naming its node and line."""
+    blocks = hlo_text.split("\n\n")
+    kept = [b for b in blocks if b.split("\n", 1)[0].strip() not in _STACK_SECTIONS]
+    return re.sub(r"\n{3,}", "\n\n", _STACK_FRAME_ID.sub("", "\n\n".join(kept)))
 
 
 def module_name(hlo_text: str) -> str:
