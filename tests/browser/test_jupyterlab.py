@@ -3,7 +3,9 @@ Playwright with Debian's Chromium.
 
 Runs notebooks/06_widgets_and_symgraph.ipynb, clicks a graph node, edits a test value,
 steps a rewrite, and checks each view in the page's DOM; then reopens the saved notebook
-with a fresh kernel and checks the static snapshots show. It also times a 2,000-node
+with no kernel and checks the static snapshots show the state the user left (the edited
+value, the step reached). A profile notebook checks the compact profile views, the
+time-coloured graph's legend and tags, and that a refreshed profile is what is saved. It also times a 2,000-node
 graph opening in the explorer. Screenshots of each view go to build/screenshots/.
 
 Skipped, saying why, where no browser can be had (no `chromium` on PATH -- CI installs
@@ -47,6 +49,23 @@ w = x
 for _ in range(500):  # 500 x (mul, add, tanh, a constant) + x: 2,001 nodes
     w = T.tanh(w * np.float32(0.5) + x)"""
 
+PROFILE_NOTEBOOK = "profile.ipynb"
+PROFILE_CELLS = ["""import numpy as np
+import symnb as sn
+import symnb.tensor as T
+from symnb.widgets import ProfileView
+%load_ext symnb
+rng = np.random.default_rng(0)""", """%%symgraph --profile
+x = T.matrix("x", test_value=rng.normal(size=(256, 64)).astype("float32"))
+w1 = sn.shared(rng.normal(scale=0.1, size=(64, 128)).astype("float32"), name="w1")
+w2 = sn.shared(rng.normal(scale=0.1, size=(128, 10)).astype("float32"), name="w2")
+hidden = T.tanh(T.dot(x, w1))
+probabilities = T.softmax(T.dot(hidden, w2))""", """f = sn.function([x], probabilities, profile=True, name="mlp")
+for _ in range(20):
+    f(x.test_value)
+view = ProfileView(f)
+view""", "view.graph()"]
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -68,6 +87,7 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
     shutil.copy(ROOT / "notebooks" / NOTEBOOK, root / NOTEBOOK)
     write_notebook(root / "big.ipynb", [BIG_GRAPH, "GraphExplorer(w)"])
+    write_notebook(root / PROFILE_NOTEBOOK, PROFILE_CELLS)
     settings = root / ".settings"
     for plugin, values in (
             # Every cell in the page (Lab 4 otherwise renders only those near the view), and a
@@ -124,7 +144,9 @@ def shut_down_kernels(lab) -> None:
         urllib.request.urlopen(request, timeout=10)
 
 
-def open_notebook(browser, lab, name: str):
+def open_notebook(browser, lab, name: str, kernel: bool = True):
+    """Open ``name`` in JupyterLab; with ``kernel=False`` the kernel Lab starts is shut
+    down once it is up (a notebook reopened to read: only the saved outputs show)."""
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{lab['base']}/lab/tree/{name}?token={lab['token']}&reset", timeout=60_000)
     page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
@@ -135,6 +157,9 @@ def open_notebook(browser, lab, name: str):
     except sync_api.TimeoutError:
         pass
     page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']", timeout=60_000)
+    if not kernel:
+        shut_down_kernels(lab)
+        page.wait_for_timeout(1_000)
     return page
 
 
@@ -242,10 +267,17 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     saved = json.loads((lab["root"] / NOTEBOOK).read_text())
     assert any("symnb-snapshot" in "".join(o.get("data", {}).get("text/html", ""))
                for c in saved["cells"] for o in c.get("outputs", []))
-    page = open_notebook(browser, lab, NOTEBOOK)
+    page = open_notebook(browser, lab, NOTEBOOK, kernel=False)
     check_snapshots(page)
+    # The snapshots show what the user left, not the views as first drawn: the edited
+    # input (then the bad text's error) and the rewrite the stepper reached.
+    editor_snapshot = page.locator(".symnb-snapshot .symnb-editor-snapshot").first
+    assert "[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]" in editor_snapshot.inner_text()
+    assert "cannot read" in editor_snapshot.inner_text()
+    assert "Rewrite 2 of" in page.locator(".symnb-snapshot .symnb-stepper-page").first.inner_text()
     shot(page, page.locator(".symnb-snapshot").first, "10_reopened_snapshot_symgraph")
-    shot(page, page.locator(".symnb-snapshot").nth(3), "11_reopened_snapshot_editor")
+    shot(page, editor_snapshot, "11_reopened_snapshot_editor_edited")
+    shot(page, page.locator(".symnb-snapshot .symnb-stepper-page").first, "11b_reopened_snapshot_stepper_step2")
     page.close()
     shut_down_kernels(lab)
 
@@ -256,6 +288,65 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     page = open_notebook(browser, lab, "untrusted.ipynb")
     check_snapshots(page)
     shot(page, page.locator(".symnb-snapshot").first, "12_untrusted_copy_snapshot")
+    page.close()
+    shut_down_kernels(lab)
+
+
+def test_profile_views_are_compact_agree_and_save_what_was_refreshed(lab, browser):
+    page = open_notebook(browser, lab, PROFILE_NOTEBOOK)
+    run_all(page)
+    page.locator(".symnb-explorer svg.symnb-graph g.symnb-time-legend").wait_for(timeout=180_000)
+
+    # %%symgraph --profile: timed calls, an overview; the tables closed, one click away.
+    footer = page.locator(".symnb-explorer").first.locator(".symnb-footer")
+    overview = footer.locator(".symnb-profile pre").first.inner_text()
+    assert "call(s) timed" in overview and "0 call(s) timed" not in overview
+    assert "costliest lines" in overview and "hidden = T.tanh(T.dot(x, w1))" in overview
+    tables = footer.locator("details.symnb-profile-tables")
+    assert tables.get_attribute("open") is None and not tables.locator("table").first.is_visible()
+    height = footer.evaluate("e => e.getBoundingClientRect().height")
+    assert height < 400, f"the profile footer is {height:.0f} px tall"
+    shot(page, footer, "14_symgraph_profile_compact")
+    tables.locator("summary").click()
+    assert tables.locator("table").first.is_visible()
+    shot(page, footer, "15_symgraph_profile_tables_opened")
+
+    # ProfileView: Refresh measures again; its numbers and the graph's are the same.
+    view = page.get_by_role("button", name="Refresh").locator("xpath=..")
+    before = view.locator(".symnb-profile pre").inner_text()
+    view.get_by_role("button", name="Refresh").click()
+    deadline = time.monotonic() + 60
+    while view.locator(".symnb-profile pre").inner_text() == before:  # measured again
+        assert time.monotonic() < deadline, "Refresh did not measure again"
+        page.wait_for_timeout(200)
+    refreshed = view.locator(".symnb-profile pre").inner_text()
+    shot(page, view, "16_profile_view_refreshed")
+
+    # The time-coloured graph: a legend, and tags that cover no node's text.
+    graph = page.locator(".symnb-explorer").nth(1)
+    legend = graph.locator("g.symnb-time-legend")
+    assert legend.count() == 1 and "time per call" in legend.inner_text()
+    overlaps = graph.evaluate("""root => {
+        const boxes = [...root.querySelectorAll('g.symnb-node')].map(g => [
+            [...g.querySelectorAll(':scope > text')].map(t => t.getBoundingClientRect()),
+            g.querySelector('g.symnb-time-badge rect')]).filter(([, tag]) => tag);
+        const tags = boxes.map(([, tag]) => tag.getBoundingClientRect());
+        const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        return boxes.flatMap(([texts]) => texts).filter(t => tags.some(tag => hit(t, tag))).length; }""")
+    assert overlaps == 0
+    shot(page, graph, "17_time_coloured_graph_legend")
+
+    # Save; reopen with no kernel: the profile's snapshot is the refreshed one.
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+    page.close()
+    shut_down_kernels(lab)
+    page = open_notebook(browser, lab, PROFILE_NOTEBOOK, kernel=False)
+    snapshots = page.locator(".symnb-snapshot .symnb-profile pre")
+    snapshots.first.wait_for(timeout=30_000)
+    saved = [snapshots.nth(i).inner_text() for i in range(snapshots.count())]
+    assert refreshed in saved and before not in saved
+    shot(page, page.locator(".symnb-snapshot").nth(1), "18_reopened_profile_snapshot")
     page.close()
     shut_down_kernels(lab)
 

@@ -67,8 +67,8 @@ class ProfileReport(NamedTuple):
     ``unattributed``) to ``call_seconds``, the real time of a call."""
 
     source: str                     # how the node times were measured
-    call_seconds: float             # the real time of one call
-    program_seconds: float          # of which the XLA program ran (replayed)
+    call_seconds: float             # the real time of one call (the calls' median)
+    program_seconds: float          # of which the XLA program ran (timed alone, untraced)
     outside_seconds: float          # the rest: checks, dispatch, transfers, output copies
     node_seconds: dict[int, float]  # scaled, per toposort index (every node)
     line_seconds: dict[str, float]  # scaled, per user line

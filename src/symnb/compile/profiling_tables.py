@@ -154,7 +154,7 @@ def write_overview(stats: "ProfileStats", report: ProfileReport | None, n_lines:
     if report is None:
         return f"Profile of {name}: not called yet (call the function once)\n"
     n = stats.calls
-    timed = (f"{n} call(s) timed, {_s(report.call_seconds)} per call" if n else
+    timed = (f"{n} call(s) timed, {_s(report.call_seconds)} per call (median)" if n else
              f"no call timed yet (only compiles); the program alone: {_s(report.call_seconds)}")
     out.write(f"Profile of {name}: {timed}\n")
     total = report.call_seconds or 1.0
