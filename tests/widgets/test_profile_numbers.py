@@ -68,7 +68,7 @@ def test_summary_view_graph_and_magic_print_the_same_numbers(profiled):
     for index, (pct, secs) in apply.items():
         node_id = explorer.id_of(f.nodes[index])
         group = svg.split(f'data-id="{node_id}"', 1)[1].split('class="symnb-node', 1)[0]
-        assert f">{pct}</text>" in group  # the tag
+        assert f"\u00b7 {pct}</tspan>" in group  # after the op, inside the box
         assert f"{secs} per call ({pct} of the call)" in explorer.select(node_id)
     # The graph a profiled function opens with by default reads the same measurement.
     assert urllib.parse.unquote(type(explorer)(f).snapshot_body()).count("of the call") > 0

@@ -68,7 +68,7 @@ class ProfileReport(NamedTuple):
 
     source: str                     # how the node times were measured
     call_seconds: float             # the real time of one call (the calls' median)
-    program_seconds: float          # of which the XLA program ran (timed alone, untraced)
+    program_seconds: float          # of which XLA's operations ran (their own time, traced)
     outside_seconds: float          # the rest: checks, dispatch, transfers, output copies
     node_seconds: dict[int, float]  # scaled, per toposort index (every node)
     line_seconds: dict[str, float]  # scaled, per user line

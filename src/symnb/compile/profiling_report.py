@@ -4,8 +4,6 @@ program on the last call's arguments, scaled so that the rows sum to the real ca
 from __future__ import annotations
 
 import contextlib
-import statistics
-import time
 from typing import TYPE_CHECKING, Any
 
 import jax
@@ -63,41 +61,27 @@ def _from_xla_trace(stats: "ProfileStats", program: Any, full: list[Any], footpr
     donated = set(program.donate)
     context = fn._context
 
-    def fresh() -> list[Any]:
+    def run() -> None:
         # Each run donates fresh copies, so every run sees the same values.
-        return [jax.device_put(a, may_alias=False) if i in donated else a
+        args = [jax.device_put(a, may_alias=False) if i in donated else a
                 for i, a in enumerate(call_args)]
-
-    def execute(args: list[Any]) -> None:
         with context() if context is not None else contextlib.nullcontext():
             jax.block_until_ready(program.jitted(*args))
 
-    times = trace_operations(lambda: execute(fresh()), repeats, module_name(facts.hlo_text))
+    times = trace_operations(run, repeats, module_name(facts.hlo_text))
     found = attribute_to_nodes(times.seconds, hlo_scopes(facts.hlo_text), fn.nodes, weights)
-    # The program's own time, untraced (the profiler slows the traced runs down): the
-    # trace only says how that time divides among the nodes.
-    program_alone = _median_seconds(execute, fresh, max(repeats, 5))
-    call = stats.call_median or program_alone
-    program_seconds = min(program_alone, call)
+    call = stats.call_median or times.run_median
+    # The program's time is its XLA operations' own time in the trace (not the traced
+    # runs' wall time: the profiler and JAX's dispatch slow those down); the rest of
+    # the real call is outside the program.
     measured = sum(found.node_seconds.values()) + found.unattributed
+    program_seconds = min(measured, call) if measured else min(times.run_median, call)
     factor = program_seconds / measured if measured else 0.0
     return ProfileReport(
         XLA_TRACE, call, program_seconds, call - program_seconds,
         {i: s * factor for i, s in found.node_seconds.items()},
         {line: s * factor for line, s in found.line_seconds.items()},
         found.unattributed * factor, found.shared_scopes, facts, footprint)
-
-
-def _median_seconds(execute: Any, fresh: Any, runs: int) -> float:
-    """The median time of ``execute`` on ``fresh()`` arguments (made outside the clock)."""
-    seconds = []
-    for _ in range(runs):
-        args = fresh()
-        jax.block_until_ready(args)
-        start = time.perf_counter()
-        execute(args)
-        seconds.append(time.perf_counter() - start)
-    return statistics.median(seconds)
 
 
 def _output_sizes(nodes: list, footprint: list) -> dict[int, float]:

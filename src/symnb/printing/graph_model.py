@@ -102,6 +102,16 @@ class PictureNode:
     heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
     share_of: str = "the nodes' time"  # what time_share is a share of
 
+    @property
+    def time_tag(self) -> str:
+        """`` · 35.0%``: the share a timed node shows after its op, or ''."""
+        return "" if self.seconds is None else f" \u00b7 {percent_text(100 * self.time_share)}"
+
+    @property
+    def caption(self) -> str:
+        """The second line drawn in the box: the op (or type), then the time tag."""
+        return self.sublabel + self.time_tag
+
     def time_text(self) -> str:
         """``1.200e-04s per call (35.0% of the call)``, or "" when untimed: written as
         the profile's tables write them."""

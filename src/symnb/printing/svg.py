@@ -5,9 +5,9 @@ kernel) and the live explorer's drawing (the widget adds clicks, search and zoom
 so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
 ``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
 A picture carrying times (a profile's) shades each timed node from white to red by its
-heat (the costliest node darkest), tags it with its share of the call (on a white tag
-clear of its label) and writes its time in its tooltip and ``data-seconds``; a colour
-scale above the picture says what the colours and tags mean. A saved notebook keeps it all.
+heat (the costliest node darkest), writes its share of the call after its op (inside its
+box) and its time in its tooltip and ``data-seconds``; a colour
+scale above the picture says what the colours and shares mean. A saved notebook keeps it all.
 """
 
 from __future__ import annotations
@@ -175,15 +175,13 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
     texts = [f'<text x="{center:.1f}" y="{top + 15:.1f}" text-anchor="middle" '
              f'font-weight="bold">{_e(label)}</text>',
              f'<text x="{center:.1f}" y="{top + 29:.1f}" text-anchor="middle" font-size="11" '
-             f'fill="#333">{_e(node.sublabel)}</text>']
+             f'fill="#333">{_e(node.sublabel)}{_time_tag(node)}</text>']
     if node.has_inner and not node.inner:
         texts.append(f'<text x="{x + w - 4:.1f}" y="{y + 11:.1f}" text-anchor="end" '
                      'font-size="10" fill="#555">\u229e</text>')  # "open me" mark
     if node.hidden:
         texts.append(f'<text x="{x + 4:.1f}" y="{y + 11:.1f}" font-size="10" fill="#555">'
                      f"+{node.hidden}</text>")
-    if timed:
-        texts.append(_time_badge(node, x + w, y))
     body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
     seconds = f' data-seconds="{node.seconds:.6g}"' if timed else ""
     return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds} '
@@ -191,20 +189,17 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
             f"<title>{_e(node_title(node, values))}</title>{body}</g>")
 
 
-def _time_badge(node: PictureNode, right: float, top: float) -> str:
-    """The node's share of the call on a white tag over its top-right corner, clear of
-    the node's own text."""
-    text = percent_text(100 * node.time_share)
-    width = 6.4 * len(text) + 8
-    return (f'<g class="symnb-time-badge"><rect x="{right - width + 4:.1f}" y="{top - 8:.1f}" '
-            f'width="{width:.1f}" height="14" rx="3" fill="#ffffff" stroke="#b0b0b0"/>'
-            f'<text x="{right:.1f}" y="{top + 3:.1f}" text-anchor="end" font-size="10" '
-            f'fill="#222">{text}</text></g>')
+def _time_tag(node: PictureNode) -> str:
+    """A timed node's share of the call, after its op on the same line (inside the box,
+    which the layout widens for it): never on top of other text."""
+    if not node.time_tag:
+        return ""
+    return f'<tspan class="symnb-time-tag" font-weight="bold" fill="#111">{_e(node.time_tag)}</tspan>'
 
 
 def _time_legend(max_share: float, share_of: str) -> str:
     """The colour scale of a time-coloured picture: white (no time) to the costliest
-    node's red, with what the tags on the nodes mean."""
+    node's red, with what the shares in the nodes mean."""
     stops = "".join(f'<stop offset="{k}" stop-color="{time_fill(k)}"/>' for k in (0, 1))
     return ('<g class="symnb-time-legend" font-size="11">'
             f'<defs><linearGradient id="symnb-heat">{stops}</linearGradient></defs>'
@@ -213,7 +208,7 @@ def _time_legend(max_share: float, share_of: str) -> str:
             '<text x="104" y="28" font-size="10" fill="#444">0%</text>'
             f'<text x="224" y="28" font-size="10" fill="#444" text-anchor="end">'
             f"{percent_text(100 * max_share)}</text>"
-            f'<text x="234" y="14" fill="#222">tag: the node\u2019s share of {_e(share_of)}</text>'
+            f'<text x="234" y="14" fill="#222">after each op: its share of {_e(share_of)}</text>'
             "</g>")
 
 
