@@ -244,7 +244,7 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     shot(page, editor, "6_editor_recomputed")
     field.fill("[[1, 2]")
     field.press("Enter")
-    page.locator(".symnb-editor-outputs[data-state='stale']").wait_for(timeout=20_000)
+    page.locator(".symnb-editor-outputs[data-state='stale']").first.wait_for(timeout=20_000)
     red = page.locator(".symnb-editor-outputs .symnb-error").first
     assert red.evaluate("e => getComputedStyle(e).color") == "rgb(208, 0, 0)"
     assert "cannot read" in red.inner_text()
