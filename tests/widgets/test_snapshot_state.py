@@ -68,6 +68,11 @@ def test_an_opened_node_and_a_refreshed_profile_follow_into_the_snapshot(kernel)
     assert explorer.expanded == [loop]
     page = _last_html(updated, explorer)
     assert "symnb-expanded" in page and page.count('class="symnb-node') > explorer.picture.count() - 1
+    explorer.widget.selected = loop  # a click: the snapshot shows the node's details...
+    page = _last_html(updated, explorer)
+    assert f'class="symnb-node-details" data-node="{loop}"' in page
+    assert "<button" not in page  # ...without buttons nothing could run once saved
+    assert "<button" in explorer.details_html()  # the live view keeps them
 
     f = sn.function([xs], hs.sum(), profile=True)
     f(np.ones((3, 2), "float32"))

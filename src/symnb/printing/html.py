@@ -100,9 +100,10 @@ def _button(action: str, node_id: str, text: str) -> str:
             f'style="{TEXT_STYLE}">{_e(text)}</button>')
 
 
-def node_details_html(picture: GraphPicture, node_id: str) -> str:
+def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True) -> str:
     """The details of one node of ``picture``: what it is, its value, where it was built,
-    and its inputs with their lines; buttons to open its inner graphs or collapse it."""
+    and its inputs with their lines; with ``actions``, buttons to open its inner graphs or
+    collapse it (a saved snapshot, where nothing runs them, has none)."""
     node = picture.find(node_id)
     if node is None:
         return '<p style="margin:0">Click a node to see its op, type, value and line.</p>'
@@ -116,7 +117,8 @@ def node_details_html(picture: GraphPicture, node_id: str) -> str:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
     parts = [f'<div class="symnb-node-details" data-node="{_e(node_id)}" style="{TEXT_STYLE}">',
              title, table(rows, escape=False)]
-    parts.append(_actions(node))
+    if actions:
+        parts.append(_actions(node))
     if node.kind == "apply":
         parts.append(_io_table("inputs", node.obj.inputs))
         if len(node.obj.outputs) > 1:

@@ -187,7 +187,7 @@ class GraphExplorer(WidgetView):
     def snapshot_body(self) -> str:
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; the details '
                 "of each node show in the live explorer.</div>")
-        details = self.details_html() if self.selected else ""
+        details = node_details_html(self.picture, self.selected, actions=False) if self.selected else ""
         return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{picture_img(self._svg)}{details}'
                 f"{self.footer}</div>")
 
