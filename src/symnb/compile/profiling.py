@@ -76,6 +76,7 @@ class ProfileReport(NamedTuple):
     shared_scopes: dict[int, int]   # nodes sharing a scope (op class and line) with others
     facts: Any                      # profiling_xla.CompiledFacts, or None
     footprint: list[Any]            # footprint.Footprint entries, largest first
+    traced_seconds: float = 0.0     # XLA's operations as traced, before scaling to the call
 
 
 class ProfileStats:

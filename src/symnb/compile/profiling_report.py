@@ -81,7 +81,7 @@ def _from_xla_trace(stats: "ProfileStats", program: Any, full: list[Any], footpr
         XLA_TRACE, call, program_seconds, call - program_seconds,
         {i: s * factor for i, s in found.node_seconds.items()},
         {line: s * factor for line, s in found.line_seconds.items()},
-        found.unattributed * factor, found.shared_scopes, facts, footprint)
+        found.unattributed * factor, found.shared_scopes, facts, footprint, measured)
 
 
 def _output_sizes(nodes: list, footprint: list) -> dict[int, float]:

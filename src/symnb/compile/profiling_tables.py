@@ -133,6 +133,9 @@ def write_summary(stats: "ProfileStats", report: ProfileReport | None, n_nodes: 
               f"{' (' + shapes + ')' if shapes else ''}. Per call: the XLA program "
               f"{_s(report.program_seconds)}, outside it {_s(report.outside_seconds)}, "
               f"total {_s(report.call_seconds)}.\n")
+    if report.traced_seconds > report.call_seconds:  # the trace's share is then scaled down
+        out.write(f"  (XLA's operations took {_s(report.traced_seconds)} when traced, longer than the "
+                  "median call: the machine was busy; measure again for the time outside.)\n")
     calls = stats.calls
     _write_table(out, "Lines (where the time goes, by your code)",
                  "<% time> <sum %> <time per call> <#apply> <line>", line_rows(stats, report),
