@@ -111,3 +111,13 @@ def test_profile_totals_against_perf_counter_around_the_calls(profiled):
     rows = f.profile.line_times()
     assert sum(s for _, s, _ in rows) == pytest.approx(report.call_seconds, rel=1e-6)
     assert sum(p for _, _, p in rows) == pytest.approx(100.0, abs=0.01)
+
+
+def test_a_trace_longer_than_the_call_is_said_not_hidden(profiled):
+    f, batch = profiled
+    f(batch)
+    f.profile.call_times[:] = [1e-9] * len(f.profile.call_times)  # calls "faster" than the trace
+    report = f.profile.report(refresh=True)
+    assert report.traced_seconds > report.call_seconds == pytest.approx(1e-9)
+    assert report.outside_seconds == 0 and report.program_seconds == report.call_seconds
+    assert "longer than the median call: the machine was busy" in f.profile.summary(file="str")
