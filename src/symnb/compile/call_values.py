@@ -1,0 +1,48 @@
+"""A failed call's values on its error (``err.call_values``), from the NumPy replay.
+
+Every error a call raises about a node (a shape a node cannot take, an index or
+``Assert`` check, ``NanGuardMode``'s verdict) goes through :func:`with_call_values`
+before it leaves the function: the graph is replayed with the call's arguments and the
+shared variables' values before the call (unchanged by the failed call), see
+:mod:`symnb.core.failed_call`. The values are added to the message and kept on the
+error for ``GraphExplorer(err)`` and the error's HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core.errors import label
+from symnb.core.failed_call import CallValues, NodeValues, replay
+
+__all__ = ["with_call_values"]
+
+
+def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> Exception:
+    """``error`` with ``error.call_values`` set (when it names a node), for the call of
+    ``function`` with ``arrays`` (its checked arguments; shared values are read here)."""
+    node = getattr(error, "node", None)
+    if node is None or getattr(error, "call_values", None) is not None:
+        return error
+    names = getattr(function, "_input_names", None) or [label(v) for v in function.inputs]
+    arguments = [(name, np.asarray(a)) for name, a in zip(names, arrays[:len(function.inputs)])]
+    arguments += [(label(v), v.get_value()) for v in function._all_shared]
+    env = {id(v): value for v, (_, value) in zip(function._program_inputs, arguments)}
+    bad_value = getattr(error, "bad_value", None)  # NanGuardMode's test of a value
+    last: list[NodeValues] = []
+
+    def failing(seen: NodeValues) -> bool:
+        if seen.node is not node:
+            return False
+        last[:] = [seen]
+        if seen.error is not None:
+            return True
+        return bad_value is not None and any(bad_value(v) for v in seen.inputs + seen.outputs)
+
+    found, other = replay(function.nodes, env, failing)
+    values = CallValues(arguments, node, found, other, last[0] if last else None)
+    error.call_values = values
+    error.add_note("\n".join(values.lines()))
+    return error
