@@ -44,5 +44,9 @@ def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> 
     found, other = replay(function.nodes, env, failing)
     values = CallValues(arguments, node, found, other, last[0] if last else None)
     error.call_values = values
-    error.add_note("\n".join(values.lines()))
+    text = "\n".join(values.lines())
+    if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
+        error.args = (f"{error.args[0]}\n{text}",) + error.args[1:]
+    else:
+        error.add_note(text)
     return error
