@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from symnb.core.config import config
 from symnb.core.errors import label
 from symnb.core.failed_call import CallValues, NodeValues, replay
 
@@ -44,6 +45,8 @@ def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> 
     found, other = replay(function.nodes, env, failing)
     values = CallValues(arguments, node, found, other, last[0] if last else None)
     error.call_values = values
+    if config.exception_verbosity == "low":  # the message stays short; the values are kept
+        return error
     text = "\n".join(values.lines())
     if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
         error.args = (f"{error.args[0]}\n{text}",) + error.args[1:]

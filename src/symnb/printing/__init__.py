@@ -14,6 +14,7 @@ Importing this package does not import JAX.
 from symnb.core.errors import register_high_verbosity_section
 from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
+from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.min_informative_str import min_informative_str
 from symnb.printing.pprint import pp, pprint, register_pprinter
 from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
@@ -22,7 +23,7 @@ from symnb.printing.svg import graph_svg
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
     "pydotprint_variables",
-    "GraphvizNotFoundError", "Print", "graph_svg",
+    "GraphvizNotFoundError", "Print", "graph_svg", "failure_html", "call_values_html",
 ]
 
 

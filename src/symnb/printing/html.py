@@ -109,7 +109,7 @@ def node_details_html(picture: GraphPicture, node_id: str) -> str:
     var = node.variable
     title = f"<b>{_e(node.label)}</b>"
     rows = [("op", _e(kind_of(var))), ("type", _e(var.type.short())),
-            ("value", value_html(var)), ("created at", _e(creation_text(var)))]
+            ("test value", value_html(var)), ("created at", _e(creation_text(var)))]
     if node.seconds is not None:
         rows.append(("time", _e(node.time_text())))
     if node.error:
