@@ -27,18 +27,20 @@ def _value_cell(value: Any, title: str) -> str:
     return f"{text}<br>{picture}" if picture else text
 
 
-def call_values_html(values: CallValues) -> str:
-    """The call's arguments, then the failing node's inputs and outputs in that call."""
+def call_values_html(values: CallValues, arguments: bool = True) -> str:
+    """The call's arguments (unless ``arguments=False``), then the failing node's inputs
+    and outputs in that call."""
     where = f" at {html.escape(values.where)}" if values.where else ""
-    arguments = [(html.escape(name), _value_cell(value, name)) for name, value in values.arguments]
+    argument_rows = [(html.escape(name), _value_cell(value, name)) for name, value in values.arguments]
     node_rows = [(f"input #{i}", html.escape(label(var)), _value_cell(value, label(var)))
                  for i, (var, value) in enumerate(values.input_values())]
     node_rows += [(f"output #{i}", html.escape(label(var)), _value_cell(value, label(var)))
                   for i, (var, value) in enumerate(values.output_values())]
-    parts = [
-        '<div class="symnb-call-values">',
-        "<div><b>This call's arguments</b> (then the shared variables' values before it)</div>",
-        table(arguments, header=("argument", "value in this call"), escape=False),
+    parts = ['<div class="symnb-call-values">']
+    if arguments:
+        parts += ["<div><b>This call's arguments</b> (then the shared variables' values before it)</div>",
+                  table(argument_rows, header=("argument", "value in this call"), escape=False)]
+    parts += [
         f"<div style=\"margin-top:4px\"><b>Failing node {html.escape(values.node.op.display_name())}"
         f"{where}</b>: its values in this call (replayed in NumPy from the arguments)</div>",
         table(node_rows, header=("", "variable", "value in this call"), escape=False),

@@ -140,7 +140,7 @@ def _io_table(title: str, variables: Sequence[Variable]) -> str:
     rows = [(str(i), _e(label(v)), _e(v.type.short()), value_html(v), _e(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
-            + table(rows, header=("#", "name", "type", "value", "created at"), escape=False))
+            + table(rows, header=("#", "name", "type", "test value", "created at"), escape=False))
 
 
 def function_rows(fn: Any) -> list[tuple[str, str]]:

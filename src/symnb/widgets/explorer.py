@@ -118,7 +118,7 @@ class GraphExplorer(WidgetView):
         values = getattr(self.error, "call_values", None)
         node = self.picture.find(self.selected) if self.selected else None
         if values is not None and node is not None and node.obj is values.node:
-            details += call_values_html(values)  # the failing node: its values in the call
+            details += call_values_html(values, arguments=False)  # its values in that call
         return details
 
     def expand(self, node_id: str) -> None:
