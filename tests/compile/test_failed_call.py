@@ -139,3 +139,21 @@ def test_an_assert_shows_the_calls_values():
     values = info.value.call_values
     np.testing.assert_array_equal(values.inputs[0], bad)
     np.testing.assert_array_equal(values.inputs[1], bad > 0)
+
+
+def test_a_run_time_shape_error_in_a_scan_body_names_the_iteration():
+    xs, w = T.matrix("xs"), T.vector("w")
+
+    def step(x_t, acc):
+        moved = x_t + w  # (3,) + (2,) once called
+        return acc + moved.sum()
+
+    out, _ = sn.scan(step, sequences=[xs], outputs_info=[T.constant(np.float32(0))], name="walk")
+    f = sn.function([xs, w], out)
+    rows, shift = np.arange(12, dtype="float32").reshape(4, 3), np.ones(2, "float32")
+    with pytest.raises(sn.GraphRuntimeError) as info:
+        f(rows, shift)
+    values = info.value.call_values
+    assert values.iteration == 0 and "iteration 0 of Scan{walk}" in str(info.value)
+    np.testing.assert_array_equal(values.inputs[0], rows[0])
+    np.testing.assert_array_equal(values.inputs[1], shift)
