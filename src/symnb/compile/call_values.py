@@ -27,8 +27,23 @@ def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> 
     node = getattr(error, "node", None)
     if node is None or getattr(error, "call_values", None) is not None:
         return error
-    names = getattr(function, "_input_names", None) or [label(v) for v in function.inputs]
-    arguments = [(name, np.asarray(a)) for name, a in zip(names, arrays[:len(function.inputs)])]
+    try:
+        values = _replayed(error, node, function, arrays)
+    except Exception:  # noqa: BLE001 -- the replay must never hide the error it explains
+        return error
+    error.call_values = values
+    if config.exception_verbosity == "low":  # the message stays short; the values are kept
+        return error
+    text = "\n".join(values.lines())
+    if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
+        error.args = (f"{error.args[0]}\n{text}",) + error.args[1:]
+    else:
+        error.add_note(text)
+    return error
+
+
+def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any]) -> CallValues:
+    arguments = [(label(v), np.asarray(a)) for v, a in zip(function.inputs, arrays)]
     arguments += [(label(v), v.get_value()) for v in function._all_shared]
     env = {id(v): value for v, (_, value) in zip(function._program_inputs, arguments)}
     bad_value = getattr(error, "bad_value", None)  # NanGuardMode's test of a value
@@ -43,13 +58,4 @@ def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> 
         return bad_value is not None and any(bad_value(v) for v in seen.inputs + seen.outputs)
 
     found, other = replay(function.nodes, env, failing)
-    values = CallValues(arguments, node, found, other, last[0] if last else None)
-    error.call_values = values
-    if config.exception_verbosity == "low":  # the message stays short; the values are kept
-        return error
-    text = "\n".join(values.lines())
-    if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
-        error.args = (f"{error.args[0]}\n{text}",) + error.args[1:]
-    else:
-        error.add_note(text)
-    return error
+    return CallValues(arguments, node, found, other, last[0] if last else None)
