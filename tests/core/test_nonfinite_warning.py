@@ -70,3 +70,10 @@ def test_a_pending_value_warns_when_computed():
 def test_finite_values_do_not_warn():
     caught = _caught(lambda: T.exp(T.vector("x", test_value=np.ones(3, "float32"))))
     assert caught == []
+
+
+def test_infinite_inputs_make_no_numpy_warning():
+    """Values already infinite (the sum over them is NaN) warn nothing, from symnb or NumPy."""
+    a = np.array([1.0, np.inf, -np.inf, np.nan], "float32")
+    caught = _caught(lambda: T.isclose(T.vector("a", test_value=a), T.vector("b", test_value=a[::-1])))
+    assert caught == []

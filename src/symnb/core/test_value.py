@@ -84,13 +84,16 @@ class NonFiniteTestValueWarning(RuntimeWarning):
 def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
     """``run_node`` without NumPy's floating-point warnings, warning instead when an
     output becomes NaN or Inf from finite inputs."""
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # the checks too
         outputs = run_node(node, values)
-    if config.warn_nonfinite_test_values:
-        for var, value in zip(node.outputs, outputs):
-            if not _finite(value) and _all_finite(values):
-                warn_at_user_line(_nonfinite_message(node, var, value, _numpy_said(node, values)),
-                                  NonFiniteTestValueWarning)
+        if not config.warn_nonfinite_test_values:
+            return outputs
+        bad = [(var, value) for var, value in zip(node.outputs, outputs) if not _finite(value)]
+        if not bad or not _all_finite(values):
+            return outputs
+    for var, value in bad:
+        warn_at_user_line(_nonfinite_message(node, var, value, _numpy_said(node, values)),
+                          NonFiniteTestValueWarning)
     return outputs
 
 
