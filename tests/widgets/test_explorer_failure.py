@@ -56,3 +56,12 @@ def test_a_build_error_shows_test_values_labelled_as_such():
     page = info.value._repr_html_()
     assert "Test values" in page and value_stats(np.ones(2, "float32")) in page
     assert "this call" not in page
+
+
+def test_the_explorer_of_a_build_error_never_says_pending_for_its_node():
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    y = T.vector("y", test_value=np.ones(2, "float32"))
+    with pytest.raises(BuildError) as info:
+        x + y
+    details = GraphExplorer(info.value).details_html()
+    assert "pending" not in details and "computing it raised the error above" in details

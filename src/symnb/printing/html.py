@@ -21,9 +21,11 @@ from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
 __all__ = ["kind_of", "value_summary", "value_html", "pre", "table", "variable_rows",
-           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE"]
+           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
+#: The summary of a value not computed yet.
+PENDING = "pending (computed when .test_value is read)"
 _CELL = "text-align:left;vertical-align:top;padding:1px 10px 1px 0;border:none"
 
 
@@ -48,7 +50,7 @@ def value_summary(var: Variable) -> str:
     if value is not None:
         return value_stats(value)
     if var.owner is not None:
-        return "pending (computed when .test_value is read)"
+        return PENDING
     return "no test value"
 
 

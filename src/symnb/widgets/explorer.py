@@ -23,7 +23,7 @@ from symnb.core.graph import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
-from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
+from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
@@ -115,11 +115,14 @@ class GraphExplorer(WidgetView):
 
     def details_html(self) -> str:
         details = node_details_html(self.picture, self.selected)
-        values = getattr(self.error, "call_values", None)
         node = self.picture.find(self.selected) if self.selected else None
-        if values is not None and node is not None and node.obj is values.node:
-            details += call_values_html(values, arguments=False)  # its values in that call
-        return details
+        if self.error is None or node is None or node.obj is not _error_node(self.error):
+            return details
+        # The node the error names: its test value could not be computed (that is the
+        # error) or is computed; never "pending". After a call, its values in that call.
+        details = details.replace(PENDING, "not computed: computing it raised the error above")
+        values = getattr(self.error, "call_values", None)
+        return details + (call_values_html(values, arguments=False) if values is not None else "")
 
     def expand(self, node_id: str) -> None:
         """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it."""
