@@ -88,9 +88,14 @@ def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
         outputs = run_node(node, values)
         if not config.warn_nonfinite_test_values:
             return outputs
+        for value in outputs:
+            if not _finite(value):
+                break
+        else:
+            return outputs  # the common case: one cheap test per output
+        if not _all_finite(values):
+            return outputs  # not where the NaN or Inf first appears
         bad = [(var, value) for var, value in zip(node.outputs, outputs) if not _finite(value)]
-        if not bad or not _all_finite(values):
-            return outputs
     for var, value in bad:
         warn_at_user_line(_nonfinite_message(node, var, value, _numpy_said(node, values)),
                           NonFiniteTestValueWarning)
@@ -107,10 +112,11 @@ def _numpy_said(node: Apply, values: Sequence[np.ndarray]) -> list[str]:
 
 
 def _finite(value: np.ndarray) -> bool:
-    """No NaN nor Inf in ``value``. Runs for every node built: a sum first (NaN and Inf
-    make it non-finite; finite values rarely overflow it), each entry only when it is not."""
+    """No NaN nor Inf in ``value``. Runs for every node built: the sum of squares first
+    (a NaN or Inf makes it non-finite; finite values rarely overflow it), each entry only
+    when it is not."""
     kind = value.dtype.kind
-    if kind == "f" and math.isfinite(value.sum()):
+    if kind == "f" and math.isfinite(np.vdot(value, value)):
         return True
     return kind not in "fc" or bool(np.isfinite(value).all())
 
