@@ -76,7 +76,10 @@ def test_shape_condition_is_checked_at_trace_time():
 def _checked_program(inputs, output):
     nodes = toposort([output], inputs)
     assert has_checks(nodes)
-    return jax.jit(with_checks(build_program(inputs, [output], nodes))), nodes
+    checked = with_checks(build_program(inputs, [output], nodes))
+    program = jax.jit(checked)
+    program.checks = checked.checks  # the program's list of checks, as compiled_program keeps
+    return program, nodes
 
 
 def test_value_condition_in_the_jitted_program():
@@ -85,11 +88,11 @@ def test_value_condition_in_the_jitted_program():
     checked = T.Assert("x must be positive {really}")(x, T.gt(x, 0))  # the assert's line
     program, nodes = _checked_program([x], checked * 2)
     error, (out,) = program(np.ones(3, "float32"))
-    raise_failed_check(error, nodes, nodes)
+    raise_failed_check(error, program.checks, nodes, nodes)
     np.testing.assert_array_equal(np.asarray(out), np.full(3, 2.0, "float32"))
     error, _ = program(np.array([1.0, -1.0, 2.0], "float32"))
     with pytest.raises(AssertionFailedError) as info:
-        raise_failed_check(error, nodes, nodes)
+        raise_failed_check(error, program.checks, nodes, nodes)
     text = str(info.value)
     assert isinstance(info.value, AssertionError)
     assert "x must be positive {really} (condition #1 is false)" in text
@@ -107,7 +110,7 @@ def test_failed_check_names_the_called_graph():
     second_nodes = toposort([second], [y])
     error, _ = program(-np.ones(2, "float32"))
     with pytest.raises(AssertionFailedError) as info:
-        raise_failed_check(error, first_nodes, second_nodes)
+        raise_failed_check(error, program.checks, first_nodes, second_nodes)
     assert "# the second assert" in str(info.value) and "condition #1 ('ok')" in str(info.value)
 
 

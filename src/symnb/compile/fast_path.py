@@ -54,8 +54,8 @@ def _one_in_one_out(function: "Function", program: Program) -> Callable[..., Any
                 value = check(value)
             try:
                 results = call(value)
-            except (NodeFailure, ChangedShape):  # raised while tracing: nothing ran
-                results = function._run([value])
+            except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
+                results = function._run([value], failure)
             except jax.errors.JaxRuntimeError as error:
                 raise function._execution_error(error, program, [value]) from None
         except Exception as err:

@@ -22,6 +22,7 @@ from typing import Any, Sequence
 import jax
 import numpy as np
 
+from symnb.compile.call_values import with_call_values
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.compile.devices import call_context, on_device
@@ -46,7 +47,7 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape
 from symnb.core.updates import with_default_updates
 from symnb.lower_xla.cache import ChangedShape, Program
-from symnb.lower_xla.checks import failed_check_error, raise_failed_check
+from symnb.lower_xla.checks import FailedCheck, failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
 from symnb.lower_xla.registry import StaticValueRequired
 from symnb.core.traceback_filter import api_boundary, hide_library_frames
@@ -271,26 +272,27 @@ class Function:
 
     def _run_plain(self, program: Program, arrays: list[Any]) -> list[Any]:
         """Run a plain program (see ``fast_path``): a failure while tracing (nothing
-        ran) goes on through ``_run``; one while running is reported."""
+        ran) goes on through ``_run``, which reports it or recovers; one while running
+        is reported."""
         try:
             return program.call(*arrays)
-        except (NodeFailure, ChangedShape):
-            return self._run(arrays)
+        except (NodeFailure, ChangedShape) as failure:
+            return self._run(arrays, failure)
         except jax.errors.JaxRuntimeError as error:
             raise self._execution_error(error, program, arrays) from None
 
-    def _run(self, arrays: list[Any]) -> Any:
-        """Run the program; specialize on input values a length depends on, if needed."""
+    def _run(self, arrays: list[Any], failed: Exception | None = None) -> Any:
+        """Run the program; specialize on input values a length depends on, if needed.
+        ``failed``: what the first trace of this call raised (the fast path's), handled
+        as if this call had raised it: a failing rule runs once, not twice."""
         while True:
             program = self._program
-            call_args = program.arguments(arrays)
             try:
-                if self._context is None:
-                    results = program.call(*call_args)
-                else:
-                    with self._context():
-                        results = program.call(*call_args)
+                if failed is not None:
+                    raise failed
+                results = self._call(program, arrays)
             except NodeFailure as failure:
+                failed = None
                 if isinstance(failure.error, StaticValueRequired) and \
                         self._specialize(program, failure):
                     continue
@@ -298,23 +300,33 @@ class Function:
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
             except ChangedShape:  # the new value cannot reuse the old one's buffer
+                failed = None
                 with self._state_lock:
                     if self._program is program:
                         self._donating = False
                         self._set_program(self._build_program())
                 continue
+            except SymnbError as error:  # a debugging mode's verdict on a node (NanGuardMode)
+                raise with_call_values(error, self, arrays) from None
             if program.checked:
                 error, results = results
                 try:
-                    raise_failed_check(error, program.nodes, self.nodes, self._title())
-                except Exception:
+                    raise_failed_check(error, program.checks, program.nodes, self.nodes, self._title())
+                except Exception as failure:
                     if program.keeps_old_values:  # the donated buffers are gone: put back
                         for var, value in zip(self.updated_shared, results[self._n_outputs:]):
                             var._set_backend_value(value)
-                    raise
+                    raise with_call_values(failure, self, arrays) from None
             if self._after_call is not None:
                 self._after_call(self, arrays, results)
             return results
+
+    def _call(self, program: Program, arrays: list[Any]) -> Any:
+        call_args = program.arguments(arrays)
+        if self._context is None:
+            return program.call(*call_args)
+        with self._context():
+            return program.call(*call_args)
 
     def _specialize(self, program: Program, failure: NodeFailure) -> bool:
         """Make the inputs a static length depends on static arguments (jax.jit then
@@ -387,11 +399,11 @@ class Function:
     def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> Exception:
         # The failing node of *this* function (the program may come from the compile
         # cache), and the nodes holding it (a loop, a branch, a fused Composite), if any.
+        if isinstance(failure.error, FailedCheck):  # a check inside a loop, run node by node
+            checked = failed_check_error(failure.error, self._program.nodes, self.nodes, self._title())
+            return with_call_values(checked, self, arrays)
         place = failing_node(failure, self._program.nodes, self.nodes)
         node = place.node
-        checked = failed_check_error(str(failure.error), self._program.nodes, self.nodes, self._title())
-        if checked is not None:  # a check inside a loop, run node by node
-            return checked
         values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]
         call = ", ".join(f"{label(v)}: {a.dtype} {describe_shape(np.shape(a))}"
                          for v, a in zip(self.inputs, arrays))
@@ -412,7 +424,7 @@ class Function:
         error = kind(format_node_error(node, headline, values, extra))
         error.node = node
         error.original = failure.error
-        return error
+        return error if out_of_memory else with_call_values(error, self, arrays)
 
     def _execution_error(self, error: Exception, program: Program, arrays: list[Any]) -> Exception:
         """What to raise when the compiled program failed while running (not tracing):

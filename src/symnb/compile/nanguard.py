@@ -15,6 +15,7 @@ import numpy as np
 from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode
 from symnb.core.errors import SymnbError, format_node_error, label
+from symnb.core.failed_call import NodeValues, replay
 from symnb.core.graph import Apply, Variable
 from symnb.core.type import describe_shape
 
@@ -37,20 +38,46 @@ class _NanGuardLinker(Linker):
                 self._check(node, index, thunk.inputs, var, value, f"input #{position}")
         thunk()
         for position, (var, value) in enumerate(zip(node.outputs, thunk.outputs)):
+            if node.op.inner_graphs and self._bad(value):
+                self._look_inside(node, thunk.inputs)
             self._check(node, index, thunk.inputs, var, value, f"output #{position}")
 
+    def _bad(self, value: Any) -> bool:
+        return bool(_problems(np.asarray(value), *self.checks))
+
     def _check(self, node: Apply, index: int, inputs: list[Any], var: Variable, value: Any,
-               where: str) -> None:
+               where: str, inside: str = "") -> None:
         problems = _problems(np.asarray(value), *self.checks)
         if not problems:
             return
         headline = (f"NanGuardMode: {' and '.join(problems)} in {where} {label(var)!r} "
                     f"({value.dtype} {describe_shape(np.shape(value))}) of "
-                    f"{node.op.display_name()} (toposort index {index})")
+                    f"{node.op.display_name()} ({inside or f'toposort index {index}'})")
         extra = _debugprint(node)
         error = NanGuardError(format_node_error(node, headline, inputs, extra))
         error.node = node  # GraphExplorer(error) draws the graph with this node marked
+        error.bad_value = self._bad  # what the call's replay looks for (compile/call_values.py)
         raise error
+
+    def _look_inside(self, holder: Apply, inputs: list[Any]) -> None:
+        """A loop, branch or fused chain made a bad value: replay it in NumPy on the same
+        inputs and name the first node of its inner graphs that made one, and the
+        iteration (the program ran the inner graph as a whole, inside XLA)."""
+        env = {id(var): np.asarray(value) for var, value in zip(holder.inputs, inputs)}
+
+        def first_bad(seen: NodeValues) -> bool:
+            return seen.node is not holder and seen.outputs is not None \
+                and any(self._bad(v) for v in seen.outputs)
+
+        found, _ = replay([holder], env, first_bad)
+        if found is None:
+            return  # NumPy computes no bad value there: the holder's output is reported
+        inside = f"inside {found.holder.op.display_name()}"
+        if getattr(found.holder.op, "loops", False):
+            inside = (f"iteration {found.evaluation} of {found.holder.op.display_name()} "
+                      f"{found.holder.site.describe()}")
+        for position, (var, value) in enumerate(zip(found.node.outputs, found.outputs)):
+            self._check(found.node, 0, found.inputs, var, value, f"output #{position}", inside)
 
 
 def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:

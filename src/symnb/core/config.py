@@ -101,6 +101,12 @@ _FLAGS: dict[str, _Flag] = {
                        "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
     "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),
                                 "What a failing test-value computation does while a graph is built."),
+    "warn_nonfinite_test_values": _Flag(True, _boolean,
+                                        "Warn (NonFiniteTestValueWarning, once per node, at the "
+                                        "user's line that built it) when a test value becomes NaN "
+                                        "or Inf, naming the node and how many entries; NumPy's "
+                                        "RuntimeWarning of that computation is folded into it. "
+                                        "False: no warning (NumPy's stays silent too)."),
     "test_value_memory_mb": _Flag(16, _non_negative_int,
                                   "Memory kept for computed test values of 1 MB or more; the "
                                   "oldest are dropped beyond it and recomputed when asked for "

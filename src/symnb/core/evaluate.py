@@ -18,7 +18,9 @@ It is one loop (:func:`evaluate`) around one per-node step (:func:`run_node`: th
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, Sequence, Union
+import contextlib
+import threading
+from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -27,7 +29,7 @@ from symnb.core.graph import Apply, Constant, Variable, graph_inputs, toposort
 from symnb.core.type import describe_shape
 
 __all__ = ["run_node", "evaluate", "evaluate_graph", "RAISE", "NOT_KNOWN", "at_line",
-           "PerformContractError"]
+           "PerformContractError", "stepping"]
 
 
 class PerformContractError(AssertionError):
@@ -58,14 +60,33 @@ NOT_KNOWN = "not known"
 Step = Callable[[Apply, Sequence[np.ndarray]], Sequence[np.ndarray]]
 
 
+_steps = threading.local()  # the step of evaluations that name none (see ``stepping``)
+
+
+@contextlib.contextmanager
+def stepping(step: Step) -> Iterator[Step]:
+    """Within the block (this thread), evaluations that name no step use ``step``: the
+    inner graphs that ops run from their ``perform`` (loop bodies, branches, fused
+    chains) then go through it too. A failed call's replay watches every node so."""
+    previous = getattr(_steps, "step", None)
+    _steps.step = step
+    try:
+        yield step
+    finally:
+        _steps.step = previous
+
+
 def evaluate(nodes: Sequence[Apply], env: dict[int, Any], on_error: ErrorPolicy = RAISE,
-             step: Step = run_node) -> bool:
-    """Run ``nodes`` (in execution order) with ``step``, reading each input from ``env``
+             step: Step | None = None) -> bool:
+    """Run ``nodes`` (in execution order) with ``step`` (by default :func:`run_node`, or
+    the step :func:`stepping` installed), reading each input from ``env``
     (``id(variable) -> value``, seeded with the graph's inputs; constants are read from
     their data) and writing each output into it.
 
     Returns True when every node ran, False when the policy stopped the loop.
     """
+    if step is None:
+        step = getattr(_steps, "step", None) or run_node
     if on_error == NOT_KNOWN:
         # The values decide something (is this shape static? may this node fold?); they
         # are not shown: NumPy's warnings about them would only be noise.

@@ -12,6 +12,7 @@ by ``config.compute_test_value`` in the layout of every build error
 from __future__ import annotations
 
 import collections
+import math
 import os
 import warnings
 import weakref
@@ -28,7 +29,8 @@ from symnb.core.evaluate import PerformContractError, evaluate, run_node
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.source import warn_at_user_line
 
-__all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value"]
+__all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value",
+           "NonFiniteTestValueWarning"]
 
 
 def compute_node(node: Apply) -> None:
@@ -46,7 +48,7 @@ def compute_node(node: Apply) -> None:
             value = inp._test_value
         values.append(value)
     try:
-        _store(node, run_node(node, values))
+        _store(node, _watched(node, values))
     except PerformContractError:
         raise
     except Exception as err:  # any failure of the user's graph on these values
@@ -64,7 +66,76 @@ def _store(node: Apply, outputs: list[np.ndarray]) -> list[np.ndarray]:
 
 def _computed(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
     """The evaluator's step for pending values: compute, then keep them."""
-    return _store(node, run_node(node, values))
+    return _store(node, _watched(node, values))
+
+
+# -- early warning: a test value that becomes NaN or Inf ---------------------------------
+# NumPy's own RuntimeWarning ("invalid value encountered in log") would point at the
+# op's perform inside symnb: the perform runs with NumPy's floating-point warnings off,
+# and one warning at the user's line names the node, how many entries are bad and what
+# NumPy said (the node is run again, rarely, to hear it).
+
+
+class NonFiniteTestValueWarning(RuntimeWarning):
+    """A test value became NaN or Inf while the graph was built
+    (``sn.config.warn_nonfinite_test_values``)."""
+
+
+def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """``run_node`` without NumPy's floating-point warnings, warning instead when an
+    output becomes NaN or Inf from finite inputs."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # the checks too
+        outputs = run_node(node, values)
+        if not config.warn_nonfinite_test_values:
+            return outputs
+        for value in outputs:
+            if not _finite(value):
+                break
+        else:
+            return outputs  # the common case: one cheap test per output
+        if not _all_finite(values):
+            return outputs  # not where the NaN or Inf first appears
+        bad = [(var, value) for var, value in zip(node.outputs, outputs) if not _finite(value)]
+    for var, value in bad:
+        warn_at_user_line(_nonfinite_message(node, var, value, _numpy_said(node, values)),
+                          NonFiniteTestValueWarning)
+    return outputs
+
+
+def _numpy_said(node: Apply, values: Sequence[np.ndarray]) -> list[str]:
+    """What NumPy reports while computing ``node`` ("divide by zero", "invalid value")."""
+    noted: list[str] = []
+    with np.errstate(call=lambda kind, flag: noted.append(kind), under="ignore",
+                     divide="call", over="call", invalid="call"):
+        run_node(node, values)
+    return noted
+
+
+def _finite(value: np.ndarray) -> bool:
+    """No NaN nor Inf in ``value``. Runs for every node built: the sum of squares first
+    (a NaN or Inf makes it non-finite; finite values rarely overflow it), each entry only
+    when it is not."""
+    kind = value.dtype.kind
+    if kind == "f" and math.isfinite(np.vdot(value, value)):
+        return True
+    return kind not in "fc" or bool(np.isfinite(value).all())
+
+
+def _all_finite(values: Sequence[np.ndarray]) -> bool:
+    return all(_finite(np.asarray(v)) for v in values)
+
+
+def _nonfinite_message(node: Apply, var: Variable, value: np.ndarray, noted: list[str]) -> str:
+    nan, posinf, neginf = (int(np.isnan(value).sum()), int(np.isposinf(value).sum()),
+                           int(np.isneginf(value).sum()))
+    counts = ", ".join(f"{n} {name}" for n, name in ((nan, "NaN"), (posinf, "+inf"), (neginf, "-inf")) if n)
+    numpy_said = f" (NumPy: {' and '.join(dict.fromkeys(noted))} encountered)" if noted else ""
+    where = node.site.describe()
+    return (f"the test value of {label(var)!r} ({node.op.display_name()}) has {counts} of its "
+            f"{value.size} entries{numpy_said}; its inputs' test values are finite, so this "
+            f"node is where they first appear ({where}). A compiled function gives the same on "
+            f"such values (NanGuardMode stops at them). "
+            f"sn.config.warn_nonfinite_test_values=False turns this warning off.")
 
 
 # -- bounded memory for large test values ---------------------------------------------

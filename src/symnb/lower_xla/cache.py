@@ -21,7 +21,9 @@ from symnb.core.collector import collector_paused
 from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.checks import checks_in_inner_graphs, has_checks, keep_old_values, with_checks
+from symnb.lower_xla.checks import (
+    CheckTable, checks_in_inner_graphs, has_checks, keep_old_values, with_checks,
+)
 from symnb.lower_xla.interpreter import build_program
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
@@ -80,6 +82,8 @@ class Program:
     #: How a call runs: ``call(*arguments) -> results``; ``jitted`` itself unless the
     #: program donates (see :meth:`call_donating`).
     call: Callable[..., Any] | None = None
+    #: The checks its traces made (a failed check's id indexes it): ``lower_xla/checks.py``.
+    checks: CheckTable = field(default_factory=CheckTable)
     #: Argument shapes (and static values) the donating program has run with successfully.
     _proven: set = field(default_factory=set, repr=False)
 
@@ -222,7 +226,7 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
                 return run(*full)
 
         if entry.checked:
-            return with_checks(run_all)(*dynamic)
+            return with_checks(run_all, entry.checks)(*dynamic)
         return run_all(*dynamic)
 
     entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate,

@@ -21,16 +21,18 @@ nothing. Rules of ops holding inner graphs run their checks through
 :func:`checked_inner`, so a check inside a loop body also works when the program
 runs node by node, outside ``jax.jit``.
 
-A program may serve every equal graph (the compile cache), so a check names its node
-by its position in a walk of the program's graph (:func:`symnb.core.graph.walk_nodes`),
-and the error is reported with the node at the same position of the function called.
+Each check a trace makes is entered in the program's :class:`CheckTable`; the check
+carries its index there as a payload of the ``checkify`` error (a structured id,
+read back with ``get_exception()``, never parsed out of the message). A program may
+serve every equal graph (the compile cache), so the node a check names is mapped by
+its position in a walk of the program's graph (:func:`symnb.core.graph.walk_nodes`)
+onto the node at the same position of the function called.
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import re
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
@@ -48,10 +50,7 @@ from symnb.lower_xla.interpreter import place_lines
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
            "checked_inner", "raise_failed_check", "failed_check_error", "checks_in_inner_graphs",
-           "keep_old_values"]
-
-_MARK = re.compile(r"symnb check (\w+) node (\d+)((?: \w+=-?\d+)*)")
-_FACT = re.compile(r"(\w+)=(-?\d+)")
+           "keep_old_values", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
 
 
 @dataclass(frozen=True)
@@ -76,6 +75,52 @@ def register_check_kind(name: str, kind: CheckKind) -> None:
     _KINDS[name] = kind
 
 
+@dataclass(frozen=True)
+class CheckSite:
+    """One check a trace made: the node (of the program's graph) that checks, the kind
+    of check and the integers known while tracing (an input's position, an axis length)."""
+
+    node: Apply
+    kind: str
+    facts: tuple[tuple[str, int], ...]
+
+
+class CheckTable:
+    """The program's list of checks: a check's index here is the id its failure carries.
+
+    Append-only (a program traced again for new shapes adds its checks; ids already
+    given stay valid) and without repeats (a graph run node by node traces its loops on
+    every call)."""
+
+    def __init__(self) -> None:
+        self.sites: list[CheckSite] = []
+        self._index: dict[CheckSite, int] = {}
+        self._lock = threading.Lock()  # two threads may trace one program
+
+    def add(self, site: CheckSite) -> int:
+        with self._lock:
+            found = self._index.get(site)
+            if found is None:
+                found = self._index[site] = len(self.sites)
+                self.sites.append(site)
+            return found
+
+    def __getitem__(self, index: int) -> CheckSite:
+        return self.sites[index]
+
+    def __len__(self) -> int:
+        return len(self.sites)
+
+
+class FailedCheck(Exception):
+    """A check failed while a graph ran outside ``jax.jit`` (node by node): the site
+    and the reported value, for the function to turn into its error."""
+
+    def __init__(self, site: CheckSite, value: int | None) -> None:
+        super().__init__(f"{site.kind} check of {site.node.op.display_name()} failed")
+        self.site, self.value = site, value
+
+
 @functools.singledispatch
 def may_check(op: Any, node: Apply, known: set[int]) -> bool:
     """True when ``node`` may check a value at run time (``known``: ids of the variables
@@ -94,9 +139,18 @@ def has_checks(nodes: Sequence[Apply]) -> bool:
     return any(may_check(node.op, node, known) for node in every)
 
 
-def with_checks(program: Callable[..., Any]) -> Callable[..., Any]:
-    """``program`` returning ``(error, outputs)``; jit the result."""
-    return checkify.checkify(program)
+def with_checks(program: Callable[..., Any], table: CheckTable | None = None) -> Callable[..., Any]:
+    """``program`` returning ``(error, outputs)``; jit the result. Its checks are entered
+    in ``table`` (a new one by default), also kept as the result's ``checks``."""
+    table = CheckTable() if table is None else table
+
+    def entering(*args: Any) -> Any:
+        with _entering(table):
+            return program(*args)
+
+    checked = checkify.checkify(entering)
+    checked.checks = table  # type: ignore[attr-defined]
+    return checked
 
 
 def require(ok: Any, node: Apply, kind: str, value: Any = None, **facts: int) -> None:
@@ -111,11 +165,14 @@ def require(ok: Any, node: Apply, kind: str, value: Any = None, **facts: int) ->
                 facts["value"] = int(np.asarray(value))
             raise _KINDS[kind].plain(_KINDS[kind].message(node, facts))
         return
-    text = f"symnb check {kind} node {id(node)}" + "".join(f" {k}={int(v)}" for k, v in facts.items())
+    site = CheckSite(node, kind, tuple((k, int(v)) for k, v in facts.items()))
+    check = jnp.int32(_current_table().add(site))
+    # The message is for a reader of checkify's own error; symnb reads the payload.
+    text = f"symnb {kind} check failed in {node.op.display_name()}"
     if value is None:
-        checkify.check(ok, text)
+        checkify.check(ok, text, check=check)
     else:
-        checkify.check(ok, text + " value={value}", value=value)
+        checkify.check(ok, text + " (value {value})", check=check, value=value)
     outcomes = _outcome_stack()
     if outcomes and outcomes[-1] is not None:
         outcomes[-1].append(ok)
@@ -131,6 +188,26 @@ def _outcome_stack() -> list[list[Any] | None]:
     if not hasattr(_local, "outcomes"):
         _local.outcomes = []
     return _local.outcomes
+
+
+def _current_table() -> CheckTable:
+    tables = getattr(_local, "tables", None)
+    if not tables:
+        raise RuntimeError("internal error: a run-time check traced outside with_checks or "
+                           "checked_inner, where no program keeps its list of checks")
+    return tables[-1]
+
+
+@contextlib.contextmanager
+def _entering(table: CheckTable) -> Iterator[CheckTable]:
+    """Checks traced inside enter ``table`` (per thread: two threads may trace at once)."""
+    if not hasattr(_local, "tables"):
+        _local.tables = []
+    _local.tables.append(table)
+    try:
+        yield table
+    finally:
+        _local.tables.pop()
 
 
 @contextlib.contextmanager
@@ -180,46 +257,75 @@ def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..
     if not has_checks([node for graph in graphs for node in graph.nodes]):
         return run
 
+    # Run node by node (no jax.jit), the checks enter a table of this rule's own, read
+    # back here. One for every call: JAX keeps the traced loop body or branch (with the
+    # ids its checks were given) from call to call.
+    own = CheckTable()
+
     def with_error(*args: Any) -> Any:
-        with _recording(None):
+        tables = getattr(_local, "tables", None)
+        table = tables[-1] if tables else own  # under the checkified program: the program's
+        with _recording(None), _entering(table):
             error, result = checkify.checkify(run)(*args)
-        checkify.check_error(error)
+        if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(error)):
+            checkify.check_error(error)  # joins the outer program's error
+            return result
+        failed = failed_check(error, table)
+        if failed is not None:
+            raise failed
         return result
 
     return with_error
 
 
-def failed_check_error(text: str | None, program_nodes: Sequence[Apply], nodes: Sequence[Apply],
-                       title: str = "the compiled function") -> Exception | None:
-    """The error for a failed check's message ``text`` (None when ``text`` is not one):
-    the kind's error, naming the node of *this* function (``nodes``) at the checking
-    node's position in the program (built from ``program_nodes``) and its line."""
-    mark = _MARK.search(text) if text else None
-    if mark is None:
+def failed_check(error: Any, table: CheckTable) -> Exception | None:
+    """The failure a checkified program's ``error`` reports (None when every check
+    passed): a :class:`FailedCheck` with the site its id names in ``table``; a check not
+    symnb's (no id) as an :class:`AssertionFailedError` with checkify's message."""
+    exception = error.get_exception()
+    if exception is None:
         return None
-    kind = _KINDS[mark[1]]
-    facts = {key: int(number) for key, number in _FACT.findall(mark[3])}
-    place = _same_place(int(mark[2]), program_nodes, nodes)
+    payload = getattr(exception, "kwargs", {})
+    if "check" not in payload:
+        return AssertionFailedError(str(exception))
+    value = payload.get("value")
+    return FailedCheck(table[int(np.asarray(payload["check"]))],
+                       None if value is None else int(np.asarray(value)))
+
+
+def failed_check_error(failed: FailedCheck, program_nodes: Sequence[Apply], nodes: Sequence[Apply],
+                       title: str = "the compiled function") -> Exception:
+    """The error for a failed check: the kind's error, naming the node of *this*
+    function (``nodes``) at the checking node's position in the program (built from
+    ``program_nodes``) and its line."""
+    site = failed.site
+    kind = _KINDS[site.kind]
+    facts = dict(site.facts)
+    if failed.value is not None:
+        facts["value"] = failed.value
+    place = _same_place(site.node, program_nodes, nodes)
     node = place.node
     headline = (f"{kind.plain.__name__} in {node.op.display_name()} while running {title}: "
                 f"{kind.message(node, facts)}")
     error = kind.error(format_node_error(node, headline, extra=place_lines(place)))
     error.node = node
+    error.place = place
     return error
 
 
-def raise_failed_check(error: Any, program_nodes: Sequence[Apply], nodes: Sequence[Apply],
-                       title: str = "the compiled function") -> None:
+def raise_failed_check(error: Any, table: CheckTable, program_nodes: Sequence[Apply],
+                       nodes: Sequence[Apply], title: str = "the compiled function") -> None:
     """Raise the error of a failed check, if one failed (see :func:`failed_check_error`)."""
-    text = error.get()
-    if text is None:
+    failed = failed_check(error, table)
+    if failed is None:
         return
-    raised = failed_check_error(text, program_nodes, nodes, title)
-    raise raised if raised is not None else AssertionFailedError(text)  # a check not symnb's
+    if not isinstance(failed, FailedCheck):
+        raise failed  # a check not symnb's
+    raise failed_check_error(failed, program_nodes, nodes, title)
 
 
-def _same_place(node_id: int, program_nodes: Sequence[Apply], nodes: Sequence[Apply]) -> Place:
-    position = next(i for i, n in enumerate(walk_nodes(program_nodes)) if id(n) == node_id)
+def _same_place(checking: Apply, program_nodes: Sequence[Apply], nodes: Sequence[Apply]) -> Place:
+    position = next(i for i, n in enumerate(walk_nodes(program_nodes)) if n is checking)
     for i, place in enumerate(node_places(nodes)):
         if i == position:
             return place

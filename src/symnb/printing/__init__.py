@@ -16,6 +16,7 @@ Importing this package does not import JAX.
 from symnb.core.errors import register_high_verbosity_section
 from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
+from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.min_informative_str import min_informative_str
 from symnb.printing.pprint import pp, pprint, register_pprinter
 from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
@@ -25,7 +26,8 @@ from symnb.printing.picture import GraphImage, graph_picture
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
     "pydotprint_variables",
-    "GraphvizNotFoundError", "Print", "graph_svg", "graph_picture", "GraphImage",
+    "GraphvizNotFoundError", "Print", "graph_svg", "graph_picture", "GraphImage", "failure_html",
+    "call_values_html",
 ]
 
 

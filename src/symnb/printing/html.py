@@ -21,9 +21,11 @@ from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
 __all__ = ["kind_of", "value_summary", "value_html", "pre", "table", "variable_rows",
-           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE"]
+           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
+#: The summary of a value not computed yet.
+PENDING = "pending (computed when .test_value is read)"
 _CELL = "text-align:left;vertical-align:top;padding:1px 10px 1px 0;border:none"
 
 
@@ -48,7 +50,7 @@ def value_summary(var: Variable) -> str:
     if value is not None:
         return value_stats(value)
     if var.owner is not None:
-        return "pending (computed when .test_value is read)"
+        return PENDING
     return "no test value"
 
 
@@ -110,7 +112,7 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True)
     var = node.variable
     title = f"<b>{_e(node.label)}</b>"
     rows = [("op", _e(kind_of(var))), ("type", _e(var.type.short())),
-            ("value", value_html(var)), ("created at", _e(creation_text(var)))]
+            ("test value", value_html(var)), ("created at", _e(creation_text(var)))]
     if node.seconds is not None:
         rows.append(("time", _e(node.time_text())))
     if node.error:
@@ -142,7 +144,7 @@ def _io_table(title: str, variables: Sequence[Variable]) -> str:
     rows = [(str(i), _e(label(v)), _e(v.type.short()), value_html(v), _e(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
-            + table(rows, header=("#", "name", "type", "value", "created at"), escape=False))
+            + table(rows, header=("#", "name", "type", "test value", "created at"), escape=False))
 
 
 def function_rows(fn: Any) -> list[tuple[str, str]]:

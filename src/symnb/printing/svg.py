@@ -50,7 +50,7 @@ def node_title(node: PictureNode, with_value: bool = True) -> str:
     what = node.obj.op.display_name() if node.kind == "apply" else node.kind
     lines = [f"{node.label}: {what}", f"type: {var.type.short()}"]
     if with_value:
-        lines.append(f"value: {value_stats(value_of(var))}")
+        lines.append(f"test value: {value_stats(value_of(var))}")
     lines.append(f"created at {creation_text(var)}")
     if node.seconds is not None:
         lines.append(f"time: {node.time_text()}")

@@ -2,7 +2,8 @@
 
 ``GraphExplorer(z)`` draws the graph computing ``z`` (or a list of variables, an Apply,
 a compiled function's optimized graph, or an error that names a node, which is then
-highlighted). Clicking a node shows its op, type, test value (summary and heatmap),
+highlighted, with the error's message and, for a failed call, the values of that
+call: its arguments and the failing node's inputs and outputs). Clicking a node shows its op, type, test value (summary and heatmap),
 creation line and its inputs with theirs. A loop, a condition or a fused chain opens in
 place; a node can hide the part of the graph feeding only it; a search box finds nodes
 by name or op. The same picture is kept as the saved snapshot.
@@ -20,8 +21,9 @@ from typing import Any, NamedTuple
 from symnb.core.errors import label
 from symnb.core.graph import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
+from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
-from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
+from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
@@ -61,9 +63,13 @@ class GraphExplorer(WidgetView):
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
                  footer: str = "", times: dict[Apply, float] | None = None,
                  time_total: float | None = None) -> None:
-        if isinstance(obj, BaseException):
+        #: The error the explorer was made for (``GraphExplorer(err)``), else None.
+        self.error = obj if isinstance(obj, BaseException) else None
+        if self.error is not None:
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
+            header = header or failure_html(self.error)  # the message and that call's values
+            _compute_test_values(obj)  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
         self.header, self.footer = header, footer
@@ -114,7 +120,15 @@ class GraphExplorer(WidgetView):
         return self.details_html()
 
     def details_html(self) -> str:
-        return node_details_html(self.picture, self.selected)
+        details = node_details_html(self.picture, self.selected)
+        node = self.picture.find(self.selected) if self.selected else None
+        if self.error is None or node is None or node.obj is not _error_node(self.error):
+            return details
+        # The node the error names: its test value could not be computed (that is the
+        # error) or is computed; never "pending". After a call, its values in that call.
+        details = details.replace(PENDING, "not computed: computing it raised the error above")
+        values = getattr(self.error, "call_values", None)
+        return details + (call_values_html(values, arguments=False) if values is not None else "")
 
     def expand(self, node_id: str) -> None:
         """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it."""
@@ -235,6 +249,16 @@ def _error_node(err: BaseException) -> Apply:
         raise TypeError(f"GraphExplorer: the {type(err).__name__} names no node "
                         "(only symnb's build and run errors carry .node)")
     return node
+
+
+def _compute_test_values(node: Apply) -> None:
+    """Compute the failing node's test values if they were left pending (labelled as
+    test values in the view); a graph whose test values cannot be computed keeps none."""
+    for var in list(node.inputs) + list(node.outputs):
+        try:
+            var.test_value
+        except Exception:  # no test value, or it fails: the view says so
+            pass
 
 
 def _profile_times(obj: Any) -> tuple[dict[Apply, float], float | None]:

@@ -88,6 +88,7 @@ class Scan(Op):
 
     __props__ = ("inner", "info")
     costly_to_fold = True  # a long loop is better run by XLA than ahead of it
+    loops = True  # its inner graph runs once per iteration (a failed call's replay counts them)
 
     def __init__(self, inner: InnerGraph, info: ScanInfo) -> None:
         self.inner = inner

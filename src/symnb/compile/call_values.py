@@ -1,0 +1,61 @@
+"""A failed call's values on its error (``err.call_values``), from the NumPy replay.
+
+Every error a call raises about a node (a shape a node cannot take, an index or
+``Assert`` check, ``NanGuardMode``'s verdict) goes through :func:`with_call_values`
+before it leaves the function: the graph is replayed with the call's arguments and the
+shared variables' values before the call (unchanged by the failed call), see
+:mod:`symnb.core.failed_call`. The values are added to the message and kept on the
+error for ``GraphExplorer(err)`` and the error's HTML.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core.config import config
+from symnb.core.errors import label
+from symnb.core.failed_call import CallValues, NodeValues, replay
+
+__all__ = ["with_call_values"]
+
+
+def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> Exception:
+    """``error`` with ``error.call_values`` set (when it names a node), for the call of
+    ``function`` with ``arrays`` (its checked arguments; shared values are read here)."""
+    node = getattr(error, "node", None)
+    if node is None or getattr(error, "call_values", None) is not None:
+        return error
+    try:
+        values = _replayed(error, node, function, arrays)
+    except Exception:  # noqa: BLE001 -- the replay must never hide the error it explains
+        return error
+    error.call_values = values
+    if config.exception_verbosity == "low":  # the message stays short; the values are kept
+        return error
+    text = "\n".join(values.lines())
+    if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
+        error.args = (f"{error.args[0]}\n{text}",) + error.args[1:]
+    else:
+        error.add_note(text)
+    return error
+
+
+def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any]) -> CallValues:
+    arguments = [(label(v), np.asarray(a)) for v, a in zip(function.inputs, arrays)]
+    arguments += [(label(v), v.get_value()) for v in function._all_shared]
+    env = {id(v): value for v, (_, value) in zip(function._program_inputs, arguments)}
+    bad_value = getattr(error, "bad_value", None)  # NanGuardMode's test of a value
+    last: list[NodeValues] = []
+
+    def failing(seen: NodeValues) -> bool:
+        if seen.node is not node:
+            return False
+        last[:] = [seen]
+        if seen.error is not None:
+            return True
+        return bad_value is not None and any(bad_value(v) for v in seen.inputs + seen.outputs)
+
+    found, other = replay(function.nodes, env, failing)
+    return CallValues(arguments, node, found, other, last[0] if last else None)

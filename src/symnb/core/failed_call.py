@@ -1,0 +1,206 @@
+"""The values of a failed call: the graph replayed in NumPy with that call's arguments.
+
+When a compiled function fails on its arguments (a NaN under ``NanGuardMode``, an index
+or ``Assert`` check, a shape a node cannot take), the program's own values are gone or
+were never computed. The replay runs the function's graph with the one NumPy evaluator
+(``symnb.core.evaluate``) on the call's arguments and the shared variables' values as
+they were before the call (a failed call leaves them unchanged), watching every node,
+inner graphs included, until the failing node fails. What it records is the failing
+node's input values, its outputs where it produced them, and, for a node in a loop
+body, the iteration. Errors carry it as ``err.call_values`` (:class:`CallValues`).
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+from typing import Any, Callable, NamedTuple, Sequence
+
+import numpy as np
+
+from symnb.core.errors import label
+from symnb.core.evaluate import PerformContractError, evaluate, run_node, stepping
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.type import describe_shape
+
+__all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary"]
+
+#: ``stop(evaluation) -> bool``: is this evaluation (a :class:`NodeValues`) the one sought?
+Stop = Callable[["NodeValues"], bool]
+
+
+class NodeValues(NamedTuple):
+    """One evaluation of a node in a replay."""
+
+    node: Apply
+    inputs: list[np.ndarray]
+    #: None when the node raised ``error`` on these inputs.
+    outputs: list[np.ndarray] | None
+    error: Exception | None
+    #: The node's evaluation within the current run of the node holding its graph
+    #: (the iteration, in a loop body); 0 for a node of the outer graph.
+    evaluation: int
+    #: The node whose inner graph this evaluation ran in (innermost), if any.
+    holder: Apply | None
+
+
+class _Found(BaseException):
+    """Stops the replay (a BaseException: the evaluator's error policies, which wrap
+    every Exception of an inner graph, let it through)."""
+
+
+def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[NodeValues | None,
+                                                                            NodeValues | None]:
+    """Evaluate ``nodes`` (execution order; ``env`` seeded with the graph's inputs, as
+    for :func:`symnb.core.evaluate.evaluate`) until ``stop`` says an evaluation is the
+    one sought, at any depth of inner graphs.
+
+    Returns ``(found, other)``: the evaluation found (None if none was), and the first
+    node that failed in NumPy without being sought (None if none did).
+    """
+    holders: list[tuple[int, Apply | None]] = [(0, None)]
+    tokens = itertools.count(1)
+    counts: collections.Counter = collections.Counter()
+    result: list[NodeValues] = []
+    failed: list[NodeValues] = []
+
+    def watch(node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        token, holder = holders[-1]
+        evaluation = counts[token, id(node)]
+        counts[token, id(node)] += 1
+        if node.op.inner_graphs:
+            holders.append((next(tokens), node))
+        try:
+            outputs = run_node(node, inputs)
+        except (_Found, PerformContractError):
+            raise
+        except Exception as error:
+            seen = NodeValues(node, list(inputs), None, error, evaluation, holder)
+            if stop(seen):
+                result.append(seen)
+                raise _Found() from None
+            if not failed:
+                failed.append(seen)
+            raise
+        finally:
+            if node.op.inner_graphs:
+                holders.pop()
+        seen = NodeValues(node, list(inputs), outputs, None, evaluation, holder)
+        if stop(seen):
+            result.append(seen)
+            raise _Found()
+        return outputs
+
+    # The values are what the error shows; NumPy's warnings about them would be noise.
+    with np.errstate(all="ignore"), stepping(watch):
+        try:
+            evaluate(nodes, env, step=watch)
+        except _Found:
+            pass
+        except PerformContractError:
+            raise
+        except Exception:  # the NumPy reference failed elsewhere first: ``failed`` says where
+            pass
+    return (result[0] if result else None), (failed[0] if failed else None)
+
+
+def bad_entries(value: Any) -> tuple[int, int]:
+    """``(NaN count, Inf count)`` of a value (zeros for a non-float value)."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "fc" or array.size == 0:
+        return 0, 0
+    return int(np.isnan(array).sum()), int(np.isinf(array).sum())
+
+
+def short_summary(value: Any) -> str:
+    """``float32 (3,) min=0 max=1 NaN=1`` (the error message's line for a value)."""
+    if value is None:
+        return "not computed"
+    array = np.asarray(value)
+    parts = [f"{array.dtype} {describe_shape(array.shape)}"]
+    if array.size and array.dtype.kind in "biuf":
+        numbers = array[np.isfinite(array)] if array.dtype.kind == "f" else array
+        if array.size <= 6:
+            parts.append(" ".join(np.array2string(array, separator=", ").split()))
+        elif numbers.size:
+            parts.append(f"min={numbers.min():.4g} max={numbers.max():.4g}")
+        nan, inf = bad_entries(array)
+        if nan or inf:
+            parts.append(f"NaN={nan} inf={inf}")
+    return " ".join(parts)
+
+
+class CallValues:
+    """The values of the call that failed, at the node that failed
+    (``err.call_values``; ``GraphExplorer(err)`` and the error's HTML show them).
+
+    - ``arguments``: ``[(name, value)]``, the call's arguments, then the shared
+      variables' values before the call;
+    - ``node``: the failing node (``err.node``);
+    - ``inputs``: its input values in this call (NumPy arrays, in input order);
+    - ``outputs``: its output values, where the NumPy replay computed them, else None;
+    - ``iteration``: for a node inside a loop body, the iteration that failed, else None;
+    - ``where``: ``"iteration 3 of Scan{step}"``, or ``""`` for a node of the outer graph;
+    - ``note``: what the replay could not establish (``""`` when it found the failure).
+
+    Every value is computed from the call's arguments by the NumPy evaluator, never a
+    test value.
+    """
+
+    def __init__(self, arguments: list[tuple[str, np.ndarray]], node: Apply,
+                 found: NodeValues | None, other: NodeValues | None,
+                 last: NodeValues | None = None) -> None:
+        """``found``: the failing evaluation the replay found; ``other``: a node that
+        failed in NumPy before it; ``last``: the node's last evaluation, shown when the
+        failure was not found."""
+        self.arguments = arguments
+        self.node = node
+        self.note = _note(node, found, other)
+        found = found if found is not None else last
+        self.inputs: list[np.ndarray] | None = found.inputs if found is not None else None
+        self.outputs: list[np.ndarray] | None = found.outputs if found is not None else None
+        holder = found.holder if found is not None else None
+        loops = holder is not None and getattr(holder.op, "loops", False)
+        self.iteration: int | None = found.evaluation if loops else None
+        self.where = f"iteration {found.evaluation} of {holder.op.display_name()}" if loops else ""
+
+    def input_values(self) -> list[tuple[Variable, np.ndarray | None]]:
+        """``[(input variable, its value in this call)]`` of the failing node."""
+        values = self.inputs or [None] * len(self.node.inputs)
+        return list(zip(self.node.inputs, values))
+
+    def output_values(self) -> list[tuple[Variable, np.ndarray | None]]:
+        """``[(output variable, its value in this call, or None)]`` of the failing node."""
+        values = self.outputs or [None] * len(self.node.outputs)
+        return list(zip(self.node.outputs, values))
+
+    def lines(self) -> list[str]:
+        """The values as text lines (added to the error's message)."""
+        where = f" at {self.where}" if self.where else ""
+        lines = [f"Values of this call at {self.node.op.display_name()}{where} "
+                 f"(err.call_values; the graph replayed in NumPy with the call's arguments):"]
+        lines += [f"  input #{i} {_name(v)}: {short_summary(x)}"
+                  for i, (v, x) in enumerate(self.input_values())]
+        lines += [f"  output #{i} {_name(v)}: {short_summary(x)}"
+                  for i, (v, x) in enumerate(self.output_values())]
+        if self.note:
+            lines.append(f"  ({self.note})")
+        return lines
+
+    def __repr__(self) -> str:
+        return "\n".join(self.lines())
+
+
+def _name(var: Variable) -> str:
+    return repr(label(var)) if not isinstance(var, Constant) else f"constant {label(var)}"
+
+
+def _note(node: Apply, found: NodeValues | None, other: NodeValues | None) -> str:
+    if found is not None:
+        return ""
+    if other is not None:
+        return (f"the NumPy replay failed first at {other.node.op.display_name()} "
+                f"({type(other.error).__name__}: {other.error}), so the values of "
+                f"{node.op.display_name()} are not known")
+    return (f"the NumPy replay of this call ran {node.op.display_name()} without the failure: "
+            f"the compiled program and the NumPy reference disagree here")

@@ -1,0 +1,66 @@
+"""A NaN explorer in JupyterLab (Chromium, through Playwright): ``GraphExplorer(err)`` for
+a ``NanGuardError`` shows the error's message, the arguments of the call that made the
+NaN and the failing node's values in that call (not the test values), live and in the
+snapshot. Screenshots go to build/screenshots/. Skipped where no browser can be had
+(see test_jupyterlab.py, whose server and browser fixtures this reuses)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.browser.test_jupyterlab import (  # noqa: F401 (fixtures)
+    CHROMIUM, browser, lab, open_notebook, run_all, shot, shut_down_kernels, write_notebook,
+)
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (see test_jupyterlab.py)"),
+]
+
+CALL = np.array([0.0, 0.5, 0.5], "float32")
+TEST_VALUE = np.array([0.2, 0.5, 0.3], "float32")
+
+NAN_CELLS = [
+    """import numpy as np
+import symnb as sn
+import symnb.tensor as T
+from symnb.compile import NanGuardMode
+from symnb.widgets import GraphExplorer
+p = T.vector("p", test_value=np.array([0.2, 0.5, 0.3], "float32"))
+entropy = -(p * T.log(p)).sum()
+guarded = sn.function([p], entropy, mode=NanGuardMode())
+try:
+    guarded(np.array([0.0, 0.5, 0.5], "float32"))
+except Exception as err:
+    nan_error = err""",
+    "GraphExplorer(nan_error)",
+]
+
+
+def _spelled(value: np.ndarray) -> str:
+    """A small value as the views spell it (NumPy's own printing, on one line)."""
+    return " ".join(np.array2string(value, separator=", ").split())
+
+
+def test_a_nan_explorer_shows_the_calls_values_and_the_message(lab, browser):
+    write_notebook(lab["root"] / "nan.ipynb", NAN_CELLS)
+    page = open_notebook(browser, lab, "nan.ipynb")
+    run_all(page)
+    explorer = page.locator(".symnb-explorer").first
+    explorer.locator("svg.symnb-graph").wait_for(timeout=120_000)
+    shot(page, explorer, "14_nan_explorer_call_values")
+    header = explorer.locator(".symnb-header").inner_text()
+    assert "NanGuardError" in header and "NanGuardMode: Inf in output #0" in header  # the message
+    assert "This call's arguments" in header and _spelled(CALL) in header  # p in this call
+    with np.errstate(divide="ignore"):
+        logged = np.log(CALL)
+    assert _spelled(logged) in header  # the failing node's output in this call
+    values = header.split("This call's arguments", 1)[1]
+    assert _spelled(TEST_VALUE) not in values  # the test values are not shown as the call's
+    assert explorer.locator("g.symnb-node.symnb-error").count() == 1  # the failing node, red
+    details = explorer.locator(".symnb-details").inner_text()
+    assert "value in this call" in details and "pending" not in details
+    shot(page, explorer.locator(".symnb-details"), "15_nan_explorer_failing_node_details")
+    page.close()
+    shut_down_kernels(lab)

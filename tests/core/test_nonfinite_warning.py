@@ -1,0 +1,79 @@
+"""A test value that becomes NaN or Inf warns once, at the user's line, naming the node
+and how many entries (counted here with NumPy); NumPy's RuntimeWarning is folded in
+and never points at symnb's code."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.core.test_value import NonFiniteTestValueWarning
+
+P = np.array([0.0, 0.5, 0.5, 0.0], "float32")
+
+
+def _caught(build):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        build()
+    return caught
+
+
+def test_log_of_zero_warns_once_at_the_users_line():
+    def build():
+        p = T.vector("p", test_value=P)
+        logged = T.log(p)  # the line that makes -inf
+        return -(p * logged).sum()  # NaN from here on: no second warning
+
+    caught = _caught(build)
+    assert [w.category for w in caught] == [NonFiniteTestValueWarning]
+    warning = caught[0]
+    assert warning.filename == __file__
+    assert "logged = T.log(p)" in open(__file__).read().splitlines()[warning.lineno - 1]
+    with np.errstate(divide="ignore"):
+        expected = int(np.isneginf(np.log(P)).sum())
+    text = str(warning.message)
+    assert f"{expected} -inf of its {P.size} entries" in text
+    assert "'logged'" in text and "Elemwise{log" in text and "divide by zero" in text
+
+
+def test_nan_counts_and_numpys_invalid_value():
+    def build():
+        x = T.vector("x", test_value=np.array([0.0, 1.0, 0.0], "float32"))
+        return x / x  # 0/0
+
+    caught = _caught(build)
+    assert [w.category for w in caught] == [NonFiniteTestValueWarning]
+    with np.errstate(invalid="ignore"):
+        expected = int(np.isnan(np.array([0.0, 1.0, 0.0]) / np.array([0.0, 1.0, 0.0])).sum())
+    assert f"{expected} NaN of its 3 entries" in str(caught[0].message)
+    assert "invalid value" in str(caught[0].message)
+    assert all("symnb" not in w.filename for w in caught)
+
+
+def test_the_flag_turns_it_off_and_numpy_stays_silent():
+    with sn.config.change_flags(warn_nonfinite_test_values=False):
+        caught = _caught(lambda: T.log(T.vector("p", test_value=P)))
+    assert caught == []
+
+
+def test_a_pending_value_warns_when_computed():
+    p = T.vector("p")
+    logged = T.log(p)
+    p.tag.test_value = P
+    with pytest.warns(NonFiniteTestValueWarning, match="-inf"):
+        logged.test_value
+
+
+def test_finite_values_do_not_warn():
+    caught = _caught(lambda: T.exp(T.vector("x", test_value=np.ones(3, "float32"))))
+    assert caught == []
+
+
+def test_infinite_inputs_make_no_numpy_warning():
+    """Values already infinite (the sum over them is NaN) warn nothing, from symnb or NumPy."""
+    a = np.array([1.0, np.inf, -np.inf, np.nan], "float32")
+    caught = _caught(lambda: T.isclose(T.vector("a", test_value=a), T.vector("b", test_value=a[::-1])))
+    assert caught == []
