@@ -9,8 +9,9 @@
 5. ``merge`` again (the rewrites may have built equal nodes);
 6. ``fusion``: elementwise chains into Composite nodes.
 
-``fast_compile`` runs ``merge`` and ``constant_folding`` (folding alone) only; ``None``
-nothing. Each local pass runs its rewrites to a fixpoint. Other modules add rewrites to a pass with
+``fast_compile`` runs ``merge``, ``constant_folding`` (folding alone) and ``stabilize``
+(the graph keeps what the user wrote, so every level that rewrites at all makes the
+unstable forms stable, see ``core/tensor/stable_forms.py``); ``None`` nothing. Each local pass runs its rewrites to a fixpoint. Other modules add rewrites to a pass with
 ``register_rewrite("canonicalize")`` (they run after the built-in ones). A
 :class:`~symnb.core.rewriting.query.RewriteQuery` (what ``Mode.including`` /
 ``excluding`` / ``requiring`` build) adds or removes passes and rewrites by tag.
@@ -36,7 +37,7 @@ PASSES: dict[str, GraphPass] = {
     "constant_folding": LocalPass("constant_folding", [constant_folding]),
     "canonicalize": LocalPass("canonicalize", algebra.REWRITES + structure.REWRITES + [constant_folding]),
     "stabilize": LocalPass("stabilize", stabilize.REWRITES + [constant_folding]),
-    "specialize": LocalPass("specialize", specialize.REWRITES + [constant_folding]),
+    "specialize": LocalPass("specialize", stabilize.LATER + specialize.REWRITES + [constant_folding]),
     "fusion": FusionPass(),
 }
 
@@ -45,7 +46,7 @@ PIPELINE: tuple[tuple[str, frozenset], ...] = (
     ("merge", frozenset({"fast_run", "fast_compile"})),
     ("constant_folding", frozenset({"fast_compile"})),
     ("canonicalize", frozenset({"fast_run"})),
-    ("stabilize", frozenset({"fast_run"})),
+    ("stabilize", frozenset({"fast_run", "fast_compile"})),
     ("specialize", frozenset({"fast_run"})),
     ("merge", frozenset({"fast_run"})),
     ("fusion", frozenset({"fast_run"})),
