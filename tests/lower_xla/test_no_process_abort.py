@@ -29,6 +29,8 @@ def check(out, expected, *inputs):
 GRAPHS = {
     "inc_whole_then_reverse": "check(T.inc_subtensor(T.zeros_like(x)[:], x * y)[::-1], (a * b)[::-1], x, y)",
     "inc_whole_2d_then_reverse_columns": "check(T.inc_subtensor(x[:, :], y)[:, ::-1], (a + b)[:, ::-1], x, y)",
+    "inc_ellipsis_then_reverse": "check(T.inc_subtensor(x[...], y)[::-1], (a + b)[::-1], x, y)",
+    "inc_full_bounds_then_reverse": "check(T.inc_subtensor(x[0:4], y)[::-1], (a + b)[::-1], x, y)",
     "set_whole_then_reverse": "check(T.set_subtensor(x[:], y)[::-1], b[::-1], x, y)",
     "inc_whole_bool_then_reverse": textwrap.dedent("""
         m, n = T.gt(x, 5), T.lt(y, 0)
