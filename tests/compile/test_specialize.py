@@ -58,6 +58,7 @@ def test_check_static_values_accepts_shapes_and_small_arguments():
 def test_a_size_from_another_scans_output_shape_is_static_in_a_step():
     # A Gibbs step drawing with size=W[1].shape, W the output of another scan: the
     # step receives that shape unchanged (a non-sequence), computed from input shapes.
+    from symnb.ifelse import ifelse
     from symnb.tensor.shared_randomstreams import RandomStreams
 
     srng = RandomStreams(seed=3)
@@ -85,3 +86,11 @@ def test_a_size_from_another_scans_output_shape_is_static_in_a_step():
     np.testing.assert_array_equal(g(data, p), p * (1 + 2 + 3))
     with pytest.raises(ValueError):  # the drawn size is W's row length: 4, not 3
         f(np.ones((3, 3)), p)
+
+    def branching(p):  # an ifelse in the step: the branch receives the shape too
+        return ifelse(T.gt(p.sum(), 1), srng.binomial(size=W[1].shape, n=1, p=p),
+                      T.zeros_like(p, dtype="int64"))
+
+    chosen, branch_updates = sn.scan(branching, sequences=rows)
+    h = sn.function([X, rows], chosen, updates=branch_updates)
+    np.testing.assert_array_equal(h(data, p), [p[0], np.zeros(4)])
