@@ -53,3 +53,44 @@ def test_check_static_values_accepts_shapes_and_small_arguments():
     check_static_values(nodes, [x, n], n_arguments=2)  # nothing to refuse
     with pytest.raises(sn.DynamicShapeError, match=r"depends on the shared variable 'n'"):
         check_static_values(nodes, [x, n], n_arguments=1)  # n as a shared variable's value
+
+
+def test_a_size_from_another_scans_output_shape_is_static_in_a_step():
+    # A Gibbs step drawing with size=W[1].shape, W the output of another scan: the
+    # step receives that shape unchanged (a non-sequence), computed from input shapes.
+    from symnb.ifelse import ifelse
+    from symnb.tensor.shared_randomstreams import RandomStreams
+
+    srng = RandomStreams(seed=3)
+    X = T.dmatrix("X")
+    W, _ = sn.scan(lambda r, h: h + r, sequences=X, outputs_info=T.zeros_like(X[0]))
+    rows = T.dmatrix("rows")  # probabilities 0 or 1: the draws are exactly them
+
+    def step(p):
+        return srng.binomial(size=W[1].shape, n=1, p=p) * 2
+
+    def nested(p):
+        inner, _ = sn.scan(lambda k: srng.binomial(size=W[1].shape, n=1, p=p) * k,
+                           sequences=T.arange(1, 4))
+        return inner.sum(0)
+
+    drawn, updates = sn.scan(step, sequences=rows)
+    twice, nested_updates = sn.scan(nested, sequences=rows)
+    data = np.ones((3, 4))
+    p = np.array([[1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0]])
+    f = sn.function([X, rows], [drawn, W], updates=updates)
+    values, w = f(data, p)
+    np.testing.assert_array_equal(values, p * 2)
+    np.testing.assert_array_equal(w, np.cumsum(data, axis=0))
+    g = sn.function([X, rows], twice, updates=nested_updates)
+    np.testing.assert_array_equal(g(data, p), p * (1 + 2 + 3))
+    with pytest.raises(ValueError):  # the drawn size is W's row length: 4, not 3
+        f(np.ones((3, 3)), p)
+
+    def branching(p):  # an ifelse in the step: the branch receives the shape too
+        return ifelse(T.gt(p.sum(), 1), srng.binomial(size=W[1].shape, n=1, p=p),
+                      T.zeros_like(p, dtype="int64"))
+
+    chosen, branch_updates = sn.scan(branching, sequences=rows)
+    h = sn.function([X, rows], chosen, updates=branch_updates)
+    np.testing.assert_array_equal(h(data, p), [p[0], np.zeros(4)])

@@ -48,6 +48,19 @@ def test_copy_with_swap_and_delete_updates():
         f.copy(swap={w: sn.shared(np.zeros(2), name="vec")})
 
 
+def test_copy_delete_updates_keeps_an_input_that_fed_only_the_updates():
+    # Theano's tutorial: the step size feeds only the accumulator's update.
+    state = sn.shared(np.float64(0.0), name="state")
+    inc = T.dscalar("inc")
+    accumulator = sn.function([inc], state, updates=[(state, state + inc)])
+    accumulator(3.0)
+    frozen = accumulator.copy(delete_updates=True)
+    assert frozen(10.0) == 3.0 and state.get_value() == 3.0  # inc is accepted, unused
+    assert accumulator(2.0) == 3.0 and state.get_value() == 5.0
+    with pytest.raises(sn.compile.function.UnusedInputError):  # not silently: sn.function raises
+        sn.function([inc], state)
+
+
 def test_pickle_graph_shared_and_function():
     x = T.dvector("x", test_value=np.ones(2))
     y = T.tanh(x) * 2

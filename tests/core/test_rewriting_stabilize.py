@@ -7,6 +7,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile import Mode
+from symnb.core.fgraph import FunctionGraph
 from symnb.core.graph import clone_replace
 from symnb.core.tensor.stable_forms import FORMS
 from tests.reference import assert_same
@@ -26,8 +27,8 @@ def _normal(rng, shape, dtype, scale=1.0):
 
 def _as_written(outer, inner):
     """``outer(inner(x))`` with its nodes made by ``clone_replace``, not by the public
-    functions (which build the stable forms directly): the graph as the stabilize pass
-    meets it after ``givens`` or ``clone_replace``."""
+    functions: the graph as the stabilize pass meets it after ``givens`` or
+    ``clone_replace`` (the same as built: the public functions build what is written)."""
     def build(x):
         placeholder = T.tensor(x.dtype, (None,) * x.ndim, name="placeholder")
         return clone_replace([outer(placeholder)], {placeholder: inner(x)})[0]
@@ -67,12 +68,17 @@ _FORM_REWRITES = {f"local_{form.name}" for form in FORMS}
     (lambda x: 1 / (1 + T.exp(-x)), "Sigmoid"), (lambda x: T.log(T.sigmoid(x)), "Softplus"),
     (lambda x: T.log(T.softmax(x)), "LogSoftmax"), (lambda x: T.log(1 + T.exp(x)), "Softplus"),
 ], ids=["sigmoid", "log_sigmoid", "log_softmax", "softplus"])
-def test_graphs_built_by_the_public_functions_are_already_stable(written, stable_op, rng):
-    # The matchers ran when the node was built: the graph holds the stable op and the
-    # pass has nothing left to do.
-    f = compile_and_check(written, [_normal(rng, (4, 5), "float32")])
-    assert stable_op in op_names(f.maker.fgraph)
-    assert not set(applied(f.maker.fgraph)) & _FORM_REWRITES
+def test_graphs_built_by_the_public_functions_are_stabilized_when_compiled(written, stable_op,
+                                                                          rng):
+    # The graph as built is the graph as written; the stabilize pass rewrites it, and
+    # its history (what RewriteStepper steps through) names the form.
+    x = T.matrix("x")
+    as_built = FunctionGraph([x], [written(x)], clone=False)
+    assert stable_op not in op_names(as_built)
+    for mode in ("FAST_RUN", "FAST_COMPILE"):
+        f = compile_and_check(written, [_normal(rng, (4, 5), "float32")], mode=mode)
+        assert stable_op in op_names(f.maker.fgraph)
+        assert set(applied(f.maker.fgraph)) & _FORM_REWRITES
 
 
 def test_log_softmax_cross_entropy_stays_finite_on_large_logits(rng):
@@ -86,12 +92,15 @@ def test_log_softmax_cross_entropy_stays_finite_on_large_logits(rng):
 
     manual = _as_written(lambda e: e / e.sum(axis=1, keepdims=True), T.exp)
     for probs in (T.softmax(zv), T.exp(zv) / T.exp(zv).sum(axis=1, keepdims=True)):
-        # Built through T.log and /, the loss is stable as built: at every level.
-        for optimizer in ("fast_run", None):
+        # Built through T.log and /, the loss is as written: the levels that rewrite
+        # make it finite; as written (no rewrites) the log of an underflowed
+        # probability is -inf, as in its test value.
+        for optimizer in ("fast_run", "fast_compile"):
             f = sn.function([zv, yv], loss(probs), mode=Mode(optimizer=optimizer))
             np.testing.assert_allclose(f(z, onehot), expected, rtol=1e-5)
-    # Written by clone_replace, only the stabilize pass makes it finite: as written (no
-    # rewrites) the log of an underflowed probability is -inf.
+        naive = sn.function([zv, yv], loss(probs), mode=Mode(optimizer=None))
+        assert not np.isfinite(naive(z, onehot))
+    # Written by clone_replace: the same.
     written = _as_written(lambda p: -(onehot * T.log(p)).sum(axis=1).mean(), manual)
     f = sn.function([zv], written(zv))
     np.testing.assert_allclose(f(z), expected, rtol=1e-5)

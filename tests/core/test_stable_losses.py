@@ -1,23 +1,29 @@
-"""The everyday losses written the textbook way: values and gradients finite and accurate
-for logits up to +-1e4, at every optimizer level and in the test values.
+"""The everyday losses written the textbook way: the graph keeps what was written, so
+its test values (and a function compiled with ``optimizer=None``) are the written
+expression's, as NumPy computes it, infinite or NaN where it overflows; every level
+that rewrites (``fast_run``, ``fast_compile``) makes the values finite and accurate for
+logits up to +-1e4, and the gradients ``sn.grad`` builds are finite and accurate
+everywhere (test values and every level), built from the stable forms.
 
 References are the analytic formulas computed stably in float64 NumPy
-(``np.logaddexp``, a sigmoid that never overflows), and ``jax.grad`` of a hand-written
-``jax.nn.log_softmax`` loss for the indexed softmax cross-entropy.
+(``np.logaddexp``, a sigmoid that never overflows), the written formulas in NumPy
+(in the dtype), and ``jax.grad`` of a hand-written ``jax.nn.log_softmax`` loss for the
+indexed softmax cross-entropy.
 """
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
+import scipy.special
 
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile import Mode
 
-# The written intermediates (exp(-z) at z = -1e4) overflow in their own test values; the
-# stable forms built in their place do not read them.
-pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered in exp:RuntimeWarning")
+# The written expressions overflow in their own test values (exp(-z) at z = -1e4, the
+# log of an underflowed probability): that is what was written.
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 LOGITS = np.array([-1e4, -200.0, -20.0, 0.0, 20.0, 200.0, 1e4])
 TARGETS = np.array([1.0, 0.0, 1.0, 0.25, 0.0, 1.0, 0.5])
@@ -78,6 +84,54 @@ def _assert_accurate(actual, expected, dtype, what, relative_to="element"):
                                err_msg=what)
 
 
+def _expit(z):
+    return scipy.special.expit(z)
+
+
+#: The written expressions, computed as written by NumPy in the logits' dtype (the
+#: library losses, binary and categorical cross-entropy, are built stable: absent).
+WRITTEN = {
+    "-log(sigmoid(z))": lambda z: -np.log(_expit(z)),
+    "-log(1 - sigmoid(z))": lambda z: -np.log(1 - _expit(z)),
+    "-log1p(-sigmoid(z))": lambda z: -np.log1p(-_expit(z)),
+    "1 / (1 + exp(-z))": lambda z: 1 / (1 + np.exp(-z)),
+    "1 / (exp(-z) + 1)": lambda z: 1 / (np.exp(-z) + 1),
+    "-log(1 / (1 + exp(-z)))": lambda z: -np.log(1 / (1 + np.exp(-z))),
+    "-log(1 - 1 / (1 + exp(-z)))": lambda z: -np.log(1 - 1 / (1 + np.exp(-z))),
+    "log(1 + exp(z))": lambda z: np.log(1 + np.exp(z)),
+    "log1p(exp(z))": lambda z: np.log1p(np.exp(z)),
+    "-mean(log(softmax(x))[rows, y])":
+        lambda x: -np.mean(np.log(scipy.special.softmax(x, axis=1))[np.arange(len(x)), LABELS]),
+    "-mean(log(softmax(x)[rows, y]))":
+        lambda x: -np.mean(np.log(scipy.special.softmax(x, axis=1)[np.arange(len(x)), LABELS])),
+    "-mean(log(exp(x) / sum(exp(x)))[rows, y])":
+        lambda x: -np.mean(np.log(np.exp(x) / np.exp(x).sum(axis=1, keepdims=True))
+                           [np.arange(len(x)), LABELS]),
+    "sum(w * log(softmax(x)))":
+        lambda x: (WEIGHTS.astype(x.dtype) * np.log(scipy.special.softmax(x, axis=1))).sum(),
+}
+
+
+def _assert_as_written(actual, name, logits, dtype, what):
+    """The value of the expression as written: NumPy's in ``dtype``, inf and NaN
+    included (a written form that is finite here must be accurate, as the stable one)."""
+    with np.errstate(all="ignore"):
+        expected = np.asarray(WRITTEN[name](logits.astype(dtype)))
+    actual = np.asarray(actual)
+    assert actual.dtype == np.dtype(dtype), f"{what}: dtype {actual.dtype}, expected {dtype}"
+    np.testing.assert_allclose(actual, expected, rtol=RTOL[dtype] * 10,
+                               atol=np.finfo(dtype).tiny, equal_nan=True, err_msg=what)
+
+
+def _check_value(actual, name, reference, logits, dtype, what, stable):
+    """Finite and accurate where the graph was stabilized (``stable``), else (written
+    forms only) the written expression's value."""
+    if stable or name not in WRITTEN:
+        _assert_accurate(actual, reference, dtype, what)
+    else:
+        _assert_as_written(actual, name, logits, dtype, what)
+
+
 def _elementwise_case(build, dtype):
     z = T.tensor(dtype, (None,), name="z", test_value=LOGITS.astype(dtype))
     loss = build(z)
@@ -88,7 +142,8 @@ def _elementwise_case(build, dtype):
 @pytest.mark.parametrize("name, build, value, gradient", ELEMENTWISE, ids=[c[0] for c in ELEMENTWISE])
 def test_elementwise_loss_test_values(name, build, value, gradient, dtype):
     z, loss, g = _elementwise_case(build, dtype)
-    _assert_accurate(loss.test_value, value(LOGITS), dtype, f"{name} (test value)")
+    _check_value(loss.test_value, name, value(LOGITS), LOGITS, dtype, f"{name} (test value)",
+                 stable=False)
     _assert_accurate(g.test_value, gradient(LOGITS), dtype, f"d {name} (test value)")
 
 
@@ -99,7 +154,8 @@ def test_elementwise_loss_compiled(name, build, value, gradient, dtype, optimize
     z, loss, g = _elementwise_case(build, dtype)
     f = sn.function([z], [loss, g], mode=Mode(optimizer=optimizer))
     got_value, got_gradient = f(LOGITS.astype(dtype))
-    _assert_accurate(got_value, value(LOGITS), dtype, f"{name} ({optimizer})")
+    _check_value(got_value, name, value(LOGITS), LOGITS, dtype, f"{name} ({optimizer})",
+                 stable=optimizer is not None)
     _assert_accurate(got_gradient, gradient(LOGITS), dtype, f"d {name} ({optimizer})")
 
 
@@ -176,7 +232,7 @@ def _softmax_case(build, dtype):
 def test_softmax_loss_test_values(name, build, reference, dtype):
     x, y, loss, g = _softmax_case(build, dtype)
     value, gradient = reference(ROWS)
-    _assert_accurate(loss.test_value, value, dtype, f"{name} (test value)")
+    _check_value(loss.test_value, name, value, ROWS, dtype, f"{name} (test value)", stable=False)
     _assert_accurate(g.test_value, gradient, dtype, f"d {name} (test value)", _relative_to(name))
 
 
@@ -188,7 +244,8 @@ def test_softmax_loss_compiled(name, build, reference, dtype, optimizer):
     f = sn.function([x, y], [loss, g], mode=Mode(optimizer=optimizer), on_unused_input="ignore")
     got_value, got_gradient = f(ROWS.astype(dtype), LABELS)
     value, gradient = reference(ROWS)
-    _assert_accurate(got_value, value, dtype, f"{name} ({optimizer})")
+    _check_value(got_value, name, value, ROWS, dtype, f"{name} ({optimizer})",
+                 stable=optimizer is not None)
     _assert_accurate(got_gradient, gradient, dtype, f"d {name} ({optimizer})", _relative_to(name))
 
 
@@ -214,13 +271,15 @@ def test_indexed_log_softmax_gradient_equals_jax_grad(dtype):
 
 # -- the graph as built ------------------------------------------------------------------
 
-def test_the_stable_nodes_record_the_users_line_and_numpys_dtype():
+def test_the_graph_is_as_written_and_the_stable_nodes_keep_the_users_line_and_dtype():
     z = T.vector("z")  # float32
     loss = -T.log(T.sigmoid(z))  # the loss line
     assert loss.dtype == "float32"
-    assert {loss.owner.site.line, loss.owner.inputs[0].owner.site.line} == {
-        "loss = -T.log(T.sigmoid(z))  # the loss line"}
-    assert type(loss.owner.inputs[0].owner.op).__name__ == "Neg"  # log(sigmoid) = -softplus(-z)
+    assert type(loss.owner.inputs[0].owner.op).__name__ == "Log"  # as written
+    f = sn.function([z], loss, mode=Mode(optimizer="fast_compile"))
+    assert [step.name for step in f.maker.fgraph.history] == ["local_log_sigmoid"]
+    stable = [n for n in f.maker.fgraph.toposort() if type(n.op).__name__ == "Softplus"]
+    assert [n.site.line for n in stable] == ["loss = -T.log(T.sigmoid(z))  # the loss line"]
     # np.float64(1) is a strong float64 operand: the written expression is float64, and
     # so is its stable form (computed on z cast to float64).
     wide = T.log(np.float64(1) - T.sigmoid(z))
@@ -237,7 +296,9 @@ def test_integer_logits_keep_numpys_float_dtype():
         out = T.log(1 / (1 + T.exp(-z)))
         assert out.dtype == expected
         reference = -softplus(-np.array([-100.0, 0.0, 100.0])).astype(expected)
-        np.testing.assert_allclose(out.test_value, reference, rtol=1e-3)
+        with np.errstate(all="ignore"):  # as written, in its dtype (inf in float16)
+            written = np.log(1 / (1 + np.exp(-z.test_value.astype(expected))))
+        np.testing.assert_allclose(out.test_value, written, rtol=1e-3)
         np.testing.assert_allclose(sn.function([z], out)(z.test_value), reference, rtol=1e-3)
 
 

@@ -35,7 +35,9 @@ def _draw_index(draw, b: Builder, shape: tuple, advanced: bool, symbolic_ok: boo
     count = draw(st.integers(1 if shape else 0, len(shape)))
     while axis < count:
         n = shape[axis]
-        kind = draw(st.sampled_from(["int", "slice", "slice", "none"] + (["array", "array"] if advanced else [])
+        # "whole" (x[:]): a write of all of x, then a reversal, aborted XLA's CPU compiler.
+        kind = draw(st.sampled_from(["int", "slice", "slice", "none", "whole"]
+                                    + (["array", "array"] if advanced else [])
                                     + (["mask"] if advanced and axis == 0 else [])))
         if kind == "int" and n > 0:
             entries.append(draw(st.integers(-n, n - 1)))
@@ -51,6 +53,8 @@ def _draw_index(draw, b: Builder, shape: tuple, advanced: bool, symbolic_ok: boo
         elif kind == "none":
             entries.append(None)
             continue
+        elif kind == "whole":
+            entries.append(slice(None))
         else:
             entries.append(_slice(draw, b, n, symbolic_ok))
         axis += 1

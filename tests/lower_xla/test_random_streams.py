@@ -196,3 +196,54 @@ def test_reparameterized_gradient_through_scan():
     values, gm, gs = sn.function([], [draws, g_mu, g_sigma], updates=updates)()
     assert gm == pytest.approx(12.0)
     assert gs == pytest.approx(((values - 1.0) / 2.0).sum(), rel=1e-5)
+
+
+def _uniform_from(key_data, shape, dtype):
+    """Reference: the draw of a stream whose key is ``key_data`` (split, draw with the
+    second half), by jax.random directly."""
+    draw_key = jax.random.split(jax.random.wrap_key_data(np.asarray(key_data)))[1]
+    return np.asarray(jax.random.uniform(draw_key, shape, dtype))
+
+
+def test_theano_tutorial_seeds_and_restores_a_stream_through_its_random_state():
+    srng = RandomStreams(seed=234)
+    rv_u = srng.uniform((2, 2))
+    f = sn.function([], rv_u)
+    nearly_zeros = sn.function([], rv_u + rv_u - 2 * rv_u)
+    dtype = rv_u.dtype
+
+    rng_val = rv_u.rng.get_value(borrow=True)     # Theano's tutorial, verbatim
+    rng_val.seed(89234)
+    rv_u.rng.set_value(rng_val, borrow=True)
+    np.testing.assert_array_equal(
+        f(), _uniform_from(jax.random.key_data(jax.random.PRNGKey(89234)), (2, 2), dtype))
+
+    state_after_v0 = rv_u.rng.get_value().get_state()
+    nearly_zeros()       # advances rv_u's stream
+    v1 = f()
+    rng = rv_u.rng.get_value(borrow=True)
+    rng.set_state(state_after_v0)
+    rv_u.rng.set_value(rng, borrow=True)
+    v2 = f()
+    v3 = f()
+    assert not np.array_equal(v1, v2)
+    np.testing.assert_array_equal(v3, v1)
+    np.testing.assert_array_equal(v2, _uniform_from(state_after_v0, (2, 2), dtype))
+    with pytest.raises(TypeError, match="uint32 key of shape"):
+        rv_u.rng.get_value().set_state(np.zeros(3))
+
+
+def test_random_state_value_is_still_the_key_and_pickles_with_its_methods():
+    import pickle
+
+    srng = RandomStreams(seed=8)
+    u = srng.uniform((3,))
+    state = u.rng.get_value()
+    assert state.dtype == np.uint32 and state.shape == (2,)
+    restored = pickle.loads(pickle.dumps(u.rng))
+    np.testing.assert_array_equal(restored.get_value(), state)
+    restored_state = restored.get_value()
+    restored_state.seed(3)
+    np.testing.assert_array_equal(restored_state,
+                                  np.asarray(jax.random.key_data(jax.random.PRNGKey(3))))
+    np.testing.assert_array_equal(u.rng.get_value(), state)  # a copy: stored key unchanged

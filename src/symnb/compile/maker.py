@@ -34,7 +34,7 @@ class FunctionMaker:
         start = time.perf_counter()
         with collector_paused():
             self.fgraph = FunctionGraph(inputs, outputs, clone=True)
-            optimize(self.fgraph, self.optimizer)
+            optimize(self.fgraph, self.optimizer, mode.rewrite_query)
         self.rewrite_seconds = time.perf_counter() - start
 
     def __repr__(self) -> str:

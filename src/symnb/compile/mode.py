@@ -16,9 +16,11 @@ through flags the function reads.
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any, Sequence
 
 from symnb.core.config import config
+from symnb.core.rewriting import RewriteQuery, rewrite_tags
 
 if TYPE_CHECKING:  # the program types import JAX; this module must not
     from symnb.core.graph import Apply, Variable
@@ -62,6 +64,28 @@ class Mode:
             linker = None
         self.linker = linker
         self.optimizer = _optimizer(optimizer)
+        self.rewrite_query = RewriteQuery()
+
+    def including(self, *tags: str) -> "Mode":
+        """A copy of this mode that also runs the passes and rewrites tagged ``tags``
+        (pass names such as ``'stabilize'``, rewrite names, levels): Theano's
+        ``Mode.including``. See :mod:`symnb.core.rewriting.query`."""
+        return self._queried(include=tags)
+
+    def excluding(self, *tags: str) -> "Mode":
+        """A copy of this mode that skips the passes and rewrites tagged ``tags``
+        (``mode.excluding('fusion')``); Theano's tags symnb has no pass for
+        (``'inplace'``...) are accepted and change nothing."""
+        return self._queried(exclude=tags)
+
+    def requiring(self, *tags: str) -> "Mode":
+        """A copy of this mode that runs only the rewrites carrying every tag in ``tags``."""
+        return self._queried(require=tags)
+
+    def _queried(self, **tags: Any) -> "Mode":
+        queried = copy.copy(self)
+        queried.rewrite_query = self.rewrite_query.extended(rewrite_tags(), **tags)
+        return queried
 
     @property
     def effective_optimizer(self) -> str | None:
@@ -95,7 +119,9 @@ class Mode:
         Raising here fails the call and leaves the shared variables as they were."""
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(linker={self.linker!r}, optimizer={self.optimizer!r})"
+        query = self.rewrite_query.describe()
+        return (f"{type(self).__name__}(linker={self.linker!r}, optimizer={self.optimizer!r}"
+                f"{', ' + query if query else ''})")
 
 
 FAST_RUN = Mode(optimizer="fast_run")

@@ -50,6 +50,10 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
     if delete_updates:
         construction["updates"] = None
         construction["no_default_updates"] = True
+        # Theano's copy keeps the signature: an input that fed only the deleted
+        # updates stays an argument of the copy, now unused (not an error).
+        if construction.get("on_unused_input", "raise") == "raise":
+            construction["on_unused_input"] = "ignore"
     if swap:
         construction.update(_swapped(construction, dict(swap)))
     return rebuilt_function(construction)

@@ -16,7 +16,7 @@ from typing import Sequence
 from symnb.core.errors import format_node_error, label
 from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
 from symnb.core.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
-from symnb.lower_xla.registry import DynamicShapeError, static_inputs
+from symnb.lower_xla.registry import DynamicShapeError, passed_as_is, static_inputs
 
 __all__ = ["value_sources", "check_static_values"]
 
@@ -70,12 +70,34 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
             var = node.inputs[position]
             if isinstance(var, Constant) or id(var) in known:
                 continue
-            reason = _never_static(var, place, inputs, n_arguments, HINTS[role])
+            reason = _never_static(var, place, inputs, n_arguments, HINTS[role], known)
             if reason is not None:
                 raise DynamicShapeError(format_node_error(
                     node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
                           f"({role}) {reason}. XLA needs it to compile the program (its "
                           f"shapes are static)."))
+
+
+def _known_outside(var: Variable, enclosing: tuple[Place, ...], known: set[int]) -> bool:
+    """Whether ``var`` (a root of an inner graph held by ``enclosing[-1]``) is known
+    while tracing: a constant, or an inner input that receives, unchanged, an outer
+    value known then -- at any depth. (``W[1].shape`` for a draw in a scan step, where
+    ``W`` is another scan's output: the shape of a scan's output follows from its
+    inputs' shapes, so it is static.)"""
+    if isinstance(var, Constant) or id(var) in known:
+        return True
+    if not enclosing or var.owner is not None:
+        return False
+    holder = enclosing[-1].node
+    for graph in holder.op.inner_graphs:
+        if var in graph.inputs:
+            outer = passed_as_is(holder.op, holder).get(graph.inputs.index(var))
+            if outer is None:
+                return False
+            return all(_known_outside(root, enclosing[:-1], known) for root in
+                       ancestors([holder.inputs[outer]], stop_at=_is_shape)
+                       if root.owner is None)
+    return False
 
 
 #: What to do instead, by the role of a value that can never be static.
@@ -90,13 +112,13 @@ HINTS = {
 
 
 def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arguments: int,
-                  hint: str) -> str | None:
+                  hint: str, known: set[int]) -> str | None:
     """Why ``var`` can never be known while tracing, or None when a call may provide it."""
     roots = [v for v in ancestors([var], stop_at=_is_shape) if v.owner is None]
     if place.enclosing:
-        # Specializing cannot reach through an inner graph's inputs to the arguments.
         holder = place.enclosing[-1].node
-        if any(not isinstance(v, Constant) for v in roots):
+        if any(not _known_outside(v, place.enclosing, known) for v in roots):
+            # Specializing cannot reach through an inner graph's inputs to the arguments.
             return (f"is computed from the values {holder.op.display_name()} "
                     f"({holder.site.describe()}) passes to its inner graph, which XLA sees only "
                     f"at run time; {hint}")

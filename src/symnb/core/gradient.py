@@ -11,6 +11,7 @@ from typing import Any, Iterable, Sequence
 
 from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
+from symnb.core.gradient_stable import stabilized_seeds
 from symnb.core.source import warn_at_user_line
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
@@ -60,8 +61,10 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
     wrt_list = [wrt] if single else list(wrt)
     for var in wrt_list:
         _check_differentiable_variable(var)
-    seeds = _seeds(cost, known_grads)
     blockers = list(consider_constant or [])
+    # The written unstable forms (log(sigmoid(z))...) are differentiated in their stable
+    # form: a copy of the cost graph, the user's left as written (core/gradient_stable.py).
+    seeds = stabilized_seeds(_seeds(cost, known_grads), wrt_list, blockers)
     grads = _backpropagate(seeds, wrt_list, blockers)
     results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
                for v in wrt_list]

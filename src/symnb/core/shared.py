@@ -115,7 +115,8 @@ class SharedVariable(TensorVariable):
     def __reduce_ex__(self, protocol: Any) -> tuple:
         state = {"default_update": self.default_update, "strict": self.strict,
                  "allow_downcast": self.allow_downcast, "_site": self._site, "_tag": self._tag}
-        return (_unpickled_shared, (self.type, self.get_value(), self.name), state)
+        return (_unpickled_shared, (self.type, np.asarray(self.get_value()), self.name,
+                                    type(self)), state)
 
     def __setstate__(self, state: dict) -> None:
         for key, value in state.items():
@@ -199,8 +200,9 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
                           allow_downcast=allow_downcast, sharding=sharding)
 
 
-def _unpickled_shared(type: TensorType, value: np.ndarray, name: str | None) -> SharedVariable:
-    return SharedVariable(type, value, name=name, allow_downcast=True)
+def _unpickled_shared(type: TensorType, value: np.ndarray, name: str | None,
+                      cls: Any = SharedVariable) -> SharedVariable:
+    return cls(type, value, name=name, allow_downcast=True)
 
 
 def _fits_exactly(array: np.ndarray, dtype: np.dtype) -> bool:

@@ -19,7 +19,7 @@ from symnb.core.errors import DynamicShapeError  # noqa: F401 (re-exported: rule
 from symnb.core.graph import Apply
 from symnb.core.op import Op
 
-__all__ = ["lower", "static_inputs", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
+__all__ = ["lower", "static_inputs", "passed_as_is", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
            "DynamicShapeError"]
 
 
@@ -55,4 +55,13 @@ def static_inputs(op: Any, node: Apply) -> dict[int, str]:
     """``{position: role}`` for ``node``'s inputs whose values its lowering needs while
     tracing; the role is one of ``STATIC_ROLES``. Rules register them by Op class,
     beside the rule that needs them."""
+    return {}
+
+
+@singledispatch
+def passed_as_is(op: Any, node: Apply) -> dict[int, int]:
+    """``{inner input position: outer input position}``: the inputs of ``op``'s inner
+    graph (its only one, or each of them alike) that its rule hands the outer value
+    unchanged (by closure, not as a loop carry or operand), so a value known while
+    tracing outside (a shape) is known inside too. Rules register it beside themselves."""
     return {}

@@ -10,8 +10,12 @@ See :mod:`symnb.core.rewriting.passes` for the order of the passes and
 from symnb.core.rewriting.basic import (
     GraphPass, LocalPass, NodeRewriter, RewriteFailureWarning, RewriteLimitWarning, node_rewriter,
 )
-from symnb.core.rewriting.passes import LEVELS, PASSES, optimize, passes_for, register_rewrite
+from symnb.core.rewriting.passes import (
+    LEVELS, PASSES, PIPELINE, optimize, passes_for, register_rewrite, rewrite_tags,
+)
+from symnb.core.rewriting.query import THEANO_ONLY_TAGS, RewriteQuery
 from symnb.core.rewriting import assertions  # noqa: F401,E402  (registers its rewrite)
 
 __all__ = ["optimize", "node_rewriter", "NodeRewriter", "LocalPass", "GraphPass", "PASSES", "LEVELS",
-           "passes_for", "register_rewrite", "RewriteLimitWarning", "RewriteFailureWarning"]
+           "passes_for", "register_rewrite", "RewriteLimitWarning", "RewriteFailureWarning",
+           "PIPELINE", "rewrite_tags", "RewriteQuery", "THEANO_ONLY_TAGS"]

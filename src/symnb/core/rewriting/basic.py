@@ -158,7 +158,8 @@ class LocalPass(GraphPass):
             self._by_class[op_class] = found
         return found
 
-    def apply(self, fgraph: FunctionGraph) -> int:
+    def apply(self, fgraph: FunctionGraph, skipped: frozenset = frozenset()) -> int:
+        """Rewrite to a fixpoint; the rewrites named in ``skipped`` do not run."""
         queue = collections.deque(fgraph.toposort())
         queued = set(queue)
         budget = self.limit_per_node * (len(queue) + 100)
@@ -169,6 +170,8 @@ class LocalPass(GraphPass):
             if node not in fgraph.apply_nodes:
                 continue
             for rewrite in self.rewrites_for(type(node.op)):
+                if rewrite.name in skipped:
+                    continue
                 try:
                     result = rewrite(fgraph, node)
                     if result is None or result is False:

@@ -9,9 +9,12 @@
 5. ``merge`` again (the rewrites may have built equal nodes);
 6. ``fusion``: elementwise chains into Composite nodes.
 
-``fast_compile`` runs ``merge`` and ``constant_folding`` (folding alone) only; ``None``
-nothing. Each local pass runs its rewrites to a fixpoint. Other modules add rewrites to a pass with
-``register_rewrite("canonicalize")`` (they run after the built-in ones).
+``fast_compile`` runs ``merge``, ``constant_folding`` (folding alone) and ``stabilize``
+(the graph keeps what the user wrote, so every level that rewrites at all makes the
+unstable forms stable, see ``core/tensor/stable_forms.py``); ``None`` nothing. Each local pass runs its rewrites to a fixpoint. Other modules add rewrites to a pass with
+``register_rewrite("canonicalize")`` (they run after the built-in ones). A
+:class:`~symnb.core.rewriting.query.RewriteQuery` (what ``Mode.including`` /
+``excluding`` / ``requiring`` build) adds or removes passes and rewrites by tag.
 """
 
 from __future__ import annotations
@@ -24,23 +27,35 @@ from symnb.core.rewriting.basic import GraphPass, LocalPass, NodeRewriter
 from symnb.core.rewriting.folding import constant_folding
 from symnb.core.rewriting.fusion import FusionPass
 from symnb.core.rewriting.merge import MergePass
+from symnb.core.rewriting.query import RewriteQuery
 
-__all__ = ["PASSES", "LEVELS", "optimize", "register_rewrite", "passes_for"]
+__all__ = ["PASSES", "LEVELS", "PIPELINE", "optimize", "register_rewrite", "passes_for",
+           "rewrite_tags"]
 
 PASSES: dict[str, GraphPass] = {
     "merge": MergePass(),
     "constant_folding": LocalPass("constant_folding", [constant_folding]),
     "canonicalize": LocalPass("canonicalize", algebra.REWRITES + structure.REWRITES + [constant_folding]),
     "stabilize": LocalPass("stabilize", stabilize.REWRITES + [constant_folding]),
-    "specialize": LocalPass("specialize", specialize.REWRITES + [constant_folding]),
+    "specialize": LocalPass("specialize", stabilize.LATER + specialize.REWRITES + [constant_folding]),
     "fusion": FusionPass(),
 }
 
+#: Every pass run at some level, in order, with the levels that run it there.
+PIPELINE: tuple[tuple[str, frozenset], ...] = (
+    ("merge", frozenset({"fast_run", "fast_compile"})),
+    ("constant_folding", frozenset({"fast_compile"})),
+    ("canonicalize", frozenset({"fast_run"})),
+    ("stabilize", frozenset({"fast_run", "fast_compile"})),
+    ("specialize", frozenset({"fast_run"})),
+    ("merge", frozenset({"fast_run"})),
+    ("fusion", frozenset({"fast_run"})),
+)
+
 LEVELS: dict[str | None, tuple[str, ...]] = {
-    "fast_run": ("merge", "canonicalize", "stabilize", "specialize", "merge", "fusion"),
-    "fast_compile": ("merge", "constant_folding"),
-    None: (),
-}
+    level: tuple(name for name, levels in PIPELINE if level in levels)
+    for level in ("fast_run", "fast_compile")}
+LEVELS[None] = ()
 
 
 def passes_for(level: str | None) -> tuple[str, ...]:
@@ -53,15 +68,40 @@ def passes_for(level: str | None) -> tuple[str, ...]:
     return LEVELS[key]
 
 
-def optimize(fgraph: FunctionGraph, level: str | None = "fast_run") -> FunctionGraph:
+def optimize(fgraph: FunctionGraph, level: str | None = "fast_run",
+             query: RewriteQuery | None = None) -> FunctionGraph:
     """Rewrite ``fgraph`` in place with the passes of ``level``; return it.
 
-    ``level`` is ``'fast_run'``, ``'fast_compile'`` or ``None``. The rewrites applied
-    are recorded in ``fgraph.history``.
+    ``level`` is ``'fast_run'``, ``'fast_compile'`` or ``None``; ``query`` (from a
+    mode's ``including``/``excluding``/``requiring``) adds or removes passes and
+    rewrites by tag. The rewrites applied are recorded in ``fgraph.history``.
     """
-    for name in passes_for(level):
-        PASSES[name].apply(fgraph)
+    if not query:
+        for name in passes_for(level):
+            PASSES[name].apply(fgraph)
+        return fgraph
+    passes_for(level)  # checks the level's name
+    level = level.lower() if isinstance(level, str) and level != "None" else None
+    for name, levels in PIPELINE:
+        graph_pass, pass_tags = PASSES[name], {name} | levels
+        if not isinstance(graph_pass, LocalPass):
+            if query.selects(level, pass_tags):
+                graph_pass.apply(fgraph)
+            continue
+        skipped = frozenset(r.name for r in graph_pass.rewrites
+                            if not query.selects(level, pass_tags | {r.name}))
+        if len(skipped) < len({r.name for r in graph_pass.rewrites}):
+            graph_pass.apply(fgraph, skipped)
     return fgraph
+
+
+def rewrite_tags() -> set[str]:
+    """Every tag a query may name: the levels, the passes and their rewrites' names."""
+    tags = {"fast_run", "fast_compile"} | set(PASSES)
+    for graph_pass in PASSES.values():
+        if isinstance(graph_pass, LocalPass):
+            tags.update(r.name for r in graph_pass.rewrites)
+    return tags
 
 
 def register_rewrite(pass_name: str) -> Callable[[NodeRewriter], NodeRewriter]:

@@ -3,12 +3,11 @@ equivalent ones that do not (the ``stabilize`` pass).
 
 - the stable forms of :mod:`symnb.core.tensor.stable_forms` (``log(sigmoid(x))`` ->
   ``-softplus(-x)``, ``1 / (1 + exp(-x))`` -> ``sigmoid(x)``, ``log(softmax(x))`` ->
-  ``log_softmax(x)`` ...), one rewrite per form, named ``local_<form>``. The same
-  matchers run when ``T.log``/``T.log1p``/``/`` build a node, so these rewrites fire only
-  on graphs not built through those functions (``givens``, ``clone_replace``, other
-  rewrites);
+  ``log_softmax(x)`` ...), one rewrite per form, named ``local_<form>``. The graph
+  keeps what the user wrote: these rewrites make it stable when it is compiled, and the
+  same matchers make ``sn.grad``'s gradients stable (``core/gradient_stable.py``);
 - a softmax of the same input as a log_softmax -> ``exp(log_softmax(x))`` (one
-  normalization, not two);
+  normalization, not two; run by the ``specialize`` pass, after the forms matched);
 - ``log(1 + x)`` -> ``log1p(x)``, ``exp(x) - 1`` -> ``expm1(x)`` (precision near 0; these
   two are left to the pass: the written forms are finite, and their gradients too).
 
@@ -31,7 +30,7 @@ from symnb.core.tensor.nnet import LogSoftmax, Softmax
 from symnb.core.tensor.stable_forms import FORMS, StableForm, in_dtype_of
 from symnb.core.type import is_float
 
-__all__ = ["REWRITES"]
+__all__ = ["REWRITES", "LATER"]
 
 
 def _form_rewrite(form: StableForm) -> NodeRewriter:
@@ -76,6 +75,9 @@ def local_expm1(fgraph: FunctionGraph, node: Apply):
 
 
 # The stable forms come first: log(1 + exp(x)) must become softplus(x), not log1p(exp(x)).
-REWRITES = [_form_rewrite(form) for form in FORMS] + [
-    local_softmax_from_log_softmax, local_log1p, local_expm1,
-]
+REWRITES = [_form_rewrite(form) for form in FORMS] + [local_log1p, local_expm1]
+
+#: Run by the ``specialize`` pass, after this one: rewritten here, a softmax read by a
+#: written ``log(softmax(x)[index])`` would no longer match the ``log_softmax`` form
+#: (the gradient ``sn.grad`` builds holds ``log_softmax(x)`` beside it).
+LATER = [local_softmax_from_log_softmax]

@@ -2,9 +2,11 @@
 
 Each is one op instance applied to operands promoted as NumPy 2 does (``switch``'s
 condition takes no part in the promotion, as in ``np.where``); its name and docstring
-come from the op's row in :mod:`symnb.core.tensor.elemwise_specs`. The functions of the
-rows marked ``stabilized`` (``log``, ``log1p``, ``true_div``) build the unstable forms of
-:mod:`symnb.core.tensor.stable_forms` as their stable equivalents.
+come from the op's row in :mod:`symnb.core.tensor.elemwise_specs`. Every function builds
+what was written: the unstable forms of :mod:`symnb.core.tensor.stable_forms` (rows
+marked ``stabilized``: ``log``, ``log1p``, ``true_div``) are made stable by the
+``stabilize`` rewrite pass when a function is compiled, and by ``sn.grad`` for the
+gradients it builds.
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ __all__ = [
 ]
 
 _STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.stable_forms`) "
-                "is built as its stable equivalent, whose gradient is stable too.")
+                "is kept as written in the graph; compiling rewrites it to its stable "
+                "equivalent, and ``sn.grad`` differentiates that equivalent.")
 
 
 def _function(op_class: type[ew.Elemwise]) -> Callable[..., TensorVariable]:
@@ -33,17 +36,8 @@ def _function(op_class: type[ew.Elemwise]) -> Callable[..., TensorVariable]:
     op = op_class()
     probe = row.dtype_like or row.numpy_fn
 
-    if row.stabilized:
-        def apply(*operands: Any) -> TensorVariable:
-            # Imported here: stable_forms needs the reduction and shape ops, which use this module.
-            from symnb.core.tensor.stable_forms import stable_equivalent
-
-            inputs = as_tensor_args(*operands, numpy_fn=probe)
-            stable = stable_equivalent(op, inputs)
-            return stable if stable is not None else op(*inputs)
-    else:
-        def apply(*operands: Any) -> TensorVariable:
-            return op(*as_tensor_args(*operands, numpy_fn=probe))
+    def apply(*operands: Any) -> TensorVariable:
+        return op(*as_tensor_args(*operands, numpy_fn=probe))
 
     apply.__name__ = apply.__qualname__ = row.name
     apply.__doc__ = row.doc + (_STABLE_NOTE if row.stabilized else "")

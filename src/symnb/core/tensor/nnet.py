@@ -22,6 +22,7 @@ import numpy as np
 from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Variable
 from symnb.core.op import Op
+from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange
 from symnb.core.tensor.basic import as_tensor_variable
@@ -129,7 +130,7 @@ def categorical_crossentropy(coding_dist: object, true_dist: object) -> Variable
     """
     coding_dist, true_dist = as_tensor_variable(coding_dist), as_tensor_variable(true_dist)
     if true_dist.ndim == coding_dist.ndim:
-        return m.neg(_sum(m.mul(true_dist, m.log(coding_dist)), axis=coding_dist.ndim - 1))
+        return m.neg(_sum(m.mul(true_dist, _log_of(coding_dist)), axis=coding_dist.ndim - 1))
     if true_dist.ndim != coding_dist.ndim - 1:
         raise build_error(
             f"categorical_crossentropy: rank mismatch between the coding distribution "
@@ -143,7 +144,7 @@ def categorical_crossentropy(coding_dist: object, true_dist: object) -> Variable
             f"({coding_dist.type.short()}) and {label(true_dist)!r} ({true_dist.type.short()})",
             TypeError)
     rows = arange(coding_dist.shape[0])
-    return m.neg(m.log(getitem(coding_dist, (rows, true_dist))))
+    return m.neg(_log_of(getitem(coding_dist, (rows, true_dist))))
 
 
 def binary_crossentropy(output: object, target: object) -> Variable:
@@ -156,5 +157,18 @@ def binary_crossentropy(output: object, target: object) -> Variable:
     value and the gradient stay finite for any finite ``z``.
     """
     output, target = as_tensor_variable(output), as_tensor_variable(target)
-    return m.neg(m.add(m.mul(target, m.log(output)),
-                       m.mul(m.sub(1.0, target), m.log(m.sub(1.0, output)))))
+    return m.neg(m.add(m.mul(target, _log_of(output)),
+                       m.mul(m.sub(1.0, target), _log_of(m.sub(1.0, output)))))
+
+
+_LOG = ew.Log()
+
+
+def _log_of(p: Variable) -> Variable:
+    """``log(p)``, built in its stable form when ``p`` is a sigmoid or a softmax (see
+    ``stable_forms``): how these loss functions are implemented. The expressions a user
+    writes with ``T.log`` are kept as written, and stabilized when compiled."""
+    from symnb.core.tensor.stable_forms import stable_equivalent  # it imports this module
+
+    stable = stable_equivalent(_LOG, [p])
+    return stable if stable is not None else m.log(p)

@@ -24,23 +24,23 @@ The gradient of softplus is sigmoid, that of log_softmax ``g - exp(y) * sum(g)``
 that of sigmoid ``g * y * sigmoid(-x)``: finite and accurate for every finite input, so
 ``sn.grad`` of a cross-entropy written the textbook way is finite and accurate too.
 
-Each form is one matcher, used in two places:
+The graph keeps what the user wrote (``debugprint(T.log(T.sigmoid(z)))`` shows
+``log(sigmoid(z))``, and its test value is the written expression's, ``-inf`` where it
+underflows). Each form is one matcher, used in two places:
 
-- **when the node is built**: ``T.log``, ``T.log1p`` and ``T.true_div`` (``/``) ask
-  :func:`stable_equivalent` first and build the stable expression instead of the
-  written one. The graph as built, its test values, every optimizer level (``None``
-  compiles the graph as built) and ``sn.grad`` therefore all see the stable ops. The
-  stable nodes record the user's line like any node, and printing shows them:
-  ``debugprint(T.log(T.sigmoid(z)))`` shows ``neg(softplus(neg(z)))``.
-- **in the ``stabilize`` rewrite pass** (:mod:`symnb.core.rewriting.stabilize`), for
-  graphs whose nodes were not built through these functions (``givens``,
-  ``clone_replace``, other rewrites). Only the values of such graphs are stabilized:
-  a gradient taken of them before compiling is not.
+- **in the ``stabilize`` rewrite pass** (:mod:`symnb.core.rewriting.stabilize`), run
+  by the ``fast_run`` and ``fast_compile`` optimizer levels: one rewrite per form,
+  ``local_<form>``, declared inexact where the written form overflows (DebugMode notes
+  the values it changed; the rewrite history and ``RewriteStepper`` show each one);
+- **in ``sn.grad``** (:mod:`symnb.core.gradient_stable`): the gradient is built from a
+  copy of the cost graph with the stable forms in place of the written ones, so it is
+  finite and accurate at every optimizer level, ``None`` included.
 
 A matcher takes the written node's inputs, its output (only its ``dtype`` and ``ndim``
-are read: at build time it stands for the output of a node that is never built) and
-``make(op, *inputs)``, which builds one node and returns its output (``op(*inputs)``
-at build time, ``rewriting.basic.build`` in a rewrite). It returns the stable
+are read: in ``sn.grad`` it stands for the output of the written node, which the
+stable copy does not rebuild) and ``make(op, *inputs)``, which builds one node and
+returns its output (``op(*inputs)`` in ``sn.grad``, ``rewriting.basic.build`` in a
+rewrite). It returns the stable
 expression with the dtype and number of dimensions of the written output (the input is
 cast to that dtype first, so the result has the dtype NumPy gives the written
 expression), or None having built nothing.
@@ -100,7 +100,8 @@ def _build_here(op: Op, *inputs: Variable) -> Variable:
 
 def stable_equivalent(op: Op, inputs: Sequence[Variable], make: Make = _build_here) -> Variable | None:
     """The stable expression standing for ``op(*inputs)`` when that is one of the forms
-    above, else None. By default its nodes are built as the user's (``op(*inputs)``)."""
+    above, else None. By default its nodes are built as graph nodes (``op(*inputs)``,
+    with test values and the calling line)."""
     forms = _FORMS_BY_OP.get(type(op), ())
     if not forms or all(v.owner is None for v in inputs):
         return None

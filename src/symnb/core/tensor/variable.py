@@ -54,9 +54,18 @@ class _TensorOperators:
     __hash__ = object.__hash__
 
     def __bool__(self):
-        raise TypeError(
-            "a symbolic variable has no truth value while the graph is built; "
-            "use T.switch or sn.ifelse for a condition, or .test_value to inspect it")
+        """Theano's rule: every variable is truthy (so ``if not input:`` tests for
+        None, as the classic RBM/dA constructors do), except the result of a
+        comparison, which raises so that ``a < b < c`` (Python's ``(a < b) and
+        (b < c)``) fails loudly instead of silently keeping only ``b < c``."""
+        owner = self.owner
+        if owner is not None and isinstance(owner.op, _COMPARISONS):
+            raise TypeError(
+                "the result of a comparison has no truth value while the graph is built "
+                "(a chained comparison such as a < b < c, or `if x < y:`); use T.and_ to "
+                "combine comparisons, T.switch or sn.ifelse for a condition, or "
+                ".test_value to inspect it")
+        return True
 
     def __iter__(self):
         raise TypeError("a symbolic tensor cannot be iterated; index it (x[i]) or use sn.scan")
@@ -129,7 +138,11 @@ class TensorConstant(_TensorOperators, Constant):
 # one (for TensorVariable): imported last, they find its classes defined. Module globals,
 # not imports per call: ``x + y`` is on the graph-building hot path.
 from symnb.core.tensor import blas as _blas  # noqa: E402
+from symnb.core.tensor import elemwise as _elemwise  # noqa: E402
 from symnb.core.tensor import math as _math  # noqa: E402
 from symnb.core.tensor import reduction as _reduction  # noqa: E402
 from symnb.core.tensor import shape as _shape  # noqa: E402
 from symnb.core.tensor import subtensor as _subtensor  # noqa: E402
+
+_COMPARISONS = (_elemwise.Eq, _elemwise.Neq, _elemwise.Lt, _elemwise.Le, _elemwise.Gt,
+                _elemwise.Ge)

@@ -21,7 +21,7 @@ from symnb.core.scan.op import Scan, is_plain_state, seq_window, state_depth
 from symnb.core.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import lower, static_inputs
+from symnb.lower_xla.registry import lower, passed_as_is, static_inputs
 from symnb.lower_xla.rules.shape import static_argument
 
 
@@ -43,6 +43,15 @@ def _scan(op: Scan, node: Apply) -> Callable[..., Any]:
 @static_inputs.register(Scan)
 def _number_of_steps(op: Scan, node: Apply) -> dict[int, str]:
     return {0: "the number of steps"}
+
+
+@passed_as_is.register(Scan)
+def _non_sequences(op: Scan, node: Apply) -> dict[int, int]:
+    """The loop body closes over the non-sequences (``_for_loop``, ``_while_loop``): a
+    size computed outside from shapes (``W[1].shape`` in a step) stays static inside."""
+    n = op.info.n_non_seqs
+    inner, outer = len(op.inner.inputs), len(node.inputs)
+    return {inner - n + k: outer - n + k for k in range(n)}
 
 
 def _static_steps(op: Scan, node: Apply, n_steps: Any) -> int:

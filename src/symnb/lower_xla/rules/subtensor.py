@@ -121,19 +121,40 @@ def _inc_subtensor(op, node):
         index = _flatten(_jax_index(node, values))
         x = jnp.asarray(x)  # static (e.g. zeros of a gradient) while y is traced
         y = jnp.asarray(y, dtype=x.dtype)
-        return _write(x.at[index], y, op.set_instead_of_inc)
+        return _write(x, index, y, op.set_instead_of_inc)
 
     return inc_subtensor
 
 
-def _write(target: Any, y: Any, set_instead_of_inc: bool, **mode: Any) -> Any:
+def _write(x: Any, index: tuple, y: Any, set_instead_of_inc: bool, **mode: Any) -> Any:
     """``x.at[index]`` set to, or incremented by, ``y``; NumPy's ``+=`` on booleans (and
-    ``np.add.at``) is a logical or, which JAX's ``add`` refuses: ``max`` is the same."""
+    ``np.add.at``) is a logical or, which JAX's ``add`` refuses: ``max`` is the same.
+
+    An index that selects all of ``x`` (``x[:]``, the gradient of ``bv_t[:]`` in the
+    classic RNN-RBM) is written elementwise, never as a scatter: XLA's CPU algebraic
+    simplifier turns a scatter with no indices into a ``map``, and then aborts the
+    process on a reversal of it (``reverse(map)``: "Invalid binary instruction opcode
+    map" in ``HandleReverse``, JAX 0.10), which a scan's gradient makes.
+    """
+    if _selects_everything(index, x.shape):
+        y = jnp.broadcast_to(y, x.shape)
+        if set_instead_of_inc:
+            return y
+        return jnp.logical_or(x, y) if y.dtype == jnp.bool_ else x + y
+    target = x.at[index]
     if set_instead_of_inc:
         return target.set(y, **mode)
     if y.dtype == jnp.bool_:
         return target.max(y, **mode)
     return target.add(y, **mode)
+
+
+def _selects_everything(index: tuple, shape: tuple) -> bool:
+    """Whether ``x[index]`` is all of ``x``, in order: full slices only."""
+    if len(index) > len(shape):
+        return False
+    return all(isinstance(entry, slice) and entry.indices(length) == (0, length, 1)
+               for entry, length in zip(index, shape))
 
 
 @lower.register(st.AdvancedIncSubtensor)
@@ -152,7 +173,7 @@ def _advanced_inc_subtensor(op, node):
         y = jnp.asarray(y, dtype=x.dtype)
         if padded:
             y = _pad_value(y, x, index, node)
-        return _write(x.at[index], y, op.set_instead_of_inc, mode="drop")
+        return _write(x, index, y, op.set_instead_of_inc, mode="drop")
 
     return advanced_inc_subtensor
 

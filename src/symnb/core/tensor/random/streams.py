@@ -7,7 +7,8 @@ function that draws advances it and two calls give different numbers (unless
 variable) and ``update`` (the pair), and the factory lists every pair in
 ``state_updates`` (Theano's ``random_state_copy`` recipe copies them between two
 factories). The key of the i-th stream is ``fold_in(key(seed), i)``, so ``seed(n)``
-reproduces every stream.
+reproduces every stream. ``rv.rng.get_value()`` is the key with NumPy RandomState's
+``seed``/``get_state``/``set_state`` (Theano's tutorial; see ``random/state.py``).
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ import numpy as np
 from symnb.core.config import config
 from symnb.core.errors import build_error
 from symnb.core.graph import Variable
-from symnb.core.shared import SharedVariable, shared
+from symnb.core.shared import SharedVariable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.random import ops, threefry
+from symnb.core.tensor.random.state import RandomStateSharedVariable
 from symnb.core.tensor.shape import as_shape_vector, shape, shape_i
 from symnb.core.traceback_filter import api_boundaries
 from symnb.core.type import is_float
@@ -68,8 +70,8 @@ class RandomStreams:
     def gen(self, op: ops.RandomOp, size: Variable, *params: Any) -> ops.RandomVariable:
         """Draw with ``op`` from a new stream; set up its update."""
         index = len(self.state_updates)
-        state = shared(stream_key(self.default_instance_seed, index),
-                       name=f"random_state_{index}", shape=threefry.KEY_SHAPE)
+        state = RandomStateSharedVariable(ops.KEY_TYPE, stream_key(self.default_instance_seed, index),
+                                          name=f"random_state_{index}")
         next_state, draw = op(state, size, *params)
         state.default_update = next_state
         draw.rng, draw.update = state, (state, next_state)
