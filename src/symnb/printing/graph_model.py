@@ -1,9 +1,15 @@
 """What a picture of a graph shows, before it is laid out: :class:`GraphPicture`.
 
 Apply nodes are boxes labelled with the user's name for what they compute (or the
-source text that built it) over the op; the graph's roots (inputs, shared variables,
-constants) are their own small nodes; every edge carries the type of the value it
-moves. A node holding inner graphs (a loop body, condition branches, a fused chain)
+source text that built it) over the op; a node ``sn.grad`` or a rewrite made is labelled
+by what it is (``grad of tanh``, ``fused: mul·add``); the graph's roots (inputs, shared
+variables, constants) are their own small nodes; every edge carries the concrete shape
+of the value it moves (``float32 (256, 784)``; :class:`~symnb.printing.labels.Shapes`).
+
+Nodes sit in groups (the calls of the user's functions, ``sn.name_scope`` blocks,
+``sn.grad`` calls: :mod:`symnb.printing.groups`); a closed group is one box (kind
+``group``) counting its nodes, inputs and outputs, and the edges crossing into it are
+merged per pair of boxes. Groups are ids ``g0``, ``g1``... stable for a given graph. A node holding inner graphs (a loop body, condition branches, a fused chain)
 can be *expanded*: its inner graphs are drawn inside it. A node can be *collapsed*:
 the part of the graph that only feeds it is hidden, and the node counts what it hides.
 
@@ -29,11 +35,14 @@ from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
 from symnb.printing._common import graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_to_outer
+from symnb.printing.groups import GroupTree
+from symnb.printing.labels import Shapes, role_label, rewrite_origins
 
 __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_of",
            "family_of", "creation_text"]
 
 _LABEL_LIMIT = 40
+OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
 
 # Op families (by class name anywhere in the op's class hierarchy) -> the picture's colour
 # key; the first match wins.
@@ -95,6 +104,9 @@ class PictureNode:
     has_inner: bool = False
     inner: list["InnerPicture"] = field(default_factory=list)  # when expanded
     hidden: int = 0      # nodes folded into this one when collapsed
+    role: str = ""       # what made it, when not the user's line: "grad of tanh", "fused: ..."
+    group_inputs: list = field(default_factory=list)   # a group's box: what enters it
+    group_outputs: list = field(default_factory=list)  # and what leaves it
     seconds: float | None = None  # time per call, when the picture carries times
     time_share: float = 0.0  # of the timed nodes' total
     heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
@@ -107,7 +119,10 @@ class PictureNode:
 
     @property
     def variable(self) -> Variable:
-        """The variable this node stands for (an Apply's first output)."""
+        """The variable this node stands for (an Apply's first output; a group's first
+        output)."""
+        if self.kind == "group":
+            return self.group_outputs[0] if self.group_outputs else self.group_inputs[0]
         return self.obj.outputs[0] if isinstance(self.obj, Apply) else self.obj
 
     def search_text(self) -> str:
@@ -118,9 +133,14 @@ class PictureNode:
 class PictureEdge:
     source: str
     target: str
-    label: str           # the type moved, ``float32 (?, 3)``, prefixed by the input position
+    label: str           # the shape moved, ``float32 (256, 3)``, prefixed by the input position
     variable: Variable
     port: tuple[int, int] = (0, 1)  # (input position, number of inputs) of the target
+    variables: list = field(default_factory=list)  # every variable it carries (into a group)
+
+    def __post_init__(self) -> None:
+        if not self.variables:
+            self.variables.append(self.variable)
 
 
 @dataclass(eq=False)
@@ -135,6 +155,10 @@ class GraphPicture:
     """The nodes and edges to draw for ``obj`` (a Variable, a list of them, an Apply, a
     compiled function: its optimized graph).
 
+    - ``opened``: ids of the groups (:mod:`symnb.printing.groups`) drawn open; the others
+      are one box each. ``None`` (the default): every group open for a graph of up to
+      ``OPEN_UP_TO`` nodes, else none (a big graph opens at its top-level groups); the
+      groups holding a highlighted node are always open;
     - ``expanded``: ids of nodes whose inner graphs are drawn inside them;
     - ``collapsed``: ids of nodes that hide the part of the graph feeding only them;
     - ``highlight``: Apply nodes to mark (the node an error names);
@@ -144,46 +168,101 @@ class GraphPicture:
 
     def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
-                 *, _inner: tuple | None = None, prefix: str = "") -> None:
+                 opened: Iterable[str] | None = None, *, _inner: tuple | None = None,
+                 prefix: str = "") -> None:
         self.expanded = set(expanded)
         self.collapsed = set(collapsed)
+        highlight = list(highlight)
         self.highlight = {id(node) for node in highlight}
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
         self.edges: list[PictureEdge] = []
+        self.shapes = Shapes()
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
-        self._roots = 0
+        self._edge_index: dict[tuple[str, str], int] = {}
         if _inner is not None:
             outputs, inputs, self._outer_names, notes = _inner
             order = toposort(outputs, inputs)
+            self.origins: dict[int, str] = {}
         else:
             outputs, order = graph_parts(obj)
             order = order if order is not None else toposort(outputs)
             inputs, self._outer_names, notes = [], {}, []
+            self.origins = rewrite_origins(obj, order)
         self.outputs = list(outputs)
+        self.order = order
+        self.tree = GroupTree(order, self._root_variables(order, inputs)) if _inner is None else None
+        self.opened = self._resolve_opened(opened, highlight)
         self._build(order, inputs, notes)
         if times:
             self._set_times(times)
 
     # -- building ---------------------------------------------------------------------
+    def _root_variables(self, order: list[Apply], inputs: Sequence[Variable]) -> list[Variable]:
+        """Every root, in the order the picture meets them (which numbers them ``v0``...)."""
+        roots: dict[int, Variable] = {id(v): v for v in inputs}
+        for node in order:
+            for var in node.inputs:
+                if var.owner is None:
+                    roots.setdefault(id(var), var)
+        for var in self.outputs:
+            if var.owner is None:
+                roots.setdefault(id(var), var)
+        return list(roots.values())
+
+    def _resolve_opened(self, opened: Iterable[str] | None, highlight: list[Apply]) -> set[str]:
+        if self.tree is None:
+            return set()
+        if opened is None:
+            small = len(self.order) <= OPEN_UP_TO
+            opened = {g.id for g in self.tree.groups()} if small else set()
+        opened = {i for i in opened if self.tree.get(i) is not None}
+        for node in highlight:  # the node an error names is always in sight
+            opened.update(g.id for g in self.tree.group_of(node).ancestors())
+        return opened
+
+    def _box_of(self, obj: Apply | Variable) -> str:
+        """The id of the box drawing ``obj``: its own, or its outermost closed group's."""
+        if self.tree is not None:
+            for group in self.tree.group_of(obj).ancestors():
+                if group.id not in self.opened:
+                    return group.id
+        return self._ids[id(obj)]
+
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
-        for var in inputs:  # an inner graph's inputs come first, in their order
-            self._root(var)
         for position, node in enumerate(order):
             self._ids[id(node)] = f"{self.prefix}n{position}"
+        for k, var in enumerate(self._root_variables(order, inputs)):
+            self._ids[id(var)] = f"{self.prefix}v{k}"
         hidden = self._hidden(order)
-        for position, node in enumerate(order):
+        groups: dict[str, list] = {}
+        for var in self._root_variables(order, inputs):
+            if id(var) not in hidden:
+                self._box(var, hidden, groups)
+        for node in order:
             if id(node) not in hidden:
-                self._apply(node, f"{self.prefix}n{position}", hidden)
-        for var in self.outputs:
-            if var.owner is None or id(var.owner) not in self._ids:
-                self._root(var)
+                self._box(node, hidden, groups)
+        for node in order:
+            if id(node) not in hidden:
+                self._edges_into(node, hidden)
+        self._crossing = self._crossings()
+        for group_id, members in groups.items():
+            self.nodes[group_id] = self._group_node(group_id, members)
         for i, var in enumerate(self.outputs):
-            node = self.nodes.get(self._source(var))
+            node = self.nodes.get(self._box_of(var.owner if var.owner is not None else var))
             if node is not None:
                 node.is_output = True
-                if i < len(notes) and notes[i]:
+                if i < len(notes) and notes[i] and node.kind != "group":
                     node.note = notes[i]
+
+    def _box(self, obj: Apply | Variable, hidden: set[int], groups: dict[str, list]) -> None:
+        box = self._box_of(obj)
+        if box != self._ids[id(obj)]:
+            groups.setdefault(box, []).append(obj)
+        elif isinstance(obj, Apply):
+            self._apply(obj, box, hidden)
+        else:
+            self._root(obj)
 
     def _set_times(self, times: Mapping[Apply, float]) -> None:
         seconds = {id(node): float(s) for node, s in times.items()}
@@ -200,11 +279,7 @@ class GraphPicture:
         return self._ids.get(key, "")
 
     def _root(self, var: Variable) -> str:
-        if id(var) in self._ids:
-            return self._ids[id(var)]
-        node_id = f"{self.prefix}v{self._roots}"
-        self._roots += 1
-        self._ids[id(var)] = node_id
+        node_id = self._ids[id(var)]
         if isinstance(var, Constant):
             kind, name = "constant", var.name or value_text(var.data)
         else:
@@ -213,35 +288,78 @@ class GraphPicture:
             outer = self._outer_names.get(id(var))
             if outer:
                 name = f"{name} \u2190 {outer}" if name != outer else name
-        self.nodes[node_id] = PictureNode(node_id, kind, _cut(name), var.type.short(), kind, var)
+        self.nodes[node_id] = PictureNode(node_id, kind, _cut(name), self.shapes.text(var), kind, var)
         return node_id
 
     def _apply(self, node: Apply, node_id: str, hidden: set[int]) -> None:
         out = node.outputs[0]
         text = output_text(out) if len(node.outputs) == 1 else node.op.display_name()
-        name = label(out) if len(node.outputs) == 1 else text
+        role = role_label(node, self.origins)
+        name = role or (label(out) if len(node.outputs) == 1 else text)
         picture_node = PictureNode(node_id, "apply", _cut(name), _cut(node.op.display_name(), 48),
                                    family_of(node.op), node, error=id(node) in self.highlight,
-                                   has_inner=bool(node.op.inner_graphs))
+                                   has_inner=bool(node.op.inner_graphs), role=role or "")
         if name == text:  # no user name or source text: the op alone says it
             picture_node.label = _cut(node.op.display_name(), 48)
-            picture_node.sublabel = out.type.short()
+            picture_node.sublabel = self.shapes.text(out)
         self.nodes[node_id] = picture_node
         if picture_node.has_inner and node_id in self.expanded:
             picture_node.inner = self._inner_pictures(node, node_id)
         if node_id in self.collapsed:
             picture_node.hidden = sum(1 for h in hidden if self._collapsed_into.get(h) == node_id)
+
+    def _edges_into(self, node: Apply, hidden: set[int]) -> None:
+        """The edges drawn into ``node``'s box: one per input, or, between two groups'
+        boxes, one per pair of boxes (carrying every variable that crosses)."""
+        target = self._box_of(node)
+        own = target == self._ids[id(node)]
         for k, var in enumerate(node.inputs):
-            if (id(var.owner) if var.owner is not None else id(var)) in hidden:
+            key = id(var.owner) if var.owner is not None else id(var)
+            if key in hidden:
                 continue
-            source = self._ids[id(var.owner)] if var.owner is not None and id(var.owner) in self._ids \
-                else self._root(var)
-            if source in self.nodes or source == node_id:
-                edge_label = var.type.short() if len(node.inputs) == 1 else f"{k}: {var.type.short()}"
-                if var.owner is not None and len(var.owner.outputs) > 1:
-                    edge_label = f"out {var.index} \u2192 " + edge_label
-                self.edges.append(PictureEdge(source, node_id, edge_label, var,
+            source = self._box_of(var.owner if var.owner is not None else var)
+            if source == target:
+                continue
+            if own:
+                self.edges.append(PictureEdge(source, target, self._edge_label(var, k, node), var,
                                               (k, len(node.inputs))))
+                continue
+            self._merge_edge(source, target, var)
+
+    def _merge_edge(self, source: str, target: str, var: Variable) -> None:
+        index = self._edge_index.setdefault((source, target), len(self.edges))
+        if index == len(self.edges):
+            self.edges.append(PictureEdge(source, target, "", var, (0, 1)))
+        edge = self.edges[index]
+        if all(v is not var for v in edge.variables):
+            edge.variables.append(var)
+        count = len(edge.variables)
+        edge.label = self.shapes.text(var) if count == 1 else f"{count} values"
+
+    def _edge_label(self, var: Variable, position: int, node: Apply) -> str:
+        text = self.shapes.text(var)
+        text = text if len(node.inputs) == 1 else f"{position}: {text}"
+        if var.owner is not None and len(var.owner.outputs) > 1:
+            text = f"out {var.index} \u2192 " + text
+        return text
+
+    def _group_node(self, group_id: str, members: list) -> PictureNode:
+        group = self.tree.get(group_id)
+        ins, outs = self._crossing.get(group_id, ({}, {}))
+        sublabel = (f"{group.size} nodes \u00b7 {len(ins)} in \u00b7 {len(outs)} out"
+                    if group.kind != "roots" else f"{len(group.roots)} variables")
+        node = PictureNode(group_id, "group", _cut(group.title), sublabel, "group", group)
+        node.group_inputs, node.group_outputs = list(ins.values()), list(outs.values())
+        return node
+
+    def _crossings(self) -> dict[str, tuple[dict, dict]]:
+        """``{box id: (variables coming in, variables going out)}`` over the edges."""
+        crossing: dict[str, tuple[dict, dict]] = {}
+        for edge in self.edges:
+            for var in edge.variables:
+                crossing.setdefault(edge.target, ({}, {}))[0].setdefault(id(var), var)
+                crossing.setdefault(edge.source, ({}, {}))[1].setdefault(id(var), var)
+        return crossing
 
     def _hidden(self, order: list[Apply]) -> set[int]:
         """``id`` of the Apply nodes and roots folded into a collapsed node: its ancestors
@@ -302,6 +420,25 @@ class GraphPicture:
         return {i for i in ids if i.startswith(prefix)}
 
     # -- reading ----------------------------------------------------------------------
+    def frames(self) -> list[tuple[str, str, str, list[str]]]:
+        """The open groups to frame, parents first: ``(group id, title, parent group id
+        ('' at the top), ids of the boxes directly inside)``."""
+        if self.tree is None:
+            return []
+        members: dict[str, list[str]] = {}
+        for node_id, node in self.nodes.items():
+            group = node.obj.parent if node.kind == "group" else self.tree.group_of(node.obj)
+            if group is not None and group.id in self.opened:
+                members.setdefault(group.id, []).append(node_id)
+        frames = []
+        for group in self.tree.groups():
+            inside = members.get(group.id, [])
+            shown = all(g.id in self.opened for g in group.ancestors())
+            if shown and (inside or any(c.id in self.opened for c in group.children)):
+                parent = group.parent.id if group.parent is not None and group.parent.id in self.opened else ""
+                frames.append((group.id, group.title, parent, inside))
+        return frames
+
     def find(self, node_id: str) -> PictureNode | None:
         """The node ``node_id``, looked up in expanded inner pictures too."""
         if node_id in self.nodes:

@@ -1,0 +1,259 @@
+"""The hierarchy a graph picture opens and closes: :class:`GroupTree`.
+
+Derived from what each node records when it is built (its creation site,
+:class:`~symnb.core.source.Scoping`), never from names:
+
+- a **call** group per call of a user function that built nodes (``layer(x, W, b)``
+  called 12 times: 12 groups, ``layer #1`` to ``layer #12``), nested as the calls were;
+- a **scope** group per ``with sn.name_scope("encoder"):`` block, inside the call that
+  entered it;
+- a **grad** group per ``sn.grad`` call (``∂loss/∂W``), holding the gradient nodes
+  grouped as their forward nodes are (``∂loss/∂W`` > ``layer #3``), as TensorBoard
+  files ``gradients/dense_3/...``;
+- a **roots** group bundling the top level's inputs and shared variables when there are
+  many of them.
+
+Frames of code that only drives the user's (``<module>`` of a script or a notebook
+cell, IPython, pytest: anything installed under ``sys.prefix``) make no group. A root
+(input, shared variable, constant) sits in the group where it was created, else else (a
+shared variable, a constant) in the innermost group holding every node that reads it in
+the forward graph; the graph's other inputs stay at the top level, in sight.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.shared import SharedVariable
+from symnb.core.source import Frame, Site, _line_of
+
+__all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
+
+ROOTS_BUNDLED_OVER = 12  # top-level roots beyond this go into one "inputs" group
+
+_ENVIRONMENT = tuple({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+_drives_only: dict = {}  # code object -> True when its frames make no group
+
+
+@dataclass(eq=False)
+class Group:
+    """One group: ``kind`` ``call``, ``scope``, ``grad`` or ``roots``; ``name`` (the
+    function, the scope, ``∂loss/∂W``); ``title`` as drawn (``layer #3``)."""
+
+    id: str
+    kind: str
+    name: str
+    parent: "Group | None"
+    site: Site | None = None   # a call group: a site whose frame ``frame`` is the call's
+    frame: int = 0
+    title: str = ""
+    children: list["Group"] = field(default_factory=list)
+    nodes: list[Apply] = field(default_factory=list)      # directly inside
+    roots: list[Variable] = field(default_factory=list)   # directly inside
+    size: int = 0  # Apply nodes inside, nested groups included
+
+    def ancestors(self) -> list["Group"]:
+        """This group's enclosing groups, outermost first (itself last)."""
+        chain, group = [], self
+        while group is not None and group.kind != "top":
+            chain.append(group)
+            group = group.parent
+        return chain[::-1]
+
+    def where(self) -> str:
+        """Where the group was made: the calling line of a call group
+        (``Cell In[3]:7: h = layer(h, W, b)``), '' for the others."""
+        if self.site is None:
+            return ""
+        codes = self.site.codes
+        caller = self.frame + 1
+        if caller >= len(codes):
+            return ""
+        frame = Frame(codes[caller].co_filename, _line_of(codes[caller], self.site[2 * caller + 1]),
+                      codes[caller].co_name)
+        return f"{frame.short()}: {frame.line}" if frame.line else frame.short()
+
+    def describe(self) -> str:
+        """``function call``, ``name scope``, ``gradient``, ``inputs``: what made it."""
+        return {"call": f"call of {self.name}()", "scope": "name scope", "grad": "gradient (sn.grad)",
+                "roots": "inputs and shared variables"}.get(self.kind, self.kind)
+
+
+class GroupTree:
+    """The groups of the graph whose nodes are ``order`` (execution order) reading the
+    roots ``roots``; ``group_of(node)`` is the innermost group holding a node (the
+    ``top`` group for one in no group)."""
+
+    def __init__(self, order: list[Apply], roots: Iterable[Variable]) -> None:
+        self.top = Group("", "top", "", None)
+        self._children: dict[tuple, Group] = {}
+        self._by_id: dict[str, Group] = {}
+        self._of: dict[int, Group] = {}
+        self._paths: dict[tuple, tuple] = {}
+        for node in order:
+            group = self._group_at(self._path(node.site))
+            group.nodes.append(node)
+            self._of[id(node)] = group
+        self._place_roots(order, list(roots))
+        self._flatten_top()
+        self._count(self.top)
+        self._title(self.top)
+
+    # -- reading ------------------------------------------------------------------------
+    def group_of(self, obj: Apply | Variable) -> Group:
+        return self._of.get(id(obj), self.top)
+
+    def get(self, group_id: str) -> Group | None:
+        return self._by_id.get(group_id)
+
+    def groups(self) -> list[Group]:
+        """Every group, parents before children."""
+        return list(self._by_id.values())
+
+    # -- building -----------------------------------------------------------------------
+    def _group_at(self, path: tuple) -> Group:
+        group = self.top
+        for key, kind, name, site, frame in path:
+            child = self._children.get((id(group), key))
+            if child is None:
+                child = Group(f"g{len(self._by_id)}", kind, name, group, site, frame)
+                self._children[(id(group), key)] = child
+                self._by_id[child.id] = child
+                group.children.append(child)
+            group = child
+        return group
+
+    def _path(self, site: Site) -> tuple:
+        """The groups (outermost first) of a node built at ``site``: ``(key, kind, name,
+        site, frame)`` each."""
+        scoping = site.scoping
+        memo = (scoping.calls, id(scoping.scopes))
+        path = self._paths.get(memo)
+        if path is None:
+            path = self._paths[memo] = tuple(self._compute_path(site))
+        return path
+
+    def _compute_path(self, site: Site) -> list:
+        scoping = site.scoping
+        codes = site.codes
+        builders = 0  # the innermost frames that are the user's building code
+        while builders < min(len(codes), len(scoping.calls)) and not _drives_only_code(codes[builders]):
+            builders += 1
+        calls = {scoping.calls[i]: i for i in range(builders)}
+        by_frame: dict[int, list] = {}
+        for entry in scoping.scopes:
+            by_frame.setdefault(entry.call if entry.call in calls else None, []).append(entry)
+        path: list = []
+        self._add_scopes(path, by_frame.get(None, []))
+        for i in reversed(range(builders)):
+            path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
+            self._add_scopes(path, by_frame.get(scoping.calls[i], []))
+        return path
+
+    def _add_scopes(self, path: list, entries: list) -> None:
+        for entry in entries:
+            if entry.kind == "grad_of":
+                # The forward node's own groups, less those the gradient already sits in.
+                forward = self._path(entry.site) if entry.site else ()
+                keys = {step[0] for step in path}
+                path.extend(step for step in forward if step[0] not in keys)
+            else:
+                path.append(((entry.kind, entry.token), entry.kind, entry.name, None, 0))
+
+    def _place_roots(self, order: list[Apply], roots: list[Variable]) -> None:
+        forward: dict[int, list[Group]] = {}
+        backward: dict[int, list[Group]] = {}
+        for node in order:
+            group = self._of[id(node)]
+            readers = backward if any(g.kind == "grad" for g in group.ancestors()) else forward
+            for var in node.inputs:
+                if var.owner is None:
+                    readers.setdefault(id(var), []).append(group)
+        for var in roots:
+            group = None if isinstance(var, Constant) else self._existing(self._path(var.site))
+            if group is None or group is self.top:
+                readers = forward.get(id(var)) or backward.get(id(var))
+                placed = isinstance(var, (Constant, SharedVariable)) and readers
+                # A parameter sits with what reads it; the graph's inputs stay in sight.
+                group = _common(readers, self.top) if placed else self.top
+            group.roots.append(var)
+            self._of[id(var)] = group
+        if len(self.top.roots) > ROOTS_BUNDLED_OVER:
+            bundle = self._group_at(((("roots", 0), "roots", "inputs", None, 0),))
+            bundle.roots, self.top.roots = self.top.roots, []
+            for var in bundle.roots:
+                self._of[id(var)] = bundle
+
+    def _existing(self, path: tuple) -> Group | None:
+        """The group at ``path`` if nodes were built in it (a root made where no node
+        was, a list of parameters in a comprehension, makes no group of its own)."""
+        group = self.top
+        for step in path:
+            group = self._children.get((id(group), step[0]))
+            if group is None:
+                return None
+        return group
+
+    def _flatten_top(self) -> None:
+        """A graph built by one call (``build()``, a test function) opens at that call's
+        contents: a top level holding one group and no node is skipped."""
+        while len(self.top.children) == 1 and not self.top.nodes and self.top.children[0].kind != "roots":
+            only = self.top.children[0]
+            del self._by_id[only.id]
+            for var in self.top.roots:
+                only.roots.append(var)
+                self._of[id(var)] = only
+            only.id, only.kind, only.parent = "", "top", None
+            for child in only.children:
+                child.parent = only
+            self.top = only
+
+    def _count(self, group: Group) -> int:
+        group.size = len(group.nodes) + sum(self._count(child) for child in group.children)
+        return group.size
+
+    def _title(self, group: Group) -> None:
+        same: dict[str, int] = {}
+        for child in group.children:
+            same[child.name] = same.get(child.name, 0) + 1
+        seen: dict[str, int] = {}
+        for child in group.children:
+            name = _readable(child)
+            if same[child.name] > 1:
+                seen[child.name] = seen.get(child.name, 0) + 1
+                name = f"{name} #{seen[child.name]}"
+            child.title = name
+            self._title(child)
+
+
+def _readable(group: Group) -> str:
+    if group.kind == "call":
+        name = group.name.strip("<>")
+        return f"{name}()" if group.name == name else name  # <listcomp> -> listcomp
+    return group.name
+
+
+def _common(groups: list[Group], top: Group) -> Group:
+    """The innermost group holding every group of ``groups``."""
+    chains = [g.ancestors() for g in groups]
+    common = top
+    for level in zip(*chains):
+        if any(g is not level[0] for g in level):
+            break
+        common = level[0]
+    return common
+
+
+def _drives_only_code(code: object) -> bool:
+    """True for a frame that only drives building code: a module's top level, or code
+    installed under ``sys.prefix`` (IPython, pytest, the standard library)."""
+    known = _drives_only.get(code)
+    if known is None:
+        filename = code.co_filename
+        known = _drives_only[code] = (code.co_name == "<module>" or filename.startswith("<frozen ")
+                                      or filename.startswith(_ENVIRONMENT))
+    return known
