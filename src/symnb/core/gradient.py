@@ -75,7 +75,10 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
 def _gradient_title(cost: Variable | None, wrt: list[Variable]) -> str:
     """``∂loss/∂W1``, ``∂loss/∂(W1, b1, W2)``: the group the pictures draw this call as."""
     of = label(cost) if isinstance(cost, Variable) else "known_grads"
-    names = ", ".join(label(v) for v in wrt)
+    labels = [label(v) for v in wrt]
+    names = ", ".join(labels)
+    if any(text.startswith("<") for text in labels):  # unnamed: their types say little
+        names = f"{len(wrt)} variables"
     if len(names) > 40:
         names = names[:39] + "\u2026"
     return f"\u2202{of}/\u2202{names if len(wrt) == 1 else '(' + names + ')'}"

@@ -8,6 +8,7 @@ package are skipped: the first recorded frame is always the user's.
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import os
 import re
@@ -236,7 +237,8 @@ def enter_scope(kind: str, name: str, site: "Site | None" = None) -> ScopeEntry:
     """Make a scope active for the nodes built from now on (until :func:`leave_scope`)."""
     global _scopes
     frame = sys._getframe(1)
-    while frame is not None and is_library_frame(frame):
+    # The user's frame: past symnb's own and the ``with`` machinery's (contextlib).
+    while frame is not None and (is_library_frame(frame) or frame.f_code.co_filename == contextlib.__file__):
         frame = frame.f_back
     entry = ScopeEntry(kind, name, next(_tokens), _call_token(frame) if frame is not None else 0, site)
     _scopes = _scopes + (entry,)

@@ -10,14 +10,16 @@ Derived from what each node records when it is built (its creation site,
 - a **grad** group per ``sn.grad`` call (``∂loss/∂W``), holding the gradient nodes
   grouped as their forward nodes are (``∂loss/∂W`` > ``layer #3``), as TensorBoard
   files ``gradients/dense_3/...``;
+- a **line** group for a line of the top level that built several nodes (the loss);
 - a **roots** group bundling the top level's inputs and shared variables when there are
   many of them.
 
 Frames of code that only drives the user's (``<module>`` of a script or a notebook
 cell, IPython, pytest: anything installed under ``sys.prefix``) make no group. A root
 (input, shared variable, constant) sits in the group where it was created, else else (a
-shared variable, a constant) in the innermost group holding every node that reads it in
-the forward graph; the graph's other inputs stay at the top level, in sight.
+shared variable, a constant) in the group of the first node reading it in the forward
+graph (a layer's weights sit in the layer, not with the update that also reads them);
+the graph's other inputs stay at the top level, in sight.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from symnb.core.source import Frame, Site, _line_of
 __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 
 ROOTS_BUNDLED_OVER = 12  # top-level roots beyond this go into one "inputs" group
+LINE_GROUP_FROM = 4  # a top-level line building this many nodes is a group
 
 _ENVIRONMENT = tuple({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 _drives_only: dict = {}  # code object -> True when its frames make no group
@@ -69,6 +72,8 @@ class Group:
         (``Cell In[3]:7: h = layer(h, W, b)``), '' for the others."""
         if self.site is None:
             return ""
+        if self.kind == "line":
+            return self.site.describe("")
         codes = self.site.codes
         caller = self.frame + 1
         if caller >= len(codes):
@@ -80,7 +85,7 @@ class Group:
     def describe(self) -> str:
         """``function call``, ``name scope``, ``gradient``, ``inputs``: what made it."""
         return {"call": f"call of {self.name}()", "scope": "name scope", "grad": "gradient (sn.grad)",
-                "roots": "inputs and shared variables"}.get(self.kind, self.kind)
+                "roots": "inputs and shared variables", "line": "one line's nodes"}.get(self.kind, self.kind)
 
 
 class GroupTree:
@@ -98,6 +103,7 @@ class GroupTree:
             group = self._group_at(self._path(node.site))
             group.nodes.append(node)
             self._of[id(node)] = group
+        self._group_lines()
         self._place_roots(order, list(roots))
         self._flatten_top()
         self._count(self.top)
@@ -164,6 +170,26 @@ class GroupTree:
             else:
                 path.append(((entry.kind, entry.token), entry.kind, entry.name, None, 0))
 
+    def _group_lines(self) -> None:
+        """The top level's nodes built on one line, when it built several
+        (``loss = T.nnet.categorical_crossentropy(p, y).mean()``: seven nodes), become a
+        **line** group named as the line assigns (``loss``)."""
+        by_line: dict[tuple, list[Apply]] = {}
+        for node in self.top.nodes:
+            frame = node.site.frame
+            if frame is not None:
+                by_line.setdefault((frame.filename, frame.lineno), []).append(node)
+        for (filename, lineno), nodes in by_line.items():
+            if len(nodes) < LINE_GROUP_FROM or (len(nodes) == len(self.top.nodes) and not self.top.children):
+                continue
+            site = nodes[-1].site
+            name = site.assigned_name() or site.frame.short()
+            group = self._group_at(((("line", filename, lineno), "line", name, site, -1),))
+            for node in nodes:
+                self.top.nodes.remove(node)
+                group.nodes.append(node)
+                self._of[id(node)] = group
+
     def _place_roots(self, order: list[Apply], roots: list[Variable]) -> None:
         forward: dict[int, list[Group]] = {}
         backward: dict[int, list[Group]] = {}
@@ -178,8 +204,9 @@ class GroupTree:
             if group is None or group is self.top:
                 readers = forward.get(id(var)) or backward.get(id(var))
                 placed = isinstance(var, (Constant, SharedVariable)) and readers
-                # A parameter sits with what reads it; the graph's inputs stay in sight.
-                group = _common(readers, self.top) if placed else self.top
+                # A parameter sits with its first reader (a layer's weights in the layer,
+                # not with the update that also reads them); the inputs stay in sight.
+                group = readers[0] if placed else self.top
             group.roots.append(var)
             self._of[id(var)] = group
         if len(self.top.roots) > ROOTS_BUNDLED_OVER:
@@ -233,19 +260,11 @@ class GroupTree:
 def _readable(group: Group) -> str:
     if group.kind == "call":
         name = group.name.strip("<>")
-        return f"{name}()" if group.name == name else name  # <listcomp> -> listcomp
+        if name != group.name:  # <listcomp>, <lambda>: named by where they are
+            where = group.where().split(":")
+            return f"{name} at line {where[1]}" if len(where) > 1 else name
+        return f"{name}()"
     return group.name
-
-
-def _common(groups: list[Group], top: Group) -> Group:
-    """The innermost group holding every group of ``groups``."""
-    chains = [g.ancestors() for g in groups]
-    common = top
-    for level in zip(*chains):
-        if any(g is not level[0] for g in level):
-            break
-        common = level[0]
-    return common
 
 
 def _drives_only_code(code: object) -> bool:

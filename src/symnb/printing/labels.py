@@ -139,9 +139,11 @@ def _ints(shape: Any) -> tuple | None:
     result = []
     for length in shape:
         if isinstance(length, Variable):
-            if not isinstance(length, Constant):
+            # A length the rule built from known lengths (``maximum(64, 64)``) carries
+            # its value as a test value; one depending on an unknown value does not.
+            length = length.data if isinstance(length, Constant) else length._test_value
+            if length is None:
                 return None
-            length = length.data
         try:
             result.append(int(length))
         except (TypeError, ValueError):

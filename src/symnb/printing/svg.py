@@ -15,7 +15,6 @@ import html
 import urllib.parse
 from typing import Any
 
-from symnb.core.errors import label
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.label_places import LABEL_FONT
 from symnb.printing.layout import Layout, layout
@@ -169,9 +168,12 @@ def _edge(edge: Any, points: list, curved: bool, place: tuple | None) -> str:
 
 
 def _edge_title(edge: Any) -> str:
-    """An edge's tooltip: each variable it carries, its shape and its static type."""
-    return "\n".join(f"{label(v)}: {v.type.short()} (static type)" for v in edge.variables[:12]) \
-        + ("\n\u2026" if len(edge.variables) > 12 else "") + f"\n{edge.label}"
+    """An edge's tooltip: its label (the shape), then each variable it carries with its
+    static type (names only where the user gave them: reading source lines for
+    thousands of edges would slow a big picture down)."""
+    lines = [edge.label] + [f"{v.name + ': ' if v.name else ''}static type {v.type.short()}"
+                            for v in edge.variables[:12]]
+    return "\n".join(lines) + ("\n\u2026" if len(edge.variables) > 12 else "")
 
 
 def _frame(group_id: str, title: str, rect: tuple) -> str:
