@@ -43,6 +43,7 @@ __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_
 
 _LABEL_LIMIT = 40
 OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
+FIRST_BOXES = 24  # boxes a larger graph's first picture may grow to by opening groups
 
 # Op families (by class name anywhere in the op's class hierarchy) -> the picture's colour
 # key; the first match wins.
@@ -157,8 +158,9 @@ class GraphPicture:
 
     - ``opened``: ids of the groups (:mod:`symnb.printing.groups`) drawn open; the others
       are one box each. ``None`` (the default): every group open for a graph of up to
-      ``OPEN_UP_TO`` nodes, else none (a big graph opens at its top-level groups); the
-      groups holding a highlighted node are always open;
+      ``OPEN_UP_TO`` nodes, else its top-level groups closed, the largest opened while
+      the picture stays within ``FIRST_BOXES`` boxes; the groups holding a highlighted
+      node are always open;
     - ``expanded``: ids of nodes whose inner graphs are drawn inside them;
     - ``collapsed``: ids of nodes that hide the part of the graph feeding only them;
     - ``highlight``: Apply nodes to mark (the node an error names);
@@ -215,10 +217,30 @@ class GraphPicture:
             return set()
         if opened is None:
             small = len(self.order) <= OPEN_UP_TO
-            opened = {g.id for g in self.tree.groups()} if small else set()
+            opened = {g.id for g in self.tree.groups()} if small else self._first_opened()
         opened = {i for i in opened if self.tree.get(i) is not None}
         for node in highlight:  # the node an error names is always in sight
             opened.update(g.id for g in self.tree.group_of(node).ancestors())
+        return opened
+
+    def _first_opened(self) -> set[str]:
+        """What a big graph opens with: its top-level groups closed, except a group that
+        holds most of the forward graph (a model built by one function, its gradient
+        beside it), opened while the picture stays within ``FIRST_BOXES`` boxes."""
+        top = self.tree.top
+        forward = top.size - sum(g.size for g in top.children if g.kind == "grad")
+        boxes = len(top.children) + len(top.nodes) + len(top.roots)
+        opened: set[str] = set()
+        closed = [g for g in top.children if g.kind != "grad"]
+        while closed:
+            group = max(closed, key=lambda g: g.size)
+            grown = boxes - 1 + len(group.children) + len(group.nodes) + len(group.roots)
+            if 2 * group.size < forward or grown > FIRST_BOXES:
+                break
+            opened.add(group.id)
+            boxes = grown
+            closed.remove(group)
+            closed.extend(group.children)
         return opened
 
     def _box_of(self, obj: Apply | Variable) -> str:
@@ -451,10 +473,13 @@ class GraphPicture:
         return None
 
     def id_of(self, obj: Apply | Variable) -> str | None:
-        """The id of the node drawing ``obj`` (an Apply, or a variable: its node or root)."""
-        if isinstance(obj, Variable):
-            return self._source(obj) or None
-        return self._ids.get(id(obj))
+        """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):
+        its own, or its closed group's."""
+        if isinstance(obj, Variable) and obj.owner is not None and id(obj.owner) in self._ids:
+            obj = obj.owner
+        if id(obj) not in self._ids:
+            return None
+        return self._box_of(obj)
 
     def count(self) -> int:
         """Nodes drawn, inner pictures included."""

@@ -15,11 +15,11 @@ Derived from what each node records when it is built (its creation site,
   many of them.
 
 Frames of code that only drives the user's (``<module>`` of a script or a notebook
-cell, IPython, pytest: anything installed under ``sys.prefix``) make no group. A root
-(input, shared variable, constant) sits in the group where it was created, else else (a
-shared variable, a constant) in the group of the first node reading it in the forward
-graph (a layer's weights sit in the layer, not with the update that also reads them);
-the graph's other inputs stay at the top level, in sight.
+cell, IPython, pytest: anything installed under ``sys.prefix``) make no group. A shared
+variable or constant sits in the group of the first node reading it in the forward graph
+(a layer's weights in the layer, not with the update that also reads them) unless it was
+made in another group that node is not inside; an input sits in the group where it was
+made (the top level, in sight, for one made outside any).
 """
 
 from __future__ import annotations
@@ -201,12 +201,14 @@ class GroupTree:
                     readers.setdefault(id(var), []).append(group)
         for var in roots:
             group = None if isinstance(var, Constant) else self._existing(self._path(var.site))
-            if group is None or group is self.top:
-                readers = forward.get(id(var)) or backward.get(id(var))
-                placed = isinstance(var, (Constant, SharedVariable)) and readers
+            readers = forward.get(id(var)) or backward.get(id(var))
+            if isinstance(var, (Constant, SharedVariable)) and readers:
                 # A parameter sits with its first reader (a layer's weights in the layer,
-                # not with the update that also reads them); the inputs stay in sight.
-                group = readers[0] if placed else self.top
+                # not with the update that also reads them), inside where it was made.
+                first = readers[0]
+                if group is None or group is self.top or group in first.ancestors():
+                    group = first
+            group = group if group is not None else self.top  # the inputs stay in sight
             group.roots.append(var)
             self._of[id(var)] = group
         if len(self.top.roots) > ROOTS_BUNDLED_OVER:

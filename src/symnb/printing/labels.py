@@ -36,7 +36,8 @@ def _cut(text: str) -> str:
 
 
 def role_label(node: Apply, origins: dict[int, str]) -> str | None:
-    """``fused: mul·add``, ``grad of tanh``, ``<rewrite>: <op>``; None for a node the user's
+    """``fused: mul·add``, ``grad of tanh`` (``grad: Alloc`` for the seed), ``<rewrite>:
+    <op>``; None for a node the user's
     own line built (its name or source text is then the label)."""
     if type(node.op).__name__ == "Composite":
         inner = node.op.inner_graphs[0].nodes
@@ -44,6 +45,8 @@ def role_label(node: Apply, origins: dict[int, str]) -> str | None:
     scopes = node.site.scoping.scopes
     if scopes and scopes[-1].kind == "grad_of":
         return _cut(f"grad of {short_op(scopes[-1].name)}")
+    if scopes and scopes[-1].kind == "grad":  # the seed (ones like the cost), the sums
+        return _cut(f"grad: {short_op(node.op.display_name())}")
     if id(node) in origins:
         return _cut(f"{origins[id(node)]}: {short_op(node.op.display_name())}")
     return None
