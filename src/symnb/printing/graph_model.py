@@ -182,6 +182,8 @@ class GraphPicture:
         self.shapes = Shapes()
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
         self._edge_index: dict[tuple[str, str], int] = {}
+        self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables
+        self._group_box: dict[int, str] = {}  # id(group) -> its box ('' when open)
         if _inner is not None:
             outputs, inputs, self._outer_names, notes = _inner
             order = toposort(outputs, inputs)
@@ -246,9 +248,13 @@ class GraphPicture:
     def _box_of(self, obj: Apply | Variable) -> str:
         """The id of the box drawing ``obj``: its own, or its outermost closed group's."""
         if self.tree is not None:
-            for group in self.tree.group_of(obj).ancestors():
-                if group.id not in self.opened:
-                    return group.id
+            group = self.tree.group_of(obj)
+            box = self._group_box.get(id(group))
+            if box is None:
+                closed = [g.id for g in group.ancestors() if g.id not in self.opened]
+                box = self._group_box[id(group)] = closed[0] if closed else ""
+            if box:
+                return box
         return self._ids[id(obj)]
 
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
@@ -353,7 +359,9 @@ class GraphPicture:
         if index == len(self.edges):
             self.edges.append(PictureEdge(source, target, "", var, (0, 1)))
         edge = self.edges[index]
-        if all(v is not var for v in edge.variables):
+        carried = self._edge_carries.setdefault(index, {id(edge.variable)})
+        if id(var) not in carried:
+            carried.add(id(var))
             edge.variables.append(var)
         count = len(edge.variables)
         edge.label = self.shapes.text(var) if count == 1 else f"{count} values"
@@ -471,6 +479,17 @@ class GraphPicture:
                 if found is not None:
                     return found
         return None
+
+    def backward_ids(self) -> set[str]:
+        """The boxes of the gradient graph: closed ``sn.grad`` groups and nodes in open ones."""
+        if self.tree is None:
+            return set()
+        backward = set()
+        for node_id, node in self.nodes.items():
+            group = node.obj if node.kind == "group" else self.tree.group_of(node.obj)
+            if any(g.kind == "grad" for g in group.ancestors()):
+                backward.add(node_id)
+        return backward
 
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):

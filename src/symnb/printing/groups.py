@@ -146,9 +146,9 @@ class GroupTree:
     def _compute_path(self, site: Site) -> list:
         scoping = site.scoping
         codes = site.codes
-        builders = 0  # the innermost frames that are the user's building code
-        while builders < min(len(codes), len(scoping.calls)) and not _drives_only_code(codes[builders]):
-            builders += 1
+        builders, most = 0, min(len(codes), len(scoping.calls))
+        while builders < most and not _drives_only_code(codes[builders]):
+            builders += 1  # the innermost frames: the user's building code
         calls = {scoping.calls[i]: i for i in range(builders)}
         by_frame: dict[int, list] = {}
         for entry in scoping.scopes:

@@ -23,7 +23,6 @@ no frames: its layers do not keep a group's boxes together).
 
 from __future__ import annotations
 
-import shlex
 import shutil
 from dataclasses import dataclass, field
 from symnb.printing.graph_model import GraphPicture, PictureNode
@@ -95,12 +94,14 @@ def layout(picture: GraphPicture, engine: str = "auto", with_labels: bool = True
             sizes[node.id] = node_size(node)
     edges = [(e.source, e.target) for e in picture.edges]
     ports = [e.port for e in picture.edges]
-    texts = [e.label for e in picture.edges] if with_labels else []
+    # An edge carrying several values into a closed group keeps its list in its tooltip.
+    texts = [e.label if len(e.variables) == 1 else "" for e in picture.edges] if with_labels else []
+    backward = picture.backward_ids()
     if engine == "auto":
         engine = "dot" if _dot_available() and len(sizes) <= _DOT_MAX_NODES else "layered"
     frames = picture.frames()
     if engine == "dot":
-        result = _dot_layout(list(picture.nodes), sizes, edges, texts, frames)
+        result = _dot_layout(list(picture.nodes), sizes, edges, texts, frames, backward)
     else:
         # No clusters here: a frame around a group's boxes could cover other boxes.
         result = _layered_layout(list(picture.nodes), sizes, edges, ports)
@@ -180,7 +181,7 @@ def _dot_available() -> bool:
 # -- Graphviz ------------------------------------------------------------------------------
 
 def _dot_layout(order: list[str], sizes: dict, edges: list[tuple[str, str]], texts: list[str],
-                frames: list) -> Layout:
+                frames: list, backward: set[str] = frozenset()) -> Layout:
     import pydot
 
     graph = pydot.Dot("g", graph_type="digraph", rankdir="TB", nodesep=f"{NODE_GAP / 72:.3f}",
@@ -207,6 +208,10 @@ def _dot_layout(order: list[str], sizes: dict, edges: list[tuple[str, str]], tex
             # label's size stands for it (the label's centre is read back).
             extra = {"label": f'"{"M" * max(1, round(width / 7.2))}"', "fontname": "Courier",
                      "fontsize": "12"}
+        if target in backward and source not in backward:
+            # The forward graph feeding its gradient: these edges must not bend the
+            # forward chain out of line (dot straightens heavier edges first).
+            extra["weight"] = "0"
         graph.add_edge(pydot.Edge(names[source], names[target], **extra))
     plain = graph.create(prog="dot", format="plain").decode()
     laid = _read_plain(plain, order, names, edges)
@@ -222,7 +227,8 @@ def _read_plain(plain: str, order: list[str], names: dict, edges: list) -> Layou
     height = 0.0
     width = 0.0
     for line in plain.splitlines():
-        parts = shlex.split(line)
+        # Names and the stand-in labels ("MMMM") hold no spaces: a split reads them.
+        parts = [part.strip('"') for part in line.split()]
         if not parts:
             continue
         if parts[0] == "graph":

@@ -70,7 +70,8 @@ class GraphExplorer(WidgetView):
         self.times = _profile_times(obj) if times is None else times
         outputs, order = graph_parts(obj)
         self.position = {id(node): i for i, node in enumerate(order or ())}
-        self.entries = _tree(outputs)
+        self._outputs = outputs
+        self._entries: list[Entry] | None = None
         self.expanded: list[str] = []
         self.collapsed: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
@@ -166,6 +167,14 @@ class GraphExplorer(WidgetView):
         return [i for i, node in self.picture.nodes.items() if query and query in node.search_text()]
 
     # -- text ---------------------------------------------------------------------------
+    @property
+    def entries(self) -> list[Entry]:
+        """The text tree's lines (made when first read: a big graph's picture need not
+        wait for them)."""
+        if self._entries is None:
+            self._entries = _tree(self._outputs)
+        return self._entries
+
     def labels(self) -> list[str]:
         """The graph as an indented tree (debugprint's order), one line per variable."""
         return [_INDENT * e.depth + self._entry_text(e) for e in self.entries]

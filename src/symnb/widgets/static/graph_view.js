@@ -91,6 +91,8 @@ function render({ model, el }) {
     }
     markSelection();
     runSearch(false);
+    const opened = focus && viewport.querySelector(`g.symnb-frame[data-group="${CSS.escape(focus)}"]`);
+    if (opened) { scrollTo(opened); focus = null; }
     status.textContent = model.get("status");
     el.dataset.drawMs = String(Math.round(performance.now() - started));
     el.dataset.nodes = picture ? picture.dataset.nodes : "0";
@@ -144,7 +146,9 @@ function render({ model, el }) {
   }
 
   // A group's box opens on a click; an open group's title closes it (Python redraws).
+  let focus = null;  // the group just opened: brought into view once redrawn
   function setGroup(id, open) {
+    focus = open ? id : null;
     const current = model.get("opened").filter((g) => g !== id);
     model.set("opened", open ? current.concat([id]) : current);
     model.save_changes();
