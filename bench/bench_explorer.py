@@ -35,7 +35,7 @@ def layer(h, W, b):
 
 
 def block(h, width: int, rng: np.random.Generator, params: list):
-    """Two layers and a residual connection: 9 nodes forward."""
+    """Two layers and a residual connection: 7 nodes forward."""
     W1, W2 = (sn.shared((rng.standard_normal((width, width)) * 0.1).astype("float32")) for _ in range(2))
     b1, b2 = (sn.shared(np.zeros(width, "float32")) for _ in range(2))
     params += [W1, b1, W2, b2]

@@ -110,7 +110,8 @@ def test_labels_overlap_no_box_and_no_other_label(engine, state):
     laid = layout(picture, engine)
     placed = [rect for rect in laid.labels if rect is not None]
     assert len(laid.labels) == len(picture.edges)
-    assert len(placed) >= 0.6 * len(picture.edges)
+    single = [e for e in picture.edges if len(e.variables) == 1]  # several: in the tooltip
+    assert len(placed) >= 0.6 * len(single)
     for i, rect in enumerate(placed):
         assert 0 <= rect[0] and rect[0] + rect[2] <= laid.width and 0 <= rect[1] and rect[1] + rect[3] <= laid.height
         assert not any(rectangles_overlap(rect, box) for box in laid.boxes.values())

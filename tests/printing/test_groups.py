@@ -167,3 +167,30 @@ def test_scoping_survives_pickling():
     out = copy.owner.inputs[0].owner.inputs[0].owner.site.scoping  # tanh of layer #2
     assert out.calls == original.calls
     assert copy.owner.site.frame.line == loss.owner.site.frame.line
+
+
+def test_many_calls_side_by_side_are_cut_into_runs():
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    outs = [T.tanh(x * float(i)) for i in range(3)]  # not calls: no group
+    h = x
+    for _ in range(45):
+        h = T.tanh(double(h))
+    tree = GroupTree(toposort([h] + outs), [x])
+    runs = [g for g in tree.top.children if g.kind == "series"]
+    assert [g.title for g in runs] == ["double() #1\u2013#20", "double() #21\u2013#40", "double() #41\u2013#45"]
+    assert [len(g.children) for g in runs] == [20, 20, 5] and all(g.size == len(g.children) for g in runs)
+    assert all(c.parent is g and c.name == "double" for g in runs for c in g.children)
+
+
+def double(v):
+    return v * 2
+
+
+def test_a_top_level_line_that_built_several_nodes_is_a_group_named_as_it_assigns():
+    x, params, calls, loss = mlp(12)
+    total = T.nnet.categorical_crossentropy(T.nnet.softmax(calls[-1][3]), T.ivector("y", test_value=np.zeros(3, "int32"))).mean()
+    tree = GroupTree(toposort([total, loss]), [x] + params)
+    (line,) = [g for g in tree.groups() if g.kind == "line"]
+    assert line.name == "total" and line.size >= 4
+    assert line.where().endswith("total = T.nnet.categorical_crossentropy(T.nnet.softmax(calls[-1][3]), "
+                                 'T.ivector("y", test_value=np.zeros(3, "int32"))).mean()')

@@ -10,6 +10,8 @@ Derived from what each node records when it is built (its creation site,
 - a **grad** group per ``sn.grad`` call (``∂loss/∂W``), holding the gradient nodes
   grouped as their forward nodes are (``∂loss/∂W`` > ``layer #3``), as TensorBoard
   files ``gradients/dense_3/...``;
+- a **series** group for each run of 20 calls of one function, where more were made
+  side by side (``block() #1–#20``);
 - a **line** group for a line of the top level that built several nodes (the loss);
 - a **roots** group bundling the top level's inputs and shared variables when there are
   many of them.
@@ -37,6 +39,7 @@ __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 
 ROOTS_BUNDLED_OVER = 12  # top-level roots beyond this go into one "inputs" group
 LINE_GROUP_FROM = 4  # a top-level line building this many nodes is a group
+SERIES_OF = 20  # more calls of one function side by side are cut into runs of this many
 
 _ENVIRONMENT = tuple({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 _drives_only: dict = {}  # code object -> True when its frames make no group
@@ -85,7 +88,8 @@ class Group:
     def describe(self) -> str:
         """``function call``, ``name scope``, ``gradient``, ``inputs``: what made it."""
         return {"call": f"call of {self.name}()", "scope": "name scope", "grad": "gradient (sn.grad)",
-                "roots": "inputs and shared variables", "line": "one line's nodes"}.get(self.kind, self.kind)
+                "roots": "inputs and shared variables", "line": "one line's nodes",
+                "series": f"{len(self.children)} calls of {self.name}()"}.get(self.kind, self.kind)
 
 
 class GroupTree:
@@ -99,15 +103,17 @@ class GroupTree:
         self._by_id: dict[str, Group] = {}
         self._of: dict[int, Group] = {}
         self._paths: dict[tuple, tuple] = {}
+        self._made = 0  # groups made: ids never repeat, even after the top is skipped
         for node in order:
             group = self._group_at(self._path(node.site))
             group.nodes.append(node)
             self._of[id(node)] = group
-        self._group_lines()
         self._place_roots(order, list(roots))
         self._flatten_top()
+        self._group_lines()
         self._count(self.top)
         self._title(self.top)
+        self._series(self.top)
 
     # -- reading ------------------------------------------------------------------------
     def group_of(self, obj: Apply | Variable) -> Group:
@@ -126,12 +132,16 @@ class GroupTree:
         for key, kind, name, site, frame in path:
             child = self._children.get((id(group), key))
             if child is None:
-                child = Group(f"g{len(self._by_id)}", kind, name, group, site, frame)
+                child = Group(self._new_id(), kind, name, group, site, frame)
                 self._children[(id(group), key)] = child
                 self._by_id[child.id] = child
                 group.children.append(child)
             group = child
         return group
+
+    def _new_id(self) -> str:
+        self._made += 1
+        return f"g{self._made - 1}"
 
     def _path(self, site: Site) -> tuple:
         """The groups (outermost first) of a node built at ``site``: ``(key, kind, name,
@@ -240,6 +250,33 @@ class GroupTree:
             for child in only.children:
                 child.parent = only
             self.top = only
+
+    def _series(self, group: Group) -> None:
+        """Many calls of one function side by side (``block()`` called 500 times) are cut
+        into runs of ``SERIES_OF`` (``block() #1-#20``), each a group of its own: a
+        picture never draws hundreds of sibling boxes at once."""
+        for child in group.children:
+            self._series(child)
+        calls: dict[str, list[Group]] = {}
+        for child in group.children:
+            if child.kind == "call":
+                calls.setdefault(child.name, []).append(child)
+        for name, members in calls.items():
+            if len(members) <= SERIES_OF:
+                continue
+            first_of = {}
+            for start in range(0, len(members), SERIES_OF):
+                run = members[start:start + SERIES_OF]
+                series = Group(self._new_id(), "series", name, group, children=run,
+                               title=f"{run[0].title}\u2013#{run[-1].title.rsplit('#', 1)[-1]}",
+                               size=sum(g.size for g in run))
+                self._by_id[series.id] = series
+                for member in run:
+                    member.parent = series
+                first_of[id(run[0])] = series
+            inside = {id(m) for m in members}
+            group.children = [first_of[id(c)] if id(c) in first_of else c for c in group.children
+                              if id(c) not in inside or id(c) in first_of]
 
     def _count(self, group: Group) -> int:
         group.size = len(group.nodes) + sum(self._count(child) for child in group.children)
