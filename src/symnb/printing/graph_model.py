@@ -219,30 +219,10 @@ class GraphPicture:
             return set()
         if opened is None:
             small = len(self.order) <= OPEN_UP_TO
-            opened = {g.id for g in self.tree.groups()} if small else self._first_opened()
+            opened = {g.id for g in self.tree.groups()} if small else self.tree.first_opened(FIRST_BOXES)
         opened = {i for i in opened if self.tree.get(i) is not None}
         for node in highlight:  # the node an error names is always in sight
             opened.update(g.id for g in self.tree.group_of(node).ancestors())
-        return opened
-
-    def _first_opened(self) -> set[str]:
-        """What a big graph opens with: its top-level groups closed, except a group that
-        holds most of the forward graph (a model built by one function, its gradient
-        beside it), opened while the picture stays within ``FIRST_BOXES`` boxes."""
-        top = self.tree.top
-        forward = top.size - sum(g.size for g in top.children if g.kind == "grad")
-        boxes = len(top.children) + len(top.nodes) + len(top.roots)
-        opened: set[str] = set()
-        closed = [g for g in top.children if g.kind != "grad"]
-        while closed:
-            group = max(closed, key=lambda g: g.size)
-            grown = boxes - 1 + len(group.children) + len(group.nodes) + len(group.roots)
-            if 2 * group.size < forward or grown > FIRST_BOXES:
-                break
-            opened.add(group.id)
-            boxes = grown
-            closed.remove(group)
-            closed.extend(group.children)
         return opened
 
     def _box_of(self, obj: Apply | Variable) -> str:
@@ -455,19 +435,9 @@ class GraphPicture:
         ('' at the top), ids of the boxes directly inside)``."""
         if self.tree is None:
             return []
-        members: dict[str, list[str]] = {}
-        for node_id, node in self.nodes.items():
-            group = node.obj.parent if node.kind == "group" else self.tree.group_of(node.obj)
-            if group is not None and group.id in self.opened:
-                members.setdefault(group.id, []).append(node_id)
-        frames = []
-        for group in self.tree.groups():
-            inside = members.get(group.id, [])
-            shown = all(g.id in self.opened for g in group.ancestors())
-            if shown and (inside or any(c.id in self.opened for c in group.children)):
-                parent = group.parent.id if group.parent is not None and group.parent.id in self.opened else ""
-                frames.append((group.id, group.title, parent, inside))
-        return frames
+        homes = {node_id: node.obj.parent if node.kind == "group" else self.tree.group_of(node.obj)
+                 for node_id, node in self.nodes.items()}
+        return self.tree.frames(homes, self.opened)
 
     def find(self, node_id: str) -> PictureNode | None:
         """The node ``node_id``, looked up in expanded inner pictures too."""

@@ -126,6 +126,43 @@ class GroupTree:
         """Every group, parents before children."""
         return list(self._by_id.values())
 
+    def first_opened(self, budget: int) -> set[str]:
+        """What a big graph's first picture opens: its top-level groups stay closed,
+        except a group holding most of the forward graph (a model built by one function,
+        its gradient beside it), opened while the picture stays within ``budget`` boxes."""
+        top = self.top
+        forward = top.size - sum(g.size for g in top.children if g.kind == "grad")
+        boxes = len(top.children) + len(top.nodes) + len(top.roots)
+        opened: set[str] = set()
+        closed = [g for g in top.children if g.kind != "grad"]
+        while closed:
+            group = max(closed, key=lambda g: g.size)
+            grown = boxes - 1 + len(group.children) + len(group.nodes) + len(group.roots)
+            if 2 * group.size < forward or grown > budget:
+                break
+            opened.add(group.id)
+            boxes = grown
+            closed.remove(group)
+            closed.extend(group.children)
+        return opened
+
+    def frames(self, homes: dict, opened: set[str]) -> list[tuple[str, str, str, list[str]]]:
+        """The open groups to frame, parents first: ``(group id, title, parent group id
+        ('' at the top), ids of the boxes directly inside)``, for boxes whose innermost
+        group is ``homes[box id]``."""
+        members: dict[str, list[str]] = {}
+        for box_id, group in homes.items():
+            if group is not None and group.id in opened:
+                members.setdefault(group.id, []).append(box_id)
+        frames = []
+        for group in self.groups():
+            inside = members.get(group.id, [])
+            shown = all(g.id in opened for g in group.ancestors())
+            if shown and (inside or any(c.id in opened for c in group.children)):
+                parent = group.parent.id if group.parent is not None and group.parent.id in opened else ""
+                frames.append((group.id, group.title, parent, inside))
+        return frames
+
     # -- building -----------------------------------------------------------------------
     def _group_at(self, path: tuple) -> Group:
         group = self.top
