@@ -33,8 +33,8 @@ import numpy as np
 from symnb.core.errors import label
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
-from symnb.printing._common import graph_parts, output_text, value_text
-from symnb.printing._inner import inner_output_notes, inner_to_outer
+from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
+from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, role_label, rewrite_origins
 
@@ -165,13 +165,22 @@ class GraphPicture:
     - ``collapsed``: ids of nodes that hide the part of the graph feeding only them;
     - ``highlight``: Apply nodes to mark (the node an error names);
     - ``times``: ``{Apply: seconds per call}`` (``f.profile.node_times()``) to shade the
-      top-level nodes by.
+      top-level nodes by;
+    - ``like``: a picture of the same ``obj`` whose order and groups are reused (a redraw
+      after a click: 50,000 nodes are not grouped again).
     """
 
     def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
-                 opened: Iterable[str] | None = None, *, _inner: tuple | None = None,
-                 prefix: str = "") -> None:
+                 opened: Iterable[str] | None = None, *, like: "GraphPicture | None" = None,
+                 _inner: tuple | None = None, prefix: str = "") -> None:
+        with collector_paused():
+            self._make(obj, expanded, collapsed, highlight, times, opened, like, _inner, prefix)
+
+    def _make(self, obj: Any, expanded: Iterable[str], collapsed: Iterable[str],
+              highlight: Iterable[Apply], times: Mapping[Apply, float] | None,
+              opened: Iterable[str] | None, like: "GraphPicture | None", _inner: tuple | None,
+              prefix: str) -> None:
         self.expanded = set(expanded)
         self.collapsed = set(collapsed)
         highlight = list(highlight)
@@ -188,6 +197,9 @@ class GraphPicture:
             outputs, inputs, self._outer_names, notes = _inner
             order = toposort(outputs, inputs)
             self.origins: dict[int, str] = {}
+        elif like is not None:  # the same graph redrawn: its order and groups are known
+            outputs, order, self.origins, self.tree = like.outputs, like.order, like.origins, like.tree
+            inputs, self._outer_names, notes = [], {}, []
         else:
             outputs, order = graph_parts(obj)
             order = order if order is not None else toposort(outputs)
@@ -195,7 +207,11 @@ class GraphPicture:
             self.origins = rewrite_origins(obj, order)
         self.outputs = list(outputs)
         self.order = order
-        self.tree = GroupTree(order, self._root_variables(order, inputs)) if _inner is None else None
+        self.roots = like.roots if like is not None else self._root_variables(order, inputs)
+        if _inner is not None:
+            self.tree = None
+        elif like is None:
+            self.tree = GroupTree(order, self.roots)
         self.opened = self._resolve_opened(opened, highlight)
         self._build(order, inputs, notes)
         if times:
@@ -228,7 +244,7 @@ class GraphPicture:
     def _box_of(self, obj: Apply | Variable) -> str:
         """The id of the box drawing ``obj``: its own, or its outermost closed group's."""
         if self.tree is not None:
-            group = self.tree.group_of(obj)
+            group = self.tree._of.get(id(obj), self.tree.top)
             box = self._group_box.get(id(group))
             if box is None:
                 closed = [g.id for g in group.ancestors() if g.id not in self.opened]
@@ -240,11 +256,11 @@ class GraphPicture:
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
         for position, node in enumerate(order):
             self._ids[id(node)] = f"{self.prefix}n{position}"
-        for k, var in enumerate(self._root_variables(order, inputs)):
+        for k, var in enumerate(self.roots):
             self._ids[id(var)] = f"{self.prefix}v{k}"
         hidden = self._hidden(order)
         groups: dict[str, list] = {}
-        for var in self._root_variables(order, inputs):
+        for var in self.roots:
             if id(var) not in hidden:
                 self._box(var, hidden, groups)
         for node in order:
@@ -321,11 +337,13 @@ class GraphPicture:
         boxes, one per pair of boxes (carrying every variable that crosses)."""
         target = self._box_of(node)
         own = target == self._ids[id(node)]
+        box_of = self._box_of
         for k, var in enumerate(node.inputs):
-            key = id(var.owner) if var.owner is not None else id(var)
-            if key in hidden:
+            owner = var.owner
+            key = id(owner) if owner is not None else id(var)
+            if hidden and key in hidden:
                 continue
-            source = self._box_of(var.owner if var.owner is not None else var)
+            source = box_of(owner if owner is not None else var)
             if source == target:
                 continue
             if own:
@@ -409,10 +427,10 @@ class GraphPicture:
         if not outer and hasattr(op, "inner_inputs"):  # a fused chain: inputs in order
             outer = {id(i): v for i, v in zip(op.inner_inputs, node.inputs)}
         outer_names = {key: label(var) for key, var in outer.items()}
-        notes = inner_output_notes(node) if not _is_fused(op) else []
+        notes = inner_output_notes(node) if not is_fused(op) else []
         pictures = []
         graphs = op.inner_graphs
-        titles = _inner_titles(op, len(graphs))
+        titles = inner_titles(op, len(graphs))
         offset = 0
         for g, (graph, title) in enumerate(zip(graphs, titles)):
             graph_notes = notes[offset:offset + len(graph.outputs)]
@@ -474,18 +492,3 @@ class GraphPicture:
         """Nodes drawn, inner pictures included."""
         return len(self.nodes) + sum(inner.picture.count() for node in self.nodes.values()
                                      for inner in node.inner)
-
-
-def _is_fused(op: Any) -> bool:
-    return family_of(op) == "fused"
-
-
-def _inner_titles(op: Any, count: int) -> list[str]:
-    family = type(op).__name__
-    if family == "IfElse":
-        return ["then", "else"]
-    if _is_fused(op):
-        return ["fused elementwise chain"]
-    if family == "Scan":
-        return ["loop body (one step)"] if count == 1 else [f"loop body {i}" for i in range(count)]
-    return [f"inner graph {i}" for i in range(count)]

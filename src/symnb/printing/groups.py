@@ -201,10 +201,12 @@ class GroupTree:
         for entry in scoping.scopes:
             by_frame.setdefault(entry.call if entry.call in calls else None, []).append(entry)
         path: list = []
-        self._add_scopes(path, by_frame.get(None, []))
+        if None in by_frame:
+            self._add_scopes(path, by_frame[None])
         for i in reversed(range(builders)):
             path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
-            self._add_scopes(path, by_frame.get(scoping.calls[i], []))
+            if scoping.calls[i] in by_frame:
+                self._add_scopes(path, by_frame[scoping.calls[i]])
         return path
 
     def _add_scopes(self, path: list, entries: list) -> None:
@@ -240,9 +242,13 @@ class GroupTree:
     def _place_roots(self, order: list[Apply], roots: list[Variable]) -> None:
         forward: dict[int, list[Group]] = {}
         backward: dict[int, list[Group]] = {}
+        in_gradient: dict[int, bool] = {}
         for node in order:
             group = self._of[id(node)]
-            readers = backward if any(g.kind == "grad" for g in group.ancestors()) else forward
+            backwards = in_gradient.get(id(group))
+            if backwards is None:
+                backwards = in_gradient[id(group)] = any(g.kind == "grad" for g in group.ancestors())
+            readers = backward if backwards else forward
             for var in node.inputs:
                 if var.owner is None:
                     readers.setdefault(id(var), []).append(group)

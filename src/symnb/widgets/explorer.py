@@ -84,7 +84,8 @@ class GraphExplorer(WidgetView):
     def _redraw(self) -> None:
         started = time.perf_counter()
         self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
-                                    self.times, opened=self.opened)
+                                    self.times, opened=self.opened,
+                                    like=getattr(self, "picture", None))
         self.layout = layout(self.picture, self.engine)
         self._svg = picture_svg(self.picture, self.layout)
         self.draw_seconds = time.perf_counter() - started
