@@ -37,7 +37,7 @@ from symnb.core.source import Frame, Site, _line_of
 
 __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 
-ROOTS_BUNDLED_OVER = 12  # top-level roots beyond this go into one "inputs" group
+ROOTS_BUNDLED_OVER = 12  # top-level inputs beyond this go into one "inputs" group
 LINE_GROUP_FROM = 4  # a top-level line building this many nodes is a group
 SERIES_OF = 20  # more calls of one function side by side are cut into runs of this many
 
@@ -108,9 +108,10 @@ class GroupTree:
             group = self._group_at(self._path(node.site))
             group.nodes.append(node)
             self._of[id(node)] = group
-        self._place_roots(order, list(roots))
+        self._origin = self.top  # the paths' first step is looked up from here
         self._flatten_top()
         self._group_lines()
+        self._place_roots(order, list(roots))
         self._count(self.top)
         self._title(self.top)
         self._series(self.top)
@@ -264,16 +265,18 @@ class GroupTree:
             group = group if group is not None else self.top  # the inputs stay in sight
             group.roots.append(var)
             self._of[id(var)] = group
-        if len(self.top.roots) > ROOTS_BUNDLED_OVER:
+        variables = [v for v in self.top.roots if not isinstance(v, Constant)]
+        if len(variables) > ROOTS_BUNDLED_OVER:  # constants stay beside what reads them
             bundle = self._group_at(((("roots", 0), "roots", "inputs", None, 0),))
-            bundle.roots, self.top.roots = self.top.roots, []
+            bundle.roots = variables
+            self.top.roots = [v for v in self.top.roots if isinstance(v, Constant)]
             for var in bundle.roots:
                 self._of[id(var)] = bundle
 
     def _existing(self, path: tuple) -> Group | None:
         """The group at ``path`` if nodes were built in it (a root made where no node
         was, a list of parameters in a comprehension, makes no group of its own)."""
-        group = self.top
+        group = self._origin
         for step in path:
             group = self._children.get((id(group), step[0]))
             if group is None:
@@ -286,9 +289,6 @@ class GroupTree:
         while len(self.top.children) == 1 and not self.top.nodes and self.top.children[0].kind != "roots":
             only = self.top.children[0]
             del self._by_id[only.id]
-            for var in self.top.roots:
-                only.roots.append(var)
-                self._of[id(var)] = only
             only.id, only.kind, only.parent = "", "top", None
             for child in only.children:
                 child.parent = only
