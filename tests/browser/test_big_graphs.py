@@ -79,7 +79,7 @@ def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, brow
     assert svg.locator("g.symnb-group").count() >= 13  # 12 layers and the gradient
     status = explorer.locator(".symnb-status").inner_text()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with open(SCREENSHOTS / "timings.txt", "a") as log:
+    with open(SCREENSHOTS / "timings_big_graphs.txt", "a") as log:
         log.write(f"12-layer MLP training function, closed explorer: {seconds:.2f} s in the browser "
                   f"({status}; {boxes} boxes)\n")
     print(f"\nclosed MLP explorer opened in {seconds:.2f} s ({status}, {boxes} boxes)")
@@ -126,7 +126,7 @@ def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, brow
     page.keyboard.press("Shift+Enter")
     page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=60_000)
     warm = time.monotonic() - started
-    with open(SCREENSHOTS / "timings.txt", "a") as log:
+    with open(SCREENSHOTS / "timings_big_graphs.txt", "a") as log:
         log.write(f"  again, widgets already imported in the kernel: {warm:.2f} s\n")
     print(f"again: {warm:.2f} s")
     page.close()

@@ -43,6 +43,7 @@ LAYER_GAP = 34          # vertical room for the edges and their labels
 NODE_GAP = 18
 _DOT_MAX_NODES = 600    # dot's crossing minimisation grows fast; beyond this, layered
 _LONG_EDGE = 12         # edges spanning more layers are drawn straight, without waypoints
+LABELS_UP_TO = 600      # boxes: a larger picture keeps its edges' shapes in their tooltips
 FRAME_PAD = 6           # an open group's frame around its boxes
 FRAME_TITLE = 16        # and the room for its title
 
@@ -81,9 +82,12 @@ def node_size(node: PictureNode) -> tuple[float, float]:
     return round(width, 1), float(ROOT_HEIGHT if node.kind != "apply" else NODE_HEIGHT)
 
 
-def layout(picture: GraphPicture, engine: str = "auto", with_labels: bool = True) -> Layout:
+def layout(picture: GraphPicture, engine: str = "auto", with_labels: bool | None = None) -> Layout:
     """Lay ``picture`` out with ``engine`` (see the module docstring); ``with_labels``:
-    place the edges' labels (else the picture draws none)."""
+    place the edges' labels (else the picture draws none; by default, for pictures of up
+    to ``LABELS_UP_TO`` boxes: a larger one is read by zooming and its edges' tooltips)."""
+    if with_labels is None:
+        with_labels = len(picture.nodes) <= LABELS_UP_TO
     if engine not in ENGINES:
         raise ValueError(f"layout engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     sizes, inner = {}, {}

@@ -34,7 +34,6 @@ FILL = {
 }
 _GROUP_STROKE = "#4a6fa5"
 _COOL, _HOT = (255, 245, 240), (222, 45, 38)  # a node's fill at heat 0 and at heat 1
-_EDGE_LABELS_UP_TO = 2500  # boxes; larger pictures keep the shapes in the edges' tooltips
 _VALUES_IN_TOOLTIPS_UP_TO = 300  # nodes; larger pictures show values on a click only
 
 
@@ -90,7 +89,7 @@ def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900
     width, height = laid.width, laid.height
     shown_width = width if max_width is None else min(width, max_width)
     count = picture.count()
-    body = _draw(picture, laid, count <= _EDGE_LABELS_UP_TO, count <= _VALUES_IN_TOOLTIPS_UP_TO)
+    body = _draw(picture, laid, bool(laid.labels), count <= _VALUES_IN_TOOLTIPS_UP_TO)
     return (f'<svg class="symnb-graph" xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="0 0 {width:.0f} {height:.0f}" width="{shown_width:.0f}" '
             f'height="{height * shown_width / max(width, 1):.0f}" '
