@@ -194,3 +194,18 @@ def test_a_top_level_line_that_built_several_nodes_is_a_group_named_as_it_assign
     assert line.name == "total" and line.size >= 4
     assert line.where().endswith("total = T.nnet.categorical_crossentropy(T.nnet.softmax(calls[-1][3]), "
                                  'T.ivector("y", test_value=np.zeros(3, "int32"))).mean()')
+
+
+def test_a_closed_group_is_timed_by_the_sum_of_its_nodes():
+    x, params, calls, loss = mlp(12)
+    grads = sn.grad(loss, params)
+    order = toposort([loss] + grads)
+    times = {node: 1e-3 * (i + 1) for i, node in enumerate(order)}  # made-up, distinct
+    picture = GraphPicture([loss] + grads, times=times)
+    groups = [n for n in picture.nodes.values() if n.kind == "group"]
+    for node in groups:
+        inside = [n for n in order if node.obj in picture.tree.group_of(n).ancestors()]
+        assert node.seconds == pytest.approx(sum(times[n] for n in inside))
+    drawn = [n for n in picture.nodes.values() if n.seconds is not None]
+    assert sum(n.seconds for n in drawn) == pytest.approx(sum(times.values()))
+    assert max(n.heat for n in drawn) == 1.0

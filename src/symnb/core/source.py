@@ -125,6 +125,13 @@ class Site(tuple):
         return [Frame(code.co_filename, _line_of(code, lasti), code.co_name)
                 for code, lasti in zip(self[::2], self[1::2])]
 
+    def frame_at(self, index: int) -> Frame | None:
+        """The recorded frame ``index`` (0: the innermost, where the node was built)."""
+        if 2 * index + 1 >= len(self) - len(self) % 2:
+            return None
+        code, lasti = self[2 * index], self[2 * index + 1]
+        return Frame(code.co_filename, _line_of(code, lasti), code.co_name)
+
     @property
     def frame(self) -> Frame | None:
         if not self:

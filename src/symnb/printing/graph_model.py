@@ -36,7 +36,7 @@ from symnb.core.shared import SharedVariable
 from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree
-from symnb.printing.labels import Shapes, role_label, rewrite_origins
+from symnb.printing.labels import Shapes, crossings, role_label, rewrite_origins
 
 __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_of",
            "family_of", "creation_text"]
@@ -193,6 +193,7 @@ class GraphPicture:
         self._edge_index: dict[tuple[str, str], int] = {}
         self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables
         self._group_box: dict[int, str] = {}  # id(group) -> its box ('' when open)
+        self._members: dict[str, list] = {}
         if _inner is not None:
             outputs, inputs, self._outer_names, notes = _inner
             order = toposort(outputs, inputs)
@@ -269,7 +270,8 @@ class GraphPicture:
         for node in order:
             if id(node) not in hidden:
                 self._edges_into(node, hidden)
-        self._crossing = self._crossings()
+        self._crossing = crossings(self.edges)
+        self._members = groups  # a closed group's box -> the nodes and roots inside
         for group_id, members in groups.items():
             self.nodes[group_id] = self._group_node(group_id, members)
         for i, var in enumerate(self.outputs):
@@ -289,14 +291,21 @@ class GraphPicture:
             self._root(obj)
 
     def _set_times(self, times: Mapping[Apply, float]) -> None:
+        """Each drawn node's time; a closed group's is the sum of its nodes' times."""
         seconds = {id(node): float(s) for node, s in times.items()}
-        timed = [n for n in self.nodes.values() if n.kind == "apply" and id(n.obj) in seconds]
-        total = sum(seconds[id(n.obj)] for n in timed)
-        costliest = max((seconds[id(n.obj)] for n in timed), default=0.0)
-        for node in timed:
-            node.seconds = seconds[id(node.obj)]
-            node.time_share = node.seconds / total if total > 0 else 0.0
-            node.heat = node.seconds / costliest if costliest > 0 else 0.0
+        spent = {}
+        for node_id, node in self.nodes.items():
+            inside = self._members.get(node_id, [node.obj]) if node.kind == "group" else [node.obj]
+            timed = [seconds[id(m)] for m in inside if id(m) in seconds]
+            if node.kind in ("apply", "group") and timed:
+                spent[node_id] = sum(timed)
+        total = sum(spent.values())
+        costliest = max(spent.values(), default=0.0)
+        for node_id, node_seconds in spent.items():
+            node = self.nodes[node_id]
+            node.seconds = node_seconds
+            node.time_share = node_seconds / total if total > 0 else 0.0
+            node.heat = node_seconds / costliest if costliest > 0 else 0.0
 
     def _source(self, var: Variable) -> str:
         key = id(var.owner) if var.owner is not None and id(var.owner) in self._ids else id(var)
@@ -380,15 +389,6 @@ class GraphPicture:
         node.group_inputs, node.group_outputs = list(ins.values()), list(outs.values())
         return node
 
-    def _crossings(self) -> dict[str, tuple[dict, dict]]:
-        """``{box id: (variables coming in, variables going out)}`` over the edges."""
-        crossing: dict[str, tuple[dict, dict]] = {}
-        for edge in self.edges:
-            for var in edge.variables:
-                crossing.setdefault(edge.target, ({}, {}))[0].setdefault(id(var), var)
-                crossing.setdefault(edge.source, ({}, {}))[1].setdefault(id(var), var)
-        return crossing
-
     def _hidden(self, order: list[Apply]) -> set[int]:
         """``id`` of the Apply nodes and roots folded into a collapsed node: its ancestors
         whose every consumer is hidden too or is the collapsed node (outputs never are)."""
@@ -470,14 +470,10 @@ class GraphPicture:
 
     def backward_ids(self) -> set[str]:
         """The boxes of the gradient graph: closed ``sn.grad`` groups and nodes in open ones."""
-        if self.tree is None:
-            return set()
-        backward = set()
-        for node_id, node in self.nodes.items():
-            group = node.obj if node.kind == "group" else self.tree.group_of(node.obj)
-            if any(g.kind == "grad" for g in group.ancestors()):
-                backward.add(node_id)
-        return backward
+        tree = self.tree
+        return set() if tree is None else {
+            node_id for node_id, node in self.nodes.items()
+            if any(g.kind == "grad" for g in (node.obj if node.kind == "group" else tree.group_of(node.obj)).ancestors())}
 
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):

@@ -33,7 +33,7 @@ from typing import Iterable
 
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.shared import SharedVariable
-from symnb.core.source import Frame, Site, _line_of
+from symnb.core.source import Site
 
 __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 
@@ -77,12 +77,9 @@ class Group:
             return ""
         if self.kind == "line":
             return self.site.describe("")
-        codes = self.site.codes
-        caller = self.frame + 1
-        if caller >= len(codes):
+        frame = self.site.frame_at(self.frame + 1)  # the caller's
+        if frame is None:
             return ""
-        frame = Frame(codes[caller].co_filename, _line_of(codes[caller], self.site[2 * caller + 1]),
-                      codes[caller].co_name)
         return f"{frame.short()}: {frame.line}" if frame.line else frame.short()
 
     def describe(self) -> str:

@@ -119,8 +119,12 @@ def node_details_html(picture: GraphPicture, node_id: str) -> str:
     rows = [("op", _e(kind_of(var)))]
     if node.role:
         rows.append(("made by", _e(_maker(node, picture))))
+    value = value_html(var)
+    if node.role and value_of(var) is None and not node.role.startswith("grad"):
+        value = _e("no test value: a rewrite made this node after the test values were "
+                   "computed; the compiled program computes it")
     rows += [("shape", _e(picture.shapes.text(var))), ("static type", _e(var.type.short())),
-             ("value", value_html(var)),
+             ("value", value),
              ("created at", f'<span style="{_ONE_LINE}">{_e(creation_text(var))}</span>')]
     groups = _groups_of(picture, node)
     if groups:

@@ -17,7 +17,7 @@ from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.shared import SharedVariable
 from symnb.core.type import describe_shape
 
-__all__ = ["short_op", "role_label", "rewrite_origins", "Shapes"]
+__all__ = ["short_op", "role_label", "rewrite_origins", "Shapes", "crossings"]
 
 _ROLE_LIMIT = 40
 
@@ -70,6 +70,17 @@ def rewrite_origins(obj: Any, order: list[Apply]) -> dict[int, str]:
             origins[id(node)] = record.name
             stack.extend(v.owner for v in node.inputs if v.owner is not None)
     return origins
+
+
+def crossings(edges: list) -> dict[str, tuple[dict, dict]]:
+    """``{box id: (variables coming in, variables going out)}`` over a picture's edges:
+    what a closed group's box counts and lists as its inputs and outputs."""
+    crossing: dict[str, tuple[dict, dict]] = {}
+    for edge in edges:
+        for var in edge.variables:
+            crossing.setdefault(edge.target, ({}, {}))[0].setdefault(id(var), var)
+            crossing.setdefault(edge.source, ({}, {}))[1].setdefault(id(var), var)
+    return crossing
 
 
 class Shapes:
