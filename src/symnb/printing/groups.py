@@ -153,7 +153,8 @@ class GroupTree:
             if group is not None and group.id in opened:
                 members.setdefault(group.id, []).append(box_id)
         frames = []
-        for group in self.groups():
+        # Parents first (a run of calls is made after the calls it holds).
+        for group in sorted(self.groups(), key=lambda g: len(g.ancestors())):
             inside = members.get(group.id, [])
             shown = all(g.id in opened for g in group.ancestors())
             if shown and (inside or any(c.id in opened for c in group.children)):
