@@ -81,8 +81,9 @@ class ScopeEntry(NamedTuple):
 
 class Scoping(NamedTuple):
     """What a site records beyond its frames, for the pictures' hierarchy: one call token
-    per recorded frame (the same for every node built during one call of a function,
-    different for the next call) and the scopes active at build time, outermost first."""
+    per recorded frame up to the first module top level (the same for every node built
+    during one call of a function, different for the next call) and the scopes active at
+    build time, outermost first."""
 
     calls: tuple
     scopes: tuple
@@ -221,6 +222,7 @@ class PickledCode(NamedTuple):
 
 _EMPTY = Site()
 _NO_SCOPING = Scoping((), ())
+_new_scoping = tuple.__new__  # a NamedTuple built without its Python-level __new__
 
 # The scopes active now (``sn.name_scope``, ``sn.grad``), outermost first.
 _scopes: tuple = ()
@@ -232,11 +234,11 @@ _tokens = iter(range(1, 1 << 62))
 
 
 def _call_token(frame: Any) -> int:
-    seen = _last_call.get(frame.f_code)
+    seen = _last_call.get(id(frame.f_code))
     if seen is not None and seen[0] is frame:
         return seen[1]
     token = next(_tokens)
-    _last_call[frame.f_code] = (frame, token)
+    _last_call[id(frame.f_code)] = (frame, token)
     return token
 
 
@@ -300,18 +302,29 @@ def capture_site(limit: int) -> Site:
             break
         frame = frame.f_back
     frames = []
-    calls = []
+    calls: list | None = []
+    made: list = []
+    last_call = _last_call
     while frame is not None and limit:
         # The line number is derived from the instruction offset only when shown:
         # reading f_lineno costs a line-table lookup per frame.
-        frames.append(frame.f_code)
+        code = frame.f_code
+        frames.append(code)
         frames.append(frame.f_lasti)
-        calls.append(_call_token(frame))
+        if calls is not None:  # the calls are told apart up to the module's top level
+            # _call_token, inlined: this runs for every node. Keyed by id: a code object
+            # hashes its whole contents; the frame held keeps the code (and its id) alive.
+            seen = last_call.get(id(code))
+            if seen is None or seen[0] is not frame:
+                seen = last_call[id(code)] = (frame, next(_tokens))
+            calls.append(seen[1])
+            if code.co_name == "<module>":
+                calls, made = None, calls
         frame = frame.f_back
         limit -= 1
     if not frames:
         return _EMPTY
-    frames.append(Scoping(tuple(calls), _scopes))
+    frames.append(_new_scoping(Scoping, (tuple(calls if calls is not None else made), _scopes)))
     return Site(frames)
 
 
