@@ -44,6 +44,7 @@ NODE_GAP = 18
 _DOT_MAX_NODES = 600    # dot's crossing minimisation grows fast; beyond this, layered
 _LONG_EDGE = 12         # edges spanning more layers are drawn straight, without waypoints
 LABELS_UP_TO = 600      # boxes: a larger picture keeps its edges' shapes in their tooltips
+_HUB_FROM = 6           # edges into a box reading more than this many do not straighten
 FRAME_PAD = 6           # an open group's frame around its boxes
 FRAME_TITLE = 16        # and the room for its title
 
@@ -204,6 +205,9 @@ def _dot_layout(order: list[str], sizes: dict, edges: list[tuple[str, str]], tex
         clusters.get(home.get(node_id, ""), graph).add_node(pydot.Node(
             names[node_id], shape="box", fixedsize="true", label='""',
             width=f"{width / 72:.3f}", height=f"{height / 72:.3f}"))
+    fan_in = {node_id: 0 for node_id in order}
+    for _, target in edges:
+        fan_in[target] += 1
     for i, (source, target) in enumerate(edges):
         extra = {}
         if i < len(texts) and texts[i]:
@@ -212,9 +216,10 @@ def _dot_layout(order: list[str], sizes: dict, edges: list[tuple[str, str]], tex
             # label's size stands for it (the label's centre is read back).
             extra = {"label": f'"{"M" * max(1, round(width / 7.2))}"', "fontname": "Courier",
                      "fontsize": "12"}
-        if target in backward and source not in backward:
-            # The forward graph feeding its gradient: these edges must not bend the
-            # forward chain out of line (dot straightens heavier edges first).
+        if (target in backward and source not in backward) or fan_in[target] > _HUB_FROM:
+            # The forward graph feeding its gradient, or a box collecting from many
+            # (the updates): these edges must not bend the forward chain out of line
+            # (dot straightens heavier edges first).
             extra["weight"] = "0"
         graph.add_edge(pydot.Edge(names[source], names[target], **extra))
     plain = graph.create(prog="dot", format="plain").decode()
