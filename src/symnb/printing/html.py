@@ -133,7 +133,7 @@ def node_details_html(picture: GraphPicture, node_id: str) -> str:
         rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
-    parts = [_card_head(node_id, node.label), table(rows, escape=False), _actions(node, groups)]
+    parts = [_card_head(node_id, node.label), _card_table(rows), _actions(node, groups)]
     if node.kind == "apply":
         parts.append(_io_table("inputs", node.obj.inputs))
         if len(node.obj.outputs) > 1:
@@ -148,6 +148,12 @@ def _maker(node: PictureNode, picture: GraphPicture) -> str:
         return "sn.grad (its source line is the sn.grad call)"
     rewrite = picture.origins.get(id(node.obj), "fusion" if node.role.startswith("fused") else "")
     return f"the rewrite {rewrite} (its source line is the line of the node it replaced)"
+
+
+def _card_table(rows: list[tuple[str, str]]) -> str:
+    """A card's rows: field names on one line ("static type"), values as given (HTML)."""
+    return table([(f'<span style="{_ONE_LINE}">{_e(name)}</span>', value) for name, value in rows],
+                 escape=False)
 
 
 def _card_head(node_id: str, title: str) -> str:
@@ -169,7 +175,7 @@ def _group_details(node: PictureNode) -> str:
     where = group.where()
     if where:
         rows.append(("called at", f'<span style="{_ONE_LINE}">{_e(where)}</span>'))
-    parts = [_card_head(node.id, group.title), table(rows, escape=False),
+    parts = [_card_head(node.id, group.title), _card_table(rows),
              f"<div>{_button('open-group', node.id, 'open group')}</div>"]
     if node.group_inputs:
         parts.append(_io_table("inputs", node.group_inputs))
