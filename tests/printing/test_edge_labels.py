@@ -125,3 +125,19 @@ def test_no_labels_when_asked():
     picture = GraphPicture(loss)
     laid = layout(picture, "layered", with_labels=False)
     assert laid.labels == [] and 'class="symnb-edge-label"' not in picture_svg(picture, laid)
+
+
+def test_the_node_an_error_names_gets_no_derived_shape():
+    x = T.matrix("x", test_value=np.ones((3, 4), "float32"))
+    w = sn.shared(np.ones((4, 2), "float32"), name="w")
+    hidden = T.tanh(T.dot(x, w))
+    with pytest.raises(Exception) as caught:
+        T.dot(hidden, w)  # (3, 2) . (4, 2): the shapes do not fit
+    node = caught.value.node
+    picture = GraphPicture(node, highlight=[node])
+    out = node.outputs[0]
+    assert picture.shapes.text(out) == out.type.short() and "?" in out.type.short()
+    assert "<b>" in node_details_html(picture, picture.id_of(node))
+    assert f"{out.type.short()}</td>" in node_details_html(picture, picture.id_of(node))
+    # Its inputs keep their shapes (from their test values).
+    assert picture.shapes.text(hidden) == "float32 (3, 2)"

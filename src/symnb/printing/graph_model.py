@@ -188,7 +188,7 @@ class GraphPicture:
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
         self.edges: list[PictureEdge] = []
-        self.shapes = Shapes()
+        self.shapes = Shapes(failed=self.highlight)
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
         self._edge_index: dict[tuple[str, str], int] = {}
         self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables

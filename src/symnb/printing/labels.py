@@ -88,8 +88,11 @@ class Shapes:
     ``float32 (256, 784)``, or the static type (``float32 (?, 784)``) when no shape is
     known. Computes no value: a shape is read from a value or derived from shapes."""
 
-    def __init__(self) -> None:
+    def __init__(self, failed: set[int] = frozenset()) -> None:
+        """``failed``: ``id`` of nodes an error names: their outputs' shapes are not
+        derived (a rule would answer a shape for inputs that do not fit)."""
         self._known: dict[int, tuple | None] = {}
+        self._failed = failed
 
     def text(self, var: Variable) -> str:
         shape = self.shape(var)
@@ -123,7 +126,7 @@ class Shapes:
     def _derive(self, node: Apply) -> None:
         shapes = [self._known[id(v)] for v in node.inputs]
         derived: list = [None] * len(node.outputs)
-        if all(s is not None for s in shapes):
+        if all(s is not None for s in shapes) and id(node) not in self._failed:
             try:
                 derived = [_ints(s) for s in node.op.infer_shape(node, [tuple(s) for s in shapes])]
             except Exception:  # noqa: BLE001 - no rule, or one needing values: shape unknown
