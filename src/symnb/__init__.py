@@ -14,6 +14,7 @@ from symnb.core.config import config
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.op import Op
 from symnb.core.shared import SharedVariable, shared
+from symnb.core.scopes import name_scope
 from symnb.core.type import TensorType
 from symnb.core.errors import (
     DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,
@@ -36,7 +37,7 @@ __all__ = [
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
-    "pp", "gof", "scalar", "RandomStreams",
+    "pp", "gof", "scalar", "RandomStreams", "name_scope",
 ]
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)

@@ -394,4 +394,4 @@ def test_two_thousand_nodes_open_quickly(lab, browser):
     page.close()
     shut_down_kernels(lab)
     assert seconds < OPEN_LIMIT_S, f"the 2,000-node explorer took {seconds:.2f} s to open"
-    assert search_seconds < OPEN_LIMIT_S
+    assert search_seconds < OPEN_LIMIT_S, f"the search took {search_seconds:.2f} s"

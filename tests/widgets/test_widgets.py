@@ -51,9 +51,9 @@ def test_graph_explorer_picture_has_a_node_per_apply_and_root(graph):
         ["T.log(x)", "T.exp(T.log(x))", "y", "y + b", "z", "x", "2.0", "b"])
     assert [n.kind for n in nodes.values() if n.label in ("x", "b", "2.0")] == ["input", "constant", "shared"]
     assert nodes[explorer.id_of(z)].is_output and not nodes[explorer.id_of(y)].is_output
-    # One edge per input of each node, labelled with the type it moves.
+    # One edge per input of each node, labelled with the shape of the value it moves.
     edges = {(nodes[e.source].label, nodes[e.target].label): e.label for e in explorer.picture.edges}
-    assert edges[("y", "y + b")] == "0: float32 (?,)" and edges[("b", "y + b")] == "1: float32 ()"
+    assert edges[("y", "y + b")] == f"0: float32 {y.test_value.shape}" and edges[("b", "y + b")] == "1: float32 ()"
     assert len(edges) == 7
     svg = explorer.svg()
     assert svg.count('class="symnb-node') == 8 and svg.count('class="symnb-edge"') == 7

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Sequence
 from symnb.core.errors import SymnbError, label
 from symnb.core.graph import Apply, Variable, toposort
 from symnb.core.gradient_stable import stabilized_seeds
+from symnb.core.scopes import gradient_of, gradient_scope
 from symnb.core.source import warn_at_user_line
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
@@ -61,16 +62,29 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
     wrt_list = [wrt] if single else list(wrt)
     for var in wrt_list:
         _check_differentiable_variable(var)
-    blockers = list(consider_constant or [])
-    # The written unstable forms (log(sigmoid(z))...) are differentiated in their stable
-    # form: a copy of the cost graph, the user's left as written (core/gradient_stable.py).
-    seeds = stabilized_seeds(_seeds(cost, known_grads), wrt_list, blockers)
-    grads = _backpropagate(seeds, wrt_list, blockers)
-    results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
-               for v in wrt_list]
+    with gradient_scope(_gradient_title(cost, wrt_list)):  # the pictures' group
+        blockers = list(consider_constant or [])
+        # The written unstable forms (log(sigmoid(z))...) are differentiated in their stable
+        # form: a copy of the cost graph, the user's left as written (core/gradient_stable.py).
+        seeds = stabilized_seeds(_seeds(cost, known_grads), wrt_list, blockers)
+        grads = _backpropagate(seeds, wrt_list, blockers)
+        results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
+                   for v in wrt_list]
     if single:
         return results[0]
     return tuple(results) if isinstance(wrt, tuple) else results
+
+
+def _gradient_title(cost: Variable | None, wrt: list[Variable]) -> str:
+    """``∂loss/∂W1``, ``∂loss/∂(W1, b1, W2)``: the group the pictures draw this call as."""
+    of = label(cost) if isinstance(cost, Variable) else "known_grads"
+    labels = [label(v) for v in wrt]
+    names = ", ".join(labels)
+    if any(text.startswith("<") for text in labels):  # unnamed: their types say little
+        names = f"{len(wrt)} variables"
+    if len(names) > 40:
+        names = names[:39] + "\u2026"
+    return f"\u2202{of}/\u2202{names if len(wrt) == 1 else '(' + names + ')'}"
 
 
 def _check_policies(disconnected_inputs: str, return_disconnected: str) -> None:
@@ -151,10 +165,12 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
     for node in reversed(nodes):
         if id(node) not in relevant:
             continue
-        output_grads = [_total(contributions.get(id(o))) for o in node.outputs]
-        if all(g is None for g in output_grads):
-            continue
-        for inp, g in zip(node.inputs, _input_grads(node, output_grads)):
+        with gradient_of(node.op.display_name(), node.site):  # "grad of tanh" nodes
+            output_grads = [_total(contributions.get(id(o))) for o in node.outputs]
+            if all(g is None for g in output_grads):
+                continue
+            input_grads = _input_grads(node, output_grads)
+        for inp, g in zip(node.inputs, input_grads):
             if g is not None and id(inp) not in blocked:
                 contributions.setdefault(id(inp), []).append(g)
     return {key: _total(gs) for key, gs in contributions.items()}

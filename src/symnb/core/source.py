@@ -8,6 +8,7 @@ package are skipped: the first recorded frame is always the user's.
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import os
 import re
@@ -15,7 +16,8 @@ import sys
 import warnings
 from typing import Any, NamedTuple
 
-__all__ = ["Frame", "Site", "capture_site", "is_library_frame", "warn_at_user_line", "PACKAGE_DIR"]
+__all__ = ["Frame", "Site", "Scoping", "ScopeEntry", "capture_site", "is_library_frame",
+           "warn_at_user_line", "enter_scope", "leave_scope", "PACKAGE_DIR"]
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
@@ -64,12 +66,37 @@ def _file_name(filename: str) -> str | None:
     return None
 
 
+class ScopeEntry(NamedTuple):
+    """A scope a node was built in: ``kind`` ``"scope"`` (``sn.name_scope``), ``"grad"``
+    (one ``sn.grad`` call) or ``"grad_of"`` (the gradient of one forward node, whose op
+    and site are ``name`` and ``site``). ``token`` is unique per entry; ``call`` is the
+    call token of the user frame that entered it, which places it among the frames."""
+
+    kind: str
+    name: str
+    token: int
+    call: int
+    site: "Site | None" = None
+
+
+class Scoping(NamedTuple):
+    """What a site records beyond its frames, for the pictures' hierarchy: one call token
+    per recorded frame up to the first module top level (the same for every node built
+    during one call of a function, different for the next call) and the scopes active at
+    build time, outermost first."""
+
+    calls: tuple
+    scopes: tuple
+
+
 class Site(tuple):
     """The user frames (innermost first) that were active when a node was built.
 
     Stored flat, as ``code, lasti, code, lasti, ...`` (one tuple per node keeps graph
     building light on the garbage collector), and turned into :class:`Frame` only when
     shown; ``lasti`` (the instruction's byte offset) also locates the sub-expression.
+    A last odd element, a :class:`Scoping`, records which call of each function and
+    which scopes built the node (``zip(site[::2], site[1::2])`` still reads the pairs).
     """
 
     __slots__ = ()
@@ -80,12 +107,31 @@ class Site(tuple):
         flat: list[Any] = []
         for code, lasti in zip(self[::2], self[1::2]):
             flat += [PickledCode(code.co_filename, _line_of(code, lasti), code.co_name), 0]
+        if len(self) % 2:
+            flat.append(self[-1])
         return (Site, (flat,))
+
+    @property
+    def scoping(self) -> Scoping:
+        """Call tokens and scopes (empty for a site recorded without them)."""
+        return self[-1] if len(self) % 2 else _NO_SCOPING
+
+    @property
+    def codes(self) -> list:
+        """The recorded frames' code objects, innermost first."""
+        return list(self[:len(self) - len(self) % 2:2])
 
     @property
     def frames(self) -> list[Frame]:
         return [Frame(code.co_filename, _line_of(code, lasti), code.co_name)
                 for code, lasti in zip(self[::2], self[1::2])]
+
+    def frame_at(self, index: int) -> Frame | None:
+        """The recorded frame ``index`` (0: the innermost, where the node was built)."""
+        if 2 * index + 1 >= len(self) - len(self) % 2:
+            return None
+        code, lasti = self[2 * index], self[2 * index + 1]
+        return Frame(code.co_filename, _line_of(code, lasti), code.co_name)
 
     @property
     def frame(self) -> Frame | None:
@@ -175,6 +221,44 @@ class PickledCode(NamedTuple):
 
 
 _EMPTY = Site()
+_NO_SCOPING = Scoping((), ())
+_new_scoping = tuple.__new__  # a NamedTuple built without its Python-level __new__
+
+# The scopes active now (``sn.name_scope``, ``sn.grad``), outermost first.
+_scopes: tuple = ()
+# Each user function's latest frame and its call token. A frame is held (not its id,
+# which the next call reuses) so that the calls of a function in a loop get distinct
+# tokens; one frame per function that built nodes is kept alive.
+_last_call: dict = {}
+_tokens = iter(range(1, 1 << 62))
+
+
+def _call_token(frame: Any) -> int:
+    seen = _last_call.get(id(frame.f_code))
+    if seen is not None and seen[0] is frame:
+        return seen[1]
+    token = next(_tokens)
+    _last_call[id(frame.f_code)] = (frame, token)
+    return token
+
+
+def enter_scope(kind: str, name: str, site: "Site | None" = None) -> ScopeEntry:
+    """Make a scope active for the nodes built from now on (until :func:`leave_scope`)."""
+    global _scopes
+    frame = sys._getframe(1)
+    # The user's frame: past symnb's own and the ``with`` machinery's (contextlib).
+    while frame is not None and (is_library_frame(frame) or frame.f_code.co_filename == contextlib.__file__):
+        frame = frame.f_back
+    entry = ScopeEntry(kind, name, next(_tokens), _call_token(frame) if frame is not None else 0, site)
+    _scopes = _scopes + (entry,)
+    return entry
+
+
+def leave_scope(entry: ScopeEntry) -> None:
+    """End ``entry`` (and any scope entered inside it and left open by an error)."""
+    global _scopes
+    if entry in _scopes:
+        _scopes = _scopes[:_scopes.index(entry)]
 
 _library_code: dict[object, bool] = {}
 
@@ -218,13 +302,29 @@ def capture_site(limit: int) -> Site:
             break
         frame = frame.f_back
     frames = []
+    calls: list | None = []
+    made: list = []
+    last_call = _last_call
     while frame is not None and limit:
         # The line number is derived from the instruction offset only when shown:
         # reading f_lineno costs a line-table lookup per frame.
-        frames.append(frame.f_code)
+        code = frame.f_code
+        frames.append(code)
         frames.append(frame.f_lasti)
+        if calls is not None:  # the calls are told apart up to the module's top level
+            # _call_token, inlined: this runs for every node. Keyed by id: a code object
+            # hashes its whole contents; the frame held keeps the code (and its id) alive.
+            seen = last_call.get(id(code))
+            if seen is None or seen[0] is not frame:
+                seen = last_call[id(code)] = (frame, next(_tokens))
+            calls.append(seen[1])
+            if code.co_name == "<module>":
+                calls, made = None, calls
         frame = frame.f_back
         limit -= 1
+    if not frames:
+        return _EMPTY
+    frames.append(_new_scoping(Scoping, (tuple(calls if calls is not None else made), _scopes)))
     return Site(frames)
 
 

@@ -4,9 +4,12 @@ op implements (``Op.inner_graphs``, ``inner_inputs``, ``inner_outputs``, ``inner
 
 from __future__ import annotations
 
+from typing import Any
+
 from symnb.core.graph import Apply, Variable
 
-__all__ = ["has_inner_graphs", "inner_to_outer", "inner_output_notes", "inner_summary"]
+__all__ = ["has_inner_graphs", "inner_to_outer", "inner_output_notes", "inner_summary", "is_fused",
+           "inner_titles"]
 
 
 def has_inner_graphs(node: Apply) -> bool:
@@ -42,3 +45,20 @@ def inner_summary(node: Apply) -> str:
 
 def _count(nodes: list[Apply]) -> str:
     return f"{len(nodes)} node{'' if len(nodes) == 1 else 's'}"
+
+
+def is_fused(op: Any) -> bool:
+    """A fused elementwise chain (a ``Composite``)."""
+    return type(op).__name__ == "Composite"
+
+
+def inner_titles(op: Any, count: int) -> list[str]:
+    """The titles of an op's ``count`` inner graphs as drawn: ``then``/``else``, ``loop body``."""
+    family = type(op).__name__
+    if family == "IfElse":
+        return ["then", "else"]
+    if is_fused(op):
+        return ["fused elementwise chain"]
+    if family == "Scan":
+        return ["loop body (one step)"] if count == 1 else [f"loop body {i}" for i in range(count)]
+    return [f"inner graph {i}" for i in range(count)]

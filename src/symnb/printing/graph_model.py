@@ -1,9 +1,15 @@
 """What a picture of a graph shows, before it is laid out: :class:`GraphPicture`.
 
 Apply nodes are boxes labelled with the user's name for what they compute (or the
-source text that built it) over the op; the graph's roots (inputs, shared variables,
-constants) are their own small nodes; every edge carries the type of the value it
-moves. A node holding inner graphs (a loop body, condition branches, a fused chain)
+source text that built it) over the op; a node ``sn.grad`` or a rewrite made is labelled
+by what it is (``grad of tanh``, ``fused: mul·add``); the graph's roots (inputs, shared
+variables, constants) are their own small nodes; every edge carries the concrete shape
+of the value it moves (``float32 (256, 784)``; :class:`~symnb.printing.labels.Shapes`).
+
+Nodes sit in groups (the calls of the user's functions, ``sn.name_scope`` blocks,
+``sn.grad`` calls: :mod:`symnb.printing.groups`); a closed group is one box (kind
+``group``) counting its nodes, inputs and outputs, and the edges crossing into it are
+merged per pair of boxes. Groups are ids ``g0``, ``g1``... stable for a given graph. A node holding inner graphs (a loop body, condition branches, a fused chain)
 can be *expanded*: its inner graphs are drawn inside it. A node can be *collapsed*:
 the part of the graph that only feeds it is hidden, and the node counts what it hides.
 
@@ -29,13 +35,17 @@ from symnb.compile.profile_text import percent_text, seconds_text
 from symnb.core.errors import label
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
-from symnb.printing._common import graph_parts, output_text, value_text
-from symnb.printing._inner import inner_output_notes, inner_to_outer
+from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
+from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
+from symnb.printing.groups import GroupTree
+from symnb.printing.labels import Shapes, crossings, role_label, rewrite_origins
 
 __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_of",
            "family_of", "creation_text"]
 
 _LABEL_LIMIT = 40
+OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
+FIRST_BOXES = 24  # boxes a larger graph's first picture may grow to by opening groups
 
 # Op families (by class name anywhere in the op's class hierarchy) -> the picture's colour
 # key; the first match wins.
@@ -97,6 +107,9 @@ class PictureNode:
     has_inner: bool = False
     inner: list["InnerPicture"] = field(default_factory=list)  # when expanded
     hidden: int = 0      # nodes folded into this one when collapsed
+    role: str = ""       # what made it, when not the user's line: "grad of tanh", "fused: ..."
+    group_inputs: list = field(default_factory=list)   # a group's box: what enters it
+    group_outputs: list = field(default_factory=list)  # and what leaves it
     seconds: float | None = None  # time per call, when the picture carries times
     time_share: float = 0.0  # of the call (or of the timed nodes' total)
     heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
@@ -122,7 +135,10 @@ class PictureNode:
 
     @property
     def variable(self) -> Variable:
-        """The variable this node stands for (an Apply's first output)."""
+        """The variable this node stands for (an Apply's first output; a group's first
+        output)."""
+        if self.kind == "group":
+            return self.group_outputs[0] if self.group_outputs else self.group_inputs[0]
         return self.obj.outputs[0] if isinstance(self.obj, Apply) else self.obj
 
     def search_text(self) -> str:
@@ -133,9 +149,14 @@ class PictureNode:
 class PictureEdge:
     source: str
     target: str
-    label: str           # the type moved, ``float32 (?, 3)``, prefixed by the input position
+    label: str           # the shape moved, ``float32 (256, 3)``, prefixed by the input position
     variable: Variable
     port: tuple[int, int] = (0, 1)  # (input position, number of inputs) of the target
+    variables: list = field(default_factory=list)  # every variable it carries (into a group)
+
+    def __post_init__(self) -> None:
+        if not self.variables:
+            self.variables.append(self.variable)
 
 
 @dataclass(eq=False)
@@ -150,82 +171,172 @@ class GraphPicture:
     """The nodes and edges to draw for ``obj`` (a Variable, a list of them, an Apply, a
     compiled function: its optimized graph).
 
+    - ``opened``: ids of the groups (:mod:`symnb.printing.groups`) drawn open; the others
+      are one box each. ``None`` (the default): every group open for a graph of up to
+      ``OPEN_UP_TO`` nodes, else its top-level groups closed, the largest opened while
+      the picture stays within ``FIRST_BOXES`` boxes; the groups holding a highlighted
+      node are always open;
     - ``expanded``: ids of nodes whose inner graphs are drawn inside them;
     - ``collapsed``: ids of nodes that hide the part of the graph feeding only them;
     - ``highlight``: Apply nodes to mark (the node an error names);
     - ``times``: ``{Apply: seconds per call}`` (``f.profile.node_times()``) to shade the
-      top-level nodes by.
+      top-level nodes by;
+    - ``like``: a picture of the same ``obj`` whose order and groups are reused (a redraw
+      after a click: 50,000 nodes are not grouped again).
     """
 
     def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
-                 *, time_total: float | None = None, _inner: tuple | None = None,
+                 opened: Iterable[str] | None = None, *, time_total: float | None = None,
+                 like: "GraphPicture | None" = None, _inner: tuple | None = None,
                  prefix: str = "") -> None:
+        with collector_paused():
+            self._make(obj, expanded, collapsed, highlight, times, time_total, opened, like,
+                       _inner, prefix)
+
+    def _make(self, obj: Any, expanded: Iterable[str], collapsed: Iterable[str],
+              highlight: Iterable[Apply], times: Mapping[Apply, float] | None,
+              time_total: float | None, opened: Iterable[str] | None,
+              like: "GraphPicture | None", _inner: tuple | None, prefix: str) -> None:
         self.expanded = set(expanded)
         self.collapsed = set(collapsed)
+        highlight = list(highlight)
         self.highlight = {id(node) for node in highlight}
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
         self.max_share = 0.0  # the costliest timed node's share (the legend's red end)
         self.share_of = "the nodes' time"
         self.edges: list[PictureEdge] = []
+        self.shapes = Shapes(failed=self.highlight)
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
-        self._roots = 0
+        self._edge_index: dict[tuple[str, str], int] = {}
+        self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables
+        self._group_box: dict[int, str] = {}  # id(group) -> its box ('' when open)
+        self._members: dict[str, list] = {}
         if _inner is not None:
             outputs, inputs, self._outer_names, notes = _inner
             order = toposort(outputs, inputs)
+            self.origins: dict[int, str] = {}
+        elif like is not None:  # the same graph redrawn: its order and groups are known
+            outputs, order, self.origins, self.tree = like.outputs, like.order, like.origins, like.tree
+            inputs, self._outer_names, notes = [], {}, []
         else:
             outputs, order = graph_parts(obj)
             order = order if order is not None else toposort(outputs)
             inputs, self._outer_names, notes = [], {}, []
+            self.origins = rewrite_origins(obj, order)
         self.outputs = list(outputs)
+        self.order = order
+        self.roots = like.roots if like is not None else self._root_variables(order, inputs)
+        if _inner is not None:
+            self.tree = None
+        elif like is None:
+            self.tree = GroupTree(order, self.roots)
+        self.opened = self._resolve_opened(opened, highlight)
         self._build(order, inputs, notes)
         if times:
             self._set_times(times, time_total)
 
     # -- building ---------------------------------------------------------------------
+    def _root_variables(self, order: list[Apply], inputs: Sequence[Variable]) -> list[Variable]:
+        """Every root, in the order the picture meets them (which numbers them ``v0``...)."""
+        roots: dict[int, Variable] = {id(v): v for v in inputs}
+        for node in order:
+            for var in node.inputs:
+                if var.owner is None:
+                    roots.setdefault(id(var), var)
+        for var in self.outputs:
+            if var.owner is None:
+                roots.setdefault(id(var), var)
+        return list(roots.values())
+
+    def _resolve_opened(self, opened: Iterable[str] | None, highlight: list[Apply]) -> set[str]:
+        if self.tree is None:
+            return set()
+        if opened is None:
+            small = len(self.order) <= OPEN_UP_TO
+            opened = {g.id for g in self.tree.groups()} if small else self.tree.first_opened(FIRST_BOXES)
+        opened = {i for i in opened if self.tree.get(i) is not None}
+        for node in highlight:  # the node an error names is always in sight
+            opened.update(g.id for g in self.tree.group_of(node).ancestors())
+        return opened
+
+    def _box_of(self, obj: Apply | Variable) -> str:
+        """The id of the box drawing ``obj``: its own, or its outermost closed group's."""
+        if self.tree is not None:
+            group = self.tree._of.get(id(obj), self.tree.top)
+            box = self._group_box.get(id(group))
+            if box is None:
+                closed = [g.id for g in group.ancestors() if g.id not in self.opened]
+                box = self._group_box[id(group)] = closed[0] if closed else ""
+            if box:
+                return box
+        return self._ids[id(obj)]
+
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
-        for var in inputs:  # an inner graph's inputs come first, in their order
-            self._root(var)
         for position, node in enumerate(order):
             self._ids[id(node)] = f"{self.prefix}n{position}"
+        for k, var in enumerate(self.roots):
+            self._ids[id(var)] = f"{self.prefix}v{k}"
         hidden = self._hidden(order)
-        for position, node in enumerate(order):
+        groups: dict[str, list] = {}
+        for var in self.roots:
+            if id(var) not in hidden:
+                self._box(var, hidden, groups)
+        for node in order:
             if id(node) not in hidden:
-                self._apply(node, f"{self.prefix}n{position}", hidden)
-        for var in self.outputs:
-            if var.owner is None or id(var.owner) not in self._ids:
-                self._root(var)
+                self._box(node, hidden, groups)
+        for node in order:
+            if id(node) not in hidden:
+                self._edges_into(node, hidden)
+        self._crossing = crossings(self.edges)
+        self._members = groups  # a closed group's box -> the nodes and roots inside
+        for group_id, members in groups.items():
+            self.nodes[group_id] = self._group_node(group_id, members)
         for i, var in enumerate(self.outputs):
-            node = self.nodes.get(self._source(var))
+            node = self.nodes.get(self._box_of(var.owner if var.owner is not None else var))
             if node is not None:
                 node.is_output = True
-                if i < len(notes) and notes[i]:
+                if i < len(notes) and notes[i] and node.kind != "group":
                     node.note = notes[i]
 
+    def _box(self, obj: Apply | Variable, hidden: set[int], groups: dict[str, list]) -> None:
+        box = self._box_of(obj)
+        if box != self._ids[id(obj)]:
+            groups.setdefault(box, []).append(obj)
+        elif isinstance(obj, Apply):
+            self._apply(obj, box, hidden)
+        else:
+            self._root(obj)
+
     def _set_times(self, times: Mapping[Apply, float], time_total: float | None) -> None:
+        """Each drawn node's time; a closed group's is the sum of its nodes' times. Shares
+        are of ``time_total`` (the call's time) when given, else of the nodes' total."""
         seconds = {id(node): float(s) for node, s in times.items()}
-        timed = [n for n in self.nodes.values() if n.kind == "apply" and id(n.obj) in seconds]
-        total = time_total if time_total else sum(seconds[id(n.obj)] for n in timed)
+        spent = {}
+        for node_id, node in self.nodes.items():
+            inside = self._members.get(node_id, [node.obj]) if node.kind == "group" else [node.obj]
+            timed = [seconds[id(m)] for m in inside if id(m) in seconds]
+            if node.kind in ("apply", "group") and timed:
+                spent[node_id] = sum(timed)
+        total = time_total if time_total else sum(spent.values())
+        self.share_of = "the call" if time_total else "the nodes' time"
         self.max_share = 0.0
-        costliest = max((seconds[id(n.obj)] for n in timed), default=0.0)
-        for node in timed:
-            node.seconds = seconds[id(node.obj)]
-            node.time_share = node.seconds / total if total > 0 else 0.0
-            node.share_of = self.share_of = "the call" if time_total else "the nodes' time"
+        costliest = max(spent.values(), default=0.0)
+        for node_id, node_seconds in spent.items():
+            node = self.nodes[node_id]
+            node.seconds = node_seconds
+            node.time_share = node_seconds / total if total > 0 else 0.0
+            node.share_of = self.share_of
             self.max_share = max(self.max_share, node.time_share)
-            node.heat = node.seconds / costliest if costliest > 0 else 0.0
+            node.heat = node_seconds / costliest if costliest > 0 else 0.0
 
     def _source(self, var: Variable) -> str:
         key = id(var.owner) if var.owner is not None and id(var.owner) in self._ids else id(var)
         return self._ids.get(key, "")
 
     def _root(self, var: Variable) -> str:
-        if id(var) in self._ids:
-            return self._ids[id(var)]
-        node_id = f"{self.prefix}v{self._roots}"
-        self._roots += 1
-        self._ids[id(var)] = node_id
+        node_id = self._ids[id(var)]
         if isinstance(var, Constant):
             kind, name = "constant", var.name or value_text(var.data)
         else:
@@ -234,35 +345,73 @@ class GraphPicture:
             outer = self._outer_names.get(id(var))
             if outer:
                 name = f"{name} \u2190 {outer}" if name != outer else name
-        self.nodes[node_id] = PictureNode(node_id, kind, _cut(name), var.type.short(), kind, var)
+        self.nodes[node_id] = PictureNode(node_id, kind, _cut(name), self.shapes.text(var), kind, var)
         return node_id
 
     def _apply(self, node: Apply, node_id: str, hidden: set[int]) -> None:
         out = node.outputs[0]
         text = output_text(out) if len(node.outputs) == 1 else node.op.display_name()
-        name = label(out) if len(node.outputs) == 1 else text
+        role = role_label(node, self.origins)
+        name = role or (label(out) if len(node.outputs) == 1 else text)
         picture_node = PictureNode(node_id, "apply", _cut(name), _cut(node.op.display_name(), 48),
                                    family_of(node.op), node, error=id(node) in self.highlight,
-                                   has_inner=bool(node.op.inner_graphs))
+                                   has_inner=bool(node.op.inner_graphs), role=role or "")
         if name == text:  # no user name or source text: the op alone says it
             picture_node.label = _cut(node.op.display_name(), 48)
-            picture_node.sublabel = out.type.short()
+            picture_node.sublabel = self.shapes.text(out)
         self.nodes[node_id] = picture_node
         if picture_node.has_inner and node_id in self.expanded:
             picture_node.inner = self._inner_pictures(node, node_id)
         if node_id in self.collapsed:
             picture_node.hidden = sum(1 for h in hidden if self._collapsed_into.get(h) == node_id)
+
+    def _edges_into(self, node: Apply, hidden: set[int]) -> None:
+        """The edges drawn into ``node``'s box: one per input, or, between two groups'
+        boxes, one per pair of boxes (carrying every variable that crosses)."""
+        target = self._box_of(node)
+        own = target == self._ids[id(node)]
+        box_of = self._box_of
         for k, var in enumerate(node.inputs):
-            if (id(var.owner) if var.owner is not None else id(var)) in hidden:
+            owner = var.owner
+            key = id(owner) if owner is not None else id(var)
+            if hidden and key in hidden:
                 continue
-            source = self._ids[id(var.owner)] if var.owner is not None and id(var.owner) in self._ids \
-                else self._root(var)
-            if source in self.nodes or source == node_id:
-                edge_label = var.type.short() if len(node.inputs) == 1 else f"{k}: {var.type.short()}"
-                if var.owner is not None and len(var.owner.outputs) > 1:
-                    edge_label = f"out {var.index} \u2192 " + edge_label
-                self.edges.append(PictureEdge(source, node_id, edge_label, var,
+            source = box_of(owner if owner is not None else var)
+            if source == target:
+                continue
+            if own:
+                self.edges.append(PictureEdge(source, target, self._edge_label(var, k, node), var,
                                               (k, len(node.inputs))))
+                continue
+            self._merge_edge(source, target, var)
+
+    def _merge_edge(self, source: str, target: str, var: Variable) -> None:
+        index = self._edge_index.setdefault((source, target), len(self.edges))
+        if index == len(self.edges):
+            self.edges.append(PictureEdge(source, target, "", var, (0, 1)))
+        edge = self.edges[index]
+        carried = self._edge_carries.setdefault(index, {id(edge.variable)})
+        if id(var) not in carried:
+            carried.add(id(var))
+            edge.variables.append(var)
+        count = len(edge.variables)
+        edge.label = self.shapes.text(var) if count == 1 else f"{count} values"
+
+    def _edge_label(self, var: Variable, position: int, node: Apply) -> str:
+        text = self.shapes.text(var)
+        text = text if len(node.inputs) == 1 else f"{position}: {text}"
+        if var.owner is not None and len(var.owner.outputs) > 1:
+            text = f"out {var.index} \u2192 " + text
+        return text
+
+    def _group_node(self, group_id: str, members: list) -> PictureNode:
+        group = self.tree.get(group_id)
+        ins, outs = self._crossing.get(group_id, ({}, {}))
+        sublabel = (f"{group.size} nodes \u00b7 {len(ins)} in \u00b7 {len(outs)} out"
+                    if group.kind != "roots" else f"{len(group.roots)} variables")
+        node = PictureNode(group_id, "group", _cut(group.title), sublabel, "group", group)
+        node.group_inputs, node.group_outputs = list(ins.values()), list(outs.values())
+        return node
 
     def _hidden(self, order: list[Apply]) -> set[int]:
         """``id`` of the Apply nodes and roots folded into a collapsed node: its ancestors
@@ -302,10 +451,10 @@ class GraphPicture:
         if not outer and hasattr(op, "inner_inputs"):  # a fused chain: inputs in order
             outer = {id(i): v for i, v in zip(op.inner_inputs, node.inputs)}
         outer_names = {key: label(var) for key, var in outer.items()}
-        notes = inner_output_notes(node) if not _is_fused(op) else []
+        notes = inner_output_notes(node) if not is_fused(op) else []
         pictures = []
         graphs = op.inner_graphs
-        titles = _inner_titles(op, len(graphs))
+        titles = inner_titles(op, len(graphs))
         offset = 0
         for g, (graph, title) in enumerate(zip(graphs, titles)):
             graph_notes = notes[offset:offset + len(graph.outputs)]
@@ -323,6 +472,15 @@ class GraphPicture:
         return {i for i in ids if i.startswith(prefix)}
 
     # -- reading ----------------------------------------------------------------------
+    def frames(self) -> list[tuple[str, str, str, list[str]]]:
+        """The open groups to frame, parents first: ``(group id, title, parent group id
+        ('' at the top), ids of the boxes directly inside)``."""
+        if self.tree is None:
+            return []
+        homes = {node_id: node.obj.parent if node.kind == "group" else self.tree.group_of(node.obj)
+                 for node_id, node in self.nodes.items()}
+        return self.tree.frames(homes, self.opened)
+
     def find(self, node_id: str) -> PictureNode | None:
         """The node ``node_id``, looked up in expanded inner pictures too."""
         if node_id in self.nodes:
@@ -334,28 +492,23 @@ class GraphPicture:
                     return found
         return None
 
+    def backward_ids(self) -> set[str]:
+        """The boxes of the gradient graph: closed ``sn.grad`` groups and nodes in open ones."""
+        tree = self.tree
+        return set() if tree is None else {
+            node_id for node_id, node in self.nodes.items()
+            if any(g.kind == "grad" for g in (node.obj if node.kind == "group" else tree.group_of(node.obj)).ancestors())}
+
     def id_of(self, obj: Apply | Variable) -> str | None:
-        """The id of the node drawing ``obj`` (an Apply, or a variable: its node or root)."""
-        if isinstance(obj, Variable):
-            return self._source(obj) or None
-        return self._ids.get(id(obj))
+        """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):
+        its own, or its closed group's."""
+        if isinstance(obj, Variable) and obj.owner is not None and id(obj.owner) in self._ids:
+            obj = obj.owner
+        if id(obj) not in self._ids:
+            return None
+        return self._box_of(obj)
 
     def count(self) -> int:
         """Nodes drawn, inner pictures included."""
         return len(self.nodes) + sum(inner.picture.count() for node in self.nodes.values()
                                      for inner in node.inner)
-
-
-def _is_fused(op: Any) -> bool:
-    return family_of(op) == "fused"
-
-
-def _inner_titles(op: Any, count: int) -> list[str]:
-    family = type(op).__name__
-    if family == "IfElse":
-        return ["then", "else"]
-    if _is_fused(op):
-        return ["fused elementwise chain"]
-    if family == "Scan":
-        return ["loop body (one step)"] if count == 1 else [f"loop body {i}" for i in range(count)]
-    return [f"inner graph {i}" for i in range(count)]

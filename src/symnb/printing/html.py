@@ -14,7 +14,7 @@ import html
 from typing import Any, Sequence
 
 from symnb.core.errors import label
-from symnb.core.graph import Constant, Variable
+from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.svg import MONOSPACE
@@ -102,25 +102,43 @@ def _button(action: str, node_id: str, text: str) -> str:
             f'style="{TEXT_STYLE}">{_e(text)}</button>')
 
 
+_CARD = ("border:1px solid #c8d0dc;border-radius:6px;padding:8px 12px;background:#fbfcfe;"
+         "text-align:left")
+_ONE_LINE = "white-space:nowrap"
+
+
 def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True) -> str:
-    """The details of one node of ``picture``: what it is, its value, where it was built,
-    and its inputs with their lines; with ``actions``, buttons to open its inner graphs or
-    collapse it (a saved snapshot, where nothing runs them, has none)."""
+    """The details of one node of ``picture``, as a card: what it is (and what made it,
+    for a gradient or rewrite node), its shape, static type and value (a heatmap with its
+    scale), where it was built (on one line), the groups it sits in, and its inputs with
+    their lines; with ``actions``, buttons to open its inner graphs, collapse it or close its
+    group (a saved snapshot, where nothing runs them, has none)."""
     node = picture.find(node_id)
     if node is None:
-        return '<p style="margin:0">Click a node to see its op, type, value and line.</p>'
+        return '<p style="margin:0">Click a node to see its op, type, value and line; click a group to open it.</p>'
+    if node.kind == "group":
+        return _group_details(node)
     var = node.variable
-    title = f"<b>{_e(node.label)}</b>"
-    rows = [("op", _e(kind_of(var))), ("type", _e(var.type.short())),
-            ("test value", value_html(var)), ("created at", _e(creation_text(var)))]
+    rows = [("op", _e(kind_of(var)))]
+    if node.role:
+        rows.append(("made by", _e(_maker(node, picture))))
+    value = value_html(var)
+    if node.role and value_of(var) is None and not node.role.startswith("grad"):
+        value = _e("no test value: a rewrite made this node after the test values were "
+                   "computed; the compiled program computes it")
+    rows += [("shape", _e(picture.shapes.text(var))), ("static type", _e(var.type.short())),
+             ("test value", value),
+             ("created at", f'<span style="{_ONE_LINE}">{_e(creation_text(var))}</span>')]
+    groups = _groups_of(picture, node)
+    if groups:
+        rows.append(("in group", _e(" \u203a ".join(g.title for g in groups))))
     if node.seconds is not None:
         rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
-    parts = [f'<div class="symnb-node-details" data-node="{_e(node_id)}" style="{TEXT_STYLE}">',
-             title, table(rows, escape=False)]
+    parts = [_card_head(node_id, node.label), _card_table(rows)]
     if actions:
-        parts.append(_actions(node))
+        parts.append(_actions(node, groups))
     if node.kind == "apply":
         parts.append(_io_table("inputs", node.obj.inputs))
         if len(node.obj.outputs) > 1:
@@ -129,7 +147,50 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True)
     return "".join(parts)
 
 
-def _actions(node: PictureNode) -> str:
+def _maker(node: PictureNode, picture: GraphPicture) -> str:
+    """What made a node its line did not: ``sn.grad``, or the rewrite that did."""
+    if node.role.startswith("grad of"):
+        return "sn.grad (its source line is the sn.grad call)"
+    rewrite = picture.origins.get(id(node.obj), "fusion" if node.role.startswith("fused") else "")
+    return f"the rewrite {rewrite} (its source line is the line of the node it replaced)"
+
+
+def _card_table(rows: list[tuple[str, str]]) -> str:
+    """A card's rows: field names on one line ("static type"), values as given (HTML)."""
+    return table([(f'<span style="{_ONE_LINE}">{_e(name)}</span>', value) for name, value in rows],
+                 escape=False)
+
+
+def _card_head(node_id: str, title: str) -> str:
+    return (f'<div class="symnb-node-details" data-node="{_e(node_id)}" style="{TEXT_STYLE};{_CARD}">'
+            f'<div style="font-size:14px;margin-bottom:4px"><b>{_e(title)}</b></div>')
+
+
+def _groups_of(picture: GraphPicture, node: PictureNode) -> list:
+    tree = getattr(picture, "tree", None)
+    if tree is None or node.kind == "group" or not isinstance(node.obj, (Apply, Variable)):
+        return []
+    return tree.group_of(node.obj).ancestors()
+
+
+def _group_details(node: PictureNode) -> str:
+    """A closed group's card: what made it, where, its size, what enters and leaves it."""
+    group = node.obj
+    rows = [("group", _e(group.describe())), ("holds", _e(node.sublabel))]
+    where = group.where()
+    if where:
+        rows.append(("called at", f'<span style="{_ONE_LINE}">{_e(where)}</span>'))
+    parts = [_card_head(node.id, group.title), _card_table(rows),
+             f"<div>{_button('open-group', node.id, 'open group')}</div>"]
+    if node.group_inputs:
+        parts.append(_io_table("inputs", node.group_inputs))
+    if node.group_outputs:
+        parts.append(_io_table("outputs", node.group_outputs))
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _actions(node: PictureNode, groups: list) -> str:
     buttons = []
     if node.has_inner:
         buttons.append(_button("close", node.id, "close inner graph") if node.inner
@@ -137,11 +198,16 @@ def _actions(node: PictureNode) -> str:
     if node.kind == "apply":
         buttons.append(_button("uncollapse", node.id, f"show the {node.hidden} hidden node(s)")
                        if node.hidden else _button("collapse", node.id, "collapse its inputs"))
+    if groups:
+        buttons.append(_button("close-group", groups[-1].id, f"close group {groups[-1].title}"))
     return f"<div>{''.join(buttons)}</div>" if buttons else ""
 
 
 def _io_table(title: str, variables: Sequence[Variable]) -> str:
-    rows = [(str(i), _e(label(v)), _e(v.type.short()), value_html(v), _e(creation_text(v)))
+    def line(text: str) -> str:
+        return f'<span style="{_ONE_LINE}">{_e(text)}</span>'
+
+    rows = [(str(i), line(label(v)), line(v.type.short()), value_html(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
             + table(rows, header=("#", "name", "type", "test value", "created at"), escape=False))

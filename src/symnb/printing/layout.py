@@ -12,6 +12,13 @@ Two engines, one result (:class:`Layout`: boxes and edge paths, top to bottom):
 ``"auto"`` (the default) uses ``dot`` when it is on PATH and the graph is small enough
 for it to answer quickly, else ``"layered"``. An expanded node's inner graphs are laid
 out first, on their own, and the node becomes a box of their size.
+
+Edge labels (the shapes) are placed with the boxes: ``dot`` places them as it routes
+the edges; then every label is checked against every box and every label placed
+before it (:mod:`symnb.printing.label_places`), and one that would overlap either moves
+to another point of its edge or is left out of the picture (its edge's tooltip keeps
+it). Open groups are ``dot`` clusters, framed around their boxes (``layered`` draws
+no frames: its layers do not keep a group's boxes together).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass, field
 from symnb.printing.graph_model import GraphPicture, PictureNode
+from symnb.printing.label_places import LABEL_HEIGHT, label_size, settle_labels
 
 __all__ = ["Layout", "InnerLayout", "layout", "node_size", "ENGINES"]
 
@@ -35,6 +43,10 @@ LAYER_GAP = 34          # vertical room for the edges and their labels
 NODE_GAP = 18
 _DOT_MAX_NODES = 600    # dot's crossing minimisation grows fast; beyond this, layered
 _LONG_EDGE = 12         # edges spanning more layers are drawn straight, without waypoints
+LABELS_UP_TO = 600      # boxes: a larger picture keeps its edges' shapes in their tooltips
+_HUB_FROM = 6           # edges into a box reading more than this many do not straighten
+FRAME_PAD = 6           # an open group's frame around its boxes
+FRAME_TITLE = 16        # and the room for its title
 
 
 @dataclass
@@ -58,6 +70,9 @@ class Layout:
     height: float
     engine: str
     inner: dict[str, list[InnerLayout]] = field(default_factory=dict)
+    label_at: dict[int, list] = field(default_factory=dict)  # dot's label centres, by edge
+    labels: list = field(default_factory=list)  # per edge: its label's (x, y, w, h) or None
+    frames: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
 
 
 def node_size(node: PictureNode) -> tuple[float, float]:
@@ -68,8 +83,12 @@ def node_size(node: PictureNode) -> tuple[float, float]:
     return round(width, 1), float(ROOT_HEIGHT if node.kind != "apply" else NODE_HEIGHT)
 
 
-def layout(picture: GraphPicture, engine: str = "auto") -> Layout:
-    """Lay ``picture`` out with ``engine`` (see the module docstring)."""
+def layout(picture: GraphPicture, engine: str = "auto", with_labels: bool | None = None) -> Layout:
+    """Lay ``picture`` out with ``engine`` (see the module docstring); ``with_labels``:
+    place the edges' labels (else the picture draws none; by default, for pictures of up
+    to ``LABELS_UP_TO`` boxes: a larger one is read by zooming and its edges' tooltips)."""
+    if with_labels is None:
+        with_labels = len(picture.nodes) <= LABELS_UP_TO
     if engine not in ENGINES:
         raise ValueError(f"layout engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     sizes, inner = {}, {}
@@ -80,14 +99,66 @@ def layout(picture: GraphPicture, engine: str = "auto") -> Layout:
             sizes[node.id] = node_size(node)
     edges = [(e.source, e.target) for e in picture.edges]
     ports = [e.port for e in picture.edges]
+    # An edge carrying several values into a closed group keeps its list in its tooltip.
+    texts = [e.label if len(e.variables) == 1 else "" for e in picture.edges] if with_labels else []
+    backward = picture.backward_ids()
     if engine == "auto":
         engine = "dot" if _dot_available() and len(sizes) <= _DOT_MAX_NODES else "layered"
+    frames = picture.frames()
     if engine == "dot":
-        result = _dot_layout(list(picture.nodes), sizes, edges)
+        result = _dot_layout(list(picture.nodes), sizes, edges, texts, frames, backward)
     else:
+        # No clusters here: a frame around a group's boxes could cover other boxes.
         result = _layered_layout(list(picture.nodes), sizes, edges, ports)
     result.inner = inner
+    result.labels = settle_labels(result, texts, _label_points(result, texts))
     return result
+
+
+def _label_points(laid: "Layout", texts: list[str]) -> list[list[tuple[float, float]]]:
+    """Where each label may go (its centre), best first: where ``dot`` put it, then
+    points along its edge, beside the line."""
+    points = []
+    for i, text in enumerate(texts):
+        path = laid.paths[i] if i < len(laid.paths) else []
+        wanted = list(laid.label_at.get(i, []))
+        if len(path) >= 2:
+            width = label_size(text)[0]
+            for t in (0.5, 0.35, 0.65, 0.2, 0.8):
+                x, y = _along(path, t)
+                wanted += [(x + width / 2 + 4, y), (x - width / 2 - 4, y)]
+        points.append(wanted)
+    return points
+
+
+def _along(path: list[tuple[float, float]], t: float) -> tuple[float, float]:
+    """The point at fraction ``t`` of the polyline through ``path`` (a curve's control
+    points are close enough to it for placing a label)."""
+    lengths = [((bx - ax) ** 2 + (by - ay) ** 2) ** 0.5 for (ax, ay), (bx, by) in zip(path, path[1:])]
+    goal = t * sum(lengths)
+    for (ax, ay), (bx, by), length in zip(path, path[1:], lengths):
+        if goal <= length and length > 0:
+            f = goal / length
+            return ax + (bx - ax) * f, ay + (by - ay) * f
+        goal -= length
+    return path[-1]
+
+
+def _frames_around(frames: list, boxes: dict) -> dict[str, tuple[float, float, float, float]]:
+    """Each open group's frame: around its boxes and its open subgroups' frames (inner
+    frames first), with room for its title above."""
+    placed: dict[str, tuple[float, float, float, float]] = {}
+    for group_id, _title, _parent, members in reversed(frames):
+        rects = [boxes[m] for m in members if m in boxes]
+        rects += [placed[g] for g, _, parent, _ in frames if parent == group_id and g in placed]
+        if not rects:
+            continue
+        left = min(r[0] for r in rects) - FRAME_PAD
+        top = min(r[1] for r in rects) - FRAME_PAD - FRAME_TITLE
+        right = max(r[0] + r[2] for r in rects) + FRAME_PAD
+        bottom = max(r[1] + r[3] for r in rects) + FRAME_PAD
+        placed[group_id] = (left, top, right - left, bottom - top)
+    return placed
 
 
 def _inner_layouts(node: PictureNode, engine: str) -> tuple[list[InnerLayout], tuple[float, float]]:
@@ -114,31 +185,59 @@ def _dot_available() -> bool:
 
 # -- Graphviz ------------------------------------------------------------------------------
 
-def _dot_layout(order: list[str], sizes: dict, edges: list[tuple[str, str]]) -> Layout:
+def _dot_layout(order: list[str], sizes: dict, edges: list[tuple[str, str]], texts: list[str],
+                frames: list, backward: set[str] = frozenset()) -> Layout:
     import pydot
 
     graph = pydot.Dot("g", graph_type="digraph", rankdir="TB", nodesep=f"{NODE_GAP / 72:.3f}",
                       ranksep=f"{LAYER_GAP / 72:.3f}", splines="spline")
     names = {node_id: f"n{i}" for i, node_id in enumerate(order)}
+    clusters = {"": graph}
+    for i, (group_id, title, parent, _members) in enumerate(frames):
+        # The label reserves the room the frame's title takes; the frame is drawn here.
+        cluster = pydot.Cluster(f"c{i}", label=title, labelloc="t", labeljust="l", fontname="Courier",
+                                fontsize="11", margin="10")
+        clusters.get(parent, graph).add_subgraph(cluster)
+        clusters[group_id] = cluster
+    home = {m: group_id for group_id, _, _, members in frames for m in members}
     for node_id in order:
         width, height = sizes[node_id]
-        graph.add_node(pydot.Node(names[node_id], shape="box", fixedsize="true", label='""',
-                                  width=f"{width / 72:.3f}", height=f"{height / 72:.3f}"))
-    for source, target in edges:
-        graph.add_edge(pydot.Edge(names[source], names[target]))
+        clusters.get(home.get(node_id, ""), graph).add_node(pydot.Node(
+            names[node_id], shape="box", fixedsize="true", label='""',
+            width=f"{width / 72:.3f}", height=f"{height / 72:.3f}"))
+    fan_in = {node_id: 0 for node_id in order}
+    for _, target in edges:
+        fan_in[target] += 1
+    for i, (source, target) in enumerate(edges):
+        extra = {}
+        if i < len(texts) and texts[i]:
+            width, height = label_size(texts[i])
+            # dot sizes a label by its own font metrics: an invisible box of the drawn
+            # label's size stands for it (the label's centre is read back).
+            extra = {"label": f'"{"M" * max(1, round(width / 7.2))}"', "fontname": "Courier",
+                     "fontsize": "12"}
+        if (target in backward and source not in backward) or fan_in[target] > _HUB_FROM:
+            # The forward graph feeding its gradient, or a box collecting from many
+            # (the updates): these edges must not bend the forward chain out of line
+            # (dot straightens heavier edges first).
+            extra["weight"] = "0"
+        graph.add_edge(pydot.Edge(names[source], names[target], **extra))
     plain = graph.create(prog="dot", format="plain").decode()
-    return _read_plain(plain, order, names, edges)
+    laid = _read_plain(plain, order, names, edges)
+    laid.frames = _frames_around(frames, laid.boxes)
+    return laid
 
 
 def _read_plain(plain: str, order: list[str], names: dict, edges: list) -> Layout:
     """Parse ``dot -Tplain``: inches, y up; turned into pixels, y down."""
     ids = {name: node_id for node_id, name in names.items()}
     boxes: dict[str, tuple[float, float, float, float]] = {}
-    splines: dict[tuple[str, str], list[list[tuple[float, float]]]] = {}
+    splines: dict[tuple[str, str], list] = {}
     height = 0.0
     width = 0.0
     for line in plain.splitlines():
-        parts = line.split()
+        # Names and the stand-in labels ("MMMM") hold no spaces: a split reads them.
+        parts = [part.strip('"') for part in line.split()]
         if not parts:
             continue
         if parts[0] == "graph":
@@ -150,15 +249,22 @@ def _read_plain(plain: str, order: list[str], names: dict, edges: list) -> Layou
             count = int(parts[3])
             values = [float(v) * 72 for v in parts[4:4 + 2 * count]]
             points = [(values[i], height - values[i + 1]) for i in range(0, len(values), 2)]
-            splines.setdefault((ids[parts[1]], ids[parts[2]]), []).append(points)
-    paths = [splines[edge].pop(0) if splines.get(edge) else [] for edge in edges]
+            rest = parts[4 + 2 * count:]
+            label = (float(rest[1]) * 72, height - float(rest[2]) * 72) if len(rest) >= 5 else None
+            splines.setdefault((ids[parts[1]], ids[parts[2]]), []).append((points, label))
+    paths, label_at = [], {}
+    for i, edge in enumerate(edges):
+        points, label = splines[edge].pop(0) if splines.get(edge) else ([], None)
+        paths.append(points)
+        if label is not None:
+            label_at[i] = [label]
     for (source, target), path in zip(edges, paths):
         # dot stops a spline where its arrowhead starts; the SVG marker draws the head at
         # the path's end, so the ends are moved onto the boxes.
         if path:
             path[0] = (path[0][0], boxes[source][1] + boxes[source][3])
             path[-1] = (path[-1][0], boxes[target][1])
-    return Layout(boxes, paths, True, width, height, "dot")
+    return Layout(boxes, paths, True, width, height, "dot", label_at=label_at)
 
 
 # -- layered (Sugiyama) ----------------------------------------------------------------------

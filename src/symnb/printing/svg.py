@@ -18,6 +18,7 @@ from typing import Any
 
 from symnb.compile.profile_text import percent_text
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
+from symnb.printing.label_places import LABEL_FONT
 from symnb.printing.layout import Layout, layout
 from symnb.printing.values import value_stats
 
@@ -31,12 +32,13 @@ FILL = {
     "elemwise": "#ffd9e1", "fused": "#ffc2d0", "reduce": "#d9e6ff", "blas": "#ffe3b8",
     "index": "#f1d9ff", "shape": "#d4f4f4", "control": "#fff4b0", "check": "#ececec",
     "other": "#ffffff", "input": "#c9f0c9", "shared": "#ffe38a", "constant": "#e4e4e4",
+    "group": "#e8effa",
 }
 # A node's fill at heat 0 and at heat 1: the hot end stays light enough for black text
 # (contrast 7:1), since the node's own label sits on it.
 _COOL, _HOT = (255, 245, 240), (244, 109, 67)
 _LEGEND_HEIGHT = 34  # pixels above a timed picture for its colour scale
-_EDGE_LABELS_UP_TO = 150  # nodes; larger pictures keep the types in the edges' tooltips
+_GROUP_STROKE = "#4a6fa5"
 _VALUES_IN_TOOLTIPS_UP_TO = 300  # nodes; larger pictures show values on a click only
 
 
@@ -46,9 +48,13 @@ def _e(text: Any) -> str:
 
 def node_title(node: PictureNode, with_value: bool = True) -> str:
     """The tooltip of a node: what it is, its type, its value, where it was built."""
+    if node.kind == "group":
+        return group_title(node)
     var = node.variable
     what = node.obj.op.display_name() if node.kind == "apply" else node.kind
     lines = [f"{node.label}: {what}", f"type: {var.type.short()}"]
+    if node.role:
+        lines[0] = f"{node.role}: {what}"
     if with_value:
         lines.append(f"test value: {value_stats(value_of(var))}")
     lines.append(f"created at {creation_text(var)}")
@@ -56,6 +62,17 @@ def node_title(node: PictureNode, with_value: bool = True) -> str:
         lines.append(f"time: {node.time_text()}")
     if node.hidden:
         lines.append(f"collapsed: {node.hidden} node(s) feeding only this one are hidden")
+    return "\n".join(lines)
+
+
+def group_title(node: PictureNode) -> str:
+    """The tooltip of a closed group: what made it, where, what it holds; a click opens it."""
+    group = node.obj
+    lines = [f"{group.title}: {group.describe()}"]
+    where = group.where()
+    if where:
+        lines.append(f"called at {where}")
+    lines.append(f"{node.sublabel} (click to open)")
     return "\n".join(lines)
 
 
@@ -76,7 +93,7 @@ def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900
     wide when larger (``None``: natural size)."""
     width, height = laid.width, laid.height
     count = picture.count()
-    body = _draw(picture, laid, count <= _EDGE_LABELS_UP_TO, count <= _VALUES_IN_TOOLTIPS_UP_TO)
+    body = _draw(picture, laid, bool(laid.labels), count <= _VALUES_IN_TOOLTIPS_UP_TO)
     if picture.max_share > 0:  # a time-coloured picture: its scale above it
         width, height = max(width, 470.0), height + _LEGEND_HEIGHT
         body = (_time_legend(picture.max_share, picture.share_of)
@@ -112,8 +129,11 @@ def _attribute(tag: str, name: str) -> str:
 
 
 def _draw(picture: GraphPicture, laid: Layout, edge_labels: bool, values: bool) -> str:
-    parts = [_edge(edge, path, laid.curved, edge_labels)
-             for edge, path in zip(picture.edges, laid.paths) if path]
+    parts = [_frame(group_id, title, laid.frames[group_id]) for group_id, title, _, _ in picture.frames()
+             if group_id in laid.frames]
+    labels = laid.labels if edge_labels and laid.labels else [None] * len(picture.edges)
+    parts += [_edge(edge, path, laid.curved, place)
+              for edge, path, place in zip(picture.edges, laid.paths, labels) if path]
     for node_id, node in picture.nodes.items():
         parts.append(_node(node, laid.boxes[node_id], laid.inner.get(node_id, []), edge_labels, values))
     return "".join(parts)
@@ -140,17 +160,38 @@ def _middle(points: list[tuple[float, float]], curved: bool) -> tuple[float, flo
     return (ax + bx) / 2, (ay + by) / 2
 
 
-def _edge(edge: Any, points: list, curved: bool, with_label: bool) -> str:
-    title = f"<title>{_e(edge.label)}</title>"
+def _edge(edge: Any, points: list, curved: bool, place: tuple | None) -> str:
+    title = f"<title>{_e(_edge_title(edge))}</title>"
     path = (f'<path d="{_path_data(points, curved)}" fill="none" stroke="#777" '
             f'stroke-width="1.2" marker-end="url(#symnb-arrow)"/>')
     text = ""
-    if with_label:
-        x, y = _middle(points, curved)
-        text = (f'<text x="{x + 4:.1f}" y="{y + 3:.1f}" font-size="10" fill="#555">'
-                f"{_e(edge.label)}</text>")
+    if place is not None:
+        x, y, w, h = place
+        text = (f'<rect class="symnb-label-bg" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" '
+                f'height="{h:.1f}" rx="2" fill="#ffffff" fill-opacity="0.85"/>'
+                f'<text class="symnb-edge-label" x="{x + w / 2:.1f}" y="{y + h - 3:.1f}" '
+                f'text-anchor="middle" font-size="{LABEL_FONT}" fill="#335">{_e(edge.label)}</text>')
     return (f'<g class="symnb-edge" data-source="{_e(edge.source)}" '
             f'data-target="{_e(edge.target)}">{title}{path}{text}</g>')
+
+
+def _edge_title(edge: Any) -> str:
+    """An edge's tooltip: its label (the shape), then each variable it carries with its
+    static type (names only where the user gave them: reading source lines for
+    thousands of edges would slow a big picture down)."""
+    lines = [edge.label] + [f"{v.name + ': ' if v.name else ''}static type {v.type.short()}"
+                            for v in edge.variables[:12]]
+    return "\n".join(lines) + ("\n\u2026" if len(edge.variables) > 12 else "")
+
+
+def _frame(group_id: str, title: str, rect: tuple) -> str:
+    """An open group: a frame around its boxes, its title on top (a click closes it)."""
+    x, y, w, h = rect
+    return (f'<g class="symnb-frame" data-group="{_e(group_id)}"><title>{_e(title)} (click the '
+            f'title to close)</title><rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" '
+            f'rx="6" fill="#f5f8fd" stroke="{_GROUP_STROKE}" stroke-width="1" stroke-dasharray="4,3"/>'
+            f'<text class="symnb-frame-title" x="{x + 6:.1f}" y="{y + 12:.1f}" font-size="11" '
+            f'fill="{_GROUP_STROKE}">\u229f {_e(title)}</text></g>')
 
 
 def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values: bool) -> str:
@@ -159,12 +200,17 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
         + (" symnb-output" if node.is_output else "") + (" symnb-expanded" if node.inner else "") \
         + (" symnb-collapsed" if node.hidden else "") + (" symnb-timed" if node.seconds is not None else "")
     stroke, stroke_width = ("#d00000", 3) if node.error else ("#444", 1.2)
-    radius = h / 2 if node.kind in ("input", "shared") and not node.inner else 4
+    if node.kind == "group":
+        stroke, stroke_width = _GROUP_STROKE, 1.6
+    radius = h / 2 if node.kind in ("input", "shared") and not node.inner else 8 if node.kind == "group" else 4
     dash = ' stroke-dasharray="5,3"' if node.hidden else ""
     timed = node.seconds is not None
     fill = time_fill(node.heat) if timed else FILL.get(node.family, "#fff")
-    shapes = [f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{radius:.1f}" '
+    shapes = [f'<rect class="symnb-box" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{radius:.1f}" '
               f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"{dash}/>']
+    if node.kind == "group":  # a stack of boxes: it holds several
+        shapes.insert(0, f'<rect x="{x + 3:.1f}" y="{y + 3:.1f}" width="{w:.1f}" height="{h:.1f}" '
+                         f'rx="{radius:.1f}" fill="#c9d6ea" stroke="{_GROUP_STROKE}" stroke-width="1"/>')
     if node.is_output:  # a second border, as Theano drew outputs
         shapes.append(f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="{w + 6:.1f}" '
                       f'height="{h + 6:.1f}" rx="{radius + 3:.1f}" fill="none" stroke="#2060c0" '
@@ -176,6 +222,9 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
              f'font-weight="bold">{_e(label)}</text>',
              f'<text x="{center:.1f}" y="{top + 29:.1f}" text-anchor="middle" font-size="11" '
              f'fill="#333">{_e(node.sublabel)}{_time_tag(node)}</text>']
+    if node.kind == "group":
+        texts.append(f'<text x="{x + w - 5:.1f}" y="{y + 12:.1f}" text-anchor="end" '
+                     f'font-size="11" fill="{_GROUP_STROKE}">\u229e</text>')  # "open me" mark
     if node.has_inner and not node.inner:
         texts.append(f'<text x="{x + w - 4:.1f}" y="{y + 11:.1f}" text-anchor="end" '
                      'font-size="10" fill="#555">\u229e</text>')  # "open me" mark

@@ -27,7 +27,8 @@ __all__ = ["value_stats", "heatmap_png", "heatmap_html", "NAN_COLOR", "POSINF_CO
 
 _SMALL = 6  # values with at most this many elements are also spelled out
 _MAX_CELLS = (24, 48)  # heatmap rows, columns: larger values are averaged by blocks
-_CELL_PX = 6
+_CELL_PX = (6, 16)  # a cell's side on the page, least and most: a picture ~300 px wide
+_PICTURE_PX = 300
 
 # Viridis at five stops (matplotlib's default colormap): dark blue (low) to yellow (high).
 _STOPS = np.array([[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]],
@@ -97,9 +98,14 @@ def _edges(length: int, most: int) -> np.ndarray:
     return np.linspace(0, length, min(length, most) + 1).round().astype(int)
 
 
-def _colors(means: np.ndarray) -> np.ndarray:
+def _range(means: np.ndarray) -> tuple[float, float]:
+    """The values the colour scale runs between: the finite blocks' least and greatest."""
     finite = means[np.isfinite(means)]
-    low, high = (finite.min(), finite.max()) if finite.size else (0.0, 1.0)
+    return (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+
+
+def _colors(means: np.ndarray) -> np.ndarray:
+    low, high = _range(means)
     scaled = np.zeros_like(means) if high == low else (means - low) / (high - low)
     position = np.nan_to_num(scaled, nan=0.0) * (len(_STOPS) - 1)
     index = np.minimum(position.astype(int), len(_STOPS) - 2)
@@ -137,7 +143,9 @@ def _png(pixels: np.ndarray) -> bytes:
 
 def heatmap_html(value: np.ndarray | None, title: str = "") -> str:
     """An ``<img>`` of the value's heatmap ('' for values that have none: scalars,
-    3-D and more, empty or non-numeric), with a legend when NaN or inf are present."""
+    3-D and more, empty or non-numeric), large enough to read (about 300 px wide), with
+    its colour scale from the least to the greatest value shown (block means when a
+    large value is averaged) and a legend when NaN or inf are present."""
     if value is None:
         return ""
     array = np.asarray(value)
@@ -146,7 +154,8 @@ def heatmap_html(value: np.ndarray | None, title: str = "") -> str:
     png = base64.b64encode(heatmap_png(array)).decode("ascii")
     rows = 1 if array.ndim == 1 else min(array.shape[0], _MAX_CELLS[0])
     cols = min(array.shape[-1], _MAX_CELLS[1])
-    width, height = cols * _CELL_PX, max(rows * _CELL_PX, 10)
+    cell = int(min(max(_PICTURE_PX // max(cols, 1), _CELL_PX[0]), _CELL_PX[1]))
+    width, height = cols * cell, max(rows * cell, 16)
     alt = html.escape(title or value_stats(array), quote=True)
     image = (f'<img class="symnb-heatmap" src="data:image/png;base64,{png}" width="{width}" '
              f'height="{height}" alt="{alt}" title="{alt}" '
@@ -161,4 +170,16 @@ def heatmap_html(value: np.ndarray | None, title: str = "") -> str:
                              f'height:.8em;border:1px solid #888;background:rgb{color}"></span> '
                              f'{name}')
     legend = f' <small>{" ".join(marks)}</small>' if marks else ""
-    return image + legend
+    return image + _scale(array) + legend
+
+
+def _scale(array: np.ndarray) -> str:
+    """The colour scale: a bar from the lowest colour to the highest, with its values."""
+    averaged = (array.ndim == 2 and array.shape[0] > _MAX_CELLS[0]) or array.shape[-1] > _MAX_CELLS[1]
+    low, high = _range(_blocks(array)[0])
+    stops = ", ".join(f"rgb({r:.0f},{g:.0f},{b:.0f})" for r, g, b in _STOPS)
+    what = "block means " if averaged else ""
+    return (f' <span class="symnb-scale" style="display:inline-flex;align-items:center;gap:4px;'
+            f'vertical-align:middle;font-size:11px;color:#333">{what}<span>{_number(low)}</span>'
+            f'<span style="display:inline-block;width:90px;height:10px;border:1px solid #888;'
+            f'background:linear-gradient(to right, {stops})"></span><span>{_number(high)}</span></span>')

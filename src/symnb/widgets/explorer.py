@@ -2,9 +2,13 @@
 
 ``GraphExplorer(z)`` draws the graph computing ``z`` (or a list of variables, an Apply,
 a compiled function's optimized graph, or an error that names a node, which is then
-highlighted, with the error's message and, for a failed call, the values of that
-call: its arguments and the failing node's inputs and outputs). Clicking a node shows its op, type, test value (summary and heatmap),
-creation line and its inputs with theirs. A loop, a condition or a fused chain opens in
+highlighted, with the error's message and, for a failed call, the values of that call:
+its arguments and the failing node's inputs and outputs). A graph of more than
+``OPEN_UP_TO`` nodes opens with its groups closed (the calls of the user's functions,
+``sn.name_scope`` blocks, ``sn.grad`` calls: one box each, counting its nodes, inputs and
+outputs); clicking a group's box opens it, clicking an open group's title closes it.
+Clicking a node shows its op, type, test value (summary and heatmap), creation line and
+its inputs with theirs. A loop, a condition or a fused chain opens in
 place; a node can hide the part of the graph feeding only it; a search box finds nodes
 by name or op. The same picture is kept as the saved snapshot.
 
@@ -79,10 +83,13 @@ class GraphExplorer(WidgetView):
         self.times, self.time_total = times, time_total
         outputs, order = graph_parts(obj)
         self.position = {id(node): i for i, node in enumerate(order or ())}
-        self.entries = _tree(outputs)
+        self._outputs = outputs
+        self._entries: list[Entry] | None = None
         self.expanded: list[str] = []
         self.collapsed: list[str] = []
+        self.opened: list[str] | None = None  # None: the picture's default (see open())
         self._redraw()
+        self.opened = sorted(self.picture.opened, key=_group_order)
         first = self.picture.id_of(self.highlight[0]) if self.highlight else None
         self.selected = first or ""
 
@@ -90,7 +97,8 @@ class GraphExplorer(WidgetView):
     def _redraw(self) -> None:
         started = time.perf_counter()
         self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
-                                    self.times, time_total=self.time_total)
+                                    self.times, opened=self.opened, time_total=self.time_total,
+                                    like=getattr(self, "picture", None))
         self.layout = layout(self.picture, self.engine)
         self._svg = picture_svg(self.picture, self.layout)
         self.draw_seconds = time.perf_counter() - started
@@ -141,6 +149,21 @@ class GraphExplorer(WidgetView):
         """Stop drawing node ``node_id``'s inner graphs (and those opened inside them)."""
         self._set("expanded", [i for i in self.expanded if i != node_id and not i.startswith(node_id + "/")])
 
+    def open(self, group_id: str) -> None:
+        """Draw group ``group_id`` (a closed group's box, ``g3``) open: its boxes in a frame.
+
+        A graph of more than ``OPEN_UP_TO`` nodes is first drawn with its groups closed
+        (the calls of the user's functions, ``sn.name_scope`` blocks, ``sn.grad`` calls)."""
+        if self.picture.tree is None or self.picture.tree.get(group_id) is None:
+            raise ValueError(f"no group {group_id!r} in the picture")
+        self._set("opened", self.opened + [group_id])
+
+    def close_group(self, group_id: str) -> None:
+        """Draw group ``group_id`` as one box again (its open subgroups close with it)."""
+        group = self.picture.tree.get(group_id) if self.picture.tree is not None else None
+        inside = {g.id for g in self.picture.tree.groups() if group in g.ancestors()} if group else set()
+        self._set("opened", [i for i in self.opened if i != group_id and i not in inside])
+
     def collapse(self, node_id: str) -> None:
         """Hide the nodes that only feed ``node_id`` (it then shows how many it hides)."""
         self._set("collapsed", self.collapsed + [node_id])
@@ -150,6 +173,8 @@ class GraphExplorer(WidgetView):
 
     def _set(self, name: str, ids: list[str]) -> None:
         ids = list(dict.fromkeys(ids))
+        if name == "opened":
+            ids.sort(key=_group_order)
         if ids == getattr(self, name):
             return
         setattr(self, name, ids)
@@ -164,6 +189,14 @@ class GraphExplorer(WidgetView):
         return [i for i, node in self.picture.nodes.items() if query and query in node.search_text()]
 
     # -- text ---------------------------------------------------------------------------
+    @property
+    def entries(self) -> list[Entry]:
+        """The text tree's lines (made when first read: a big graph's picture need not
+        wait for them)."""
+        if self._entries is None:
+            self._entries = _tree(self._outputs)
+        return self._entries
+
     def labels(self) -> list[str]:
         """The graph as an indented tree (debugprint's order), one line per variable."""
         return [_INDENT * e.depth + self._entry_text(e) for e in self.entries]
@@ -210,12 +243,13 @@ class GraphExplorer(WidgetView):
         from symnb.widgets.graph_view import graph_view_class
 
         view = graph_view_class()(svg=self._svg, details=self.details_html(), selected=self.selected,
-                                  expanded=self.expanded, collapsed=self.collapsed,
+                                  expanded=self.expanded, collapsed=self.collapsed, opened=self.opened,
                                   status=self.status(), snapshot_key=self.snapshot_key,
                                   header=self.header, footer=self.footer)
         view.observe(self._on_select, names="selected")
         view.observe(self._on_expanded, names="expanded")
         view.observe(self._on_collapsed, names="collapsed")
+        view.observe(self._on_opened, names="opened")
         return view
 
     def _sync(self) -> None:
@@ -227,6 +261,7 @@ class GraphExplorer(WidgetView):
             view.svg = self._svg
             view.expanded = self.expanded
             view.collapsed = self.collapsed
+            view.opened = self.opened
             view.selected = self.selected
             view.details = self.details_html()
             view.status = self.status()
@@ -241,6 +276,13 @@ class GraphExplorer(WidgetView):
 
     def _on_collapsed(self, change: dict) -> None:
         self._set("collapsed", list(change["new"]))
+
+    def _on_opened(self, change: dict) -> None:
+        self._set("opened", list(change["new"]))
+
+
+def _group_order(group_id: str) -> int:
+    return int(group_id[1:]) if group_id[1:].isdigit() else -1
 
 
 def _error_node(err: BaseException) -> Apply:

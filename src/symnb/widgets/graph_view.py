@@ -4,7 +4,7 @@ anywidget (on top of ipywidgets 8) ships its JavaScript with the widget's state,
 view needs no JupyterLab extension of its own and runs wherever widgets run: JupyterLab,
 Notebook 7, VS Code. The front end is ``static/graph_view.js``; Python sends it the
 picture (SVG) and the selected node's details (HTML), and hears which node was clicked
-and which nodes the user opened or collapsed.
+and which nodes or groups the user opened or collapsed.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ def _define() -> Any:
         selected = traitlets.Unicode("").tag(sync=True)
         expanded = traitlets.List(traitlets.Unicode()).tag(sync=True)
         collapsed = traitlets.List(traitlets.Unicode()).tag(sync=True)
+        opened = traitlets.List(traitlets.Unicode()).tag(sync=True)
         status = traitlets.Unicode("").tag(sync=True)
         snapshot_key = traitlets.Unicode("").tag(sync=True)
         header = traitlets.Unicode("").tag(sync=True)

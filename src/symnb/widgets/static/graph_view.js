@@ -2,11 +2,18 @@
 //
 // Python draws the picture (the same SVG the saved snapshot shows) and the details of
 // the selected node; this module adds what needs a browser: clicking a node, searching,
-// zooming and panning, and the buttons that open inner graphs or collapse a node's
-// inputs (Python redraws the picture then). While this view is alive it hides its own
+// zooming and panning, opening a group by clicking its box (closing it by its frame's
+// title), and the buttons that open inner graphs or collapse a node's inputs (Python
+// redraws the picture then). While this view is alive it hides its own
 // static snapshot, which the notebook keeps for when no kernel is there.
 
 const ZOOM_STEP = 1.25;
+// The details panel's buttons: which list of ids each changes, and whether it adds.
+const ACTIONS = {
+  expand: ["expanded", true], close: ["expanded", false],
+  collapse: ["collapsed", true], uncollapse: ["collapsed", false],
+  "open-group": ["opened", true], "close-group": ["opened", false],
+};
 
 function hideSnapshot(key) {
   const id = `symnb-live-${key}`;
@@ -84,6 +91,8 @@ function render({ model, el }) {
     }
     markSelection();
     runSearch(false);
+    const opened = focus && viewport.querySelector(`g.symnb-frame[data-group="${CSS.escape(focus)}"]`);
+    if (opened) { scrollTo(opened); focus = null; }
     status.textContent = model.get("status");
     el.dataset.drawMs = String(Math.round(performance.now() - started));
     el.dataset.nodes = picture ? picture.dataset.nodes : "0";
@@ -136,13 +145,26 @@ function render({ model, el }) {
       ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${matches.length}` : "no match";
   }
 
+  // A group's box opens on a click; an open group's title closes it (Python redraws).
+  let focus = null;  // the group just opened: brought into view once redrawn
+  function setGroup(id, open) {
+    focus = open ? id : null;
+    const current = model.get("opened").filter((g) => g !== id);
+    model.set("opened", open ? current.concat([id]) : current);
+    model.save_changes();
+  }
+
   viewport.addEventListener("click", (event) => {
     if (viewport.dataset.dragged === "1") return;
     const node = event.target.closest("g.symnb-node");
     if (node) {
       event.stopPropagation();
       select(node.dataset.id);
+      if (node.classList.contains("symnb-group")) setGroup(node.dataset.id, true);
+      return;
     }
+    const title = event.target.closest(".symnb-frame-title");
+    if (title) setGroup(title.closest("g.symnb-frame").dataset.group, false);
   });
 
   // Drag to pan (the viewport scrolls); a drag does not count as a click.
@@ -179,9 +201,9 @@ function render({ model, el }) {
     const button = event.target.closest("[data-action]");
     if (!button) return;
     const { action, node } = button.dataset;
-    const key = action === "expand" || action === "close" ? "expanded" : "collapsed";
+    const [key, add] = ACTIONS[action];
     const current = model.get(key).filter((id) => id !== node);
-    model.set(key, action === "expand" || action === "collapse" ? current.concat([node]) : current);
+    model.set(key, add ? current.concat([node]) : current);
     model.save_changes();
   });
 

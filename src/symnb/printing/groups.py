@@ -1,0 +1,358 @@
+"""The hierarchy a graph picture opens and closes: :class:`GroupTree`.
+
+Derived from what each node records when it is built (its creation site,
+:class:`~symnb.core.source.Scoping`), never from names:
+
+- a **call** group per call of a user function that built nodes (``layer(x, W, b)``
+  called 12 times: 12 groups, ``layer #1`` to ``layer #12``), nested as the calls were;
+- a **scope** group per ``with sn.name_scope("encoder"):`` block, inside the call that
+  entered it;
+- a **grad** group per ``sn.grad`` call (``∂loss/∂W``), holding the gradient nodes
+  grouped as their forward nodes are (``∂loss/∂W`` > ``layer #3``), as TensorBoard
+  files ``gradients/dense_3/...``;
+- a **series** group for each run of 20 calls of one function, where more were made
+  side by side (``block() #1–#20``);
+- a **line** group for a line of the top level that built several nodes (the loss);
+- a **roots** group bundling the top level's inputs and shared variables when there are
+  many of them.
+
+Frames of code that only drives the user's (``<module>`` of a script or a notebook
+cell, IPython, pytest: anything installed under ``sys.prefix``) make no group. A shared
+variable or constant sits in the group of the first node reading it in the forward graph
+(a layer's weights in the layer, not with the update that also reads them) unless it was
+made in another group that node is not inside; an input sits in the group where it was
+made (the top level, in sight, for one made outside any).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.shared import SharedVariable
+from symnb.core.source import Site
+
+__all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
+
+ROOTS_BUNDLED_OVER = 12  # top-level inputs beyond this go into one "inputs" group
+LINE_GROUP_FROM = 4  # a top-level line building this many nodes is a group
+SERIES_OF = 20  # more calls of one function side by side are cut into runs of this many
+
+_ENVIRONMENT = tuple({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
+_drives_only: dict = {}  # code object -> True when its frames make no group
+
+
+@dataclass(eq=False)
+class Group:
+    """One group: ``kind`` ``call``, ``scope``, ``grad`` or ``roots``; ``name`` (the
+    function, the scope, ``∂loss/∂W``); ``title`` as drawn (``layer #3``)."""
+
+    id: str
+    kind: str
+    name: str
+    parent: "Group | None"
+    site: Site | None = None   # a call group: a site whose frame ``frame`` is the call's
+    frame: int = 0
+    title: str = ""
+    children: list["Group"] = field(default_factory=list)
+    nodes: list[Apply] = field(default_factory=list)      # directly inside
+    roots: list[Variable] = field(default_factory=list)   # directly inside
+    size: int = 0  # Apply nodes inside, nested groups included
+
+    def ancestors(self) -> list["Group"]:
+        """This group's enclosing groups, outermost first (itself last)."""
+        chain, group = [], self
+        while group is not None and group.kind != "top":
+            chain.append(group)
+            group = group.parent
+        return chain[::-1]
+
+    def where(self) -> str:
+        """Where the group was made: the calling line of a call group
+        (``Cell In[3]:7: h = layer(h, W, b)``), '' for the others."""
+        if self.site is None:
+            return ""
+        if self.kind == "line":
+            return self.site.describe("")
+        frame = self.site.frame_at(self.frame + 1)  # the caller's
+        if frame is None:
+            return ""
+        return f"{frame.short()}: {frame.line}" if frame.line else frame.short()
+
+    def describe(self) -> str:
+        """``function call``, ``name scope``, ``gradient``, ``inputs``: what made it."""
+        return {"call": f"call of {self.name}()", "scope": "name scope", "grad": "gradient (sn.grad)",
+                "roots": "inputs and shared variables", "line": "one line's nodes",
+                "series": f"{len(self.children)} calls of {self.name}()"}.get(self.kind, self.kind)
+
+
+class GroupTree:
+    """The groups of the graph whose nodes are ``order`` (execution order) reading the
+    roots ``roots``; ``group_of(node)`` is the innermost group holding a node (the
+    ``top`` group for one in no group)."""
+
+    def __init__(self, order: list[Apply], roots: Iterable[Variable]) -> None:
+        self.top = Group("", "top", "", None)
+        self._children: dict[tuple, Group] = {}
+        self._by_id: dict[str, Group] = {}
+        self._of: dict[int, Group] = {}
+        self._paths: dict[tuple, tuple] = {}
+        self._made = 0  # groups made: ids never repeat, even after the top is skipped
+        for node in order:
+            group = self._group_at(self._path(node.site))
+            group.nodes.append(node)
+            self._of[id(node)] = group
+        self._origin = self.top  # the paths' first step is looked up from here
+        self._flatten_top()
+        self._group_lines()
+        self._place_roots(order, list(roots))
+        self._count(self.top)
+        self._title(self.top)
+        self._series(self.top)
+
+    # -- reading ------------------------------------------------------------------------
+    def group_of(self, obj: Apply | Variable) -> Group:
+        return self._of.get(id(obj), self.top)
+
+    def get(self, group_id: str) -> Group | None:
+        return self._by_id.get(group_id)
+
+    def groups(self) -> list[Group]:
+        """Every group, parents before children."""
+        return list(self._by_id.values())
+
+    def first_opened(self, budget: int) -> set[str]:
+        """What a big graph's first picture opens: its top-level groups stay closed,
+        except a group holding most of the forward graph (a model built by one function,
+        its gradient beside it), opened while the picture stays within ``budget`` boxes."""
+        top = self.top
+        forward = top.size - sum(g.size for g in top.children if g.kind == "grad")
+        boxes = len(top.children) + len(top.nodes) + len(top.roots)
+        opened: set[str] = set()
+        closed = [g for g in top.children if g.kind != "grad"]
+        while closed:
+            group = max(closed, key=lambda g: g.size)
+            grown = boxes - 1 + len(group.children) + len(group.nodes) + len(group.roots)
+            if 2 * group.size < forward or grown > budget:
+                break
+            opened.add(group.id)
+            boxes = grown
+            closed.remove(group)
+            closed.extend(group.children)
+        return opened
+
+    def frames(self, homes: dict, opened: set[str]) -> list[tuple[str, str, str, list[str]]]:
+        """The open groups to frame, parents first: ``(group id, title, parent group id
+        ('' at the top), ids of the boxes directly inside)``, for boxes whose innermost
+        group is ``homes[box id]``."""
+        members: dict[str, list[str]] = {}
+        for box_id, group in homes.items():
+            if group is not None and group.id in opened:
+                members.setdefault(group.id, []).append(box_id)
+        frames = []
+        # Parents first (a run of calls is made after the calls it holds).
+        for group in sorted(self.groups(), key=lambda g: len(g.ancestors())):
+            inside = members.get(group.id, [])
+            shown = all(g.id in opened for g in group.ancestors())
+            if shown and (inside or any(c.id in opened for c in group.children)):
+                parent = group.parent.id if group.parent is not None and group.parent.id in opened else ""
+                frames.append((group.id, group.title, parent, inside))
+        return frames
+
+    # -- building -----------------------------------------------------------------------
+    def _group_at(self, path: tuple) -> Group:
+        group = self.top
+        for key, kind, name, site, frame in path:
+            child = self._children.get((id(group), key))
+            if child is None:
+                child = Group(self._new_id(), kind, name, group, site, frame)
+                self._children[(id(group), key)] = child
+                self._by_id[child.id] = child
+                group.children.append(child)
+            group = child
+        return group
+
+    def _new_id(self) -> str:
+        self._made += 1
+        return f"g{self._made - 1}"
+
+    def _path(self, site: Site) -> tuple:
+        """The groups (outermost first) of a node built at ``site``: ``(key, kind, name,
+        site, frame)`` each."""
+        scoping = site.scoping
+        memo = (scoping.calls, id(scoping.scopes))
+        path = self._paths.get(memo)
+        if path is None:
+            path = self._paths[memo] = tuple(self._compute_path(site))
+        return path
+
+    def _compute_path(self, site: Site) -> list:
+        scoping = site.scoping
+        codes = site.codes
+        builders, most = 0, min(len(codes), len(scoping.calls))
+        while builders < most and not _drives_only_code(codes[builders]):
+            builders += 1  # the innermost frames: the user's building code
+        calls = {scoping.calls[i]: i for i in range(builders)}
+        by_frame: dict[int, list] = {}
+        for entry in scoping.scopes:
+            by_frame.setdefault(entry.call if entry.call in calls else None, []).append(entry)
+        path: list = []
+        if None in by_frame:
+            self._add_scopes(path, by_frame[None])
+        for i in reversed(range(builders)):
+            path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
+            if scoping.calls[i] in by_frame:
+                self._add_scopes(path, by_frame[scoping.calls[i]])
+        return path
+
+    def _add_scopes(self, path: list, entries: list) -> None:
+        for entry in entries:
+            if entry.kind == "grad_of":
+                # The forward node's own groups, less those the gradient already sits in.
+                forward = self._path(entry.site) if entry.site else ()
+                keys = {step[0] for step in path}
+                path.extend(step for step in forward if step[0] not in keys)
+            else:
+                path.append(((entry.kind, entry.token), entry.kind, entry.name, None, 0))
+
+    def _group_lines(self) -> None:
+        """The top level's nodes built on one line, when it built several
+        (``loss = T.nnet.categorical_crossentropy(p, y).mean()``: seven nodes), become a
+        **line** group named as the line assigns (``loss``)."""
+        by_line: dict[tuple, list[Apply]] = {}
+        for node in self.top.nodes:
+            frame = node.site.frame
+            if frame is not None:
+                by_line.setdefault((frame.filename, frame.lineno), []).append(node)
+        for (filename, lineno), nodes in by_line.items():
+            if len(nodes) < LINE_GROUP_FROM or (len(nodes) == len(self.top.nodes) and not self.top.children):
+                continue
+            site = nodes[-1].site
+            name = site.assigned_name() or site.frame.short()
+            group = self._group_at(((("line", filename, lineno), "line", name, site, -1),))
+            for node in nodes:
+                self.top.nodes.remove(node)
+                group.nodes.append(node)
+                self._of[id(node)] = group
+
+    def _place_roots(self, order: list[Apply], roots: list[Variable]) -> None:
+        forward: dict[int, list[Group]] = {}
+        backward: dict[int, list[Group]] = {}
+        in_gradient: dict[int, bool] = {}
+        for node in order:
+            group = self._of[id(node)]
+            backwards = in_gradient.get(id(group))
+            if backwards is None:
+                backwards = in_gradient[id(group)] = any(g.kind == "grad" for g in group.ancestors())
+            readers = backward if backwards else forward
+            for var in node.inputs:
+                if var.owner is None:
+                    readers.setdefault(id(var), []).append(group)
+        for var in roots:
+            group = None if isinstance(var, Constant) else self._existing(self._path(var.site))
+            readers = forward.get(id(var)) or backward.get(id(var))
+            if isinstance(var, (Constant, SharedVariable)) and readers:
+                # A parameter sits with its first reader (a layer's weights in the layer,
+                # not with the update that also reads them), inside where it was made.
+                first = readers[0]
+                if group is None or group is self.top or group in first.ancestors():
+                    group = first
+            group = group if group is not None else self.top  # the inputs stay in sight
+            group.roots.append(var)
+            self._of[id(var)] = group
+        variables = [v for v in self.top.roots if not isinstance(v, Constant)]
+        if len(variables) > ROOTS_BUNDLED_OVER:  # constants stay beside what reads them
+            bundle = self._group_at(((("roots", 0), "roots", "inputs", None, 0),))
+            bundle.roots = variables
+            self.top.roots = [v for v in self.top.roots if isinstance(v, Constant)]
+            for var in bundle.roots:
+                self._of[id(var)] = bundle
+
+    def _existing(self, path: tuple) -> Group | None:
+        """The group at ``path`` if nodes were built in it (a root made where no node
+        was, a list of parameters in a comprehension, makes no group of its own)."""
+        group = self._origin
+        for step in path:
+            group = self._children.get((id(group), step[0]))
+            if group is None:
+                return None
+        return group
+
+    def _flatten_top(self) -> None:
+        """A graph built by one call (``build()``, a test function) opens at that call's
+        contents: a top level holding one group and no node is skipped."""
+        while len(self.top.children) == 1 and not self.top.nodes and self.top.children[0].kind != "roots":
+            only = self.top.children[0]
+            del self._by_id[only.id]
+            only.id, only.kind, only.parent = "", "top", None
+            for child in only.children:
+                child.parent = only
+            self.top = only
+
+    def _series(self, group: Group) -> None:
+        """Many calls of one function side by side (``block()`` called 500 times) are cut
+        into runs of ``SERIES_OF`` (``block() #1-#20``), each a group of its own: a
+        picture never draws hundreds of sibling boxes at once."""
+        for child in group.children:
+            self._series(child)
+        calls: dict[str, list[Group]] = {}
+        for child in group.children:
+            if child.kind == "call":
+                calls.setdefault(child.name, []).append(child)
+        for name, members in calls.items():
+            if len(members) <= SERIES_OF:
+                continue
+            first_of = {}
+            for start in range(0, len(members), SERIES_OF):
+                run = members[start:start + SERIES_OF]
+                series = Group(self._new_id(), "series", name, group, children=run,
+                               title=f"{run[0].title}\u2013#{run[-1].title.rsplit('#', 1)[-1]}",
+                               size=sum(g.size for g in run))
+                self._by_id[series.id] = series
+                for member in run:
+                    member.parent = series
+                first_of[id(run[0])] = series
+            inside = {id(m) for m in members}
+            group.children = [first_of[id(c)] if id(c) in first_of else c for c in group.children
+                              if id(c) not in inside or id(c) in first_of]
+
+    def _count(self, group: Group) -> int:
+        group.size = len(group.nodes) + sum(self._count(child) for child in group.children)
+        return group.size
+
+    def _title(self, group: Group) -> None:
+        same: dict[str, int] = {}
+        for child in group.children:
+            same[child.name] = same.get(child.name, 0) + 1
+        seen: dict[str, int] = {}
+        for child in group.children:
+            name = _readable(child)
+            if same[child.name] > 1:
+                seen[child.name] = seen.get(child.name, 0) + 1
+                name = f"{name} #{seen[child.name]}"
+            child.title = name
+            self._title(child)
+
+
+def _readable(group: Group) -> str:
+    if group.kind == "call":
+        name = group.name.strip("<>")
+        if name != group.name:  # <listcomp>, <lambda>: named by where they are
+            where = group.where().split(":")
+            return f"{name} at line {where[1]}" if len(where) > 1 else name
+        return f"{name}()"
+    return group.name
+
+
+def _drives_only_code(code: object) -> bool:
+    """True for a frame that only drives building code: a module's top level, or code
+    installed under ``sys.prefix`` (IPython, pytest, the standard library)."""
+    known = _drives_only.get(code)
+    if known is None:
+        filename = code.co_filename
+        known = _drives_only[code] = (code.co_name == "<module>" or filename.startswith("<frozen ")
+                                      or filename.startswith(_ENVIRONMENT))
+    return known
