@@ -19,7 +19,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.compile.linkers import Linker
-from symnb.compile.mode import Mode
+from symnb.compile.mode import Mode, register_mode_name
 from symnb.core.errors import SymnbError, format_node_error, label
 from symnb.core.graph import Apply
 from symnb.core.source import warn_at_user_line
@@ -191,3 +191,6 @@ def _note(record: Any, problem: str, notes: list[str] | None) -> str:
     else:
         warn_at_user_line(note, DebugModeNote)
     return note
+
+
+register_mode_name(("DEBUGMODE", "DEBUG_MODE"), DebugMode)  # sn.function(mode='DebugMode')

@@ -189,12 +189,12 @@ class Function:
         both functions always share their shared variables (unless swapped)."""
         from symnb.compile.pickling import copied_function
 
-        return copied_function(self, swap, delete_updates, name, profile)
+        return copied_function(self, swap, delete_updates, name, profile, function)
 
     def __reduce__(self) -> tuple:
         from symnb.compile.pickling import function_reduce
 
-        return function_reduce(self)
+        return function_reduce(self, function)
 
     def _build_program(self) -> Program:
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))

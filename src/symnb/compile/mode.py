@@ -16,7 +16,7 @@ through flags the function reads.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from symnb.core.config import config
 
@@ -103,18 +103,20 @@ FAST_COMPILE = Mode(optimizer="fast_compile")
 
 _NAMED = {"FAST_RUN": FAST_RUN, "FAST_COMPILE": FAST_COMPILE}
 
+#: Modes made afresh per use, by upper-case name: the debugging modes register theirs
+#: (debugmode.py, nanguard.py), since they build on this module.
+_MADE_BY_NAME: dict[str, Callable[[], Mode]] = {}
+
+
+def register_mode_name(names: Sequence[str], make: Callable[[], Mode]) -> None:
+    """``sn.function(mode=name)`` for each of ``names`` (any case) makes ``make()``."""
+    for name in names:
+        _MADE_BY_NAME[name.upper()] = make
+
 
 def _debugging_mode(name: str) -> Mode | None:
-    # Imported on use: these modules import this one.
-    if name in ("DEBUGMODE", "DEBUG_MODE"):
-        from symnb.compile.debugmode import DebugMode
-
-        return DebugMode()
-    if name == "NANGUARDMODE":
-        from symnb.compile.nanguard import NanGuardMode
-
-        return NanGuardMode()
-    return None
+    make = _MADE_BY_NAME.get(name)
+    return make() if make is not None else None
 
 
 def get_mode(mode: Any) -> Mode:

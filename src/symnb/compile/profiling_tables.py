@@ -11,16 +11,14 @@ transfers, copies of the outputs), so that each table sums to the real call.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from symnb.compile.footprint import human_bytes
-from symnb.compile.profiling import ProfileReport, describe_signature
+from symnb.compile.profiling_records import ProfileReport, describe_signature
 from symnb.core.type import describe_shape
 
-if TYPE_CHECKING:
-    from symnb.compile.profiling import ProfileStats
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
            "OUTSIDE", "UNNAMED"]
@@ -62,7 +60,7 @@ def _rows(report: ProfileReport, groups: dict[str, list[float]], details: dict[s
     return rows
 
 
-def apply_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per node of ``f.nodes`` (every node, those XLA did no work for at 0)."""
     nodes = stats.function.nodes
     groups, details, indices = {}, {}, {}
@@ -75,17 +73,17 @@ def apply_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
     return _rows(report, groups, details, indices)
 
 
-def op_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per op (class and parameters), with how many nodes apply it."""
     return _grouped(stats, report, lambda node: node.op.display_name())
 
 
-def class_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def class_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per op class."""
     return _grouped(stats, report, lambda node: type(node.op).__name__)
 
 
-def line_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def line_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per user line (inside a loop body, the body's own lines); ``count``: the
     nodes of ``f.nodes`` built there."""
     nodes = stats.function.nodes
@@ -99,7 +97,7 @@ def line_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
     return [r._replace(count=max(counts.get(r.key, 1), 1)) if r.count else r for r in rows]
 
 
-def _grouped(stats: "ProfileStats", report: ProfileReport, key_of: Any) -> list[Row]:
+def _grouped(stats: Any, report: ProfileReport, key_of: Any) -> list[Row]:
     nodes = stats.function.nodes
     groups: dict[str, list[float]] = {}
     for i, seconds in report.node_seconds.items():
@@ -113,7 +111,7 @@ def _where(node: Any) -> str:
 
 # -- text --------------------------------------------------------------------------------
 
-def write_summary(stats: "ProfileStats", report: ProfileReport | None, n_nodes: int) -> str:
+def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str:
     out = io.StringIO()
     fn = stats.function
     out.write(f"Function profile: {fn.name or '<unnamed function>'}\n")
@@ -144,7 +142,7 @@ def write_summary(stats: "ProfileStats", report: ProfileReport | None, n_nodes: 
     return out.getvalue()
 
 
-def _write_calls(out: io.StringIO, stats: "ProfileStats") -> None:
+def _write_calls(out: io.StringIO, stats: Any) -> None:
     n = stats.calls
     out.write(f"  {n} call(s) timed: per call min {_s(stats.call_min)}, median "
               f"{_s(stats.call_median)}, mean {_s(stats.call_mean)}"
@@ -161,7 +159,7 @@ def _write_calls(out: io.StringIO, stats: "ProfileStats") -> None:
               f"device->host {t['d2h_count']:g} ({_b(t['d2h_bytes'])})\n")
 
 
-def _write_cost(out: io.StringIO, stats: "ProfileStats", report: ProfileReport) -> None:
+def _write_cost(out: io.StringIO, stats: Any, report: ProfileReport) -> None:
     facts = report.facts
     if facts is None:
         return
@@ -204,7 +202,7 @@ def _write_table(out: io.StringIO, title: str, header: str, rows: list[Row], lim
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
 
 
-def _write_apply(out: io.StringIO, stats: "ProfileStats", report: ProfileReport, limit: int) -> None:
+def _write_apply(out: io.StringIO, stats: Any, report: ProfileReport, limit: int) -> None:
     title = "Apply"
     out.write(f"\n{title}\n------\n  <% time> <sum %> <apply time> <time per call> <#call> <id> "
               f"<op> <built at>\n")

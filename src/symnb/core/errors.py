@@ -30,20 +30,15 @@ computes its own (``symnb.core.test_value``). :func:`format_node_error` is that 
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-# The module (its ``config`` is read when a message is formatted): config.py's own error
-# derives from SymnbError, so this module may be imported while config.py is.
-_config_module = importlib.import_module("symnb.core.config")
+from symnb.core.config import config
+from symnb.core.error_base import SymnbError
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.source import Site, capture_site
 from symnb.core.type import describe_shape
-
-if TYPE_CHECKING:
-    from symnb.core.op import Op
 
 __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
@@ -52,12 +47,8 @@ __all__ = [
     "DynamicShapeError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
-    "register_high_verbosity_section",
+    "register_high_verbosity_section", "register_node_printer", "printed_node",
 ]
-
-
-class SymnbError(Exception):
-    """Base of symnb's own errors."""
 
 
 class BuildError(SymnbError):
@@ -189,7 +180,7 @@ def build_error(problem: str | BaseException, kind: type[BaseException] = ValueE
     """
     if isinstance(problem, BaseException):
         kind = type(problem)
-    site = capture_site(_config_module.config.traceback__limit)
+    site = capture_site(config.traceback__limit)
     cls = build_error_class(kind)
     if op is None:
         return cls(format_at_line(str(problem), site))
@@ -257,7 +248,6 @@ def failure_headline(node: Apply | UnbuiltNode, err: BaseException, context: str
 def format_at_line(headline: str, site: Site, extra: Sequence[str] = ()) -> str:
     """``headline``, then the user's line (more of its frames under
     ``exception_verbosity='high'``), then ``extra``."""
-    config = _config_module.config
     frames = 1 if config.exception_verbosity != "high" else config.traceback__limit
     lines = [headline]
     if site:
@@ -276,7 +266,7 @@ def format_node_error(node: Apply | UnbuiltNode, headline: str,
     name, dtype, shape and the line that built it, and ``extra``; 'high': also more
     user frames and the sections registered by higher layers (e.g. a debugprint).
     """
-    verbosity = _config_module.config.exception_verbosity
+    verbosity = config.exception_verbosity
     if not node.site:
         headline += "\n  (the node was built by symnb itself, not on a user's line)"
     if verbosity == "low":
@@ -296,3 +286,18 @@ def register_high_verbosity_section(section: Callable[[Apply], list[str]]) -> No
     (the printing layer registers a debugprint of the node)."""
     if section not in _HIGH_VERBOSITY_SECTIONS:
         _HIGH_VERBOSITY_SECTIONS.append(section)
+
+
+_NODE_PRINTERS: list[Callable[[Apply], str]] = []
+
+
+def register_node_printer(printer: Callable[[Apply], str]) -> None:
+    """Install the text view of a node that messages may include (the printing layer
+    registers its debugprint), so lower layers show it without importing printing."""
+    if printer not in _NODE_PRINTERS:
+        _NODE_PRINTERS.append(printer)
+
+
+def printed_node(node: Apply) -> str | None:
+    """The registered text view of ``node`` (a debugprint), or None when none is."""
+    return _NODE_PRINTERS[-1](node) if _NODE_PRINTERS else None

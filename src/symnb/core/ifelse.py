@@ -20,6 +20,7 @@ import numpy as np
 
 from symnb.core.errors import build_error, label
 from symnb.core.graph import Apply, Constant, Variable, ancestors, clone_replace
+from symnb.core.ifelse_grad import ifelse_grad
 from symnb.core.inner_graph import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
 from symnb.core.op import Op
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
@@ -81,9 +82,9 @@ class IfElse(Op):
         return shapes
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core.ifelse_grad import ifelse_grad
-
-        return ifelse_grad(self, inputs, outputs, output_grads)
+        # The gradient is a new ifelse on the same condition: ``ifelse`` is handed over,
+        # since ifelse_grad.py sits below this module.
+        return ifelse_grad(self, inputs, outputs, output_grads, ifelse)
 
 
 def _same(a: Any, b: Any) -> bool:

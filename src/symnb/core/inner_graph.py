@@ -83,10 +83,8 @@ def placeholder_like(var: Variable, shape: Sequence[int | None] | None = None,
     It records ``var``'s creation site, so messages about it point where the user
     made the outer variable. Shared variables and constants become plain tensors.
     """
-    from symnb.core.tensor.variable import TensorVariable
-
     ttype = var.type if shape is None else var.type.clone(shape=shape)
-    inner = TensorVariable(ttype, name=name if name is not None else var.name, site=var.site)
+    inner = ttype.variable_type(ttype, name=name if name is not None else var.name, site=var.site)
     if value is not None:
         inner._test_value = _frozen(value)
     return inner

@@ -21,6 +21,7 @@ from symnb.core.config import config
 from symnb.core.graph import Apply, Variable
 from symnb.core.source import capture_site
 from symnb.core.traceback_filter import hide_library_frames
+from symnb.core.type import TensorType
 
 __all__ = ["Op"]
 
@@ -33,8 +34,8 @@ class Op:
     @property
     def output_class(self) -> type[Variable]:
         """The Variable class of the outputs: tensor variables, with NumPy's operators
-        and methods (``x + y``, ``x.sum()``)."""
-        return TensorVariable
+        and methods (``x + y``, ``x.sum()``), as the tensor package registers them."""
+        return TensorType.variable_type
 
     # -- identity --------------------------------------------------------------------
     def _props(self) -> tuple[Any, ...]:
@@ -172,8 +173,3 @@ def _prop_str(value: Any) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_prop_str(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return str(value)
-
-
-# The tensor variables' module builds on the ops (its operators call tensor functions,
-# which make nodes): imported last, it finds Op defined.
-from symnb.core.tensor.variable import TensorVariable  # noqa: E402

@@ -25,7 +25,7 @@ from symnb.core.errors import (
     MissingTestValueError, build_error_class, failure_headline, format_node_error, label,
 )
 from symnb.core.evaluate import PerformContractError, evaluate, run_node
-from symnb.core.graph import Apply, Constant, Variable, toposort
+from symnb.core.graph import Apply, Constant, Variable, install_test_values, toposort
 from symnb.core.source import warn_at_user_line
 
 __all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value"]
@@ -242,3 +242,6 @@ def _seed_for(var: Variable) -> int:
     occurrence = _generated_counts[key]
     _generated_counts[key] += 1
     return zlib.crc32(f"{key}|{occurrence}".encode())
+
+
+install_test_values(compute_missing, set_test_value)  # what var.test_value calls (graph.py)

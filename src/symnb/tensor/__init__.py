@@ -89,7 +89,7 @@ from symnb.core.tensor.shape_extra import (
     unbroadcast as unbroadcast, patternbroadcast as patternbroadcast,
 )
 from symnb.core.rop import Rop as Rop, Lop as Lop
-from symnb.core.gradient import jacobian as jacobian, hessian as hessian
+from symnb.core.jacobian import jacobian as jacobian, hessian as hessian
 from symnb.core.tensor.assertion import Assert as Assert, AssertionFailedError as AssertionFailedError
 from symnb.core.tensor.print_op import Print as Print
 from symnb.core.tensor.variable import (

@@ -16,7 +16,8 @@ from symnb.core.errors import TestValueError, build_error, label
 from symnb.core.graph import Constant, Variable, graph_inputs
 from symnb.core.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.updates import shared_states
-from symnb.core.scan.op import Scan, ScanInfo, is_plain_state, seq_window, state_depth
+from symnb.core.scan.op import Scan, ScanInfo
+from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.type import describe_shape, is_bool, is_integer

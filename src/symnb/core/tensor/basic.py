@@ -214,3 +214,7 @@ def _dtype_of(a: Any) -> np.dtype:
 def result_dtype(*variables: Variable) -> str:
     """The dtype NumPy gives an elementwise operation on these operands."""
     return str(np.result_type(*(np.dtype(v.dtype) for v in variables)))
+
+
+# The IR's type makes this package's variables (core/type.py sits below the tensor ops).
+TensorType.register_variables(TensorVariable, TensorConstant, tensor)

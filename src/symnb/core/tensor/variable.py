@@ -7,7 +7,17 @@ import numpy as np
 from symnb.core.graph import Constant, Variable
 from symnb.core.traceback_filter import api_boundaries
 
-__all__ = ["TensorVariable", "TensorConstant"]
+__all__ = ["TensorVariable", "TensorConstant", "install_evaluator"]
+
+#: What ``var.eval()`` calls: installed by ``symnb.compile`` (a layer above the core), so
+#: the core reaches the compiler without importing it.
+_evaluator: list = []
+
+
+def install_evaluator(evaluate) -> None:
+    """Install ``evaluate(var, inputs_to_values) -> array``, what ``var.eval`` runs."""
+    _evaluator[:] = [evaluate]
+
 
 @api_boundaries  # errors show the user's line, not these methods: core/traceback_filter.py
 class _TensorOperators:
@@ -108,9 +118,10 @@ class _TensorOperators:
 
     def eval(self, inputs_to_values: dict | None = None) -> np.ndarray:
         """Compile and run this variable's graph on ``inputs_to_values``."""
-        from symnb.compile.function import evaluate
-
-        return evaluate(self, inputs_to_values or {})
+        if not _evaluator:
+            raise RuntimeError("var.eval() needs the compiler: import symnb (symnb.compile "
+                               "installs it)")
+        return _evaluator[0](self, inputs_to_values or {})
 
 
 class TensorVariable(_TensorOperators, Variable):
