@@ -28,7 +28,7 @@ def test_every_row_has_its_public_function():
     for row in SPECS:
         function = getattr(tm, row.name)
         assert function.__doc__.startswith(row.doc)
-        # T's functions are the core ones behind the traceback filter (core/traceback_filter.py).
+        # T's functions are the core ones behind the traceback filter (core/graph/traceback_filter.py).
         assert getattr(T, row.name).__wrapped__ is function
         if row.name not in ("switch", "cast"):  # written out: not every argument is promoted
             assert function.__name__ == row.name

@@ -18,7 +18,7 @@ import numpy as np
 
 from symnb.compile.devices import on_device
 from symnb.compile.inputs import taken_as_is
-from symnb.core.traceback_filter import hide_library_frames
+from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.interpreter import NodeFailure
 

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from symnb.core.config import config
+from symnb.core.graph.config import config
 
 if TYPE_CHECKING:  # the program types import JAX; this module must not
-    from symnb.core.graph import Apply, Variable
+    from symnb.core.graph.basic import Apply, Variable
     from symnb.lower_xla.cache import Program
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "OPTIMIZERS"]

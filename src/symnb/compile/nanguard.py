@@ -14,9 +14,9 @@ import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
-from symnb.core.errors import SymnbError, format_node_error, label, printed_node
-from symnb.core.graph import Apply, Variable
-from symnb.core.type import describe_shape
+from symnb.core.graph.errors import SymnbError, format_node_error, label, printed_node
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["NanGuardMode", "NanGuardError"]
 

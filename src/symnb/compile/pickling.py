@@ -4,14 +4,14 @@ A compiled function pickles as the arguments ``sn.function`` was given (the grap
 its inputs, updates, givens and mode): unpickling compiles it again, so the program
 always matches the symnb and JAX that load it. Shared variables pickle with their
 values (``SharedVariable.__reduce_ex__``), so a trained model comes back as it was
-saved; creation sites pickle as file/line/function frames (``core/source.py``).
+saved; creation sites pickle as file/line/function frames (``core/graph/source.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from symnb.core.errors import label
+from symnb.core.graph.errors import label
 from symnb.core.shared import SharedVariable
 
 __all__ = ["function_reduce", "copied_function", "rebuilt_function"]

@@ -35,8 +35,8 @@ import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.node_by_node import node_by_node_program
-from symnb.core.config import config
-from symnb.core.graph import Apply
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply
 from symnb.compile.profiling_records import CompileRecord as CompileRecord
 from symnb.compile.profiling_records import ProfileReport as ProfileReport
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["CompileRecord", "ProfileReport", "describe_signature"]
 

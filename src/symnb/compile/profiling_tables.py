@@ -17,7 +17,7 @@ import numpy as np
 
 from symnb.compile.footprint import human_bytes
 from symnb.compile.profiling_records import ProfileReport, describe_signature
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",

@@ -7,20 +7,19 @@ line as their creation site (the first frame outside symnb).
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from symnb.core.errors import SymnbError, label
-from symnb.core.graph import Apply, Variable, toposort
-from symnb.core.source import warn_at_user_line
+from symnb.core.graph.errors import SymnbError, label
+from symnb.core.graph.basic import Apply, Variable, toposort
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import ones_like, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import is_float
-from symnb.core.traceback_filter import api_boundary
+from symnb.core.graph.type import is_float
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
-           "gradient_rule"]
+           "gradient_rule", "register_gradient"]
 
 
 class DisconnectedInputError(SymnbError, ValueError):
@@ -36,7 +35,7 @@ def disconnected_grad(x: Any) -> Variable:
     return m.stop_gradient(x)
 
 
-@api_boundary  # errors show the user's line: core/traceback_filter.py
+@api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
          consider_constant: Iterable[Variable] | None = None,
          disconnected_inputs: str = "raise", known_grads: dict | None = None,
@@ -176,12 +175,25 @@ def _total(grads: list[Variable] | None) -> Variable | None:
     return total
 
 
-@functools.singledispatch
+#: Gradient rules kept above their op's module, by Op class (a plain dict, not
+#: functools.singledispatch: its frame would pass for the user's line in creation sites).
+_GRADIENT_RULES: dict[type, Callable[..., list]] = {}
+
+
+def register_gradient(op_class: type, rule: Callable[..., list]) -> None:
+    """Use ``rule(op, inputs, outputs, output_grads)`` for ``op_class``'s gradient: for an
+    op whose gradient builds graphs its own module cannot import (Scan's builds a scan)."""
+    _GRADIENT_RULES[op_class] = rule
+
+
 def gradient_rule(op: Any, inputs: Sequence[Variable], outputs: Sequence[Variable],
                   output_grads: Sequence[Variable | None]) -> list[Variable | None]:
-    """The gradients of a node's inputs: the op's own ``L_op``, unless a module above
-    registers a rule for its class (Scan's gradient builds a scan, which its op's module
-    sits below: core/scan/grad.py registers it)."""
+    """The gradients of a node's inputs: the rule registered for the op's class (or a
+    base class), else the op's own ``L_op``."""
+    for cls in type(op).__mro__:
+        rule = _GRADIENT_RULES.get(cls)
+        if rule is not None:
+            return rule(op, inputs, outputs, output_grads)
     return op.L_op(inputs, outputs, output_grads)
 
 

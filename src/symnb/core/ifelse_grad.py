@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from symnb.core.gradient import grad
-from symnb.core.graph import Constant, Variable, clone_replace
-from symnb.core.inner_graph import InnerGraph
+from symnb.core.graph.basic import Constant, Variable, clone_replace
+from symnb.core.graph.inner_graph import InnerGraph
 from symnb.core.tensor.alloc import zeros_like
-from symnb.core.type import is_float
+from symnb.core.graph.type import is_float
 
 __all__ = ["ifelse_grad"]
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from symnb.core.errors import label
+from symnb.core.graph.errors import label
 from symnb.core.gradient import _check_policies, _finish, _where, grad
-from symnb.core.graph import Variable
+from symnb.core.graph.basic import Variable
 from symnb.core.scan.basic import scan
 from symnb.core.tensor.alloc import arange, zeros, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable

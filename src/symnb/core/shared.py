@@ -18,13 +18,13 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import label
-from symnb.core.graph import Constant, Variable, graph_inputs
-from symnb.core.source import capture_site
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Constant, Variable, graph_inputs
+from symnb.core.graph.source import capture_site
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.test_value import coerce_test_value
-from symnb.core.type import TensorType
+from symnb.core.graph.test_value import coerce_test_value
+from symnb.core.graph.type import TensorType
 
 __all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs"]
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Variable, graph_inputs
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable, graph_inputs
 
 __all__ = ["with_default_updates", "excluded_from_default_updates"]
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 from typing import Any, Mapping, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
 from symnb.core.shared import function_inputs as function_inputs
 from symnb.printing import debugprint
 from symnb.printing.graph_model import creation_text

@@ -11,7 +11,7 @@
 Importing this package does not import JAX.
 """
 
-from symnb.core.errors import register_high_verbosity_section, register_node_printer
+from symnb.core.graph.errors import register_high_verbosity_section, register_node_printer
 from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
 from symnb.printing.min_informative_str import min_informative_str
@@ -35,7 +35,7 @@ def _debugprint_section(node) -> list[str]:
 
 
 # exception_verbosity='high' messages show the failing node's debugprint, and NanGuardMode's
-# always do: the lower layers reach it through these hooks (core/errors.py).
+# always do: the lower layers reach it through these hooks (core/graph/errors.py).
 register_high_verbosity_section(_debugprint_section)
 register_node_printer(_debugprint_text)
 

@@ -24,8 +24,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable, toposort
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.shared import SharedVariable
 from symnb.printing._common import graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_to_outer

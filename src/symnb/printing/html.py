@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 from typing import Any, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Constant, Variable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Constant, Variable
 from symnb.core.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.svg import MONOSPACE

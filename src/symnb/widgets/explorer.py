@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary

@@ -10,9 +10,9 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.source import Site
-from symnb.core.type import TensorType
+from symnb.core.graph.config import config
+from symnb.core.graph.source import Site
+from symnb.core.graph.type import TensorType
 
 __all__ = [
     "Variable", "Constant", "Apply", "Tag",
@@ -26,7 +26,7 @@ class _TestValueHooks(NamedTuple):
     set_test_value: Callable[["Variable", Any], None]
 
 
-#: The test-value machinery, installed by ``symnb.core.test_value`` (which ``op.py``
+#: The test-value machinery, installed by ``symnb.core.graph.test_value`` (which ``op.py``
 #: imports): it runs ops, which sit above this module, so this module cannot import it.
 _test_values: _TestValueHooks | None = None
 
@@ -101,7 +101,7 @@ class Variable:
             return self.owner.site
         return self._site if self._site is not None else Site()
 
-    # -- test values (the machinery lives in symnb.core.test_value) -----------------
+    # -- test values (the machinery lives in symnb.core.graph.test_value) -----------------
     @property
     def test_value(self) -> np.ndarray:
         if self._test_value is None:

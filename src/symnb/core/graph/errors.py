@@ -25,7 +25,7 @@ subclass of the built-in type a user would catch (``ValueError``, ``TypeError``,
 
 The same mistake raises the same class with the same layout whichever check finds it:
 a static shape as the node is made (:func:`build_error`), or a test value as the node
-computes its own (``symnb.core.test_value``). :func:`format_node_error` is that layout.
+computes its own (``symnb.core.graph.test_value``). :func:`format_node_error` is that layout.
 """
 
 from __future__ import annotations
@@ -34,11 +34,11 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.error_base import SymnbError
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.source import Site, capture_site
-from symnb.core.type import describe_shape
+from symnb.core.graph.config import config
+from symnb.core.graph.error_base import SymnbError
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.source import Site, capture_site
+from symnb.core.graph.type import describe_shape
 
 __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",

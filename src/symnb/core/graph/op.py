@@ -16,12 +16,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core import test_value
-from symnb.core.config import config
-from symnb.core.graph import Apply, Variable
-from symnb.core.source import capture_site
-from symnb.core.traceback_filter import hide_library_frames
-from symnb.core.type import TensorType
+from symnb.core.graph import test_value
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.source import capture_site
+from symnb.core.graph.traceback_filter import hide_library_frames
+from symnb.core.graph.type import TensorType
 
 __all__ = ["Op"]
 
@@ -73,7 +73,7 @@ class Op:
             node = self.make_node(*inputs)
             node.site = capture_site(config.traceback__limit)
             test_value.compute_node(node)
-        except Exception as err:  # traceback filtering: see core/traceback_filter.py
+        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             hide_library_frames(err)
             raise
         if len(node.outputs) == 1:
@@ -95,7 +95,7 @@ class Op:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
         raise NotImplementedError(f"{type(self).__name__} does not implement infer_shape")
 
-    # -- computing ahead of the program (the deciders are in symnb.core.static) ------------
+    # -- computing ahead of the program (the deciders are in symnb.core.graph.static) ------------
     #: Running the op does more than compute its outputs (it prints, it checks a
     #: condition): it runs in the compiled program, never ahead of it (folded, or at
     #: trace time). An op holding inner graphs has effects when a node of them has.
@@ -112,7 +112,7 @@ class Op:
     reads_shape_only = False
 
     # -- inner graphs (a loop body, the branches of a condition, a fused chain) -------------
-    #: The graphs the op holds and runs: :class:`symnb.core.inner_graph.InnerGraph` objects
+    #: The graphs the op holds and runs: :class:`symnb.core.graph.inner_graph.InnerGraph` objects
     #: (``inputs``, ``outputs``, ``nodes`` in execution order). Whole-graph passes go into
     #: them with ``symnb.core.graph.walk_nodes``; printers read the members below, which
     #: every op holding graphs describes itself by.

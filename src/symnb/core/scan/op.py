@@ -31,14 +31,14 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
+from symnb.core.graph.errors import label
 from symnb.core.gradient import gradient_rule
-from symnb.core.graph import Apply, Variable
-from symnb.core.inner_graph import InnerGraph, infer_inner_shapes
-from symnb.core.op import Op
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.inner_graph import InnerGraph, infer_inner_shapes
+from symnb.core.graph.op import Op
 from symnb.core.scan.perform import run_loop
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 
 __all__ = ["Scan", "ScanInfo", "seq_window", "state_depth"]
 

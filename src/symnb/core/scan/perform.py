@@ -11,8 +11,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import InnerNodeError, label
-from symnb.core.graph import Apply
+from symnb.core.graph.errors import InnerNodeError, label
+from symnb.core.graph.basic import Apply
 from symnb.core.scan.taps import is_plain_state, seq_window, shape_text, state_depth, step_error
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import InnerNodeError
-from symnb.core.type import describe_shape
+from symnb.core.graph.errors import InnerNodeError
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["seq_window", "state_depth", "is_plain_state", "step_error", "shape_text"]
 

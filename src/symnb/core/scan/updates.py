@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable, clone_replace
-from symnb.core.inner_graph import known_test_value, placeholder_like
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable, clone_replace
+from symnb.core.graph.inner_graph import known_test_value, placeholder_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.updates import with_default_updates
 

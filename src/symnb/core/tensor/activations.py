@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor import nnet
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import is_integer
+from symnb.core.graph.type import is_integer
 
 __all__ = ["theano_softmax", "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu",
            "softmax_with_bias", "crossentropy_categorical_1hot"]

@@ -6,7 +6,7 @@ the result's shape. As in Theano, float results default to ``config.floatX``
 (``T.ones((3, 2))`` is float32 by default) and integer ``arange`` to int64.
 
 The ops here are not folded nor evaluated at trace time even when their inputs are
-static (``costly_to_fold``, see ``symnb.core.static``): a large constant is better made
+static (``costly_to_fold``, see ``symnb.core.graph.static``): a large constant is better made
 on the device than baked into the program. Their lowering rules keep small results
 static.
 """
@@ -19,11 +19,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.static import static_value
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
@@ -31,7 +31,7 @@ from symnb.core.tensor.shape import (
     as_shape_vector, named, shape, shape_i, static_entries, vector_entries,
 )
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_integer
+from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = [
     "alloc", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "fill",

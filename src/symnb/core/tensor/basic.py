@@ -6,13 +6,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core import test_value
-from symnb.core.config import config
-from symnb.core.errors import label
-from symnb.core.graph import Variable
-from symnb.core.source import capture_site
+from symnb.core.graph import test_value
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.source import capture_site
 from symnb.core.tensor.variable import TensorConstant, TensorVariable
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 
 __all__ = [
     "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
@@ -216,5 +216,5 @@ def result_dtype(*variables: Variable) -> str:
     return str(np.result_type(*(np.dtype(v.dtype) for v in variables)))
 
 
-# The IR's type makes this package's variables (core/type.py sits below the tensor ops).
+# The IR's type makes this package's variables (core/graph/type.py sits below the tensor ops).
 TensorType.register_variables(TensorVariable, TensorConstant, tensor)

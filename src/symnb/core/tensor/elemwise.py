@@ -13,11 +13,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
            "ELEMWISE_OPS", "GRADIENTS", "Cast"]

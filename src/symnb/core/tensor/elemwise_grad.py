@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from symnb.core.graph import Constant
-from symnb.core.type import is_float
+from symnb.core.graph.basic import Constant
+from symnb.core.graph.type import is_float
 
 __all__ = [
     "add", "sub", "mul", "true_div", "pow", "mod", "maximum", "minimum", "clip", "neg", "abs",

@@ -11,15 +11,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant, result_dtype
 from symnb.core.tensor.shape import dimshuffle, named, normalize_axis, shape_i, static_int
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.graph.type import TensorType, describe_shape
 
 __all__ = ["stack", "concatenate", "Join", "Stack", "Split"]
 

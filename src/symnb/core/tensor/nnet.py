@@ -19,16 +19,16 @@ from typing import Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.reduction import normalize_axes
 from symnb.core.tensor.reduction import sum as _sum
 from symnb.core.tensor.subtensor import getitem
-from symnb.core.type import TensorType, is_float, is_integer
+from symnb.core.graph.type import TensorType, is_float, is_integer
 
 __all__ = ["softmax", "log_softmax", "categorical_crossentropy", "binary_crossentropy",
            "Softmax", "LogSoftmax"]

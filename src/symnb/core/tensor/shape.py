@@ -13,14 +13,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.static import static_value
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_integer
+from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = [
     "shape", "shape_i", "reshape", "dimshuffle", "transpose", "flatten", "squeeze",

@@ -18,9 +18,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
@@ -29,7 +29,7 @@ from symnb.core.tensor.subtensor_checks import (
     check_value_fits, index_error, rephrase_index_error, static_indexed_shape,
 )
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["getitem", "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values"]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.graph import Constant, Variable
-from symnb.core.traceback_filter import api_boundaries
+from symnb.core.graph.basic import Constant, Variable
+from symnb.core.graph.traceback_filter import api_boundaries
 
 __all__ = ["TensorVariable", "TensorConstant", "install_evaluator"]
 
@@ -19,7 +19,7 @@ def install_evaluator(evaluate) -> None:
     _evaluator[:] = [evaluate]
 
 
-@api_boundaries  # errors show the user's line, not these methods: core/traceback_filter.py
+@api_boundaries  # errors show the user's line, not these methods: core/graph/traceback_filter.py
 class _TensorOperators:
     """Operators and methods shared by every tensor variable, constant and shared one."""
 

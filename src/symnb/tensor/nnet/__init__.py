@@ -12,7 +12,7 @@ from symnb.core.tensor.activations import (
     crossentropy_categorical_1hot, elu, hard_sigmoid, relu, softmax_with_bias, ultra_fast_sigmoid,
 )
 from symnb.core.tensor.activations import theano_softmax as softmax
-from symnb.core.traceback_filter import entry_points as _entry_points
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.batchnorm import batch_normalization
 from symnb.core.tensor.conv_api import conv2d, conv3d
 from symnb.core.tensor.math import sigmoid, softplus
@@ -31,4 +31,4 @@ __all__ = [
     "abstract_conv", "bn", "neighbours",
 ]
 
-_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)
