@@ -15,7 +15,11 @@ from symnb.printing import pprint
 
 def test_every_row_has_one_op_class_made_from_it():
     assert [cls.spec for cls in ew.ELEMWISE_OPS] == list(SPECS)
-    assert len({row.name for row in SPECS}) == len(SPECS) == 45
+    # As many rows as op classes the module binds (a row added without its class, or a
+    # class without its row, changes one count and not the other).
+    bound = {value for value in vars(ew).values() if isinstance(value, type)
+             and issubclass(value, ew.Elemwise) and getattr(value, "spec", None) is not None}
+    assert len({row.name for row in SPECS}) == len(SPECS) == len(bound)
     for cls in ew.ELEMWISE_OPS:
         row = cls.spec
         assert cls.__name__ == row.op_name and getattr(ew, row.op_name) is cls
