@@ -27,9 +27,9 @@ FORBIDDEN = {
     "core/graph": ["jax", "jaxlib", *_FRONT_ENDS, *_ABOVE_CORE, "symnb.core.tensor",
                    "symnb.core.scan", "symnb.core.rewriting", "symnb.core.gradient",
                    "symnb.core.jacobian", "symnb.core.rop", "symnb.core.ifelse",
-                   "symnb.core.ifelse_grad", "symnb.core.shared", "symnb.core.updates",
+                   "symnb.core.ifelse_grad", "symnb.core.tensor.shared", "symnb.core.updates",
                    "symnb.core.absent"],
-    # The op library: nothing built on it (random streams hold shared keys: shared is below).
+    # The op library: nothing built on it.
     "core/tensor": ["jax", "jaxlib", *_FRONT_ENDS, *_ABOVE_CORE, "symnb.core.scan",
                     "symnb.core.rewriting", "symnb.core.gradient", "symnb.core.jacobian",
                     "symnb.core.rop", "symnb.core.ifelse", "symnb.core.ifelse_grad"],

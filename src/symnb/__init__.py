@@ -13,7 +13,7 @@ from typing import Any
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op
-from symnb.core.shared import SharedVariable, shared
+from symnb.core.tensor.shared import SharedVariable, shared
 from symnb.core.graph.type import TensorType
 from symnb.core.graph.errors import (
     DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,

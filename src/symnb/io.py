@@ -18,7 +18,7 @@ from typing import Any, Iterable
 import numpy as np
 
 from symnb.core.graph.errors import SymnbError, label
-from symnb.core.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable
 
 __all__ = ["save", "load", "ModelFileError"]
 

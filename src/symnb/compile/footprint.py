@@ -17,7 +17,7 @@ import numpy as np
 
 from symnb.core.graph.errors import OutOfMemoryError, format_node_error, label
 from symnb.core.graph.basic import Apply, Variable
-from symnb.core.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.interpreter import build_program
 

@@ -40,7 +40,7 @@ from symnb.core.graph.errors import (
     format_node_error, label,
 )
 from symnb.core.graph.basic import Constant, Variable, clone_replace, graph_inputs
-from symnb.core.shared import SharedVariable, holding, lock_order
+from symnb.core.tensor.shared import SharedVariable, holding, lock_order
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import describe_shape

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from symnb.core.graph.errors import label
-from symnb.core.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable
 
 __all__ = ["function_reduce", "copied_function", "rebuilt_function"]
 

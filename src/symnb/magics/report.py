@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
-from symnb.core.shared import function_inputs as function_inputs
+from symnb.core.tensor.shared import function_inputs as function_inputs
 from symnb.printing import debugprint
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import kind_of, pre, value_summary, variables_table

@@ -26,7 +26,7 @@ import numpy as np
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
-from symnb.core.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_to_outer
 

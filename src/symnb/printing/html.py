@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Constant, Variable
-from symnb.core.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats

@@ -19,7 +19,7 @@ import numpy as np
 from symnb.core.graph.errors import label
 from symnb.core.graph.evaluate import evaluate_graph
 from symnb.core.graph.basic import Variable
-from symnb.core.shared import function_inputs
+from symnb.core.tensor.shared import function_inputs
 from symnb.printing._common import summarize_value
 from symnb.printing.html import TEXT_STYLE, table
 from symnb.printing.values import heatmap_html, value_stats

@@ -46,7 +46,7 @@ def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tupl
 
 
 def _checked(step_updates: Sequence[tuple[Any, Any]], name: str) -> list[tuple[Any, Any]]:
-    from symnb.core.shared import SharedVariable
+    from symnb.core.tensor.shared import SharedVariable
 
     seen: set[int] = set()
     for var, _ in step_updates:
