@@ -40,19 +40,6 @@ FORBIDDEN = {
     "widgets": ["symnb.magics"],
 }
 
-#: Circles inside a layer that are known and not yet untied, by the modules they join
-#: (docs/architecture.md says why). The test fails when a circle other than these
-#: appears, and when one of these grows or is gone (then remove it here).
-KNOWN_CIRCLES: list[frozenset[str]] = [
-    # The op library's families build each other's graphs: gradients (L_op), shapes
-    # (infer_shape) and the operators of TensorVariable call the public functions of
-    # sibling modules, and T.log / T.true_div build the stable forms directly.
-    frozenset(f"symnb.core.tensor.{name}" for name in (
-        "alloc", "basic", "blas", "elemwise", "elemwise_grad", "elemwise_specs", "join", "math",
-        "nnet", "reduction", "shape", "stable_forms", "subtensor", "subtensor_checks",
-        "subtensor_index", "variable")),
-]
-
 
 def module_name(path: Path, root: Path) -> str:
     parts = list(path.relative_to(root.parent).with_suffix("").parts)
@@ -153,9 +140,7 @@ def test_layers_import_only_downward(folder):
 
 def test_the_import_graph_has_no_circle():
     graph = import_graph(PACKAGE)
-    unknown = [describe(c, graph) for c in circles(graph) if c not in KNOWN_CIRCLES]
-    assert unknown == []
-    assert set(KNOWN_CIRCLES) <= set(circles(graph)), "a known circle is untied: remove it"
+    assert [describe(circle, graph) for circle in circles(graph)] == []
 
 
 def _write(root: Path, files: dict[str, str]) -> Path:

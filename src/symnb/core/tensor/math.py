@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from symnb.core.tensor import elemwise as ew
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
-from symnb.core.tensor.variable import TensorVariable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
@@ -27,22 +27,29 @@ _STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.st
                 "is built as its stable equivalent, whose gradient is stable too.")
 
 
-def _function(op_class: type[ew.Elemwise]) -> Callable[..., TensorVariable]:
+#: ``stable_forms.stable_equivalent``, installed by stable_forms.py: it needs the
+#: reduction and shape ops, which use this module.
+_stable_equivalent: list = []
+
+
+def install_stable_forms(stable_equivalent: Callable[..., Any]) -> None:
+    """Install what the ``stabilized`` rows' functions build instead of an unstable form."""
+    _stable_equivalent[:] = [stable_equivalent]
+
+
+def _function(op_class: type[ew.Elemwise]) -> Callable[..., Variable]:
     """The public function of an op class, named and documented by its row."""
     row = op_class.spec
     op = op_class()
     probe = row.dtype_like or row.numpy_fn
 
     if row.stabilized:
-        def apply(*operands: Any) -> TensorVariable:
-            # Imported here: stable_forms needs the reduction and shape ops, which use this module.
-            from symnb.core.tensor.stable_forms import stable_equivalent
-
+        def apply(*operands: Any) -> Variable:
             inputs = as_tensor_args(*operands, numpy_fn=probe)
-            stable = stable_equivalent(op, inputs)
+            stable = _stable_equivalent[0](op, inputs)
             return stable if stable is not None else op(*inputs)
     else:
-        def apply(*operands: Any) -> TensorVariable:
+        def apply(*operands: Any) -> Variable:
             return op(*as_tensor_args(*operands, numpy_fn=probe))
 
     apply.__name__ = apply.__qualname__ = row.name
@@ -111,7 +118,7 @@ _SWITCH = ew.Switch()
 
 
 @_documented_by(ew.Switch)
-def switch(cond: Any, a: Any, b: Any) -> TensorVariable:
+def switch(cond: Any, a: Any, b: Any) -> Variable:
     a, b = as_tensor_args(a, b)  # the condition takes no part in the promotion
     return _SWITCH(as_tensor_variable(cond), a, b)
 
@@ -120,7 +127,7 @@ where = switch
 
 
 @_documented_by(ew.Cast)
-def cast(x: Any, dtype: Any) -> TensorVariable:
+def cast(x: Any, dtype: Any) -> Variable:
     x = as_tensor_variable(x)
     op = ew.Cast(dtype)
     if x.dtype == op.dtype:

@@ -54,6 +54,7 @@ from typing import Callable, Sequence
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor import elemwise as ew
+from symnb.core.tensor.math import install_stable_forms
 from symnb.core.tensor.nnet import LogSoftmax, Softmax
 from symnb.core.tensor.patterns import is_fill_constant, other_operand, owner_op, same_computation
 from symnb.core.tensor.reduction import Sum
@@ -301,3 +302,6 @@ def log_softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variab
     if indexing is None:
         return log_probabilities
     return make(indexing.op, log_probabilities, *indexing.inputs[1:])
+
+
+install_stable_forms(stable_equivalent)  # T.log, T.log1p and / build these (math.py)

@@ -5,6 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from symnb.core.graph.basic import Constant, Variable
+from symnb.core.graph.type import TensorType
+# The operators and methods call the public functions of these modules, which make
+# nodes whose outputs are of the classes below (registered on TensorType at the end).
+from symnb.core.tensor import blas as _blas
+from symnb.core.tensor import math as _math
+from symnb.core.tensor import reduction as _reduction
+from symnb.core.tensor import shape as _shape
+from symnb.core.tensor import subtensor as _subtensor
+from symnb.core.tensor.basic import tensor
 from symnb.core.graph.traceback_filter import api_boundaries
 
 __all__ = ["TensorVariable", "TensorConstant", "install_evaluator"]
@@ -136,11 +145,5 @@ class TensorConstant(_TensorOperators, Constant):
     __slots__ = ()
 
 
-# The operators and methods call the public functions of these modules, which import this
-# one (for TensorVariable): imported last, they find its classes defined. Module globals,
-# not imports per call: ``x + y`` is on the graph-building hot path.
-from symnb.core.tensor import blas as _blas  # noqa: E402
-from symnb.core.tensor import math as _math  # noqa: E402
-from symnb.core.tensor import reduction as _reduction  # noqa: E402
-from symnb.core.tensor import shape as _shape  # noqa: E402
-from symnb.core.tensor import subtensor as _subtensor  # noqa: E402
+# The IR's type makes this package's variables (core/graph/type.py sits below the ops).
+TensorType.register_variables(TensorVariable, TensorConstant, tensor)
