@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 import symnb as sn
-from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.tensor.composite import Composite
 from tests.reference import assert_same, symbolic_like
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.config import config
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.op import Op
-from symnb.core.shared import SharedVariable, shared
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.op import Op
+from symnb.core.tensor.shared import SharedVariable, shared
 from symnb.core.scopes import name_scope
-from symnb.core.type import TensorType
-from symnb.core.errors import (
+from symnb.core.graph.type import TensorType
+from symnb.core.graph.errors import (
     DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401

@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from symnb.compile.linkers import Linker, WrapLinker
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.op import Op
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.op import Op
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
            "Variable", "Constant", "Op"]

@@ -11,9 +11,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core.gradient import (
-    DisconnectedInputError, NullGradientError, disconnected_grad, grad, hessian, jacobian,
-)
+from symnb.core.gradient import DisconnectedInputError, NullGradientError, disconnected_grad, grad
+from symnb.core.jacobian import hessian, jacobian
 
 __all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "verify_grad",
            "DisconnectedInputError", "NullGradientError", "GradientError"]
@@ -37,7 +36,7 @@ def verify_grad(fn: Callable[..., Any], points: Sequence[Any], eps: float | None
     value (NumPy reference path) and its compiled value (XLA path) are compared. Raises
     :class:`GradientError` with the largest absolute and relative errors and where.
     """
-    import symnb as sn
+    from symnb.compile.function import function  # imports JAX: only when a check runs
     from symnb.core.tensor.basic import constant, tensor
 
     rng = rng if rng is not None else np.random.default_rng(42)
@@ -53,8 +52,8 @@ def verify_grad(fn: Callable[..., Any], points: Sequence[Any], eps: float | None
     projection = rng.uniform(0.5, 1.5, size=np.shape(output.test_value)).astype(output.dtype)
     cost = (output * constant(projection)).sum()
     grads = grad(cost, inputs)
-    cost_fn = sn.function(inputs, cost, on_unused_input="ignore")
-    grad_fn = sn.function(inputs, grads, on_unused_input="ignore")
+    cost_fn = function(inputs, cost, on_unused_input="ignore")
+    grad_fn = function(inputs, grads, on_unused_input="ignore")
     compiled = grad_fn(*points)
     for i, (point, g, xla) in enumerate(zip(points, grads, compiled)):
         numeric = _finite_differences(cost_fn, points, i, eps)

@@ -17,8 +17,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from symnb.core.errors import SymnbError, label
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.errors import SymnbError, label
+from symnb.core.tensor.shared import SharedVariable
 
 __all__ = ["save", "load", "ModelFileError"]
 

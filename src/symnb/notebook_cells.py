@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from symnb.core.source import register_file_namer
+from symnb.core.graph.source import register_file_namer
 
 __all__ = ["cell_name"]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.config import config
+from symnb.core.graph.config import config
 
 __all__ = ["upcast"]
 

@@ -9,10 +9,10 @@ import symnb as sn
 import symnb.tensor as T
 from symnb.compile import DebugMode
 from symnb.compile.debugmode import DebugModeError, DebugModeNote
-from symnb.core.graph import Apply
-from symnb.core.op import Op
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.op import Op
 from symnb.core.rewriting import passes
-from symnb.core.rewriting.basic import LocalPass, node_rewriter
+from symnb.core.graph.rewriting import LocalPass, node_rewriter
 from symnb.core.tensor import elemwise as ew
 from symnb.lower_xla import lower
 

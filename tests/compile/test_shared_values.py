@@ -11,7 +11,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import SymnbError
+from symnb.core.graph.errors import SymnbError
 
 
 def test_64_bit_shared_values_come_back_whole():

@@ -7,7 +7,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile.specialize import check_static_values, value_sources
-from symnb.core.graph import toposort
+from symnb.core.graph.basic import toposort
 
 
 def test_value_sources_follow_values_not_shapes():

@@ -8,7 +8,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.config import ConfigError
+from symnb.core.graph.config import ConfigError
 
 
 def test_in_defaults_names_and_state():

@@ -7,7 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph import toposort
+from symnb.core.graph.basic import toposort
 from symnb.compile import Mode
 from symnb.core.tensor.assertion import Assert, AssertionFailedError
 from symnb.lower_xla.interpreter import build_program

@@ -5,7 +5,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import TestValueError
+from symnb.core.graph.errors import TestValueError
 from tests.reference import check_paths, small_values
 
 DTYPES = ["float32", "float64", "int32"]

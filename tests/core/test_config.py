@@ -8,7 +8,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.config import Config, ConfigError
+from symnb.core.graph.config import Config, ConfigError
 
 
 def test_defaults():

@@ -1,4 +1,4 @@
-"""``symnb.core.errors``: one class hierarchy, one layout for an error at the user's line.
+"""``symnb.core.graph.errors``: one class hierarchy, one layout for an error at the user's line.
 
 The same mistake gives the same class and layout whether a static shape finds it (as
 the node is made) or a test value does (as the node computes its own)."""
@@ -10,9 +10,9 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core import errors
-from symnb.core.config import ConfigError
-from symnb.core.errors import (
+from symnb.core.graph import errors
+from symnb.core.graph.config import ConfigError
+from symnb.core.graph.errors import (
     BuildError, BuildIndexError, BuildKeyError, BuildNotImplementedError, BuildTypeError,
     GraphRuntimeError, IndexOutOfBoundsError, InnerNodeError, MissingTestValueError,
     OutOfMemoryError, SymnbError, TestValueAssertionError, TestValueError, UnbuiltNode,

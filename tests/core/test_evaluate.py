@@ -1,4 +1,4 @@
-"""The one NumPy evaluator (``symnb.core.evaluate``): its per-node step, its loop and
+"""The one NumPy evaluator (``symnb.core.graph.evaluate``): its per-node step, its loop and
 its error policies, checked against NumPy computing the same graphs by hand."""
 
 import warnings
@@ -8,13 +8,13 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import InnerNodeError
-from symnb.core.evaluate import (
+from symnb.core.graph.errors import InnerNodeError
+from symnb.core.graph.evaluate import (
     NOT_KNOWN, RAISE, PerformContractError, at_line, evaluate, evaluate_graph, run_node,
 )
-from symnb.core.graph import Apply, toposort
-from symnb.core.op import Op
-from symnb.core.type import TensorType
+from symnb.core.graph.basic import Apply, toposort
+from symnb.core.graph.op import Op
+from symnb.core.graph.type import TensorType
 
 
 class _WrongDtype(Op):

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import symnb.tensor as T
-from symnb.core.fgraph import FunctionGraph, InconsistencyError
-from symnb.core.graph import Apply
+from symnb.core.graph.fgraph import FunctionGraph, InconsistencyError
+from symnb.core.graph.basic import Apply
 from symnb.core.rewriting import optimize
 from symnb.core.tensor import elemwise as ew
 

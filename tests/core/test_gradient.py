@@ -11,10 +11,10 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph import Apply, toposort
-from symnb.core.op import Op
+from symnb.core.graph.basic import Apply, toposort
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 from symnb.gradient import (
     DisconnectedInputError, GradientError, NullGradientError, hessian, jacobian, verify_grad,
 )

@@ -5,7 +5,7 @@ import numpy as np
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph import node_places, toposort, walk_nodes
+from symnb.core.graph.basic import node_places, toposort, walk_nodes
 from symnb.core.ifelse import IfElse
 from symnb.core.scan.op import Scan
 from symnb.core.tensor.composite import Composite

@@ -7,9 +7,9 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph import Apply
+from symnb.core.graph.basic import Apply
 from symnb.core.ifelse import IfElse, ifelse
-from symnb.core.op import Op
+from symnb.core.graph.op import Op
 from symnb.gradient import verify_grad
 from symnb.lower_xla.registry import lower
 from tests.reference import assert_same, check_paths, symbolic_like

@@ -1,4 +1,4 @@
-"""``symnb.core.inner_graph`` and the interface every op holding inner graphs implements
+"""``symnb.core.graph.inner_graph`` and the interface every op holding inner graphs implements
 (``inner_graphs``, ``inner_inputs``, ``inner_outputs``, ``inner_feeds``,
 ``inner_output_notes``, ``names_inner_graph``)."""
 
@@ -7,8 +7,8 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import InnerNodeError
-from symnb.core.inner_graph import InnerGraph, close_over, placeholder_like
+from symnb.core.graph.errors import InnerNodeError
+from symnb.core.graph.inner_graph import InnerGraph, close_over, placeholder_like
 from symnb.core.tensor.composite import Composite
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.test_value import NonFiniteTestValueWarning
+from symnb.core.graph.test_value import NonFiniteTestValueWarning
 
 P = np.array([0.0, 0.5, 0.5, 0.0], "float32")
 

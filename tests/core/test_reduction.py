@@ -7,7 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import TestValueError
+from symnb.core.graph.errors import TestValueError
 from tests.reference import check_paths, small_values
 
 AXES = [None, 0, -1, (0, 2), (-1, 0), ()]

@@ -4,12 +4,12 @@ import numpy as np
 import pytest
 
 import symnb.tensor as T
-from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.rewriting import (
     LEVELS, PASSES, LocalPass, RewriteFailureWarning, RewriteLimitWarning, node_rewriter, optimize,
     passes_for, register_rewrite,
 )
-from symnb.core.rewriting.basic import build
+from symnb.core.graph.rewriting import build
 from symnb.core.tensor import elemwise as ew
 
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import symnb.tensor as T
-from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.rewriting import optimize
-from symnb.core.static import MAX_FOLDED_BYTES
+from symnb.core.graph.static import MAX_FOLDED_BYTES
 from symnb.core.tensor.composite import Composite
 from tests.rewriting_helpers import applied, compile_and_check, op_names
 

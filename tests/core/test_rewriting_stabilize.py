@@ -7,8 +7,8 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile import Mode
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import clone_replace
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import clone_replace
 from symnb.core.tensor.stable_forms import FORMS
 from tests.reference import assert_same
 from tests.rewriting_helpers import applied, compile_and_check, op_names

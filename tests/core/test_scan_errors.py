@@ -6,7 +6,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import MissingTestValueError, TestValueError
+from symnb.core.graph.errors import MissingTestValueError, TestValueError
 from symnb.core.scan import scan
 from tests.reference import assert_same, symbolic_like
 

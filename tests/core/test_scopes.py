@@ -6,7 +6,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core import source
+from symnb.core.graph import source
 
 
 def double(v):

@@ -1,9 +1,9 @@
-"""``symnb.core.source``: where user code built a node (``capture_site``, ``Site``)."""
+"""``symnb.core.graph.source``: where user code built a node (``capture_site``, ``Site``)."""
 
 import os
 
 import symnb.tensor as T
-from symnb.core.source import PACKAGE_DIR, Site, capture_site
+from symnb.core.graph.source import PACKAGE_DIR, Site, capture_site
 
 
 def _line_of(text: str) -> int:

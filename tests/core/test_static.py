@@ -1,4 +1,4 @@
-"""``symnb.core.static``: one notion of what is known ahead of the compiled program."""
+"""``symnb.core.graph.static``: one notion of what is known ahead of the compiled program."""
 
 import warnings
 
@@ -7,9 +7,9 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core import static
-from symnb.core.graph import toposort
-from symnb.core.static import fold, known_while_tracing, may_run_ahead, static_value
+from symnb.core.graph import static
+from symnb.core.graph.basic import toposort
+from symnb.core.graph.static import fold, known_while_tracing, may_run_ahead, static_value
 from symnb.core.tensor.assertion import Assert
 from symnb.core.tensor.print_op import Print
 

@@ -5,10 +5,10 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import GraphRuntimeError, TestValueError
+from symnb.core.graph.errors import GraphRuntimeError, TestValueError
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.lower_xla.registry import DynamicShapeError
-from symnb.core.graph import toposort
+from symnb.core.graph.basic import toposort
 from tests.reference import check_paths
 from tests.reference import scaled_normal as _values
 

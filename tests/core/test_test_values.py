@@ -7,7 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.errors import MissingTestValueError, TestValueError
+from symnb.core.graph.errors import MissingTestValueError, TestValueError
 
 
 def test_tag_and_attribute_are_the_same_value():

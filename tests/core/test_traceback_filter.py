@@ -43,14 +43,14 @@ def test_a_script_shows_its_own_line_then_the_message(tmp_path):
     lines = stderr.splitlines()
     assert lines[0] == "Traceback (most recent call last):"
     assert lines[1].endswith('shape_bug.py", line 5, in <module>') and lines[2].strip() == "z = x + y"
-    assert lines[4].startswith("symnb.core.errors.TestValueError: DimensionMismatch")
+    assert lines[4].startswith("symnb.core.graph.errors.TestValueError: DimensionMismatch")
     assert SYMNB_DIR not in stderr
     assert "symnb removed its own frames" in stderr
 
 
 def test_exception_verbosity_high_keeps_every_frame(tmp_path):
     stderr = run_script(tmp_path, "exception_verbosity=high")
-    assert os.path.join(SYMNB_DIR, "core", "test_value.py") in stderr
+    assert os.path.join(SYMNB_DIR, "core", "graph", "test_value.py") in stderr
     assert "symnb removed its own frames" not in stderr
 
 
@@ -91,7 +91,7 @@ def test_an_error_in_a_scan_step_names_the_steps_line():
 
 
 def test_user_callbacks_between_symnb_frames_are_kept():
-    from symnb.core.traceback_filter import api_boundary
+    from symnb.core.graph.traceback_filter import api_boundary
 
     def user_callback():
         raise KeyError("from the user's code")

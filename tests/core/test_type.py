@@ -5,7 +5,7 @@ import pickle
 import numpy as np
 import pytest
 
-from symnb.core.type import (
+from symnb.core.graph.type import (
     DTYPES, TensorType, canonical_dtype, describe_shape, is_bool, is_float, is_integer,
 )
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import symnb.tensor as T
-from symnb.core.graph import Constant, toposort
+from symnb.core.graph.basic import Constant, toposort
 from symnb.lower_xla.cache import (
     ChangedShape, Program, ProgramCache, StaticArgument, compiled_program, graph_signature,
     keep_shapes,

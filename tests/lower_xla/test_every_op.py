@@ -3,7 +3,7 @@ differentiable) a gradient rule. A new Op missing one of them fails here."""
 
 import symnb  # noqa: F401  (imports every op module)
 import symnb.lower_xla  # noqa: F401  (registers every lowering rule)
-from symnb.core.op import Op
+from symnb.core.graph.op import Op
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.elemwise import GRADIENTS
 from symnb.lower_xla.registry import lower

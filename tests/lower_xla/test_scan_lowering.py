@@ -10,7 +10,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.core.gradient import grad
-from symnb.core.graph import toposort
+from symnb.core.graph.basic import toposort
 from symnb.core.ifelse import ifelse
 from symnb.core.scan import reduce, scan, scan_until, steps_run
 from symnb.lower_xla.interpreter import build_program

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.graph import Apply
-from symnb.core.op import Op
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 
 
 class MinMax(Op):

@@ -138,7 +138,7 @@ def test_compiled_function_shows_updates():
 def test_function_graph_and_maker_fgraph():
     from types import SimpleNamespace
 
-    from symnb.core.fgraph import FunctionGraph
+    from symnb.core.graph.fgraph import FunctionGraph
 
     x = T.vector("x")
     graph = FunctionGraph([x], [T.exp(x) * 2.])

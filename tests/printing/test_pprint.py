@@ -5,10 +5,10 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph import Apply, clone_replace
-from symnb.core.op import Op
+from symnb.core.graph.basic import Apply, clone_replace
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 from symnb.printing import pp, pprint, register_pprinter
 from tests.printing import MinMax
 

@@ -171,7 +171,7 @@ def test_bad_format():
 def test_function_graph_and_maker_fgraph():
     from types import SimpleNamespace
 
-    from symnb.core.fgraph import FunctionGraph
+    from symnb.core.graph.fgraph import FunctionGraph
 
     x = T.vector("x")
     graph = FunctionGraph([x], [T.exp(x) * 2.])

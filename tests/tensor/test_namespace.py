@@ -64,7 +64,7 @@ def test_every_name_is_the_core_object():
     from symnb.core.tensor import math, reduction, shape
 
     # Each function of T is the core function behind a public entry point, which removes
-    # symnb's frames from the tracebacks of the errors it raises (core/traceback_filter.py).
+    # symnb's frames from the tracebacks of the errors it raises (core/graph/traceback_filter.py).
     assert T.exp.__wrapped__ is math.exp and T.sum.__wrapped__ is reduction.sum
     assert T.reshape.__wrapped__ is shape.reshape
     assert inspect.signature(T.reshape) == inspect.signature(shape.reshape)

@@ -9,7 +9,7 @@ import symnb as sn
 import symnb.tensor as T
 from symnb.compile import NanGuardMode
 from symnb.compile.nanguard import NanGuardError
-from symnb.core.errors import BuildError
+from symnb.core.graph.errors import BuildError
 from symnb.printing.values import value_stats
 from symnb.widgets import GraphExplorer
 

@@ -12,6 +12,18 @@ from symnb.compile.debugmode import DebugMode
 from symnb.compile.monitormode import MonitorMode
 from symnb.compile.io import In, Out
 
+from symnb.core.tensor.variable import install_evaluator
+
+
+def _evaluate(var, inputs_to_values):
+    """``var.eval()``: compiled once per set of inputs (imports JAX on first use)."""
+    from symnb.compile.function import evaluate
+
+    return evaluate(var, inputs_to_values)
+
+
+install_evaluator(_evaluate)
+
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
            "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out"]
 

@@ -25,7 +25,7 @@ from jax.sharding import AxisType
 
 from symnb.compile.devices import on_device, uses_64_bits
 from symnb.compile.sharding import with_auto_axes
-from symnb.core.errors import label
+from symnb.core.graph.errors import label
 from symnb.lower_xla.cache import copy_array
 from symnb.lower_xla.checks import has_checks
 from symnb.lower_xla.interpreter import NodeFailure, build_program

@@ -14,8 +14,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import label
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import label
 from symnb.core.failed_call import CallValues, NodeValues, replay
 
 __all__ = ["with_call_values"]

@@ -19,10 +19,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.compile.linkers import Linker
-from symnb.compile.mode import Mode
-from symnb.core.errors import SymnbError, format_node_error, label
-from symnb.core.graph import Apply
-from symnb.core.source import warn_at_user_line
+from symnb.compile.mode import Mode, register_mode_name
+from symnb.core.graph.errors import SymnbError, format_node_error, label
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.source import warn_at_user_line
 
 __all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
 
@@ -98,7 +98,7 @@ def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
     is an error, unless an inexact rewrite changed a value on these inputs (the
     difference is then that rewrite's). Returns the notes of this call.
     """
-    from symnb.core.evaluate import evaluate_graph
+    from symnb.core.graph.evaluate import evaluate_graph
 
     givens = {var: np.asarray(value) for var, value in zip(inputs, arrays)}
     with np.errstate(all="ignore"):  # NaN and inf are values to compare here, not news
@@ -136,7 +136,7 @@ def _changes(history: Sequence, givens: dict) -> list[tuple[Any, str]]:
     rewrite after it would otherwise be blamed on it). Walking the history backwards
     grows that set of fixed values one record at a time.
     """
-    from symnb.core.evaluate import evaluate_graph
+    from symnb.core.graph.evaluate import evaluate_graph
 
     successor = {id(r.old): r.new for r in history}
 
@@ -162,7 +162,7 @@ def _changes(history: Sequence, givens: dict) -> list[tuple[Any, str]]:
 def _difference(record: Any, values: dict) -> str | None:
     """How the rewrite's replacing value differs from the replaced one (None: it does
     not), the replaced one raising included (``out[-1]`` of a loop of no steps)."""
-    from symnb.core.evaluate import evaluate_graph
+    from symnb.core.graph.evaluate import evaluate_graph
 
     (new,) = evaluate_graph([record.new], values)
     try:
@@ -191,3 +191,6 @@ def _note(record: Any, problem: str, notes: list[str] | None) -> str:
     else:
         warn_at_user_line(note, DebugModeNote)
     return note
+
+
+register_mode_name(("DEBUGMODE", "DEBUG_MODE"), DebugMode)  # sn.function(mode='DebugMode')

@@ -15,9 +15,9 @@ import jax
 import numpy as np
 
 from symnb.compile.sharding import as_sharding
-from symnb.core.config import config
-from symnb.core.graph import Apply, Variable, walk_nodes
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply, Variable, walk_nodes
+from symnb.core.tensor.shared import SharedVariable
 
 __all__ = ["call_context", "on_device", "uses_64_bits", "gpu_device"]
 

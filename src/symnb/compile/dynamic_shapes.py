@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from symnb.core.graph import Apply, Constant, Variable, walk_nodes
+from symnb.core.graph.basic import Apply, Constant, Variable, walk_nodes
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
-from symnb.core.static import known_while_tracing
+from symnb.core.graph.static import known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError
 from symnb.lower_xla.rules.subtensor import (
     array_entries, array_inputs, mask_read_message, nonzero_use_message,

@@ -11,24 +11,21 @@ there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 import jax
 import numpy as np
 
 from symnb.compile.devices import on_device
 from symnb.compile.inputs import taken_as_is
-from symnb.core.traceback_filter import hide_library_frames
+from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.interpreter import NodeFailure
-
-if TYPE_CHECKING:
-    from symnb.compile.function import Function
 
 __all__ = ["fast_path"]
 
 
-def fast_path(function: "Function", program: Program) -> Callable[..., Any] | None:
+def fast_path(function: Any, program: Program) -> Callable[..., Any] | None:
     """The call of ``function`` running ``program``, or None when calls need the full path."""
     if not program.plain or function._context is not None or function._after_call is not None \
             or function.profile is not None:
@@ -39,7 +36,7 @@ def fast_path(function: "Function", program: Program) -> Callable[..., Any] | No
     return _positional(function, program)
 
 
-def _one_in_one_out(function: "Function", program: Program) -> Callable[..., Any]:
+def _one_in_one_out(function: Any, program: Program) -> Callable[..., Any]:
     """One argument, one output, no shared variable: the common case, written out."""
     dtype, ndim = taken_as_is(function.inputs[0])
     (check,) = function._checkers
@@ -66,7 +63,7 @@ def _one_in_one_out(function: "Function", program: Program) -> Callable[..., Any
     return one_in_one_out
 
 
-def _positional(function: "Function", program: Program) -> Callable[..., Any]:
+def _positional(function: Any, program: Program) -> Callable[..., Any]:
     """Positional arguments; shared variables read and updated with their locks held."""
     full, run, finish = function._call_in_full, function._run_plain, function._finish
     checkers, n_inputs = tuple(function._checkers), len(function.inputs)

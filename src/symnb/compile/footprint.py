@@ -15,10 +15,10 @@ from typing import Any, Callable, NamedTuple, Sequence
 import jax
 import numpy as np
 
-from symnb.core.errors import OutOfMemoryError, format_node_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.shared import SharedVariable
-from symnb.core.type import describe_shape
+from symnb.core.graph.errors import OutOfMemoryError, format_node_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.tensor.shared import SharedVariable
+from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.interpreter import build_program
 
 __all__ = ["high_verbosity_details", "storage_footprint", "out_of_memory_error",

@@ -34,23 +34,23 @@ from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
 from symnb.compile.specialize import check_static_values, value_sources
-from symnb.core.collector import collector_paused
-from symnb.core.config import config
-from symnb.core.errors import (
+from symnb.core.graph.collector import collector_paused
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import (
     GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
     format_node_error, label,
 )
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
-from symnb.core.shared import SharedVariable, holding, lock_order
-from symnb.core.source import warn_at_user_line
+from symnb.core.graph.basic import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.tensor.shared import SharedVariable, holding, lock_order
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 from symnb.core.updates import with_default_updates
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import FailedCheck, failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
 from symnb.lower_xla.registry import StaticValueRequired
-from symnb.core.traceback_filter import api_boundary, hide_library_frames
+from symnb.core.graph.traceback_filter import api_boundary, hide_library_frames
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
@@ -63,7 +63,7 @@ class UnusedInputError(SymnbError, ValueError):
     """An input the outputs do not depend on (``on_unused_input='raise'``)."""
 
 
-@api_boundary  # errors show the user's line: core/traceback_filter.py
+@api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = None,
              givens: Any = None, mode: Any = None, profile: bool | None = None,
              name: str | None = None, allow_input_downcast: bool | None = None,
@@ -190,12 +190,12 @@ class Function:
         both functions always share their shared variables (unless swapped)."""
         from symnb.compile.pickling import copied_function
 
-        return copied_function(self, swap, delete_updates, name, profile)
+        return copied_function(self, swap, delete_updates, name, profile, function)
 
     def __reduce__(self) -> tuple:
         from symnb.compile.pickling import function_reduce
 
-        return function_reduce(self)
+        return function_reduce(self, function)
 
     def _build_program(self) -> Program:
         donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
@@ -246,7 +246,7 @@ class Function:
                 # Shared values are read, donated, replaced and copied out with their locks held.
                 with self._locks:
                     outputs = self._finish(self._run(arrays + [on_device(v) for v in self._all_shared]))
-        except Exception as err:  # traceback filtering: see core/traceback_filter.py
+        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             if profile is not None:
                 profile.abort()
             hide_library_frames(err)

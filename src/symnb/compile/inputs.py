@@ -13,10 +13,10 @@ import jax
 import numpy as np
 
 from symnb.compile.sharding import with_auto_axes
-from symnb.core.config import config
-from symnb.core.errors import label
-from symnb.core.graph import Variable
-from symnb.core.type import describe_shape
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["make_checker", "strict_checker", "taken_as_is", "convert_argument"]
 

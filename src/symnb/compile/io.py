@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from symnb.core.errors import label
-from symnb.core.graph import Variable
-from symnb.core.shared import SharedVariable, shared
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
+from symnb.core.tensor.shared import SharedVariable, shared
 
 __all__ = ["In", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "unwrap_outputs"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from symnb.core.graph import Apply
+from symnb.core.graph.basic import Apply
 
 __all__ = ["Linker", "WrapLinker"]
 

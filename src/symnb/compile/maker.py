@@ -10,9 +10,9 @@ import time
 from typing import Sequence
 
 from symnb.compile.mode import Mode
-from symnb.core.collector import collector_paused
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Variable
+from symnb.core.graph.collector import collector_paused
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Variable
 from symnb.core.rewriting import optimize
 
 __all__ = ["FunctionMaker"]

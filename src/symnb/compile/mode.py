@@ -17,13 +17,13 @@ through flags the function reads.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from symnb.core.config import config
+from symnb.core.graph.config import config
 from symnb.core.rewriting import RewriteQuery, rewrite_tags
 
 if TYPE_CHECKING:  # the program types import JAX; this module must not
-    from symnb.core.graph import Apply, Variable
+    from symnb.core.graph.basic import Apply, Variable
     from symnb.lower_xla.cache import Program
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "OPTIMIZERS"]
@@ -129,18 +129,20 @@ FAST_COMPILE = Mode(optimizer="fast_compile")
 
 _NAMED = {"FAST_RUN": FAST_RUN, "FAST_COMPILE": FAST_COMPILE}
 
+#: Modes made afresh per use, by upper-case name: the debugging modes register theirs
+#: (debugmode.py, nanguard.py), since they build on this module.
+_MADE_BY_NAME: dict[str, Callable[[], Mode]] = {}
+
+
+def register_mode_name(names: Sequence[str], make: Callable[[], Mode]) -> None:
+    """``sn.function(mode=name)`` for each of ``names`` (any case) makes ``make()``."""
+    for name in names:
+        _MADE_BY_NAME[name.upper()] = make
+
 
 def _debugging_mode(name: str) -> Mode | None:
-    # Imported on use: these modules import this one.
-    if name in ("DEBUGMODE", "DEBUG_MODE"):
-        from symnb.compile.debugmode import DebugMode
-
-        return DebugMode()
-    if name == "NANGUARDMODE":
-        from symnb.compile.nanguard import NanGuardMode
-
-        return NanGuardMode()
-    return None
+    make = _MADE_BY_NAME.get(name)
+    return make() if make is not None else None
 
 
 def get_mode(mode: Any) -> Mode:

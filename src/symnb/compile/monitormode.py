@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from symnb.compile.linkers import WrapLinker
 from symnb.compile.mode import Mode
-from symnb.core.graph import Apply
+from symnb.core.graph.basic import Apply
 
 __all__ = ["MonitorMode"]
 

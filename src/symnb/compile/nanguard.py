@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 
 from symnb.compile.linkers import Linker
-from symnb.compile.mode import Mode
-from symnb.core.errors import SymnbError, format_node_error, label
+from symnb.compile.mode import Mode, register_mode_name
+from symnb.core.graph.errors import SymnbError, format_node_error, label, printed_node
 from symnb.core.failed_call import NodeValues, replay
-from symnb.core.graph import Apply, Variable
-from symnb.core.type import describe_shape
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["NanGuardMode", "NanGuardError"]
 
@@ -94,11 +94,8 @@ def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:
 
 
 def _debugprint(node: Apply) -> list[str]:
-    try:
-        from symnb.printing import debugprint
-    except ImportError:
-        return []
-    return ["Debugprint of the node:", debugprint(node, file="str").rstrip()]
+    text = printed_node(node)  # the printing layer's debugprint, registered on import
+    return [] if text is None else ["Debugprint of the node:", text]
 
 
 class NanGuardMode(Mode):
@@ -108,3 +105,6 @@ class NanGuardMode(Mode):
                  big_is_error: bool = True, optimizer: Any = "default") -> None:
         super().__init__(linker=_NanGuardLinker(nan_is_error, inf_is_error, big_is_error),
                          optimizer=optimizer)
+
+
+register_mode_name(("NANGUARDMODE",), NanGuardMode)  # sn.function(mode='NanGuardMode')

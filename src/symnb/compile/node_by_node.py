@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 import jax.numpy as jnp
 
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph.basic import Apply, Variable
 from symnb.lower_xla.cache import Program
 from symnb.lower_xla.interpreter import build_program
 

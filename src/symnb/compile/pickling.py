@@ -4,15 +4,15 @@ A compiled function pickles as the arguments ``sn.function`` was given (the grap
 its inputs, updates, givens and mode): unpickling compiles it again, so the program
 always matches the symnb and JAX that load it. Shared variables pickle with their
 values (``SharedVariable.__reduce_ex__``), so a trained model comes back as it was
-saved; creation sites pickle as file/line/function frames (``core/source.py``).
+saved; creation sites pickle as file/line/function frames (``core/graph/source.py``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
-from symnb.core.errors import label
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.errors import label
+from symnb.core.tensor.shared import SharedVariable
 
 __all__ = ["function_reduce", "copied_function", "rebuilt_function"]
 
@@ -25,22 +25,21 @@ def _construction(function: Any) -> dict:
     return construction
 
 
-def function_reduce(function: Any) -> tuple:
-    """``Function.__reduce__``: rebuild from the construction arguments."""
+def function_reduce(function: Any, build: Callable[..., Any]) -> tuple:
+    """``Function.__reduce__``: rebuild from the construction arguments with ``build``
+    (``sn.function``, passed in: it imports this module, not the reverse)."""
     construction = dict(_construction(function))
     construction["profile"] = None  # profiles are per process
-    return (rebuilt_function, (construction,))
+    return (rebuilt_function, (construction, build))
 
 
-def rebuilt_function(construction: dict) -> Any:
-    """The function ``sn.function(**construction)`` (what unpickling calls)."""
-    from symnb.compile.function import function
-
-    return function(**construction)
+def rebuilt_function(construction: dict, build: Callable[..., Any]) -> Any:
+    """The function ``build(**construction)``: ``sn.function`` (what unpickling calls)."""
+    return build(**construction)
 
 
 def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | None,
-                    profile: bool | None) -> Any:
+                    profile: bool | None, build: Callable[..., Any]) -> Any:
     """``Function.copy``: the same construction with shared variables swapped (in the
     graph and as update targets) and, with ``delete_updates``, no update at all."""
     construction = dict(_construction(function))
@@ -56,7 +55,7 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
             construction["on_unused_input"] = "ignore"
     if swap:
         construction.update(_swapped(construction, dict(swap)))
-    return rebuilt_function(construction)
+    return rebuilt_function(construction, build)
 
 
 def _swapped(construction: dict, swap: dict) -> dict:

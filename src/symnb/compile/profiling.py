@@ -32,16 +32,17 @@ import statistics
 import sys
 import threading
 import time
-from typing import Any, NamedTuple, TextIO
+from typing import Any, TextIO
 
 import jax
 import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.node_by_node import node_by_node_program
-from symnb.core.config import config
-from symnb.core.graph import Apply
-from symnb.core.type import describe_shape
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply
+from symnb.compile.profiling_records import CompileRecord as CompileRecord
+from symnb.compile.profiling_records import ProfileReport as ProfileReport
 
 __all__ = ["ProfileStats", "CompileRecord", "ProfileReport"]
 
@@ -49,34 +50,6 @@ __all__ = ["ProfileStats", "CompileRecord", "ProfileReport"]
 _STAGES = {"/jax/core/compile/jaxpr_trace_duration": "tracing",
            "/jax/core/compile/jaxpr_to_mlir_module_duration": "lowering",
            "/jax/core/compile/backend_compile_duration": "xla_compile"}
-
-
-class CompileRecord(NamedTuple):
-    """A call that traced and compiled the program: the argument shapes that caused it,
-    the call's whole time, and its tracing, lowering and XLA-compile seconds."""
-
-    shapes: tuple
-    seconds: float
-    tracing: float
-    lowering: float
-    xla_compile: float
-
-
-class ProfileReport(NamedTuple):
-    """Per-node and per-line seconds per call, summing (with ``outside`` and
-    ``unattributed``) to ``call_seconds``, the real time of a call."""
-
-    source: str                     # how the node times were measured
-    call_seconds: float             # the real time of one call (the calls' median)
-    program_seconds: float          # of which XLA's operations ran (their own time, traced)
-    outside_seconds: float          # the rest: checks, dispatch, transfers, output copies
-    node_seconds: dict[int, float]  # scaled, per toposort index (every node)
-    line_seconds: dict[str, float]  # scaled, per user line
-    unattributed: float             # XLA operations no node's scope names (copies, layouts)
-    shared_scopes: dict[int, int]   # nodes sharing a scope (op class and line) with others
-    facts: Any                      # profiling_xla.CompiledFacts, or None
-    footprint: list[Any]            # footprint.Footprint entries, largest first
-    traced_seconds: float = 0.0     # XLA's operations as traced, before scaling to the call
 
 
 class ProfileStats:
@@ -295,8 +268,3 @@ def _print_at_exit() -> None:
                 stats.summary()
             except Exception as error:  # one function's failure must not hide the others
                 print(f"(profile of {stats.function.name or 'a function'} failed: {error})")
-
-
-def describe_signature(shapes: tuple) -> str:
-    """``float32 (256, 784), int32 (256,)``: the argument shapes of a compile."""
-    return ", ".join(f"{dtype} {describe_shape(shape)}" for shape, dtype in shapes)

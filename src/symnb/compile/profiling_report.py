@@ -4,20 +4,18 @@ program on the last call's arguments, scaled so that the rows sum to the real ca
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import jax
 import numpy as np
 
 from symnb.compile.devices import on_device
 from symnb.compile.footprint import storage_footprint
-from symnb.compile.profiling import ProfileReport
+from symnb.compile.profiling_records import ProfileReport
 from symnb.compile.profiling_xla import (
     attribute_to_nodes, compiled_facts, hlo_scopes, module_name, trace_operations,
 )
 
-if TYPE_CHECKING:
-    from symnb.compile.profiling import ProfileStats
 
 __all__ = ["make_report"]
 
@@ -26,7 +24,7 @@ REPLAY = ("node-by-node replay (each node through its own lowering, not fused), 
           "scaled to the real call")
 
 
-def make_report(stats: "ProfileStats", arrays: list[Any], repeats: int) -> ProfileReport:
+def make_report(stats: Any, arrays: list[Any], repeats: int) -> ProfileReport:
     fn = stats.function
     program = fn._program
     with fn._locks if fn._locks is not None else contextlib.nullcontext():
@@ -53,7 +51,7 @@ def make_report(stats: "ProfileStats", arrays: list[Any], repeats: int) -> Profi
     return ProfileReport(REPLAY, call, call, 0.0, nodes, lines, 0.0, {}, facts, footprint)
 
 
-def _from_xla_trace(stats: "ProfileStats", program: Any, full: list[Any], footprint: list,
+def _from_xla_trace(stats: Any, program: Any, full: list[Any], footprint: list,
                     weights: dict[int, float], repeats: int) -> ProfileReport:
     fn = stats.function
     call_args = program.arguments(full)

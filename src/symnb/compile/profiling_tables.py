@@ -11,17 +11,15 @@ transfers, copies of the outputs), so that each table sums to the real call.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from symnb.compile.footprint import human_bytes
 from symnb.compile.profile_text import percent_text, seconds_text
-from symnb.compile.profiling import ProfileReport, describe_signature
-from symnb.core.type import describe_shape
+from symnb.compile.profiling_records import ProfileReport, describe_signature
+from symnb.core.graph.type import describe_shape
 
-if TYPE_CHECKING:
-    from symnb.compile.profiling import ProfileStats
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
            "write_overview", "OUTSIDE", "UNNAMED"]
@@ -64,7 +62,7 @@ def _rows(report: ProfileReport, groups: dict[str, list[float]], details: dict[s
     return rows
 
 
-def apply_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per node of ``f.nodes`` (every node, those XLA did no work for at 0)."""
     nodes = stats.function.nodes
     groups, details, indices = {}, {}, {}
@@ -77,17 +75,17 @@ def apply_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
     return _rows(report, groups, details, indices)
 
 
-def op_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per op (class and parameters), with how many nodes apply it."""
     return _grouped(stats, report, lambda node: node.op.display_name())
 
 
-def class_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def class_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per op class."""
     return _grouped(stats, report, lambda node: type(node.op).__name__)
 
 
-def line_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
+def line_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per user line (inside a loop body, the body's own lines); ``count``: the
     nodes of ``f.nodes`` built there."""
     nodes = stats.function.nodes
@@ -101,7 +99,7 @@ def line_rows(stats: "ProfileStats", report: ProfileReport) -> list[Row]:
     return [r._replace(count=max(counts.get(r.key, 1), 1)) if r.count else r for r in rows]
 
 
-def _grouped(stats: "ProfileStats", report: ProfileReport, key_of: Any) -> list[Row]:
+def _grouped(stats: Any, report: ProfileReport, key_of: Any) -> list[Row]:
     nodes = stats.function.nodes
     groups: dict[str, list[float]] = {}
     for i, seconds in report.node_seconds.items():
@@ -115,7 +113,7 @@ def _where(node: Any) -> str:
 
 # -- text --------------------------------------------------------------------------------
 
-def write_summary(stats: "ProfileStats", report: ProfileReport | None, n_nodes: int) -> str:
+def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str:
     out = io.StringIO()
     fn = stats.function
     out.write(f"Function profile: {fn.name or '<unnamed function>'}\n")
@@ -149,7 +147,7 @@ def write_summary(stats: "ProfileStats", report: ProfileReport | None, n_nodes: 
     return out.getvalue()
 
 
-def write_overview(stats: "ProfileStats", report: ProfileReport | None, n_lines: int) -> str:
+def write_overview(stats: Any, report: ProfileReport | None, n_lines: int) -> str:
     """The profile in a few lines: time per call (in and outside the program), compile
     time, the costliest user lines; the numbers of :func:`write_summary`."""
     out = io.StringIO()
@@ -178,7 +176,7 @@ def write_overview(stats: "ProfileStats", report: ProfileReport | None, n_lines:
     return out.getvalue()
 
 
-def _write_calls(out: io.StringIO, stats: "ProfileStats") -> None:
+def _write_calls(out: io.StringIO, stats: Any) -> None:
     n = stats.calls
     out.write(f"  {n} call(s) timed: per call min {_s(stats.call_min)}, median "
               f"{_s(stats.call_median)}, mean {_s(stats.call_mean)}"
@@ -195,7 +193,7 @@ def _write_calls(out: io.StringIO, stats: "ProfileStats") -> None:
               f"device->host {t['d2h_count']:g} ({_b(t['d2h_bytes'])})\n")
 
 
-def _write_cost(out: io.StringIO, stats: "ProfileStats", report: ProfileReport) -> None:
+def _write_cost(out: io.StringIO, stats: Any, report: ProfileReport) -> None:
     facts = report.facts
     if facts is None:
         return
@@ -238,7 +236,7 @@ def _write_table(out: io.StringIO, title: str, header: str, rows: list[Row], lim
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
 
 
-def _write_apply(out: io.StringIO, stats: "ProfileStats", report: ProfileReport, limit: int) -> None:
+def _write_apply(out: io.StringIO, stats: Any, report: ProfileReport, limit: int) -> None:
     title = "Apply"
     out.write(f"\n{title}\n------\n  <% time> <sum %> <apply time> <time per call> <#call> <id> "
               f"<op> <built at>\n")

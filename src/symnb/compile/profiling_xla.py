@@ -46,7 +46,7 @@ from typing import Any, Sequence
 import jax
 import numpy as np
 
-from symnb.core.graph import Apply, walk_nodes
+from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.lower_xla.interpreter import scope_name
 
 __all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",

@@ -24,8 +24,8 @@ from typing import Any, Sequence
 import jax
 from jax.sharding import AxisType, Mesh, NamedSharding, PartitionSpec, Sharding
 
-from symnb.core.errors import MissingTestValueError, label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import MissingTestValueError, label
+from symnb.core.graph.basic import Variable
 
 __all__ = ["as_sharding", "input_shardings", "output_shardings", "collectives",
            "sharding_lines", "describe_sharding", "partitioned_by_xla", "with_auto_axes"]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from symnb.core.errors import format_node_error, label
-from symnb.core.graph import Apply, Constant, Place, Variable, ancestors, node_places
-from symnb.core.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
+from symnb.core.graph.errors import format_node_error, label
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, ancestors, node_places
+from symnb.core.graph.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError, passed_as_is, static_inputs
 
 __all__ = ["value_sources", "check_static_values"]

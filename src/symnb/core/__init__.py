@@ -3,10 +3,10 @@
 The core imports NumPy only, never JAX or IPython.
 """
 
-from symnb.core.config import config
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.op import Op
-from symnb.core.type import TensorType
-from symnb.core.shared import SharedVariable, shared
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.type import TensorType
+from symnb.core.tensor.shared import SharedVariable, shared
 
 __all__ = ["config", "Apply", "Constant", "Variable", "Op", "TensorType", "SharedVariable", "shared"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from symnb.core.errors import SymnbError
+from symnb.core.graph.errors import SymnbError
 
 __all__ = ["ABSENT", "NotInSymnbError", "module_getattr", "markdown_table"]
 

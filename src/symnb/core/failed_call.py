@@ -3,7 +3,7 @@
 When a compiled function fails on its arguments (a NaN under ``NanGuardMode``, an index
 or ``Assert`` check, a shape a node cannot take), the program's own values are gone or
 were never computed. The replay runs the function's graph with the one NumPy evaluator
-(``symnb.core.evaluate``) on the call's arguments and the shared variables' values as
+(``symnb.core.graph.evaluate``) on the call's arguments and the shared variables' values as
 they were before the call (a failed call leaves them unchanged), watching every node,
 inner graphs included, until the failing node fails. What it records is the failing
 node's input values, its outputs where it produced them, and, for a node in a loop
@@ -18,10 +18,10 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.evaluate import PerformContractError, evaluate, run_node, stepping
+from symnb.core.graph.errors import label
+from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node, stepping
 from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary"]
 
@@ -52,7 +52,7 @@ class _Found(BaseException):
 def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[NodeValues | None,
                                                                             NodeValues | None]:
     """Evaluate ``nodes`` (execution order; ``env`` seeded with the graph's inputs, as
-    for :func:`symnb.core.evaluate.evaluate`) until ``stop`` says an evaluation is the
+    for :func:`symnb.core.graph.evaluate.evaluate`) until ``stop`` says an evaluation is the
     one sought, at any depth of inner graphs.
 
     Returns ``(found, other)``: the evaluation found (None if none was), and the first

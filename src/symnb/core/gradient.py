@@ -7,23 +7,21 @@ line as their creation site (the first frame outside symnb).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
-from symnb.core.errors import SymnbError, label
-from symnb.core.graph import Apply, Variable, toposort
+from symnb.core.graph.errors import SymnbError, label
+from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.core.gradient_stable import stabilized_seeds
 from symnb.core.scopes import gradient_of, gradient_scope
-from symnb.core.source import warn_at_user_line
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor import math as m
-from symnb.core.tensor.alloc import ones_like, zeros, zeros_like
+from symnb.core.tensor.alloc import ones_like, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.tensor.join import stack
-from symnb.core.tensor.shape import shape_i
-from symnb.core.type import is_float
-from symnb.core.traceback_filter import api_boundary
+from symnb.core.graph.type import is_float
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
-           "jacobian", "hessian"]
+           "gradient_rule", "register_gradient"]
 
 
 class DisconnectedInputError(SymnbError, ValueError):
@@ -39,7 +37,7 @@ def disconnected_grad(x: Any) -> Variable:
     return m.stop_gradient(x)
 
 
-@api_boundary  # errors show the user's line: core/traceback_filter.py
+@api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
          consider_constant: Iterable[Variable] | None = None,
          disconnected_inputs: str = "raise", known_grads: dict | None = None,
@@ -196,8 +194,30 @@ def _total(grads: list[Variable] | None) -> Variable | None:
     return total
 
 
+#: Gradient rules kept above their op's module, by Op class (a plain dict, not
+#: functools.singledispatch: its frame would pass for the user's line in creation sites).
+_GRADIENT_RULES: dict[type, Callable[..., list]] = {}
+
+
+def register_gradient(op_class: type, rule: Callable[..., list]) -> None:
+    """Use ``rule(op, inputs, outputs, output_grads)`` for ``op_class``'s gradient: for an
+    op whose gradient builds graphs its own module cannot import (Scan's builds a scan)."""
+    _GRADIENT_RULES[op_class] = rule
+
+
+def gradient_rule(op: Any, inputs: Sequence[Variable], outputs: Sequence[Variable],
+                  output_grads: Sequence[Variable | None]) -> list[Variable | None]:
+    """The gradients of a node's inputs: the rule registered for the op's class (or a
+    base class), else the op's own ``L_op``."""
+    for cls in type(op).__mro__:
+        rule = _GRADIENT_RULES.get(cls)
+        if rule is not None:
+            return rule(op, inputs, outputs, output_grads)
+    return op.L_op(inputs, outputs, output_grads)
+
+
 def _input_grads(node: Apply, output_grads: list[Variable | None]) -> list[Variable | None]:
-    grads = node.op.L_op(node.inputs, node.outputs, output_grads)
+    grads = gradient_rule(node.op, node.inputs, node.outputs, output_grads)
     if len(grads) != len(node.inputs):
         raise AssertionError(f"{node.op.display_name()}.L_op returned {len(grads)} gradients "
                              f"for {len(node.inputs)} inputs")
@@ -229,90 +249,3 @@ def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected:
     if return_disconnected == "zero":
         return zeros_like(var)
     return None
-
-
-def jacobian(expression: Variable, wrt: Variable | Sequence[Variable],
-             consider_constant: Iterable[Variable] | None = None,
-             disconnected_inputs: str = "raise") -> Any:
-    """d expression[i] / d wrt, stacked along a new leading axis (one row per element).
-
-    ``expression`` is a vector (or a scalar); the result for ``wrt`` of shape ``s`` has
-    shape ``(len(expression),) + s``. A vector of statically known length gets one
-    gradient per element, unrolled; one of unknown length gets them from a ``scan`` over
-    its elements, as Theano does. A row that does not depend on ``wrt`` is zeros;
-    ``disconnected_inputs`` applies when no row does.
-    """
-    expression = as_tensor_variable(expression)
-    single = isinstance(wrt, Variable)
-    wrt_list = [wrt] if single else list(wrt)
-    if expression.ndim == 0:
-        return grad(expression, wrt, consider_constant, disconnected_inputs)
-    if expression.ndim != 1:
-        raise TypeError(
-            f"jacobian: {label(expression)!r} has type {expression.type.short()}"
-            f"{_where(expression)}; it must be a vector (flatten a tensor first)")
-    _check_policies(disconnected_inputs, "zero")
-    if expression.type.shape[0] is None:
-        result = _jacobian_by_scan(expression, wrt_list, consider_constant, disconnected_inputs)
-        return result[0] if single else result
-    rows = [grad(expression[i], wrt_list, consider_constant, disconnected_inputs="ignore",
-                 return_disconnected="none")
-            for i in range(expression.type.shape[0])]
-    result = []
-    for k, var in enumerate(wrt_list):
-        column = [row[k] for row in rows]
-        if all(g is None for g in column):
-            result.append(_finish_jacobian(expression, var, disconnected_inputs))
-            continue
-        result.append(stack([zeros_like(var) if g is None else g for g in column]))
-    return result[0] if single else result
-
-
-def _jacobian_by_scan(expression: Variable, wrt: list[Variable],
-                      consider_constant: Iterable[Variable] | None, policy: str) -> list[Variable]:
-    """Theano's recipe: a scan over ``arange(len(expression))`` whose step takes the
-    gradient of ``expression[i]`` (the step receives the outer variables themselves)."""
-    from symnb.core.scan.basic import scan
-    from symnb.core.tensor.alloc import arange
-
-    for var in wrt:  # the policy applies to the whole expression, as for the unrolled rows
-        grad(_sum_all(expression), var, consider_constant, disconnected_inputs=policy)
-
-    def row(i, expr, *variables):
-        return grad(expr[i], list(variables), consider_constant, disconnected_inputs="ignore")
-
-    rows, _ = scan(row, sequences=arange(shape_i(expression, 0)),
-                   non_sequences=[expression, *wrt], return_list=True, name="jacobian")
-    return list(rows)
-
-
-def _sum_all(x: Variable) -> Variable:
-    from symnb.core.tensor.reduction import sum as _sum
-
-    return _sum(x)
-
-
-def _finish_jacobian(expression: Variable, var: Variable, policy: str) -> Variable:
-    """The all-zero jacobian of an expression that does not depend on ``var``, or an error."""
-    _finish(var, None, policy, "none")
-    length = expression.type.shape[0]
-    return zeros([length, *(shape_i(var, d) for d in range(var.ndim))], dtype=var.dtype)
-
-
-def hessian(cost: Variable, wrt: Variable | Sequence[Variable],
-            consider_constant: Iterable[Variable] | None = None,
-            disconnected_inputs: str = "raise") -> Any:
-    """Second derivatives of the scalar ``cost`` with respect to each vector in ``wrt``:
-    a square matrix per vector (through a scan when its length is not static)."""
-    single = isinstance(wrt, Variable)
-    wrt_list = [wrt] if single else list(wrt)
-    result = []
-    for var in wrt_list:
-        if var.ndim != 1:
-            raise TypeError(f"hessian: {label(var)!r} has type {var.type.short()}{_where(var)}; "
-                            f"each variable must be a vector")
-        first = grad(cost, var, consider_constant, disconnected_inputs)
-        # A gradient that no longer depends on ``var`` (a cost linear in it) is not a
-        # disconnected input: its hessian is zero.
-        result.append(jacobian(first, var, consider_constant, disconnected_inputs="ignore"))
-    return result[0] if single else result

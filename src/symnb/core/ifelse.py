@@ -18,13 +18,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Constant, Variable, ancestors, clone_replace
-from symnb.core.inner_graph import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace
+from symnb.core.ifelse_grad import ifelse_grad
+from symnb.core.graph.inner_graph import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
-from symnb.core.type import TensorType, describe_shape, is_bool, is_integer
-from symnb.core.traceback_filter import api_boundary
+from symnb.core.graph.type import TensorType, describe_shape, is_bool, is_integer
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["ifelse", "IfElse"]
 
@@ -81,9 +82,9 @@ class IfElse(Op):
         return shapes
 
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core.ifelse_grad import ifelse_grad
-
-        return ifelse_grad(self, inputs, outputs, output_grads)
+        # The gradient is a new ifelse on the same condition: ``ifelse`` is handed over,
+        # since ifelse_grad.py sits below this module.
+        return ifelse_grad(self, inputs, outputs, output_grads, ifelse)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -95,7 +96,7 @@ def _merged_type(a: TensorType, b: TensorType) -> TensorType:
     return TensorType(a.dtype, shape)
 
 
-@api_boundary  # errors show the user's line: core/traceback_filter.py
+@api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None = None) -> Any:
     """``then_branch`` if the scalar ``condition`` is true (nonzero), else ``else_branch``.
 

@@ -8,21 +8,22 @@ branch does not use gets zeros from it.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, Sequence
 
 from symnb.core.gradient import grad
-from symnb.core.graph import Constant, Variable, clone_replace
-from symnb.core.ifelse import IfElse, ifelse
-from symnb.core.inner_graph import InnerGraph
+from symnb.core.graph.basic import Constant, Variable, clone_replace
+from symnb.core.graph.inner_graph import InnerGraph
 from symnb.core.tensor.alloc import zeros_like
-from symnb.core.type import is_float
+from symnb.core.graph.type import is_float
 
 __all__ = ["ifelse_grad"]
 
 
-def ifelse_grad(op: IfElse, inputs: Sequence[Variable], outputs: Sequence[Variable],
-                output_grads: Sequence[Variable | None]) -> list[Variable | None]:
-    """Gradients of ``[condition, *values]`` (``L_op``): none for the condition."""
+def ifelse_grad(op: Any, inputs: Sequence[Variable], outputs: Sequence[Variable],
+                output_grads: Sequence[Variable | None], ifelse: Callable[..., Any]
+                ) -> list[Variable | None]:
+    """Gradients of ``[condition, *values]`` (``IfElse.L_op``): none for the condition;
+    ``ifelse`` (the builder, from the op's module) joins the branches' gradients."""
     values = list(inputs[1:])
     then_grads = _branch_grads(op.then_graph, values, output_grads)
     else_grads = _branch_grads(op.else_graph, values, output_grads)

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Variable, ancestors, clone_replace
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable, ancestors, clone_replace
 from symnb.core.gradient import grad
-from symnb.core.inner_graph import placeholder_like
+from symnb.core.graph.inner_graph import placeholder_like
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.reduction import sum as _sum
-from symnb.core.traceback_filter import api_boundary
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["Lop", "Rop"]
 

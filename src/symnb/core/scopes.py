@@ -1,7 +1,7 @@
 """Named scopes: ``with sn.name_scope("encoder"):`` groups the nodes built inside.
 
 Each node records the scopes active when it was built (in its creation site, like the
-line that built it: :class:`~symnb.core.source.Scoping`), and the graph pictures draw
+line that built it: :class:`~symnb.core.graph.source.Scoping`), and the graph pictures draw
 a scope as a group that opens and closes. Scopes nest; a function called inside a
 scope builds its nodes inside it, and a scope entered inside a function sits inside
 that call's group. ``sn.grad`` records its own scopes the same way: one per call (the
@@ -13,7 +13,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-from symnb.core.source import Site, enter_scope, leave_scope
+from symnb.core.graph.source import Site, enter_scope, leave_scope
 
 __all__ = ["name_scope", "gradient_scope", "gradient_of"]
 

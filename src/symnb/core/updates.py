@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Variable, graph_inputs
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable, graph_inputs
 
 __all__ = ["with_default_updates", "excluded_from_default_updates"]
 
@@ -31,7 +31,7 @@ def excluded_from_default_updates(no_default_updates: Any) -> Any:
     except TypeError:
         raise TypeError(f"no_default_updates must be a bool or a list of shared variables, "
                         f"got {type(no_default_updates).__name__}") from None
-    from symnb.core.shared import SharedVariable
+    from symnb.core.tensor.shared import SharedVariable
 
     for item in items:
         if not isinstance(item, SharedVariable):
@@ -54,7 +54,7 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
     excluded = excluded_from_default_updates(no_default_updates)
     if excluded is True:
         return list(updates)
-    from symnb.core.shared import SharedVariable
+    from symnb.core.tensor.shared import SharedVariable
 
     done = {id(s) for s, _ in updates} | {id(v) for v in skip}
     if excluded:

@@ -17,9 +17,9 @@ from typing import Any, Callable, Sequence
 import jax
 import numpy as np
 
-from symnb.core.collector import collector_paused
-from symnb.core.config import config
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.collector import collector_paused
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
 from symnb.lower_xla.checks import (
     CheckTable, checks_in_inner_graphs, has_checks, keep_old_values, with_checks,

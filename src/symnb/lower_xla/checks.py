@@ -42,9 +42,9 @@ import jax.numpy as jnp
 import numpy as np
 from jax.experimental import checkify
 
-from symnb.core.errors import format_node_error
-from symnb.core.graph import Apply, Place, node_places, walk_nodes
-from symnb.core.static import known_while_tracing
+from symnb.core.graph.errors import format_node_error
+from symnb.core.graph.basic import Apply, Place, node_places, walk_nodes
+from symnb.core.graph.static import known_while_tracing
 from symnb.core.tensor.assertion import AssertionFailedError
 from symnb.lower_xla.interpreter import place_lines
 

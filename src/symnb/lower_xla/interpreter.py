@@ -15,9 +15,9 @@ from typing import Any, Callable, Sequence
 import jax
 import numpy as np
 
-from symnb.core.errors import SymnbError
-from symnb.core.graph import Apply, Constant, Place, Variable, node_places, walk_nodes
-from symnb.core.static import may_run_ahead
+from symnb.core.graph.errors import SymnbError
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places, walk_nodes
+from symnb.core.graph.static import may_run_ahead
 from symnb.core.tensor.composite import Composite
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
@@ -140,7 +140,7 @@ def _evaluate(node: Apply, rule: Callable[..., Any], args: list[Any]) -> Sequenc
     """
     if may_run_ahead(node.op) and all(type(a) is np.ndarray for a in args):
         # Arrays, not NumPy scalars: the next node must see them as known too
-        # (``symnb.core.static.known_while_tracing`` relies on it).
+        # (``symnb.core.graph.static.known_while_tracing`` relies on it).
         return [np.asarray(v) for v in node.op.perform(node, args)]
     result = rule(*args)
     return result if isinstance(result, (tuple, list)) else (result,)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any, Callable
 
-from symnb.core.errors import DynamicShapeError  # noqa: F401 (re-exported: rules raise it)
-from symnb.core.graph import Apply
-from symnb.core.op import Op
+from symnb.core.graph.errors import DynamicShapeError  # noqa: F401 (re-exported: rules raise it)
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.op import Op
 
 __all__ = ["lower", "static_inputs", "passed_as_is", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
            "DynamicShapeError"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.graph import Variable
+from symnb.core.graph.basic import Variable
 from symnb.magics.html import function_html, show_function, show_variable, variable_html
 from symnb.widgets._view import in_kernel
 

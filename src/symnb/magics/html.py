@@ -14,7 +14,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from symnb.core.graph import Variable
+from symnb.core.graph.basic import Variable
 from symnb.printing import debugprint
 from symnb.printing.html import function_rows, pre, table, variable_rows
 from symnb.printing.svg import graph_svg, picture_img

@@ -13,9 +13,9 @@ import html
 import time
 from typing import Any, Mapping, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Constant, Variable, graph_inputs
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
+from symnb.core.tensor.shared import function_inputs as function_inputs
 from symnb.printing import debugprint
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import kind_of, pre, value_summary, variables_table
@@ -58,18 +58,10 @@ def named_variables(namespace: Mapping[str, Any], names: Sequence[str]
     return found
 
 
-def function_inputs(outputs: Sequence[Variable]) -> list[Variable]:
-    """The root variables ``outputs`` depend on that need a value at call time: roots
-    without owner that are neither constants (fixed data) nor shared variables (their
-    own storage). These are exactly the inputs ``sn.function`` requires."""
-    return [v for v in graph_inputs(outputs)
-            if v.owner is None and not isinstance(v, (Constant, SharedVariable))]
-
-
 def compile_shown(shown: Sequence[tuple[str, Variable]], profile: bool) -> Any:
     """One function computing the shown variables that have an owner (``None`` if none
     has), over their :func:`function_inputs`."""
-    from symnb import function  # imports JAX: only when --optimized/--profile asks
+    from symnb.compile.function import function  # imports JAX: only when --optimized/--profile asks
 
     outputs = [var for _, var in shown if var.owner is not None]
     if not outputs:

@@ -13,7 +13,7 @@
 Importing this package does not import JAX.
 """
 
-from symnb.core.errors import register_high_verbosity_section
+from symnb.core.graph.errors import register_high_verbosity_section, register_node_printer
 from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
 from symnb.printing.failure import call_values_html, failure_html
@@ -31,12 +31,18 @@ __all__ = [
 ]
 
 
+def _debugprint_text(node) -> str:
+    return debugprint(node, file="str").rstrip()
+
+
 def _debugprint_section(node) -> list[str]:
-    return ["Debugprint of the apply node:", debugprint(node, file="str").rstrip()]
+    return ["Debugprint of the apply node:", _debugprint_text(node)]
 
 
-# exception_verbosity='high' messages show the failing node's debugprint.
+# exception_verbosity='high' messages show the failing node's debugprint, and NanGuardMode's
+# always do: the lower layers reach it through these hooks (core/graph/errors.py).
 register_high_verbosity_section(_debugprint_section)
+register_node_printer(_debugprint_text)
 
 
 from symnb.core.absent import module_getattr  # noqa: E402

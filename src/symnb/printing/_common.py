@@ -13,8 +13,8 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from symnb.core.graph import Apply, Constant, Variable, format_constant
-from symnb.core.type import describe_shape
+from symnb.core.graph.basic import Apply, Constant, Variable, format_constant
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["char_id", "leaf_text", "value_text", "output_text", "graph_parts", "summarize_value",
            "collector_paused"]

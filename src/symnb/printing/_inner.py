@@ -1,12 +1,12 @@
 """What the printers show of ops holding inner graphs, read from the interface every such
 op implements (``Op.inner_graphs``, ``inner_inputs``, ``inner_outputs``, ``inner_feeds``,
-``inner_output_notes``, ``names_inner_graph``; see :mod:`symnb.core.inner_graph`)."""
+``inner_output_notes``, ``names_inner_graph``; see :mod:`symnb.core.graph.inner_graph`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph.basic import Apply, Variable
 
 __all__ = ["has_inner_graphs", "inner_to_outer", "inner_output_notes", "inner_summary", "is_fused",
            "inner_titles"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any
 
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import char_id, graph_parts, leaf_text, output_text, summarize_value
 from symnb.printing._inner import has_inner_graphs, inner_output_notes, inner_to_outer
 
@@ -223,7 +223,7 @@ def variable_notes(fn: Any) -> list[tuple[str, str]]:
     """``(variable, note)`` for each argument, shared variable and output of a compiled
     function: where its value crosses between host and device on each call. The one
     place a per-variable annotation of a function's boundary belongs (placement, sharding)."""
-    from symnb.core.errors import label
+    from symnb.core.graph.errors import label
 
     notes = []
     for var in fn.inputs:

@@ -32,9 +32,9 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from symnb.compile.profile_text import percent_text, seconds_text
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable, toposort
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
+from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree

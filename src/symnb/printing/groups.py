@@ -1,7 +1,7 @@
 """The hierarchy a graph picture opens and closes: :class:`GroupTree`.
 
 Derived from what each node records when it is built (its creation site,
-:class:`~symnb.core.source.Scoping`), never from names:
+:class:`~symnb.core.graph.source.Scoping`), never from names:
 
 - a **call** group per call of a user function that built nodes (``layer(x, W, b)``
   called 12 times: 12 groups, ``layer #1`` to ``layer #12``), nested as the calls were;
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.shared import SharedVariable
-from symnb.core.source import Site
+from symnb.core.tensor.shared import SharedVariable
+from symnb.core.graph.source import Site
 
 __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 

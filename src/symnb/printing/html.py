@@ -13,9 +13,9 @@ from __future__ import annotations
 import html
 from typing import Any, Sequence
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats

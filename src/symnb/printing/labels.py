@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.shared import SharedVariable
-from symnb.core.type import describe_shape
+from symnb.core.tensor.shared import SharedVariable
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["short_op", "role_label", "rewrite_origins", "Shapes", "crossings"]
 

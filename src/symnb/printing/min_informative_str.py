@@ -13,7 +13,7 @@ Each variable gets a capital-letter tag; a variable met again prints as ``<tag>`
 
 from __future__ import annotations
 
-from symnb.core.graph import Variable
+from symnb.core.graph.basic import Variable
 from symnb.printing._common import char_id, leaf_text, output_text
 
 __all__ = ["min_informative_str", "TagGenerator"]

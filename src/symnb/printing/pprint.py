@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from symnb.core.graph import Apply, Constant, Variable, toposort
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.printing._common import value_text
 

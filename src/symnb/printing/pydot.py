@@ -22,9 +22,9 @@ import shutil
 import tempfile
 from typing import Any
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable, toposort
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
+from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing._inner import has_inner_graphs, inner_summary
 

@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["value_stats", "heatmap_png", "heatmap_html", "NAN_COLOR", "POSINF_COLOR",
            "NEGINF_COLOR"]

@@ -7,7 +7,7 @@ in the library imports it from its ``symnb.core`` module. Theano's sub-namespace
 """
 
 from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
-from symnb.core.traceback_filter import entry_points as _entry_points
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
     tensor4 as tensor4, constant as constant, as_tensor_variable as as_tensor_variable,
@@ -34,7 +34,7 @@ from symnb.core.tensor.constructors import (  # Theano's rows, columns and plura
     dtensor4s as dtensor4s, itensor4s as itensor4s, ltensor4s as ltensor4s,
     btensor4s as btensor4s,
 )
-from symnb.core.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
+from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
 from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
@@ -54,9 +54,11 @@ from symnb.core.tensor.blas import (
     Matmul as Matmul, Tensordot as Tensordot,
 )
 from symnb.core.tensor.nnet import (
-    softmax as softmax, log_softmax as log_softmax,
+    softmax as softmax, log_softmax as log_softmax, Softmax as Softmax, LogSoftmax as LogSoftmax,
+)
+from symnb.core.tensor.losses import (
     categorical_crossentropy as categorical_crossentropy,
-    binary_crossentropy as binary_crossentropy, Softmax as Softmax, LogSoftmax as LogSoftmax,
+    binary_crossentropy as binary_crossentropy,
 )
 from symnb.core.tensor.shape import (
     shape as shape, shape_i as shape_i, reshape as reshape, dimshuffle as dimshuffle,
@@ -89,7 +91,7 @@ from symnb.core.tensor.shape_extra import (
     unbroadcast as unbroadcast, patternbroadcast as patternbroadcast,
 )
 from symnb.core.rop import Rop as Rop, Lop as Lop
-from symnb.core.gradient import jacobian as jacobian, hessian as hessian
+from symnb.core.jacobian import jacobian as jacobian, hessian as hessian
 from symnb.core.tensor.assertion import Assert as Assert, AssertionFailedError as AssertionFailedError
 from symnb.core.tensor.print_op import Print as Print
 from symnb.core.tensor.variable import (
@@ -102,7 +104,7 @@ from symnb.tensor import shared_randomstreams as shared_randomstreams
 
 
 # The functions above are public entry points: an error they raise shows the user's line
-# first, without symnb's frames (symnb.core.traceback_filter).
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
 _entry_points(globals())
 
 from symnb.core.absent import module_getattr  # noqa: E402

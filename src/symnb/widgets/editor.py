@@ -1,10 +1,10 @@
 """``TestValueEditor``: edit the inputs' test values, see the outputs' new values.
 
 Setting an input's test value does not recompute the values of nodes built earlier
-(see :mod:`symnb.core.test_value`: they keep what they computed when built, as in
+(see :mod:`symnb.core.graph.test_value`: they keep what they computed when built, as in
 Theano). So the editor sets the inputs' test values (graphs built afterwards start
 from them) and computes the watched outputs itself, by evaluating the graph with the
-NumPy reference (:func:`symnb.core.evaluate.evaluate_graph`) on the edited values.
+NumPy reference (:func:`symnb.core.graph.evaluate.evaluate_graph`) on the edited values.
 The outputs' own ``.test_value`` are left as they were; the editor says so.
 """
 
@@ -16,10 +16,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.evaluate import evaluate_graph
-from symnb.core.graph import Variable
-from symnb.magics.report import function_inputs
+from symnb.core.graph.errors import label
+from symnb.core.graph.evaluate import evaluate_graph
+from symnb.core.graph.basic import Variable
+from symnb.core.tensor.shared import function_inputs
 from symnb.printing._common import summarize_value
 from symnb.printing.html import TEXT_STYLE, table
 from symnb.printing.values import heatmap_html, value_stats

@@ -22,8 +22,8 @@ from __future__ import annotations
 import time
 from typing import Any, NamedTuple
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text

@@ -4,10 +4,10 @@
     optimize(fgraph, "fast_run")      # or "fast_compile", or None
 
 See :mod:`symnb.core.rewriting.passes` for the order of the passes and
-:mod:`symnb.core.rewriting.basic` for writing a rewrite.
+:mod:`symnb.core.graph.rewriting` for writing a rewrite.
 """
 
-from symnb.core.rewriting.basic import (
+from symnb.core.graph.rewriting import (
     GraphPass, LocalPass, NodeRewriter, RewriteFailureWarning, RewriteLimitWarning, node_rewriter,
 )
 from symnb.core.rewriting.passes import (

@@ -5,7 +5,7 @@ result wider than the operand) and its shape: a neutral constant is removed only
 it cannot widen the result by broadcasting.
 
 Two rewrites are Theano's and change values outside ordinary numbers; they declare it
-(see :mod:`symnb.core.rewriting.basic`), and DebugMode reports them by name as notes:
+(see :mod:`symnb.core.graph.rewriting`), and DebugMode reports them by name as notes:
 ``x / x -> 1`` is exact only where x is finite and non-zero, ``log(exp(x)) -> x`` only
 where ``exp(x)`` neither overflows nor underflows. ``exp(log(x))`` keeps NaN where x is
 negative: it becomes ``switch(x >= 0, abs(x), nan)`` (``log(-0.0)`` is ``-inf``, so
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply
-from symnb.core.rewriting.basic import build, node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.rewriting import build, node_rewriter
 from symnb.core.rewriting.utils import as_type_of, make_constant, other_operand, owner_op
-from symnb.core.static import small_enough_to_inline
+from symnb.core.graph.static import small_enough_to_inline
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.alloc import Alloc
 from symnb.core.tensor.shape import Shape

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Constant
-from symnb.core.rewriting.basic import node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Constant
+from symnb.core.graph.rewriting import node_rewriter
 from symnb.core.rewriting.passes import register_rewrite
 from symnb.core.tensor.assertion import Assert
 

@@ -3,7 +3,7 @@
 The value is computed by the op's NumPy ``perform`` (the reference implementation),
 so a folded graph computes exactly what the unfolded one would. Whether a node may be
 folded is decided with every other "computed ahead of the program" question in
-:mod:`symnb.core.static` (:func:`~symnb.core.static.fold`): not ops with effects or
+:mod:`symnb.core.graph.static` (:func:`~symnb.core.graph.static.fold`): not ops with effects or
 costly ones, not results larger than ``MAX_FOLDED_BYTES``, and not a node whose
 ``perform`` fails on its constant inputs (the error then surfaces when the function
 runs, naming the user's line).
@@ -11,12 +11,12 @@ runs, naming the user's line).
 
 from __future__ import annotations
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply
-from symnb.core.op import Op
-from symnb.core.rewriting.basic import node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.op import Op
+from symnb.core.graph.rewriting import node_rewriter
 from symnb.core.rewriting.utils import make_constant
-from symnb.core.static import fold
+from symnb.core.graph.static import fold
 
 __all__ = ["constant_folding"]
 

@@ -11,9 +11,9 @@ keep their own sites.
 
 from __future__ import annotations
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.rewriting.basic import GraphPass
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.rewriting import GraphPass
 from symnb.core.tensor.composite import Composite
 from symnb.core.tensor.elemwise import Elemwise
 

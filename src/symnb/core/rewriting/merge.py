@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Constant
-from symnb.core.rewriting.basic import GraphPass
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Constant
+from symnb.core.graph.rewriting import GraphPass
 
 __all__ = ["MergePass", "constant_key"]
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from symnb.core.fgraph import FunctionGraph
+from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.rewriting import algebra, specialize, stabilize, structure
-from symnb.core.rewriting.basic import GraphPass, LocalPass, NodeRewriter
+from symnb.core.graph.rewriting import GraphPass, LocalPass, NodeRewriter
 from symnb.core.rewriting.folding import constant_folding
 from symnb.core.rewriting.fusion import FusionPass
 from symnb.core.rewriting.merge import MergePass

@@ -9,12 +9,12 @@
 
 from __future__ import annotations
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Constant
-from symnb.core.rewriting.basic import build, node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Constant
+from symnb.core.graph.rewriting import build, node_rewriter
 from symnb.core.rewriting.utils import as_type_of, make_constant, unary_like
 from symnb.core.tensor import elemwise as ew
-from symnb.core.type import is_float
+from symnb.core.graph.type import is_float
 
 __all__ = ["REWRITES"]
 

@@ -21,14 +21,14 @@ notes there. ``log1p`` and ``expm1`` differ from the original by at most a round
 
 from __future__ import annotations
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply
-from symnb.core.rewriting.basic import NodeRewriter, build, node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.rewriting import NodeRewriter, build, node_rewriter
 from symnb.core.rewriting.utils import as_type_of, is_fill_constant, other_operand, owner_op
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.nnet import LogSoftmax, Softmax
 from symnb.core.tensor.stable_forms import FORMS, StableForm, in_dtype_of
-from symnb.core.type import is_float
+from symnb.core.graph.type import is_float
 
 __all__ = ["REWRITES", "LATER"]
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Variable
-from symnb.core.rewriting.basic import build, node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.rewriting import build, node_rewriter
 from symnb.core.rewriting.utils import make_constant, owner_op, single_reader
 from symnb.core.tensor.blas import Dot
 from symnb.core.tensor.reduction import Sum

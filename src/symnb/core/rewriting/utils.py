@@ -6,13 +6,13 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.graph import Variable
-from symnb.core.op import Op
-from symnb.core.rewriting.basic import build
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.rewriting import build
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.patterns import is_fill_constant, other_operand, owner_op
 from symnb.core.tensor.variable import TensorConstant
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 
 __all__ = ["owner_op", "is_fill_constant", "other_operand", "as_type_of", "unary_like",
            "make_constant", "single_reader"]

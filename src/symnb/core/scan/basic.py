@@ -11,16 +11,17 @@ from __future__ import annotations
 import collections
 from typing import Any, Callable, Sequence
 
-from symnb.core.config import config
-from symnb.core.errors import TestValueError, build_error, label
-from symnb.core.graph import Constant, Variable, graph_inputs
-from symnb.core.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import TestValueError, build_error, label
+from symnb.core.graph.basic import Constant, Variable, graph_inputs
+from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.updates import shared_states
-from symnb.core.scan.op import Scan, ScanInfo, is_plain_state, seq_window, state_depth
+from symnb.core.scan.op import Scan, ScanInfo
+from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import describe_shape, is_bool, is_integer
-from symnb.core.traceback_filter import api_boundary
+from symnb.core.graph.type import describe_shape, is_bool, is_integer
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["scan", "scan_until", "until", "Until", "steps_run"]
 
@@ -44,7 +45,7 @@ def scan_until(condition: Any) -> Until:
 until = scan_until  # Theano's spelling (theano.scan_module.until)
 
 
-@api_boundary  # errors show the user's line: core/traceback_filter.py
+@api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None,
          non_sequences: Any = None, n_steps: Any = None, go_backwards: bool = False,
          truncate_gradient: int = -1, strict: bool = False, name: str | None = None,

@@ -20,17 +20,18 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.gradient import grad
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
-from symnb.core.inner_graph import placeholder_like
+from symnb.core.gradient import grad, register_gradient
+from symnb.core.graph.basic import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.graph.inner_graph import placeholder_like
 from symnb.core.scan.basic import build_scan
-from symnb.core.scan.op import Scan, is_plain_state, seq_window, state_depth
+from symnb.core.scan.op import Scan
+from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.join import concatenate, stack
 from symnb.core.tensor.shape import expand_dims
 from symnb.core.tensor.subtensor import inc_subtensor
-from symnb.core.type import is_float
+from symnb.core.graph.type import is_float
 
 __all__ = ["scan_grad"]
 
@@ -46,6 +47,9 @@ def scan_grad(op: Scan, inputs: Sequence[Variable], outputs: Sequence[Variable],
     if not step.grads:
         return [None] * len(inputs)
     return _BackwardLoop(op, step, inputs, outputs, output_grads).input_grads()
+
+
+register_gradient(Scan, scan_grad)  # sn.grad through a loop (Scan.L_op asks for it too)
 
 
 class _StepGradient:

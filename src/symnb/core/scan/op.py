@@ -31,11 +31,14 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.errors import InnerNodeError, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.inner_graph import InnerGraph, infer_inner_shapes
-from symnb.core.op import Op
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.graph.errors import label
+from symnb.core.gradient import gradient_rule
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.inner_graph import InnerGraph, infer_inner_shapes
+from symnb.core.graph.op import Op
+from symnb.core.scan.perform import run_loop
+from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
+from symnb.core.graph.type import TensorType
 
 __all__ = ["Scan", "ScanInfo", "seq_window", "state_depth"]
 
@@ -64,23 +67,6 @@ class ScanInfo(NamedTuple):
     def recurrent(self) -> list[int]:
         """Indices of the outputs with taps (each has an initial state input)."""
         return [j for j, taps in enumerate(self.out_taps) if taps]
-
-
-def seq_window(taps: Sequence[int]) -> tuple[int, list[int]]:
-    """``(span, starts)``: positions a sequence needs beyond the steps, and where the
-    window of each tap starts (Theano's slicing: the window always covers tap 0)."""
-    lo, hi = min(min(taps), 0), max(max(taps), 0)
-    return hi - lo, [k - lo for k in taps]
-
-
-def state_depth(taps: Sequence[int]) -> int:
-    """How many past steps an output with these (negative) taps keeps."""
-    return -min(taps)
-
-
-def is_plain_state(taps: Sequence[int]) -> bool:
-    """True when the initial value is the state itself (taps ``(-1,)``), not a stack."""
-    return tuple(taps) == (-1,)
 
 
 class Scan(Op):
@@ -170,8 +156,6 @@ class Scan(Op):
 
     # -- the NumPy reference -------------------------------------------------------------------
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        from symnb.core.scan.perform import run_loop
-
         return run_loop(self, node, inputs)
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
@@ -187,9 +171,9 @@ class Scan(Op):
 
     # -- differentiation -------------------------------------------------------------------------
     def L_op(self, inputs, outputs, output_grads):
-        from symnb.core.scan.grad import scan_grad
-
-        return scan_grad(self, inputs, outputs, output_grads)
+        # The rule builds a backward scan, so it lives above this module (core/scan/grad.py
+        # registers it for Scan); asking the registry keeps op.L_op working for callers.
+        return gradient_rule(self, inputs, outputs, output_grads)
 
 
 def _static_length(n_steps: Variable) -> int | None:
@@ -220,12 +204,3 @@ def _inner_input_shapes(op: Scan, input_shapes: Sequence[tuple]) -> list[tuple]:
         shapes.extend([row] * len(taps))
     shapes.extend(tuple(s) for s in non_seq_shapes)
     return shapes
-
-
-def step_error(op: Scan, message: str) -> InnerNodeError:
-    """An error about the loop itself (not one inner node), naming the scan."""
-    return InnerNodeError(f"{op.describe()}: {message}")
-
-
-def shape_text(shape: Sequence[int | None]) -> str:
-    return describe_shape(shape)

@@ -7,21 +7,19 @@ and the line inside the step function that built the failing node.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import InnerNodeError, label
-from symnb.core.graph import Apply
-from symnb.core.scan.op import is_plain_state, seq_window, shape_text, state_depth, step_error
+from symnb.core.graph.errors import InnerNodeError, label
+from symnb.core.graph.basic import Apply
+from symnb.core.scan.taps import is_plain_state, seq_window, shape_text, state_depth, step_error
 
-if TYPE_CHECKING:
-    from symnb.core.scan.op import Scan
 
 __all__ = ["run_loop"]
 
 
-def run_loop(op: "Scan", node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+def run_loop(op: Any, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
     """All outputs of ``node`` for the outer input values ``inputs``."""
     info = op.info
     n_value, seqs, inits, non_seqs = op.split(inputs)
@@ -49,7 +47,7 @@ def run_loop(op: "Scan", node: Apply, inputs: Sequence[np.ndarray]) -> list[np.n
     return results
 
 
-def _windows(op: "Scan", node: Apply, seqs: Sequence[np.ndarray], n: int) -> list[np.ndarray]:
+def _windows(op: Any, node: Apply, seqs: Sequence[np.ndarray], n: int) -> list[np.ndarray]:
     """One array per sequence tap whose row ``i`` is what position ``i`` reads."""
     windows = []
     for i, (taps, seq) in enumerate(zip(op.info.seq_taps, seqs)):
@@ -63,7 +61,7 @@ def _windows(op: "Scan", node: Apply, seqs: Sequence[np.ndarray], n: int) -> lis
     return windows
 
 
-def _histories(op: "Scan", node: Apply, inits: Sequence[np.ndarray]) -> dict[int, list[np.ndarray]]:
+def _histories(op: Any, node: Apply, inits: Sequence[np.ndarray]) -> dict[int, list[np.ndarray]]:
     """Per recurrent output, the states so far (initial ones first): tap ``k`` reads
     ``history[k]`` (Python's negative indexing)."""
     histories = {}
@@ -82,7 +80,7 @@ def _histories(op: "Scan", node: Apply, inits: Sequence[np.ndarray]) -> dict[int
     return histories
 
 
-def _store(op: "Scan", node: Apply, values: list[np.ndarray], rows: list[list[np.ndarray]],
+def _store(op: Any, node: Apply, values: list[np.ndarray], rows: list[list[np.ndarray]],
            histories: dict[int, list[np.ndarray]], t: int) -> None:
     for j in range(op.info.n_outs):
         value = np.asarray(values[j])
@@ -94,7 +92,7 @@ def _store(op: "Scan", node: Apply, values: list[np.ndarray], rows: list[list[np
             histories[j].append(value)
 
 
-def _shape_change_error(op: "Scan", j: int, shape: tuple, expected: tuple, t: int,
+def _shape_change_error(op: Any, j: int, shape: tuple, expected: tuple, t: int,
                         recurrent: bool) -> InnerNodeError:
     out = op.inner.outputs[j]
     where = f" ({out.site.describe()})" if out.owner is not None and out.site else ""
@@ -107,7 +105,7 @@ def _shape_change_error(op: "Scan", j: int, shape: tuple, expected: tuple, t: in
                           f"{shape_text(shape)}, but {why}")
 
 
-def _assemble(op: "Scan", node: Apply, rows: list[list[np.ndarray]],
+def _assemble(op: Any, node: Apply, rows: list[list[np.ndarray]],
               histories: dict[int, list[np.ndarray]], inputs: Sequence[np.ndarray],
               n: int) -> list[np.ndarray]:
     info = op.info
@@ -127,7 +125,7 @@ def _assemble(op: "Scan", node: Apply, rows: list[list[np.ndarray]],
     return results
 
 
-def _row_shape(op: "Scan", node: Apply, j: int, histories: dict[int, list[np.ndarray]],
+def _row_shape(op: Any, node: Apply, j: int, histories: dict[int, list[np.ndarray]],
                inputs: Sequence[np.ndarray]) -> tuple[int, ...]:
     """The shape of one step of output ``j`` when the loop ran no step."""
     if j in histories:
@@ -138,7 +136,7 @@ def _row_shape(op: "Scan", node: Apply, j: int, histories: dict[int, list[np.nda
     return tuple(0 if s is None else s for s in op.inner.outputs[j].type.shape)
 
 
-def _dry_run(op: "Scan", inputs: Sequence[np.ndarray]) -> list[Any] | None:
+def _dry_run(op: Any, inputs: Sequence[np.ndarray]) -> list[Any] | None:
     """The inner graph on zeros shaped like one step: only the shapes are used."""
     info = op.info
     _, seqs, inits, non_seqs = op.split(inputs)

@@ -8,9 +8,9 @@ steps (what Theano's ScanSaveMem did for this case).
 
 from __future__ import annotations
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Variable
-from symnb.core.rewriting.basic import node_rewriter
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.rewriting import node_rewriter
 from symnb.core.rewriting.passes import register_rewrite
 from symnb.core.scan.op import Scan
 from symnb.core.tensor.subtensor import Subtensor

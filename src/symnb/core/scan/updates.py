@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable, clone_replace
-from symnb.core.inner_graph import known_test_value, placeholder_like
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable, clone_replace
+from symnb.core.graph.inner_graph import known_test_value, placeholder_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.updates import with_default_updates
 
@@ -46,7 +46,7 @@ def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tupl
 
 
 def _checked(step_updates: Sequence[tuple[Any, Any]], name: str) -> list[tuple[Any, Any]]:
-    from symnb.core.shared import SharedVariable
+    from symnb.core.tensor.shared import SharedVariable
 
     seen: set[int] = set()
     for var, _ in step_updates:

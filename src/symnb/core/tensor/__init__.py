@@ -3,3 +3,8 @@
 The public namespace is ``symnb.tensor``, which re-exports what users call; code in
 the library imports the modules here directly.
 """
+
+# What the modules install where they are used from below: the variable classes on
+# TensorType, stack into basic.py, the stable forms into math.py, the elementwise
+# gradients into elemwise.GRADIENTS.
+from symnb.core.tensor import elemwise_grad, join, stable_forms, variable  # noqa: F401,E402

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor import math as m
-from symnb.core.tensor import nnet
+from symnb.core.tensor import losses, nnet
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import is_integer
+from symnb.core.graph.type import is_integer
 
 __all__ = ["theano_softmax", "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu",
            "softmax_with_bias", "crossentropy_categorical_1hot"]
@@ -52,7 +52,7 @@ def crossentropy_categorical_1hot(coding_dist: Any, true_one_of_n: Any) -> Varia
         raise build_error(f"crossentropy_categorical_1hot: the true classes must be an integer "
                           f"vector, got {label(true_one_of_n)!r} ({true_one_of_n.type.short()})",
                           TypeError, inputs=[true_one_of_n])
-    return nnet.categorical_crossentropy(coding_dist, true_one_of_n)
+    return losses.categorical_crossentropy(coding_dist, true_one_of_n)
 
 
 # Theano's piecewise approximation of tanh(x / 2), from which the sigmoid follows.

@@ -6,7 +6,7 @@ the result's shape. As in Theano, float results default to ``config.floatX``
 (``T.ones((3, 2))`` is float32 by default) and integer ``arange`` to int64.
 
 The ops here are not folded nor evaluated at trace time even when their inputs are
-static (``costly_to_fold``, see ``symnb.core.static``): a large constant is better made
+static (``costly_to_fold``, see ``symnb.core.graph.static``): a large constant is better made
 on the device than baked into the program. Their lowering rules keep small results
 static.
 """
@@ -19,19 +19,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.static import static_value
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.shape import (
     as_shape_vector, named, shape, shape_i, static_entries, vector_entries,
 )
-from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_integer
+from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = [
     "alloc", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "fill",
@@ -98,44 +97,44 @@ def _value(fill_value: Any, dtype: Any) -> Variable:
     return constant(fill_value, dtype=dtype)
 
 
-def alloc(value: Any, *shape: Any) -> TensorVariable:
+def alloc(value: Any, *shape: Any) -> Variable:
     """``value`` broadcast to the shape given by the ints or int scalars ``shape`` (Theano)."""
     return Alloc()(as_tensor_variable(value), as_shape_vector(shape, what="alloc shape"))
 
 
-def full(shape: Any, fill_value: Any, dtype: Any = None) -> TensorVariable:
+def full(shape: Any, fill_value: Any, dtype: Any = None) -> Variable:
     """An array of ``shape`` filled with ``fill_value`` (``np.full``; a Python float fill
     gives ``floatX``)."""
     return Alloc()(_value(fill_value, dtype), as_shape_vector(shape, what="full shape"))
 
 
-def zeros(shape: Any, dtype: Any = None) -> TensorVariable:
+def zeros(shape: Any, dtype: Any = None) -> Variable:
     """An array of zeros of ``shape`` (ints or int scalars); dtype defaults to floatX."""
     return full(shape, 0, config.floatX if dtype is None else dtype)
 
 
-def ones(shape: Any, dtype: Any = None) -> TensorVariable:
+def ones(shape: Any, dtype: Any = None) -> Variable:
     """An array of ones of ``shape`` (ints or int scalars); dtype defaults to floatX."""
     return full(shape, 1, config.floatX if dtype is None else dtype)
 
 
-def full_like(x: Any, fill_value: Any, dtype: Any = None) -> TensorVariable:
+def full_like(x: Any, fill_value: Any, dtype: Any = None) -> Variable:
     """An array shaped like ``x`` filled with ``fill_value``, of ``x``'s dtype by default."""
     x = as_tensor_variable(x)
     return Alloc()(_value(fill_value, x.dtype if dtype is None else dtype), shape(x))
 
 
-def zeros_like(x: Any, dtype: Any = None) -> TensorVariable:
+def zeros_like(x: Any, dtype: Any = None) -> Variable:
     """Zeros shaped like ``x``, of ``x``'s dtype by default."""
     return full_like(x, 0, dtype)
 
 
-def ones_like(x: Any, dtype: Any = None) -> TensorVariable:
+def ones_like(x: Any, dtype: Any = None) -> Variable:
     """Ones shaped like ``x``, of ``x``'s dtype by default."""
     return full_like(x, 1, dtype)
 
 
-def fill(model: Any, value: Any) -> TensorVariable:
+def fill(model: Any, value: Any) -> Variable:
     """``value`` broadcast to ``model``'s shape (Theano's ``fill``). The result has
     ``value``'s dtype; a Python scalar value takes ``model``'s dtype as in NumPy 2
     (``fill(x_float32, 1)`` is float32)."""
@@ -209,7 +208,7 @@ class Arange(Op):
         return [(m.maximum(length, 0),)]
 
 
-def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> TensorVariable:
+def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Variable:
     """Evenly spaced values in ``[start, stop)`` (``np.arange``); bounds may be symbolic.
 
     dtype: int64 for integer bounds, else the float bounds' dtype (floatX for Python floats).
@@ -256,7 +255,7 @@ def _length_scalar(value: Any, what: str) -> Variable:
     raise build_error(f"eye: {what} must be an int or an integer scalar, got {value!r}", TypeError)
 
 
-def eye(n: Any, m: Any = None, k: int = 0, dtype: Any = None) -> TensorVariable:
+def eye(n: Any, m: Any = None, k: int = 0, dtype: Any = None) -> Variable:
     """An ``n x m`` matrix (``m`` defaults to ``n``) with ones on diagonal ``k``;
     dtype defaults to floatX."""
     rows = _length_scalar(n, "n")
@@ -264,7 +263,7 @@ def eye(n: Any, m: Any = None, k: int = 0, dtype: Any = None) -> TensorVariable:
     return Eye(k, config.floatX if dtype is None else dtype)(rows, cols)
 
 
-def identity_like(x: Any) -> TensorVariable:
+def identity_like(x: Any) -> Variable:
     """An identity matrix of the shape and dtype of the matrix ``x`` (Theano)."""
     x = as_tensor_variable(x)
     if x.ndim != 2:

@@ -11,9 +11,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import SymnbError
-from symnb.core.graph import Apply
-from symnb.core.op import Op
+from symnb.core.graph.errors import SymnbError
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = ["Assert", "AssertionFailedError"]

@@ -6,13 +6,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core import test_value
-from symnb.core.config import config
-from symnb.core.errors import label
-from symnb.core.graph import Variable
-from symnb.core.source import capture_site
-from symnb.core.tensor.variable import TensorConstant, TensorVariable
-from symnb.core.type import TensorType
+from symnb.core.graph import test_value
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.source import capture_site
+from symnb.core.graph.type import TensorType
 
 __all__ = [
     "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
@@ -26,10 +25,10 @@ __all__ = [
 
 
 def tensor(dtype: Any = None, shape: Sequence[int | None] = (), name: str | None = None,
-           test_value: Any = None) -> TensorVariable:
+           test_value: Any = None) -> Variable:
     """A symbolic input of the given dtype (default ``config.floatX``) and static shape."""
     ttype = TensorType(config.floatX if dtype is None else dtype, shape)
-    var = TensorVariable(ttype, name=name, site=capture_site(config.traceback__limit))
+    var = TensorType.variable_type(ttype, name=name, site=capture_site(config.traceback__limit))
     if test_value is not None:
         var.test_value = test_value
     elif ttype.fully_known and config.compute_test_value != "off":
@@ -51,7 +50,7 @@ def _shape_for(ndim: int, shape: Sequence[int | None] | None) -> tuple[int | Non
 
 def _constructor(ndim: int, fixed_dtype: str | None, kind: str):
     def make(name: str | None = None, dtype: Any = None, shape: Sequence[int | None] | None = None,
-             test_value: Any = None) -> TensorVariable:
+             test_value: Any = None) -> Variable:
         chosen = fixed_dtype if fixed_dtype is not None else dtype
         return tensor(chosen, _shape_for(ndim, shape), name=name, test_value=test_value)
 
@@ -101,12 +100,12 @@ def _is_python_scalar(x: Any) -> bool:
     return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
 
 
-def constant(value: Any, dtype: Any = None, name: str | None = None) -> TensorConstant:
+def constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable:
     """A constant tensor. A Python float becomes ``floatX`` unless ``dtype`` says otherwise."""
     if dtype is None and _is_python_scalar(value):
         dtype = _lone_python_scalar_dtype(value)
     array = np.asarray(value, dtype=dtype)
-    return TensorConstant(TensorType(array.dtype, array.shape), array, name=name)
+    return TensorType.constant_type(TensorType(array.dtype, array.shape), array, name=name)
 
 
 def _lone_python_scalar_dtype(value: Any) -> str:
@@ -119,20 +118,18 @@ def _lone_python_scalar_dtype(value: Any) -> str:
     return "complex128"
 
 
-def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> TensorVariable:
+def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Variable:
     """``x`` if it is already a tensor variable, else a constant holding it."""
     if isinstance(x, Variable):
         if dtype is not None and x.dtype != np.dtype(dtype):
             raise TypeError(f"{label(x)!r} has dtype {x.dtype}, expected {np.dtype(dtype)}")
         return x
     if isinstance(x, (list, tuple)) and any(isinstance(e, Variable) for e in x):
-        from symnb.core.tensor.join import stack  # a list of variables means stack them
-
-        return stack([as_tensor_variable(e) for e in x])
+        return _stack[0]([as_tensor_variable(e) for e in x])  # a list of variables: stacked
     return constant(x, dtype=dtype, name=name)
 
 
-def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> list[TensorVariable]:
+def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> list[Variable]:
     """Operands of an elementwise op, with Python scalars taking NumPy 2's weak dtype.
 
     ``x_float32 * 2.0`` stays float32 and ``x_int8 + 1`` stays int8, as in NumPy 2:
@@ -157,11 +154,11 @@ def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> li
     return out
 
 
-_weak_constants: dict[tuple, TensorConstant] = {}
+_weak_constants: dict[tuple, Variable] = {}
 
 
 def _weak_constant(value: Any, strong: tuple[np.dtype, ...], numpy_fn: Callable[..., Any] | None,
-                   args: tuple) -> TensorConstant:
+                   args: tuple) -> Variable:
     """``value`` as a constant of the dtype NumPy gives it next to ``strong`` dtypes."""
     # Constants are immutable, so the few scalars a model uses are shared between
     # nodes. Zero and NaN are not cached: -0.0 == 0.0 and nan != nan as dict keys.
@@ -174,8 +171,8 @@ def _weak_constant(value: Any, strong: tuple[np.dtype, ...], numpy_fn: Callable[
         array = np.asarray(value, dtype=dtype)
     except OverflowError:
         array = _out_of_range_operand(value, dtype, numpy_fn, args)
-        return TensorConstant(TensorType(array.dtype, ()), array)
-    result = TensorConstant(TensorType(dtype, ()), array)
+        return TensorType.constant_type(TensorType(array.dtype, ()), array)
+    result = TensorType.constant_type(TensorType(dtype, ()), array)
     if value == value and value != 0 and len(_weak_constants) < 4096:
         _weak_constants[key] = result
     return result
@@ -214,3 +211,20 @@ def _dtype_of(a: Any) -> np.dtype:
 def result_dtype(*variables: Variable) -> str:
     """The dtype NumPy gives an elementwise operation on these operands."""
     return str(np.result_type(*(np.dtype(v.dtype) for v in variables)))
+
+
+
+#: ``join.stack`` and its op class, installed by join.py (it builds on this module and on
+#: shape.py): what a list of variables given as one tensor becomes, and what shape.py
+#: reads shape vectors through.
+_stack: list = []
+
+
+def install_stack(stack: Callable[..., Variable], op_class: type) -> None:
+    """Install the function that stacks a list of variables into one tensor, and its op."""
+    _stack[:] = [stack, op_class]
+
+
+def is_stack(node: Any) -> bool:
+    """Whether ``node`` stacks its inputs along a new axis (join's Stack)."""
+    return node is not None and isinstance(node.op, _stack[1])

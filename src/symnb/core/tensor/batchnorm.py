@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor import reduction
 from symnb.core.tensor.basic import as_tensor_variable

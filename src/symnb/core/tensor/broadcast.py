@@ -12,9 +12,9 @@ from typing import Sequence
 
 import numpy as np
 
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.type import TensorType
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.type import TensorType
 
 __all__ = ["sum_to_shape", "broadcast_like", "SumToShape", "BroadcastLike", "reduction_axes"]
 

@@ -2,7 +2,7 @@
 
 The fusion rewrite replaces a chain of elementwise nodes by one Composite node whose
 op holds the chain as an inner graph (``op.graph``, an
-:class:`~symnb.core.inner_graph.InnerGraph` as loops and branches hold theirs) over its
+:class:`~symnb.core.graph.inner_graph.InnerGraph` as loops and branches hold theirs) over its
 inputs ``i0, i1, ...`` (one per
 distinct value read from outside the chain; single-element constants stay inline).
 The inner nodes are the fused nodes themselves, with their creation sites, and the
@@ -20,10 +20,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable, format_constant
-from symnb.core.inner_graph import InnerGraph
-from symnb.core.op import Op
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable, format_constant
+from symnb.core.graph.inner_graph import InnerGraph
+from symnb.core.graph.op import Op
 from symnb.core.tensor.elemwise import Cast, Elemwise
 
 __all__ = ["Composite"]

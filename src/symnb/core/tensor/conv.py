@@ -25,9 +25,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import conv_reference as ref
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import product_dtype
@@ -35,7 +35,7 @@ from symnb.core.tensor.conv_shapes import (
     Fail, check_forward, kernel_span, normalize_border_mode, normalize_ints, output_length, paddings,
 )
 from symnb.core.tensor.shape import as_shape_vector, shape_i, static_entries, vector_entries
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = [
     "AbstractConv", "AbstractConvGradInputs", "AbstractConvGradWeights", "ConvBase",

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv import AbstractConv, AbstractConvGradInputs, AbstractConvGradWeights
 from symnb.core.tensor.shape import static_int
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 __all__ = [
     "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights",

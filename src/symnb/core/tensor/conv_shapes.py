@@ -17,7 +17,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, Callable, Sequence
 
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 __all__ = [
     "normalize_border_mode", "normalize_ints", "kernel_span", "paddings", "output_length",

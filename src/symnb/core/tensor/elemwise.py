@@ -13,11 +13,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.tensor.basic import as_tensor_args
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
            "ELEMWISE_OPS", "GRADIENTS", "Cast"]
@@ -132,8 +133,6 @@ class Elemwise(Op):
         return [np.asarray(result, dtype=node.outputs[0].type.numpy_dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        from symnb.core.tensor.math import maximum
-
         out_static = node.outputs[0].type.shape
         ndim = len(out_static)
         padded = [(1,) * (ndim - len(s)) + tuple(s) for s in input_shapes]
@@ -145,7 +144,7 @@ class Elemwise(Op):
             candidates = [s[axis] for s in padded if not (isinstance(s[axis], int) and s[axis] == 1)]
             length = candidates[0]
             for other in candidates[1:]:
-                length = maximum(length, other)
+                length = _maximum(length, other)
             shape.append(length)
         return [tuple(shape)]
 
@@ -271,5 +270,12 @@ _CLASSES["cast"] = Cast
 #: The op class of every row, in the rows' order (each row has one: checked here).
 ELEMWISE_OPS: tuple[type[Elemwise], ...] = tuple(_CLASSES[row.name] for row in SPECS)
 
-#: The gradient rule of each differentiable op class (``Elemwise.L_op`` reads it here).
-GRADIENTS: dict[type, Callable] = {cls: cls.spec.grad for cls in ELEMWISE_OPS if cls.spec.grad}
+#: The gradient rule of each differentiable op class (``Elemwise.L_op`` reads it here),
+#: registered by elemwise_grad.py: its rules build with math's functions, which are made
+#: from these classes.
+GRADIENTS: dict[type, Callable] = {}
+
+
+def _maximum(a: Any, b: Any) -> Variable:
+    """``T.maximum(a, b)`` of two lengths (math.py makes T.maximum from this module)."""
+    return Maximum()(*as_tensor_args(a, b, numpy_fn=np.maximum))

@@ -15,28 +15,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from symnb.core.graph import Constant
-from symnb.core.type import is_float
+from symnb.core.graph.basic import Constant
+from symnb.core.graph.type import is_float
+from symnb.core.tensor import math as m
+from symnb.core.tensor.alloc import zeros_like
+from symnb.core.tensor.basic import constant
+from symnb.core.tensor.elemwise import ELEMWISE_OPS, GRADIENTS
 
 __all__ = [
     "add", "sub", "mul", "true_div", "pow", "mod", "maximum", "minimum", "clip", "neg", "abs",
     "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan", "tanh", "sigmoid",
-    "softplus", "erf", "identity", "switch", "cast", "zero",
+    "softplus", "erf", "identity", "switch", "cast", "zero", "RULES",
 ]
 
 
-class _PublicFunctions:
-    """The public functions the rules build with (``m.mul``, ``m.switch``...), looked up
-    when a gradient is built: they are made from the table that names these rules, so
-    this module cannot import them first."""
-
-    def __getattr__(self, name: str) -> Any:
-        from symnb.core.tensor import math as public
-
-        return getattr(public, name)
-
-
-m = _PublicFunctions()
 
 
 def _tie_split(a, b):
@@ -65,8 +57,6 @@ def true_div(inputs, out, g):
 def pow(inputs, out, g):
     a, b = inputs
     if isinstance(b, Constant):  # x ** 3: a constant exponent, and no gradient for it
-        from symnb.core.tensor.basic import constant
-
         lowered = constant(b.data - 1, dtype=b.dtype)
         return [m.mul(g, m.mul(b, m.pow(a, lowered))), None]
     base_grad = m.mul(g, m.mul(b, m.pow(a, m.sub(b, 1))))
@@ -171,8 +161,6 @@ def identity(inputs, out, g):
 
 
 def switch(inputs, out, g):
-    from symnb.core.tensor.basic import constant
-
     cond, a, b = inputs
     nothing = constant(0, dtype=g.dtype)
     return [None, m.switch(cond, g, nothing), m.switch(cond, nothing, g)]
@@ -184,6 +172,15 @@ def cast(inputs, out, g):
 
 def zero(inputs, out, g):
     """Gradient 0 everywhere: ``floor``, ``ceil``, ``round``, ``sign`` and ``//``."""
-    from symnb.core.tensor.alloc import zeros_like
-
     return [zeros_like(g) for _ in inputs]
+
+
+#: The rules by the names the rows give them (``elemwise_specs.ElemwiseSpec.grad``).
+RULES = {
+    "add": add, "sub": sub, "mul": mul, "true_div": true_div, "pow": pow, "mod": mod,
+    "maximum": maximum, "minimum": minimum, "clip": clip, "neg": neg, "abs": abs, "exp": exp,
+    "log": log, "log1p": log1p, "expm1": expm1, "sqrt": sqrt, "square": square, "sin": sin,
+    "cos": cos, "tan": tan, "tanh": tanh, "sigmoid": sigmoid, "softplus": softplus, "erf": erf,
+    "identity": identity, "switch": switch, "cast": cast, "zero": zero,
+}
+GRADIENTS.update({cls: RULES[cls.spec.grad] for cls in ELEMWISE_OPS if cls.spec.grad})

@@ -24,7 +24,6 @@ from typing import Any, Callable
 
 import numpy as np
 
-from symnb.core.tensor import elemwise_grad as grad
 
 __all__ = ["ElemwiseSpec", "SPECS", "spec"]
 
@@ -49,9 +48,11 @@ class ElemwiseSpec:
     #: ``perform`` converts the inputs to the output dtype before calling ``numpy_fn`` (as
     #: the lowering does), for functions written for floats only.
     float_inputs: bool = False
-    #: ``grad(inputs, output, g)``: one gradient per input as if nothing were broadcast
-    #: (see ``elemwise_grad``); None for an op through which no gradient flows.
-    grad: Callable[..., list] | None = None
+    #: The name of its gradient rule in ``elemwise_grad.RULES`` (``rule(inputs, output, g)``:
+    #: one gradient per input as if nothing were broadcast); None for an op through which no
+    #: gradient flows. A name, not the function: the rules build with the public functions,
+    #: which are made from these rows; elemwise_grad.py registers them (elemwise.GRADIENTS).
+    grad: str | None = None
     #: The operator printers write: infix for two inputs (``+``), prefix for one (``-``).
     symbol: str | None = None
     #: The public function builds the unstable written forms it ends as their stable
@@ -98,44 +99,44 @@ def _identity(x: np.ndarray) -> np.ndarray:
 S = ElemwiseSpec
 SPECS: tuple[ElemwiseSpec, ...] = (
     # arithmetic
-    S("add", "Add", 2, np.add, "x + y, elementwise with broadcasting.", grad=grad.add, symbol="+"),
-    S("sub", "Sub", 2, np.subtract, "x - y.", grad=grad.sub, symbol="-"),
-    S("mul", "Mul", 2, np.multiply, "x * y.", grad=grad.mul, symbol="*"),
+    S("add", "Add", 2, np.add, "x + y, elementwise with broadcasting.", grad="add", symbol="+"),
+    S("sub", "Sub", 2, np.subtract, "x - y.", grad="sub", symbol="-"),
+    S("mul", "Mul", 2, np.multiply, "x * y.", grad="mul", symbol="*"),
     S("true_div", "TrueDiv", 2, np.true_divide, "x / y (integers give float64, as in NumPy).",
-      grad=grad.true_div, symbol="/", stabilized=True),
+      grad="true_div", symbol="/", stabilized=True),
     S("floor_div", "FloorDiv", 2, np.floor_divide, "x // y.", scalar_name="int_div",
-      grad=grad.zero, symbol="//"),
-    S("mod", "Mod", 2, np.mod, "x % y (sign of y, as in NumPy).", grad=grad.mod, symbol="%"),
-    S("pow", "Pow", 2, np.power, "x ** y.", grad=grad.pow, symbol="**"),
-    S("maximum", "Maximum", 2, np.maximum, "Elementwise maximum (NaN propagates).", grad=grad.maximum),
-    S("minimum", "Minimum", 2, np.minimum, "Elementwise minimum (NaN propagates).", grad=grad.minimum),
-    S("neg", "Neg", 1, np.negative, "-x.", grad=grad.neg, symbol="-"),
-    S("abs", "Abs", 1, np.absolute, "|x|.", grad=grad.abs),
-    S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", grad=grad.zero),
+      grad="zero", symbol="//"),
+    S("mod", "Mod", 2, np.mod, "x % y (sign of y, as in NumPy).", grad="mod", symbol="%"),
+    S("pow", "Pow", 2, np.power, "x ** y.", grad="pow", symbol="**"),
+    S("maximum", "Maximum", 2, np.maximum, "Elementwise maximum (NaN propagates).", grad="maximum"),
+    S("minimum", "Minimum", 2, np.minimum, "Elementwise minimum (NaN propagates).", grad="minimum"),
+    S("neg", "Neg", 1, np.negative, "-x.", grad="neg", symbol="-"),
+    S("abs", "Abs", 1, np.absolute, "|x|.", grad="abs"),
+    S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", grad="zero"),
     S("round", "Round", 1, np.round, "Round half to even, as NumPy.",
-      scalar_name="round_half_to_even", grad=grad.zero),
-    S("floor", "Floor", 1, np.floor, "Floor of x.", grad=grad.zero),
-    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", grad=grad.zero),
+      scalar_name="round_half_to_even", grad="zero"),
+    S("floor", "Floor", 1, np.floor, "Floor of x.", grad="zero"),
+    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", grad="zero"),
     # transcendental
-    S("exp", "Exp", 1, np.exp, "e ** x.", grad=grad.exp),
-    S("log", "Log", 1, np.log, "Natural logarithm.", grad=grad.log, stabilized=True),
-    S("log1p", "Log1p", 1, np.log1p, "log(1 + x), accurate near 0.", grad=grad.log1p, stabilized=True),
-    S("expm1", "Expm1", 1, np.expm1, "exp(x) - 1, accurate near 0.", grad=grad.expm1),
-    S("sqrt", "Sqrt", 1, np.sqrt, "Square root.", grad=grad.sqrt),
-    S("square", "Square", 1, np.square, "x * x.", scalar_name="sqr", grad=grad.square),
-    S("sin", "Sin", 1, np.sin, "Sine.", grad=grad.sin),
-    S("cos", "Cos", 1, np.cos, "Cosine.", grad=grad.cos),
-    S("tan", "Tan", 1, np.tan, "Tangent.", grad=grad.tan),
-    S("tanh", "Tanh", 1, np.tanh, "Hyperbolic tangent.", grad=grad.tanh),
+    S("exp", "Exp", 1, np.exp, "e ** x.", grad="exp"),
+    S("log", "Log", 1, np.log, "Natural logarithm.", grad="log", stabilized=True),
+    S("log1p", "Log1p", 1, np.log1p, "log(1 + x), accurate near 0.", grad="log1p", stabilized=True),
+    S("expm1", "Expm1", 1, np.expm1, "exp(x) - 1, accurate near 0.", grad="expm1"),
+    S("sqrt", "Sqrt", 1, np.sqrt, "Square root.", grad="sqrt"),
+    S("square", "Square", 1, np.square, "x * x.", scalar_name="sqr", grad="square"),
+    S("sin", "Sin", 1, np.sin, "Sine.", grad="sin"),
+    S("cos", "Cos", 1, np.cos, "Cosine.", grad="cos"),
+    S("tan", "Tan", 1, np.tan, "Tangent.", grad="tan"),
+    S("tanh", "Tanh", 1, np.tanh, "Hyperbolic tangent.", grad="tanh"),
     # Computed in the float dtype np.exp gives their input (bool -> float16, int32 ->
     # float64): -x is an error for bools, and abs(int8(-128)) wraps.
     S("sigmoid", "Sigmoid", 1, _sigmoid, "1 / (1 + exp(-x)), computed without overflow.",
-      dtype_like=np.exp, float_inputs=True, grad=grad.sigmoid),
+      dtype_like=np.exp, float_inputs=True, grad="sigmoid"),
     S("softplus", "Softplus", 1, _softplus, "log(1 + exp(x)), computed without overflow.",
-      dtype_like=np.exp, float_inputs=True, grad=grad.softplus),
-    S("erf", "Erf", 1, _erf, "The error function.", dtype_like=np.exp, grad=grad.erf),
+      dtype_like=np.exp, float_inputs=True, grad="softplus"),
+    S("erf", "Erf", 1, _erf, "The error function.", dtype_like=np.exp, grad="erf"),
     S("identity", "Identity", 1, _identity, "A copy of x (an explicit node, e.g. to name an "
-      "intermediate).", grad=grad.identity),
+      "intermediate).", grad="identity"),
     # The identity for values; for differentiation a constant (the seeds' block_gradient).
     S("stop_gradient", "StopGradient", 1, _identity, "x for values; a constant for "
       "differentiation (no gradient flows through it).", scalar_name="disconnected_grad"),
@@ -162,11 +163,11 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     The dtype is NumPy's ``np.where(cond, a, b)``: ``a`` and ``b`` are promoted together
     (a Python scalar taking its weak dtype next to the other branch), ``cond`` takes no
     part, so ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)``
-    int64.""", dtype_like=_where_dtype, grad=grad.switch),
-    S("clip", "Clip", 3, np.clip, "x limited to [a_min, a_max].", grad=grad.clip),
+    int64.""", dtype_like=_where_dtype, grad="switch"),
+    S("clip", "Clip", 3, np.clip, "x limited to [a_min, a_max].", grad="clip"),
     # an op of its own (the target dtype is a parameter): elemwise.Cast
     S("cast", "Cast", 1, None, "x converted to ``dtype`` (NumPy's ``astype``; no node when it "
-      "already has that dtype).", grad=grad.cast),
+      "already has that dtype).", grad="cast"),
 )
 del S
 

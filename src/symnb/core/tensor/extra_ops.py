@@ -12,15 +12,15 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shape import flatten, normalize_axis
 from symnb.core.tensor.subtensor import getitem, inc_subtensor
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["CumOp", "Sort", "Argsort", "SpecifyShape", "cumsum", "cumprod", "sort", "argsort",
            "specify_shape", "flip"]

@@ -11,15 +11,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
-from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant, result_dtype
+from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant, install_stack, result_dtype
 from symnb.core.tensor.shape import dimshuffle, named, normalize_axis, shape_i, static_int
-from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape
+from symnb.core.graph.type import TensorType, describe_shape
 
 __all__ = ["stack", "concatenate", "Join", "Stack", "Split"]
 
@@ -177,7 +176,7 @@ def check_split(name: str, shape: tuple, sizes: Sequence[int], axis: int) -> Non
                          f"to {shape[axis]})")
 
 
-def split(x: Variable, sizes: Sequence[Any], axis: int) -> list[TensorVariable]:
+def split(x: Variable, sizes: Sequence[Any], axis: int) -> list[Variable]:
     """``x`` cut along ``axis`` into pieces of lengths ``sizes`` (ints or int scalars)."""
     sizes = [constant(s, "int64") if isinstance(s, int) else m.cast(s, "int64") for s in sizes]
     pieces = Split(axis, len(sizes))(x, *sizes)
@@ -186,7 +185,7 @@ def split(x: Variable, sizes: Sequence[Any], axis: int) -> list[TensorVariable]:
 
 # -- public functions --------------------------------------------------------------------------
 
-def concatenate(tensors: Sequence[Any], axis: int = 0) -> TensorVariable:
+def concatenate(tensors: Sequence[Any], axis: int = 0) -> Variable:
     """Join tensors along an existing ``axis`` (``np.concatenate``, NumPy dtype promotion)."""
     tensors = [as_tensor_variable(t) for t in tensors]
     if not tensors:
@@ -203,9 +202,12 @@ def concatenate(tensors: Sequence[Any], axis: int = 0) -> TensorVariable:
     return Join(normalize_axis(axis, tensors[0].ndim))(*tensors)
 
 
-def stack(tensors: Sequence[Any], axis: int = 0) -> TensorVariable:
+def stack(tensors: Sequence[Any], axis: int = 0) -> Variable:
     """Join tensors of one shape along a new ``axis`` (``np.stack``; Python scalars are weak)."""
     tensors = as_tensor_args(*tensors)
     if not tensors:
         raise build_error("stack: need at least one tensor to stack")
     return Stack(normalize_axis(axis, tensors[0].ndim + 1))(*tensors)
+
+
+install_stack(stack, Stack)  # as_tensor_variable([x, y]) and shape vectors (basic.py)

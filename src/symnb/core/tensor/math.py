@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from symnb.core.tensor import elemwise as ew
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
-from symnb.core.tensor.variable import TensorVariable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
@@ -30,13 +30,13 @@ _STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.st
                 "equivalent, and ``sn.grad`` differentiates that equivalent.")
 
 
-def _function(op_class: type[ew.Elemwise]) -> Callable[..., TensorVariable]:
+def _function(op_class: type[ew.Elemwise]) -> Callable[..., Variable]:
     """The public function of an op class, named and documented by its row."""
     row = op_class.spec
     op = op_class()
     probe = row.dtype_like or row.numpy_fn
 
-    def apply(*operands: Any) -> TensorVariable:
+    def apply(*operands: Any) -> Variable:
         return op(*as_tensor_args(*operands, numpy_fn=probe))
 
     apply.__name__ = apply.__qualname__ = row.name
@@ -105,7 +105,7 @@ _SWITCH = ew.Switch()
 
 
 @_documented_by(ew.Switch)
-def switch(cond: Any, a: Any, b: Any) -> TensorVariable:
+def switch(cond: Any, a: Any, b: Any) -> Variable:
     a, b = as_tensor_args(a, b)  # the condition takes no part in the promotion
     return _SWITCH(as_tensor_variable(cond), a, b)
 
@@ -114,7 +114,7 @@ where = switch
 
 
 @_documented_by(ew.Cast)
-def cast(x: Any, dtype: Any) -> TensorVariable:
+def cast(x: Any, dtype: Any) -> Variable:
     x = as_tensor_variable(x)
     op = ew.Cast(dtype)
     if x.dtype == op.dtype:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros
 from symnb.core.tensor.basic import as_tensor_variable

@@ -23,13 +23,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
 from symnb.core.tensor.shape import as_shape_vector, shape, static_entries
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["Images2Neibs", "Neibs2Images", "images2neibs", "neibs2images", "NEIB_MODES"]
 

@@ -1,15 +1,9 @@
-"""``softmax`` and ``log_softmax`` along an axis, numerically stable, and Theano's
-cross-entropy losses.
+"""``softmax`` and ``log_softmax`` along an axis, numerically stable.
 
 Both normalizations subtract the maximum along the axis before exponentiating, so
 large inputs do not overflow. Integer and bool inputs are promoted as ``np.exp``
-promotes them (int32 -> float64, int8 -> float16).
-
-The losses are written as Theano wrote them (``-log(p[arange(n), y])``,
-``-(t * log(p) + (1 - t) * log(1 - p))``); on ``softmax``/``sigmoid`` outputs, ``T.log``
-builds the stable forms (``log_softmax``, ``softplus``: see
-:mod:`symnb.core.tensor.stable_forms`), so their values and gradients stay finite for
-any finite logits.
+promotes them (int32 -> float64, int8 -> float16). Theano's cross-entropy losses built
+on them are in :mod:`symnb.core.tensor.losses`.
 """
 
 from __future__ import annotations
@@ -19,20 +13,15 @@ from typing import Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.tensor import elemwise as ew
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
-from symnb.core.tensor.alloc import arange
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.reduction import normalize_axes
 from symnb.core.tensor.reduction import sum as _sum
-from symnb.core.tensor.subtensor import getitem
-from symnb.core.type import TensorType, is_float, is_integer
+from symnb.core.graph.type import TensorType, is_float
 
-__all__ = ["softmax", "log_softmax", "categorical_crossentropy", "binary_crossentropy",
-           "Softmax", "LogSoftmax"]
+__all__ = ["softmax", "log_softmax", "Softmax", "LogSoftmax"]
 
 
 @lru_cache(maxsize=None)
@@ -111,64 +100,3 @@ def log_softmax(x: object, axis: object = -1) -> Variable:
     """``log(softmax(x, axis))``, computed without overflow or log(0)."""
     x = as_tensor_variable(x)
     return LogSoftmax(normalize_axes(axis, x, "log_softmax"))(x)
-
-
-def categorical_crossentropy(coding_dist: object, true_dist: object) -> Variable:
-    """The cross-entropy between predicted distributions and true ones (Theano's
-    ``T.nnet.categorical_crossentropy``), one value per distribution.
-
-    ``coding_dist`` holds one predicted distribution per slice along its last axis
-    (typically ``softmax(logits)``). ``true_dist`` is either
-
-    - an integer vector of class indices, one per row of the matrix ``coding_dist``:
-      the result is ``-log(coding_dist[arange(n), true_dist])``;
-    - or distributions of ``coding_dist``'s shape (one-hot rows, or probabilities):
-      the result is ``-sum(true_dist * log(coding_dist), axis=-1)``.
-
-    With ``coding_dist = softmax(x)`` both are computed from ``log_softmax(x)``, so the
-    value and the gradient stay finite for any finite logits.
-    """
-    coding_dist, true_dist = as_tensor_variable(coding_dist), as_tensor_variable(true_dist)
-    if true_dist.ndim == coding_dist.ndim:
-        return m.neg(_sum(m.mul(true_dist, _log_of(coding_dist)), axis=coding_dist.ndim - 1))
-    if true_dist.ndim != coding_dist.ndim - 1:
-        raise build_error(
-            f"categorical_crossentropy: rank mismatch between the coding distribution "
-            f"{label(coding_dist)!r} ({coding_dist.type.short()}) and the true distribution "
-            f"{label(true_dist)!r} ({true_dist.type.short()}): true_dist must have the same "
-            f"number of dimensions, or one fewer (class indices)", TypeError)
-    if coding_dist.ndim != 2 or not is_integer(true_dist.dtype):
-        raise build_error(
-            f"categorical_crossentropy: with class indices, coding_dist must be a matrix and "
-            f"true_dist a vector of integers; got {label(coding_dist)!r} "
-            f"({coding_dist.type.short()}) and {label(true_dist)!r} ({true_dist.type.short()})",
-            TypeError)
-    rows = arange(coding_dist.shape[0])
-    return m.neg(_log_of(getitem(coding_dist, (rows, true_dist))))
-
-
-def binary_crossentropy(output: object, target: object) -> Variable:
-    """The elementwise cross-entropy of binary variables (Theano's
-    ``T.nnet.binary_crossentropy``): ``-(target * log(output) + (1 - target) *
-    log(1 - output))``, not summed.
-
-    ``output`` holds predicted probabilities, ``target`` the true ones (often exactly 0
-    or 1). With ``output = sigmoid(z)`` it is computed as softplus of the logits, so the
-    value and the gradient stay finite for any finite ``z``.
-    """
-    output, target = as_tensor_variable(output), as_tensor_variable(target)
-    return m.neg(m.add(m.mul(target, _log_of(output)),
-                       m.mul(m.sub(1.0, target), _log_of(m.sub(1.0, output)))))
-
-
-_LOG = ew.Log()
-
-
-def _log_of(p: Variable) -> Variable:
-    """``log(p)``, built in its stable form when ``p`` is a sigmoid or a softmax (see
-    ``stable_forms``): how these loss functions are implemented. The expressions a user
-    writes with ``T.log`` are kept as written, and stabilized when compiled."""
-    from symnb.core.tensor.stable_forms import stable_equivalent  # it imports this module
-
-    stable = stable_equivalent(_LOG, [p])
-    return stable if stable is not None else m.log(p)

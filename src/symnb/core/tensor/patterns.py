@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.basic import Apply, Constant, Variable
 
 __all__ = ["owner_op", "is_fill_constant", "other_operand", "same_computation"]
 

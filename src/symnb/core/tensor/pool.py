@@ -24,14 +24,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_reference import pad_spatial, window_view
-from symnb.core.type import TensorType, is_bool, is_float
+from symnb.core.graph.type import TensorType, is_bool, is_float
 
 __all__ = ["Pool", "MaxPoolGrad", "MaxPoolGradGrad", "AveragePoolGrad", "MODES", "pool_output_length"]
 

@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
 from symnb.core.tensor.pool import MODES, MaxPoolGrad, Pool
 from symnb.core.tensor.shape import static_entries, static_int
-from symnb.core.source import warn_at_user_line
+from symnb.core.graph.source import warn_at_user_line
 
 __all__ = ["pool_2d", "pool_3d", "max_pool_2d", "max_pool_2d_same_size"]
 

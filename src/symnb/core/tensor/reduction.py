@@ -20,11 +20,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
            "Reduce", "normalize_axes"]

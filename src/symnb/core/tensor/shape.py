@@ -13,14 +13,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.static import static_value
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
-from symnb.core.tensor.basic import as_tensor_variable, constant
-from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_integer
+from symnb.core.tensor.basic import as_tensor_variable, constant, is_stack
+from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = [
     "shape", "shape_i", "reshape", "dimshuffle", "transpose", "flatten", "squeeze",
@@ -46,8 +45,6 @@ def static_int(var: Any) -> int | None:
 
 def static_entries(vec: Variable) -> list[int | None]:
     """The statically known entries of an int vector (``None`` where unknown)."""
-    from symnb.core.tensor.join import Stack  # join imports this module
-
     length = vec.type.shape[0]
     value = static_value(vec)
     if value is not None:
@@ -55,15 +52,13 @@ def static_entries(vec: Variable) -> list[int | None]:
     node = vec.owner
     if node is not None and isinstance(node.op, Shape):
         return list(node.inputs[0].type.shape)
-    if node is not None and isinstance(node.op, Stack) and all(v.ndim == 0 for v in node.inputs):
+    if is_stack(node) and all(v.ndim == 0 for v in node.inputs):
         return [static_int(v) for v in node.inputs]
     return [None] * (length or 0)
 
 
 def vector_entries(vec: Variable, length: int) -> list[Any]:
     """The entries of an int vector as ints or symbolic int64 scalars (for infer_shape)."""
-    from symnb.core.tensor.join import Stack
-
     known = static_entries(vec)
     node = vec.owner
     entries: list[Any] = []
@@ -72,7 +67,7 @@ def vector_entries(vec: Variable, length: int) -> list[Any]:
             entries.append(known[i])
         elif node is not None and isinstance(node.op, Shape):
             entries.append(shape_i(node.inputs[0], i))
-        elif node is not None and isinstance(node.op, Stack) and node.inputs[i].ndim == 0:
+        elif is_stack(node) and node.inputs[i].ndim == 0:
             entries.append(node.inputs[i])
         else:
             entries.append(vec[i])
@@ -112,9 +107,9 @@ def as_shape_vector(shape: Any, ndim: int | None = None, what: str = "shape") ->
         raise build_error(f"{what} has {len(entries)} entries but ndim={ndim}", TypeError)
     if all(_is_int(e) for e in entries):
         return constant(np.array(entries, dtype=np.int64).reshape(len(entries)))
-    from symnb.core.tensor.join import stack  # join imports this module
-
-    return stack([constant(e, "int64") if _is_int(e) else m.cast(e, "int64") for e in entries])
+    # A list of variables is stacked (join.py, which builds on this module, installs how).
+    return as_tensor_variable([constant(e, "int64") if _is_int(e) else m.cast(e, "int64")
+                               for e in entries])
 
 
 def _check_shape_entry(entry: Any, what: str) -> None:
@@ -184,7 +179,7 @@ class ShapeI(Op):
         return [()]
 
 
-def shape(x: Any) -> TensorVariable:
+def shape(x: Any) -> Variable:
     """The shape of ``x`` as an int64 vector (``x.shape``)."""
     return Shape()(as_tensor_variable(x))
 
@@ -311,7 +306,7 @@ def _static_reshape(op: Reshape, x: Variable, target: Variable, entries: list[in
     return tuple(out)
 
 
-def reshape(x: Any, shape: Any, ndim: int | None = None) -> TensorVariable:
+def reshape(x: Any, shape: Any, ndim: int | None = None) -> Variable:
     """``x`` reshaped to ``shape`` (NumPy semantics, one -1 allowed).
 
     ``shape`` is a tuple/list of ints and symbolic int scalars, or a symbolic int vector
@@ -400,14 +395,14 @@ def _drop_message(op: DimShuffle, name: str, shape: tuple, axis: int) -> str:
             f"but its length is {shape[axis]}, not 1")
 
 
-def dimshuffle(x: Any, pattern: Sequence[Any]) -> TensorVariable:
+def dimshuffle(x: Any, pattern: Sequence[Any]) -> Variable:
     """Reorder ``x``'s axes by ``pattern``: axis indices, and ``'x'`` for a new length-1
     axis; an axis left out must have length 1 (checked now when known, else when run)."""
     x = as_tensor_variable(x)
     return DimShuffle(x.ndim, pattern)(x)
 
 
-def transpose(x: Any, axes: Sequence[int] | None = None) -> TensorVariable:
+def transpose(x: Any, axes: Sequence[int] | None = None) -> Variable:
     """``x`` with its axes permuted (reversed by default), as ``np.transpose``."""
     x = as_tensor_variable(x)
     if axes is None:
@@ -424,7 +419,7 @@ def _length(x: Variable, axis: int) -> Any:
     return known if known is not None else shape_i(x, axis)
 
 
-def flatten(x: Any, ndim: int = 1) -> TensorVariable:
+def flatten(x: Any, ndim: int = 1) -> Variable:
     """``x`` with its trailing axes merged so it has ``ndim`` dimensions (Theano's
     ``flatten``: the first ``ndim - 1`` axes are kept)."""
     x = as_tensor_variable(x)
@@ -436,7 +431,7 @@ def flatten(x: Any, ndim: int = 1) -> TensorVariable:
     return reshape(x, lead + [rest])
 
 
-def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> TensorVariable:
+def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> Variable:
     """``x`` without length-1 axes: with ``axis=None`` those statically known to be 1;
     with ``axis``, those axes (checked now when known, else when run)."""
     x = as_tensor_variable(x)
@@ -455,7 +450,7 @@ def squeeze(x: Any, axis: int | Sequence[int] | None = None) -> TensorVariable:
     return dimshuffle(x, [i for i in range(x.ndim) if i not in drop])
 
 
-def expand_dims(x: Any, axis: int | Sequence[int]) -> TensorVariable:
+def expand_dims(x: Any, axis: int | Sequence[int]) -> Variable:
     """``x`` with new length-1 axes at the positions ``axis`` of the result (NumPy)."""
     x = as_tensor_variable(x)
     axes = (axis,) if _is_int(axis) else tuple(axis)

@@ -8,8 +8,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Constant, Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Constant, Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import alloc
 from symnb.core.tensor.basic import as_tensor_variable

@@ -51,15 +51,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from symnb.core.graph import Variable
-from symnb.core.op import Op
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.nnet import LogSoftmax, Softmax
 from symnb.core.tensor.patterns import is_fill_constant, other_operand, owner_op, same_computation
 from symnb.core.tensor.reduction import Sum
 from symnb.core.tensor.shape import DimShuffle
 from symnb.core.tensor.subtensor import AdvancedSubtensor, Subtensor
-from symnb.core.type import TensorType
+from symnb.core.graph.type import TensorType
 
 __all__ = ["StableForm", "FORMS", "stable_equivalent", "in_dtype_of", "Make"]
 

@@ -18,9 +18,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
@@ -28,8 +28,7 @@ from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.subtensor_checks import (
     check_value_fits, index_error, rephrase_index_error, static_indexed_shape,
 )
-from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["getitem", "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values"]
 
@@ -388,8 +387,8 @@ def _symbolic_slice_length(start: Any, stop: Any, step: Any, n: Any) -> Variable
 
 # -- public functions ----------------------------------------------------------------
 
-def getitem(x: Any, index: Any) -> TensorVariable:
-    """``x[index]`` with NumPy 2 semantics (what ``TensorVariable.__getitem__`` calls).
+def getitem(x: Any, index: Any) -> Variable:
+    """``x[index]`` with NumPy 2 semantics (what ``Variable.__getitem__`` calls).
 
     ``index`` may hold ints, slices (bounds may be symbolic integer scalars), None,
     Ellipsis, integer arrays (symbolic, lists or NumPy) and boolean masks.
@@ -400,7 +399,7 @@ def getitem(x: Any, index: Any) -> TensorVariable:
     return op_class(idx_list)(x, *inputs)
 
 
-def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> TensorVariable:
+def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> Variable:
     """A copy of the tensor indexed by ``x`` with ``y`` added at ``x``'s positions.
 
     ``x`` must be the result of indexing, e.g. ``inc_subtensor(a[idx], y)`` (Theano's
@@ -417,7 +416,7 @@ def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> TensorVar
     return op_class(owner.op.idx_list, set_instead_of_inc)(base, y, *index)
 
 
-def set_subtensor(x: Any, y: Any) -> TensorVariable:
+def set_subtensor(x: Any, y: Any) -> Variable:
     """A copy of the tensor indexed by ``x`` with ``y`` stored at ``x``'s positions.
 
     ``set_subtensor(a[idx], y)`` is NumPy's ``a[idx] = y`` on a copy of ``a``.
@@ -436,7 +435,7 @@ def _not_indexed_message(function: str, x: Any) -> str:
             f"{function}(x[idx], y); got {what}")
 
 
-def nonzero(x: Any, return_matrix: bool = False) -> tuple[TensorVariable, ...] | TensorVariable:
+def nonzero(x: Any, return_matrix: bool = False) -> tuple[Variable, ...] | Variable:
     """Indices of the nonzero elements of ``x``: a tuple of int64 vectors, one per axis.
 
     With ``return_matrix=True``, one int64 matrix of shape ``(x.ndim, count)``. Use the
@@ -448,12 +447,12 @@ def nonzero(x: Any, return_matrix: bool = False) -> tuple[TensorVariable, ...] |
     return tuple(outputs) if isinstance(outputs, list) else (outputs,)
 
 
-def flatnonzero(x: Any) -> TensorVariable:
+def flatnonzero(x: Any) -> Variable:
     """Indices of the nonzero elements of ``x`` flattened (``np.flatnonzero``)."""
     return FlatNonzero()(as_tensor_variable(x))
 
 
-def nonzero_values(x: Any) -> TensorVariable:
+def nonzero_values(x: Any) -> Variable:
     """The nonzero elements of ``x``, in row-major order (``x[x.nonzero()]``)."""
     x = as_tensor_variable(x)
     return getitem(x, nonzero(x))

@@ -12,11 +12,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import BuildError, build_error, label
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.errors import BuildError, build_error, label
+from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import BroadcastError
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["index_error", "static_indexed_shape", "check_value_fits", "rephrase_index_error",
            "out_of_bounds_message"]

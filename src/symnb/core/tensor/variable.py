@@ -4,12 +4,32 @@ from __future__ import annotations
 
 import numpy as np
 
-from symnb.core.graph import Constant, Variable
-from symnb.core.traceback_filter import api_boundaries
+from symnb.core.graph.basic import Constant, Variable
+from symnb.core.graph.type import TensorType
+# The operators and methods call the public functions of these modules, which make
+# nodes whose outputs are of the classes below (registered on TensorType at the end).
+from symnb.core.tensor import blas as _blas
+from symnb.core.tensor import elemwise as _elemwise
+from symnb.core.tensor import math as _math
+from symnb.core.tensor import reduction as _reduction
+from symnb.core.tensor import shape as _shape
+from symnb.core.tensor import subtensor as _subtensor
+from symnb.core.tensor.basic import tensor
+from symnb.core.graph.traceback_filter import api_boundaries
 
-__all__ = ["TensorVariable", "TensorConstant"]
+__all__ = ["TensorVariable", "TensorConstant", "install_evaluator"]
 
-@api_boundaries  # errors show the user's line, not these methods: core/traceback_filter.py
+#: What ``var.eval()`` calls: installed by ``symnb.compile`` (a layer above the core), so
+#: the core reaches the compiler without importing it.
+_evaluator: list = []
+
+
+def install_evaluator(evaluate) -> None:
+    """Install ``evaluate(var, inputs_to_values) -> array``, what ``var.eval`` runs."""
+    _evaluator[:] = [evaluate]
+
+
+@api_boundaries  # errors show the user's line, not these methods: core/graph/traceback_filter.py
 class _TensorOperators:
     """Operators and methods shared by every tensor variable, constant and shared one."""
 
@@ -117,9 +137,10 @@ class _TensorOperators:
 
     def eval(self, inputs_to_values: dict | None = None) -> np.ndarray:
         """Compile and run this variable's graph on ``inputs_to_values``."""
-        from symnb.compile.function import evaluate
-
-        return evaluate(self, inputs_to_values or {})
+        if not _evaluator:
+            raise RuntimeError("var.eval() needs the compiler: import symnb (symnb.compile "
+                               "installs it)")
+        return _evaluator[0](self, inputs_to_values or {})
 
 
 class TensorVariable(_TensorOperators, Variable):
@@ -134,15 +155,8 @@ class TensorConstant(_TensorOperators, Constant):
     __slots__ = ()
 
 
-# The operators and methods call the public functions of these modules, which import this
-# one (for TensorVariable): imported last, they find its classes defined. Module globals,
-# not imports per call: ``x + y`` is on the graph-building hot path.
-from symnb.core.tensor import blas as _blas  # noqa: E402
-from symnb.core.tensor import elemwise as _elemwise  # noqa: E402
-from symnb.core.tensor import math as _math  # noqa: E402
-from symnb.core.tensor import reduction as _reduction  # noqa: E402
-from symnb.core.tensor import shape as _shape  # noqa: E402
-from symnb.core.tensor import subtensor as _subtensor  # noqa: E402
-
 _COMPARISONS = (_elemwise.Eq, _elemwise.Neq, _elemwise.Lt, _elemwise.Le, _elemwise.Gt,
                 _elemwise.Ge)
+
+# The IR's type makes this package's variables (core/graph/type.py sits below the ops).
+TensorType.register_variables(TensorVariable, TensorConstant, tensor)

@@ -2,7 +2,7 @@
 
 These ops are not run at trace time by the interpreter (they are ``costly_to_fold``):
 their lengths must be static, and a result small enough to embed
-(``symnb.core.static.small_enough_to_inline``) is returned as a NumPy value (so it stays
+(``symnb.core.graph.static.small_enough_to_inline``) is returned as a NumPy value (so it stays
 static, e.g. an ``arange`` used to build a shape) while a large one is built on the
 device instead of being baked into the program as a constant.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.static import small_enough_to_inline
+from symnb.core.graph.static import small_enough_to_inline
 from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
 from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import input_name, static_argument

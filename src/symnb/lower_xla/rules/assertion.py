@@ -11,7 +11,7 @@ from __future__ import annotations
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.graph import Apply, Constant
+from symnb.core.graph.basic import Apply, Constant
 from symnb.core.tensor.assertion import Assert, AssertionFailedError, failure_text
 from symnb.lower_xla.checks import CheckKind, may_check, register_check_kind, require
 from symnb.lower_xla.registry import lower

@@ -19,7 +19,7 @@ import numpy as np
 from jax import lax
 
 from symnb.core.tensor import conv
-from symnb.core.type import is_float
+from symnb.core.graph.type import is_float
 from symnb.lower_xla.registry import StaticValueRequired, lower
 
 _DIMENSION_NUMBERS = {2: ("NCHW", "OIHW", "NCHW"), 3: ("NCDHW", "OIDHW", "NCDHW")}

@@ -1,5 +1,6 @@
-"""Elementwise ops -> jax.numpy, side by side, keyed by the name of each op's row in
-``symnb.core.tensor.elemwise_specs`` (a row without a rule fails this module's import).
+"""Elementwise ops -> jax.numpy, keyed by the name of each op's row in
+``symnb.core.tensor.elemwise_specs``: ``jnp.<name>`` unless ``JAX_FUNCTIONS`` says
+otherwise (a row with neither fails this module's import).
 
 Inputs are first cast to the dtype NumPy computes in (the output dtype, or for
 comparisons the promoted input dtype), because JAX's promotion lattice differs from
@@ -63,33 +64,16 @@ def _power(x, y):
     return result
 
 
-#: The JAX function of each row of ``elemwise_specs.SPECS``, by the row's name.
+#: The JAX function of each row of ``elemwise_specs.SPECS`` whose function is not
+#: ``jnp.<name>`` (a row named like its jax.numpy function needs no entry), by row name.
+#: ``identity`` and ``clip`` have jnp namesakes that are other functions.
 JAX_FUNCTIONS: dict[str, Callable] = {
-    "add": jnp.add,
     "sub": jnp.subtract,
     "mul": jnp.multiply,
     "true_div": jnp.true_divide,
     "floor_div": jnp.floor_divide,
-    "mod": jnp.mod,
     "pow": _power,
-    "maximum": jnp.maximum,
-    "minimum": jnp.minimum,
     "neg": jnp.negative,
-    "abs": jnp.abs,
-    "sign": jnp.sign,
-    "round": jnp.round,
-    "floor": jnp.floor,
-    "ceil": jnp.ceil,
-    "exp": jnp.exp,
-    "log": jnp.log,
-    "log1p": jnp.log1p,
-    "expm1": jnp.expm1,
-    "sqrt": jnp.sqrt,
-    "square": jnp.square,
-    "sin": jnp.sin,
-    "tan": jnp.tan,
-    "cos": jnp.cos,
-    "tanh": jnp.tanh,
     "sigmoid": jax.nn.sigmoid,
     "softplus": jax.nn.softplus,
     "erf": jax.scipy.special.erf,
@@ -104,11 +88,14 @@ JAX_FUNCTIONS: dict[str, Callable] = {
     "and_": jnp.bitwise_and,
     "or_": jnp.bitwise_or,
     "xor": jnp.bitwise_xor,
-    "invert": jnp.invert,
-    "isnan": jnp.isnan,
-    "isinf": jnp.isinf,
     "clip": _clip,
 }
+
+
+def jax_function(name: str) -> Callable | None:
+    """The JAX function of the row ``name``: its entry in ``JAX_FUNCTIONS``, else
+    ``jnp.<name>``; None when neither exists."""
+    return JAX_FUNCTIONS.get(name) or getattr(jnp, name, None)
 
 
 def _switch(op, node):
@@ -134,12 +121,12 @@ def _register_every_row() -> None:
         name = op_class.spec.name
         if name in _OWN_RULES:
             lower.register(op_class)(_OWN_RULES[name])
-        elif name in JAX_FUNCTIONS:
-            fn = JAX_FUNCTIONS[name]
+        elif (fn := jax_function(name)) is not None:
             lower.register(op_class)(lambda op, node, fn=fn: _elementwise(fn, node))
         else:
             raise NotImplementedError(f"elementwise row {name!r} ({op_class.__name__}) has no "
-                                      f"lowering: add its JAX function to JAX_FUNCTIONS")
+                                      f"lowering: jnp.{name} does not exist, so add its JAX "
+                                      f"function to JAX_FUNCTIONS")
 
 
 _register_every_row()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import jax.numpy as jnp
 
-from symnb.core.errors import label
+from symnb.core.graph.errors import label
 from symnb.core.tensor import extra_ops
 from symnb.lower_xla.registry import lower
 

@@ -15,10 +15,10 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply
 from symnb.core.ifelse import IfElse
-from symnb.core.type import describe_shape
+from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.registry import StaticValueRequired, lower

@@ -15,10 +15,11 @@ import jax
 import jax.numpy as jnp
 from jax import lax
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply
-from symnb.core.scan.op import Scan, is_plain_state, seq_window, state_depth
-from symnb.core.type import describe_shape
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply
+from symnb.core.scan.op import Scan
+from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
+from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
 from symnb.lower_xla.registry import lower, passed_as_is, static_inputs

@@ -14,7 +14,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.graph import Apply
+from symnb.core.graph.basic import Apply
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, resolve_reshape
 from symnb.lower_xla.registry import StaticValueRequired, lower, static_inputs
 

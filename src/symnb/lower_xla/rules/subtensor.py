@@ -25,8 +25,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.errors import label
-from symnb.core.graph import Apply, Variable
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Apply, Variable
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.lower_xla.registry import DynamicShapeError, StaticValueRequired, lower, static_inputs

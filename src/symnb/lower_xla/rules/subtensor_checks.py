@@ -24,9 +24,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import IndexOutOfBoundsError
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import IndexOutOfBoundsError
+from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.subtensor_checks import out_of_bounds_message

@@ -12,11 +12,12 @@ from symnb.core.tensor.activations import (
     crossentropy_categorical_1hot, elu, hard_sigmoid, relu, softmax_with_bias, ultra_fast_sigmoid,
 )
 from symnb.core.tensor.activations import theano_softmax as softmax
-from symnb.core.traceback_filter import entry_points as _entry_points
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.batchnorm import batch_normalization
 from symnb.core.tensor.conv_api import conv2d, conv3d
 from symnb.core.tensor.math import sigmoid, softplus
-from symnb.core.tensor.nnet import binary_crossentropy, categorical_crossentropy, log_softmax
+from symnb.core.tensor.losses import binary_crossentropy, categorical_crossentropy
+from symnb.core.tensor.nnet import log_softmax
 from symnb.tensor.nnet import abstract_conv, bn, neighbours  # noqa: F401  (T.nnet.bn...)
 
 from symnb.core.absent import module_getattr
@@ -31,4 +32,4 @@ __all__ = [
     "abstract_conv", "bn", "neighbours",
 ]
 
-_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

@@ -9,7 +9,7 @@ from symnb.core.tensor.conv_api import (
     conv2d, conv2d_grad_wrt_inputs, conv2d_grad_wrt_weights, conv3d, conv3d_grad_wrt_inputs,
     conv3d_grad_wrt_weights,
 )
-from symnb.core.traceback_filter import entry_points as _entry_points
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = [
     "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights", "conv3d_grad_wrt_inputs",
@@ -27,4 +27,4 @@ def get_conv_output_shape(image_shape: Sequence[Any], kernel_shape: Sequence[Any
                       filter_dilation=filter_dilation if filter_dilation is not None else 1)
     return op.symbolic_forward_shape(tuple(image_shape), tuple(kernel_shape))
 
-_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

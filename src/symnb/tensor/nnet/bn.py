@@ -1,10 +1,10 @@
 """``symnb.tensor.nnet.bn``: Theano's batch normalization functions."""
 
-from symnb.core.traceback_filter import entry_points as _entry_points
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.batchnorm import (
     batch_normalization, batch_normalization_test, batch_normalization_train,
 )
 
 __all__ = ["batch_normalization", "batch_normalization_train", "batch_normalization_test"]
 
-_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.core.errors import build_error, label
-from symnb.core.graph import Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.basic import Variable
 from symnb.core.tensor import conv_api
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shape import dimshuffle
-from symnb.core.traceback_filter import entry_points as _entry_points
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = ["conv2d"]
 
@@ -55,4 +55,4 @@ def conv2d(input: Any, filters: Any, image_shape: Sequence | None = None,
         out = dimshuffle(out, tuple(range(1, out.ndim)))
     return out
 
-_entry_points(globals())  # errors show the user's line (symnb.core.traceback_filter)
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

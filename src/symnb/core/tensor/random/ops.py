@@ -19,16 +19,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import build_error
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.random import samplers, threefry
 from symnb.core.tensor.shape import static_entries, vector_entries
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["RandomVariable", "RandomOp", "UniformRV", "NormalRV", "BinomialRV",
            "RandomIntegersRV", "ChoiceRV", "PermutationRV", "MultinomialRV", "KEY_TYPE",

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable
 from symnb.core.tensor.random import threefry
 
 __all__ = ["RandomKeyState", "RandomStateSharedVariable"]

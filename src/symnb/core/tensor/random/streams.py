@@ -18,17 +18,17 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import build_error
-from symnb.core.graph import Variable
-from symnb.core.shared import SharedVariable
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import build_error
+from symnb.core.graph.basic import Variable
+from symnb.core.tensor.shared import SharedVariable, shared
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.random import ops, threefry
 from symnb.core.tensor.random.state import RandomStateSharedVariable
 from symnb.core.tensor.shape import as_shape_vector, shape, shape_i
-from symnb.core.traceback_filter import api_boundaries
-from symnb.core.type import is_float
+from symnb.core.graph.traceback_filter import api_boundaries
+from symnb.core.graph.type import is_float
 
 __all__ = ["RandomStreams", "stream_key"]
 
@@ -163,7 +163,7 @@ def _param(value: Any, dtype: str) -> Variable:
 
 
 def _static_count(what: str, name: str, n: Any) -> int:
-    from symnb.core.static import static_value
+    from symnb.core.graph.static import static_value
 
     value = static_value(n) if isinstance(n, Variable) else n
     if value is None or int(value) != value or int(value) < 0:

@@ -19,7 +19,8 @@ from typing import Any, NamedTuple
 __all__ = ["Frame", "Site", "Scoping", "ScopeEntry", "capture_site", "is_library_frame",
            "warn_at_user_line", "enter_scope", "leave_scope", "PACKAGE_DIR"]
 
-PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+# symnb/ (this file is symnb/core/graph/source.py): every frame under it is the library's.
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep
 
 
 class Frame(NamedTuple):

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
-from symnb.core.errors import SymnbError
+from symnb.core.graph.error_base import SymnbError
 
 __all__ = ["Config", "ConfigError", "config"]
 

@@ -6,20 +6,36 @@ nodes deep is as easy to handle as a shallow one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.source import Site
-from symnb.core.type import TensorType
-
-if TYPE_CHECKING:
-    from symnb.core.op import Op
+from symnb.core.graph.config import config
+from symnb.core.graph.source import Site
+from symnb.core.graph.type import TensorType
 
 __all__ = [
     "Variable", "Constant", "Apply", "Tag",
     "toposort", "ancestors", "graph_inputs", "clone_replace", "walk_nodes", "node_places", "Place",
+    "install_test_values",
 ]
+
+
+class _TestValueHooks(NamedTuple):
+    compute_missing: Callable[["Variable"], None]
+    set_test_value: Callable[["Variable", Any], None]
+
+
+#: The test-value machinery, installed by ``symnb.core.graph.test_value`` (which ``op.py``
+#: imports): it runs ops, which sit above this module, so this module cannot import it.
+_test_values: _TestValueHooks | None = None
+
+
+def install_test_values(compute_missing: Callable[["Variable"], None],
+                        set_test_value: Callable[["Variable", Any], None]) -> None:
+    """Install what ``var.test_value`` calls to compute a pending value and to set one."""
+    global _test_values
+    _test_values = _TestValueHooks(compute_missing, set_test_value)
 
 
 class Tag:
@@ -85,20 +101,16 @@ class Variable:
             return self.owner.site
         return self._site if self._site is not None else Site()
 
-    # -- test values (the machinery lives in symnb.core.test_value) -----------------
+    # -- test values (the machinery lives in symnb.core.graph.test_value) -----------------
     @property
     def test_value(self) -> np.ndarray:
         if self._test_value is None:
-            from symnb.core.test_value import compute_missing
-
-            compute_missing(self)
+            _test_values.compute_missing(self)
         return self._test_value
 
     @test_value.setter
     def test_value(self, value: Any) -> None:
-        from symnb.core.test_value import set_test_value
-
-        set_test_value(self, value)
+        _test_values.set_test_value(self, value)
 
     @property
     def has_test_value(self) -> bool:
@@ -117,8 +129,6 @@ class Variable:
         return f"<{self.type!r}>"
 
     def __repr__(self) -> str:
-        from symnb.core.config import config
-
         if config.print_test_value and self.has_test_value:  # Theano's flag: name, then value
             return f"{self.auto_name()}\n{self._test_value!r}"
         return self.auto_name()

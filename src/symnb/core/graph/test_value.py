@@ -6,7 +6,7 @@ directly: it runs for every node built). When an input has no value yet, the nod
 values are left pending and computed on first access (``compute_missing``, through the
 evaluator's loop), after the user sets the missing input value. A failure is reported
 by ``config.compute_test_value`` in the layout of every build error
-(``symnb.core.errors``). No Op reads or writes test values.
+(``symnb.core.graph.errors``). No Op reads or writes test values.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import (
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import (
     MissingTestValueError, build_error_class, failure_headline, format_node_error, label,
 )
-from symnb.core.evaluate import PerformContractError, evaluate, run_node
-from symnb.core.graph import Apply, Constant, Variable, toposort
-from symnb.core.source import warn_at_user_line
+from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node
+from symnb.core.graph.basic import Apply, Constant, Variable, install_test_values, toposort
+from symnb.core.graph.source import warn_at_user_line
 
 __all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value",
            "NonFiniteTestValueWarning"]
@@ -313,3 +313,6 @@ def _seed_for(var: Variable) -> int:
     occurrence = _generated_counts[key]
     _generated_counts[key] += 1
     return zlib.crc32(f"{key}|{occurrence}".encode())
+
+
+install_test_values(compute_missing, set_test_value)  # what var.test_value calls (graph.py)

@@ -18,14 +18,15 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from symnb.core.config import config
-from symnb.core.errors import label
-from symnb.core.source import capture_site
+from symnb.core.graph.config import config
+from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Constant, Variable, graph_inputs
+from symnb.core.graph.source import capture_site
 from symnb.core.tensor.variable import TensorVariable
-from symnb.core.test_value import coerce_test_value
-from symnb.core.type import TensorType
+from symnb.core.graph.test_value import coerce_test_value
+from symnb.core.graph.type import TensorType
 
-__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared"]
+__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs"]
 
 # next() on a count is atomic under the GIL: serials are unique across threads.
 _serials = itertools.count()
@@ -214,3 +215,11 @@ def _fits_exactly(array: np.ndarray, dtype: np.dtype) -> bool:
         converted = array.astype(dtype)
         return bool(np.all((converted == array) | (np.isnan(converted) & np.isnan(array))
                            if array.dtype.kind in "fc" else converted == array))
+
+
+def function_inputs(outputs: Sequence[Variable]) -> list[Variable]:
+    """The root variables ``outputs`` depend on that need a value at call time: roots
+    without owner that are neither constants (fixed data) nor shared variables (their
+    own storage). These are exactly the inputs ``sn.function`` requires."""
+    return [v for v in graph_inputs(outputs)
+            if v.owner is None and not isinstance(v, (Constant, SharedVariable))]

@@ -35,10 +35,10 @@ from __future__ import annotations
 import collections
 from typing import Any, Callable, Iterable, Sequence
 
-from symnb.core.fgraph import FunctionGraph
-from symnb.core.graph import Apply, Variable
-from symnb.core.op import Op
-from symnb.core.source import warn_at_user_line
+from symnb.core.graph.fgraph import FunctionGraph
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.op import Op
+from symnb.core.graph.source import warn_at_user_line
 
 __all__ = ["NodeRewriter", "node_rewriter", "GraphPass", "LocalPass", "RewriteLimitWarning",
            "RewriteFailureWarning", "build"]

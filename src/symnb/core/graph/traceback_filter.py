@@ -11,7 +11,7 @@ code called back by symnb (a scan step, a callback) stay -- and a note saying so
 outermost entry point does it last, so nested entry points compose.
 
 ``sn.config.exception_verbosity = 'high'`` keeps every frame. Frames are symnb's by
-the same rule the creation lines use (:mod:`symnb.core.source`): the package's files,
+the same rule the creation lines use (:mod:`symnb.core.graph.source`): the package's files,
 except a module run as the main program (``python -m symnb.tour``).
 """
 
@@ -21,8 +21,8 @@ import functools
 import types
 from typing import Any, Callable, TypeVar
 
-from symnb.core.config import config
-from symnb.core.source import is_library_frame
+from symnb.core.graph.config import config
+from symnb.core.graph.source import is_library_frame
 
 __all__ = ["api_boundary", "api_boundaries", "entry_points", "hide_library_frames", "filter_traceback",
            "NOTE"]

@@ -16,11 +16,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core import test_value
-from symnb.core.config import config
-from symnb.core.graph import Apply, Variable
-from symnb.core.source import capture_site
-from symnb.core.traceback_filter import hide_library_frames
+from symnb.core.graph import test_value
+from symnb.core.graph.config import config
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.source import capture_site
+from symnb.core.graph.traceback_filter import hide_library_frames
+from symnb.core.graph.type import TensorType
 
 __all__ = ["Op"]
 
@@ -33,8 +34,8 @@ class Op:
     @property
     def output_class(self) -> type[Variable]:
         """The Variable class of the outputs: tensor variables, with NumPy's operators
-        and methods (``x + y``, ``x.sum()``)."""
-        return TensorVariable
+        and methods (``x + y``, ``x.sum()``), as the tensor package registers them."""
+        return TensorType.variable_type
 
     # -- identity --------------------------------------------------------------------
     def _props(self) -> tuple[Any, ...]:
@@ -72,7 +73,7 @@ class Op:
             node = self.make_node(*inputs)
             node.site = capture_site(config.traceback__limit)
             test_value.compute_node(node)
-        except Exception as err:  # traceback filtering: see core/traceback_filter.py
+        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             hide_library_frames(err)
             raise
         if len(node.outputs) == 1:
@@ -94,7 +95,7 @@ class Op:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
         raise NotImplementedError(f"{type(self).__name__} does not implement infer_shape")
 
-    # -- computing ahead of the program (the deciders are in symnb.core.static) ------------
+    # -- computing ahead of the program (the deciders are in symnb.core.graph.static) ------------
     #: Running the op does more than compute its outputs (it prints, it checks a
     #: condition): it runs in the compiled program, never ahead of it (folded, or at
     #: trace time). An op holding inner graphs has effects when a node of them has.
@@ -111,7 +112,7 @@ class Op:
     reads_shape_only = False
 
     # -- inner graphs (a loop body, the branches of a condition, a fused chain) -------------
-    #: The graphs the op holds and runs: :class:`symnb.core.inner_graph.InnerGraph` objects
+    #: The graphs the op holds and runs: :class:`symnb.core.graph.inner_graph.InnerGraph` objects
     #: (``inputs``, ``outputs``, ``nodes`` in execution order). Whole-graph passes go into
     #: them with ``symnb.core.graph.walk_nodes``; printers read the members below, which
     #: every op holding graphs describes itself by.
@@ -172,8 +173,3 @@ def _prop_str(value: Any) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_prop_str(v) for v in value) + ("," if len(value) == 1 else "") + ")"
     return str(value)
-
-
-# The tensor variables' module builds on the ops (its operators call tensor functions,
-# which make nodes): imported last, it finds Op defined.
-from symnb.core.tensor.variable import TensorVariable  # noqa: E402

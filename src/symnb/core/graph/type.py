@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 import numpy as np
 
@@ -73,6 +73,21 @@ class TensorType:
     __slots__ = ("dtype", "shape", "numpy_dtype", "_hash")
     _interned: dict[tuple, "TensorType"] = {}
 
+    # Registered by the tensor package, which sits above the IR (``register_variables``):
+    # the class of this type's variables (``TensorVariable``: NumPy's operators and
+    # methods), of its constants, and the function that makes a symbolic input.
+    variable_type: type = None  # type: ignore[assignment]
+    constant_type: type = None  # type: ignore[assignment]
+    make_input: Callable[..., Any] = None  # type: ignore[assignment]
+
+    @classmethod
+    def register_variables(cls, variable_type: type, constant_type: type,
+                           make_input: Callable[..., Any]) -> None:
+        """Install the tensor package's variable classes and its ``tensor`` constructor."""
+        cls.variable_type = variable_type
+        cls.constant_type = constant_type
+        cls.make_input = staticmethod(make_input)
+
     def __new__(cls, dtype: Any, shape: Iterable[int | None] = ()) -> "TensorType":
         shape = tuple(shape)
         if shape and all(isinstance(n, (bool, np.bool_)) for n in shape):
@@ -104,9 +119,7 @@ class TensorType:
 
     def __call__(self, name: str | None = None, test_value: Any = None) -> Any:
         """A new symbolic input of this type (Theano: ``TensorType('float64', (False,))('x')``)."""
-        from symnb.core.tensor.basic import tensor
-
-        return tensor(self.dtype, self.shape, name=name, test_value=test_value)
+        return self.make_input(self.dtype, self.shape, name=name, test_value=test_value)
 
     @property
     def ndim(self) -> int:

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Sequence, Union
 
-from symnb.core.errors import SymnbError, label
-from symnb.core.graph import Apply, Constant, Variable, toposort
-from symnb.core.type import TensorType
+from symnb.core.graph.errors import SymnbError, label
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
+from symnb.core.graph.type import TensorType
 
 __all__ = ["FunctionGraph", "InconsistencyError", "RewriteRecord", "types_compatible"]
 

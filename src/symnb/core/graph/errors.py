@@ -25,25 +25,20 @@ subclass of the built-in type a user would catch (``ValueError``, ``TypeError``,
 
 The same mistake raises the same class with the same layout whichever check finds it:
 a static shape as the node is made (:func:`build_error`), or a test value as the node
-computes its own (``symnb.core.test_value``). :func:`format_node_error` is that layout.
+computes its own (``symnb.core.graph.test_value``). :func:`format_node_error` is that layout.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-# The module (its ``config`` is read when a message is formatted): config.py's own error
-# derives from SymnbError, so this module may be imported while config.py is.
-_config_module = importlib.import_module("symnb.core.config")
-from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.source import Site, capture_site
-from symnb.core.type import describe_shape
-
-if TYPE_CHECKING:
-    from symnb.core.op import Op
+from symnb.core.graph.config import config
+from symnb.core.graph.error_base import SymnbError, register_error_html
+from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.source import Site, capture_site
+from symnb.core.graph.type import describe_shape
 
 __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
@@ -52,29 +47,9 @@ __all__ = [
     "DynamicShapeError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
-    "register_high_verbosity_section", "register_error_html",
+    "register_high_verbosity_section", "register_node_printer", "printed_node",
+    "register_error_html",
 ]
-
-
-class SymnbError(Exception):
-    """Base of symnb's own errors.
-
-    Shown in a notebook cell (``err``), an error is drawn as HTML by the printing layer
-    (``symnb.printing.failure``): its message and, for a failed call, the values of that
-    call (``err.call_values``, :class:`symnb.core.failed_call.CallValues`).
-    """
-
-    def _repr_html_(self) -> str | None:
-        return _ERROR_HTML[0](self) if _ERROR_HTML else None
-
-
-#: The renderer of errors as HTML (the printing layer registers it: core draws nothing).
-_ERROR_HTML: list[Callable[[BaseException], str]] = []
-
-
-def register_error_html(render: Callable[[BaseException], str]) -> None:
-    """Set how a :class:`SymnbError` shows as HTML (``symnb.printing.failure``)."""
-    _ERROR_HTML[:] = [render]
 
 
 class BuildError(SymnbError):
@@ -206,7 +181,7 @@ def build_error(problem: str | BaseException, kind: type[BaseException] = ValueE
     """
     if isinstance(problem, BaseException):
         kind = type(problem)
-    site = capture_site(_config_module.config.traceback__limit)
+    site = capture_site(config.traceback__limit)
     cls = build_error_class(kind)
     if op is None:
         return cls(format_at_line(str(problem), site))
@@ -274,7 +249,6 @@ def failure_headline(node: Apply | UnbuiltNode, err: BaseException, context: str
 def format_at_line(headline: str, site: Site, extra: Sequence[str] = ()) -> str:
     """``headline``, then the user's line (more of its frames under
     ``exception_verbosity='high'``), then ``extra``."""
-    config = _config_module.config
     frames = 1 if config.exception_verbosity != "high" else config.traceback__limit
     lines = [headline]
     if site:
@@ -293,7 +267,7 @@ def format_node_error(node: Apply | UnbuiltNode, headline: str,
     name, dtype, shape and the line that built it, and ``extra``; 'high': also more
     user frames and the sections registered by higher layers (e.g. a debugprint).
     """
-    verbosity = _config_module.config.exception_verbosity
+    verbosity = config.exception_verbosity
     if not node.site:
         headline += "\n  (the node was built by symnb itself, not on a user's line)"
     if verbosity == "low":
@@ -313,3 +287,18 @@ def register_high_verbosity_section(section: Callable[[Apply], list[str]]) -> No
     (the printing layer registers a debugprint of the node)."""
     if section not in _HIGH_VERBOSITY_SECTIONS:
         _HIGH_VERBOSITY_SECTIONS.append(section)
+
+
+_NODE_PRINTERS: list[Callable[[Apply], str]] = []
+
+
+def register_node_printer(printer: Callable[[Apply], str]) -> None:
+    """Install the text view of a node that messages may include (the printing layer
+    registers its debugprint), so lower layers show it without importing printing."""
+    if printer not in _NODE_PRINTERS:
+        _NODE_PRINTERS.append(printer)
+
+
+def printed_node(node: Apply) -> str | None:
+    """The registered text view of ``node`` (a debugprint), or None when none is."""
+    return _NODE_PRINTERS[-1](node) if _NODE_PRINTERS else None

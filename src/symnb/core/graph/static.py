@@ -29,8 +29,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from symnb.core.evaluate import NOT_KNOWN, evaluate
-from symnb.core.graph import Apply, Constant, Variable, walk_nodes
+from symnb.core.graph.evaluate import NOT_KNOWN, evaluate
+from symnb.core.graph.basic import Apply, Constant, Variable, walk_nodes
 
 __all__ = [
     "MAX_INLINE_ELEMENTS", "MAX_FOLDED_BYTES", "MAX_SPECIALIZED_ELEMENTS",

@@ -5,12 +5,12 @@ An inner graph computes its outputs from its own input variables only (constants
 aside). Building one from user code means *closing over* the outer variables the
 code used: each such variable becomes an extra inner input (and an extra input of
 the op that holds the graph). The NumPy reference runs an inner graph with the one
-evaluator (``symnb.core.evaluate``) -- nothing is compiled -- and a failing node is
+evaluator (``symnb.core.graph.evaluate``) -- nothing is compiled -- and a failing node is
 reported with its own creation site (the user's line inside the step function or
 branch), not the op's.
 
 Every op holding inner graphs describes them through the same few members of
-:class:`~symnb.core.op.Op` (``inner_graphs``, ``inner_inputs``, ``inner_outputs``,
+:class:`~symnb.core.graph.op.Op` (``inner_graphs``, ``inner_inputs``, ``inner_outputs``,
 ``inner_feeds``, ``inner_output_notes``): printing and whole-graph passes read those,
 never an op's own attributes.
 """
@@ -21,9 +21,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.errors import MissingTestValueError, SymnbError, label
-from symnb.core.evaluate import RAISE, at_line, evaluate
-from symnb.core.graph import Apply, Constant, Variable, ancestors, clone_replace, toposort
+from symnb.core.graph.errors import MissingTestValueError, SymnbError, label
+from symnb.core.graph.evaluate import RAISE, at_line, evaluate
+from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace, toposort
 
 __all__ = ["InnerGraph", "close_over", "placeholder_like", "known_test_value",
            "infer_inner_shapes"]
@@ -83,10 +83,8 @@ def placeholder_like(var: Variable, shape: Sequence[int | None] | None = None,
     It records ``var``'s creation site, so messages about it point where the user
     made the outer variable. Shared variables and constants become plain tensors.
     """
-    from symnb.core.tensor.variable import TensorVariable
-
     ttype = var.type if shape is None else var.type.clone(shape=shape)
-    inner = TensorVariable(ttype, name=name if name is not None else var.name, site=var.site)
+    inner = ttype.variable_type(ttype, name=name if name is not None else var.name, site=var.site)
     if value is not None:
         inner._test_value = _frozen(value)
     return inner

@@ -1,8 +1,8 @@
 """The one NumPy evaluator: a graph run node by node with each op's ``perform``.
 
 Everything in the core that computes values without compiling uses it: test values
-(``symnb.core.test_value``), inner graphs (loop bodies, branches, fused chains),
-:func:`evaluate_graph`, static values (``symnb.core.static``) and constant folding.
+(``symnb.core.graph.test_value``), inner graphs (loop bodies, branches, fused chains),
+:func:`evaluate_graph`, static values (``symnb.core.graph.static``) and constant folding.
 It is one loop (:func:`evaluate`) around one per-node step (:func:`run_node`: the op's
 ``perform``, whose outputs are checked to have exactly the declared dtypes), and an
 *error policy* saying what a node that fails means to the caller:
@@ -24,9 +24,9 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
-from symnb.core.errors import InnerNodeError, MissingTestValueError, format_node_error, label
-from symnb.core.graph import Apply, Constant, Variable, graph_inputs, toposort
-from symnb.core.type import describe_shape
+from symnb.core.graph.errors import InnerNodeError, MissingTestValueError, format_node_error, label
+from symnb.core.graph.basic import Apply, Constant, Variable, graph_inputs, toposort
+from symnb.core.graph.type import describe_shape
 
 __all__ = ["run_node", "evaluate", "evaluate_graph", "RAISE", "NOT_KNOWN", "at_line",
            "PerformContractError", "stepping"]
