@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from symnb.core.errors import SymnbError
 
-__all__ = ["Config", "ConfigError", "config"]
+__all__ = ["Config", "ConfigError", "config", "user_cache_dir"]
 
 
 class ConfigError(SymnbError, ValueError):
@@ -53,6 +54,16 @@ def _non_negative_int(value: Any) -> int:
     return number
 
 
+def _non_negative_float(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"expected a non-negative number, got {value!r}") from None
+    if not number >= 0:
+        raise ConfigError(f"expected a non-negative number, got {value!r}")
+    return number
+
+
 def _boolean(value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -79,6 +90,21 @@ def _string(value: Any) -> str:
     if not isinstance(value, str):
         raise ConfigError(f"expected a string, got {value!r}")
     return value
+
+
+def user_cache_dir() -> str:
+    """symnb's per-user cache folder, by the platform's convention: ``$XDG_CACHE_HOME/symnb``
+    when that variable is set (on any platform), else ``~/.cache/symnb`` on Linux,
+    ``~/Library/Caches/symnb`` on macOS and ``%LOCALAPPDATA%\\symnb\\Cache`` on Windows."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return os.path.join(xdg, "symnb")
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
+        return os.path.join(base, "symnb", "Cache")
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/symnb")
+    return os.path.expanduser("~/.cache/symnb")
 
 
 _FLAGS: dict[str, _Flag] = {
@@ -119,8 +145,14 @@ _FLAGS: dict[str, _Flag] = {
                           "clamp or drop them). False removes these checks: faster, but an "
                           "out-of-range index then gives a wrong value silently. Indices known "
                           "while the program is traced are always checked, at no run-time cost."),
-    "compile_cache_dir": _Flag("", _string,
-                               "Directory for JAX's persistent compilation cache ('' = off)."),
+    "compile_cache_dir": _Flag(os.path.join(user_cache_dir(), "compiled"), _string,
+                               "Directory of the persistent compilation cache: compiled programs "
+                               "kept on disk for the next process (a folder per symnb version "
+                               "inside it). Default: 'compiled' in the per-user cache folder "
+                               "(~/.cache/symnb on Linux); '' turns the cache off."),
+    "compile_cache_min_seconds": _Flag(0.1, _non_negative_float,
+                                       "Programs that compile faster than this are not written "
+                                       "to the persistent compilation cache."),
 }
 
 #: Theano's ``warn.*`` flags, accepted and ignored: each only silenced a warning Theano
