@@ -127,10 +127,13 @@ _FLAGS: dict[str, _Flag] = {
                        "Graph rewrites applied when compiling: 'fast_run', 'fast_compile' or None."),
     "compute_test_value": _Flag("raise", _choice("raise", "warn", "ignore", "off", "pdb"),
                                 "What a failing test-value computation does while a graph is built."),
-    "test_value_memory_mb": _Flag(16, _non_negative_int,
-                                  "Memory kept for computed test values of 1 MB or more; the "
-                                  "oldest are dropped beyond it and recomputed when asked for "
-                                  "(small budgets let NumPy reuse memory, as when run eagerly)."),
+    "test_value_memory_mb": _Flag(4, _non_negative_int,
+                                  "Memory kept for computed test values of 1 MB or more (the "
+                                  "newest is always kept); the oldest are dropped beyond it and "
+                                  "recomputed when asked for. Small budgets keep building as "
+                                  "fast as NumPy run eagerly, which reuses the same few "
+                                  "buffers (a 40-node chain over 1000x1000 float32 values: "
+                                  "1.05x NumPy's time with 4 MB, 1.4x with 16 MB)."),
     "exception_verbosity": _Flag("medium", _choice("low", "medium", "high"),
                                  "How much an error message shows."),
     "traceback__limit": _Flag(8, _non_negative_int,
