@@ -2,7 +2,7 @@
 
     python bench/bench_calls.py [--quick]
 
-A tiny function of 1, 3 and 10 ``(10,)`` float32 inputs, ``x0 * 2 + x1 + ... + 1``,
+A tiny function of 1, 2, 3 and 10 ``(10,)`` float32 inputs, ``x0 * 2 + x1 + ... + 1``,
 called with NumPy arrays, against the same function under ``jax.jit`` whose result is
 read as NumPy (``np.asarray(jitted(...))``, a view where JAX allows one; symnb copies, as it hands out arrays the caller owns).
 Target: at most 1.10x for every input count (the argument checks cost a constant, not
@@ -45,7 +45,7 @@ def call_overhead(n_inputs: int, number: int = 2000, rounds: int = 8) -> dict:
 def main() -> None:
     quick = "--quick" in sys.argv
     print(f"jax {jax.__version__} on {jax.default_backend()}; numpy {np.__version__}")
-    for n in (1, 3, 10):
+    for n in (1, 2, 3, 10):
         call_overhead(n, number=500 if quick else 2000, rounds=3 if quick else 8)
 
 

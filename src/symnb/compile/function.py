@@ -221,9 +221,9 @@ class Function:
 
     # -- calling --------------------------------------------------------------------
     # ``f(...)`` calls ``f._invoke``: the fast path made for this function's program
-    # (``fast_path``) or ``_call_in_full``; both use ``self._call_spec`` (compile/call.py). A C-level getter hands it to the call,
-    # which thus costs no Python frame of its own: on a tiny function, a measurable
-    # part of the call (the benchmark is bench/bench_foundation.py).
+    # (``fast_path``) or ``_call_in_full``; both use ``self._call_spec`` (compile/call.py).
+    # A C-level getter hands it to the call, which thus costs no Python frame of its
+    # own: on a tiny function, a measurable part of the call (bench/bench_calls.py).
     __call__ = property(operator.attrgetter("_invoke"),
                         doc="Call the function with arrays (positional, or by input name); "
                             "returns NumPy arrays the caller owns.")
