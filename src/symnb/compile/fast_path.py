@@ -34,7 +34,8 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     arguments; ``full`` takes calls with keywords or a wrong number of arguments.
     A failure while tracing (nothing ran) goes to ``retry(arrays)`` (the full run,
     which specializes or reports it); one while running to ``execution_error``."""
-    check_all, call, n_inputs = spec.checks.check_all, program.call, len(spec.inputs)
+    check_all, exact = spec.checks.check_all, spec.checks.exact
+    call, n_inputs, ndarray = program.call, len(spec.inputs), np.ndarray
     locks, shared_values, finish, asarray = spec.locks, spec.shared_values, spec.finish, np.asarray
 
     def run(arrays: Any) -> Any:
@@ -46,19 +47,22 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
             raise execution_error(error, program, list(arrays)) from None
 
     if locks is None and spec.single:
-        # The most common case, with ``run`` and ``finish`` written out (a Python frame
-        # is a measurable part of a tiny function's call).
+        # The most common case, with ``check_all``'s test, ``run`` and ``finish`` written
+        # out: a Python frame is a measurable part of a tiny function's call.
         def single_output(*args: Any, **kwargs: Any) -> Any:
             if kwargs or len(args) != n_inputs:
                 return full(*args, **kwargs)
             try:  # free unless it raises: errors leave without symnb's frames
-                arrays = check_all(args)
+                for value, (dtype, ndim) in zip(args, exact):
+                    if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
+                        args = check_all(args)
+                        break
                 try:
-                    results = call(*arrays)
+                    results = call(*args)
                 except (NodeFailure, ChangedShape):  # raised while tracing: nothing ran
-                    results = retry(list(arrays))
+                    results = retry(list(args))
                 except jax.errors.JaxRuntimeError as error:
-                    raise execution_error(error, program, list(arrays)) from None
+                    raise execution_error(error, program, list(args)) from None
             except Exception as err:
                 hide_library_frames(err)
                 raise
@@ -70,11 +74,14 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         if kwargs or len(args) != n_inputs:
             return full(*args, **kwargs)
         try:  # free unless it raises: errors leave without symnb's frames
-            arrays = check_all(args)
+            for value, (dtype, ndim) in zip(args, exact):  # check_all's test, written out
+                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
+                    args = check_all(args)
+                    break
             if locks is None:
-                return finish(run(arrays))
+                return finish(run(args))
             with locks:  # shared values read, donated and replaced with their locks held
-                return finish(run([*arrays, *shared_values()]))
+                return finish(run([*args, *shared_values()]))
         except Exception as err:
             hide_library_frames(err)
             raise

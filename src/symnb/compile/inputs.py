@@ -38,11 +38,11 @@ class ArgumentChecks:
         #: Per input, the function validating its argument (see ``make_checker``);
         #: ``sn.In`` options replace some (the list is changed in place).
         self.checkers = [make_checker(v, allow_downcast) for v in self.inputs]
-        # Per input, the (dtype, ndim) passed as is; None: an input with static lengths
-        # (its check reads the shape too).
-        exact = tuple((None if any(n is not None for n in v.type.shape) else np.dtype(v.type.dtype),
-                       v.type.ndim) for v in self.inputs)
-        self.check_all = _check_all(exact, self.checkers)
+        #: Per input, the ``(dtype, ndim)`` of the NumPy arrays passed as they are;
+        #: dtype None for an input with static lengths (its check reads the shape too).
+        self.exact = tuple((None if any(n is not None for n in v.type.shape)
+                            else np.dtype(v.type.dtype), v.type.ndim) for v in self.inputs)
+        self.check_all = _check_all(self.exact, self.checkers)
 
     def __call__(self, args: Sequence[Any]) -> Sequence[Any]:
         return self.check_all(args)
