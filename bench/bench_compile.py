@@ -5,8 +5,8 @@
 1. Build + compile time of elementwise chains of 2,000 and 10,000 steps: symnb's whole
    path (building the graph, copy + rewrites + lowering + JAX trace + XLA compile, i.e.
    the graph, ``sn.function`` and its first call) against JAX's trace + compile of the
-   same chain written for ``jax.jit`` (and its first call). Target: symnb adds at most
-   20%. The program cache is cleared before each symnb compile, so every compile is a
+   same chain written for ``jax.jit`` (and its first call). Targets: at most 1.10x for
+   2,000 steps, 1.20x for 10,000. The program cache is cleared before each symnb compile, so every compile is a
    real one.
 2. An expression where rewrites matter: a softmax cross-entropy written naively
    (``log(exp(z) / sum(exp(z)))``, the softmax written twice), compiled by symnb (which
@@ -56,6 +56,10 @@ def _time_once(fn: Callable[[], object]) -> float:
     return clock() - start
 
 
+#: symnb's whole path against JAX's, per chain length (issue 22).
+TARGETS = {2000: 1.10, 10_000: 1.20}
+
+
 def chain_compile(n: int, rounds: int) -> dict:
     value = np.linspace(0, 1, 256).astype("float32")
     timings: dict[str, float] = {"symnb": np.inf, "build": np.inf, "rewrite": np.inf,
@@ -83,11 +87,12 @@ def chain_compile(n: int, rounds: int) -> dict:
         timings["jax"] = min(timings["jax"], _time_once(jax_compile))
     np.testing.assert_allclose(symnb_compile(), np.asarray(jax_compile()), rtol=1e-4, atol=1e-5)
     ratio = timings["symnb"] / timings["jax"]
-    verdict = "ok" if ratio <= 1.2 else "OVER TARGET"
+    target = TARGETS[n]
+    verdict = "ok" if ratio <= target else "OVER TARGET"
     print(f"chain of {n:>6} steps: symnb {timings['symnb']:6.3f} s (graph {timings['build']:.3f} s, "
           f"rewrites {timings['rewrite']:.3f} s, sn.function {timings['function']:.3f} s)   "
-          f"jax.jit {timings['jax']:6.3f} s   ratio {ratio:4.2f} (target <= 1.2) {verdict}")
-    return {"name": f"chain_{n}", **timings, "ratio": ratio, "target": 1.2}
+          f"jax.jit {timings['jax']:6.3f} s   ratio {ratio:4.2f} (target <= {target}) {verdict}")
+    return {"name": f"chain_{n}", **timings, "ratio": ratio, "target": target}
 
 
 # -- 2. a cross-entropy where the rewrites matter ---------------------------------------------
