@@ -47,13 +47,15 @@ echo "tests exit status: ${PIPESTATUS[0]} (2 or 124: stopped by the time limit)"
 
 # 2. The benchmarks, on JAX's default device (the GPU there): each prints its ratio
 #    against hand-written jax.jit and its target.
-[ "$DEVICE" = "cpu" ] && export BENCH_QUICK=1
+# (On a CPU, a dry run: one round each, and longer limits, a CPU being slower.)
+SLOW=1
+if [ "$DEVICE" = "cpu" ]; then export BENCH_QUICK=1; SLOW=4; fi
 {
     echo "== benchmarks on $(python -c 'import jax; print(jax.devices()[0].device_kind)')"
-    timeout 40 python bench/bench_grad.py
-    timeout 40 python bench/bench_scan.py
-    timeout 50 python bench/bench_lenet.py
-    timeout 30 python bench/bench_calls.py --quick
-    timeout 30 python bench/bench_transfers.py
+    timeout $((40 * SLOW)) python bench/bench_grad.py
+    timeout $((40 * SLOW)) python bench/bench_scan.py
+    timeout $((50 * SLOW)) python bench/bench_lenet.py
+    timeout $((30 * SLOW)) python bench/bench_calls.py --quick
+    timeout $((30 * SLOW)) python bench/bench_transfers.py
 } 2>&1 | tee "$OUT/bench.txt"
 echo "== done; files in $OUT"
