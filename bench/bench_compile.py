@@ -5,8 +5,8 @@
 1. Build + compile time of elementwise chains of 2,000 and 10,000 steps: symnb's whole
    path (building the graph, copy + rewrites + lowering + JAX trace + XLA compile, i.e.
    the graph, ``sn.function`` and its first call) against JAX's trace + compile of the
-   same chain written for ``jax.jit`` (and its first call). Target: symnb adds at most
-   20%. The program cache is cleared before each symnb compile, so every compile is a
+   same chain written for ``jax.jit`` (and its first call). Targets: at most 1.10x for
+   2,000 steps, 1.20x for 10,000. The program cache is cleared before each symnb compile, so every compile is a
    real one.
 2. An expression where rewrites matter: a softmax cross-entropy written naively
    (``log(exp(z) / sum(exp(z)))``, the softmax written twice), compiled by symnb (which
@@ -18,7 +18,6 @@
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 from typing import Callable
 
@@ -30,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
 from symnb.lower_xla.cache import program_cache  # noqa: E402
-from timing import best_time  # noqa: E402
+from timing import best_time, clock  # noqa: E402
 
 
 # -- 1. compile time of long elementwise chains -----------------------------------------------
@@ -52,9 +51,13 @@ def _jax_chain(x, n: int):
 
 
 def _time_once(fn: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    start = clock()
     fn()
-    return time.perf_counter() - start
+    return clock() - start
+
+
+#: symnb's whole path against JAX's, per chain length (issue 22).
+TARGETS = {2000: 1.10, 10_000: 1.20}
 
 
 def chain_compile(n: int, rounds: int) -> dict:
@@ -64,12 +67,12 @@ def chain_compile(n: int, rounds: int) -> dict:
 
     def symnb_compile():
         program_cache.clear()
-        start = time.perf_counter()
+        start = clock()
         x = T.vector("x")
         y = _symbolic_chain(x, n)
-        built = time.perf_counter()
+        built = clock()
         f = sn.function([x], y)
-        made = time.perf_counter()
+        made = clock()
         result = f(value)
         timings["build"] = min(timings["build"], built - start)
         timings["function"] = min(timings["function"], made - built)
@@ -84,11 +87,12 @@ def chain_compile(n: int, rounds: int) -> dict:
         timings["jax"] = min(timings["jax"], _time_once(jax_compile))
     np.testing.assert_allclose(symnb_compile(), np.asarray(jax_compile()), rtol=1e-4, atol=1e-5)
     ratio = timings["symnb"] / timings["jax"]
-    verdict = "ok" if ratio <= 1.2 else "OVER TARGET"
+    target = TARGETS[n]
+    verdict = "ok" if ratio <= target else "OVER TARGET"
     print(f"chain of {n:>6} steps: symnb {timings['symnb']:6.3f} s (graph {timings['build']:.3f} s, "
           f"rewrites {timings['rewrite']:.3f} s, sn.function {timings['function']:.3f} s)   "
-          f"jax.jit {timings['jax']:6.3f} s   ratio {ratio:4.2f} (target <= 1.2) {verdict}")
-    return {"name": f"chain_{n}", **timings, "ratio": ratio, "target": 1.2}
+          f"jax.jit {timings['jax']:6.3f} s   ratio {ratio:4.2f} (target <= {target}) {verdict}")
+    return {"name": f"chain_{n}", **timings, "ratio": ratio, "target": target}
 
 
 # -- 2. a cross-entropy where the rewrites matter ---------------------------------------------
@@ -139,6 +143,9 @@ def cross_entropy(number: int) -> dict:
 
 def main() -> None:
     quick = "--quick" in sys.argv
+    # Every compile a real one: no program read back from the persistent cache (on by
+    # default; JAX's cache is per process, so jax.jit's reference would use it too).
+    sn.config.compile_cache_dir = ""
     chain_compile(2000, rounds=3 if quick else 5)
     chain_compile(10_000, rounds=2 if quick else 3)
     if "--chains" not in sys.argv:

@@ -24,26 +24,14 @@ import sys
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
 from timing import compare  # noqa: E402
+from mlp import BATCH, LEARNING_RATE, SIZES, initial_params, jax_loss  # noqa: E402,F401
 from training import check_same_step, compare_steps, print_hlo_comparison, sgd_step  # noqa: E402
-
-SIZES = [784, 512, 512, 10]
-BATCH = 256
-LEARNING_RATE = 0.01
-
-
-def initial_params(rng: np.random.Generator) -> list[np.ndarray]:
-    params = []
-    for fan_in, fan_out in zip(SIZES[:-1], SIZES[1:]):
-        params.append(rng.normal(scale=fan_in ** -0.5, size=(fan_in, fan_out)).astype("float32"))
-        params.append(np.zeros(fan_out, dtype="float32"))
-    return params
 
 
 def symnb_step(params: list[np.ndarray]):
@@ -62,16 +50,7 @@ def symnb_step(params: list[np.ndarray]):
     return sn.function([x, y], cost, updates=updates), shared
 
 
-def _jax_loss(params, x, y):
-    h = x
-    for i in range(0, len(params), 2):
-        h = jnp.dot(h, params[i]) + params[i + 1]
-        if i < len(params) - 2:
-            h = jnp.tanh(h)
-    return -jnp.mean(jax.nn.log_softmax(h)[jnp.arange(y.shape[0]), y])
-
-
-jax_step = sgd_step(_jax_loss, LEARNING_RATE)
+jax_step = sgd_step(jax_loss, LEARNING_RATE)
 
 
 def mlp_training_step(show_hlo: bool = False) -> dict:

@@ -1,8 +1,21 @@
+import atexit
+import os
+import shutil
+import tempfile
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, settings
 
-import symnb as sn
+# The per-user cache folder (core.config.user_cache_dir: the persistent compilation
+# cache) is a temporary one for the tests and the processes they start, so that the
+# suite never reads programs from, nor writes them to, the user's own cache. Set before
+# symnb is imported (the flag's default is read then).
+_CACHE_HOME = tempfile.mkdtemp(prefix="symnb-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)
+
+import symnb as sn  # noqa: E402
 
 # The fuzz tests' profiles (tests/fuzz/). "ci", the default: 500 examples of each,
 # derandomized (the same examples on every run, no example database), so a failure

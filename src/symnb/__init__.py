@@ -30,7 +30,7 @@ from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb.printing import pp
 from symnb.core.absent import module_getattr
 
-__version__ = "0.1.0"
+from symnb._version import __version__
 
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",

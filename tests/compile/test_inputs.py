@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import symnb.tensor as T
-from symnb.compile.inputs import convert_argument, make_checker, taken_as_is
+from symnb.compile.inputs import ArgumentChecks, convert_argument, make_checker
 
 
 def test_arrays_of_the_exact_type_are_passed_as_they_are():
@@ -13,14 +13,20 @@ def test_arrays_of_the_exact_type_are_passed_as_they_are():
     check = make_checker(x, allow_downcast=False)
     value = np.ones((2, 3), "float32")
     assert check(value) is value
-    assert taken_as_is(x) == (np.dtype("float32"), 2)
+    checks = ArgumentChecks([x, T.ivector("y")], allow_downcast=False)
+    arguments = (value, np.arange(3, dtype="int32"))
+    assert checks(arguments) is arguments  # all exact: no check called, nothing copied
+    converted = checks([value, [1, 2]])  # a list: checked and converted
+    assert converted[0] is value and converted[1].dtype == np.int32
     device_value = jnp.ones((2, 3), "float32")
     assert check(device_value) is device_value  # already on a device: no host copy
 
 
 def test_static_lengths_are_checked_even_on_the_fast_path():
     x = T.matrix("x", shape=(None, 3))
-    assert taken_as_is(x) is None
+    checks = ArgumentChecks([T.vector("v"), x], allow_downcast=False)
+    with pytest.raises(ValueError, match=r"input 'x' has static shape \(\?, 3\), got float32 array of shape \(4, 2\)"):
+        checks([np.zeros(2, "float32"), np.zeros((4, 2), "float32")])
     check = make_checker(x, allow_downcast=False)
     np.testing.assert_array_equal(check(np.zeros((4, 3), "float32")), np.zeros((4, 3)))
     with pytest.raises(ValueError, match=r"input 'x' has static shape \(\?, 3\), got float32 array of shape \(4, 2\)"):

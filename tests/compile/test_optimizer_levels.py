@@ -1,10 +1,5 @@
 """Optimizer levels, modes, f.maker.fgraph, errors after rewriting, and the compile cache."""
 
-import os
-import subprocess
-import sys
-import textwrap
-
 import numpy as np
 import pytest
 
@@ -173,21 +168,3 @@ def test_a_cached_fused_program_reports_errors_at_the_new_functions_lines():
     assert f1._program.jitted is f2._program.jitted
     with pytest.raises(sn.GraphRuntimeError, match="the second function's line"):
         f2(np.ones(2, "float32"), np.ones(3, "float32"))
-
-
-def test_the_persistent_compilation_cache_is_off_by_default_and_on_by_flag(tmp_path):
-    code = textwrap.dedent("""
-        import jax, numpy as np, symnb as sn, symnb.tensor as T
-        jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
-        x = T.vector("x")
-        sn.function([x], T.exp(x) * 3)(np.ones(2, "float32"))
-        print(jax.config.jax_compilation_cache_dir)
-    """)
-    env = dict(os.environ)
-    env.pop("SYMNB_FLAGS", None)
-    off = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    assert off.stdout.strip() == "None"
-    env["SYMNB_FLAGS"] = f"compile_cache_dir={tmp_path}"
-    on = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    assert on.stdout.strip() == str(tmp_path)
-    assert any(tmp_path.iterdir()), "no compiled program was written to the cache directory"

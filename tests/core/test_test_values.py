@@ -147,6 +147,26 @@ def test_large_values_are_dropped_beyond_the_budget_and_recomputed():
         np.testing.assert_array_equal((steps[2] + 1).test_value, np.full((512, 1024), 5.0))
 
 
+def test_dropped_values_lend_their_memory_only_when_nobody_holds_them():
+    # Dropped values nobody holds are computed into again (core/test_value.py's spares);
+    # a value the user holds, or a view of it, is never written over.
+    with sn.config.change_flags(test_value_memory_mb=2):
+        start = np.random.default_rng(0).uniform(size=(512, 1024)).astype("float32")  # 2 MB
+        x = T.matrix("x", test_value=start)
+        y = T.tanh(x * 1.5)
+        held, view = y.test_value, (y * 2).test_value[:3]
+        held_copy, view_copy = held.copy(), view.copy()
+        expected = np.tanh(start * np.float32(1.5))
+        for _ in range(12):
+            y = T.tanh(y * 1.5)
+            expected = np.tanh(expected * np.float32(1.5))
+            np.testing.assert_array_equal(y.test_value, expected)
+        np.testing.assert_array_equal(held, held_copy)
+        np.testing.assert_array_equal(view, view_copy)
+        assert (y > 0.5).test_value.dtype == np.bool_  # another dtype: its own buffer
+        np.testing.assert_array_equal((y > 0.5).test_value, expected > 0.5)
+
+
 def test_deep_graph_does_not_hit_the_recursion_limit():
     x = T.vector("x")
     y = x

@@ -83,7 +83,10 @@ def _device_context():
         return None
     if chosen == "cpu":
         return None if jax.default_backend() == "cpu" else jax.devices("cpu")[0]
-    return gpu_device(chosen)
+    device = gpu_device(chosen)
+    # JAX's default device already (device=cuda on a GPU machine): calls need no scope,
+    # and keep the fast path (compile/fast_path.py).
+    return None if jax.config.jax_default_device is None and device == jax.devices()[0] else device
 
 
 def gpu_device(name: str) -> Any:

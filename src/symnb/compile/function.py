@@ -22,13 +22,18 @@ from typing import Any, Sequence
 import jax
 import numpy as np
 
+from symnb.compile.call import CallSpec
 from symnb.compile.call_values import with_call_values
+from symnb.compile.construction import (
+    MissingInputError, UnusedInputError, apply_givens, check_inputs_listed, check_missing,
+    check_unused, givens_keys, update_items, update_pairs,
+)
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
-from symnb.compile.devices import call_context, on_device
+from symnb.compile.devices import call_context
 from symnb.compile.fast_path import fast_path
 from symnb.compile.inputs import make_checker, strict_checker
-from symnb.compile.io import NO_DEFAULT, expand_inputs, unwrap_outputs
+from symnb.compile.io import expand_inputs, unwrap_outputs
 from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
@@ -40,9 +45,8 @@ from symnb.core.graph.errors import (
     GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
     format_node_error, label,
 )
-from symnb.core.graph.basic import Constant, Variable, clone_replace, graph_inputs
-from symnb.core.tensor.shared import SharedVariable, holding, lock_order
-from symnb.core.graph.source import warn_at_user_line
+from symnb.core.graph.basic import Variable, graph_inputs
+from symnb.core.tensor.shared import SharedVariable, lock_order
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import describe_shape
 from symnb.core.updates import with_default_updates
@@ -54,13 +58,7 @@ from symnb.core.graph.traceback_filter import api_boundary, hide_library_frames
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
 
-
-class MissingInputError(SymnbError, ValueError):
-    """The outputs depend on a variable that is neither an input nor shared."""
-
-
-class UnusedInputError(SymnbError, ValueError):
-    """An input the outputs do not depend on (``on_unused_input='raise'``)."""
+# MissingInputError and UnusedInputError are raised by compile/construction.py's checks.
 
 
 @api_boundary  # errors show the user's line: core/graph/traceback_filter.py
@@ -123,23 +121,22 @@ class Function:
         self._single = outputs is not None and not isinstance(outputs, (list, tuple))
         out_list = [] if outputs is None else [outputs] if self._single else list(outputs)
         self.outputs = [as_tensor_variable(o) for o in out_list]
-        pairs = _update_pairs(with_default_updates(
-            self.outputs, _update_items(updates), no_default_updates, skip=_givens_keys(givens)))
-        replaced = _apply_givens(self.outputs + [expr for _, expr in pairs], givens)
+        pairs = update_pairs(with_default_updates(
+            self.outputs, update_items(updates), no_default_updates, skip=givens_keys(givens)))
+        replaced = apply_givens(self.outputs + [expr for _, expr in pairs], givens)
         graph_outputs = replaced[:len(self.outputs)]
         update_exprs = replaced[len(self.outputs):]
         self.updated_shared = [s for s, _ in pairs]
         all_outputs = graph_outputs + update_exprs
 
-        _check_inputs_listed(inputs)
+        check_inputs_listed(inputs)
         roots = graph_inputs(all_outputs, blockers=inputs)
-        _check_missing(roots, inputs, all_outputs)
-        _check_unused(inputs, roots, on_unused_input)
+        check_missing(roots, inputs, all_outputs)
+        check_unused(inputs, roots, on_unused_input)
         read_only = [v for v in roots if isinstance(v, SharedVariable)
                      and v not in inputs and not any(v is s for s in self.updated_shared)]
         self.read_shared = read_only
         self._n_outputs = len(graph_outputs)
-        self._checkers = [make_checker(v, allow_input_downcast) for v in inputs]
         self._program_inputs = inputs + self.updated_shared + read_only
         # The graph is copied, rewritten at the mode's optimizer level, then lowered.
         self.maker = FunctionMaker(self._program_inputs, all_outputs, get_mode(mode))
@@ -154,7 +151,10 @@ class Function:
         self.shardings = _program_shardings(self, in_shardings, out_shardings, mesh)
         #: The locks a call holds (its shared variables'), in the order it takes them.
         self.shared_locks = lock_order(self._all_shared)
-        self._locks = holding(self._all_shared)  # None: a call takes no lock
+        #: What a call reads and does around the program (both call paths share it).
+        self._call_spec = CallSpec(inputs, self.updated_shared, read_only, self._n_outputs,
+                                   self._single, self._title(), allow_input_downcast)
+        self._locks = self._call_spec.locks  # None: a call takes no lock
         # Guards re-specialization, which replaces self._program (calls read it unlocked).
         self._state_lock = threading.Lock()
         self._static: tuple[int, ...] = ()
@@ -164,23 +164,21 @@ class Function:
         self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         memory = config.profile_memory if profile_memory is None else bool(profile_memory)
         self.profile = ProfileStats(self, memory) if (profile or config.profile or memory) else None
-        #: Per input: the keyword it is passed by, and its default (sn.In's value=).
-        self._input_names = [v.name for v in inputs]
-        self._defaults: list[Any] = [NO_DEFAULT] * len(inputs)
         self._construction: dict | None = None  # sn.function's arguments: copy() and pickling
         self._set_program(self._build_program())
 
     def _configure_inputs(self, spec: Any, allow_input_downcast: bool) -> None:
         """Apply what ``sn.In`` said of each argument: its keyword, its default and its
         conversion rule (see ``compile/io.py``)."""
-        self._input_names = list(spec.names)
-        self._defaults = list(spec.defaults)
+        call = self._call_spec
+        call.names = list(spec.names)
+        call.defaults = list(spec.defaults)
+        checkers = call.checks.checkers
         for i, var in enumerate(self.inputs):
             if spec.strict[i]:
-                self._checkers[i] = strict_checker(var, self._checkers[i])
+                checkers[i] = strict_checker(var, checkers[i])
             elif spec.allow_downcast[i] is not None and spec.allow_downcast[i] != allow_input_downcast:
-                self._checkers[i] = make_checker(var, spec.allow_downcast[i])
-        self._set_program(self._program)  # the fast path reads the checkers
+                checkers[i] = make_checker(var, spec.allow_downcast[i])
 
     def copy(self, share_memory: bool = False, swap: Any = None, delete_updates: bool = False,
              name: str | None = None, profile: bool | None = None) -> "Function":
@@ -224,9 +222,9 @@ class Function:
 
     # -- calling --------------------------------------------------------------------
     # ``f(...)`` calls ``f._invoke``: the fast path made for this function's program
-    # (``fast_path``) or ``_call_in_full``. A C-level getter hands it to the call,
-    # which thus costs no Python frame of its own: on a tiny function, a measurable
-    # part of the call (the benchmark is bench/bench_foundation.py).
+    # (``fast_path``) or ``_call_in_full``; both use ``self._call_spec`` (compile/call.py).
+    # A C-level getter hands it to the call, which thus costs no Python frame of its
+    # own: on a tiny function, a measurable part of the call (bench/bench_calls.py).
     __call__ = property(operator.attrgetter("_invoke"),
                         doc="Call the function with arrays (positional, or by input name); "
                             "returns NumPy arrays the caller owns.")
@@ -234,18 +232,18 @@ class Function:
     def _call_in_full(self, *args: Any, **kwargs: Any) -> Any:
         """A call in full: arguments by keyword, profiling, and programs that check
         values, specialize or run in a context."""
-        profile = self.profile
+        profile, call = self.profile, self._call_spec
         token = profile.begin() if profile is not None else None
         try:  # free unless it raises (Python 3.11): the call overhead stays as it was
             if kwargs or len(args) != len(self.inputs):
-                args = self._bind(args, kwargs)
-            arrays = [check(a) for check, a in zip(self._checkers, args)]
-            if self._locks is None:
-                outputs = self._finish(self._run(arrays))
+                args = call.bind(args, kwargs)
+            arrays = list(call.checks(args))
+            if call.locks is None:
+                outputs = call.finish(self._run(arrays))
             else:
                 # Shared values are read, donated, replaced and copied out with their locks held.
-                with self._locks:
-                    outputs = self._finish(self._run(arrays + [on_device(v) for v in self._all_shared]))
+                with call.locks:
+                    outputs = call.finish(self._run(arrays + call.shared_values()))
         except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             if profile is not None:
                 profile.abort()
@@ -255,31 +253,16 @@ class Function:
             profile.end(token, arrays, outputs)
         return outputs
 
-    def _finish(self, results: list[Any]) -> Any:
-        """Apply the updates and return the outputs, as NumPy arrays the caller owns."""
-        n = self._n_outputs
-        for var, value in zip(self.updated_shared, results[n:]):
-            var._set_backend_value(value)
-        # Copies: NumPy's view of a JAX buffer is read-only, and two outputs (or an
-        # output and a shared value, or a constant) may be the same buffer.
-        if self._single:
-            return np.array(results[0])
-        return [np.array(r) for r in results[:n]]
-
     def _set_program(self, program: Program) -> None:
         self._program = program
-        self._invoke = fast_path(self, program) or self._call_in_full
-
-    def _run_plain(self, program: Program, arrays: list[Any]) -> list[Any]:
-        """Run a plain program (see ``fast_path``): a failure while tracing (nothing
-        ran) goes on through ``_run``, which reports it or recovers; one while running
-        is reported."""
-        try:
-            return program.call(*arrays)
-        except (NodeFailure, ChangedShape) as failure:
-            return self._run(arrays, failure)
-        except jax.errors.JaxRuntimeError as error:
-            raise self._execution_error(error, program, arrays) from None
+        # The fast path: a plain program (nothing to check, specialize or scope), no
+        # profile and no mode hook after a call.
+        if program.plain and self._context is None and self._after_call is None \
+                and self.profile is None:
+            self._invoke = fast_path(self._call_spec, program, self._call_in_full, self._run,
+                                     self._execution_error)
+        else:
+            self._invoke = self._call_in_full
 
     def _run(self, arrays: list[Any], failed: Exception | None = None) -> Any:
         """Run the program; specialize on input values a length depends on, if needed.
@@ -314,8 +297,7 @@ class Function:
                     raise_failed_check(error, program.checks, program.nodes, self.nodes, self._title())
                 except Exception as failure:
                     if program.keeps_old_values:  # the donated buffers are gone: put back
-                        for var, value in zip(self.updated_shared, results[self._n_outputs:]):
-                            var._set_backend_value(value)
+                        self._call_spec.put_back(results[self._n_outputs:])
                     raise with_call_values(failure, self, arrays) from None
             if self._after_call is not None:
                 self._after_call(self, arrays, results)
@@ -357,9 +339,9 @@ class Function:
         if not self._program.whole_graph:
             raise ValueError("lowered_text needs a function compiled as one program (no linker)")
         examples = list(args) if args else [v.test_value for v in self.inputs]
-        arrays = [check(a) for check, a in zip(self._checkers, examples)]
+        arrays = [check(a) for check, a in zip(self._call_spec.checks.checkers, examples)]
         with self._locks if self._locks is not None else contextlib.nullcontext():
-            arrays += [on_device(var) for var in self._all_shared]
+            arrays += self._call_spec.shared_values()
         program = self._program
         call_args = program.arguments(arrays)
         with self._context() if self._context is not None else contextlib.nullcontext():
@@ -372,26 +354,6 @@ class Function:
             from symnb.compile.profiling_xla import without_stack_frames
 
             return without_stack_frames(lowered.compile().as_text())
-
-    def _bind(self, args: tuple, kwargs: dict) -> list[Any]:
-        names = self._input_names
-        bound = list(args) + [None] * (len(self.inputs) - len(args))
-        if len(args) > len(self.inputs):
-            raise TypeError(f"{self._title()} takes {len(self.inputs)} argument(s) "
-                            f"({', '.join(map(label, self.inputs))}), got {len(args)}")
-        for key, value in kwargs.items():
-            if key not in names:
-                raise TypeError(f"{self._title()} has no input named {key!r}; inputs: {names}")
-            position = names.index(key)
-            if position < len(args):
-                raise TypeError(f"{self._title()} got multiple values for input {key!r} "
-                                f"(argument #{position}, also passed by keyword)")
-            bound[position] = value
-        bound = [d if b is None and d is not NO_DEFAULT else b for b, d in zip(bound, self._defaults)]
-        missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
-        if missing:
-            raise TypeError(f"{self._title()} is missing argument(s): {', '.join(missing)}")
-        return bound
 
     def _title(self) -> str:
         return f"function {self.name!r}" if self.name else "the compiled function"
@@ -455,8 +417,6 @@ def _is_deleted(value: Any) -> bool:
     return isinstance(value, jax.Array) and value.is_deleted()
 
 
-# -- argument checks at compile time -----------------------------------------------
-
 def _program_shardings(function: Function, in_shardings: Any, out_shardings: Any,
                        mesh: Any) -> tuple[tuple, tuple] | None:
     """The program's ``(in_shardings, out_shardings)``, or None when nothing is sharded.
@@ -469,97 +429,6 @@ def _program_shardings(function: Function, in_shardings: Any, out_shardings: Any
     outs = output_shardings(function.outputs, out_shardings, mesh)
     outs += [as_sharding(v.sharding, v, mesh) for v in function.updated_shared]
     return tuple(ins), tuple(outs)
-
-
-def _update_items(updates: Any) -> list[tuple[Any, Any]]:
-    if updates is None:
-        return []
-    return list(updates.items()) if isinstance(updates, dict) else list(updates)
-
-
-def _givens_keys(givens: Any) -> list[Any]:
-    if not givens:
-        return []
-    return [old for old, _ in (givens.items() if isinstance(givens, dict) else givens)]
-
-
-def _update_pairs(items: list[tuple[Any, Any]]) -> list[tuple[SharedVariable, Variable]]:
-    pairs = []
-    for target, expr in items:
-        if not isinstance(target, SharedVariable):
-            raise TypeError(f"updates must target shared variables; {label(target)!r} is not shared")
-        expr = as_tensor_variable(expr)
-        if expr.dtype != target.dtype or expr.ndim != target.ndim or \
-                not _shapes_compatible(target.type.shape, expr.type.shape):
-            raise TypeError(
-                f"the update of shared variable {label(target)!r} ({target.type.short()}) has type "
-                f"{expr.type.short()}, {expr.site.describe()}\n"
-                f"An update must keep the shared variable's dtype and number of dimensions; "
-                f"cast it with .astype('{target.dtype}').")
-        if any(t is target for t, _ in pairs):
-            raise ValueError(f"shared variable {label(target)!r} is updated twice")
-        pairs.append((target, expr))
-    return pairs
-
-
-def _shapes_compatible(a: tuple, b: tuple) -> bool:
-    return all(x is None or y is None or x == y for x, y in zip(a, b))
-
-
-def _apply_givens(outputs: list[Variable], givens: Any) -> list[Variable]:
-    if not givens:
-        return outputs
-    items = list(givens.items()) if isinstance(givens, dict) else list(givens)
-    mapping = {}
-    for old, new in items:
-        new = as_tensor_variable(new)
-        if old.dtype != new.dtype or old.ndim != new.ndim:
-            raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
-                            f"{label(new)!r} of type {new.type.short()}")
-        mapping[old] = new
-    return clone_replace(outputs, mapping)
-
-
-def _check_inputs_listed(inputs: list[Variable]) -> None:
-    for i, var in enumerate(inputs):
-        if not isinstance(var, Variable):
-            raise TypeError(f"input #{i} of sn.function is {type(var).__name__}, not a variable")
-        if isinstance(var, Constant):
-            raise TypeError(f"input #{i} ({label(var)}) is a constant; constants cannot be inputs")
-        if var.owner is not None:
-            raise TypeError(f"input #{i} ({label(var)!r}) is computed by {var.owner.op.display_name()} "
-                            f"{var.site.describe('at')}; inputs must be root variables")
-    seen = set()
-    for var in inputs:
-        if id(var) in seen:
-            raise ValueError(f"input {label(var)!r} is listed twice")
-        seen.add(id(var))
-
-
-def _check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:
-    listed = {id(v) for v in inputs}
-    for var in roots:
-        if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
-            continue
-        raise MissingInputError(
-            f"the outputs depend on {label(var)!r} ({var.type.short()}), "
-            f"{var.site.describe('created at')}\nbut it is not among the function's inputs "
-            f"({', '.join(label(v) for v in inputs) or 'none'}). Add it to the inputs, or "
-            f"replace it with givens={{{label(var)}: value}}.")
-
-
-def _check_unused(inputs: list[Variable], roots: list[Variable], policy: str) -> None:
-    if policy not in ("raise", "warn", "ignore"):
-        raise ValueError(f"on_unused_input must be 'raise', 'warn' or 'ignore', got {policy!r}")
-    used = {id(v) for v in roots}
-    for var in inputs:
-        if id(var) in used or policy == "ignore":
-            continue
-        message = (f"input {label(var)!r} is not used by the outputs; pass "
-                   f"on_unused_input='ignore' to sn.function to allow it")
-        if policy == "raise":
-            raise UnusedInputError(message)
-        warn_at_user_line(message)
 
 
 # -- var.eval() ----------------------------------------------------------------------

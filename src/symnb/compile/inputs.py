@@ -7,7 +7,7 @@ converts safely or raises an error naming the input, the expected and the actual
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import jax
 import numpy as np
@@ -18,16 +18,48 @@ from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.type import describe_shape
 
-__all__ = ["make_checker", "strict_checker", "taken_as_is", "convert_argument"]
+__all__ = ["ArgumentChecks", "make_checker", "strict_checker", "convert_argument"]
 
 
-def taken_as_is(var: Variable) -> tuple[np.dtype, int] | None:
-    """``(dtype, ndim)``: a NumPy array (``type(a) is np.ndarray``) of this dtype and
-    number of dimensions is passed to input ``var`` as it is, with no other check;
-    None when the input has static lengths to check too."""
-    if any(n is not None for n in var.type.shape):
-        return None
-    return np.dtype(var.type.dtype), var.type.ndim
+class ArgumentChecks:
+    """The checks of a function's arguments: one per input (``checkers``), and a test
+    of the common case that costs a few attribute reads per input.
+
+    ``check_all(args)`` (a plain closure: the cheapest call) returns what to pass to
+    the program. When every argument is a NumPy array (``type(a) is np.ndarray``) of
+    exactly its input's dtype and number of dimensions, and the input has no static
+    length, they are passed as they are: each check would pass them unchanged (a
+    strict input takes them too). Anything else goes through each input's check,
+    which converts safely or raises the clear error.
+    """
+
+    def __init__(self, inputs: Sequence[Variable], allow_downcast: bool) -> None:
+        self.inputs = list(inputs)
+        #: Per input, the function validating its argument (see ``make_checker``);
+        #: ``sn.In`` options replace some (the list is changed in place).
+        self.checkers = [make_checker(v, allow_downcast) for v in self.inputs]
+        #: Per input, the ``(dtype, ndim)`` of the NumPy arrays passed as they are;
+        #: dtype None for an input with static lengths (its check reads the shape too).
+        self.exact = tuple((None if any(n is not None for n in v.type.shape)
+                            else np.dtype(v.type.dtype), v.type.ndim) for v in self.inputs)
+        self.check_all = _check_all(self.exact, self.checkers)
+
+    def __call__(self, args: Sequence[Any]) -> Sequence[Any]:
+        return self.check_all(args)
+
+
+def _check_all(exact: tuple, checkers: list) -> Callable[[Sequence[Any]], Sequence[Any]]:
+    ndarray = np.ndarray
+
+    def check_all(args: Sequence[Any]) -> Sequence[Any]:
+        # ``is``: NumPy's built-in dtypes are singletons (another equal dtype goes the
+        # long way round, and passes the check).
+        for value, (dtype, ndim) in zip(args, exact):
+            if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
+                return [check(a) for check, a in zip(checkers, args)]
+        return args
+
+    return check_all
 
 
 def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
@@ -38,7 +70,7 @@ def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
     fixed_axes = tuple((axis, n) for axis, n in enumerate(static) if n is not None)
 
     def check(value: Any) -> Any:
-        # The arrays taken_as_is describes.
+        # The arrays ArgumentChecks passes as they are.
         if type(value) is np.ndarray and value.dtype == dtype and value.ndim == ndim:
             return value
         return check_slowly(value)

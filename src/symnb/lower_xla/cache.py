@@ -3,8 +3,8 @@
 Compiling the same graph twice (same structure, types, constants and mode) gives the
 same ``jax.jit`` callable, so the second function reuses the traces and executables
 of the first. The key is a structural signature of the optimized graph, computed in
-one walk over its nodes. ``config.compile_cache_dir`` additionally switches on JAX's
-persistent compilation cache (on disk, shared between processes).
+one walk over its nodes. Programs are also kept on disk between processes
+(``persistent_cache.py``, on by default).
 """
 
 from __future__ import annotations
@@ -25,9 +25,10 @@ from symnb.lower_xla.checks import (
     CheckTable, checks_in_inner_graphs, has_checks, keep_old_values, with_checks,
 )
 from symnb.lower_xla.interpreter import build_program
+from symnb.lower_xla.persistent_cache import enable_persistent_cache
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
-           "ChangedShape", "enable_persistent_cache", "copy_array"]
+           "ChangedShape", "copy_array"]
 
 
 def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
@@ -270,21 +271,3 @@ def keep_shapes(run: Callable[..., list[Any]], donate: Sequence[int]) -> Callabl
         return results
 
     return guarded
-
-
-_persistent_dir: str | None = None
-
-
-def enable_persistent_cache() -> None:
-    """Point JAX's persistent compilation cache at ``config.compile_cache_dir`` (when set)."""
-    global _persistent_dir
-    directory = config.compile_cache_dir
-    if not directory or directory == _persistent_dir:
-        return
-    from jax.experimental.compilation_cache import compilation_cache
-
-    compilation_cache.set_cache_dir(directory)
-    # JAX decides once, at its first compile, whether it uses the cache; when a
-    # program was compiled before the flag was set, that decision must be made again.
-    compilation_cache.reset_cache()
-    _persistent_dir = directory

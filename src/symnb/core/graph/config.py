@@ -12,12 +12,13 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from symnb.core.graph.error_base import SymnbError
 
-__all__ = ["Config", "ConfigError", "config"]
+__all__ = ["Config", "ConfigError", "config", "user_cache_dir"]
 
 
 class ConfigError(SymnbError, ValueError):
@@ -53,6 +54,16 @@ def _non_negative_int(value: Any) -> int:
     return number
 
 
+def _non_negative_float(value: Any) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"expected a non-negative number, got {value!r}") from None
+    if not number >= 0:
+        raise ConfigError(f"expected a non-negative number, got {value!r}")
+    return number
+
+
 def _boolean(value: Any) -> bool:
     if isinstance(value, bool):
         return value
@@ -81,6 +92,21 @@ def _string(value: Any) -> str:
     return value
 
 
+def user_cache_dir() -> str:
+    """symnb's per-user cache folder, by the platform's convention: ``$XDG_CACHE_HOME/symnb``
+    when that variable is set (on any platform), else ``~/.cache/symnb`` on Linux,
+    ``~/Library/Caches/symnb`` on macOS and ``%LOCALAPPDATA%\\symnb\\Cache`` on Windows."""
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and os.path.isabs(xdg):
+        return os.path.join(xdg, "symnb")
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.expanduser(r"~\AppData\Local")
+        return os.path.join(base, "symnb", "Cache")
+    if sys.platform == "darwin":
+        return os.path.expanduser("~/Library/Caches/symnb")
+    return os.path.expanduser("~/.cache/symnb")
+
+
 _FLAGS: dict[str, _Flag] = {
     "floatX": _Flag("float32", _choice("float16", "float32", "float64"),
                     "Default dtype of floating-point variables and Python float constants."),
@@ -107,10 +133,13 @@ _FLAGS: dict[str, _Flag] = {
                                         "or Inf, naming the node and how many entries; NumPy's "
                                         "RuntimeWarning of that computation is folded into it. "
                                         "False: no warning (NumPy's stays silent too)."),
-    "test_value_memory_mb": _Flag(16, _non_negative_int,
-                                  "Memory kept for computed test values of 1 MB or more; the "
-                                  "oldest are dropped beyond it and recomputed when asked for "
-                                  "(small budgets let NumPy reuse memory, as when run eagerly)."),
+    "test_value_memory_mb": _Flag(4, _non_negative_int,
+                                  "Memory kept for computed test values of 1 MB or more (the "
+                                  "newest is always kept); the oldest are dropped beyond it and "
+                                  "recomputed when asked for. Small budgets keep building as "
+                                  "fast as NumPy run eagerly, which reuses the same few "
+                                  "buffers (a 40-node chain over 1000x1000 float32 values: "
+                                  "1.05x NumPy's time with 4 MB, 1.4x with 16 MB)."),
     "exception_verbosity": _Flag("medium", _choice("low", "medium", "high"),
                                  "How much an error message shows."),
     "traceback__limit": _Flag(8, _non_negative_int,
@@ -125,8 +154,14 @@ _FLAGS: dict[str, _Flag] = {
                           "clamp or drop them). False removes these checks: faster, but an "
                           "out-of-range index then gives a wrong value silently. Indices known "
                           "while the program is traced are always checked, at no run-time cost."),
-    "compile_cache_dir": _Flag("", _string,
-                               "Directory for JAX's persistent compilation cache ('' = off)."),
+    "compile_cache_dir": _Flag(os.path.join(user_cache_dir(), "compiled"), _string,
+                               "Directory of the persistent compilation cache: compiled programs "
+                               "kept on disk for the next process (a folder per symnb version "
+                               "inside it). Default: 'compiled' in the per-user cache folder "
+                               "(~/.cache/symnb on Linux); '' turns the cache off."),
+    "compile_cache_min_seconds": _Flag(0.1, _non_negative_float,
+                                       "Programs that compile faster than this are not written "
+                                       "to the persistent compilation cache."),
 }
 
 #: Theano's ``warn.*`` flags, accepted and ignored: each only silenced a warning Theano

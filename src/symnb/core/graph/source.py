@@ -9,6 +9,7 @@ package are skipped: the first recorded frame is always the user's.
 from __future__ import annotations
 
 import contextlib
+import functools
 import linecache
 import os
 import re
@@ -329,6 +330,7 @@ def capture_site(limit: int) -> Site:
     return Site(frames)
 
 
+@functools.lru_cache(maxsize=4096)  # a loop builds many nodes at one instruction
 def _line_of(code: object, lasti: int) -> int:
     """The line of the instruction at byte offset ``lasti`` in ``code``."""
     for start, end, line in code.co_lines():

@@ -139,10 +139,14 @@ def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> li
     NumPy 2 does for some operations: ``x_uint8 / -2`` (a float loop), ``x_uint8 < -1``
     (an exact comparison), ``np.clip(x_uint8, -2, 5)`` (the bound is clipped).
     """
-    if all(isinstance(a, Variable) for a in args):
+    # Runs for every elementwise node built: loops, not generators (cheaper to start).
+    for a in args:
+        if not isinstance(a, Variable):
+            break
+    else:
         return list(args)
-    strong = tuple(a.type.numpy_dtype if isinstance(a, Variable) else np.asarray(a).dtype
-                   for a in args if not _is_python_scalar(a))
+    strong = tuple([a.type.numpy_dtype if isinstance(a, Variable) else np.asarray(a).dtype
+                    for a in args if not _is_python_scalar(a)])
     out = []
     for a in args:
         if isinstance(a, Variable):

@@ -132,6 +132,19 @@ class Elemwise(Op):
             raise
         return [np.asarray(result, dtype=node.outputs[0].type.numpy_dtype)]
 
+    def perform_into(self, node: Apply, inputs: Sequence[np.ndarray], out: np.ndarray
+                     ) -> list[np.ndarray] | None:
+        """``perform``, writing the output into ``out`` (an array of the output's dtype
+        and the inputs' broadcast shape, overlapping none of them); None when this op
+        cannot: its NumPy function is not a ufunc, or computes in another dtype than
+        the output's (then writing into ``out`` could round differently)."""
+        fn = self.numpy_fn
+        if not isinstance(fn, np.ufunc) or fn.nout != 1 or self.float_inputs \
+                or self.dtype_like is not None or node.outputs[0].type.numpy_dtype != out.dtype:
+            return None
+        fn(*inputs, out=out)
+        return [out]
+
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         out_static = node.outputs[0].type.shape
         ndim = len(out_static)

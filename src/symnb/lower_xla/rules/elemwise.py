@@ -30,6 +30,8 @@ def _compute_dtype(node) -> np.dtype:
 
 def _check_broadcast(arrays) -> None:
     shapes = [tuple(a.shape) for a in arrays]
+    if not shapes or shapes.count(shapes[0]) == len(shapes):
+        return  # equal shapes (most nodes) broadcast: no need to ask NumPy
     try:
         np.broadcast_shapes(*shapes)
     except ValueError:

@@ -1,0 +1,94 @@
+"""What a call of a compiled function reads, in one small object both call paths share.
+
+:class:`CallSpec` holds a function's inputs (their checks, keywords and defaults), its
+shared variables (and the locks a call holds) and what a call hands back (updates
+applied, outputs copied). ``Function._call_in_full`` (every case) and the closure
+``fast_path`` makes (the common case) both call it, so neither reaches into the other.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.compile.devices import on_device
+from symnb.compile.inputs import ArgumentChecks
+from symnb.compile.io import NO_DEFAULT
+from symnb.core.graph.errors import label
+from symnb.core.graph import Variable
+from symnb.core.tensor.shared import SharedVariable, holding
+
+__all__ = ["CallSpec", "owned"]
+
+
+def owned(result: Any) -> np.ndarray:
+    """``result`` (a JAX array) as a NumPy array the caller owns and may write: NumPy's
+    view of a JAX buffer is read-only, and two outputs (or an output and a shared
+    value, or a constant) may be the same buffer. (``np.asarray(...).copy()`` is one
+    copy, as ``np.array`` is, but skips a slower conversion path.)"""
+    return np.asarray(result).copy()
+
+
+class CallSpec:
+    """A compiled function's calling convention: arguments in, updates and outputs out.
+
+    ``inputs``: the function's input variables; ``updated``/``read``: the shared
+    variables whose values the program updates / only reads (passed after the inputs,
+    in that order); ``n_outputs`` and ``single`` (one output, returned bare)."""
+
+    def __init__(self, inputs: Sequence[Variable], updated: Sequence[SharedVariable],
+                 read: Sequence[SharedVariable], n_outputs: int, single: bool, title: str,
+                 allow_input_downcast: bool) -> None:
+        self.inputs = list(inputs)
+        self.updated = list(updated)
+        self.shared = self.updated + list(read)
+        self.n_outputs = n_outputs
+        self.single = single
+        self.title = title  # "function 'f'" or "the compiled function", for messages
+        self.locks = holding(self.shared)  # None: a call takes no lock
+        self.checks = ArgumentChecks(self.inputs, allow_input_downcast)
+        #: Per input: the keyword it is passed by, and its default (sn.In's value=).
+        self.names = [v.name for v in self.inputs]
+        self.defaults: list[Any] = [NO_DEFAULT] * len(self.inputs)
+
+    def bind(self, args: tuple, kwargs: dict) -> list[Any]:
+        """The arguments in input order, from positions, keywords and defaults."""
+        n = len(self.inputs)
+        if len(args) > n:
+            raise TypeError(f"{self.title} takes {n} argument(s) "
+                            f"({', '.join(map(label, self.inputs))}), got {len(args)}")
+        bound = list(args) + [None] * (n - len(args))
+        for key, value in kwargs.items():
+            if key not in self.names:
+                raise TypeError(f"{self.title} has no input named {key!r}; inputs: {self.names}")
+            position = self.names.index(key)
+            if position < len(args):
+                raise TypeError(f"{self.title} got multiple values for input {key!r} "
+                                f"(argument #{position}, also passed by keyword)")
+            bound[position] = value
+        bound = [d if b is None and d is not NO_DEFAULT else b for b, d in zip(bound, self.defaults)]
+        missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
+        if missing:
+            raise TypeError(f"{self.title} is missing argument(s): {', '.join(missing)}")
+        return bound
+
+    def shared_values(self) -> list[Any]:
+        """The shared variables' values on the device (read with their locks held)."""
+        return [on_device(v) for v in self.shared]
+
+    def finish(self, results: Sequence[Any]) -> Any:
+        """Apply the updates (the results after the outputs) and return the outputs as
+        NumPy arrays the caller owns."""
+        n = self.n_outputs
+        for var, value in zip(self.updated, results[n:]):
+            var._set_backend_value(value)
+        if self.single:
+            return owned(results[0])
+        return [owned(r) for r in results[:n]]
+
+    def put_back(self, old_values: Sequence[Any]) -> None:
+        """Restore the updated shared variables' values (a program whose checks failed
+        returns the old values of what it was donated)."""
+        for var, value in zip(self.updated, old_values):
+            var._set_backend_value(value)

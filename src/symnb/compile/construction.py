@@ -1,0 +1,117 @@
+"""What ``sn.function`` checks of its arguments before compiling: the inputs are root
+variables listed once, the outputs depend on nothing else (``MissingInputError``) and
+on every input (``UnusedInputError``, per ``on_unused_input``), updates target shared
+variables and keep their types, givens keep types. Each error names the variable and
+the user's line."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symnb.core.graph.errors import SymnbError, label
+from symnb.core.graph import Constant, Variable, clone_replace
+from symnb.core.tensor.shared import SharedVariable
+from symnb.core.graph.source import warn_at_user_line
+from symnb.core.tensor.basic import as_tensor_variable
+
+__all__ = ["MissingInputError", "UnusedInputError", "update_items", "givens_keys", "update_pairs",
+           "apply_givens", "check_inputs_listed", "check_missing", "check_unused"]
+
+
+class MissingInputError(SymnbError, ValueError):
+    """The outputs depend on a variable that is neither an input nor shared."""
+
+
+class UnusedInputError(SymnbError, ValueError):
+    """An input the outputs do not depend on (``on_unused_input='raise'``)."""
+
+
+def update_items(updates: Any) -> list[tuple[Any, Any]]:
+    if updates is None:
+        return []
+    return list(updates.items()) if isinstance(updates, dict) else list(updates)
+
+
+def givens_keys(givens: Any) -> list[Any]:
+    if not givens:
+        return []
+    return [old for old, _ in (givens.items() if isinstance(givens, dict) else givens)]
+
+
+def update_pairs(items: list[tuple[Any, Any]]) -> list[tuple[SharedVariable, Variable]]:
+    pairs = []
+    for target, expr in items:
+        if not isinstance(target, SharedVariable):
+            raise TypeError(f"updates must target shared variables; {label(target)!r} is not shared")
+        expr = as_tensor_variable(expr)
+        if expr.dtype != target.dtype or expr.ndim != target.ndim or \
+                not shapes_compatible(target.type.shape, expr.type.shape):
+            raise TypeError(
+                f"the update of shared variable {label(target)!r} ({target.type.short()}) has type "
+                f"{expr.type.short()}, {expr.site.describe()}\n"
+                f"An update must keep the shared variable's dtype and number of dimensions; "
+                f"cast it with .astype('{target.dtype}').")
+        if any(t is target for t, _ in pairs):
+            raise ValueError(f"shared variable {label(target)!r} is updated twice")
+        pairs.append((target, expr))
+    return pairs
+
+
+def shapes_compatible(a: tuple, b: tuple) -> bool:
+    return all(x is None or y is None or x == y for x, y in zip(a, b))
+
+
+def apply_givens(outputs: list[Variable], givens: Any) -> list[Variable]:
+    if not givens:
+        return outputs
+    items = list(givens.items()) if isinstance(givens, dict) else list(givens)
+    mapping = {}
+    for old, new in items:
+        new = as_tensor_variable(new)
+        if old.dtype != new.dtype or old.ndim != new.ndim:
+            raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
+                            f"{label(new)!r} of type {new.type.short()}")
+        mapping[old] = new
+    return clone_replace(outputs, mapping)
+
+
+def check_inputs_listed(inputs: list[Variable]) -> None:
+    for i, var in enumerate(inputs):
+        if not isinstance(var, Variable):
+            raise TypeError(f"input #{i} of sn.function is {type(var).__name__}, not a variable")
+        if isinstance(var, Constant):
+            raise TypeError(f"input #{i} ({label(var)}) is a constant; constants cannot be inputs")
+        if var.owner is not None:
+            raise TypeError(f"input #{i} ({label(var)!r}) is computed by {var.owner.op.display_name()} "
+                            f"{var.site.describe('at')}; inputs must be root variables")
+    seen = set()
+    for var in inputs:
+        if id(var) in seen:
+            raise ValueError(f"input {label(var)!r} is listed twice")
+        seen.add(id(var))
+
+
+def check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:
+    listed = {id(v) for v in inputs}
+    for var in roots:
+        if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
+            continue
+        raise MissingInputError(
+            f"the outputs depend on {label(var)!r} ({var.type.short()}), "
+            f"{var.site.describe('created at')}\nbut it is not among the function's inputs "
+            f"({', '.join(label(v) for v in inputs) or 'none'}). Add it to the inputs, or "
+            f"replace it with givens={{{label(var)}: value}}.")
+
+
+def check_unused(inputs: list[Variable], roots: list[Variable], policy: str) -> None:
+    if policy not in ("raise", "warn", "ignore"):
+        raise ValueError(f"on_unused_input must be 'raise', 'warn' or 'ignore', got {policy!r}")
+    used = {id(v) for v in roots}
+    for var in inputs:
+        if id(var) in used or policy == "ignore":
+            continue
+        message = (f"input {label(var)!r} is not used by the outputs; pass "
+                   f"on_unused_input='ignore' to sn.function to allow it")
+        if policy == "raise":
+            raise UnusedInputError(message)
+        warn_at_user_line(message)
