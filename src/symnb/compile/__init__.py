@@ -11,9 +11,10 @@ from symnb.compile.nanguard import NanGuardMode
 from symnb.compile.debugmode import DebugMode
 from symnb.compile.monitormode import MonitorMode
 from symnb.compile.io import In, Out
+from symnb.core.shared import SharedVariable  # theano.compile.SharedVariable
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
-           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out"]
+           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "SharedVariable"]
 
 from symnb.core.absent import module_getattr  # noqa: E402
 

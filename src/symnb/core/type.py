@@ -73,7 +73,12 @@ class TensorType:
     __slots__ = ("dtype", "shape", "numpy_dtype", "_hash")
     _interned: dict[tuple, "TensorType"] = {}
 
-    def __new__(cls, dtype: Any, shape: Iterable[int | None] = ()) -> "TensorType":
+    def __new__(cls, dtype: Any, shape: Iterable[int | None] = (),
+                broadcastable: Iterable[bool] | None = None) -> "TensorType":
+        if broadcastable is not None:  # Theano's keyword: TensorType(dtype, broadcastable=...)
+            if tuple(shape):
+                raise TypeError("TensorType: give shape or broadcastable, not both")
+            shape = tuple(1 if b else None for b in broadcastable)
         shape = tuple(shape)
         if shape and all(isinstance(n, (bool, np.bool_)) for n in shape):
             # Theano's TensorType(dtype, broadcastable): True is a length-1 axis.
