@@ -14,8 +14,9 @@ import numpy as np
 from symnb.core.gradient import (
     DisconnectedInputError, NullGradientError, disconnected_grad, grad, hessian, jacobian,
 )
+from symnb.core.tensor.extra_ops import grad_clip
 
-__all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "verify_grad",
+__all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
            "DisconnectedInputError", "NullGradientError", "GradientError"]
 
 

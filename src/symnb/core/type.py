@@ -74,7 +74,10 @@ class TensorType:
     _interned: dict[tuple, "TensorType"] = {}
 
     def __new__(cls, dtype: Any, shape: Iterable[int | None] = (),
-                broadcastable: Iterable[bool] | None = None) -> "TensorType":
+                broadcastable: Iterable[bool] | None = None, name: str | None = None) -> "TensorType":
+        # ``name``: Theano's label for a type, shown only in its own printouts; accepted so
+        # that TensorType(dtype, broadcastable, name=...) runs, and not kept (types are
+        # interned: equal types are one object).
         if broadcastable is not None:  # Theano's keyword: TensorType(dtype, broadcastable=...)
             if tuple(shape):
                 raise TypeError("TensorType: give shape or broadcastable, not both")

@@ -23,7 +23,7 @@ from symnb.core.tensor.subtensor import getitem, inc_subtensor
 from symnb.core.type import TensorType, describe_shape, is_float
 
 __all__ = ["CumOp", "Sort", "Argsort", "SpecifyShape", "cumsum", "cumprod", "sort", "argsort",
-           "specify_shape", "flip"]
+           "specify_shape", "flip", "GradClip", "grad_clip"]
 
 
 @lru_cache(maxsize=None)
@@ -238,3 +238,35 @@ def specify_shape(x: Any, shape: Sequence[Any]) -> Variable:
                 f"({label(entry)!r}) cannot become one. Pass ints (or None).")
         entries.append(None if entry is None else int(entry))
     return SpecifyShape(tuple(entries))(x)
+
+
+class GradClip(Op):
+    """``x`` for values; for differentiation, the gradient reaching it clipped to
+    ``[lower, upper]`` (Theano's ``theano.gradient.GradClip``)."""
+
+    __props__ = ("lower", "upper")
+
+    def __init__(self, lower: float, upper: float) -> None:
+        if not lower <= upper:
+            raise build_error(f"grad_clip: the lower bound {lower!r} must not exceed the upper "
+                              f"bound {upper!r}", ValueError)
+        self.lower, self.upper = float(lower), float(upper)
+
+    def make_node(self, x: Variable) -> Apply:
+        x = as_tensor_variable(x)
+        return Apply(self, [x], [x.type])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [inputs[0]]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [input_shapes[0]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return [m.clip(output_grads[0], self.lower, self.upper)]
+
+
+def grad_clip(x: Any, lower_bound: float, upper_bound: float) -> Variable:
+    """``x``, through which the gradient flows clipped to ``[lower_bound, upper_bound]``
+    (Theano's ``theano.gradient.grad_clip``; the bounds are numbers)."""
+    return GradClip(lower_bound, upper_bound)(x)
