@@ -10,7 +10,7 @@ from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
 from symnb.core.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
-    tensor4 as tensor4, constant as constant, as_tensor_variable as as_tensor_variable,
+    tensor4 as tensor4, theano_constant as constant, as_tensor_variable as as_tensor_variable,
     iscalar as iscalar, ivector as ivector, imatrix as imatrix, itensor3 as itensor3,
     itensor4 as itensor4, lscalar as lscalar, lvector as lvector, lmatrix as lmatrix,
     ltensor3 as ltensor3, ltensor4 as ltensor4, bscalar as bscalar, bvector as bvector,
