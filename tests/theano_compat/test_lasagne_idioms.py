@@ -208,3 +208,48 @@ def test_abstract_conv_hint_must_agree():
     op = AbstractConv2d_gradInputs(kshp=(3, 5, 3, 3))
     with pytest.raises(ValueError, match="kshp"):
         op(W, T.tensor4(), (6, 6))
+
+
+# -- pooling with a window computed from the input's shape --------------------------------
+
+def _pool_reference(x, ws, st, reduce):
+    rows = (x.shape[2] - ws[0]) // st[0] + 1
+    cols = (x.shape[3] - ws[1]) // st[1] + 1
+    out = np.empty(x.shape[:2] + (rows, cols), x.dtype)
+    for i in range(rows):
+        for j in range(cols):
+            window = x[:, :, i * st[0]:i * st[0] + ws[0], j * st[1]:j * st[1] + ws[1]]
+            out[:, :, i, j] = reduce(window, axis=(2, 3))
+    return out
+
+
+@pytest.mark.parametrize("mode, reduce", [("max", np.max), ("average_inc_pad", np.mean)])
+def test_pool_2d_window_computed_from_the_shape(mode, reduce, rng):
+    """Lasagne's SpatialPyramidPoolingLayer: ws = (size + n - 1) // n, stride = size // n."""
+    from symnb.tensor.signal.pool import pool_2d
+
+    def spp(x, n=2):
+        size = tuple(x.shape[2:])
+        ws = tuple((i + n - 1) // n for i in size)
+        return pool_2d(x, ws=ws, stride=tuple(i // n for i in size), ignore_border=True, mode=mode)
+
+    for shape, ws, st in (((2, 3, 5, 5), (3, 3), (2, 2)), ((1, 2, 8, 6), (4, 3), (4, 3))):
+        value = rng.normal(size=shape).astype("float32")
+        check_paths(spp, [value], lambda x: _pool_reference(x, ws, st, reduce))
+
+
+def test_pool_2d_computed_window_gradient(rng):
+    from symnb.tensor.signal.pool import pool_2d
+
+    x = T.tensor4("x")
+    size = tuple(x.shape[2:])
+    pooled = pool_2d(x, ws=tuple(i // 2 for i in size), ignore_border=True, mode="max")
+    f = theano.function([x], theano.grad(pooled.sum(), x))
+    value = rng.normal(size=(1, 1, 4, 6)).astype("float32")
+    expected = np.zeros_like(value)
+    for i in range(2):  # windows of 2 x 3: the gradient goes to each window's maximum
+        for j in range(2):
+            window = value[0, 0, 2 * i:2 * i + 2, 3 * j:3 * j + 3]
+            r, c = np.unravel_index(window.argmax(), window.shape)
+            expected[0, 0, 2 * i + r, 3 * j + c] = 1
+    np.testing.assert_array_equal(f(value), expected)
