@@ -115,7 +115,7 @@ def _outcomes(report: Path, output: str) -> dict:
         if "failure" in tags or "error" in tags:
             kind = "failed" if "failure" in tags else "error"
             counts[kind] += 1
-            failures.append((name, (tags.get("failure") or tags.get("error")).get("message", "")))
+            failures.append((name, tags["failure" if "failure" in tags else "error"].get("message", "")))
         elif "skipped" in tags:
             counts["skipped"] += 1
             skips[tags["skipped"].get("message", "")] += 1

@@ -253,3 +253,26 @@ def test_pool_2d_computed_window_gradient(rng):
             r, c = np.unravel_index(window.argmax(), window.shape)
             expected[0, 0, 2 * i + r, 3 * j + c] = 1
     np.testing.assert_array_equal(f(value), expected)
+
+
+def test_transposed_convolution_with_a_shape_vector_of_unknown_length():
+    """Lasagne passes output_size as a vector variable: its length comes from the op."""
+    from symnb.tensor.nnet.abstract_conv import AbstractConv2d_gradInputs
+
+    W = np.ones((3, 2, 2, 3), "float32")
+    top = np.ones((1, 3, 2, 2), "float32")
+    expected = np.zeros((1, 2, 4, 6), "float32")
+    for i in range(2):  # each output position adds W summed over its 3 channels at stride (2, 3)
+        for j in range(2):
+            expected[0, :, 2 * i:2 * i + 2, 3 * j:3 * j + 3] += W.sum(axis=0)
+    op = AbstractConv2d_gradInputs(subsample=(2, 3), filter_flip=False)
+    w_var, top_var = T.tensor4("W", test_value=W), T.tensor4("top", test_value=top)
+    unknown_length = T.lvector("size", test_value=np.array([4, 6]))
+    out = op(w_var, top_var, unknown_length)
+    assert out.ndim == 4  # was 2: the length of the shape vector was taken as its entries
+    np.testing.assert_array_equal(out.test_value, expected)
+    # Compiled, the lengths must be known when compiling: a vector of static length is
+    # specialized on (an argument of unknown length, or a shared one, is refused).
+    size = T.lvector("size", shape=(2,), test_value=np.array([4, 6]))
+    f = theano.function([w_var, top_var, size], op(w_var, top_var, size))
+    np.testing.assert_array_equal(f(W, top, np.array([4, 6])), expected)

@@ -138,6 +138,10 @@ def _symbolic_shape_vector(vec: Variable, ndim: int | None, what: str) -> Variab
                           f"pass ndim= (the number of output dimensions)", TypeError)
     if length is not None and ndim is not None and length != ndim:
         raise build_error(f"{what} {named(vec)} has {length} entries but ndim={ndim}", TypeError)
+    if length is None:  # ndim says how long it is: checked when it runs, known from now on
+        from symnb.core.tensor.extra_ops import specify_shape  # extra_ops imports this module
+
+        return specify_shape(m.cast(vec, "int64"), (ndim,))
     return m.cast(vec, "int64")
 
 
