@@ -276,3 +276,14 @@ def test_transposed_convolution_with_a_shape_vector_of_unknown_length():
     size = T.lvector("size", shape=(2,), test_value=np.array([4, 6]))
     f = theano.function([w_var, top_var, size], op(w_var, top_var, size))
     np.testing.assert_array_equal(f(W, top, np.array([4, 6])), expected)
+
+
+def test_pool_2d_window_as_a_vector_variable(rng):
+    """Lasagne probes pool_2d(T.tensor4(), ws=T.ivector(), stride=T.ivector()): it builds."""
+    from symnb.tensor.signal.pool import pool_2d
+
+    value = rng.normal(size=(1, 2, 4, 6)).astype("float32")
+    x = T.tensor4("x", test_value=value)
+    ws = T.ivector("ws", test_value=np.array([2, 3], "int32"))
+    out = pool_2d(x, ws=ws, stride=ws, ignore_border=True, pad=None)
+    np.testing.assert_array_equal(out.test_value, _pool_reference(value, (2, 3), (2, 3), np.max))

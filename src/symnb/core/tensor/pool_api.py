@@ -36,7 +36,8 @@ def _static_ints(value: Any, count: int, what: str, minimum: int) -> tuple[int, 
 def _computed(value: Any, count: int) -> bool:
     """Whether a window parameter has an entry computed in the graph (not known now)."""
     if isinstance(value, Variable):
-        return value.ndim == 1 and None in static_entries(value)
+        entries = static_entries(value) if value.ndim == 1 else [static_int(value)]
+        return len(entries) != count and value.ndim == 1 or None in entries
     if isinstance(value, (tuple, list)):
         return any(isinstance(v, Variable) and static_int(v) is None for v in value)
     return False
