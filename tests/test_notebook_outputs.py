@@ -12,7 +12,8 @@ import pytest
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 # A symnb module or attribute whose name starts with "_", or a module the tutorials'
 # readers should not need: the profile's table builders, the picture's model.
-PRIVATE = re.compile(r"symnb(?:\.\w+)*\._\w+|\b\w+\._(?!repr_)\w+|profiling_tables|profiling_xla"
+# A name with one leading underscore is private; dunders (``sn.__version__``) are public.
+PRIVATE = re.compile(r"symnb(?:\.\w+)*\._(?!_)\w+|\b\w+\._(?!repr_|_)\w+|profiling_tables|profiling_xla"
                      r"|profiling_report|\.picture\.nodes|\bgraph_model\b")
 
 

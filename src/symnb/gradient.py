@@ -13,8 +13,9 @@ import numpy as np
 
 from symnb.core.gradient import DisconnectedInputError, NullGradientError, disconnected_grad, grad
 from symnb.core.jacobian import hessian, jacobian
+from symnb.core.tensor.extra_ops import grad_clip
 
-__all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "verify_grad",
+__all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
            "DisconnectedInputError", "NullGradientError", "GradientError"]
 
 

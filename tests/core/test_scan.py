@@ -54,9 +54,9 @@ def test_captured_outer_computation_stays_outside_the_loop(rng):
     assert_same(out.test_value, x * np.exp(w) + np.exp(x), "perform")
 
 
-def test_strict_rejects_captured_variables(rng):
+def test_strict_rejects_captured_shared_variables(rng):
     x = symbolic_like(rng.normal(size=(4, 3)), "x")
-    w = symbolic_like(rng.normal(size=3), "w")
+    w = sn.shared(rng.normal(size=3), name="w")
     with pytest.raises(ValueError, match=r"strict=True.*'w'"):
         scan(lambda xt: xt * w, sequences=x, strict=True)
     out, _ = scan(lambda xt, w: xt * w, sequences=x, non_sequences=w, strict=True)

@@ -80,8 +80,12 @@ def test_return_list_and_strict():
     assert isinstance(outs, list) and len(outs) == 1
     f = sn.function([x, w], outs[0])
     np.testing.assert_allclose(f([1.0, 2.0], 3.0), [3.0, 6.0])
-    # strict: values computed from non-sequences are fine, other outer variables are not
+    # strict: values computed from non-sequences are fine, and symbolic outer variables
+    # are passed automatically (Theano's rule); an unlisted shared variable is refused
     outs, _ = scan(lambda xt, w: xt * (w + 1), sequences=x, non_sequences=w, strict=True)
     np.testing.assert_allclose(sn.function([x, w], outs)([1.0, 2.0], 1.0), [2.0, 4.0])
-    with pytest.raises(ValueError, match="strict=True.*'w'"):
-        scan(lambda xt: xt * w, sequences=x, strict=True)
+    outs, _ = scan(lambda xt: xt * w, sequences=x, strict=True)
+    np.testing.assert_allclose(sn.function([x, w], outs)([1.0, 2.0], 3.0), [3.0, 6.0])
+    shared_w = sn.shared(2.0, name="shared_w")
+    with pytest.raises(ValueError, match="strict=True.*'shared_w'"):
+        scan(lambda xt: xt * shared_w, sequences=x, strict=True)

@@ -40,11 +40,11 @@ PUBLIC = {
     "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",
     "max_and_argmax", "batched_dot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
     "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
-    "patternbroadcast",
+    "patternbroadcast", "inv", "sqr", "abs_", "Variable",
     # checks, printing, gradients
     "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "xlogx", "opt", "shared_randomstreams",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops",
 }
 
 

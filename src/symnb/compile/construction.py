@@ -14,8 +14,8 @@ from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 
-__all__ = ["MissingInputError", "UnusedInputError", "update_items", "givens_keys", "update_pairs",
-           "apply_givens", "check_inputs_listed", "check_missing", "check_unused"]
+__all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_keys",
+           "update_pairs", "apply_givens", "check_inputs_listed", "check_missing", "check_unused"]
 
 
 class MissingInputError(SymnbError, ValueError):
@@ -75,15 +75,25 @@ def apply_givens(outputs: list[Variable], givens: Any) -> list[Variable]:
     return clone_replace(outputs, mapping)
 
 
+def cut_at_inputs(inputs: list[Variable], outputs: list[Variable]
+                  ) -> tuple[list[Variable], list[Variable]]:
+    """Theano's rule for an input that is computed in the graph (``f = function([h], out)``
+    with ``h = 2 * x``): the graph is cut there, and the argument is ``h``'s value. Each
+    such input becomes a root of its type and name."""
+    roots = {id(v): v.type(name=v.name) for v in inputs
+             if isinstance(v, Variable) and not isinstance(v, Constant) and v.owner is not None}
+    if not roots:
+        return inputs, outputs
+    replace = {v: roots[id(v)] for v in inputs if id(v) in roots}
+    return [roots.get(id(v), v) for v in inputs], clone_replace(outputs, replace)
+
+
 def check_inputs_listed(inputs: list[Variable]) -> None:
     for i, var in enumerate(inputs):
         if not isinstance(var, Variable):
             raise TypeError(f"input #{i} of sn.function is {type(var).__name__}, not a variable")
         if isinstance(var, Constant):
             raise TypeError(f"input #{i} ({label(var)}) is a constant; constants cannot be inputs")
-        if var.owner is not None:
-            raise TypeError(f"input #{i} ({label(var)!r}) is computed by {var.owner.op.display_name()} "
-                            f"{var.site.describe('at')}; inputs must be root variables")
     seen = set()
     for var in inputs:
         if id(var) in seen:

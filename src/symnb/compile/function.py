@@ -26,7 +26,7 @@ from symnb.compile.call import CallSpec
 from symnb.compile.call_values import with_call_values
 from symnb.compile.construction import (
     MissingInputError, UnusedInputError, apply_givens, check_inputs_listed, check_missing,
-    check_unused, givens_keys, update_items, update_pairs,
+    check_unused, cut_at_inputs, givens_keys, update_items, update_pairs,
 )
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
@@ -128,6 +128,8 @@ class Function:
         update_exprs = replaced[len(self.outputs):]
         self.updated_shared = [s for s, _ in pairs]
         all_outputs = graph_outputs + update_exprs
+        inputs, all_outputs = cut_at_inputs(inputs, all_outputs)
+        self.inputs = inputs
 
         check_inputs_listed(inputs)
         roots = graph_inputs(all_outputs, blockers=inputs)

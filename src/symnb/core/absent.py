@@ -33,25 +33,19 @@ ABSENT: dict[str, dict[str, str]] = {
         "OpFromGraph": "not supported: write a Python function building the graph (every call "
                        "inlines it; XLA fuses the result)",
         "sparse": "sparse tensors are not supported: XLA programs here use dense arrays",
-        "gpuarray": "no separate GPU backend: JAX places programs on the device "
-                    "(sn.config.device)",
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
         "clone": "use symnb.core.graph.clone_replace(outputs, replace)",
-        "scan_module": "use sn.scan; Theano's scan_module.until is sn.scan_until",
         "misc": "theano.misc (pkl_utils, ...) has no counterpart: use pickle",
     },
     "symnb.tensor": {
         "int_div": "use T.floor_div (or //)",
-        "sqr": "use T.square",
-        "inv": "use 1 / x",
         "inplace": "symnb has no in-place ops: XLA decides buffer reuse; use the plain function "
                    "(T.exp for exp_inplace)",
         "blas": "XLA chooses the BLAS calls: use T.dot / T.matmul",
         "nlinalg": _LINALG,
         "slinalg": _LINALG,
         "fft": "FFTs are not in this release",
-        "extra_ops": "the functions are in T itself: T.cumsum, T.cumprod, T.repeat, T.diag, ...",
         "mgrid": "not in this release: build grids with T.arange and broadcasting",
         "ogrid": "not in this release: build grids with T.arange and broadcasting",
         "stacklists": "use T.stack (nested for nested lists)",

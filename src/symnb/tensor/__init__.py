@@ -10,7 +10,7 @@ from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
-    tensor4 as tensor4, constant as constant, as_tensor_variable as as_tensor_variable,
+    tensor4 as tensor4, theano_constant as constant, as_tensor_variable as as_tensor_variable,
     iscalar as iscalar, ivector as ivector, imatrix as imatrix, itensor3 as itensor3,
     itensor4 as itensor4, lscalar as lscalar, lvector as lvector, lmatrix as lmatrix,
     ltensor3 as ltensor3, ltensor4 as ltensor4, bscalar as bscalar, bvector as bvector,
@@ -83,8 +83,10 @@ from symnb.core.tensor.extra_ops import (
 )
 from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
-    batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn,
+    batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
 )
+from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
+from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
 from symnb.core.tensor.shape_extra import (
     join as join, tile as tile, repeat as repeat, roll as roll, shape_padleft as shape_padleft,
     shape_padright as shape_padright, shape_padaxis as shape_padaxis, addbroadcast as addbroadcast,
@@ -101,6 +103,7 @@ from symnb.core.tensor.variable import (
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
 from symnb.tensor import shared_randomstreams as shared_randomstreams
+from symnb.tensor import extra_ops as extra_ops
 
 
 # The functions above are public entry points: an error they raise shows the user's line

@@ -88,7 +88,15 @@ class TensorType:
         cls.constant_type = constant_type
         cls.make_input = staticmethod(make_input)
 
-    def __new__(cls, dtype: Any, shape: Iterable[int | None] = ()) -> "TensorType":
+    def __new__(cls, dtype: Any, shape: Iterable[int | None] = (),
+                broadcastable: Iterable[bool] | None = None, name: str | None = None) -> "TensorType":
+        # ``name``: Theano's label for a type, shown only in its own printouts; accepted so
+        # that TensorType(dtype, broadcastable, name=...) runs, and not kept (types are
+        # interned: equal types are one object).
+        if broadcastable is not None:  # Theano's keyword: TensorType(dtype, broadcastable=...)
+            if tuple(shape):
+                raise TypeError("TensorType: give shape or broadcastable, not both")
+            shape = tuple(1 if b else None for b in broadcastable)
         shape = tuple(shape)
         if shape and all(isinstance(n, (bool, np.bool_)) for n in shape):
             # Theano's TensorType(dtype, broadcastable): True is a length-1 axis.

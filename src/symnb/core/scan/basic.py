@@ -18,6 +18,7 @@ from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_valu
 from symnb.core.scan.updates import shared_states
 from symnb.core.scan.op import Scan, ScanInfo
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
+from symnb.core.tensor.shared import SharedVariable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import describe_shape, is_bool, is_integer
@@ -60,8 +61,9 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     - ``non_sequences``: passed to every step as the outer variables themselves (as
       in Theano, so ``T.grad(y[i], x)`` inside the step differentiates the outer
       graph); outer variables that ``fn`` uses without passing them are added
-      automatically, unless ``strict=True``: then every variable the step reads from
-      outside must be a non-sequence or computed from non-sequences only.
+      automatically, unless ``strict=True``: then every shared variable the step reads
+      from outside must be a non-sequence or computed from non-sequences only (Theano's
+      rule: other outer variables are still added).
     - ``n_steps``: an int or symbolic int scalar bounding the number of steps.
     - ``go_backwards``: iterate the sequences from their end.
     - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
@@ -375,12 +377,13 @@ def _check_condition(condition: Variable) -> Variable:
 
 
 def _check_strict(captured: Sequence[Variable], non_seqs: Sequence[Variable], name: str) -> None:
-    """``strict=True``: the step reads from outside only its non-sequences (and values
-    computed from them alone)."""
+    """``strict=True``: the step reads no shared variable from outside that is not among
+    its non-sequences (or computed from them alone). As in Theano, other outer variables
+    the step reads (symbolic inputs) are passed to it automatically, strict or not."""
     listed = {id(v) for v in non_seqs}
     unlisted = []
     for var in captured:
-        roots = [r for r in graph_inputs([var], blockers=non_seqs) if not isinstance(r, Constant)]
+        roots = [r for r in graph_inputs([var], blockers=non_seqs) if isinstance(r, SharedVariable)]
         unlisted += [r for r in roots if id(r) not in listed and r not in unlisted]
     if unlisted:
         listing = ", ".join(f"{label(v)!r} ({v.site.describe('created at')})" for v in unlisted)

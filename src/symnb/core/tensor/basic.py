@@ -15,7 +15,7 @@ from symnb.core.graph.type import TensorType
 
 __all__ = [
     "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
-    "constant", "as_tensor_variable", "as_tensor_args", "result_dtype",
+    "constant", "theano_constant", "as_tensor_variable", "as_tensor_args", "result_dtype",
     "iscalar", "ivector", "imatrix", "itensor3", "itensor4",
     "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
@@ -101,7 +101,9 @@ def _is_python_scalar(x: Any) -> bool:
 
 
 def constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable:
-    """A constant tensor. A Python float becomes ``floatX`` unless ``dtype`` says otherwise."""
+    """A constant tensor. A Python float becomes ``floatX`` unless ``dtype`` says otherwise;
+    a Python int int64, as in NumPy (``T.constant`` itself follows Theano's rule: see
+    :func:`theano_constant`)."""
     if dtype is None and _is_python_scalar(value):
         dtype = _lone_python_scalar_dtype(value)
     array = np.asarray(value, dtype=dtype)
@@ -116,6 +118,20 @@ def _lone_python_scalar_dtype(value: Any) -> str:
     if isinstance(value, float):
         return config.floatX
     return "complex128"
+
+
+def theano_constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable:
+    """``T.constant``: a constant tensor with Theano's dtype rule. Unless ``dtype`` says
+    otherwise, a Python int becomes the smallest of int8, int16, int32, int64 that holds
+    it (``T.constant(1)`` is int8, so ``T.constant(1) - rho`` keeps ``rho``'s float32),
+    and a Python float ``floatX``. Elsewhere (``T.full``, ``T.arange``, ...) a Python int
+    is int64, as in NumPy."""
+    if dtype is None and isinstance(value, int) and not isinstance(value, bool):
+        dtype = next((d for d in ("int8", "int16", "int32", "int64", "uint64")
+                      if np.iinfo(d).min <= value <= np.iinfo(d).max), None)
+        if dtype is None:
+            raise OverflowError(f"T.constant: Python int {value} does not fit in int64 or uint64")
+    return constant(value, dtype=dtype, name=name)
 
 
 def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Variable:
@@ -166,11 +182,15 @@ def _weak_constant(value: Any, strong: tuple[np.dtype, ...], numpy_fn: Callable[
     """``value`` as a constant of the dtype NumPy gives it next to ``strong`` dtypes."""
     # Constants are immutable, so the few scalars a model uses are shared between
     # nodes. Zero and NaN are not cached: -0.0 == 0.0 and nan != nan as dict keys.
-    key = (type(value), value, strong)
+    key = (type(value), value, strong, config.floatX)  # floatX: see below
     cached = _weak_constants.get(key)
     if cached is not None:
         return cached
     dtype = np.result_type(*strong, value)
+    if isinstance(value, float) and all(d.kind in "biu" for d in strong):
+        # Next to integers only, a Python float is a floatX constant, as it is alone
+        # (Theano's rule): T.constant(1) - 0.9 is float32 when floatX is, not float64.
+        dtype = np.result_type(*strong, np.dtype(config.floatX))
     try:
         array = np.asarray(value, dtype=dtype)
     except OverflowError:

@@ -176,9 +176,13 @@ class Tensordot(Contraction):
 
 
 def _tensordot_axes(x: Variable, y: Variable, axes: object) -> Axes:
-    """NumPy's ``axes`` argument (an int, or a pair of ints or sequences) as two tuples."""
+    """NumPy's ``axes`` argument (an int, or a pair of ints or sequences; arrays as Theano
+    allows, e.g. ``np.array([[1, 3], [0, 2]])``) as two tuples."""
+    if isinstance(axes, np.ndarray):
+        axes = axes.tolist()
     if isinstance(axes, (tuple, list)) and len(axes) == 2:
-        ax, ay = (tuple(a) if isinstance(a, (tuple, list)) else (a,) for a in axes)
+        ax, ay = (tuple(np.asarray(a).tolist()) if isinstance(a, (tuple, list, np.ndarray))
+                  else (a,) for a in axes)
     else:
         try:
             n = operator.index(axes)

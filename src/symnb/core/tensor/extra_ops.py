@@ -19,11 +19,13 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shape import flatten, normalize_axis
+from symnb.core.tensor.specify_shape import SpecifyShape as SpecifyShape
+from symnb.core.tensor.specify_shape import specify_shape as specify_shape
 from symnb.core.tensor.subtensor import getitem, inc_subtensor
-from symnb.core.graph.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, is_float
 
 __all__ = ["CumOp", "Sort", "Argsort", "SpecifyShape", "cumsum", "cumprod", "sort", "argsort",
-           "specify_shape", "flip"]
+           "specify_shape", "flip", "GradClip", "grad_clip"]
 
 
 @lru_cache(maxsize=None)
@@ -183,58 +185,33 @@ def argsort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) 
     return _sorting(Argsort, a, axis, "argsort")
 
 
-class SpecifyShape(Op):
-    """``x`` unchanged, checked to have ``shape`` (an int per axis, or None for any
-    length); the output's static shape says so. Axes listed in ``unknown`` lose their
-    static length (what ``T.unbroadcast`` needs)."""
+class GradClip(Op):
+    """``x`` for values; for differentiation, the gradient reaching it clipped to
+    ``[lower, upper]`` (Theano's ``theano.gradient.GradClip``)."""
 
-    __props__ = ("shape", "unknown")
+    __props__ = ("lower", "upper")
 
-    def __init__(self, shape: tuple, unknown: tuple = ()) -> None:
-        self.shape, self.unknown = tuple(shape), tuple(unknown)
+    def __init__(self, lower: float, upper: float) -> None:
+        if not lower <= upper:
+            raise build_error(f"grad_clip: the lower bound {lower!r} must not exceed the upper "
+                              f"bound {upper!r}", ValueError)
+        self.lower, self.upper = float(lower), float(upper)
 
     def make_node(self, x: Variable) -> Apply:
         x = as_tensor_variable(x)
-        if len(self.shape) != x.ndim:
-            raise build_error(f"specify_shape: {label(x)!r} has {x.ndim} dimension(s), the shape "
-                              f"given has {len(self.shape)}: {describe_shape(self.shape)}",
-                              ValueError, op=self, inputs=[x])
-        for d, (want, have) in enumerate(zip(self.shape, x.type.shape)):
-            if want is not None and have is not None and want != have:
-                raise build_error(f"specify_shape: {label(x)!r} has length {have} along axis {d}, "
-                                  f"not {want} (shape {describe_shape(x.type.shape)}, expected "
-                                  f"{describe_shape(self.shape)})", ValueError, op=self, inputs=[x])
-        static = tuple(None if d in self.unknown else (want if want is not None else have)
-                       for d, (want, have) in enumerate(zip(self.shape, x.type.shape)))
-        return Apply(self, [x], [x.type.clone(shape=static)])
-
-    def check(self, shape: tuple, name: str) -> None:
-        """Raise a ValueError when ``shape`` (a value's) is not the one specified."""
-        if any(want is not None and want != have for want, have in zip(self.shape, shape)):
-            raise ValueError(f"specify_shape: {name} has shape {describe_shape(shape)}, expected "
-                             f"{describe_shape(self.shape)}")
+        return Apply(self, [x], [x.type])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        self.check(np.shape(inputs[0]), repr(label(node.inputs[0])))
         return [inputs[0]]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        return [tuple(have if want is None else want
-                      for want, have in zip(self.shape, input_shapes[0]))]
+        return [input_shapes[0]]
 
     def L_op(self, inputs, outputs, output_grads):
-        return [output_grads[0]]
+        return [m.clip(output_grads[0], self.lower, self.upper)]
 
 
-def specify_shape(x: Any, shape: Sequence[Any]) -> Variable:
-    """``x``, checked to have ``shape`` (ints, or None for any length) when the graph
-    runs; the result's static shape is ``shape`` (Theano's ``T.specify_shape``)."""
-    x = as_tensor_variable(x)
-    entries = []
-    for entry in shape:
-        if isinstance(entry, Variable):
-            raise NotImplementedError(
-                "specify_shape: symnb's static shapes are Python ints; a symbolic length "
-                f"({label(entry)!r}) cannot become one. Pass ints (or None).")
-        entries.append(None if entry is None else int(entry))
-    return SpecifyShape(tuple(entries))(x)
+def grad_clip(x: Any, lower_bound: float, upper_bound: float) -> Variable:
+    """``x``, through which the gradient flows clipped to ``[lower_bound, upper_bound]``
+    (Theano's ``theano.gradient.grad_clip``; the bounds are numbers)."""
+    return GradClip(lower_bound, upper_bound)(x)

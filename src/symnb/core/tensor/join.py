@@ -202,8 +202,18 @@ def concatenate(tensors: Sequence[Any], axis: int = 0) -> Variable:
     return Join(normalize_axis(axis, tensors[0].ndim))(*tensors)
 
 
-def stack(tensors: Sequence[Any], axis: int = 0) -> Variable:
-    """Join tensors of one shape along a new ``axis`` (``np.stack``; Python scalars are weak)."""
+def stack(*args: Any, axis: int = 0) -> Variable:
+    """Join tensors of one shape along a new ``axis`` (``np.stack``; Python scalars are weak).
+
+    ``stack(tensors, axis=0)`` (a list or tuple first), or Theano's older variadic form
+    ``stack(a, b, c)``, which stacks along axis 0 unless ``axis=`` is given.
+    """
+    if args and isinstance(args[0], (list, tuple)):
+        if len(args) > 2:
+            raise build_error(f"stack(tensors, axis): got {len(args)} positional arguments", TypeError)
+        tensors, axis = args[0], (args[1] if len(args) == 2 else axis)
+    else:
+        tensors = args
     tensors = as_tensor_args(*tensors)
     if not tensors:
         raise build_error("stack: need at least one tensor to stack")

@@ -20,9 +20,15 @@ from symnb.core.tensor.shape import shape_i
 from symnb.core.tensor.subtensor import getitem, set_subtensor
 
 __all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
-           "triu", "tril", "sgn"]
+           "triu", "tril", "sgn", "inv", "to_one_hot"]
 
 sgn = m.sign  # Theano's name for the sign function
+
+
+def inv(x: Any) -> Variable:
+    """``1 / x`` elementwise (Theano's ``T.inv``, the reciprocal; integers give floats as
+    ``1 / x`` does in NumPy)."""
+    return m.true_div(1, as_tensor_variable(x))
 
 
 def xlogx(x: Any) -> Variable:
@@ -141,3 +147,16 @@ def triu(m_: Any, k: int = 0) -> Variable:
     """``np.triu``: the elements on and above the ``k``-th diagonal, zeros elsewhere
     (on the last two axes)."""
     return _triangle(m_, k, False, "triu")
+
+
+def to_one_hot(y: Any, nb_class: int, dtype: Any = None) -> Variable:
+    """Rows of ``nb_class`` zeros with a 1 at each class in the int vector ``y``
+    (Theano's ``extra_ops.to_one_hot``; ``dtype`` defaults to floatX). A class outside
+    ``[0, nb_class)`` is an index error, as in Theano."""
+    y = as_tensor_variable(y)
+    if y.ndim != 1 or y.type.numpy_dtype.kind not in "iu":
+        raise build_error(f"to_one_hot: y ({label(y)}) must be an int vector; got {y.type.short()}",
+                          TypeError)
+    rows = shape_i(y, 0)
+    out = zeros((rows, nb_class), dtype=dtype)
+    return set_subtensor(getitem(out, (arange(rows), y)), 1)

@@ -12,7 +12,8 @@ from symnb.core.graph.basic import Variable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
 from symnb.core.tensor.pool import MODES, MaxPoolGrad, Pool
-from symnb.core.tensor.shape import static_entries, static_int
+from symnb.core.tensor.pool_from_values import PoolFromValues
+from symnb.core.tensor.shape import as_shape_vector, static_entries, static_int
 from symnb.core.graph.source import warn_at_user_line
 
 __all__ = ["pool_2d", "pool_3d", "max_pool_2d", "max_pool_2d_same_size"]
@@ -30,6 +31,16 @@ def _static_ints(value: Any, count: int, what: str, minimum: int) -> tuple[int, 
         raise build_error(f"pool: {what} must be known when the graph is built (ints or constants)",
                           TypeError)
     return normalize_ints(value, count, what, lambda message: build_error(f"pool: {message}"), minimum)
+
+
+def _computed(value: Any, count: int) -> bool:
+    """Whether a window parameter has an entry computed in the graph (not known now)."""
+    if isinstance(value, Variable):
+        entries = static_entries(value) if value.ndim == 1 else [static_int(value)]
+        return len(entries) != count and value.ndim == 1 or None in entries
+    if isinstance(value, (tuple, list)):
+        return any(isinstance(v, Variable) and static_int(v) is None for v in value)
+    return False
 
 
 def _renamed(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
@@ -55,9 +66,15 @@ def _pool(ndim: int, input: Any, ws: Any, ignore_border: bool, stride: Any, pad:
     if mode not in MODES:
         raise build_error(f"pool: mode must be one of {', '.join(map(repr, MODES))}; got {mode!r}",
                           ValueError)
+    stride = ws if stride is None else stride
+    pad = (0,) * ndim if pad is None else pad
+    if any(_computed(v, ndim) for v in (ws, stride, pad)):  # Lasagne's SpatialPyramidPooling
+        vectors = [as_shape_vector(v, ndim, what) for v, what in ((ws, "ws"), (stride, "stride"),
+                                                                  (pad, "pad"))]
+        return PoolFromValues(ndim, bool(ignore_border), mode)(as_tensor_variable(input), *vectors)
     ws = _static_ints(ws, ndim, "ws", 1)
-    stride = ws if stride is None else _static_ints(stride, ndim, "stride", 1)
-    pad = (0,) * ndim if pad is None else _static_ints(pad, ndim, "pad", 0)
+    stride = _static_ints(stride, ndim, "stride", 1)
+    pad = _static_ints(pad, ndim, "pad", 0)
     if any(pad) and not ignore_border:
         raise build_error(f"pool: padding works only with ignore_border=True (as in Theano); "
                           f"got pad={pad}", NotImplementedError)

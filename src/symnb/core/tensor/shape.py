@@ -19,6 +19,7 @@ from symnb.core.graph.op import Op
 from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant, is_stack
+from symnb.core.tensor.specify_shape import specify_shape
 from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = [
@@ -133,6 +134,8 @@ def _symbolic_shape_vector(vec: Variable, ndim: int | None, what: str) -> Variab
                           f"pass ndim= (the number of output dimensions)", TypeError)
     if length is not None and ndim is not None and length != ndim:
         raise build_error(f"{what} {named(vec)} has {length} entries but ndim={ndim}", TypeError)
+    if length is None:  # ndim says how long it is: checked when it runs, known from now on
+        return specify_shape(m.cast(vec, "int64"), (ndim,))
     return m.cast(vec, "int64")
 
 

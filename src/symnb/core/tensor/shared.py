@@ -22,7 +22,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.source import capture_site
-from symnb.core.tensor.variable import TensorVariable
+from symnb.core.tensor.variable import _TensorOperators
 from symnb.core.graph.test_value import coerce_test_value
 from symnb.core.graph.type import TensorType
 
@@ -32,8 +32,12 @@ __all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "
 _serials = itertools.count()
 
 
-class SharedVariable(TensorVariable):
+class SharedVariable(_TensorOperators, Variable):
     """A tensor input whose value persists between calls (``get_value``/``set_value``).
+
+    As in Theano, it has a tensor's operators and methods but is not a ``TensorVariable``
+    (libraries tell a shared parameter from an expression by that: Lasagne's
+    ``isinstance(hid_init, T.TensorVariable)``).
 
     Its static shape is unknown along every axis unless ``shape=`` fixes it, since
     ``set_value`` may change it. Its test value is its value as last set with

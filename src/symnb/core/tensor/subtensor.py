@@ -394,6 +394,12 @@ def getitem(x: Any, index: Any) -> Variable:
     Ellipsis, integer arrays (symbolic, lists or NumPy) and boolean masks.
     """
     x = as_tensor_variable(x)
+    if isinstance(index, list) and any(i is None or i is Ellipsis or isinstance(i, slice)
+                                       for i in index):
+        # Theano (and NumPy before 1.23) read a list holding slices as a tuple:
+        # x[[slice(None), slice(0, 2)]] is x[:, 0:2]. No integer array holds a slice, so
+        # this reading is never ambiguous.
+        index = tuple(index)
     idx_list, inputs = _parse_index(x, index)
     op_class = AdvancedSubtensor if si.is_advanced(idx_list) else Subtensor
     return op_class(idx_list)(x, *inputs)

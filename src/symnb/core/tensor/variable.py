@@ -88,7 +88,15 @@ class _TensorOperators:
         return True
 
     def __iter__(self):
-        raise TypeError("a symbolic tensor cannot be iterated; index it (x[i]) or use sn.scan")
+        # Theano's rule: a vector whose length is known when the graph is built yields
+        # x[0], x[1], ... (``a, b = x.shape``); any other tensor refuses, so that a
+        # builtin ``sum(x)`` or a loop over a value-dependent length fails loudly.
+        length = self.type.shape[0] if self.type.ndim == 1 else None
+        if length is None:
+            raise TypeError("a symbolic tensor cannot be iterated unless it is a vector of "
+                            f"known length (this is {self.type.short()}); index it (x[i]) "
+                            "or use sn.scan")
+        return (self[i] for i in range(length))
 
     def __len__(self):
         raise TypeError("len() of a symbolic tensor is unknown while building; use x.shape[0]")

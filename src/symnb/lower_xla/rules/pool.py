@@ -20,7 +20,9 @@ import numpy as np
 from jax import lax
 
 from symnb.core.tensor import pool
-from symnb.lower_xla.registry import lower
+from symnb.core.tensor.pool_from_values import PoolFromValues
+from symnb.lower_xla.registry import lower, static_inputs
+from symnb.lower_xla.rules.shape import static_argument
 
 
 def pooling(op: pool.PoolBase, shape: tuple[int, ...], dtype: str) -> Callable[[Any], Any]:
@@ -81,3 +83,18 @@ def _average_pool_grad(op, node):
         return transpose(g.astype(dtype))[0]
 
     return rule
+
+
+@lower.register(PoolFromValues)
+def _pool_from_values(op, node):
+    def rule(x, ws, stride, pad, *grad):
+        values = [static_argument(v, node, i, "pooling window") for i, v in enumerate((ws, stride, pad), 1)]
+        concrete, inner = op.concrete(node, *values)
+        return lower(concrete, inner)(x, *grad)
+
+    return rule
+
+
+@static_inputs.register(PoolFromValues)
+def _pool_window(op, node) -> dict[int, str]:
+    return {1: "a size", 2: "a size", 3: "a size"}

@@ -5,6 +5,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from symnb.core.tensor.conv import AbstractConv, AbstractConvGradInputs, AbstractConvGradWeights
+from symnb.core.tensor.conv_theano_ops import (
+    AbstractConv2d, AbstractConv2d_gradInputs, AbstractConv2d_gradWeights, AbstractConv3d,
+    AbstractConv3d_gradInputs, AbstractConv3d_gradWeights,
+)
 from symnb.core.tensor.conv_api import (
     conv2d, conv2d_grad_wrt_inputs, conv2d_grad_wrt_weights, conv3d, conv3d_grad_wrt_inputs,
     conv3d_grad_wrt_weights,
@@ -14,7 +18,8 @@ from symnb.core.graph.traceback_filter import entry_points as _entry_points
 __all__ = [
     "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights", "conv3d_grad_wrt_inputs",
     "conv3d_grad_wrt_weights", "get_conv_output_shape", "AbstractConv", "AbstractConvGradInputs",
-    "AbstractConvGradWeights",
+    "AbstractConvGradWeights", "AbstractConv2d", "AbstractConv3d", "AbstractConv2d_gradInputs",
+    "AbstractConv3d_gradInputs", "AbstractConv2d_gradWeights", "AbstractConv3d_gradWeights",
 ]
 
 

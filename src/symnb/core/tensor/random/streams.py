@@ -21,7 +21,7 @@ import numpy as np
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Variable
-from symnb.core.tensor.shared import SharedVariable, shared
+from symnb.core.tensor.shared import SharedVariable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.random import ops, threefry

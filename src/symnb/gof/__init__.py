@@ -14,9 +14,10 @@ from typing import Any, Callable, Sequence
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op
+from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op"]
+           "Variable", "Constant", "Op", "graph"]
 
 
 class OpWiseCLinker(Linker):
