@@ -40,7 +40,7 @@ echo "== tests (SYMNB_FLAGS=device=$DEVICE, $TESTS)"
 # Several test processes share the GPU: no process takes 75% of its memory up front.
 # At the time limit pytest is interrupted (SIGINT) and still prints what failed so far.
 XLA_PYTHON_CLIENT_PREALLOCATE=false SYMNB_FLAGS="device=$DEVICE" \
-    timeout -s INT -k 15 160 python -m pytest $TESTS -o addopts= -p no:cacheprovider \
+    timeout -s INT -k 15 "${TEST_SECONDS:-160}" python -m pytest $TESTS -o addopts= -p no:cacheprovider \
     -n "$WORKERS" --dist loadfile -q --tb=short -ra --ignore=tests/browser \
     --continue-on-collection-errors 2>&1 | tee "$OUT/tests.txt" | tail -60
 echo "tests exit status: ${PIPESTATUS[0]} (2 or 124: stopped by the time limit)" | tee -a "$OUT/tests.txt"

@@ -31,8 +31,11 @@ def check_same_step(f, shared, jax_step, params, x, y) -> None:
     loss = f(x, y)
     reference_loss, reference_params = jax_step([jax.device_put(p) for p in params], x, y)
     np.testing.assert_allclose(loss, np.asarray(reference_loss), rtol=1e-5)
+    # On a GPU the two programs may pick different cuDNN/cuBLAS algorithms (and TF32 for
+    # float32 convolutions), which differ in the last bits of small updated weights.
+    atol = 1e-6 if jax.default_backend() == "cpu" else 1e-5
     for s, p in zip(shared, reference_params):
-        np.testing.assert_allclose(s.get_value(), np.asarray(p), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(s.get_value(), np.asarray(p), rtol=1e-4, atol=atol)
 
 
 def compare_steps(name: str, f, jax_step, params, x, y, number: int, target: float) -> dict:
