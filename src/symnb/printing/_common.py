@@ -7,13 +7,14 @@ read through its attributes only (``maker.fgraph`` when it has one, else ``nodes
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, format_constant
+# Pictures of 50,000 nodes make some hundred thousand small tuples, all still used when
+# done: each collection would walk the whole graph again (a third of the build time).
+from symnb.core.graph.collector import collector_paused as collector_paused
 from symnb.core.graph.type import describe_shape
 
 __all__ = ["char_id", "leaf_text", "value_text", "output_text", "graph_parts", "summarize_value",
@@ -142,18 +143,3 @@ def _range_summary(array: np.ndarray) -> str:
     n_nan, n_inf = int(np.isnan(array).sum()), int(np.isinf(array).sum())
     extra = [f"{n} {kind}" for n, kind in ((n_nan, "NaN"), (n_inf, "Inf")) if n]
     return f"{text} ({', '.join(extra)})" if extra else text
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector paused: a picture of 50,000 nodes makes some
-    hundred thousand small tuples that are all still used when it is done, and each
-    collection the allocations trigger would walk the whole graph again (a third of the
-    build time)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()

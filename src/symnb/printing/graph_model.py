@@ -29,7 +29,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-import numpy as np
 
 from symnb.compile.profile_text import percent_text, seconds_text
 from symnb.core.graph.errors import label
@@ -39,6 +38,9 @@ from symnb.printing._common import collector_paused, graph_parts, output_text, v
 from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, crossings, role_label, rewrite_origins
+from symnb.printing.node_facts import creation_text as creation_text
+from symnb.printing.node_facts import family_of as family_of
+from symnb.printing.node_facts import value_of as value_of
 
 __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_of",
            "family_of", "creation_text"]
@@ -46,45 +48,6 @@ __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_
 _LABEL_LIMIT = 40
 OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
 FIRST_BOXES = 24  # boxes a larger graph's first picture may grow to by opening groups
-
-# Op families (by class name anywhere in the op's class hierarchy) -> the picture's colour
-# key; the first match wins.
-_FAMILIES = (
-    ("Scan", "control"), ("IfElse", "control"), ("Composite", "fused"),
-    ("Elemwise", "elemwise"), ("Reduce", "reduce"), ("Sum", "reduce"), ("Max", "reduce"),
-    ("Dot", "blas"), ("Gemm", "blas"), ("Gemv", "blas"), ("MatMul", "blas"), ("Conv", "blas"),
-    ("Subtensor", "index"), ("Shape", "shape"), ("Reshape", "shape"), ("DimShuffle", "shape"),
-    ("Alloc", "shape"), ("Join", "shape"), ("Assert", "check"),
-)
-
-
-def value_of(var: Variable) -> np.ndarray | None:
-    """The value a picture shows for ``var``: a shared variable's current value, else the
-    test value if it was computed (never computing one)."""
-    if isinstance(var, SharedVariable):
-        return var.get_value(borrow=True)
-    if isinstance(var, Constant):
-        return np.asarray(var.data)
-    return var._test_value
-
-
-def family_of(op: Any) -> str:
-    """The op's family, which picks its colour: ``elemwise``, ``reduce``, ``blas``..."""
-    names = [cls.__name__ for cls in type(op).__mro__]
-    for key, family in _FAMILIES:
-        if any(key in name for name in names):
-            return family
-    return "other"
-
-
-def creation_text(var: Variable) -> str:
-    """``Cell In[3]:2: y = x * 2``, or ``(unknown)`` for a variable built by symnb itself."""
-    site = var.site
-    if not site:
-        return "(unknown)"
-    line = site.line
-    return f"{site.short()}: {line}" if line else site.short()
-
 
 def _cut(text: str, limit: int = _LABEL_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
