@@ -61,9 +61,12 @@ def value_html(var: Variable) -> str:
     return f"{text}<br>{picture}" if picture else text
 
 
-def pre(text: str) -> str:
-    """``text`` as a preformatted block, in the monospace font."""
-    return (f'<pre style="margin:0;text-align:left;{TEXT_STYLE};white-space:pre">'
+def pre(text: str, wrap: bool = False) -> str:
+    """``text`` as a preformatted block, in the monospace font; with ``wrap``, a line
+    wider than the output breaks onto the next (an error message must be read whole:
+    the output area clips what passes its right edge)."""
+    spacing = "white-space:pre-wrap;overflow-wrap:anywhere" if wrap else "white-space:pre"
+    return (f'<pre style="margin:0;text-align:left;{TEXT_STYLE};{spacing}">'
             f"{html.escape(text)}</pre>")
 
 
@@ -71,7 +74,10 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None,
           escape: bool = True, row_header: bool = True) -> str:
     """A left-aligned table; cells are text (escaped) unless ``escape=False`` (HTML)."""
     def cell(tag: str, content: str) -> str:
-        return f'<{tag} style="{_CELL}">{_e(content) if escape else content}</{tag}>'
+        # A header ("input #0", "created at") on one line: a wide value column otherwise
+        # squeezes it to a word a line.
+        style = _CELL + (";" + _ONE_LINE if tag == "th" else "")
+        return f'<{tag} style="{style}">{_e(content) if escape else content}</{tag}>'
 
     head = ""
     if header is not None:
