@@ -141,3 +141,18 @@ def test_the_node_an_error_names_gets_no_derived_shape():
     assert f"{out.type.short()}</td>" in node_details_html(picture, picture.id_of(node))
     # Its inputs keep their shapes (from their test values).
     assert picture.shapes.text(hidden) == "float32 (3, 2)"
+
+
+def test_the_cards_inputs_table_keeps_a_values_summary_wide_enough_to_read():
+    import html as html_module
+    p = T.vector("p", test_value=np.array([0.2, 0.5, 0.3], "float32"))
+    log_p = T.log(p)
+    picture = GraphPicture(log_p)
+    card = node_details_html(picture, picture.id_of(log_p.owner))
+    inputs = card.split("<b>inputs</b>", 1)[1]
+    # The input's value cell: its summary (as NumPy computes it) in a box with a floor
+    # under its width (the one-line "created at" beside it squeezed it to a word a line).
+    cell = re.search(r'<div style="min-width:(\d+)ch">(.*?)</div>', inputs, re.S)
+    assert int(cell.group(1)) >= 40
+    summary = html_module.unescape(re.search(r"<span>(.*?)</span>", cell.group(2)).group(1))
+    assert f"mean={p.test_value.mean():.4g}" in summary and f"max={p.test_value.max():.4g}" in summary

@@ -111,6 +111,7 @@ def _button(action: str, node_id: str, text: str) -> str:
 _CARD = ("border:1px solid #c8d0dc;border-radius:6px;padding:8px 12px;background:#fbfcfe;"
          "text-align:left")
 _ONE_LINE = "white-space:nowrap"
+_VALUE_MIN_WIDTH = "40ch"  # a value's summary line in an inputs table, about one line
 
 
 def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True) -> str:
@@ -213,7 +214,12 @@ def _io_table(title: str, variables: Sequence[Variable]) -> str:
     def line(text: str) -> str:
         return f'<span style="{_ONE_LINE}">{_e(text)}</span>'
 
-    rows = [(str(i), line(label(v)), line(v.type.short()), value_html(v), line(creation_text(v)))
+    def value(v: Variable) -> str:
+        # A floor under the value's width: the one-line "created at" beside it otherwise
+        # squeezed the value's summary to a word a line.
+        return f'<div style="min-width:{_VALUE_MIN_WIDTH}">{value_html(v)}</div>'
+
+    rows = [(str(i), line(label(v)), line(v.type.short()), value(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
             + table(rows, header=("#", "name", "type", "test value", "created at"), escape=False))
