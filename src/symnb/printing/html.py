@@ -97,8 +97,9 @@ def variable_rows(var: Variable) -> list[tuple[str, str]]:
 
 def variables_table(named: Sequence[tuple[str, Variable]]) -> str:
     """One compact table of several variables: name, type, op, value, line."""
-    rows = [(_e(name), _e(var.type.short()), _e(kind_of(var)), value_html(var),
-             _e(creation_text(var))) for name, var in named]
+    # The type on one line: "float32 (?, ?)" broke after "float32" in a crowded table.
+    rows = [(_e(name), f'<span style="{_ONE_LINE}">{_e(var.type.short())}</span>', _e(kind_of(var)),
+             value_html(var), _e(creation_text(var))) for name, var in named]
     return table(rows, header=("name", "type", "computed by", "test value", "created at"),
                  escape=False)
 
