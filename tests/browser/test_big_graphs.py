@@ -132,3 +132,34 @@ def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, brow
     page.close()
     shut_down_kernels(lab)
     assert warm < OPEN_LIMIT_S, f"the closed MLP explorer took {warm:.2f} s to show (first: {seconds:.2f} s)"
+
+
+WIDE = '''import numpy as np
+import symnb.tensor as T
+from symnb.widgets import GraphExplorer
+parts = [T.vector(f"input_{i}", test_value=np.ones(3, "float32")) for i in range(30)]
+wide = T.stack([T.tanh(p) for p in parts]).sum()  # 30 side-by-side columns: wide, not tall
+GraphExplorer(wide)'''
+
+
+def test_a_wide_graph_opens_at_a_readable_zoom_and_fit_shows_it_whole(lab, browser):
+    write_notebook(lab["root"] / "wide.ipynb", [WIDE])
+    page = open_notebook(browser, lab, "wide.ipynb")
+    page.locator(".jp-Cell").first.click()
+    page.keyboard.press("Shift+Enter")
+    explorer = page.locator(".symnb-explorer").first
+    svg = explorer.locator("svg.symnb-graph")
+    svg.wait_for(timeout=120_000)
+    page.wait_for_timeout(500)  # the first frame's fit
+    zoom = "s => s.getBoundingClientRect().width / s.viewBox.baseVal.width"
+    viewport = explorer.locator(".symnb-viewport").evaluate("e => e.clientWidth")
+    natural = svg.evaluate("s => s.viewBox.baseVal.width")
+    assert natural * 0.6 > viewport  # fitted whole it would be smaller than readable
+    # Opened: no smaller than 0.6 (its 12 px labels at 7 px), scrolled sideways for the rest.
+    assert abs(svg.evaluate(zoom) - 0.6) < 0.01
+    shot(page, explorer, "23_wide_graph_opened_readable")
+    explorer.get_by_role("button", name="fit", exact=True).click()
+    fitted = svg.evaluate(zoom)
+    assert fitted < 0.6 and svg.evaluate("s => s.getBoundingClientRect().width") <= viewport
+    page.close()
+    shut_down_kernels(lab)

@@ -37,9 +37,10 @@ def run(shell, cell):
 
 def row(*cells):
     """A row of symnb's left-aligned tables."""
-    style = 'style="text-align:left;vertical-align:top;padding:1px 10px 1px 0;border:none"'
+    style = "text-align:left;vertical-align:top;padding:1px 10px 1px 0;border:none"
+    styles = [style + ";white-space:nowrap"] + [style] * (len(cells) - 1)  # the header on one line
     tags = ["th"] + ["td"] * (len(cells) - 1)
-    return "<tr>" + "".join(f"<{t} {style}>{c}</{t}>" for t, c in zip(tags, cells)) + "</tr>"
+    return "<tr>" + "".join(f'<{t} style="{s}">{c}</{t}>' for t, s, c in zip(tags, styles, cells)) + "</tr>"
 
 
 def test_import_symnb_imports_neither_ipython_nor_ipywidgets():

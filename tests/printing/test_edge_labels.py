@@ -141,3 +141,37 @@ def test_the_node_an_error_names_gets_no_derived_shape():
     assert f"{out.type.short()}</td>" in node_details_html(picture, picture.id_of(node))
     # Its inputs keep their shapes (from their test values).
     assert picture.shapes.text(hidden) == "float32 (3, 2)"
+
+
+def test_the_cards_inputs_table_keeps_a_values_summary_wide_enough_to_read():
+    import html as html_module
+    p = T.vector("p", test_value=np.array([0.2, 0.5, 0.3], "float32"))
+    log_p = T.log(p)
+    picture = GraphPicture(log_p)
+    card = node_details_html(picture, picture.id_of(log_p.owner))
+    inputs = card.split("<b>inputs</b>", 1)[1]
+    # The input's value cell: its summary (as NumPy computes it) in a box with a floor
+    # under its width (the one-line "created at" beside it squeezed it to a word a line).
+    cell = re.search(r'<div style="min-width:(\d+)ch">(.*?)</div>', inputs, re.S)
+    assert int(cell.group(1)) >= 40
+    summary = html_module.unescape(re.search(r"<span>(.*?)</span>", cell.group(2)).group(1))
+    assert f"mean={p.test_value.mean():.4g}" in summary and f"max={p.test_value.max():.4g}" in summary
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_every_edge_starts_under_its_source_and_ends_over_its_target(engine):
+    # dot ended x's edge into T.dot(x, w) 10 px left of the box, at its side: the arrow
+    # pointed at empty space. Each end must lie on its box's edge, within its width.
+    x = T.matrix("x", test_value=np.arange(12, dtype="float32").reshape(3, 4) / 4)
+    w = sn.shared(np.linspace(-1, 1, 8, dtype="float32").reshape(4, 2), name="w")
+    hidden = T.tanh(T.dot(x, w))
+    with pytest.raises(sn.TestValueError) as caught:
+        T.dot(hidden, w)
+    picture = GraphPicture(caught.value.node, highlight=[caught.value.node])
+    laid = layout(picture, engine)
+    assert len(laid.paths) == len(picture.edges) == 5
+    for edge, path in zip(picture.edges, laid.paths):
+        (sx, sy, sw, sh), (tx, ty, tw, th) = laid.boxes[edge.source], laid.boxes[edge.target]
+        (start_x, start_y), (end_x, end_y) = path[0], path[-1]
+        assert sx <= start_x <= sx + sw and start_y == pytest.approx(sy + sh), (edge.source, path[0])
+        assert tx <= end_x <= tx + tw and end_y == pytest.approx(ty), (edge.target, path[-1])

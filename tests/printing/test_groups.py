@@ -109,7 +109,8 @@ def test_gradient_nodes_are_one_group_mirroring_the_forward_groups():
     assert inside == {id(n) for n in order} - forward  # every node sn.grad built, no other
     (model,) = [g for g in gradient.children if g.kind == "call"]
     mirrored = [g for g in model.children if g.kind == "call"]
-    assert model.name == "mlp" and [g.title for g in mirrored] == ["layer() #1", "layer() #2", "layer() #3"]
+    # Listed as sn.grad built them (last layer first), numbered as the forward calls.
+    assert model.name == "mlp" and [g.title for g in mirrored] == ["layer() #3", "layer() #2", "layer() #1"]
     picture = GraphPicture([loss] + grads, opened=[g.id for g in tree.groups()])
     roles = {picture.nodes[picture.id_of(n)].label for n in order if id(n) not in forward}
     assert {"grad of tanh", "grad of dot", "grad of add", "grad of Mean"} <= roles
@@ -237,3 +238,24 @@ def test_frames_of_open_groups_nest_as_the_groups_do():
         for box_id in [f for f in frames if f[0] == inner.id][0][3]:
             bx, by, bw, bh = laid.boxes[box_id]
             assert ix <= bx and iy <= by and bx + bw <= ix + iw and by + bh <= iy + ih
+
+
+def test_the_gradients_mirror_of_a_call_is_numbered_as_the_forward_call():
+    # sn.grad builds the last layer's gradient first: its mirror groups were numbered in
+    # that order, the gradient of the forward "layer() #3" titled "layer() #1".
+    x, params, calls, loss = mlp(3)
+    grads = sn.grad(loss, params)
+    order = toposort([loss] + grads)
+    tree = GroupTree(order, [x] + params)
+    (gradient,) = [g for g in tree.groups() if g.kind == "grad"]
+    (model,) = [g for g in gradient.children if g.kind == "call"]
+    for k, (h, W, _b, _out) in enumerate(calls, start=1):
+        (mirror,) = [g for g in model.children if g.title == f"layer() #{k}"]
+        inside = [n for g in tree.groups() if g is mirror or mirror in g.ancestors() for n in g.nodes]
+        read = {id(v) for n in inside for v in n.inputs}
+        # The gradient of layer k reads that layer's own weights (for the gradient that
+        # goes on to its input) or, the first, its input x (for W0's gradient).
+        own = W if k > 1 else h
+        assert id(own) in read, (k, [str(n) for n in inside])
+        others = [c[1] for j, c in enumerate(calls, start=1) if j != k]
+        assert not any(id(o) in read for o in others), k

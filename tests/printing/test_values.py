@@ -72,3 +72,17 @@ def test_heatmap_html_for_vectors_and_matrices_only():
     assert heatmap_html(np.float32(1.0)) == "" and heatmap_html(np.zeros((2, 2, 2))) == ""
     with pytest.raises(ValueError, match="1-D or 2-D"):
         heatmap_png(np.zeros((2, 2, 2)))
+
+
+def test_the_colour_scale_keeps_to_one_line_with_its_block_means_note():
+    import re
+    # 300 columns are averaged into blocks: the scale says so, in one unbroken piece
+    # (in the details card's narrow inputs column it wrapped to "block / means").
+    value = np.arange(300, dtype="float32")
+    page = heatmap_html(value)
+    scale = re.search(r'<span class="symnb-scale" style="([^"]*)">(.*)</span>', page)
+    assert "white-space:nowrap" in scale.group(1)
+    assert scale.group(2).startswith("<span>block means</span>")
+    low, high = re.findall(r"<span>([-\d.e+]+)</span>", scale.group(2))
+    # Block means lie strictly inside the range of the values they average.
+    assert value.min() < float(low) < float(high) < value.max()

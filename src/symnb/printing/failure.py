@@ -65,7 +65,7 @@ def failure_html(error: BaseException) -> str:
     message = str(error).split("\nValues of this call")[0] if values is not None else str(error)
     parts = [f'<div class="symnb-failure" style="{TEXT_STYLE}">',
              f'<div style="color:#d00000"><b>{html.escape(type(error).__name__)}</b></div>',
-             f'<div class="symnb-failure-message">{pre(message)}</div>']
+             f'<div class="symnb-failure-message">{pre(message, wrap=True)}</div>']
     if values is not None:
         parts.append(call_values_html(values))
     elif node is not None and hasattr(node, "inputs"):

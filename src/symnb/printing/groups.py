@@ -61,6 +61,7 @@ class Group:
     nodes: list[Apply] = field(default_factory=list)      # directly inside
     roots: list[Variable] = field(default_factory=list)   # directly inside
     size: int = 0  # Apply nodes inside, nested groups included
+    order: int = 0  # when its call (or scope) began: numbers the calls of one function
 
     def ancestors(self) -> list["Group"]:
         """This group's enclosing groups, outermost first (itself last)."""
@@ -168,7 +169,8 @@ class GroupTree:
         for key, kind, name, site, frame in path:
             child = self._children.get((id(group), key))
             if child is None:
-                child = Group(self._new_id(), kind, name, group, site, frame)
+                child = Group(self._new_id(), kind, name, group, site, frame,
+                              order=key[1] if isinstance(key[1], int) else 0)
                 self._children[(id(group), key)] = child
                 self._by_id[child.id] = child
                 group.children.append(child)
@@ -327,12 +329,18 @@ class GroupTree:
         same: dict[str, int] = {}
         for child in group.children:
             same[child.name] = same.get(child.name, 0) + 1
+        # Numbered in the order the calls were made, not as listed: the gradient lists
+        # its mirror of the forward calls last layer first, and its "layer() #1" must be
+        # the gradient of the forward "layer() #1".
         seen: dict[str, int] = {}
+        number = {}
+        for child in sorted(group.children, key=lambda c: c.order):
+            if same[child.name] > 1:
+                seen[child.name] = number[id(child)] = seen.get(child.name, 0) + 1
         for child in group.children:
             name = _readable(child)
-            if same[child.name] > 1:
-                seen[child.name] = seen.get(child.name, 0) + 1
-                name = f"{name} #{seen[child.name]}"
+            if id(child) in number:
+                name = f"{name} #{number[id(child)]}"
             child.title = name
             self._title(child)
 

@@ -61,9 +61,12 @@ def value_html(var: Variable) -> str:
     return f"{text}<br>{picture}" if picture else text
 
 
-def pre(text: str) -> str:
-    """``text`` as a preformatted block, in the monospace font."""
-    return (f'<pre style="margin:0;text-align:left;{TEXT_STYLE};white-space:pre">'
+def pre(text: str, wrap: bool = False) -> str:
+    """``text`` as a preformatted block, in the monospace font; with ``wrap``, a line
+    wider than the output breaks onto the next (an error message must be read whole:
+    the output area clips what passes its right edge)."""
+    spacing = "white-space:pre-wrap;overflow-wrap:anywhere" if wrap else "white-space:pre"
+    return (f'<pre style="margin:0;text-align:left;{TEXT_STYLE};{spacing}">'
             f"{html.escape(text)}</pre>")
 
 
@@ -71,7 +74,10 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None,
           escape: bool = True, row_header: bool = True) -> str:
     """A left-aligned table; cells are text (escaped) unless ``escape=False`` (HTML)."""
     def cell(tag: str, content: str) -> str:
-        return f'<{tag} style="{_CELL}">{_e(content) if escape else content}</{tag}>'
+        # A header ("input #0", "created at") on one line: a wide value column otherwise
+        # squeezes it to a word a line.
+        style = _CELL + (";" + _ONE_LINE if tag == "th" else "")
+        return f'<{tag} style="{style}">{_e(content) if escape else content}</{tag}>'
 
     head = ""
     if header is not None:
@@ -91,8 +97,9 @@ def variable_rows(var: Variable) -> list[tuple[str, str]]:
 
 def variables_table(named: Sequence[tuple[str, Variable]]) -> str:
     """One compact table of several variables: name, type, op, value, line."""
-    rows = [(_e(name), _e(var.type.short()), _e(kind_of(var)), value_html(var),
-             _e(creation_text(var))) for name, var in named]
+    # The type on one line: "float32 (?, ?)" broke after "float32" in a crowded table.
+    rows = [(_e(name), f'<span style="{_ONE_LINE}">{_e(var.type.short())}</span>', _e(kind_of(var)),
+             value_html(var), _e(creation_text(var))) for name, var in named]
     return table(rows, header=("name", "type", "computed by", "test value", "created at"),
                  escape=False)
 
@@ -105,6 +112,7 @@ def _button(action: str, node_id: str, text: str) -> str:
 _CARD = ("border:1px solid #c8d0dc;border-radius:6px;padding:8px 12px;background:#fbfcfe;"
          "text-align:left")
 _ONE_LINE = "white-space:nowrap"
+_VALUE_MIN_WIDTH = "40ch"  # a value's summary line in an inputs table, about one line
 
 
 def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True) -> str:
@@ -207,7 +215,12 @@ def _io_table(title: str, variables: Sequence[Variable]) -> str:
     def line(text: str) -> str:
         return f'<span style="{_ONE_LINE}">{_e(text)}</span>'
 
-    rows = [(str(i), line(label(v)), line(v.type.short()), value_html(v), line(creation_text(v)))
+    def value(v: Variable) -> str:
+        # A floor under the value's width: the one-line "created at" beside it otherwise
+        # squeezed the value's summary to a word a line.
+        return f'<div style="min-width:{_VALUE_MIN_WIDTH}">{value_html(v)}</div>'
+
+    rows = [(str(i), line(label(v)), line(v.type.short()), value(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
             + table(rows, header=("#", "name", "type", "test value", "created at"), escape=False))

@@ -261,10 +261,18 @@ def _read_plain(plain: str, order: list[str], names: dict, edges: list) -> Layou
     for (source, target), path in zip(edges, paths):
         # dot stops a spline where its arrowhead starts; the SVG marker draws the head at
         # the path's end, so the ends are moved onto the boxes.
+        # dot may also end a spline beside its box (it aims at the box's side): the end is
+        # kept over the box, or the arrow points at empty space.
         if path:
-            path[0] = (path[0][0], boxes[source][1] + boxes[source][3])
-            path[-1] = (path[-1][0], boxes[target][1])
+            path[0] = (_over(path[0][0], boxes[source]), boxes[source][1] + boxes[source][3])
+            path[-1] = (_over(path[-1][0], boxes[target]), boxes[target][1])
     return Layout(boxes, paths, True, width, height, "dot", label_at=label_at)
+
+
+def _over(x: float, box: tuple[float, float, float, float]) -> float:
+    """``x`` moved within ``box``'s width, a few pixels in from its corners."""
+    inset = min(6.0, box[2] / 2)
+    return min(max(x, box[0] + inset), box[0] + box[2] - inset)
 
 
 # -- layered (Sugiyama) ----------------------------------------------------------------------

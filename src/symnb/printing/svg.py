@@ -82,6 +82,9 @@ def time_fill(heat: float) -> str:
     return "#" + "".join(f"{round(c + (h - c) * heat):02x}" for c, h in zip(_COOL, _HOT))
 
 
+_MARGIN = 5  # pixels around the drawing (more than an output's second border, 3 + stroke)
+
+
 def graph_svg(obj: Any, engine: str = "auto", **picture_options: Any) -> str:
     """Build, lay out and draw the picture of ``obj`` in one call."""
     picture = GraphPicture(obj, **picture_options)
@@ -98,6 +101,10 @@ def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900
         width, height = max(width, 470.0), height + _LEGEND_HEIGHT
         body = (_time_legend(picture.max_share, picture.share_of)
                 + f'<g transform="translate(0,{_LEGEND_HEIGHT})">{body}</g>')
+    # dot's bounding box ends at the boxes' edges: an output's second border and the
+    # strokes would be cut at the picture's edge without a margin all round.
+    body = f'<g transform="translate({_MARGIN},{_MARGIN})">{body}</g>'
+    width, height = width + 2 * _MARGIN, height + 2 * _MARGIN
     shown_width = width if max_width is None else min(width, max_width)
     return (f'<svg class="symnb-graph" xmlns="http://www.w3.org/2000/svg" '
             f'viewBox="0 0 {width:.0f} {height:.0f}" width="{shown_width:.0f}" '

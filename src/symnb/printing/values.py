@@ -178,8 +178,10 @@ def _scale(array: np.ndarray) -> str:
     averaged = (array.ndim == 2 and array.shape[0] > _MAX_CELLS[0]) or array.shape[-1] > _MAX_CELLS[1]
     low, high = _range(_blocks(array)[0])
     stops = ", ".join(f"rgb({r:.0f},{g:.0f},{b:.0f})" for r, g, b in _STOPS)
-    what = "block means " if averaged else ""
+    what = "<span>block means</span>" if averaged else ""
+    # On one line: in a narrow column (the details card's inputs) "block means" broke in two.
     return (f' <span class="symnb-scale" style="display:inline-flex;align-items:center;gap:4px;'
-            f'vertical-align:middle;font-size:11px;color:#333">{what}<span>{_number(low)}</span>'
+            f'vertical-align:middle;font-size:11px;color:#333;white-space:nowrap">{what}'
+            f'<span>{_number(low)}</span>'
             f'<span style="display:inline-block;width:90px;height:10px;border:1px solid #888;'
             f'background:linear-gradient(to right, {stops})"></span><span>{_number(high)}</span></span>')

@@ -8,6 +8,7 @@
 // static snapshot, which the notebook keeps for when no kernel is there.
 
 const ZOOM_STEP = 1.25;
+const READABLE_ZOOM = 0.6;  // the smallest zoom a picture opens at (12 px text at 7 px)
 // The details panel's buttons: which list of ids each changes, and whether it adds.
 const ACTIONS = {
   expand: ["expanded", true], close: ["expanded", false],
@@ -74,9 +75,9 @@ function render({ model, el }) {
     picture.style.maxWidth = "none";
   }
 
-  function fit() {
+  function fit(floor = 0) {
     const available = Math.max(viewport.clientWidth - 16, 200);
-    zoom = Math.min(1, available / natural.width);
+    zoom = Math.max(Math.min(1, available / natural.width), floor);
     applyZoom();
   }
 
@@ -190,7 +191,7 @@ function render({ model, el }) {
 
   buttons.in.addEventListener("click", () => { zoom *= ZOOM_STEP; applyZoom(); });
   buttons.out.addEventListener("click", () => { zoom /= ZOOM_STEP; applyZoom(); });
-  buttons.fit.addEventListener("click", fit);
+  buttons.fit.addEventListener("click", () => fit());
   search.addEventListener("input", () => { matchIndex = -1; runSearch(false); });
   search.addEventListener("keydown", (event) => {
     if (event.key === "Enter") { event.preventDefault(); runSearch(true); }
@@ -222,7 +223,10 @@ function render({ model, el }) {
   showFrames();
   drawPicture();
   showDetails();
-  requestAnimationFrame(() => { if (natural.width * zoom > viewport.clientWidth) fit(); });
+  // A wide picture opens fitted to the width, but no smaller than READABLE_ZOOM: fitted
+  // whole, a wide graph's 12 px labels shrank to 3 px (scroll to see the rest; "fit"
+  // shows it all).
+  requestAnimationFrame(() => { if (natural.width * zoom > viewport.clientWidth) fit(READABLE_ZOOM); });
 }
 
 export default { render };
