@@ -14,6 +14,7 @@ import numpy as np
 import scipy.special
 from hypothesis import strategies as st
 
+import symnb as sn
 import symnb.tensor as T
 from tests.fuzz import bounds
 from tests.fuzz.bounds import CORRECTLY_ROUNDED, TRANSCENDENTAL
@@ -212,9 +213,20 @@ def _tensor_binary(b: Builder, op: Binary, x: int, y: int) -> int | None:
     return b.add_step(f"{op.name}({{}}, {{}})", [x, y], op.symbolic, op.numpy, ref, err)
 
 
+def _as_numpy_operand(scalar: Any, dtype: np.dtype) -> Any:
+    """The NumPy operand that computes what symnb does with a Python scalar: the scalar
+    itself (NumPy 2's weak promotion), except a Python float next to an integer or bool
+    operand, which symnb makes a floatX constant, as Theano did (docs/porting.md)."""
+    if isinstance(scalar, float) and np.dtype(dtype).kind in "biu":
+        return np.asarray(scalar, dtype=sn.config.floatX)
+    return scalar
+
+
 def _scalar_binary(b: Builder, op: Binary, x: int, scalar: Any, swap: bool) -> int | None:
-    """``op(x, 2)`` or ``op(2, x)``: a Python scalar, weakly typed as in NumPy 2."""
+    """``op(x, 2)`` or ``op(2, x)``: a Python scalar, weakly typed as in NumPy 2 (but for
+    symnb's one exception, :func:`_as_numpy_operand`)."""
     xr = b.ref(x)
+    written, scalar = scalar, _as_numpy_operand(scalar, xr.dtype)
     operands = (scalar, xr) if swap else (xr, scalar)
     ref = _reference(op.numpy, *operands)
     if ref is None or not integer_result_exact(op.numpy, ref, *operands):
@@ -222,12 +234,12 @@ def _scalar_binary(b: Builder, op: Binary, x: int, scalar: Any, swap: bool) -> i
     zero = np.zeros(())
     if swap:
         err = _binary_error(op, scalar, zero, xr, b.err(x), ref)
-        build, numpy, text = (lambda v: op.symbolic(scalar, v)), (lambda v: op.numpy(scalar, v)), \
-            f"{op.name}({scalar!r}, {{}})"
+        build, numpy, text = (lambda v: op.symbolic(written, v)), (lambda v: op.numpy(scalar, v)), \
+            f"{op.name}({written!r}, {{}})"
     else:
         err = _binary_error(op, xr, b.err(x), scalar, zero, ref)
-        build, numpy, text = (lambda v: op.symbolic(v, scalar)), (lambda v: op.numpy(v, scalar)), \
-            f"{op.name}({{}}, {scalar!r})"
+        build, numpy, text = (lambda v: op.symbolic(v, written)), (lambda v: op.numpy(v, scalar)), \
+            f"{op.name}({{}}, {written!r})"
     if err is None:
         return None
     return b.add_step(text, [x], build, numpy, ref, err)
