@@ -76,3 +76,67 @@ def test_edges_show_the_last_calls_shapes_and_the_test_values_before():
     labels = {label_shape(e.label) for e in after.edges}
     assert {f"float32 {batch.shape}", f"float32 {hidden.shape}", f"float32 {last.shape}"} <= labels
     assert not any("(2, " in label for label in labels)
+
+
+def test_an_input_without_test_value_gets_its_shape_from_the_call():
+    x = T.matrix("x")  # no test value: the picture knows only the static type
+    y = T.exp(x) * 2
+    f = sn.function([x], [y, y.sum(axis=0)])
+    assert {e.label for e in GraphPicture(f).edges} <= {"float32 (?, ?)", "float32 (?,)"}
+    value = RNG.random((5, 3), dtype="float32")
+    full, column = f(value)
+    reference = np.exp(value) * 2
+    np.testing.assert_allclose(full, reference, rtol=1e-6)
+    np.testing.assert_allclose(column, reference.sum(axis=0), rtol=1e-5)
+    labels = {label_shape(e.label) for e in GraphPicture(f).edges}
+    assert f"float32 {reference.shape}" in labels
+    assert labels <= {f"float32 {reference.shape}", f"float32 {reference.sum(axis=0).shape}"}
+    assert f.last_shapes[f.maker.fgraph.inputs[0]] == ("float32", (5, 3))
+    assert {f.last_shapes[o] for o in f.maker.fgraph.outputs} == {
+        ("float32", reference.shape), ("float32", reference.sum(axis=0).shape)}
+
+
+def test_the_details_card_says_where_the_shape_came_from():
+    x = T.vector("x", test_value=np.arange(3, dtype="float32"))
+    f = sn.function([x], T.tanh(x) * 3)
+    picture = GraphPicture(f)
+    node_id = next(i for i, n in picture.nodes.items() if n.kind == "apply")
+    card = node_details_html(picture, node_id)
+    assert "shape (test value)" in card and "float32 (3,)" in card
+    f(np.ones(40, "float32"))
+    picture = GraphPicture(f)
+    card = node_details_html(picture, node_id)
+    assert "shape (last call)" in card and "float32 (40,)" in card
+    assert "float32 (?,)" in card  # the static type stays in the details
+
+
+def test_calls_record_nothing_only_traces_do():
+    x = T.matrix("x", test_value=np.ones((2, 3), "float32"))
+    f = sn.function([x], T.exp(x).sum(axis=1))
+    assert "fast_path" in f._invoke.__qualname__  # the call path is the usual fast one
+    f(np.ones((4, 5), "float32"))
+    record = f._program.last_trace
+    for _ in range(3):  # same shapes: no trace, so the very same record
+        f(RNG.random((4, 5), dtype="float32"))
+    assert f._program.last_trace is record
+    assert "fast_path" in f._invoke.__qualname__
+    f(np.ones((6, 7), "float32"))  # new shapes: traced again, recorded again
+    assert f._program.last_trace is not record
+    assert f.last_shapes[f.maker.fgraph.outputs[0]] == ("float32", (6,))
+
+
+def test_a_loops_outer_edges_show_the_call_and_its_body_still_draws():
+    x = T.vector("x", test_value=np.array([1, 2, 3], "float32"))
+    s0 = T.scalar("s0", test_value=np.float32(0))
+    sums, _ = sn.scan(lambda x_t, acc: acc + x_t, sequences=[x], outputs_info=[s0])
+    f = sn.function([x, s0], sums)
+    value = RNG.random(11, dtype="float32")
+    np.testing.assert_allclose(f(value, np.float32(0)), np.cumsum(value), rtol=1e-5)
+    picture = GraphPicture(f)
+    loop = next(n for n in picture.nodes.values() if n.has_inner)
+    outer = {label_shape(e.label) for e in picture.edges}
+    assert f"float32 {np.cumsum(value).shape}" in outer and "float32 (3,)" not in outer
+    # Loop bodies are not recorded (outer nodes are enough): they draw as before.
+    opened = GraphPicture(f, expanded=[loop.id])
+    body = [e for inner in opened.find(loop.id).inner for e in inner.picture.edges]
+    assert body and all("float32 ()" in e.label for e in body)
