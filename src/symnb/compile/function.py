@@ -203,6 +203,25 @@ class Function:
                                        donate if self._donating else (), self.maker.optimizer,
                                        self._static, shardings=self.shardings)
 
+    @property
+    def last_shapes(self) -> dict[Variable, tuple[str, tuple]]:
+        """``{variable: (dtype, shape)}`` of the last argument signature the program was
+        traced for (the last call with new shapes or dtypes): each program input
+        (arguments, then shared variables) and each output of the optimized graph's
+        nodes (``maker.fgraph``; loop bodies are not included); {} before the first call.
+
+        Recorded while JAX traces, so calls cost nothing more; a program shared with
+        an equal graph compiled earlier (the compile cache) shows its last trace.
+        """
+        trace = getattr(self._program, "last_trace", None)
+        if trace is None:
+            return {}
+        inputs, per_node = trace
+        shapes = dict(zip(self.maker.fgraph.inputs, inputs))
+        for node, outputs in zip(self.nodes, per_node):
+            shapes.update(zip(node.outputs, outputs))
+        return shapes
+
     def sharding_lines(self, *args: Any) -> list[str]:
         """For a function over several devices, what ``debugprint(f)`` shows: each
         input's, shared variable's and output's sharding, and the collectives XLA

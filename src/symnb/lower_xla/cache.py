@@ -24,7 +24,7 @@ from symnb.core.rewriting.merge import constant_key
 from symnb.lower_xla.checks import (
     CheckTable, checks_in_inner_graphs, has_checks, keep_old_values, with_checks,
 )
-from symnb.lower_xla.interpreter import build_program
+from symnb.lower_xla.interpreter import TraceShapes, build_program
 from symnb.lower_xla.persistent_cache import enable_persistent_cache
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
@@ -85,6 +85,10 @@ class Program:
     call: Callable[..., Any] | None = None
     #: The checks its traces made (a failed check's id indexes it): ``lower_xla/checks.py``.
     checks: CheckTable = field(default_factory=CheckTable)
+    #: The shapes and dtypes its last trace saw (for the last new argument signature):
+    #: each input's, then each node's outputs', in the order of ``nodes``; None before
+    #: the first trace. Recorded while tracing only, so calls cost nothing more.
+    last_trace: TraceShapes | None = None
     #: Argument shapes (and static values) the donating program has run with successfully.
     _proven: set = field(default_factory=set, repr=False)
 
@@ -202,16 +206,20 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     program = program_cache.get(key)
     if program is not None:
         return program
-    run = build_program(inputs, outputs, nodes)
+    entry = Program(jitted=None, nodes=nodes, whole_graph=True)  # type: ignore[arg-type]
+
+    def remember(shapes: TraceShapes) -> None:
+        entry.last_trace = shapes
+
+    run = build_program(inputs, outputs, nodes, record=remember)
     if donate:
         run = keep_shapes(run, donate)
     checked = has_checks(nodes)
     keeps_old = checked and bool(donate) and not checks_in_inner_graphs(nodes)
     if keeps_old:
         run = keep_old_values(run, donate)
-    entry = Program(jitted=None, nodes=nodes, checked=checked,  # type: ignore[arg-type]
-                    keeps_old_values=keeps_old, static=static, whole_graph=True,
-                    donate=donate if keeps_old or not checked else ())
+    entry.checked, entry.keeps_old_values, entry.static = checked, keeps_old, static
+    entry.donate = donate if keeps_old or not checked else ()
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).

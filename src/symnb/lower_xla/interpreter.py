@@ -22,7 +22,7 @@ from symnb.core.tensor.composite import Composite
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
-__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "build_program", "scope_name",
+__all__ = ["NodeFailure", "NodeThunk", "NodeHook", "TraceShapes", "build_program", "scope_name",
            "failing_node", "place_lines"]
 
 
@@ -94,13 +94,21 @@ class NodeThunk:
 #: A per-node hook: ``hook(index, node, thunk)`` must call ``thunk()`` once.
 NodeHook = Callable[[int, Apply, NodeThunk], None]
 
+#: What one trace saw: ``(inputs, nodes)``, each input's ``(dtype, shape)`` then, per node
+#: (in the program's order), each output's ``(dtype, shape)``.
+TraceShapes = tuple[list[tuple[str, tuple]], list[list[tuple[str, tuple]]]]
+
 
 def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
-                  nodes: Sequence[Apply], hook: NodeHook | None = None) -> Callable[..., list[Any]]:
+                  nodes: Sequence[Apply], hook: NodeHook | None = None,
+                  record: Callable[[TraceShapes], None] | None = None) -> Callable[..., list[Any]]:
     """A function of the input arrays computing ``outputs`` through ``nodes`` (toposorted).
 
     With a ``hook``, each node runs through it (for node-by-node debugging modes,
-    which run the program eagerly rather than under ``jax.jit``).
+    which run the program eagerly rather than under ``jax.jit``). With ``record``, each
+    run ends by passing it the shapes and dtypes of the inputs and of every node's
+    outputs (:data:`TraceShapes`): under ``jax.jit`` a run is a trace, so a program's
+    calls pay nothing for it. Inner graphs (loop bodies) are not recorded.
     """
     steps = [_Step(node, index) for index, node in enumerate(nodes)]
     constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
@@ -116,9 +124,18 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
             with jax.named_scope(step.scope):
                 results = step.run(args) if hook is None else _through(hook, step, args)
             env.update(zip(step.output_ids, results))
+        if record is not None:
+            record(([_shape_of(env[i]) for i in input_ids],
+                    [[_shape_of(env[i]) for i in step.output_ids] for step in steps]))
         return [env[i] for i in output_ids]
 
     return program
+
+
+def _shape_of(value: Any) -> tuple[str, tuple]:
+    """A traced (or NumPy) value's dtype and concrete shape, read without computing it."""
+    dtype = value.dtype if hasattr(value, "dtype") else np.asarray(value).dtype
+    return str(np.dtype(dtype)), tuple(int(n) for n in np.shape(value))
 
 
 def _through(hook: NodeHook, step: _Step, args: list[Any]) -> list[Any]:

@@ -169,7 +169,8 @@ class GraphPicture:
         self.max_share = 0.0  # the costliest timed node's share (the legend's red end)
         self.share_of = "the nodes' time"
         self.edges: list[PictureEdge] = []
-        self.shapes = Shapes(failed=self.highlight)
+        # A called function's edges carry its last call's shapes (read, never computed).
+        self.shapes = Shapes(failed=self.highlight, called=getattr(obj, "last_shapes", None))
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
         self._edge_index: dict[tuple[str, str], int] = {}
         self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables

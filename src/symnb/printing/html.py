@@ -134,7 +134,9 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True)
     if node.role and value_of(var) is None and not node.role.startswith("grad"):
         value = _e("no test value: a rewrite made this node after the test values were "
                    "computed; the compiled program computes it")
-    rows += [("shape", _e(picture.shapes.text(var))), ("static type", _e(var.type.short())),
+    origin = picture.shapes.origin(var)
+    rows += [(f"shape ({origin})" if origin else "shape", _e(picture.shapes.text(var))),
+             ("static type", _e(var.type.short())),
              ("test value", value),
              ("created at", f'<span style="{_ONE_LINE}">{_e(creation_text(var))}</span>')]
     groups = _groups_of(picture, node)

@@ -3,15 +3,17 @@
 - :func:`role_label`: a node made by ``sn.grad`` or by a rewrite is labelled by what it
   is, ``grad of tanh``, ``fused: mul·add·tanh``, ``local_exp_log: switch``, not by the
   source line it was built on (which its details keep);
-- :class:`Shapes`: the concrete shape each edge carries, ``float32 (256, 784)``: the
-  value's own where there is one (a test value, a shared variable's value, a constant),
-  else derived from its inputs' by the op's ``infer_shape`` rule (a node a rewrite made
-  has no test value); the static type only where neither is known.
+- :class:`Shapes`: the concrete shape each edge carries, ``float32 (256, 784)``: for a
+  compiled function that has been called, the shape its last call's trace saw
+  (``Function.last_shapes``); else the value's own where there is one (a test value, a
+  shared variable's value, a constant), else derived from its inputs' by the op's
+  ``infer_shape`` rule (a node a rewrite made has no test value); the static type only
+  where neither is known.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.tensor.shared import SharedVariable
@@ -88,17 +90,28 @@ class Shapes:
     ``float32 (256, 784)``, or the static type (``float32 (?, 784)``) when no shape is
     known. Computes no value: a shape is read from a value or derived from shapes."""
 
-    def __init__(self, failed: set[int] = frozenset()) -> None:
+    def __init__(self, failed: set[int] = frozenset(),
+                 called: Mapping[Variable, tuple[str, tuple]] | None = None) -> None:
         """``failed``: ``id`` of nodes an error names: their outputs' shapes are not
-        derived (a rule would answer a shape for inputs that do not fit)."""
-        self._known: dict[int, tuple | None] = {}
+        derived (a rule would answer a shape for inputs that do not fit). ``called``:
+        ``{variable: (dtype, shape)}`` of a compiled function's last call
+        (``Function.last_shapes``), which wins over the test values."""
         self._failed = failed
+        self._called = {id(var): shape for var, (_, shape) in (called or {}).items()}
+        self._known: dict[int, tuple | None] = dict(self._called)
 
     def text(self, var: Variable) -> str:
         shape = self.shape(var)
         if shape is None:
             return var.type.short()
         return f"{var.dtype} {describe_shape(shape)}"
+
+    def origin(self, var: Variable) -> str | None:
+        """Where ``var``'s shape comes from: ``"last call"``, ``"test value"`` (its own
+        value or one derived from its inputs'), or None when only its type is known."""
+        if id(var) in self._called:
+            return "last call"
+        return None if self.shape(var) is None else "test value"
 
     def shape(self, var: Variable) -> tuple | None:
         if id(var) in self._known:
