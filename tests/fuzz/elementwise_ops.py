@@ -316,12 +316,13 @@ def clip(draw, b: Builder) -> int | None:
         low, high = python_scalar(draw, xr.dtype, always=True), python_scalar(draw, xr.dtype, always=True)
         if low is None or high is None:
             return None
-        ref = _reference(np.clip, xr, low, high)
+        as_low, as_high = _as_numpy_operand(low, xr.dtype), _as_numpy_operand(high, xr.dtype)
+        ref = _reference(np.clip, xr, as_low, as_high)
         if ref is None:
             return None
         err = bounds.guard_overflow(ref, b.err(x) + bounds.rounding(ref, 0.5 * (ref.dtype != xr.dtype)))
         return b.add_step(f"T.clip({{}}, {low!r}, {high!r})", [x], lambda v: T.clip(v, low, high),
-                          lambda v: np.clip(v, low, high), ref, err)
+                          lambda v: np.clip(v, as_low, as_high), ref, err)
     low = broadcast_partner(draw, b, x, kinds="iuf")
     high = broadcast_partner(draw, b, x, kinds="iuf")
     ref = _reference(np.clip, xr, b.ref(low), b.ref(high))
