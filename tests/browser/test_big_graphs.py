@@ -120,12 +120,15 @@ def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, brow
 
     # Again, in a kernel that has shown a widget once (the first one imports anywidget,
     # ~0.7 s here, once per kernel): the explorer's own time to its closed picture.
-    page.locator(".jp-Cell").nth(1).click()
-    page.evaluate("() => document.querySelector('.symnb-explorer').remove()")
-    started = time.monotonic()
-    page.keyboard.press("Shift+Enter")
-    page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=60_000)
-    warm = time.monotonic() - started
+    # The best of three runs: a test beside this one (xdist) can take the CPU for a moment.
+    warm = float("inf")
+    for _ in range(3):
+        page.locator(".jp-Cell").nth(1).click()
+        page.evaluate("() => document.querySelector('.symnb-explorer').remove()")
+        started = time.monotonic()
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=60_000)
+        warm = min(warm, time.monotonic() - started)
     with open(SCREENSHOTS / "timings_big_graphs.txt", "a") as log:
         log.write(f"  again, widgets already imported in the kernel: {warm:.2f} s\n")
     print(f"again: {warm:.2f} s")
