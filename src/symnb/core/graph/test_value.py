@@ -84,13 +84,42 @@ class NonFiniteTestValueWarning(RuntimeWarning):
     (``sn.config.warn_nonfinite_test_values``)."""
 
 
+#: What NumPy said ("divide by zero", "invalid value") during the runs in progress; each
+#: run takes its own notes off the end (a perform may run inner graphs, noted in turn).
+_noted: list[str] = []
+
+
+def _note(kind: str, flag: int) -> None:
+    _noted.append(kind)
+
+
+def _noting(run):
+    """``run`` with NumPy's floating-point errors noted in ``_noted`` instead of shown."""
+    state = dict(call=_note, under="ignore", divide="call", over="call", invalid="call")
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        # NumPy 2's errstate decorates reentrantly (a token per call), for less than a `with`.
+        return np.errstate(**state)(run)
+
+    def run_noting(*args):
+        with np.errstate(**state):  # NumPy 1's decorator would share one saved state
+            return run(*args)
+    return run_noting
+
+
+@_noting
+def _run_noting(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return _into_spare(node, values) or run_node(node, values)
+
+
 def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
     """``run_node`` with NumPy's floating-point warnings noted instead of shown, warning
     instead when an output becomes NaN or Inf from finite inputs."""
-    noted: list[str] = []  # what NumPy said ("divide by zero", "invalid value")
-    with np.errstate(call=lambda kind, flag: noted.append(kind), under="ignore",
-                     divide="call", over="call", invalid="call"):
-        outputs = _into_spare(node, values) or run_node(node, values)
+    start = len(_noted)
+    try:
+        outputs = _run_noting(node, values)
+    finally:
+        noted = _noted[start:]
+        del _noted[start:]
     if not config.warn_nonfinite_test_values or (not noted and node.op.nonfinite_raises_flag):
         return outputs  # the common case: no flag raised, where one would be (no check)
     for var, value in _first_nonfinite(node, values, outputs):
