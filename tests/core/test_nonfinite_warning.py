@@ -9,6 +9,9 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.core.graph.basic import Apply
+from symnb.core.graph.op import Op
+from symnb.core.graph.type import TensorType
 from symnb.core.graph.test_value import NonFiniteTestValueWarning
 
 P = np.array([0.0, 0.5, 0.5, 0.0], "float32")
@@ -77,3 +80,34 @@ def test_infinite_inputs_make_no_numpy_warning():
     a = np.array([1.0, np.inf, -np.inf, np.nan], "float32")
     caught = _caught(lambda: T.isclose(T.vector("a", test_value=a), T.vector("b", test_value=a[::-1])))
     assert caught == []
+
+
+
+class _InfWhereNegative(Op):
+    """An op whose perform writes Inf itself (np.where): NumPy raises no flag for it."""
+
+    def make_node(self, x):
+        return Apply(self, [x], [TensorType("float32", x.type.shape)])
+
+    def perform(self, node, inputs):
+        return [np.where(inputs[0] < 0, np.float32(np.inf), inputs[0])]
+
+
+def test_an_op_that_is_no_ufunc_is_checked_entry_by_entry():
+    # Its outputs are checked (no flag to rely on); a ufunc's overflow by NumPy's flag.
+    value = np.array([-1.0, 2.0, -3.0, 1e30], "float32")
+
+    def build():
+        x = T.vector("x", test_value=value)
+        _InfWhereNegative()(x)
+        x * np.float32(1e20)
+
+    caught = _caught(build)
+    assert [w.category for w in caught] == [NonFiniteTestValueWarning] * 2
+    with np.errstate(over="ignore"):
+        overflowed = int(np.isposinf(value * np.float32(1e20)).sum())
+    assert f"{int((value < 0).sum())} +inf of its 4 entries" in str(caught[0].message)
+    assert "NumPy:" not in str(caught[0].message)
+    assert f"{overflowed} +inf of its 4 entries" in str(caught[1].message)
+    assert "overflow" in str(caught[1].message)
+    assert all(w.filename == __file__ for w in caught)

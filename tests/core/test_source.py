@@ -59,3 +59,22 @@ def test_a_script_run_as_the_main_program_is_user_code_wherever_it_lives():
     assert _run_as("__main__").frame.filename == os.path.join(PACKAGE_DIR, "a_script.py")
     # Imported as part of the package, the same file is symnb's: its caller's line shows.
     assert _run_as("symnb.a_script").frame.function == "_run_as"
+
+
+def test_nodes_built_at_one_instruction_share_a_site_only_within_one_call_and_scope():
+    import symnb as sn
+
+    x = T.vector("x")
+
+    def layer(v):
+        return [T.tanh(v) for _ in range(3)]  # one instruction, three nodes
+
+    first, second = layer(x), layer(x)
+    assert first[0].owner.site is first[1].owner.site is first[2].owner.site
+    assert second[0].owner.site is not first[0].owner.site  # another call of layer
+    assert second[0].owner.site.scoping.calls != first[0].owner.site.scoping.calls
+    assert second[0].owner.site.frame == first[0].owner.site.frame
+    with sn.name_scope("block"):
+        scoped = layer(x)
+    assert [e.name for e in scoped[0].owner.site.scoping.scopes] == ["block"]
+    assert first[0].owner.site.scoping.scopes == ()

@@ -101,6 +101,11 @@ class Op:
     #: trace time). An op holding inner graphs has effects when a node of them has.
     has_effects = False
 
+    #: Whenever ``perform`` makes a NaN or Inf from finite inputs, NumPy raises a
+    #: floating-point flag (a ufunc's arithmetic, checked by NumPy after each call): the
+    #: test values' NaN/Inf warning then checks the outputs only when a flag was raised.
+    nonfinite_raises_flag = False
+
     #: Computing the outputs ahead of the program may cost more than the program would (a
     #: loop; an array whose size its inputs do not bound): not folded, nor run at trace
     #: time by the interpreter; the op's lowering rule decides by size.

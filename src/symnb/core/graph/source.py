@@ -97,8 +97,9 @@ class Site(tuple):
     Stored flat, as ``code, lasti, code, lasti, ...`` (one tuple per node keeps graph
     building light on the garbage collector), and turned into :class:`Frame` only when
     shown; ``lasti`` (the instruction's byte offset) also locates the sub-expression.
-    A last odd element, a :class:`Scoping`, records which call of each function and
-    which scopes built the node (``zip(site[::2], site[1::2])`` still reads the pairs).
+    A last odd element, a plain ``(calls, scopes)`` tuple (read as a :class:`Scoping`),
+    records which call of each function and which scopes built the node
+    (``zip(site[::2], site[1::2])`` still reads the pairs).
     """
 
     __slots__ = ()
@@ -116,7 +117,7 @@ class Site(tuple):
     @property
     def scoping(self) -> Scoping:
         """Call tokens and scopes (empty for a site recorded without them)."""
-        return self[-1] if len(self) % 2 else _NO_SCOPING
+        return Scoping._make(self[-1]) if len(self) % 2 else _NO_SCOPING
 
     @property
     def codes(self) -> list:
@@ -224,7 +225,9 @@ class PickledCode(NamedTuple):
 
 _EMPTY = Site()
 _NO_SCOPING = Scoping((), ())
-_new_scoping = tuple.__new__  # a NamedTuple built without its Python-level __new__
+# The latest Site recorded at each instruction (the innermost code's id, offset): its
+# frames, scopes and call tokens, and the Site (it holds the code, keeping the id valid).
+_recent_sites: dict = {}
 
 # The scopes active now (``sn.name_scope``, ``sn.grad``), outermost first.
 _scopes: tuple = ()
@@ -326,8 +329,19 @@ def capture_site(limit: int) -> Site:
         limit -= 1
     if not frames:
         return _EMPTY
-    frames.append(_new_scoping(Scoping, (tuple(calls if calls is not None else made), _scopes)))
-    return Site(frames)
+    calls = calls if calls is not None else made
+    # The nodes a loop builds at one instruction, in one call of each function and
+    # within the same scopes, share one Site: fewer objects for the garbage collector.
+    key = (id(frames[0]), frames[1])
+    recent = _recent_sites.get(key)
+    if recent is not None and recent[1] is _scopes and recent[2] == calls and recent[0] == frames:
+        return recent[3]
+    # A plain tuple of (call tokens, scopes): untracked by the collector while no scope is active.
+    site = Site(frames + [(tuple(calls), _scopes)])
+    if len(_recent_sites) >= 1024:
+        _recent_sites.clear()
+    _recent_sites[key] = (frames, _scopes, calls, site)
+    return site
 
 
 @functools.lru_cache(maxsize=4096)  # a loop builds many nodes at one instruction

@@ -72,9 +72,11 @@ def _computed(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
 
 # -- early warning: a test value that becomes NaN or Inf ---------------------------------
 # NumPy's own RuntimeWarning ("invalid value encountered in log") would point at the
-# op's perform inside symnb: the perform runs with NumPy's floating-point warnings off,
-# and one warning at the user's line names the node, how many entries are bad and what
-# NumPy said (the node is run again, rarely, to hear it).
+# op's perform inside symnb: the perform runs with NumPy's floating-point warnings
+# noted (errstate's "call"), and one warning at the user's line names the node, how many
+# entries are bad and what NumPy said. The outputs are checked entry by entry only where
+# a NaN or Inf may have appeared: an op whose perform is a ufunc raises a flag when it
+# makes one (``Op.nonfinite_raises_flag``); any other op's outputs are always checked.
 
 
 class NonFiniteTestValueWarning(RuntimeWarning):
@@ -82,38 +84,60 @@ class NonFiniteTestValueWarning(RuntimeWarning):
     (``sn.config.warn_nonfinite_test_values``)."""
 
 
+#: What NumPy said ("divide by zero", "invalid value") during the runs in progress; each
+#: run takes its own notes off the end (a perform may run inner graphs, noted in turn).
+_noted: list[str] = []
+
+
+def _note(kind: str, flag: int) -> None:
+    _noted.append(kind)
+
+
+def _noting(run):
+    """``run`` with NumPy's floating-point errors noted in ``_noted`` instead of shown."""
+    state = dict(call=_note, under="ignore", divide="call", over="call", invalid="call")
+    if np.lib.NumpyVersion(np.__version__) >= "2.0.0":
+        # NumPy 2's errstate decorates reentrantly (a token per call), for less than a `with`.
+        return np.errstate(**state)(run)
+
+    def run_noting(*args):
+        with np.errstate(**state):  # NumPy 1's decorator would share one saved state
+            return run(*args)
+    return run_noting
+
+
+@_noting
+def _run_noting(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+    return _into_spare(node, values) or run_node(node, values)
+
+
 def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """``run_node`` without NumPy's floating-point warnings, warning instead when an
-    output becomes NaN or Inf from finite inputs."""
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # the checks too
-        outputs = _into_spare(node, values) or run_node(node, values)
-        if not config.warn_nonfinite_test_values:
-            return outputs
-        for value in outputs:
-            if not _finite(value):
-                break
-        else:
-            return outputs  # the common case: one cheap test per output
-        if not _all_finite(values):
-            return outputs  # not where the NaN or Inf first appears
-        bad = [(var, value) for var, value in zip(node.outputs, outputs) if not _finite(value)]
-    for var, value in bad:
-        warn_at_user_line(_nonfinite_message(node, var, value, _numpy_said(node, values)),
-                          NonFiniteTestValueWarning)
+    """``run_node`` with NumPy's floating-point warnings noted instead of shown, warning
+    instead when an output becomes NaN or Inf from finite inputs."""
+    start = len(_noted)
+    try:
+        outputs = _run_noting(node, values)
+    finally:
+        noted = _noted[start:]
+        del _noted[start:]
+    if not config.warn_nonfinite_test_values or (not noted and node.op.nonfinite_raises_flag):
+        return outputs  # the common case: no flag raised, where one would be (no check)
+    for var, value in _first_nonfinite(node, values, outputs):
+        warn_at_user_line(_nonfinite_message(node, var, value, noted), NonFiniteTestValueWarning)
     return outputs
 
 
-def _numpy_said(node: Apply, values: Sequence[np.ndarray]) -> list[str]:
-    """What NumPy reports while computing ``node`` ("divide by zero", "invalid value")."""
-    noted: list[str] = []
-    with np.errstate(call=lambda kind, flag: noted.append(kind), under="ignore",
-                     divide="call", over="call", invalid="call"):
-        run_node(node, values)
-    return noted
+def _first_nonfinite(node: Apply, values: Sequence[np.ndarray], outputs: list[np.ndarray]
+                     ) -> list[tuple[Variable, np.ndarray]]:
+    """The outputs of ``node`` that have a NaN or Inf while its inputs have none."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # the checks' own
+        if all(_finite(value) for value in outputs) or not _all_finite(values):
+            return []  # the common case (one cheap test per output), or not where they first appear
+        return [(var, value) for var, value in zip(node.outputs, outputs) if not _finite(value)]
 
 
 def _finite(value: np.ndarray) -> bool:
-    """No NaN nor Inf in ``value``. Runs for every node built: the sum of squares first
+    """No NaN nor Inf in ``value``. Runs for many nodes: the sum of squares first
     (a NaN or Inf makes it non-finite; finite values rarely overflow it), each entry only
     when it is not."""
     kind = value.dtype.kind

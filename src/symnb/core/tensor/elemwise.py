@@ -132,6 +132,12 @@ class Elemwise(Op):
             raise
         return [np.asarray(result, dtype=node.outputs[0].type.numpy_dtype)]
 
+    @property
+    def nonfinite_raises_flag(self) -> bool:  # type: ignore[override]
+        # IEEE arithmetic makes NaN or Inf from finite values only by raising the invalid,
+        # overflow or divide flag, which NumPy checks after each ufunc call and cast.
+        return type(self).perform is Elemwise.perform and isinstance(self.numpy_fn, np.ufunc)
+
     def perform_into(self, node: Apply, inputs: Sequence[np.ndarray], out: np.ndarray
                      ) -> list[np.ndarray] | None:
         """``perform``, writing the output into ``out`` (an array of the output's dtype
