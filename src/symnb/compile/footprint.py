@@ -146,7 +146,7 @@ def _computed(inputs: Sequence[Variable], arrays: Sequence[Any], nodes: Sequence
     outputs = [v for n in nodes for v in n.outputs]
     if not outputs:
         return []
-    program = build_program(list(inputs), outputs, list(nodes))
+    program = build_program(list(inputs), outputs, list(nodes), sized=False)  # shapes only
     fixed = {i: np.asarray(arrays[i]) for i in static}
     abstract = [jax.ShapeDtypeStruct(np.shape(a), a.dtype)
                 for i, a in enumerate(arrays) if i not in fixed]

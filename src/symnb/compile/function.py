@@ -385,6 +385,8 @@ class Function:
         if isinstance(failure.error, FailedCheck):  # a check inside a loop, run node by node
             checked = failed_check_error(failure.error, self._program.nodes, self.nodes, self._title())
             return with_call_values(checked, self, arrays)
+        if isinstance(failure.error, MemoryError):  # refused while tracing: see interpreter.py
+            return self._execution_error(failure.error, self._program, arrays)
         place = failing_node(failure, self._program.nodes, self.nodes)
         node = place.node
         values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]

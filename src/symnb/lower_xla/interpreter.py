@@ -10,6 +10,7 @@ The rules of ops holding a graph (a fused ``Composite``) run it through the same
 
 from __future__ import annotations
 
+import os
 from typing import Any, Callable, Sequence
 
 import jax
@@ -50,11 +51,12 @@ class _Step:
     """One node of a program, prepared when the program is built: its rule, where its
     inputs and outputs live in the program's values, its scope and output dtypes."""
 
-    __slots__ = ("node", "index", "rule", "input_ids", "output_ids", "scope", "dtypes")
+    __slots__ = ("node", "index", "rule", "input_ids", "output_ids", "scope", "dtypes", "sized")
 
-    def __init__(self, node: Apply, index: int) -> None:
+    def __init__(self, node: Apply, index: int, sized: bool = True) -> None:
         self.node = node
         self.index = index
+        self.sized = sized  # refuse outputs larger than the machine's memory
         self.rule = lower(node.op, node)
         self.input_ids = [id(v) for v in node.inputs]
         self.output_ids = [id(v) for v in node.outputs]
@@ -69,7 +71,36 @@ class _Step:
             raise
         except Exception as err:  # the graph cannot run on these shapes
             raise NodeFailure(self.node, self.index, args, err) from err
+        too_large = self.sized and _larger_than_memory(results)
+        if too_large:
+            raise NodeFailure(self.node, self.index, args, MemoryError(too_large))
         return [as_dtype(value, dtype) for value, dtype in zip(results, self.dtypes)]
+
+
+def _physical_memory() -> int | None:
+    """The machine's memory in bytes (None where the OS does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+_MEMORY = _physical_memory()
+
+
+def _larger_than_memory(results: Sequence[Any]) -> str:
+    """Why a node's output cannot be allocated at all ('' when it may be): a value larger
+    than the machine's memory is refused while tracing, before XLA is asked for it (XLA's
+    CPU runtime may abort the process on such an allocation instead of reporting it)."""
+    if _MEMORY is None:
+        return ""
+    for value in results:
+        shape = np.shape(value)
+        nbytes = int(np.prod(shape, dtype=np.float64)) * np.dtype(value.dtype).itemsize
+        if nbytes > _MEMORY:
+            return (f"RESOURCE_EXHAUSTED: a value of {nbytes} bytes is larger than this "
+                    f"machine's memory ({_MEMORY} bytes)")
+    return ""
 
 
 class NodeThunk:
@@ -101,8 +132,13 @@ TraceShapes = tuple[list[tuple[str, tuple]], list[list[tuple[str, tuple]]]]
 
 def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
                   nodes: Sequence[Apply], hook: NodeHook | None = None,
-                  record: Callable[[TraceShapes], None] | None = None) -> Callable[..., list[Any]]:
+                  record: Callable[[TraceShapes], None] | None = None,
+                  sized: bool = True) -> Callable[..., list[Any]]:
     """A function of the input arrays computing ``outputs`` through ``nodes`` (toposorted).
+
+    A value larger than the machine's memory is refused while tracing (a ``MemoryError``
+    in a :class:`NodeFailure`), unless ``sized`` is False (an abstract trace that only
+    reads shapes, e.g. the out-of-memory report's).
 
     With a ``hook``, each node runs through it (for node-by-node debugging modes,
     which run the program eagerly rather than under ``jax.jit``). With ``record``, each
@@ -110,7 +146,7 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
     outputs (:data:`TraceShapes`): under ``jax.jit`` a run is a trace, so a program's
     calls pay nothing for it. Inner graphs (loop bodies) are not recorded.
     """
-    steps = [_Step(node, index) for index, node in enumerate(nodes)]
+    steps = [_Step(node, index, sized) for index, node in enumerate(nodes)]
     constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
     constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
     input_ids = [id(v) for v in inputs]
