@@ -42,7 +42,7 @@ from symnb.compile.specialize import check_static_values, value_sources
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import (
-    GraphRuntimeError, IndexOutOfBoundsError, OutOfMemoryError, SymnbError, failure_headline,
+    GraphRuntimeError, IndexOutOfBoundsError, SymnbError, failure_headline,
     format_node_error, label,
 )
 from symnb.core.graph.basic import Variable, graph_inputs
@@ -385,7 +385,7 @@ class Function:
         if isinstance(failure.error, FailedCheck):  # a check inside a loop, run node by node
             checked = failed_check_error(failure.error, self._program.nodes, self.nodes, self._title())
             return with_call_values(checked, self, arrays)
-        if isinstance(failure.error, MemoryError):  # refused while tracing: see interpreter.py
+        if is_out_of_memory(failure.error):  # e.g. a value larger than memory, refused while tracing
             return self._execution_error(failure.error, self._program, arrays)
         place = failing_node(failure, self._program.nodes, self.nodes)
         node = place.node
@@ -394,26 +394,21 @@ class Function:
                          for v, a in zip(self.inputs, arrays))
         extra = place_lines(place, self.maker.optimizer)
         extra.append(f"Called with: {call}" if call else "Called with no arguments")
-        out_of_memory = is_out_of_memory(failure.error)
-        if config.exception_verbosity == "high" or out_of_memory:
+        if config.exception_verbosity == "high":
             outer = place.enclosing[0] if place.enclosing else place
             extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, outer.index,
                                             self._context, self._program.static)
         headline = failure_headline(node, failure.error, f" while running {self._title()}")
-        if out_of_memory:
-            kind = OutOfMemoryError
-        elif isinstance(failure.error, IndexError):
-            kind = IndexOutOfBoundsError
-        else:
-            kind = GraphRuntimeError
+        kind = IndexOutOfBoundsError if isinstance(failure.error, IndexError) else GraphRuntimeError
         error = kind(format_node_error(node, headline, values, extra))
         error.node = node
         error.original = failure.error
-        return error if out_of_memory else with_call_values(error, self, arrays)
+        return with_call_values(error, self, arrays)
 
     def _execution_error(self, error: Exception, program: Program, arrays: list[Any]) -> Exception:
-        """What to raise when the compiled program failed while running (not tracing):
-        out of memory becomes an :class:`OutOfMemoryError` naming the largest value."""
+        """What to raise when the compiled program failed while running, or ran out of
+        memory (running, or refused while tracing): out of memory becomes an
+        :class:`OutOfMemoryError` naming the largest value."""
         if is_out_of_memory(error):
             original, error = error, out_of_memory_error(
                 self._program_inputs, arrays, self.nodes, self._context, program.static,
