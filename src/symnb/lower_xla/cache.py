@@ -21,9 +21,7 @@ from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.checks import (
-    CheckTable, checks_in_inner_graphs, has_checks, keep_old_values, with_checks,
-)
+from symnb.lower_xla.checks import CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks
 from symnb.lower_xla.interpreter import TraceShapes, build_program
 from symnb.lower_xla.persistent_cache import enable_persistent_cache
 
@@ -192,9 +190,10 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     graph as NumPy values, so lengths computed from them are static. The last
     ``len(donate)`` outputs are the new values of the arguments at ``donate`` (shared
     variables' updates), whose buffers the program may reuse: only while each keeps its
-    shape (:class:`ChangedShape`). A program that checks values is checkified; a failed
-    check must leave shared variables as they were, so it donates only when it can
-    return their old values (see ``checks.keep_old_values``).
+    shape (:class:`ChangedShape`). A program that checks values returns its error
+    beside its outputs (``checks.own_checks``, or checkify for checks in loop bodies and
+    branches); a failed check must leave shared variables as they were, so it donates
+    only when it can return their old values (``own_checks``).
 
     ``shardings``: ``(in_shardings, out_shardings)``, one JAX sharding (or None: JAX
     decides) per argument and per output; ``jax.jit`` then compiles one SPMD program.
@@ -215,11 +214,13 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     if donate:
         run = keep_shapes(run, donate)
     checked = has_checks(nodes)
-    keeps_old = checked and bool(donate) and not checks_in_inner_graphs(nodes)
-    if keeps_old:
-        run = keep_old_values(run, donate)
-    entry.checked, entry.keeps_old_values, entry.static = checked, keeps_old, static
-    entry.donate = donate if keeps_old or not checked else ()
+    # Checks only in the program's own graph: the program computes its error (and keeps
+    # the old values) itself; checks in loop bodies or branches need checkify.
+    own = checked and not checks_in_inner_graphs(nodes)
+    if own:
+        run = own_checks(run, entry.checks, donate)
+    entry.checked, entry.keeps_old_values, entry.static = checked, own and bool(donate), static
+    entry.donate = donate if own or not checked else ()
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
@@ -234,7 +235,7 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             with collector_paused():
                 return run(*full)
 
-        if entry.checked:
+        if entry.checked and not own:
             return with_checks(run_all, entry.checks)(*dynamic)
         return run_all(*dynamic)
 

@@ -10,20 +10,29 @@
   value beside its outputs, read back with them (a host callback would stop the
   device in the middle of the program on every call).
 
-The compiler wraps a program that may check (:func:`has_checks`, which looks inside
-loop bodies and branches) with :func:`with_checks` and calls :func:`raise_failed_check`
-after each call. A failed call must leave shared variables as they were, yet the
-program updates them in place (their buffers are donated). When every check is in
-the program's own graph, the program computes whether all passed and returns the old
-value of each updated variable when one failed (:func:`keep_old_values`), which the
-function puts back; a program with checks inside loop bodies or branches donates
+A program that may check (:func:`has_checks`, which looks inside loop bodies and
+branches) returns ``(error, outputs)``; the function calls :func:`raise_failed_check`
+after each call. When every check is in the program's own graph (none in a loop body
+or a branch), the program computes its error itself (:func:`own_checks`): which check
+failed first and the value it reports, a :class:`CheckOutcome` of a few scalars. No
+``checkify`` is involved, which would interpret the whole traced program again to
+thread its error state through every operation (a fifth of a first call's tracing,
+lowering and XLA compile on the MLP step of ``bench/bench_first_result.py``). A
+program with checks inside loop bodies or branches is wrapped by :func:`with_checks`
+(``checkify``), which carries their errors out of ``lax.scan`` and ``lax.cond``.
+
+A failed call must leave shared variables as they were, yet the program updates them
+in place (their buffers are donated). A program checking its own graph returns the
+old value of each updated variable when a check failed (:func:`own_checks`), which
+the function puts back; a program with checks inside loop bodies or branches donates
 nothing. Rules of ops holding inner graphs run their checks through
 :func:`checked_inner`, so a check inside a loop body also works when the program
 runs node by node, outside ``jax.jit``.
 
-Each check a trace makes is entered in the program's :class:`CheckTable`; the check
-carries its index there as a payload of the ``checkify`` error (a structured id,
-read back with ``get_exception()``, never parsed out of the message). A program may
+Each check a trace makes is entered in the program's :class:`CheckTable`; a failed
+check is known by its index there (a structured id, never parsed out of a message):
+the :class:`CheckOutcome`'s code, or the payload of the ``checkify`` error, read back
+with ``get_exception()``. A program may
 serve every equal graph (the compile cache), so the node a check names is mapped by
 its position in a walk of the program's graph (:func:`symnb.core.graph.walk_nodes`)
 onto the node at the same position of the function called.
@@ -35,11 +44,12 @@ import contextlib
 import functools
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 from jax.experimental import checkify
 
 from symnb.core.graph.errors import format_node_error
@@ -50,7 +60,7 @@ from symnb.lower_xla.interpreter import place_lines
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
            "checked_inner", "raise_failed_check", "failed_check_error", "checks_in_inner_graphs",
-           "keep_old_values", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
+           "own_checks", "CheckOutcome", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
 
 
 @dataclass(frozen=True)
@@ -78,11 +88,13 @@ def register_check_kind(name: str, kind: CheckKind) -> None:
 @dataclass(frozen=True)
 class CheckSite:
     """One check a trace made: the node (of the program's graph) that checks, the kind
-    of check and the integers known while tracing (an input's position, an axis length)."""
+    of check, the integers known while tracing (an input's position, an axis length)
+    and the dtype of the value it reports (None: it reports none)."""
 
     node: Apply
     kind: str
     facts: tuple[tuple[str, int], ...]
+    value_dtype: str | None = None
 
 
 class CheckTable:
@@ -165,17 +177,21 @@ def require(ok: Any, node: Apply, kind: str, value: Any = None, **facts: int) ->
                 facts["value"] = int(np.asarray(value))
             raise _KINDS[kind].plain(_KINDS[kind].message(node, facts))
         return
-    site = CheckSite(node, kind, tuple((k, int(v)) for k, v in facts.items()))
-    check = jnp.int32(_current_table().add(site))
+    if value is not None:
+        value = jnp.asarray(value)
+    site = CheckSite(node, kind, tuple((k, int(v)) for k, v in facts.items()),
+                     None if value is None else str(value.dtype))
+    check = _current_table().add(site)
+    outcomes = _outcome_stack()
+    if outcomes and outcomes[-1] is not None:  # the program computes its error: own_checks
+        outcomes[-1].append((ok, check, value))
+        return
     # The message is for a reader of checkify's own error; symnb reads the payload.
     text = f"symnb {kind} check failed in {node.op.display_name()}"
     if value is None:
-        checkify.check(ok, text, check=check)
+        checkify.check(ok, text, check=jnp.int32(check))
     else:
-        checkify.check(ok, text + " (value {value})", check=check, value=value)
-    outcomes = _outcome_stack()
-    if outcomes and outcomes[-1] is not None:
-        outcomes[-1].append(ok)
+        checkify.check(ok, text + " (value {value})", check=jnp.int32(check), value=value)
 
 
 _local = threading.local()
@@ -183,8 +199,9 @@ _local = threading.local()
 
 def _outcome_stack() -> list[list[Any] | None]:
     """Per thread (two threads may trace at once): where traced checks record their
-    outcome; None on top while tracing a loop body or a branch, whose outcomes cannot
-    leave it."""
+    outcome (``(ok, id, value)``) for :func:`own_checks`; None on top while tracing a
+    loop body or a branch, whose outcomes cannot leave it (their checks go through
+    ``checkify``)."""
     if not hasattr(_local, "outcomes"):
         _local.outcomes = []
     return _local.outcomes
@@ -226,25 +243,48 @@ def checks_in_inner_graphs(nodes: Sequence[Apply]) -> bool:
                        for inner in graph.nodes])
 
 
-def keep_old_values(run: Callable[..., list[Any]], old_positions: Sequence[int]) -> Callable[..., list[Any]]:
-    """``run`` whose last ``len(old_positions)`` results (the new values of the arguments
-    at ``old_positions``, whose buffers are donated) are those arguments' values
-    whenever a check of ``run``'s own graph failed. Checks inside loop bodies or
-    branches are not seen: see :func:`checks_in_inner_graphs`. The new values have the
-    old ones' shapes (the program cache's ``keep_shapes`` guards ``run``)."""
+class CheckOutcome(NamedTuple):
+    """The error a program checking its own graph returns beside its outputs (see
+    :func:`own_checks`): ``code``, the id in the program's :class:`CheckTable` of the
+    first check that failed (-1 when all passed), and ``values``, per dtype, the value
+    that check reports (its site's ``value_dtype``)."""
 
-    def guarded(*args: Any) -> list[Any]:
-        with _recording([]) as outcomes:
+    code: Any
+    values: dict[str, Any]
+
+
+def own_checks(run: Callable[..., list[Any]], table: CheckTable,
+               old_positions: Sequence[int] = ()) -> Callable[..., tuple[CheckOutcome, list[Any]]]:
+    """``run`` returning ``(CheckOutcome, results)``: the checks of its own graph (none
+    inside a loop body or a branch: see :func:`checks_in_inner_graphs`) entered in
+    ``table``, their outcome computed by the program itself.
+
+    The last ``len(old_positions)`` results (the new values of the arguments at
+    ``old_positions``, whose buffers are donated) are those arguments' values whenever
+    a check failed; they have the old ones' shapes (the program cache's
+    ``keep_shapes`` guards ``run``)."""
+
+    def checked(*args: Any) -> tuple[CheckOutcome, list[Any]]:
+        with _entering(table), _recording([]) as outcomes:
             results = list(run(*args))
-        if not outcomes:
-            return results
-        passed = jnp.all(jnp.stack([jnp.asarray(ok, bool) for ok in outcomes]))
-        first = len(results) - len(old_positions)
+        # The first failed check's id and value, as a chain of selects on scalars, which
+        # XLA fuses into one small kernel (each kernel costs compile time).
+        code, values = jnp.int32(-1), {}
+        for _, _, value in outcomes:
+            if value is not None:
+                values.setdefault(str(value.dtype), jnp.zeros((), value.dtype))
+        for ok, check, value in reversed(outcomes):
+            ok = jnp.asarray(ok, bool)
+            code = lax.select(ok, code, jnp.int32(check))
+            if value is not None:
+                values[str(value.dtype)] = lax.select(ok, values[str(value.dtype)], value)
+        passed = code < 0
+        start = len(results) - len(old_positions)
         for k, position in enumerate(old_positions):
-            results[first + k] = jnp.where(passed, results[first + k], args[position])
-        return results
+            results[start + k] = lax.select(passed, results[start + k], args[position])
+        return CheckOutcome(code, values), results
 
-    return guarded
+    return checked
 
 
 def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..., Any]:
@@ -279,9 +319,17 @@ def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..
 
 
 def failed_check(error: Any, table: CheckTable) -> Exception | None:
-    """The failure a checkified program's ``error`` reports (None when every check
-    passed): a :class:`FailedCheck` with the site its id names in ``table``; a check not
-    symnb's (no id) as an :class:`AssertionFailedError` with checkify's message."""
+    """The failure a checked program's ``error`` (a :class:`CheckOutcome`, or a
+    ``checkify`` error) reports (None when every check passed): a :class:`FailedCheck`
+    with the site its id names in ``table``; a check not symnb's (no id) as an
+    :class:`AssertionFailedError` with checkify's message."""
+    if isinstance(error, CheckOutcome):
+        code = int(np.asarray(error.code))  # the one value a passing call reads back
+        if code < 0:
+            return None
+        site = table[code]
+        value = None if site.value_dtype is None else int(np.asarray(error.values[site.value_dtype]))
+        return FailedCheck(site, value)
     exception = error.get_exception()
     if exception is None:
         return None
