@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import statistics
 import sys
 import threading
 import time
@@ -121,10 +120,14 @@ class ProfileStats:
 
     @property
     def call_median(self) -> float:
+        import statistics  # here: loading it (and fractions) costs every fresh process
+
         return statistics.median(self.call_times) if self.call_times else 0.0
 
     @property
     def call_mean(self) -> float:
+        import statistics
+
         return statistics.fmean(self.call_times) if self.call_times else 0.0
 
     @property

@@ -106,7 +106,7 @@ class Program:
         an executable that fails when it runs (out of memory) has consumed what it was
         donated, and the caller's values must stay intact. Once the shapes have run,
         calls donate the values themselves (JAX compiles per shape, so the same shapes
-        need the same memory)."""
+        need the same memory). That first call compiles, with the garbage collector paused."""
         # A StaticArgument has no shape: it stands for itself (hashed by its value).
         key = tuple([getattr(a, "shape", a) for a in args])
         if key in self._proven:
@@ -114,7 +114,12 @@ class Program:
         copies = list(args)
         for i in self.donate:
             copies[i] = copy_array(args[i])
-        results = self.jitted(*copies)
+        # A new executable: JAX traces, lowers and compiles, allocating many objects that
+        # stay alive or die young; a collection meanwhile would re-scan every live object
+        # of the session (see collector_paused). On a fresh process's first call, a full
+        # collection fell in the lowering: ~0.03 s, 3% of bench/bench_first_result.py.
+        with collector_paused():
+            results = self.jitted(*copies)
         self._proven.add(key)
         return results
 

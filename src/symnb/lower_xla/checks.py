@@ -50,7 +50,6 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from jax.experimental import checkify
 
 from symnb.core.graph.errors import format_node_error
 from symnb.core.graph.basic import Apply, Place, node_places, walk_nodes
@@ -160,7 +159,7 @@ def with_checks(program: Callable[..., Any], table: CheckTable | None = None) ->
         with _entering(table):
             return program(*args)
 
-    checked = checkify.checkify(entering)
+    checked = _checkify().checkify(entering)
     checked.checks = table  # type: ignore[attr-defined]
     return checked
 
@@ -188,10 +187,19 @@ def require(ok: Any, node: Apply, kind: str, value: Any = None, **facts: int) ->
         return
     # The message is for a reader of checkify's own error; symnb reads the payload.
     text = f"symnb {kind} check failed in {node.op.display_name()}"
+    checkify = _checkify()
     if value is None:
         checkify.check(ok, text, check=jnp.int32(check))
     else:
         checkify.check(ok, text + " (value {value})", check=jnp.int32(check), value=value)
+
+
+def _checkify() -> Any:
+    """``jax.experimental.checkify``, imported when first needed: most programs check
+    their own graph only (:func:`own_checks`), and a fresh process need not load it."""
+    from jax.experimental import checkify
+
+    return checkify
 
 
 _local = threading.local()
@@ -305,6 +313,7 @@ def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..
     def with_error(*args: Any) -> Any:
         tables = getattr(_local, "tables", None)
         table = tables[-1] if tables else own  # under the checkified program: the program's
+        checkify = _checkify()
         with _recording(None), _entering(table):
             error, result = checkify.checkify(run)(*args)
         if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(error)):

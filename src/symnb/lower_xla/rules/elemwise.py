@@ -66,6 +66,13 @@ def _power(x, y):
     return result
 
 
+def _erf(x):
+    # Imported here: jax.scipy.special costs a fresh process a few milliseconds to load.
+    from jax.scipy.special import erf
+
+    return erf(x)
+
+
 #: The JAX function of each row of ``elemwise_specs.SPECS`` whose function is not
 #: ``jnp.<name>`` (a row named like its jax.numpy function needs no entry), by row name.
 #: ``identity`` and ``clip`` have jnp namesakes that are other functions.
@@ -78,7 +85,7 @@ JAX_FUNCTIONS: dict[str, Callable] = {
     "neg": jnp.negative,
     "sigmoid": jax.nn.sigmoid,
     "softplus": jax.nn.softplus,
-    "erf": jax.scipy.special.erf,
+    "erf": _erf,
     "identity": lambda x: x,
     "stop_gradient": jax.lax.stop_gradient,
     "eq": jnp.equal,
