@@ -13,15 +13,24 @@
 Importing this package does not import JAX.
 """
 
-from symnb.core.graph.errors import register_high_verbosity_section, register_node_printer
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from symnb.core.graph.errors import (
+    register_error_html, register_high_verbosity_section, register_node_printer,
+)
 from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
-from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.min_informative_str import min_informative_str
 from symnb.printing.pprint import pp, pprint, register_pprinter
-from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
-from symnb.printing.svg import graph_svg
-from symnb.printing.picture import GraphImage, graph_picture
+
+if TYPE_CHECKING:  # loaded on first use: see _ON_FIRST_USE
+    from symnb.printing.failure import call_values_html, failure_html
+    from symnb.printing.picture import GraphImage, graph_picture
+    from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
+    from symnb.printing.svg import graph_svg
 
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
@@ -45,7 +54,34 @@ register_high_verbosity_section(_debugprint_section)
 register_node_printer(_debugprint_text)
 
 
+def _failure_html(error: BaseException) -> str:
+    from symnb.printing.failure import failure_html
+
+    return failure_html(error)
+
+
+# A SymnbError shown in a notebook cell renders as HTML (core/graph/error_base.py).
+register_error_html(_failure_html)
+
+#: The pictures and the HTML (layout, SVG, Graphviz, about 20 modules) load when one
+#: of these names is first used: every fresh process imports this package, and a
+#: script that trains a model draws nothing (bench/bench_first_result.py).
+_ON_FIRST_USE = {
+    "failure_html": "failure", "call_values_html": "failure",
+    "pydotprint": "pydot", "pydotprint_variables": "pydot", "GraphvizNotFoundError": "pydot",
+    "graph_svg": "svg", "graph_picture": "picture", "GraphImage": "picture",
+}
+
 from symnb.core.absent import module_getattr  # noqa: E402
 
-__getattr__ = module_getattr("symnb.printing")  # Theano names symnb lacks: say so
+_absent = module_getattr("symnb.printing")  # Theano names symnb lacks: say so
 del module_getattr
+
+
+def __getattr__(name: str) -> Any:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        return _absent(name)
+    value = getattr(importlib.import_module(f"symnb.printing.{module}"), name)
+    globals()[name] = value  # found directly from now on
+    return value

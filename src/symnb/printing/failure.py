@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from symnb.core.graph.errors import label, register_error_html
+from symnb.core.graph.errors import label
 from symnb.core.failed_call import CallValues
 from symnb.printing.html import TEXT_STYLE, pre, table, value_html
 from symnb.printing.values import heatmap_html, value_stats
@@ -73,5 +73,3 @@ def failure_html(error: BaseException) -> str:
     parts.append("</div>")
     return "".join(parts)
 
-
-register_error_html(failure_html)
