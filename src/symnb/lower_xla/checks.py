@@ -16,8 +16,9 @@ after each call. When every check is in the program's own graph (none in a loop 
 or a branch), the program computes its error itself (:func:`own_checks`): which check
 failed first and the value it reports, a :class:`CheckOutcome` of a few scalars. No
 ``checkify`` is involved, which would interpret the whole traced program again to
-thread its error state through every operation (a fifth of a first call's tracing,
-lowering and XLA compile on the MLP step of ``bench/bench_first_result.py``). A
+thread its error state through every operation (on the MLP step of
+``bench/bench_first_result.py``, checkify and the larger program XLA compiled cost a
+fifth of the first call's tracing, lowering and compiling). A
 program with checks inside loop bodies or branches is wrapped by :func:`with_checks`
 (``checkify``), which carries their errors out of ``lax.scan`` and ``lax.cond``.
 
