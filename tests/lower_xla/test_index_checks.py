@@ -51,6 +51,26 @@ def test_second_axis_and_narrow_index_dtypes(mode):
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+def test_the_first_failing_check_is_reported_with_its_own_value(mode):
+    """Two checks fail in one call: the error is the first one's (in the order the graph
+    runs), with its value, whatever the other index's dtype; an unsigned index too large
+    for a signed 32-bit integer is reported as it is."""
+    X, k = T.matrix("X"), T.lscalar("k")
+    u = T.vector("u", dtype="uint32")
+    row = X[k]  # the row read
+    picked = row[u]  # the pick
+    f = sn.function([X, k, u], picked, mode=mode)
+    np.testing.assert_array_equal(f(X_VALUE, 1, np.array([4, 0], "uint32")), X_VALUE[1][[4, 0]])
+    _expect_index_error(lambda: f(X_VALUE, 0, np.array([1, 3_000_000_000, 7], "uint32")),
+                        "index 3000000000 is out of bounds for axis 0", "length 5", "(u)",
+                        "# the pick")
+    text = _expect_index_error(lambda: f(X_VALUE, -3, np.array([3_000_000_000], "uint32")),
+                               "index -3 is out of bounds for axis 0 of X", "length 2", "(k)",
+                               "# the row read")
+    assert "# the pick" not in text
+
+
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
 def test_integer_array_read(mode, rng):
     X, idx = T.matrix("X"), T.lvector("idx")
     rows = sn.function([X, idx], X[idx], mode=mode)  # the row read
