@@ -25,7 +25,7 @@ import jax
 from symnb._version import __version__
 from symnb.core.graph.config import config
 
-__all__ = ["enable_persistent_cache", "cache_folder"]
+__all__ = ["enable_persistent_cache", "cache_folder", "executables_folder"]
 
 # (flag value, minimum seconds) last applied, and the folder symnb gave JAX (None: none).
 _applied: tuple[str, float] | None = None
@@ -35,6 +35,15 @@ _ours: str | None = None
 def cache_folder(directory: str) -> str:
     """Where the programs of this symnb version go, inside ``directory``."""
     return os.path.join(directory, f"symnb-{__version__}")
+
+
+def executables_folder() -> str | None:
+    """Where symnb keeps executables found before tracing (``executable_cache.py``):
+    inside the folder it gave JAX, None when the cache is off or the user's own JAX
+    cache folder is in use."""
+    if _ours is None or jax.config.jax_compilation_cache_dir != _ours:
+        return None
+    return os.path.join(_ours, "executables")
 
 
 def enable_persistent_cache() -> None:
