@@ -47,6 +47,7 @@ from symnb.core.graph.basic import walk_nodes
 from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.lower_xla.checks import CheckSite
+from symnb.lower_xla.persistent_cache import jax_cache_bypassed
 
 __all__ = ["CacheCounts", "counts", "disk_cached_call", "program_bytes"]
 
@@ -183,7 +184,9 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         if compiled is None:
             counts.misses += 1
             start = time.perf_counter()
-            compiled = jitted.lower(*args).compile()
+            lowered = jitted.lower(*args)
+            with jax_cache_bypassed():
+                compiled = lowered.compile()
             if time.perf_counter() - start >= config.compile_cache_min_seconds:
                 _store(path, compiled, entry)
         else:

@@ -18,14 +18,17 @@ JAX has one cache per process: turned on here, it also keeps the process's own
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
+from typing import Iterator
 
 import jax
 
 from symnb._version import __version__
 from symnb.core.graph.config import config
 
-__all__ = ["enable_persistent_cache", "cache_folder", "executables_folder"]
+__all__ = ["enable_persistent_cache", "cache_folder", "executables_folder", "jax_cache_bypassed"]
 
 # (flag value, minimum seconds) last applied, and the folder symnb gave JAX (None: none).
 _applied: tuple[str, float] | None = None
@@ -44,6 +47,29 @@ def executables_folder() -> str | None:
     if _ours is None or jax.config.jax_compilation_cache_dir != _ours:
         return None
     return os.path.join(_ours, "executables")
+
+
+_bypass = threading.Lock()
+
+
+@contextlib.contextmanager
+def jax_cache_bypassed() -> Iterator[None]:
+    """Compile without JAX's persistent cache (for ``executable_cache``, which keeps
+    the executable itself): an executable JAX read back from its cache serializes
+    incompletely on XLA's CPU backend (functions it calls are missing when it is loaded
+    again), so what symnb keeps must be freshly compiled."""
+    from jax._src import config as jax_config
+    from jax.experimental.compilation_cache import compilation_cache
+
+    with _bypass:
+        # JAX decides once whether it caches (reset_cache makes it decide again); the
+        # switch itself is per thread.
+        compilation_cache.reset_cache()
+        try:
+            with jax_config.enable_compilation_cache(False):
+                yield
+        finally:
+            compilation_cache.reset_cache()
 
 
 def enable_persistent_cache() -> None:
