@@ -185,9 +185,11 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
             counts.misses += 1
             start = time.perf_counter()
             lowered = jitted.lower(*args)
-            with jax_cache_bypassed():
+            with jax_cache_bypassed() as read_back:
                 compiled = lowered.compile()
-            if time.perf_counter() - start >= config.compile_cache_min_seconds:
+            if read_back[0]:
+                counts.skipped += 1
+            elif time.perf_counter() - start >= config.compile_cache_min_seconds:
                 _store(path, compiled, entry)
         else:
             counts.hits += 1

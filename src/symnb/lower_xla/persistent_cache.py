@@ -49,27 +49,41 @@ def executables_folder() -> str | None:
     return os.path.join(_ours, "executables")
 
 
-_bypass = threading.Lock()
+_local = threading.local()
+_listening = False
+
+
+def _note_cache_hit(event: str, **kwargs: object) -> None:
+    if event == "/jax/compilation_cache/cache_hits":
+        _local.hits = getattr(_local, "hits", 0) + 1
 
 
 @contextlib.contextmanager
-def jax_cache_bypassed() -> Iterator[None]:
+def jax_cache_bypassed() -> Iterator[list[bool]]:
     """Compile without JAX's persistent cache (for ``executable_cache``, which keeps
     the executable itself): an executable JAX read back from its cache serializes
     incompletely on XLA's CPU backend (functions it calls are missing when it is loaded
-    again), so what symnb keeps must be freshly compiled."""
+    again), so what symnb keeps must be freshly compiled. Yields a list that holds
+    True afterwards when JAX read its cache anyway (another thread made JAX decide
+    to, meanwhile): what was compiled must then not be kept."""
+    global _listening
     from jax._src import config as jax_config
     from jax.experimental.compilation_cache import compilation_cache
 
-    with _bypass:
-        # JAX decides once whether it caches (reset_cache makes it decide again); the
-        # switch itself is per thread.
+    if not _listening:
+        jax.monitoring.register_event_listener(_note_cache_hit)
+        _listening = True
+    read_back: list[bool] = []
+    before = getattr(_local, "hits", 0)
+    # JAX decides once whether it caches (reset_cache makes it decide again, for every
+    # thread); the switch itself is per thread.
+    compilation_cache.reset_cache()
+    try:
+        with jax_config.enable_compilation_cache(False):
+            yield read_back
+    finally:
         compilation_cache.reset_cache()
-        try:
-            with jax_config.enable_compilation_cache(False):
-                yield
-        finally:
-            compilation_cache.reset_cache()
+        read_back.append(getattr(_local, "hits", 0) != before)
 
 
 def enable_persistent_cache() -> None:
