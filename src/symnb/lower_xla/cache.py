@@ -3,8 +3,8 @@
 Compiling the same graph twice (same structure, types, constants and mode) gives the
 same ``jax.jit`` callable, so the second function reuses the traces and executables
 of the first. The key is a structural signature of the optimized graph, computed in
-one walk over its nodes. Programs are also kept on disk between processes
-(``persistent_cache.py``, on by default).
+one walk over its nodes. Executables are also kept on disk between processes, found
+before tracing (``executable_cache.py``, on by default; ``persistent_cache.py``).
 """
 
 from __future__ import annotations

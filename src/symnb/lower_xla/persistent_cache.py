@@ -11,6 +11,11 @@ symnb version keeps one version's programs from another's. Programs that compile
 less than ``config.compile_cache_min_seconds`` are not written (reading them back
 would save little).
 
+Most programs are served before JAX's cache is consulted: symnb keeps their
+executables itself, in ``executables/`` inside the same folder, found before tracing
+(``executable_cache.py``); JAX's cache keeps the others (over several devices,
+specialized on values, not serializable) and the process's own ``jax.jit`` programs.
+
 JAX has one cache per process: turned on here, it also keeps the process's own
 ``jax.jit`` programs. When the user has set JAX's cache folder
 (``jax_compilation_cache_dir``) themselves, symnb leaves JAX's cache settings as they are.
