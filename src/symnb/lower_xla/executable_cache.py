@@ -162,9 +162,6 @@ def _argument_signature(args: tuple) -> tuple | None:
 def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
     """A C++-dispatched callable running ``entry``'s program (a ``cache.Program``, whose
     ``jitted`` has no static arguments) from executables kept in ``folder``."""
-    from jax._src import tree_util
-    from jax._src.interpreters import pxla
-
     jitted = entry.jitted
     lock = threading.Lock()
     known: list[bytes | None] = []  # the program's key as bytes, once computed
@@ -181,26 +178,34 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         digest.update(repr((signature, _environment())).encode())
         path = os.path.join(folder, digest.hexdigest())
         compiled = _load(path, entry)
-        if compiled is None:
-            counts.misses += 1
-            start = time.perf_counter()
-            lowered = jitted.lower(*args)
-            with jax_cache_bypassed() as read_back:
-                compiled = lowered.compile()
-            if read_back[0]:
-                counts.skipped += 1
-            elif time.perf_counter() - start >= config.compile_cache_min_seconds:
-                _store(path, compiled, entry)
-        else:
+        if compiled is not None:
             counts.hits += 1
+            return compiled._executable.create_cpp_call(compiled._params)._cache_miss(*args)
+        counts.misses += 1
+        start = time.perf_counter()
+        lowered = jitted.lower(*args)
+        with jax_cache_bypassed() as read_back:
+            compiled = lowered.compile()
         aot = compiled._executable.create_cpp_call(compiled._params)
-        if aot is None:  # host callbacks or effects: JAX's own path
+        if aot is None:  # host callbacks or effects: not kept, and run by JAX's own path
             counts.skipped += 1
             return jitted._cache_miss(*args)
+        if read_back[0]:
+            counts.skipped += 1
+        elif time.perf_counter() - start >= config.compile_cache_min_seconds:
+            _store(path, compiled, entry)
         return aot._cache_miss(*args)
 
-    return _jax.pjit(getattr(jitted, "__name__", "program"), None, cache_miss, [], [],
-                     pxla.JitGlobalCppCacheKeys(), tree_util.dispatch_registry, pxla.cc_shard_arg)
+    try:  # JAX's own dispatch object, as ``Compiled.__call__`` makes (jax._src: see pyproject)
+        from jax._src import tree_util
+        from jax._src.interpreters import pxla
+
+        return _jax.pjit(getattr(jitted, "__name__", "program"), None, cache_miss, [], [],
+                         pxla.JitGlobalCppCacheKeys(), tree_util.dispatch_registry,
+                         pxla.cc_shard_arg)
+    except (ImportError, AttributeError, TypeError):  # another JAX's internals: no executables kept
+        counts.skipped += 1
+        return jitted
 
 
 class _TreePickler(pickle.Pickler):
