@@ -156,7 +156,8 @@ def test_an_empty_folder_turns_it_off(tmp_path):
 
 
 def _sites(n: int) -> list[CheckSite]:
-    return [CheckSite(object(), "index", (("axis", i),)) for i in range(n)]  # type: ignore[arg-type]
+    nodes = [object() for _ in range(n)]  # stand-ins: a site compares its node by identity
+    return [CheckSite(node, "index", (("axis", i),)) for i, node in enumerate(nodes)]
 
 
 def test_a_check_table_takes_back_only_the_ids_it_agrees_with():

@@ -4,14 +4,15 @@ JAX's persistent cache (``persistent_cache.py``) is keyed by the lowered program
 new process still traces symnb's interpreter and lowers it to StableHLO before it can
 read the executable back; for a training step that is most of the time from the first
 call to its result. This cache is keyed before tracing: by the program's graph
-(``cache.graph_signature``, pickled: each op's class and ``__props__``, each type,
-each constant's bytes), what it donates and specializes on, the mode, every symnb and JAX flag, the
-argument signature a call brings (dtypes, shapes, weak types, devices), the devices
-and backend, the XLA flags, the symnb, jax and jaxlib versions and symnb's sources
-(sizes and modification times, for a checkout whose version string does not change
-when its code does). A program holding anything defined outside symnb, NumPy and the
-standard library (a user's op, whose lowering rule may change between processes) is
-not kept: what the key cannot see, it must not reuse.
+(``cache.graph_signature``, pickled: each op's class and ``__props__``, each type, each
+constant's bytes), what it donates, the mode, every symnb and JAX flag, the argument
+signature a call brings (dtypes, shapes, weak types, devices), the devices and backend,
+the XLA flags, the Python, symnb, jax and jaxlib versions and symnb's sources (sizes
+and modification times, for a checkout whose version string does not change when its
+code does). Programs specialized on argument values or over several devices are left
+to JAX's cache (``cache.compiled_program``). A program holding anything defined
+outside symnb, NumPy and the standard library (a user's op, whose lowering rule may
+change between processes) is not kept: what the key cannot see, it must not reuse.
 
 A call with a new argument signature (``jax.jit``'s C++ dispatch misses) comes to
 :func:`disk_cached_call`'s ``cache_miss``: it loads the executable (a hit: no trace, no
