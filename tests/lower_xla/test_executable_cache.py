@@ -170,3 +170,21 @@ def test_a_check_table_takes_back_only_the_ids_it_agrees_with():
     other = CheckTable()
     other.add(sites[2])
     assert not other.restore(sites) and other.sites == [sites[2]]  # id 0 taken by another
+
+
+def test_a_program_lowered_by_a_rule_from_outside_symnb_is_not_kept():
+    # The key covers symnb's code (its version and sources); a rule a user registers for
+    # one of symnb's ops is code it cannot see, so such a program is never kept.
+    import symnb.tensor as T
+    from symnb.lower_xla.executable_cache import program_bytes
+    from symnb.lower_xla.registry import lower
+
+    op = T.exp(T.vector("x")).owner.op
+    assert program_bytes((op,)) is not None
+    original = lower.dispatch(type(op))
+    lower.register(type(op))(lambda op, node: (lambda x: x))  # this test module's rule
+    try:
+        assert program_bytes((op,)) is None
+    finally:
+        lower.register(type(op))(original)
+    assert lower.dispatch(type(op)) is original and program_bytes((op,)) is not None

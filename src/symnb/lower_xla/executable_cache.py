@@ -49,6 +49,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.lower_xla.checks import CheckSite
 from symnb.lower_xla.persistent_cache import jax_cache_bypassed
+from symnb.lower_xla.registry import lower
 
 __all__ = ["CacheCounts", "counts", "disk_cached_call", "program_bytes"]
 
@@ -88,6 +89,12 @@ class _KeyPickler(pickle.Pickler):
 
     def reducer_override(self, obj: Any) -> Any:
         if isinstance(obj, Op):
+            # The rule lowering it is code the key must cover too: a rule a user
+            # registered for one of symnb's ops may change between processes.
+            rule = lower.dispatch(type(obj))
+            module = getattr(rule, "__module__", None) or ""
+            if module.partition(".")[0] != "symnb":
+                raise _Uncacheable(f"{type(obj).__name__} is lowered by {module!r}")
             return _same_op, (type(obj), obj._props())
         named = obj if isinstance(obj, type) or callable(obj) and hasattr(obj, "__qualname__") \
             else type(obj)
@@ -201,6 +208,9 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         from jax._src import tree_util
         from jax._src.interpreters import pxla
 
+        # What cache_miss reads of JAX's internals, probed now: another JAX version
+        # without them runs the program through jax.jit, not into an AttributeError.
+        jitted._cache_miss, pxla.MeshExecutable.create_cpp_call  # noqa: B018
         return _jax.pjit(getattr(jitted, "__name__", "program"), None, cache_miss, [], [],
                          pxla.JitGlobalCppCacheKeys(), tree_util.dispatch_registry,
                          pxla.cc_shard_arg)
