@@ -61,3 +61,55 @@ def test_the_lowering_table_is_keyed_by_the_rows_names():
     f = sn.function([x], [T.sqrt(x), T.log1p(x)])
     np.testing.assert_allclose(f(np.array([0.25, 4.0], "float32")),
                                [np.sqrt([0.25, 4.0]), np.log1p([0.25, 4.0])], rtol=1e-6)
+
+
+
+TRANSCENDENTAL = {"exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh"}
+SPECIALS = np.array([-np.inf, -4.0, -1.5, -0.0, 0.0, 0.25, 1.5, 4.0, np.inf, np.nan])
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy on the special values tested
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_rows_run_as_lax_primitives_compute_what_numpy_does(dtype):
+    # Float inputs of one shape run as jax.lax primitives (cheaper to trace than
+    # jax.numpy's wrappers); an input that broadcasts sends the node to jax.numpy.
+    # Both give NumPy's values, signs of zeros included.
+    from symnb.core.tensor.elemwise_specs import SPECS
+    from symnb.lower_xla.rules.elemwise import LAX_FUNCTIONS
+
+    values = [SPECIALS.astype(dtype), np.roll(SPECIALS, 3).astype(dtype)]
+    x, y = T.tensor(dtype, shape=(None,), name="x"), T.tensor(dtype, shape=(None,), name="y")
+    one = T.tensor(dtype, shape=(1,), name="one")
+    rows = [row for row in SPECS if row.name in LAX_FUNCTIONS]
+    assert len(rows) == len(LAX_FUNCTIONS)
+    for row in rows:
+        build = getattr(T, row.name)
+        same, broadcast = [x, y][:row.nin], [x, one][:row.nin] if row.nin == 2 else [one]
+        f = sn.function([x, y, one], [build(*same), build(*broadcast)],
+                        on_unused_input="ignore", mode=Mode(optimizer=None))
+        got = f(values[0], values[1], values[1][:1])
+        with np.errstate(all="ignore"):
+            want = [row.numpy_fn(*values[:row.nin]),
+                    row.numpy_fn(*([values[0], values[1][:1]][:row.nin] if row.nin == 2
+                                   else [values[1][:1]]))]
+        for got_one, want_one in zip(got, want):
+            want_one = np.asarray(want_one).astype(got_one.dtype)
+            # Exact where IEEE rounds exactly; transcendental functions within a few ulps.
+            ulps = 0 if row.name not in TRANSCENDENTAL else 4
+            np.testing.assert_allclose(got_one, want_one, rtol=ulps * np.finfo(dtype).eps,
+                                       atol=0, err_msg=row.name)
+            if got_one.dtype.kind == "f":
+                numbers = ~np.isnan(want_one)
+                np.testing.assert_array_equal(np.signbit(got_one[numbers]),
+                                              np.signbit(want_one[numbers]), err_msg=row.name)
+
+
+def test_float_rows_of_one_shape_trace_as_primitives_without_jnp_wrappers():
+    import jax
+
+    x, y = T.vector("x"), T.vector("y")
+    f = sn.function([x, y], T.tanh(x * y + x), mode=Mode(optimizer=None))
+    values = np.array([0.5, -1.0], "float32")
+    jaxpr = str(jax.make_jaxpr(f.as_jax()[0])({}, values, values))
+    assert "pjit" not in jaxpr and "tanh" in jaxpr  # no nested jit of jnp's wrappers
+    np.testing.assert_allclose(f(values, values), np.tanh(values * values + values), rtol=1e-6)

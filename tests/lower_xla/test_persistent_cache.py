@@ -1,8 +1,10 @@
 """lower_xla/persistent_cache.py: compiled programs kept on disk between processes.
 
 Each test runs fresh Python processes over a temporary cache folder and counts the
-persistent cache's hits and misses (JAX's monitoring events): a second process running
-the same graph reads its program back, and a changed graph, dtype or shape never does.
+persistent cache's hits and misses: JAX's (its monitoring events) and symnb's
+executables found before tracing (``executable_cache.counts``), which serves most
+programs: a second process running the same graph reads its program back, and a
+changed graph, dtype or shape never does.
 Every result is checked against NumPy. (Correctness, not speed: bench/bench_first_result.py
 measures the time saved.)
 """
@@ -15,6 +17,11 @@ import textwrap
 
 import numpy as np
 import pytest
+
+import symnb
+
+# The children import this checkout's symnb (the one under test).
+_SOURCES = os.path.dirname(os.path.dirname(symnb.__file__))
 
 # One program per run: ``expression`` of x (a vector of ``dtype`` and ``length``),
 # compiled and called; prints the result and the cache's hits and misses.
@@ -33,7 +40,11 @@ _CHILD = textwrap.dedent("""
     x = T.vector("x", dtype=dtype)
     f = sn.function([x], eval(expression, {"T": T, "x": x}))
     value = np.linspace(0, 1, length).astype(dtype)
-    print(json.dumps({"result": f(value).tolist(), "folder": jax.config.jax_compilation_cache_dir,
+    result = f(value).tolist()
+    from symnb.lower_xla.executable_cache import counts
+    events["hits"] += counts.hits
+    events["misses"] += counts.misses
+    print(json.dumps({"result": result, "folder": jax.config.jax_compilation_cache_dir,
                       **events}))
 """)
 
@@ -41,6 +52,7 @@ _CHILD = textwrap.dedent("""
 def _run(cache: str | None, expression: str = "T.exp(x) * 3", dtype: str = "float32",
          length: int = 5, environ: dict | None = None) -> dict:
     env = dict(os.environ if environ is None else environ)
+    env["PYTHONPATH"] = os.pathsep.join([_SOURCES, env.get("PYTHONPATH", "")])
     env["SYMNB_FLAGS"] = "compile_cache_min_seconds=0" + \
         ("" if cache is None else f",compile_cache_dir={cache}")
     done = subprocess.run([sys.executable, "-c", _CHILD, expression, dtype, str(length)],
@@ -104,7 +116,8 @@ def test_a_cache_folder_the_user_gave_jax_is_left_alone(tmp_path):
         print(sn.function([x], x + 1)(np.zeros(2, "float32")).tolist(),
               jax.config.jax_compilation_cache_dir)
     """)
-    env = dict(os.environ, SYMNB_FLAGS=f"compile_cache_dir={ours},compile_cache_min_seconds=0")
+    env = dict(os.environ, SYMNB_FLAGS=f"compile_cache_dir={ours},compile_cache_min_seconds=0",
+               PYTHONPATH=os.pathsep.join([_SOURCES, os.environ.get("PYTHONPATH", "")]))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           timeout=120, check=True)
     assert done.stdout.split() == ["[1.0,", "1.0]", str(theirs)]

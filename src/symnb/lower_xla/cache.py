@@ -3,8 +3,8 @@
 Compiling the same graph twice (same structure, types, constants and mode) gives the
 same ``jax.jit`` callable, so the second function reuses the traces and executables
 of the first. The key is a structural signature of the optimized graph, computed in
-one walk over its nodes. Programs are also kept on disk between processes
-(``persistent_cache.py``, on by default).
+one walk over its nodes. Executables are also kept on disk between processes, found
+before tracing (``executable_cache.py``, on by default; ``persistent_cache.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
 from symnb.lower_xla.checks import CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks
 from symnb.lower_xla.interpreter import TraceShapes, build_program
-from symnb.lower_xla.persistent_cache import enable_persistent_cache
+from symnb.lower_xla.executable_cache import disk_cached_call
+from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
 
 __all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
            "ChangedShape", "copy_array"]
@@ -78,9 +79,12 @@ class Program:
     #: The whole graph as one ``jax.jit`` program (``jitted.lower`` shows it), not a
     #: graph run node by node.
     whole_graph: bool = False
-    #: How a call runs: ``call(*arguments) -> results``; ``jitted`` itself unless the
+    #: How a call runs: ``call(*arguments) -> results``; ``run`` itself unless the
     #: program donates (see :meth:`call_donating`).
     call: Callable[..., Any] | None = None
+    #: What runs the program: ``jitted``, or the same program with its executables
+    #: kept on disk (``executable_cache.py``), both dispatched by JAX's C++ code.
+    run: Callable[..., Any] | None = None
     #: The checks its traces made (a failed check's id indexes it): ``lower_xla/checks.py``.
     checks: CheckTable = field(default_factory=CheckTable)
     #: The shapes and dtypes its last trace saw (for the last new argument signature):
@@ -91,8 +95,10 @@ class Program:
     _proven: set = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
+        if self.run is None:
+            self.run = self.jitted
         if self.call is None:
-            self.call = self.jitted
+            self.call = self.run
 
     def arguments(self, arrays: list[Any]) -> list[Any]:
         """``arrays`` as the program takes them: static positions wrapped."""
@@ -110,16 +116,17 @@ class Program:
         # A StaticArgument has no shape: it stands for itself (hashed by its value).
         key = tuple([getattr(a, "shape", a) for a in args])
         if key in self._proven:
-            return self.jitted(*args)
+            return self.run(*args)
         copies = list(args)
         for i in self.donate:
             copies[i] = copy_array(args[i])
-        # A new executable: JAX traces, lowers and compiles, allocating many objects that
-        # stay alive or die young; a collection meanwhile would re-scan every live object
-        # of the session (see collector_paused). On a fresh process's first call, a full
-        # collection fell in the lowering: ~0.03 s, 3% of bench/bench_first_result.py.
+        # A new executable: JAX traces, lowers and compiles (or reads it back from disk),
+        # allocating many objects that stay alive or die young; a collection meanwhile
+        # would re-scan every live object of the session (see collector_paused). On a
+        # fresh process's first call, a full collection fell in the lowering: ~0.03 s,
+        # 3% of bench/bench_first_result.py.
         with collector_paused():
-            results = self.jitted(*copies)
+            results = self.run(*copies)
         self._proven.add(key)
         return results
 
@@ -246,7 +253,11 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
 
     entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate,
                            **_jit_shardings(shardings, static, checked))
-    entry.call = entry.call_donating if entry.donate else entry.jitted
+    folder = executables_folder()
+    # Executables of programs over several devices or specialized on values stay JAX's.
+    keep = folder is not None and shardings is None and not static
+    entry.run = disk_cached_call(entry, key, folder) if keep else entry.jitted
+    entry.call = entry.call_donating if entry.donate else entry.run
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry

@@ -117,6 +117,19 @@ class CheckTable:
                 self.sites.append(site)
             return found
 
+    def restore(self, sites: Sequence[CheckSite]) -> bool:
+        """Give ``sites`` the ids they had in the program that made them (an executable
+        read back from disk carries those ids): True when this table agrees, i.e. holds
+        the same sites at the ids it already gave; False (unchanged) otherwise."""
+        with self._lock:
+            given = len(self.sites)
+            if list(sites[:given]) != self.sites[:len(sites)]:
+                return False
+            for site in sites[given:]:
+                self._index.setdefault(site, len(self.sites))
+                self.sites.append(site)
+            return True
+
     def __getitem__(self, index: int) -> CheckSite:
         return self.sites[index]
 

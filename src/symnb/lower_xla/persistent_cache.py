@@ -11,6 +11,11 @@ symnb version keeps one version's programs from another's. Programs that compile
 less than ``config.compile_cache_min_seconds`` are not written (reading them back
 would save little).
 
+Most programs are served before JAX's cache is consulted: symnb keeps their
+executables itself, in ``executables/`` inside the same folder, found before tracing
+(``executable_cache.py``); JAX's cache keeps the others (over several devices,
+specialized on values, not serializable) and the process's own ``jax.jit`` programs.
+
 JAX has one cache per process: turned on here, it also keeps the process's own
 ``jax.jit`` programs. When the user has set JAX's cache folder
 (``jax_compilation_cache_dir``) themselves, symnb leaves JAX's cache settings as they are.
@@ -18,14 +23,17 @@ JAX has one cache per process: turned on here, it also keeps the process's own
 
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
+from typing import Iterator
 
 import jax
 
 from symnb._version import __version__
 from symnb.core.graph.config import config
 
-__all__ = ["enable_persistent_cache", "cache_folder"]
+__all__ = ["enable_persistent_cache", "cache_folder", "executables_folder", "jax_cache_bypassed"]
 
 # (flag value, minimum seconds) last applied, and the folder symnb gave JAX (None: none).
 _applied: tuple[str, float] | None = None
@@ -35,6 +43,52 @@ _ours: str | None = None
 def cache_folder(directory: str) -> str:
     """Where the programs of this symnb version go, inside ``directory``."""
     return os.path.join(directory, f"symnb-{__version__}")
+
+
+def executables_folder() -> str | None:
+    """Where symnb keeps executables found before tracing (``executable_cache.py``):
+    inside the folder it gave JAX, None when the cache is off or the user's own JAX
+    cache folder is in use."""
+    if _ours is None or jax.config.jax_compilation_cache_dir != _ours:
+        return None
+    return os.path.join(_ours, "executables")
+
+
+_local = threading.local()
+_listening = False
+
+
+def _note_cache_hit(event: str, **kwargs: object) -> None:
+    if event == "/jax/compilation_cache/cache_hits":
+        _local.hits = getattr(_local, "hits", 0) + 1
+
+
+@contextlib.contextmanager
+def jax_cache_bypassed() -> Iterator[list[bool]]:
+    """Compile without JAX's persistent cache (for ``executable_cache``, which keeps
+    the executable itself): an executable JAX read back from its cache serializes
+    incompletely on XLA's CPU backend (functions it calls are missing when it is loaded
+    again), so what symnb keeps must be freshly compiled. Yields a list that holds
+    True afterwards when JAX read its cache anyway (another thread made JAX decide
+    to, meanwhile): what was compiled must then not be kept."""
+    global _listening
+    from jax._src import config as jax_config
+    from jax.experimental.compilation_cache import compilation_cache
+
+    if not _listening:
+        jax.monitoring.register_event_listener(_note_cache_hit)
+        _listening = True
+    read_back: list[bool] = []
+    before = getattr(_local, "hits", 0)
+    # JAX decides once whether it caches (reset_cache makes it decide again, for every
+    # thread); the switch itself is per thread.
+    compilation_cache.reset_cache()
+    try:
+        with jax_config.enable_compilation_cache(False):
+            yield read_back
+    finally:
+        compilation_cache.reset_cache()
+        read_back.append(getattr(_local, "hits", 0) != before)
 
 
 def enable_persistent_cache() -> None:

@@ -1,0 +1,286 @@
+"""Compiled executables kept on disk, found before the program is traced.
+
+JAX's persistent cache (``persistent_cache.py``) is keyed by the lowered program, so a
+new process still traces symnb's interpreter and lowers it to StableHLO before it can
+read the executable back; for a training step that is most of the time from the first
+call to its result. This cache is keyed before tracing: by the program's graph
+(``cache.graph_signature``, pickled: each op's class and ``__props__``, each type, each
+constant's bytes), what it donates, the mode, every symnb and JAX flag, the argument
+signature a call brings (dtypes, shapes, weak types, devices), the devices and backend,
+the XLA flags, the Python, symnb, jax and jaxlib versions and symnb's sources (sizes
+and modification times, for a checkout whose version string does not change when its
+code does). Programs specialized on argument values or over several devices are left
+to JAX's cache (``cache.compiled_program``). A program holding anything defined
+outside symnb, NumPy and the standard library (a user's op, whose lowering rule may
+change between processes) is not kept: what the key cannot see, it must not reuse.
+
+A call with a new argument signature (``jax.jit``'s C++ dispatch misses) comes to
+:func:`disk_cached_call`'s ``cache_miss``: it loads the executable (a hit: no trace, no
+lowering) or compiles it (``jitted.lower(...).compile()``, one trace as ``jax.jit``
+makes) and writes it, then runs it through JAX's ahead-of-time path, whose dispatch data
+JAX's C++ dispatch keeps, so later calls with that signature cost what ``jax.jit``'s do.
+What a trace records for later use is written beside the executable and restored on a
+hit: the program's checks (``CheckTable``: a failed check's id names the user's node)
+and its last trace's shapes (``Program.last_trace``). Anything that cannot be kept
+(arguments over several devices, an executable JAX cannot serialize, host callbacks)
+runs through ``jax.jit`` as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import jax
+import numpy as np
+from jax._src.lib import _jax
+
+import symnb._version
+from symnb.core.graph.basic import walk_nodes
+from symnb.core.graph.config import config
+from symnb.core.graph.op import Op
+from symnb.lower_xla.checks import CheckSite
+from symnb.lower_xla.persistent_cache import jax_cache_bypassed
+from symnb.lower_xla.registry import lower
+
+__all__ = ["CacheCounts", "counts", "disk_cached_call", "program_bytes"]
+
+# Objects the key may hold, by the top-level package of their class (or of the function
+# or class pickled by name): their code is covered by the versions in the key.
+_KNOWN_PACKAGES = frozenset({"symnb", "numpy", "builtins", "copyreg", "collections",
+                             "functools", "operator", "enum", "fractions", "decimal", "math"})
+
+
+@dataclass
+class CacheCounts:
+    """What the executable cache did in this process (tests read it; not timing)."""
+
+    hits: int = 0
+    misses: int = 0
+    writes: int = 0
+    #: Programs or calls the cache could not serve (kept out of it: see the module).
+    skipped: int = 0
+
+
+counts = CacheCounts()
+
+
+class _Uncacheable(Exception):
+    """The program holds something whose code the key cannot see."""
+
+
+def _same_op(op_class: type, props: tuple) -> None:
+    """Stands for an op in a key (never unpickled): ops of one class with equal
+    ``__props__`` are equal, and the program cache takes equal ops to lower alike."""
+    raise TypeError("a program key is not unpickled")
+
+
+class _KeyPickler(pickle.Pickler):
+    """Pickles the key: an op as its class and ``__props__`` (what makes ops equal;
+    not the caches it keeps); refuses objects defined outside the known packages."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Op):
+            # The rule lowering it is code the key must cover too: a rule a user
+            # registered for one of symnb's ops may change between processes.
+            rule = lower.dispatch(type(obj))
+            module = getattr(rule, "__module__", None) or ""
+            if module.partition(".")[0] != "symnb":
+                raise _Uncacheable(f"{type(obj).__name__} is lowered by {module!r}")
+            return _same_op, (type(obj), obj._props())
+        named = obj if isinstance(obj, type) or callable(obj) and hasattr(obj, "__qualname__") \
+            else type(obj)
+        module = getattr(named, "__module__", None) or ""
+        if module.partition(".")[0] not in _KNOWN_PACKAGES:
+            raise _Uncacheable(f"{named!r} is defined in {module!r}")
+        return NotImplemented
+
+
+def program_bytes(key: tuple) -> bytes | None:
+    """The program's in-memory cache key (``cache.compiled_program``'s) as bytes, or
+    None when it cannot be kept on disk."""
+    with io.BytesIO() as buffer:
+        try:
+            _KeyPickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(key)
+        except Exception:  # noqa: BLE001 - unpicklable or foreign: not cached, run as before
+            return None
+        return buffer.getvalue()
+
+
+_sources: str | None = None
+
+
+def _sources_fingerprint() -> str:
+    """symnb's sources: each file's path, size and modification time (once a process)."""
+    global _sources
+    if _sources is None:
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        digest = hashlib.sha256()
+        for folder, subfolders, files in os.walk(root):
+            subfolders.sort()
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    stat = os.stat(os.path.join(folder, name))
+                    digest.update(f"{folder[len(root):]}/{name} {stat.st_size} "
+                                  f"{stat.st_mtime_ns}\n".encode())
+        _sources = digest.hexdigest()
+    return _sources
+
+
+def _environment() -> str:
+    """Everything outside the graph that changes the program, read at each miss (flags
+    may be changed for a block, e.g. ``jax.enable_x64`` or ``jax.default_device``)."""
+    import jaxlib
+
+    devices = jax.devices()
+    flags = {k: v for k, v in config.values().items() if not k.startswith("compile_cache")}
+    return repr((symnb._version.__version__, _sources_fingerprint(), jax.__version__,
+                 jaxlib.__version__, sys.version, devices[0].client.platform,
+                 devices[0].client.platform_version, [d.device_kind for d in devices],
+                 os.environ.get("XLA_FLAGS"), sorted(flags.items()),
+                 sorted((k, repr(v)) for k, v in jax.config.values.items())))
+
+
+def _argument_signature(args: tuple) -> tuple | None:
+    """What ``jax.jit`` compiles each argument for, or None when an argument lies on
+    several devices (not cached)."""
+    signature = []
+    for arg in args:
+        if isinstance(arg, jax.Array):
+            devices = arg.sharding.device_set
+            if len(devices) != 1:
+                return None
+            device, = devices
+            signature.append(("jax", arg.dtype.str, arg.shape, arg.weak_type,
+                              arg.committed, device.platform, device.id))
+        else:
+            value = np.asarray(arg)
+            signature.append((type(arg).__name__, value.dtype.str, value.shape))
+    return tuple(signature)
+
+
+def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
+    """A C++-dispatched callable running ``entry``'s program (a ``cache.Program``, whose
+    ``jitted`` has no static arguments) from executables kept in ``folder``."""
+    jitted = entry.jitted
+    lock = threading.Lock()
+    known: list[bytes | None] = []  # the program's key as bytes, once computed
+
+    def cache_miss(*args: Any) -> Any:
+        with lock:
+            if not known:
+                known.append(program_bytes(key))
+        signature = _argument_signature(args)
+        if known[0] is None or signature is None:
+            counts.skipped += 1
+            return jitted._cache_miss(*args)
+        digest = hashlib.sha256(known[0])
+        digest.update(repr((signature, _environment())).encode())
+        path = os.path.join(folder, digest.hexdigest())
+        compiled = _load(path, entry)
+        if compiled is not None:
+            counts.hits += 1
+            return compiled._executable.create_cpp_call(compiled._params)._cache_miss(*args)
+        counts.misses += 1
+        start = time.perf_counter()
+        lowered = jitted.lower(*args)
+        with jax_cache_bypassed() as read_back:
+            compiled = lowered.compile()
+        aot = compiled._executable.create_cpp_call(compiled._params)
+        if aot is None:  # host callbacks or effects: not kept, and run by JAX's own path
+            counts.skipped += 1
+            return jitted._cache_miss(*args)
+        if read_back[0]:
+            counts.skipped += 1
+        elif time.perf_counter() - start >= config.compile_cache_min_seconds:
+            _store(path, compiled, entry)
+        return aot._cache_miss(*args)
+
+    try:  # JAX's own dispatch object, as ``Compiled.__call__`` makes (jax._src: see pyproject)
+        from jax._src import tree_util
+        from jax._src.interpreters import pxla
+
+        # What cache_miss reads of JAX's internals, probed now: another JAX version
+        # without them runs the program through jax.jit, not into an AttributeError.
+        jitted._cache_miss, pxla.MeshExecutable.create_cpp_call  # noqa: B018
+        return _jax.pjit(getattr(jitted, "__name__", "program"), None, cache_miss, [], [],
+                         pxla.JitGlobalCppCacheKeys(), tree_util.dispatch_registry,
+                         pxla.cc_shard_arg)
+    except (ImportError, AttributeError, TypeError):  # another JAX's internals: no executables kept
+        counts.skipped += 1
+        return jitted
+
+
+class _TreePickler(pickle.Pickler):
+    """Pickles output trees: a checked program's (``checkify``'s error, for checks in
+    loop bodies or branches) holds the tracebacks of its checks' traces, which JAX
+    cannot pickle and symnb does not read (its errors name the node from the check's
+    id), kept as None."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        return "traceback" if isinstance(obj, _jax.Traceback) else None
+
+
+class _TreeUnpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        if pid != "traceback":
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        return None
+
+
+def _store(path: str, compiled: Any, entry: Any) -> None:
+    """Write ``compiled`` and what its trace recorded; nothing when JAX cannot
+    serialize it (the program still runs)."""
+    from jax.experimental.serialize_executable import serialize
+
+    position = {id(node): i for i, node in enumerate(walk_nodes(entry.nodes))}
+    try:
+        executable, in_tree, out_tree = serialize(compiled)
+        platform = next(iter(compiled._executable.xla_executable.local_devices())).platform
+        with io.BytesIO() as buffer:
+            _TreePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump({
+                "executable": executable, "in_tree": in_tree, "out_tree": out_tree,
+                "platform": platform, "last_trace": entry.last_trace,
+                "checks": [(position[id(site.node)], site.kind, site.facts, site.value_dtype)
+                           for site in entry.checks.sites]})
+            data = buffer.getvalue()
+    except Exception:  # noqa: BLE001 - not serializable: not kept
+        counts.skipped += 1
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".writing-")
+    with os.fdopen(handle, "wb") as file:
+        file.write(data)
+    os.replace(temporary, path)  # readers see the whole file or none
+    counts.writes += 1
+
+
+def _load(path: str, entry: Any) -> Any:
+    """The executable kept at ``path`` with ``entry``'s checks and last trace restored,
+    or None (none kept, unreadable, or check ids this program gave other checks)."""
+    from jax.experimental.serialize_executable import deserialize_and_load
+
+    try:
+        with open(path, "rb") as file:
+            data = _TreeUnpickler(file).load()
+        compiled = deserialize_and_load(data["executable"], data["in_tree"], data["out_tree"],
+                                        backend=data["platform"])
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - a damaged or foreign file: compiled anew, rewritten
+        return None
+    nodes = list(walk_nodes(entry.nodes))
+    sites = [CheckSite(nodes[i], kind, facts, value_dtype)
+             for i, kind, facts, value_dtype in data["checks"]]
+    if not entry.checks.restore(sites):
+        return None
+    entry.last_trace = data["last_trace"]
+    return compiled

@@ -1,0 +1,190 @@
+"""lower_xla/executable_cache.py: executables kept on disk, found before tracing.
+
+Each test runs fresh Python processes over a temporary cache folder; the child reports
+the executable cache's counts (hits, misses), how many times programs were traced, its
+results and the shared variable's new value, all checked against NumPy. A second
+process running the same program reads the executable back without tracing it; a
+changed graph, dtype, shape, flag, donation or version never does; a check that fails
+in a program read back gives the error it gives when compiled, and leaves the shared
+variable as it was. (Correctness, not speed: bench/bench_first_result.py measures it.)
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import symnb
+from symnb.lower_xla.checks import CheckSite, CheckTable
+
+# The children import this checkout's symnb (the one under test).
+_SOURCES = os.path.dirname(os.path.dirname(symnb.__file__))
+
+# A softmax classifier's SGD step: W (shared, updated: donated) indexed by labels known
+# only at run time (an index check). argv: a JSON of the variant to build.
+_CHILD = textwrap.dedent("""
+    import json, sys
+    options = json.loads(sys.argv[1])
+    if options.get("version"):
+        import symnb._version
+        symnb._version.__version__ = options["version"]
+    if options.get("jax_version"):
+        import jax
+        jax.__version__ = options["jax_version"]
+    import numpy as np
+    import symnb as sn, symnb.tensor as T
+    from symnb.lower_xla.cache import program_cache
+    from symnb.lower_xla.executable_cache import counts
+    dtype, n = options.get("dtype", "float32"), options.get("n", 6)
+    W = sn.shared(np.linspace(-1, 1, 12).reshape(4, 3).astype(dtype), name="W")
+    x = T.matrix("x", dtype=dtype)
+    y = T.ivector("y")
+    scores = T.dot(x, W) * options.get("scale", 1.0)
+    cost = -T.mean(T.log_softmax(scores)[T.arange(y.shape[0]), y])
+    updates = [(W, W - 0.5 * sn.grad(cost, W))] if options.get("updates", True) else []
+    f = sn.function([x, y], cost, updates=updates)
+    xv = np.linspace(0, 1, n * 4).reshape(n, 4).astype(dtype)
+    yv = (np.arange(n) % 3).astype("int32")
+    if options.get("bad_label"):
+        yv[1] = 7
+    out = {}
+    before = W.get_value().copy()
+    try:
+        out["cost"] = float(f(xv, yv))
+    except Exception as error:
+        out["error"] = str(error)
+        out["unchanged"] = bool(np.array_equal(W.get_value(), before))
+    out.update(W=W.get_value().tolist(), hits=counts.hits, misses=counts.misses,
+               writes=counts.writes, traces=program_cache.traces,
+               shapes=sorted(str(v) for v in f.last_shapes.values()))
+    print(json.dumps(out))
+""")
+
+
+def _run(tmp_path, cache: str | None = None, flags: str = "", **options) -> dict:
+    script = tmp_path / "training_step.py"
+    script.write_text(_CHILD)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([_SOURCES, os.environ.get("PYTHONPATH", "")]))
+    folder = str(tmp_path / "cache") if cache is None else cache
+    env["SYMNB_FLAGS"] = f"compile_cache_min_seconds=0,compile_cache_dir={folder}{flags}"
+    done = subprocess.run([sys.executable, str(script), json.dumps(options)], capture_output=True,
+                          text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _numpy_step(dtype: str = "float32", n: int = 6, scale: float = 1.0) -> tuple[float, np.ndarray]:
+    """The step in NumPy (float64): the cost and W's new value."""
+    W = np.linspace(-1, 1, 12).reshape(4, 3).astype(dtype).astype(np.float64)
+    x = np.linspace(0, 1, n * 4).reshape(n, 4).astype(dtype).astype(np.float64)
+    y = np.arange(n) % 3
+    scores = x @ W * scale
+    probabilities = np.exp(scores - scores.max(1, keepdims=True))
+    probabilities /= probabilities.sum(1, keepdims=True)
+    cost = -np.mean(np.log(probabilities[np.arange(n), y]))
+    delta = probabilities.copy()
+    delta[np.arange(n), y] -= 1
+    return cost, W - 0.5 * scale * x.T @ delta / n
+
+
+def _check_values(run: dict, dtype: str = "float32", n: int = 6, scale: float = 1.0,
+                  updates: bool = True) -> None:
+    cost, W = _numpy_step(dtype, n, scale)
+    np.testing.assert_allclose(run["cost"], cost, rtol=1e-5)
+    expected = W if updates else np.linspace(-1, 1, 12).reshape(4, 3)
+    np.testing.assert_allclose(run["W"], expected, rtol=1e-5, atol=1e-6)
+
+
+def test_a_second_process_runs_the_executable_without_tracing(tmp_path):
+    first = _run(tmp_path)
+    assert (first["hits"], first["misses"], first["writes"]) == (0, 1, 1)
+    assert first["traces"] == 1
+    assert os.listdir(tmp_path / "cache" / "symnb-0.1.0" / "executables")
+    second = _run(tmp_path)
+    assert (second["hits"], second["misses"], second["traces"]) == (1, 0, 0)
+    assert second["shapes"] == first["shapes"] and first["shapes"]  # f.last_shapes restored
+    for run in (first, second):
+        _check_values(run)
+
+
+@pytest.mark.parametrize("change", [
+    dict(scale=2.0),                 # another constant in the graph
+    dict(dtype="float64"),           # another dtype
+    dict(n=5),                       # another shape in the call
+    dict(updates=False),             # no update: nothing donated, another graph
+    dict(flags=",index_checks=False"),
+    dict(version="0.0.0-test"),      # another symnb version
+    dict(jax_version="0.0.0-test"),  # another jax version (only the key tells)
+])
+def test_a_changed_program_is_not_read_back(tmp_path, change):
+    _run(tmp_path)  # the program above, kept
+    run = _run(tmp_path, **change)
+    assert run["hits"] == 0 and run["misses"] == 1 and run["traces"] == 1
+    _check_values(run, change.get("dtype", "float32"), change.get("n", 6),
+                  change.get("scale", 1.0), change.get("updates", True))
+
+
+def test_a_failed_check_read_back_reports_the_same_error(tmp_path):
+    first = _run(tmp_path, bad_label=True)
+    second = _run(tmp_path, bad_label=True)
+    assert (first["misses"], second["hits"], second["traces"]) == (1, 1, 0)
+    assert second["error"] == first["error"]
+    assert "IndexError" in first["error"] and "training_step.py" in first["error"]
+    assert "T.log_softmax(scores)[T.arange(y.shape[0]), y]" in first["error"]
+    assert first["unchanged"] and second["unchanged"]
+    np.testing.assert_array_equal(second["W"], np.linspace(-1, 1, 12).reshape(4, 3)
+                                  .astype("float32"))
+
+
+def test_the_good_call_and_the_failing_one_share_the_executable(tmp_path):
+    _run(tmp_path)  # kept by a call whose check passed
+    failing = _run(tmp_path, bad_label=True)
+    assert failing["hits"] == 1 and failing["traces"] == 0
+    assert "IndexError" in failing["error"] and failing["unchanged"]
+
+
+def test_an_empty_folder_turns_it_off(tmp_path):
+    for _ in range(2):
+        run = _run(tmp_path, cache="")
+        assert (run["hits"], run["misses"], run["writes"], run["traces"]) == (0, 0, 0, 1)
+        _check_values(run)
+    assert not (tmp_path / "cache").exists()
+
+
+def _sites(n: int) -> list[CheckSite]:
+    nodes = [object() for _ in range(n)]  # stand-ins: a site compares its node by identity
+    return [CheckSite(node, "index", (("axis", i),)) for i, node in enumerate(nodes)]
+
+
+def test_a_check_table_takes_back_only_the_ids_it_agrees_with():
+    sites = _sites(3)
+    table = CheckTable()
+    assert table.restore(sites[:2]) and table.sites == sites[:2]
+    assert table.restore(sites) and table.sites == sites  # extends
+    assert table.add(sites[1]) == 1 and table.add(sites[2]) == 2
+    assert table.restore(sites[:1]) and table.sites == sites  # a prefix agrees
+    other = CheckTable()
+    other.add(sites[2])
+    assert not other.restore(sites) and other.sites == [sites[2]]  # id 0 taken by another
+
+
+def test_a_program_lowered_by_a_rule_from_outside_symnb_is_not_kept():
+    # The key covers symnb's code (its version and sources); a rule a user registers for
+    # one of symnb's ops is code it cannot see, so such a program is never kept.
+    import symnb.tensor as T
+    from symnb.lower_xla.executable_cache import program_bytes
+    from symnb.lower_xla.registry import lower
+
+    op = T.exp(T.vector("x")).owner.op
+    assert program_bytes((op,)) is not None
+    original = lower.dispatch(type(op))
+    lower.register(type(op))(lambda op, node: (lambda x: x))  # this test module's rule
+    try:
+        assert program_bytes((op,)) is None
+    finally:
+        lower.register(type(op))(original)
+    assert lower.dispatch(type(op)) is original and program_bytes((op,)) is not None
