@@ -1,4 +1,4 @@
-"""Run-time checks inside the one jitted program (``jax.experimental.checkify``).
+"""Run-time checks inside the one jitted program.
 
 ``Assert`` and the index checks of the indexing ops share this mechanism. A rule calls
 :func:`require` with the condition:
@@ -6,9 +6,9 @@
 - a condition known while tracing (NumPy, or a concrete array in the node-by-node
   modes) is decided at once: a false one raises the kind's plain error (``IndexError``,
   ``AssertionError``), which the function reports with the node's line;
-- a traced condition becomes a ``checkify.check``: the program returns a small error
-  value beside its outputs, read back with them (a host callback would stop the
-  device in the middle of the program on every call).
+- a traced condition becomes part of a small error value the program returns beside
+  its outputs, read back with them (a host callback would stop the device in the
+  middle of the program on every call).
 
 A program that may check (:func:`has_checks`, which looks inside loop bodies and
 branches) returns ``(error, outputs)``; the function calls :func:`raise_failed_check`
@@ -18,9 +18,9 @@ failed first and the value it reports, a :class:`CheckOutcome` of a few scalars.
 ``checkify`` is involved, which would interpret the whole traced program again to
 thread its error state through every operation (on the MLP step of
 ``bench/bench_first_result.py``, checkify and the larger program XLA compiled cost a
-fifth of the first call's tracing, lowering and compiling). A
-program with checks inside loop bodies or branches is wrapped by :func:`with_checks`
-(``checkify``), which carries their errors out of ``lax.scan`` and ``lax.cond``.
+fifth of the first call's tracing, lowering and compiling). A program with checks
+inside loop bodies or branches is wrapped by :func:`with_checks` (``checkify``), which
+carries their errors out of ``lax.scan`` and ``lax.cond``.
 
 A failed call must leave shared variables as they were, yet the program updates them
 in place (their buffers are donated). A program checking its own graph returns the
@@ -33,10 +33,10 @@ runs node by node, outside ``jax.jit``.
 Each check a trace makes is entered in the program's :class:`CheckTable`; a failed
 check is known by its index there (a structured id, never parsed out of a message):
 the :class:`CheckOutcome`'s code, or the payload of the ``checkify`` error, read back
-with ``get_exception()``. A program may
-serve every equal graph (the compile cache), so the node a check names is mapped by
-its position in a walk of the program's graph (:func:`symnb.core.graph.walk_nodes`)
-onto the node at the same position of the function called.
+with ``get_exception()``. A program may serve every equal graph (the compile cache),
+so the node a check names is mapped by its position in a walk of the program's graph
+(:func:`symnb.core.graph.walk_nodes`) onto the node at the same position of the
+function called.
 """
 
 from __future__ import annotations

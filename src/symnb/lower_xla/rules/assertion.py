@@ -2,7 +2,7 @@
 
 A condition known while tracing (a constant, or computed from shapes) is checked then,
 and a false one fails like any node that cannot run (the report names the assert's
-line). A traced condition becomes a ``checkify.check`` in the jitted program; a false
+line). A traced condition becomes a run-time check of the jitted program; a false
 one raises ``AssertionFailedError`` with the assert's message and line.
 """
 
