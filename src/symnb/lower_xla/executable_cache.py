@@ -186,15 +186,16 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         digest.update(repr((signature, _environment())).encode())
         path = os.path.join(folder, digest.hexdigest())
         compiled = _load(path, entry)
-        if compiled is not None:
+        aot = None if compiled is None else _cpp_call(compiled)
+        if aot is not None:
             counts.hits += 1
-            return compiled._executable.create_cpp_call(compiled._params)._cache_miss(*args)
+            return aot._cache_miss(*args)
         counts.misses += 1
         start = time.perf_counter()
         lowered = jitted.lower(*args)
         with jax_cache_bypassed() as read_back:
             compiled = lowered.compile()
-        aot = compiled._executable.create_cpp_call(compiled._params)
+        aot = _cpp_call(compiled)
         if aot is None:  # host callbacks or effects: not kept, and run by JAX's own path
             counts.skipped += 1
             return jitted._cache_miss(*args)
@@ -217,6 +218,16 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
     except (ImportError, AttributeError, TypeError):  # another JAX's internals: no executables kept
         counts.skipped += 1
         return jitted
+
+
+def _cpp_call(compiled: Any) -> Any:
+    """JAX's C++ dispatch object for an ahead-of-time ``Compiled`` (as ``Compiled.__call__``
+    makes it), or None: an executable with host callbacks or effects, or a JAX whose
+    ``Compiled`` is built otherwise (the program then runs through ``jax.jit``)."""
+    try:
+        return compiled._executable.create_cpp_call(compiled._params)
+    except AttributeError:
+        return None
 
 
 class _TreePickler(pickle.Pickler):
