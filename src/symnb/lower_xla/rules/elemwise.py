@@ -29,10 +29,10 @@ def _compute_dtype(node) -> np.dtype:
     return np.result_type(*(np.dtype(v.type.dtype) for v in node.inputs))
 
 
-def _broadcast_by_lax(arrays) -> bool:
-    """True when every input has the shape of the others or none (rank 0), which
-    ``jax.lax`` applies as it is; False when NumPy's broadcasting is needed. Raises
-    ``DimensionMismatch`` when the shapes do not broadcast."""
+def _check_broadcast(arrays) -> bool:
+    """Raise ``DimensionMismatch`` when the inputs' shapes do not broadcast. Returns True
+    when every input has the shape of the others or none (rank 0), which ``jax.lax``
+    applies as it is; False when NumPy's broadcasting is needed."""
     shapes = [tuple(a.shape) for a in arrays]
     ranked = [s for s in shapes if s]
     if not ranked or ranked.count(ranked[0]) == len(ranked):
@@ -57,7 +57,7 @@ def _elementwise(fn: Callable, node, primitive: Callable | None = None) -> Calla
         primitive = None
 
     def apply(*arrays):
-        direct = _broadcast_by_lax(arrays)
+        direct = _check_broadcast(arrays)
         arrays = [as_dtype(a, dtype) if cast else a for a, cast in zip(arrays, casts)]
         if primitive is not None and direct and all(a.dtype == dtype for a in arrays):
             return primitive(*arrays)
@@ -146,7 +146,7 @@ def _switch(op, node):
     dtype = np.dtype(node.outputs[0].type.dtype)
 
     def switch(cond, a, b):
-        _broadcast_by_lax((cond, a, b))
+        _check_broadcast((cond, a, b))
         return jnp.where(cond.astype(bool), as_dtype(a, dtype), as_dtype(b, dtype))
 
     return switch
