@@ -36,7 +36,7 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     which specializes or reports it); one while running to ``execution_error``."""
     check_all, exact = spec.checks.check_all, spec.checks.exact
     call, n_inputs, ndarray = program.call, len(spec.inputs), np.ndarray
-    locks, shared_values, finish, asarray = spec.locks, spec.shared_values, spec.finish, np.asarray
+    locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
 
     def run(arrays: Any) -> Any:
         try:
@@ -46,53 +46,8 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         except jax.errors.JaxRuntimeError as error:
             raise execution_error(error, program, list(arrays)) from None
 
-    if locks is None and spec.single and n_inputs == 1:
-        (dtype, ndim), = exact
-
-        def one_in_one_out(*args: Any, **kwargs: Any) -> Any:
-            """As ``single_output`` below, for one argument: no loop over arguments."""
-            if kwargs or len(args) != 1:
-                return full(*args, **kwargs)
-            (value,) = args
-            try:  # free unless it raises: errors leave without symnb's frames
-                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                    (value,) = check_all(args)
-                try:
-                    results = call(value)
-                except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                    results = retry([value], failure)
-                except jax.errors.JaxRuntimeError as error:
-                    raise execution_error(error, program, [value]) from None
-            except Exception as err:
-                hide_library_frames(err)
-                raise
-            return asarray(results[0]).copy()
-
-        return one_in_one_out
-
-    if locks is None and spec.single:
-        # The most common case, with ``check_all``'s test, ``run`` and ``finish`` written
-        # out: a Python frame is a measurable part of a tiny function's call.
-        def single_output(*args: Any, **kwargs: Any) -> Any:
-            if kwargs or len(args) != n_inputs:
-                return full(*args, **kwargs)
-            try:  # free unless it raises: errors leave without symnb's frames
-                for value, (dtype, ndim) in zip(args, exact):
-                    if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                        args = check_all(args)
-                        break
-                try:
-                    results = call(*args)
-                except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                    results = retry(list(args), failure)
-                except jax.errors.JaxRuntimeError as error:
-                    raise execution_error(error, program, list(args)) from None
-            except Exception as err:
-                hide_library_frames(err)
-                raise
-            return asarray(results[0]).copy()  # as CallSpec.finish: see call.owned
-
-        return single_output
+    if program.bare and spec.single and locks is None:
+        return _one_output(spec, program.run, full, retry, execution_error, program)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != n_inputs:
@@ -111,3 +66,63 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
             raise
 
     return positional
+
+
+def _one_output(spec: CallSpec, run: Callable[..., Any], full: Callable[..., Any],
+                retry: Callable[[list[Any], Exception], Any],
+                execution_error: Callable[[Exception, Program, list[Any]], Exception],
+                program: Program) -> Callable[..., Any]:
+    """The most common case: one output, no shared variable, a bare program (``run``
+    returns the output itself). ``fast_path``'s checks, run and ``finish`` written out
+    in the closure: a Python frame or loop is a measurable part of a tiny function's
+    call. ``retry`` returns the full run's list of outputs."""
+    check_all, exact, n_inputs = spec.checks.check_all, spec.checks.exact, len(spec.inputs)
+    ndarray, asarray, missing = np.ndarray, np.asarray, _MISSING
+
+    if n_inputs == 1:
+        (dtype, ndim), = exact
+
+        # One positional parameter (not ``*args``): the call builds no tuple of arguments.
+        def one_in_one_out(value: Any = missing, /, *more: Any, **kwargs: Any) -> Any:
+            if kwargs or more or value is missing:
+                return full(*(() if value is missing else (value,)), *more, **kwargs)
+            try:  # free unless it raises: errors leave without symnb's frames
+                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
+                    (value,) = check_all((value,))
+                try:
+                    output = run(value)
+                except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
+                    output = retry([value], failure)[0]
+                except jax.errors.JaxRuntimeError as error:
+                    raise execution_error(error, program, [value]) from None
+            except Exception as err:
+                hide_library_frames(err)
+                raise
+            return asarray(output).copy()  # as CallSpec.finish: see call.owned
+
+        return one_in_one_out
+
+    def single_output(*args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != n_inputs:
+            return full(*args, **kwargs)
+        try:  # free unless it raises: errors leave without symnb's frames
+            for value, (dtype, ndim) in zip(args, exact):  # check_all's test, written out
+                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
+                    args = check_all(args)
+                    break
+            try:
+                output = run(*args)
+            except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
+                output = retry(list(args), failure)[0]
+            except jax.errors.JaxRuntimeError as error:
+                raise execution_error(error, program, list(args)) from None
+        except Exception as err:
+            hide_library_frames(err)
+            raise
+        return asarray(output).copy()  # as CallSpec.finish: see call.owned
+
+    return single_output
+
+
+#: No argument given (``None`` may be one).
+_MISSING = object()

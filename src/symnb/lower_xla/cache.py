@@ -74,6 +74,10 @@ class Program:
     #: Runs as ``jitted(*arrays) -> results`` with no checks, static arguments or
     #: rewrite checks to handle (the function's fast path).
     plain: bool = False
+    #: A plain program of one output and no updates: ``run`` returns that output itself,
+    #: not a list of it (``call`` still returns the list). JAX then builds no list per
+    #: call, a measurable part of a tiny function's call (bench/bench_calls.py).
+    bare: bool = False
     #: Argument positions whose buffers a call donates (the updated shared variables).
     donate: tuple[int, ...] = ()
     #: The whole graph as one ``jax.jit`` program (``jitted.lower`` shows it), not a
@@ -233,6 +237,7 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
         run = own_checks(run, entry.checks, donate)
     entry.checked, entry.keeps_old_values, entry.static = checked, own and bool(donate), static
     entry.donate = donate if own or not checked else ()
+    entry.bare = bare = len(outputs) == 1 and not donate and not checked and not static
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
@@ -249,29 +254,41 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
 
         if entry.checked and not own:
             return with_checks(run_all, entry.checks)(*dynamic)
-        return run_all(*dynamic)
+        results = run_all(*dynamic)
+        return results[0] if bare else results
 
     entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate,
-                           **_jit_shardings(shardings, static, checked))
+                           **_jit_shardings(shardings, static, checked, bare))
     folder = executables_folder()
     # Executables of programs over several devices or specialized on values stay JAX's.
     keep = folder is not None and shardings is None and not static
     entry.run = disk_cached_call(entry, key, folder) if keep else entry.jitted
-    entry.call = entry.call_donating if entry.donate else entry.run
+    entry.call = entry.call_donating if entry.donate else _listed(entry.run) if bare else entry.run
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry
 
 
-def _jit_shardings(shardings: tuple | None, static: tuple[int, ...], checked: bool) -> dict:
+def _listed(run: Callable[..., Any]) -> Callable[..., list[Any]]:
+    """A bare program's ``run`` (one output, returned as itself) as ``call``: the list
+    of its output, as every other program's call returns."""
+
+    def call(*args: Any) -> list[Any]:
+        return [run(*args)]
+
+    return call
+
+
+def _jit_shardings(shardings: tuple | None, static: tuple[int, ...], checked: bool,
+                   bare: bool) -> dict:
     """``jax.jit``'s ``in_shardings``/``out_shardings`` for the program's arguments and
     results (static arguments have none; a checked program returns ``(error, results)``,
-    whose error JAX places)."""
+    whose error JAX places; a bare one its one output)."""
     if shardings is None:
         return {}
     ins, outs = shardings
     in_shardings = tuple(s for i, s in enumerate(ins) if i not in static)
-    out_shardings = list(outs)
+    out_shardings = outs[0] if bare else list(outs)
     return {"in_shardings": in_shardings,
             "out_shardings": (None, out_shardings) if checked else out_shardings}
 

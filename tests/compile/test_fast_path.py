@@ -1,0 +1,93 @@
+"""compile/fast_path.py: the common call, written out in one closure, behaves exactly as
+the full path (``Function._call_in_full``, which a profiled function always takes)."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+
+
+def _both(inputs, output):
+    """The same graph compiled twice: once taking the fast path, once the full path."""
+    fast = sn.function(inputs, output)
+    full = sn.function(inputs, output, profile=True)
+    assert fast._invoke is not fast._call_in_full
+    assert full._invoke == full._call_in_full
+    return fast, full
+
+
+def test_a_one_output_program_returns_its_output_bare_and_its_call_a_list():
+    v = T.vector("v")
+    f = sn.function([v], v * 2 + 1)
+    x = np.arange(4, dtype="float32")
+    np.testing.assert_array_equal(f(x), x * 2 + 1)
+    program = f._program
+    assert program.bare and program.plain
+    np.testing.assert_array_equal(np.asarray(program.run(x)), x * 2 + 1)
+    listed = program.call(x)
+    assert isinstance(listed, list) and len(listed) == 1
+    np.testing.assert_array_equal(np.asarray(listed[0]), x * 2 + 1)
+    # A list of one output, several outputs, or updates: the program returns a list.
+    assert sn.function([v], [v * 2])._program.bare
+    assert not sn.function([v], [v * 2, v + 1])._program.bare
+    s = sn.shared(np.zeros(4, "float32"), name="s")
+    assert not sn.function([v], v * 2, updates=[(s, s + v)])._program.bare
+
+
+@pytest.mark.parametrize("n_inputs", [1, 2, 3])
+def test_fast_and_full_paths_compute_the_same_owned_arrays(n_inputs):
+    variables = [T.vector(f"x{i}") for i in range(n_inputs)]
+    output = variables[0] * 2
+    for v in variables[1:]:
+        output = output + v
+    fast, full = _both(variables, output)
+    args = [np.arange(5, dtype="float32") + i for i in range(n_inputs)]
+    expected = args[0] * 2 + sum(args[1:], np.zeros(5, "float32"))
+    for f in (fast, full):
+        result = f(*args)
+        np.testing.assert_array_equal(result, expected)
+        assert isinstance(result, np.ndarray) and result.flags.writeable
+        result[0] = -1  # the caller owns it: the next call is unaffected
+        np.testing.assert_array_equal(f(*args), expected)
+        by_name = f(**{f"x{i}": a for i, a in enumerate(args)})
+        np.testing.assert_array_equal(by_name, expected)
+        converted = f(*[a.astype(int).tolist() for a in args])  # integer lists: converted
+        np.testing.assert_array_equal(converted, expected)
+
+
+def test_an_input_returned_as_it_is_is_a_copy_the_caller_owns():
+    v = T.vector("v")
+    fast, full = _both([v], v)
+    x = np.arange(3, dtype="float32")
+    for f in (fast, full):
+        result = f(x)
+        result[:] = 7
+        np.testing.assert_array_equal(x, [0, 1, 2])
+
+
+@pytest.mark.parametrize("call", [
+    lambda f: f(),
+    lambda f: f(np.ones(3, "float32"), np.ones(3, "float32")),
+    lambda f: f(w=np.ones(3, "float32")),
+    lambda f: f(None),
+    lambda f: f(np.ones((2, 2), "float32")),
+    lambda f: f(np.ones(3)),
+    lambda f: f(np.ones(3, "float32"), v=np.ones(3, "float32")),
+])
+def test_bad_calls_get_the_same_error_on_both_paths(call):
+    v = T.vector("v")
+    fast, full = _both([v], v * 2)
+    with pytest.raises(TypeError) as on_fast:
+        call(fast)
+    with pytest.raises(TypeError) as on_full:
+        call(full)
+    assert str(on_fast.value) == str(on_full.value)
+
+
+def test_a_length_from_an_argument_specializes_through_the_fast_path():
+    n = T.iscalar("n")
+    f = sn.function([n], T.arange(n) * 2)
+    assert f._invoke is not f._call_in_full
+    for length in (3, 5, 3):
+        np.testing.assert_array_equal(f(np.int32(length)), np.arange(length) * 2)
