@@ -6,6 +6,7 @@ import urllib.parse
 import sys
 from unittest import mock
 
+import numpy as np
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 
@@ -217,3 +218,34 @@ def test_unload_removes_the_magic_and_reprs(shell):
     assert "symgraph" not in shell.magics_manager.magics["cell"]
     assert "_symnb_symgraph" not in shell.user_ns
     shell.run_line_magic("load_ext", "symnb")  # the fixture unloads it again
+
+
+def test_symgraph_shows_compiles_and_profiles_each_element_of_a_list(shell):
+    """The gradients of T.grad(c, [W, b]) each get a row, an output of the compiled
+    function and a place in the profile; their values are the hand-derived gradients."""
+    from symnb.magics.cell_variables import assigned_variables, snapshot
+    from symnb.magics.report import symgraph_report
+
+    shell.run_cell("W = sn.shared(np.arange(6, dtype='float32').reshape(3, 2) / 4, name='W')\n"
+                   "b = sn.shared(np.float32([0.5, -1]), name='b')", store_history=True)
+    grad_cell = f"{CELL_X}\nc = ((T.dot(x, W) + b) ** 2).sum()\ngW = T.grad(c, [W, b])\ns = {{W, b}}"
+    result, (bundle,) = run(shell, f"%%symgraph --profile\n{grad_cell}")
+    assert result.success
+    page = bundle["text/html"]
+    assert ">gW[0]</th>" in page and ">gW[1]</th>" in page
+    assert "Profile of c, gW[0], gW[1]: " in page
+    assert "s: a set of 2 symbolic variable(s) is not shown" in page
+    # The same report over the namespace: its compiled function against NumPy.
+    before = snapshot(shell.user_ns)
+    shell.run_cell(grad_cell, store_history=True)
+    found = assigned_variables(shell.user_ns, before)
+    report = symgraph_report(found.shown, optimized=True, notes=found.notes)
+    x, W, b = (shell.user_ns[k].get_value() if k != "x" else shell.user_ns[k].test_value
+               for k in ("x", "W", "b"))
+    r = x @ W + b
+    c, gW, gb = report.function(x)
+    np.testing.assert_allclose(c, (r ** 2).sum(), rtol=1e-6)
+    np.testing.assert_allclose(gW, np.outer(x, 2 * r), rtol=1e-6)
+    np.testing.assert_allclose(gb, 2 * r, rtol=1e-6)
+    for (name, var), value in zip(found.shown[1:], (c, gW, gb)):  # each row's test value too
+        np.testing.assert_allclose(var.test_value, value, rtol=1e-6, err_msg=name)

@@ -1,6 +1,7 @@
-"""What ``%%symgraph`` shows, as plain functions over a namespace (no IPython here).
+"""What ``%%symgraph`` shows, as plain functions (no IPython here).
 
-- :func:`assigned_variables`: the symbolic variables a cell (re)assigned;
+- :mod:`symnb.magics.cell_variables`: the symbolic variables a cell (re)assigned, and
+  under what names (``gW[0]`` for an element of a list);
 - :func:`function_inputs`: the inputs a shown graph is compiled over;
 - :class:`SymgraphReport`: the report: one table of the variables, one picture of their
   graph (optimized with ``--optimized``), with ``--profile`` a profile of timed calls
@@ -11,51 +12,18 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.shared import function_inputs as function_inputs
+from symnb.magics.cell_variables import SymgraphUsageError
 from symnb.printing import debugprint
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import kind_of, pre, value_summary, variables_table
 
-__all__ = ["SymgraphUsageError", "snapshot", "assigned_variables", "named_variables",
-           "function_inputs", "compile_shown", "SymgraphReport", "symgraph_report",
+__all__ = ["function_inputs", "compile_shown", "SymgraphReport", "symgraph_report",
            "profile_calls"]
-
-
-class SymgraphUsageError(ValueError):
-    """A ``%%symgraph`` option that cannot be honoured (reported as IPython's UsageError)."""
-
-
-def snapshot(namespace: Mapping[str, Any]) -> dict[str, int]:
-    """Object identities by name: compared after the cell to see what it (re)assigned."""
-    return {name: id(value) for name, value in namespace.items()}
-
-
-def assigned_variables(namespace: Mapping[str, Any], before: Mapping[str, int]
-                       ) -> list[tuple[str, Variable]]:
-    """The (name, variable) pairs of symbolic variables bound to a name that is new or now
-    holds another object, in the namespace's order (the order the cell assigned them)."""
-    return [(name, value) for name, value in namespace.items()
-            if isinstance(value, Variable) and not name.startswith("_")
-            and before.get(name) != id(value)]
-
-
-def named_variables(namespace: Mapping[str, Any], names: Sequence[str]
-                    ) -> list[tuple[str, Variable]]:
-    """The variables ``--show`` names; an error naming any that is missing or not symbolic."""
-    found = []
-    for name in names:
-        if name not in namespace:
-            raise SymgraphUsageError(f"%%symgraph --show: no variable named {name!r} after the cell ran")
-        value = namespace[name]
-        if not isinstance(value, Variable):
-            raise SymgraphUsageError(f"%%symgraph --show: {name!r} is of type {type(value).__name__}, "
-                                     f"not a symbolic variable")
-        found.append((name, value))
-    return found
 
 
 def compile_shown(shown: Sequence[tuple[str, Variable]], profile: bool) -> Any:
@@ -85,16 +53,18 @@ class SymgraphReport:
     test values (:func:`profile_calls`): its overview, the tables one click away."""
 
     def __init__(self, shown: Sequence[tuple[str, Variable]], optimized: bool = False,
-                 profile: bool = False) -> None:
+                 profile: bool = False, notes: Sequence[str] = ()) -> None:
         from symnb.widgets.explorer import GraphExplorer
 
         self.shown = list(shown)
         self.function = None
         self.explorer = None
-        self.notes: list[str] = []
+        self.optimized = optimized
+        self.notes: list[str] = list(notes)  # first: what the cell bound that is not shown
         self.profile_text = ""
         if not self.shown:
-            self.notes.append("%%symgraph: the cell assigned no symbolic variable.")
+            self.notes.append("%%symgraph: no symbolic variable to show." if self.notes
+                              else "%%symgraph: the cell assigned no symbolic variable.")
             return
         computed = [var for _, var in self.shown if var.owner is not None]
         if optimized or profile:
@@ -143,7 +113,7 @@ class SymgraphReport:
         lines = [f"{name}: {var.type.short()}  {kind_of(var)}  {value_summary(var)}  "
                  f"[{creation_text(var)}]" for name, var in self.shown]
         lines += self.notes
-        if self.function is not None and any(n.startswith("Optimized") for n in self.notes):
+        if self.function is not None and self.optimized:
             lines.append(debugprint(self.function, file="str", print_test_value=True).rstrip())
         elif self.explorer is not None:
             done: dict = {}  # shared across the trees: a subgraph already shown is referenced
@@ -169,6 +139,6 @@ def profile_calls(fn: Any, arguments: list[Any], budget: float = 0.3, most: int 
 
 
 def symgraph_report(shown: Sequence[tuple[str, Variable]], optimized: bool = False,
-                    profile: bool = False) -> SymgraphReport:
-    """The ``%%symgraph`` report for ``shown`` (name, variable) pairs."""
-    return SymgraphReport(shown, optimized, profile)
+                    profile: bool = False, notes: Sequence[str] = ()) -> SymgraphReport:
+    """The ``%%symgraph`` report for ``shown`` (name, variable) pairs, with ``notes``."""
+    return SymgraphReport(shown, optimized, profile, notes)

@@ -26,9 +26,10 @@ from IPython.core.magic import Magics, cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
 
-from symnb.magics.report import (
-    SymgraphUsageError, assigned_variables, named_variables, snapshot, symgraph_report,
+from symnb.magics.cell_variables import (
+    SymgraphUsageError, assigned_variables, named_variables, snapshot,
 )
+from symnb.magics.report import symgraph_report
 from symnb.widgets._view import in_kernel
 
 __all__ = ["SymgraphMagics", "transform_symgraph_cell"]
@@ -52,8 +53,8 @@ class SymgraphMagics(Magics):
               help="compile with profile=True, call on the inputs' test values (once to "
                    "compile, then timed calls) and show the profile")
     @argument("--show", metavar="NAMES", default=None,
-              help="comma-separated names of the variables to show (default: the symbolic "
-                   "variables the cell assigned)")
+              help="comma-separated names of the variables (or lists, tuples, dicts of them) "
+                   "to show (default: the symbolic variables the cell assigned)")
     @cell_magic
     def symgraph(self, line: str, cell: str) -> None:
         """Run the cell, then show the symbolic variables it assigned: one table of them
@@ -79,9 +80,10 @@ class SymgraphMagics(Magics):
         self._pending = None
         namespace = self.shell.user_ns
         try:
-            shown = (named_variables(namespace, args.show) if args.show is not None
+            found = (named_variables(namespace, args.show) if args.show is not None
                      else assigned_variables(namespace, before))
-            report = symgraph_report(shown, optimized=args.optimized, profile=args.profile)
+            report = symgraph_report(found.shown, optimized=args.optimized, profile=args.profile,
+                                     notes=found.notes)
         except SymgraphUsageError as err:
             raise UsageError(str(err)) from None
         if in_kernel() and report.explorer is not None:
