@@ -242,3 +242,65 @@ def test_flops_of_a_scan_of_matmuls_and_of_nested_scans_multiply_by_their_steps(
     g = sn.function([h0, a], nested[-1], profile=True)
     assert _flops_after_two_calls(g, *values) == pytest.approx(
         2 * batch * hidden ** 2 * steps * outer, rel=0.10)
+
+
+def _layer(inp, w):
+    return T.dot(inp, w)  # one line builds every layer's dot
+
+
+def test_nodes_built_at_one_line_each_get_their_own_measured_time():
+    """Three dots built by one helper line are three XLA operations, each timed for its
+    own node (not the line's time split evenly); only a fused operation's share is
+    marked as an estimate."""
+    rng = np.random.default_rng(1)
+    x = T.matrix("x", shape=(None, 256))
+    wide, narrow = (sn.shared(rng.normal(size=(256, n)).astype("float32"), name=f"w{n}") for n in (512, 2))
+    back = sn.shared(rng.normal(size=(512, 256)).astype("float32"), name="back")
+    out = T.tanh(_layer(_layer(_layer(x, wide), back), narrow)).sum()
+    f = sn.function([x], out, profile=True)
+    batch = rng.normal(size=(512, 256)).astype("float32")
+    for _ in range(4):
+        f(batch)
+    report = f.profile.report(repeats=5)
+    dots = [i for i, node in enumerate(f.nodes) if node.op.display_name() == "dot"]
+    assert len(dots) == 3 and not any(i in report.split_among for i in dots)
+    seconds = [report.node_seconds[i] for i in dots]
+    # 2*512*256*512 flops each for the first two, 2*512*256*2 for the last: 256 times fewer.
+    assert min(seconds[:2]) > 4 * seconds[2] > 0
+    rows = {r.index: r for r in apply_rows(f.profile, report) if r.index >= 0}
+    assert {i for i, r in rows.items() if r.split} == set(report.split_among)
+    text = f.profile.summary(file="str", n_nodes=100)
+    for i, r in rows.items():
+        marked = f"~{r.percent:.1f}%" in text
+        assert marked == bool(r.split), (i, r)
+    if report.split_among:
+        assert "~: an estimate: XLA fused this node's work with other nodes'" in text
+
+
+def test_a_program_from_the_cache_says_so_instead_of_zero_compiles():
+    a = T.matrix("a", shape=(None, K))
+    b = T.matrix("b", shape=(K, N))
+    first = sn.function([a, b], T.dot(a, b) * 3, profile=True)
+    args = _args()
+    first(*args)
+    again = sn.function([a, b], T.dot(a, b) * 3, profile=True)  # an equal graph: a cache hit
+    again(*args)
+    assert len(first.profile.compiles) == 1 and again.profile.compiles == []
+    assert "compile: 1 compile(s)" in first.profile.overview(file="str")
+    for text in (again.profile.overview(file="str"), again.profile.summary(file="str")):
+        assert "no call compiled: the program came from a cache" in text
+        assert "0 compile(s)" not in text
+
+
+def test_overview_lists_the_costliest_lines_costliest_first():
+    f = _matmul()
+    a, b = _args()
+    for _ in range(3):
+        f(a, b)
+    overview = f.profile.overview(file="str", n_lines=5)
+    assert "costliest first" in overview
+    listed = overview.split("costliest first):\n")[1].splitlines()
+    seconds = [float(line.split()[1].rstrip("s")) for line in listed]
+    assert seconds == sorted(seconds, reverse=True) and len(seconds) >= 2
+    # The same rows as the Lines table, which lists every line.
+    assert [line.split(None, 2)[2] for line in listed] == [r.key for r in line_rows(f.profile, f.profile.report())][:5]

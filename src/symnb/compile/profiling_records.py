@@ -35,7 +35,7 @@ class ProfileReport(NamedTuple):
     node_seconds: dict[int, float]  # scaled, per toposort index (every node)
     line_seconds: dict[str, float]  # scaled, per user line
     unattributed: float             # XLA operations no node's scope names (copies, layouts)
-    shared_scopes: dict[int, int]   # nodes sharing a scope (op class and line) with others
+    split_among: dict[int, int]     # node -> nodes an XLA operation (a fusion) was split among
     facts: Any                      # profiling_xla.CompiledFacts, or None
     footprint: list[Any]            # footprint.Footprint entries, largest first
     traced_seconds: float = 0.0     # XLA's operations as traced, before scaling to the call

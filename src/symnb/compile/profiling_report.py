@@ -7,7 +7,6 @@ import contextlib
 from typing import Any
 
 import jax
-import numpy as np
 
 from symnb.compile.devices import on_device
 from symnb.compile.footprint import storage_footprint
@@ -32,11 +31,10 @@ def make_report(stats: Any, arrays: list[Any], repeats: int) -> ProfileReport:
         current = [jax.device_put(on_device(v), may_alias=False) for v in fn._all_shared]
     full = list(arrays) + current
     footprint = storage_footprint(fn._program_inputs, full, fn.nodes, fn._context, program.static)
-    weights = _output_sizes(fn.nodes, footprint)
     facts = None
     if program.whole_graph:
         try:
-            return _from_xla_trace(stats, program, full, footprint, weights, repeats)
+            return _from_xla_trace(stats, program, full, footprint, repeats)
         except RuntimeError:  # the profiler is busy (a trace of the user's own is running)
             pass
     raw = stats.replay_node_seconds(list(arrays), max(1, repeats // 2))
@@ -52,7 +50,7 @@ def make_report(stats: Any, arrays: list[Any], repeats: int) -> ProfileReport:
 
 
 def _from_xla_trace(stats: Any, program: Any, full: list[Any], footprint: list,
-                    weights: dict[int, float], repeats: int) -> ProfileReport:
+                    repeats: int) -> ProfileReport:
     fn = stats.function
     call_args = program.arguments(full)
     facts = compiled_facts(program, call_args, fn._context)
@@ -60,14 +58,16 @@ def _from_xla_trace(stats: Any, program: Any, full: list[Any], footprint: list,
     context = fn._context
 
     def run() -> None:
-        # Each run donates fresh copies, so every run sees the same values.
+        # Each run donates fresh copies, so every run sees the same values. The
+        # executable compiled above runs (its static arguments compiled in): the one
+        # whose operations the HLO text names.
         args = [jax.device_put(a, may_alias=False) if i in donated else a
-                for i, a in enumerate(call_args)]
+                for i, a in enumerate(call_args) if i not in program.static]
         with context() if context is not None else contextlib.nullcontext():
-            jax.block_until_ready(program.jitted(*args))
+            jax.block_until_ready(facts.executable(*args))
 
     times = trace_operations(run, repeats, module_name(facts.hlo_text))
-    found = attribute_to_nodes(times.seconds, hlo_scopes(facts.hlo_text), fn.nodes, weights)
+    found = attribute_to_nodes(times.seconds, hlo_scopes(facts.hlo_text), fn.nodes)
     call = stats.call_median or times.run_median
     # The program's time is its XLA operations' own time in the trace (not the traced
     # runs' wall time: the profiler and JAX's dispatch slow those down); the rest of
@@ -79,12 +79,5 @@ def _from_xla_trace(stats: Any, program: Any, full: list[Any], footprint: list,
         XLA_TRACE, call, program_seconds, call - program_seconds,
         {i: s * factor for i, s in found.node_seconds.items()},
         {line: s * factor for line, s in found.line_seconds.items()},
-        found.unattributed * factor, found.shared_scopes, facts, footprint, measured)
+        found.unattributed * factor, found.split_among, facts, footprint, measured)
 
-
-def _output_sizes(nodes: list, footprint: list) -> dict[int, float]:
-    """Each node's output elements (from the footprint's shapes): how nodes sharing a
-    scope share its time."""
-    sizes = {id(e.var): float(np.prod(e.shape)) if e.shape else 1.0 for e in footprint}
-    return {i: max(sum(sizes.get(id(v), 1.0) for v in node.outputs), 1.0)
-            for i, node in enumerate(nodes)}

@@ -22,7 +22,8 @@ from symnb.core.graph.type import describe_shape
 
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
-           "write_overview", "OUTSIDE", "UNNAMED"]
+           "write_overview", "OUTSIDE", "UNNAMED", "ESTIMATED_NOTE", "estimated_percent",
+           "estimated_text", "compile_text"]
 
 OUTSIDE = "(outside the XLA program: argument checks, dispatch, transfers, output copies)"
 UNNAMED = "(XLA work no node names: copies and layout changes XLA added)"
@@ -40,6 +41,7 @@ class Row(NamedTuple):
     count: int      # nodes in the row (1 for the Apply table)
     detail: str     # the Apply table: the node and its line; else ''
     index: int      # the node's toposort index (Apply table), else -1
+    split: int = 0  # Apply table: nodes one XLA operation (a fusion) of it was split among
 
 
 def _extra_rows(report: ProfileReport) -> list[tuple[str, float]]:
@@ -69,10 +71,25 @@ def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
     for i, seconds in report.node_seconds.items():
         key = str(i)
         groups[key], indices[key] = [seconds], i
-        shared = report.shared_scopes.get(i)
-        note = f" [time shared with {shared - 1} node(s) of the same op and line]" if shared else ""
-        details[key] = f"{nodes[i].op.display_name()}  {_where(nodes[i])}{note}"
-    return _rows(report, groups, details, indices)
+        details[key] = f"{nodes[i].op.display_name()}  {_where(nodes[i])}"
+    return [r._replace(split=report.split_among.get(r.index, 0)) if r.index >= 0 else r
+            for r in _rows(report, groups, details, indices)]
+
+
+#: The mark of a node's time that is in part a share of a fused XLA operation.
+ESTIMATED = "~"
+ESTIMATED_NOTE = (f"{ESTIMATED}: an estimate: XLA fused this node's work with other nodes' into one "
+                  "operation, whose measured time is split among them by output size")
+
+
+def estimated_percent(percent: float, split: int) -> str:
+    """A node's share of the call, marked when it is in part an estimate."""
+    return f"{ESTIMATED if split else ''}{_p(percent)}"
+
+
+def estimated_text(split: int) -> str:
+    """The Apply table's mark for a row whose time was split among ``split`` nodes."""
+    return f" [{ESTIMATED} one fused XLA operation of {split} nodes]" if split else ""
 
 
 def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
@@ -162,18 +179,26 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int) -> st
     out.write(f"  in the XLA program {_s(report.program_seconds)} "
               f"({_p(100 * report.program_seconds / total)}), outside it "
               f"{_s(report.outside_seconds)} ({_p(100 * report.outside_seconds / total)})\n")
-    stages = stats.compile_seconds()
-    out.write(f"  compile: {len(stats.compiles)} compile(s), {_s(sum(stages.values()))} "
-              f"(rewriting {_s(stages['rewriting'])}, tracing {_s(stages['tracing'])}, "
-              f"lowering {_s(stages['lowering'])}, XLA compile {_s(stages['xla_compile'])})\n")
+    out.write(f"  compile: {compile_text(stats)}\n")
     rows = line_rows(stats, report)
-    # The costliest rows, listed in the code's order (the rows no line owns last): the
-    # same lines read in the same order from run to run, whichever is a little faster.
-    top = sorted(rows[:n_lines], key=lambda r: (r.count == 0, r.key))
-    out.write(f"  costliest lines ({len(top)} of {len(rows)}, in the code's order):\n")
+    top = rows[:n_lines]  # line_rows are sorted costliest first
+    out.write(f"  costliest lines ({len(top)} of {len(rows)}, costliest first):\n")
     for r in top:
         out.write(f"    {_p(r.percent):>6}  {_s(r.seconds)}  {r.key}\n")
     return out.getvalue()
+
+
+def compile_text(stats: Any) -> str:
+    """What compiling cost: the compiles' stages, or, when no call compiled, that the
+    program came from a cache (it was compiled before this function was made)."""
+    stages = stats.compile_seconds()
+    if not stats.compiles and stats.calls:
+        return (f"no call compiled: the program came from a cache (an equal graph compiled "
+                f"earlier in this session, or the disk cache); rewriting the graph took "
+                f"{_s(stages['rewriting'])}")
+    return (f"{len(stats.compiles)} compile(s), {_s(sum(stages.values()))} (rewriting "
+            f"{_s(stages['rewriting'])}, tracing {_s(stages['tracing'])}, lowering "
+            f"{_s(stages['lowering'])}, XLA compile {_s(stages['xla_compile'])})")
 
 
 def _write_calls(out: io.StringIO, stats: Any) -> None:
@@ -181,10 +206,7 @@ def _write_calls(out: io.StringIO, stats: Any) -> None:
     out.write(f"  {n} call(s) timed: per call min {_s(stats.call_min)}, median "
               f"{_s(stats.call_median)}, mean {_s(stats.call_mean)}"
               f" (total {_s(sum(stats.call_times))})\n" if n else "  0 call(s) timed yet\n")
-    stages = stats.compile_seconds()
-    out.write(f"  {len(stats.compiles)} compile(s), counted apart from the calls; compile time: "
-              f"rewriting {_s(stages['rewriting'])}, tracing {_s(stages['tracing'])}, lowering "
-              f"{_s(stages['lowering'])}, XLA compile {_s(stages['xla_compile'])}\n")
+    out.write(f"  compile: {compile_text(stats)}; counted apart from the calls\n")
     for k, c in enumerate(stats.compiles):
         out.write(f"    compile {k + 1}: {describe_signature(c.shapes) or 'no arguments'}: the "
                   f"call took {_s(c.seconds)}\n")
@@ -250,14 +272,17 @@ def _write_apply(out: io.StringIO, stats: Any, report: ProfileReport, limit: int
             out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  "
                       f"{_s(r.seconds)}  {stats.calls:5d}     -  {r.key}\n")
             continue
-        out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  "
-                  f"{_s(r.seconds)}  {stats.calls:5d}  {r.index:4d}  {r.detail}\n")
+        out.write(f"  {estimated_percent(r.percent, r.split):>7}  {_p(running):>7}  "
+                  f"{_s(r.seconds * stats.calls)}  {_s(r.seconds)}  {stats.calls:5d}  {r.index:4d}  "
+                  f"{r.detail}{estimated_text(r.split)}\n")
         node = nodes[r.index]
         for kind, variables in (("input", node.inputs), ("output", node.outputs)):
             for k, var in enumerate(variables):
                 out.write(f"      {kind} {k}: {_value_text(var, shapes)}\n")
     if len(rows) > limit:
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
+    if any(r.split for r in rows[:limit]):
+        out.write(f"  {ESTIMATED_NOTE}; the other times are XLA's operations measured one by one.\n")
 
 
 def _value_text(var: Any, shapes: dict) -> str:

@@ -47,12 +47,13 @@ import jax
 import numpy as np
 
 from symnb.core.graph.basic import Apply, walk_nodes
-from symnb.lower_xla.interpreter import scope_name
+from symnb.lower_xla.interpreter import scope_name, scope_names
 
 __all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",
            "hlo_scopes", "attribute_to_nodes", "without_stack_frames"]
 
-_SCOPE = re.compile(r"^[A-Za-z_]\w*\([^()]*:\d+\)$")
+_SCOPE = re.compile(r"^[A-Za-z_]\w*\([^()]*:\d+\)(#\d+)?$")
+_REPEAT = re.compile(r"#\d+$")  # scope_names' suffix for a node's repeat of op and line
 _INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*)$")
 _SHAPE = re.compile(r"\[([\d,]*)\]")
 _CALLS = re.compile(r"calls=%([\w.\-]+)")
@@ -77,6 +78,9 @@ class CompiledFacts:
     code_bytes: int
     hlo_text: str
     uncounted_loops: int = 0  # while loops of unknown trip count: their bodies counted once
+    #: The executable compiled here (``jax.stages.Compiled``): the one a profile times, as
+    #: its operations are the ones ``hlo_text`` names.
+    executable: Any = None
 
     @property
     def peak_bytes(self) -> int:
@@ -90,12 +94,17 @@ def compiled_facts(program: Any, call_args: Sequence[Any], context: Any) -> Comp
 
     Lowering traces the graph again; that trace is not a call's, so the program's
     trace counters (which tell a call that compiled from one that did not) are kept.
+    It compiles without JAX's persistent cache: that cache's key leaves out the
+    operations' metadata, so an executable read back from it may carry the node scopes
+    of another graph of the same structure (another process's lines), which the
+    profile could not map onto this function's nodes.
     """
     from symnb.lower_xla.cache import program_cache
+    from symnb.lower_xla.persistent_cache import jax_cache_bypassed
 
     counted = (program.traces, program_cache.traces)
     try:
-        with context() if context is not None else contextlib.nullcontext():
+        with context() if context is not None else contextlib.nullcontext(), jax_cache_bypassed():
             compiled = program.jitted.lower(*call_args).compile()
     finally:
         program.traces, program_cache.traces = counted
@@ -114,7 +123,7 @@ def compiled_facts(program: Any, call_args: Sequence[Any], context: Any) -> Comp
         temp_bytes=int(getattr(memory, "temp_size_in_bytes", 0)),
         alias_bytes=int(getattr(memory, "alias_size_in_bytes", 0)),
         code_bytes=int(getattr(memory, "generated_code_size_in_bytes", 0)),
-        hlo_text=hlo_text, uncounted_loops=uncounted)
+        hlo_text=hlo_text, uncounted_loops=uncounted, executable=compiled)
 
 
 def loop_cost_correction(hlo_text: str) -> tuple[dict[str, float], int]:
@@ -329,38 +338,41 @@ class Attribution:
     node_seconds: dict[int, float]
     line_seconds: dict[str, float]
     unattributed: float
-    shared_scopes: dict[int, int]  # node index -> how many nodes share its scope
+    # node index -> how many nodes shared an XLA operation (a fusion) with it: its time
+    # is in part an estimate, the operation's time split by output size
+    split_among: dict[int, int]
 
 
-def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: Sequence[Apply],
-                       weights: dict[int, float]) -> Attribution:
-    """Share each operation's time among the nodes whose scopes it carries.
+def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: Sequence[Apply]
+                       ) -> Attribution:
+    """Give each operation's time to the nodes whose scopes it carries.
 
-    A scope names an op class and a line; nodes with the same one (three layers built
-    by one line of a loop) share its time by ``weights`` (their output sizes)."""
-    by_scope: dict[str, list[int]] = {}
-    for index, node in enumerate(nodes):
-        by_scope.setdefault(scope_name(node), []).append(index)
+    Each node of the program has a scope of its own (:func:`scope_names`), so an
+    operation of one node is measured for that node alone; an operation several nodes'
+    work was fused into is split among them by its instructions' output sizes."""
+    by_scope = {scope: index for index, scope in enumerate(scope_names(nodes))}
     lines = _scope_lines(nodes)
     node_seconds = {i: 0.0 for i in range(len(nodes))}
     line_seconds: dict[str, float] = {}
+    split_among: dict[int, int] = {}
     unattributed = 0.0
     for op, seconds in times.items():
         parts = scopes.get(op) or [((), 1.0)]
         whole = sum(w for _, w in parts) or 1.0
+        sharing = {by_scope[path[0]] for path, _ in parts if path and path[0] in by_scope}
         for path, weight in parts:
             share = seconds * weight / whole
-            members = by_scope.get(path[0]) if path else None
-            if not members:
+            member = by_scope.get(path[0]) if path else None
+            if member is None:
                 unattributed += share
                 continue
-            total_weight = sum(weights.get(i, 1.0) for i in members) or 1.0
-            for i in members:
-                node_seconds[i] += share * weights.get(i, 1.0) / total_weight
-            line = lines.get(path[-1]) or lines.get(path[0]) or path[-1]
+            node_seconds[member] += share
+            if len(sharing) > 1 and seconds > 0:
+                split_among[member] = max(split_among.get(member, 0), len(sharing))
+            inner = _REPEAT.sub("", path[-1])
+            line = lines.get(inner) or lines.get(_REPEAT.sub("", path[0])) or inner
             line_seconds[line] = line_seconds.get(line, 0.0) + share
-    shared = {i: len(m) for m in by_scope.values() if len(m) > 1 for i in m}
-    return Attribution(node_seconds, line_seconds, unattributed, shared)
+    return Attribution(node_seconds, line_seconds, unattributed, split_among)
 
 
 def _scope_lines(nodes: Sequence[Apply]) -> dict[str, str]:

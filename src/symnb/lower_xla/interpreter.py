@@ -25,7 +25,7 @@ from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 __all__ = ["NodeFailure", "NodeThunk", "NodeHook", "TraceShapes", "build_program", "scope_name",
-           "failing_node", "place_lines"]
+           "scope_names", "failing_node", "place_lines"]
 
 
 class NodeFailure(Exception):
@@ -48,20 +48,33 @@ def scope_name(node: Apply) -> str:
     return f"{type(node.op).__name__}{where}"
 
 
+def scope_names(nodes: Sequence[Apply]) -> list[str]:
+    """The named scope of each node of a program of ``nodes``: its :func:`scope_name`, with
+    ``#2``, ``#3``... for the second, third node of the same op class and line (the layers
+    one line of a helper builds), so a profile finds each XLA operation's own node."""
+    seen: dict[str, int] = {}
+    names = []
+    for node in nodes:
+        base = scope_name(node)
+        seen[base] = seen.get(base, 0) + 1
+        names.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return names
+
+
 class _Step:
     """One node of a program, prepared when the program is built: its rule, where its
     inputs and outputs live in the program's values, its scope and output dtypes."""
 
     __slots__ = ("node", "index", "rule", "input_ids", "output_ids", "scope", "dtypes", "sized")
 
-    def __init__(self, node: Apply, index: int, sized: bool = True) -> None:
+    def __init__(self, node: Apply, index: int, scope: str, sized: bool = True) -> None:
         self.node = node
         self.index = index
         self.sized = sized  # refuse outputs larger than the machine's memory
         self.rule = lower(node.op, node)
         self.input_ids = [id(v) for v in node.inputs]
         self.output_ids = [id(v) for v in node.outputs]
-        self.scope = scope_name(node)
+        self.scope = scope
         self.dtypes = [v.type.numpy_dtype for v in node.outputs]
 
     def run(self, args: list[Any]) -> list[Any]:
@@ -147,7 +160,8 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
     outputs (:data:`TraceShapes`): under ``jax.jit`` a run is a trace, so a program's
     calls pay nothing for it. Inner graphs (loop bodies) are not recorded.
     """
-    steps = [_Step(node, index, sized) for index, node in enumerate(nodes)]
+    steps = [_Step(node, index, scope, sized)
+             for index, (node, scope) in enumerate(zip(nodes, scope_names(nodes)))]
     constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
     constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
     input_ids = [id(v) for v in inputs]

@@ -26,6 +26,7 @@ class ProfileRow(NamedTuple):
     node: str   # the node, as its op applied to its inputs
     op: str
     line: str   # where the user built it
+    split: int = 0  # nodes one fused XLA operation of it was split among (an estimate)
 
 
 class ProfileView(WidgetView):
@@ -68,7 +69,8 @@ class ProfileView(WidgetView):
             return
         nodes = self.function.nodes
         self.rows = [ProfileRow(r.percent, r.seconds, r.index, repr(nodes[r.index]),
-                                nodes[r.index].op.display_name(), creation_text(nodes[r.index].outputs[0]))
+                                nodes[r.index].op.display_name(), creation_text(nodes[r.index].outputs[0]),
+                                r.split)
                      for r in apply_rows(profile, report) if r.index >= 0]
         self.line_rows = [(percent, seconds, line) for line, seconds, percent in profile.line_times()]
 
@@ -98,22 +100,33 @@ class ProfileView(WidgetView):
         return sorted(self.line_rows, key=lambda row: row[2])
 
     def text(self) -> str:
-        if not self.rows:
-            return "no profile yet: call the function once"
+        from symnb.compile.profiling_tables import estimated_percent
+
         if not self.rows:
             return "no profile yet: call the function once"
         return self.overview + "\n".join(
-            f"{percent_text(r.percent):>6}  {seconds_text(r.seconds)}  #{r.index}  {r.node}  {r.line}"
-            for r in self.sorted_rows())
+            f"{estimated_percent(r.percent, r.split):>6}  {seconds_text(r.seconds)}  #{r.index}  "
+            f"{r.node}  {r.line}" for r in self.sorted_rows()) + self._estimated_note("\n")
+
+    def _estimated_note(self, before: str) -> str:
+        from symnb.compile.profiling_tables import ESTIMATED_NOTE
+
+        if not any(r.split for r in self.rows):
+            return ""
+        return f"{before}{ESTIMATED_NOTE}; the other node times are XLA's operations measured one by one."
 
     def table_html(self, open_tables: bool = False) -> str:
         """The overview, then (in a ``<details>`` block, open with ``open_tables``) the
         by-line table and the node rows as left-aligned HTML tables with bars."""
+        from symnb.compile.profiling_tables import estimated_percent
+
         if not self.rows:
             return "<p>No profile yet: call the function once.</p>"
+        note = self._estimated_note("")
         lines = [(_bar(p), percent_text(p), seconds_text(s), html.escape(line))
                  for p, s, line in self.sorted_line_rows()]
-        nodes = [(_bar(r.percent), percent_text(r.percent), seconds_text(r.seconds), str(r.index),
+        nodes = [(_bar(r.percent), estimated_percent(r.percent, r.split), seconds_text(r.seconds),
+                  str(r.index),
                   html.escape(r.node), html.escape(r.op), html.escape(r.line))
                  for r in self.sorted_rows()]
         tables = ("<p><b>By line</b> (share of the real call)</p>"
@@ -121,7 +134,8 @@ class ProfileView(WidgetView):
                           row_header=False)
                   + "<p><b>By node</b> (share of the real call)</p>"
                   + table(nodes, header=("", "% time", "time per call", "#", "node", "op", "built at"),
-                          escape=False, row_header=False))
+                          escape=False, row_header=False)
+                  + (f"<p>{html.escape(note)}</p>" if note else ""))
         return (f'<div class="symnb-profile">{pre(self.overview)}'
                 f'<details class="symnb-profile-tables"{" open" if open_tables else ""}>'
                 f'<summary style="{TEXT_STYLE};cursor:pointer">Tables by line and by node '
