@@ -157,3 +157,23 @@ def test_a_run_time_shape_error_in_a_scan_body_names_the_iteration():
     assert values.iteration == 0 and "iteration 0 of Scan{walk}" in str(info.value)
     np.testing.assert_array_equal(values.inputs[0], rows[0])
     np.testing.assert_array_equal(values.inputs[1], shift)
+
+
+def test_the_inputs_list_of_a_failed_call_shows_the_calls_shapes():
+    """The graph's types say (?, ?); the message lists the shapes the failing node's
+    inputs had in this call: NumPy's shapes of what the call computed there."""
+    x = T.matrix("x", test_value=np.ones((16, 3), "float32"))
+    p_y = T.nnet.softmax(x)
+    idx = T.ivector("idx", test_value=np.array([0, 1], "int32"))
+    f = sn.function([x, idx], p_y[idx].sum())
+    rows = np.ones((10, 3), "float32")
+    with pytest.raises(sn.IndexOutOfBoundsError) as info:
+        f(rows, np.array([3, 12], "int32"))
+    text = str(info.value)
+    assert "index 12 in idx is out of bounds for axis 0 of p_y, which has length 10 " \
+           "(valid indices: -10 to 9)\n" in text
+    listed = text.split("(shapes in this call):\n", 1)[1].splitlines()[:2]
+    softmax = np.exp(rows) / np.exp(rows).sum(axis=1, keepdims=True)
+    assert listed[0].split()[:5] == ["#0", "p_y", "float32", *f"{softmax.shape}".split()]
+    assert listed[1].split()[:4] == ["#1", "idx", "int32", "(2,)"]
+    assert "(?, ?)" not in text

@@ -2,6 +2,8 @@
 (XLA alone clamps them when reading and drops them when writing), naming the index,
 its value, the axis and its length, and the user's line; in-range ones agree with NumPy."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -19,6 +21,7 @@ def _expect_index_error(call, *parts):
         call()
     assert isinstance(info.value, IndexError)
     text = str(info.value)
+    assert not re.search(r"\(valid indices: -?\d+ to -?\d+\) \(", text), text  # no "(k)" after it
     for part in parts:
         assert part in text, f"{part!r} not in:\n{text}"
     return text
@@ -32,7 +35,7 @@ def test_scalar_index_read(mode, bad):
     for good in (0, 1, -1, -2):
         np.testing.assert_array_equal(f(X_VALUE, good), X_VALUE[good])
     _expect_index_error(lambda: f(X_VALUE, bad),
-                        f"index {bad} is out of bounds for axis 0 of X, which has length 2", "(k)",
+                        f"index {bad} in k is out of bounds for axis 0 of X, which has length 2",
                         "# the read", "IndexError in Subtensor{?}")
 
 
@@ -45,9 +48,9 @@ def test_second_axis_and_narrow_index_dtypes(mode):
     got = f(X_VALUE, -1, 4, 3)
     np.testing.assert_array_equal(got[0], X_VALUE[-1, 4])
     np.testing.assert_array_equal(got[1], X_VALUE[:, 3])
-    _expect_index_error(lambda: f(X_VALUE, 0, -6, 0), "index -6 is out of bounds for axis 1 of X",
-                        "length 5", "(j)")
-    _expect_index_error(lambda: f(X_VALUE, 0, 0, 200), "index 200 is out of bounds for axis 1", "(u)")
+    _expect_index_error(lambda: f(X_VALUE, 0, -6, 0), "index -6 in j is out of bounds for axis 1 of X",
+                        "length 5")
+    _expect_index_error(lambda: f(X_VALUE, 0, 0, 200), "index 200 in u is out of bounds for axis 1")
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
@@ -62,10 +65,9 @@ def test_the_first_failing_check_is_reported_with_its_own_value(mode):
     f = sn.function([X, k, u], picked, mode=mode)
     np.testing.assert_array_equal(f(X_VALUE, 1, np.array([4, 0], "uint32")), X_VALUE[1][[4, 0]])
     _expect_index_error(lambda: f(X_VALUE, 0, np.array([1, 3_000_000_000, 7], "uint32")),
-                        "index 3000000000 is out of bounds for axis 0", "length 5", "(u)",
-                        "# the pick")
+                        "index 3000000000 in u is out of bounds for axis 0", "length 5", "# the pick")
     text = _expect_index_error(lambda: f(X_VALUE, -3, np.array([3_000_000_000], "uint32")),
-                               "index -3 is out of bounds for axis 0 of X", "length 2", "(k)",
+                               "index -3 in k is out of bounds for axis 0 of X", "length 2",
                                "# the row read")
     assert "# the pick" not in text
 
@@ -79,19 +81,18 @@ def test_integer_array_read(mode, rng):
     np.testing.assert_array_equal(rows(X_VALUE, good), X_VALUE[good])
     np.testing.assert_array_equal(columns(X_VALUE, good - 3), X_VALUE[:, good - 3])
     _expect_index_error(lambda: rows(X_VALUE, np.array([0, 1, 5, 7])),
-                        "index 5 is out of bounds for axis 0 of X, which has length 2", "(idx)",
+                        "index 5 in idx is out of bounds for axis 0 of X, which has length 2",
                         "# the row read")
-    _expect_index_error(lambda: rows(X_VALUE, np.array([0, -3])), "index -3 is out of bounds for axis 0")
+    _expect_index_error(lambda: rows(X_VALUE, np.array([0, -3])), "index -3 in idx is out of bounds for axis 0")
     _expect_index_error(lambda: columns(X_VALUE, np.array([0, 1, -6, 4])),
-                        "index -6 is out of bounds for axis 1 of X, which has length 5")
+                        "index -6 in idx is out of bounds for axis 1 of X, which has length 5")
     np.testing.assert_array_equal(rows(X_VALUE, np.zeros(0, "int64")), X_VALUE[[]])
     table = T.matrix("table", dtype="int32")
     grid = sn.function([X, table], X[table, 1:], mode=mode)  # a 2-d index array
     positions = np.array([[0, 1, -1], [-2, 1, 0]], "int32")
     np.testing.assert_array_equal(grid(X_VALUE, positions), X_VALUE[positions, 1:])
     positions[1, 1] = 2
-    _expect_index_error(lambda: grid(X_VALUE, positions), "index 2 is out of bounds for axis 0",
-                        "(table)")
+    _expect_index_error(lambda: grid(X_VALUE, positions), "index 2 in table is out of bounds for axis 0")
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
@@ -110,10 +111,10 @@ def test_set_and_inc_leave_shared_variables_unchanged(mode):
     expected[[0, 0]] = -1
     np.testing.assert_array_equal(W.get_value(), expected)
     assert calls.get_value() == 2
-    _expect_index_error(lambda: inc(9), "index 9 is out of bounds for axis 0 of W", "(k)", "# the inc",
+    _expect_index_error(lambda: inc(9), "index 9 in k is out of bounds for axis 0 of W", "# the inc",
                         "IncSubtensor{inc; ?}")
-    _expect_index_error(lambda: put(np.array([1, -3])), "index -3 is out of bounds for axis 0 of W",
-                        "(idx)", "# the set", "AdvancedIncSubtensor{set; []}")
+    _expect_index_error(lambda: put(np.array([1, -3])), "index -3 in idx is out of bounds for axis 0 of W",
+                        "# the set", "AdvancedIncSubtensor{set; []}")
     np.testing.assert_array_equal(W.get_value(), expected)
     assert calls.get_value() == 2
 
@@ -128,7 +129,7 @@ def test_repeated_in_range_indices_still_accumulate(rng):
     np.add.at(expected, positions, y_value)
     np.testing.assert_allclose(f(x_value, y_value, positions), expected, rtol=1e-6)
     _expect_index_error(lambda: f(x_value, y_value, np.array([0, 1, 2, 3, 4, 0])),
-                        "index 4 is out of bounds for axis 0 of x, which has length 4")
+                        "index 4 in idx is out of bounds for axis 0 of x, which has length 4")
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
@@ -144,8 +145,8 @@ def test_index_inside_a_scan_step(mode):
     table_value = np.arange(3, dtype="float32") + 1
     np.testing.assert_array_equal(f(np.array([0, 2, -3]), table_value), table_value[[0, 2, -3]] * 2)
     text = _expect_index_error(lambda: f(np.array([0, 1, 3]), table_value),
-                               "index 3 is out of bounds for axis 0 of table, which has length 3",
-                               "(idx[t])", "# the lookup", "Inside Scan{lookup}")
+                               "index 3 in idx[t] is out of bounds for axis 0 of table, which has length 3",
+                               "# the lookup", "Inside Scan{lookup}")
     assert "in its inner graph" in text
 
 
@@ -158,7 +159,7 @@ def test_index_inside_an_ifelse_branch(mode):
     values = np.array([1.0, 2.0, 3.0], "float32")
     assert f(values, -1, 1) == values[-1] + 1
     assert f(values, 7, 0) == values[0]  # the branch with the bad index is not taken
-    _expect_index_error(lambda: f(values, 7, 1), "index 7 is out of bounds for axis 0 of x", "(k)",
+    _expect_index_error(lambda: f(values, 7, 1), "index 7 in k is out of bounds for axis 0 of x",
                         "Inside IfElse")
 
 
@@ -171,7 +172,7 @@ def test_indices_known_while_tracing_are_checked_then():
     _expect_index_error(lambda: f(np.ones((1, 5), "float32")),
                         "index 1 is out of bounds for axis 0 of X, which has length 1")
     _expect_index_error(lambda: f(np.ones((2, 4), "float32")),
-                        "index 4 is out of bounds for axis 1 of X, which has length 4")
+                        "index 4 in X.shape[0] * 2 is out of bounds for axis 1 of X, which has length 4")
 
 
 def test_an_equal_graph_compiled_earlier_reports_the_called_functions_line():
@@ -192,7 +193,7 @@ def test_the_flag_turns_run_time_checks_off():
     _expect_index_error(lambda: f(X_VALUE, 0), "index 3 is out of bounds for axis 0 of X")
     g = sn.function([X, k], X[k])
     assert g._program.checked
-    _expect_index_error(lambda: g(X_VALUE, 2), "index 2 is out of bounds")
+    _expect_index_error(lambda: g(X_VALUE, 2), "index 2 in k is out of bounds")
 
 
 def test_a_checked_update_still_updates_in_place_and_keeps_the_old_value_on_failure():
@@ -206,7 +207,7 @@ def test_a_checked_update_still_updates_in_place_and_keeps_the_old_value_on_fail
     assert buffer.is_deleted()  # donated: the update reused it
     expected = X_VALUE + 1
     np.testing.assert_array_equal(W.get_value(), expected)
-    _expect_index_error(lambda: f(-3), "index -3 is out of bounds")
+    _expect_index_error(lambda: f(-3), "index -3 in k is out of bounds")
     np.testing.assert_array_equal(W.get_value(), expected)  # the old value, put back
     assert f(-1) == expected[-1].sum()
 
@@ -218,7 +219,7 @@ def test_an_update_changing_a_shape_is_not_donated():
     assert f(np.array([1.0, 2.0], "float32"), -1) == 2.0
     np.testing.assert_array_equal(log.get_value(), [0.0, 1.0, 2.0])
     assert not f._program.keeps_old_values  # rebuilt without donation when first traced
-    _expect_index_error(lambda: f(np.array([3.0], "float32"), 1), "index 1 is out of bounds")
+    _expect_index_error(lambda: f(np.array([3.0], "float32"), 1), "index 1 in k is out of bounds")
     np.testing.assert_array_equal(log.get_value(), [0.0, 1.0, 2.0])
 
 
@@ -229,5 +230,5 @@ def test_checks_inside_a_loop_turn_donation_off():
     f = sn.function([idx], rows, updates=[(W, W * 2)])
     assert f._program.checked and not f._program.keeps_old_values
     np.testing.assert_array_equal(f(np.array([1, 0])), X_VALUE.sum(axis=1)[[1, 0]])
-    _expect_index_error(lambda: f(np.array([0, 2])), "index 2 is out of bounds", "Inside Scan")
+    _expect_index_error(lambda: f(np.array([0, 2])), "index 2 in idx[t] is out of bounds", "Inside Scan")
     np.testing.assert_array_equal(W.get_value(), X_VALUE * 2)

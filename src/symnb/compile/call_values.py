@@ -15,7 +15,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.config import config
-from symnb.core.graph.errors import label
+from symnb.core.graph.errors import describe_inputs, label
 from symnb.core.failed_call import CallValues, NodeValues, replay
 
 __all__ = ["with_call_values"]
@@ -36,10 +36,22 @@ def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> 
         return error
     text = "\n".join(values.lines())
     if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
-        error.args = (f"{error.args[0]}\n{text}",) + error.args[1:]
+        message = _with_call_shapes(error.args[0], node, values)
+        error.args = (f"{message}\n{text}",) + error.args[1:]
     else:
         error.add_note(text)
     return error
+
+
+def _with_call_shapes(message: str, node: Any, values: CallValues) -> str:
+    """``message`` with its list of the node's inputs showing each input's dtype and
+    shape in this call (the graph's static types have unknown lengths: ``(?, ?)``)."""
+    if values.inputs is None or len(values.inputs) != len(node.inputs):
+        return message
+    static = "\n".join([f"Inputs of {node.op.display_name()}:", *describe_inputs(node)])
+    in_call = "\n".join([f"Inputs of {node.op.display_name()} (shapes in this call):",
+                         *describe_inputs(node, values.inputs)])
+    return message.replace(static, in_call, 1)
 
 
 def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any]) -> CallValues:

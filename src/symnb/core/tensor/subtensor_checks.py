@@ -104,9 +104,9 @@ def out_of_bounds_message(x: Variable, index: int, axis: int, length: int,
                           index_var: Variable | None = None) -> str:
     """What an integer index out of its axis's range says, on every path: the value, the
     axis, its length and, for a symbolic index, the index variable's name."""
-    text = (f"index {index} is out of bounds for axis {axis} of {label(x)}, which has length "
+    index_text = f"index {index} in {label(index_var)}" if index_var is not None else f"index {index}"
+    return (f"{index_text} is out of bounds for axis {axis} of {label(x)}, which has length "
             f"{length} (valid indices: {-length} to {length - 1})")
-    return text + (f" ({label(index_var)})" if index_var is not None else "")
 
 
 def _check_mask(x: Variable, entry: si.Mask, axis: int, mask: Variable, op: Any,
