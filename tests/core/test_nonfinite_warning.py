@@ -111,3 +111,43 @@ def test_an_op_that_is_no_ufunc_is_checked_entry_by_entry():
     assert f"{overflowed} +inf of its 4 entries" in str(caught[1].message)
     assert "overflow" in str(caught[1].message)
     assert all(w.filename == __file__ for w in caught)
+
+
+def test_numpys_errstate_silences_it_as_it_silences_numpy():
+    """Under np.errstate(divide="ignore") NumPy says nothing of log(0), and nor does
+    symnb; an error the state does not ignore still warns."""
+    with np.errstate(divide="ignore"):
+        numpy_said = _caught(lambda: np.log(P))
+        caught = _caught(lambda: T.log(T.vector("p", test_value=P)))
+    assert numpy_said == [] and caught == []
+    with np.errstate(invalid="ignore"):  # log(0) is a divide error, not an invalid one
+        numpy_said = _caught(lambda: np.log(P))
+        caught = _caught(lambda: T.log(T.vector("p", test_value=P)))
+    assert [w.category for w in numpy_said] == [RuntimeWarning]
+    assert [w.category for w in caught] == [NonFiniteTestValueWarning]
+    assert np.geterr()["divide"] == "warn"  # the user's state is left as it was
+
+
+def test_a_warning_from_a_notebook_cell_is_located_at_the_cell():
+    """As IPython names the cell in tracebacks (``Cell In[7]``), not the temporary file it
+    compiled the cell into."""
+    import linecache
+
+    from symnb.core.graph import source
+
+    filename = "/tmp/ipykernel_1/123456.py"
+    cell = "p = T.vector('p', test_value=P)\nlogged = T.log(p)\n"
+    linecache.cache[filename] = (len(cell), None, cell.splitlines(True), filename)
+    namer = {filename: "Cell In[7]"}.get
+    source.register_file_namer(namer)
+    try:
+        caught = _caught(lambda: exec(compile(cell, filename, "exec"), {"T": T, "P": P}))
+    finally:
+        source._FILE_NAMERS.remove(namer)
+        linecache.cache.pop(filename, None)
+    (warning,) = caught
+    assert warning.category is NonFiniteTestValueWarning
+    assert (warning.filename, warning.lineno) == ("Cell In[7]", 2)
+    shown = warnings.formatwarning(warning.message, warning.category, warning.filename, warning.lineno)
+    assert shown.startswith("Cell In[7]:2: NonFiniteTestValueWarning: ")
+    assert shown.endswith("\n  logged = T.log(p)\n") and "ipykernel" not in shown

@@ -282,13 +282,27 @@ def is_library_frame(frame: Any) -> bool:
 
 def warn_at_user_line(message: str, category: type[Warning] = UserWarning) -> None:
     """``warnings.warn`` attributed to the user's line: the first frame outside symnb,
-    however many library frames (entry points, helpers) lie between."""
+    however many library frames (entry points, helpers) lie between. A notebook cell's
+    line is located as the cell (``Cell In[6]:2: ...``, registered by
+    :func:`register_file_namer`), not as the file IPython compiled it into."""
     frame = sys._getframe(1)
     level = 2  # stacklevel 1 is this function, 2 its caller
     while frame is not None and is_library_frame(frame):
         frame = frame.f_back
         level += 1
-    warnings.warn(message, category, stacklevel=level - 1 if frame is None else level)
+    cell = _file_name(frame.f_code.co_filename) if frame is not None else None
+    if cell is None:
+        warnings.warn(message, category, stacklevel=level - 1 if frame is None else level)
+        return
+    # Under the cell's name, with the cell's lines, so the warning shows its line as usual;
+    # the frame's registry and module keep warnings' filters and "once per line" as they are.
+    lines = linecache.getlines(frame.f_code.co_filename)
+    if lines:
+        linecache.cache[cell] = (sum(map(len, lines)), None, lines, cell)
+    module_globals = frame.f_globals
+    warnings.warn_explicit(message, category, cell, frame.f_lineno,
+                           module=module_globals.get("__name__", "__main__"),
+                           registry=module_globals.setdefault("__warningregistry__", {}))
 
 
 def capture_site(limit: int) -> Site:

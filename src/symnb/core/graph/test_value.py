@@ -122,9 +122,24 @@ def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
         del _noted[start:]
     if not config.warn_nonfinite_test_values or (not noted and node.op.nonfinite_raises_flag):
         return outputs  # the common case: no flag raised, where one would be (no check)
+    if noted and _silenced_by_errstate(noted):
+        return outputs
     for var, value in _first_nonfinite(node, values, outputs):
         warn_at_user_line(_nonfinite_message(node, var, value, noted), NonFiniteTestValueWarning)
     return outputs
+
+
+#: NumPy's names of its floating-point errors (what errcall receives), by errstate's keys.
+_ERRSTATE_KEYS = {"divide by zero": "divide", "overflow": "over", "invalid value": "invalid",
+                  "underflow": "under"}
+
+
+def _silenced_by_errstate(noted: list[str]) -> bool:
+    """Whether the user's NumPy error state (``np.errstate(divide="ignore")`` around the
+    line) ignores every error NumPy raised: NumPy itself would then say nothing, and
+    neither does symnb."""
+    state = np.geterr()  # the user's: the perform's own errstate has been left
+    return all(state.get(_ERRSTATE_KEYS.get(kind, ""), "warn") == "ignore" for kind in noted)
 
 
 def _first_nonfinite(node: Apply, values: Sequence[np.ndarray], outputs: list[np.ndarray]
