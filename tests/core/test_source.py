@@ -78,3 +78,53 @@ def test_nodes_built_at_one_instruction_share_a_site_only_within_one_call_and_sc
         scoped = layer(x)
     assert [e.name for e in scoped[0].owner.site.scoping.scopes] == ["block"]
     assert first[0].owner.site.scoping.scopes == ()
+
+
+def _layer(inp, w):
+    return T.tanh(T.dot(inp, w))  # the helper's line
+
+
+def _block(inp, w):
+    return _layer(inp, w)  # a helper returning a helper's value
+
+
+def test_a_value_a_helper_returns_is_named_as_its_caller_assigns_it():
+    """``h1 = layer(x, W1)``: the value ``layer`` returns is ``h1`` in every message (the
+    caller's assignment wins), and it was still built on the helper's line."""
+    import numpy as np
+    import pytest
+
+    import symnb as sn
+    from symnb.core.graph.errors import label
+
+    x = T.matrix("x", test_value=np.ones((4, 3), "float32"))
+    w = sn.shared(np.ones((3, 2), "float32"), name="w")
+    h1 = _layer(x, w)
+    h2 = _block(x, w)
+    doubled = _layer(x, w) * 2  # the call is a part of the right-hand side
+    assert (label(h1), label(h2)) == ("h1", "h2")
+    assert label(doubled.owner.inputs[0]) == "T.tanh(T.dot(inp, w))"
+    assert label(h1.owner.inputs[0]) == "T.dot(inp, w)"  # a part of what the helper returns
+    helper_line = _line_of("return T.tanh(T.dot(inp, w))  # the helper's line")
+    assert h1.owner.site.frame.lineno == h2.owner.site.frame.lineno == helper_line
+    with pytest.raises(ValueError) as info:
+        T.dot(h1, w)
+    message = str(info.value)
+    assert message.startswith("ValueError in dot: h1 has shape (4, 2) and w has shape (3, 2)")
+    assert f"#0 h1  float32 (4, 2)     built at test_source.py:{helper_line}: " in message
+
+
+def test_a_step_function_called_by_symnb_is_not_named_after_symnbs_own_lines():
+    import numpy as np
+
+    import symnb as sn
+    from symnb.core.graph.errors import label
+
+    def double(v):
+        return v * 2  # returned whole to symnb's scan, which assigns it
+
+    xs = T.vector("xs", test_value=np.arange(3, dtype="float32"))
+    out = sn.scan(double, sequences=[xs])[0]
+    step = out.owner.op.inner.outputs[0]
+    assert step.owner.site.frame.line.startswith("return v * 2")
+    assert step.owner.site.assigned_name() is None and label(step) == "v * 2"

@@ -143,12 +143,13 @@ class Site(tuple):
         code, lasti = self[0], self[1]
         return Frame(code.co_filename, _line_of(code, lasti), code.co_name)
 
-    def expression(self) -> str | None:
+    def expression(self, index: int = 0) -> str | None:
         """The source of the expression the user's line was evaluating (``a.mean(0)`` in
-        ``z = (a - a.mean(0)) / s``), from the instruction's column span; None if unknown."""
-        if not self:
+        ``z = (a - a.mean(0)) / s``), from the instruction's column span; None if unknown.
+        ``index``: of the recorded frame ``index`` (0: the innermost)."""
+        if 2 * index + 1 >= len(self) - len(self) % 2:
             return None
-        code, lasti = self[0], self[1]
+        code, lasti = self[2 * index], self[2 * index + 1]
         lineno = _line_of(code, lasti)
         try:
             start_line, end_line, start, end = list(code.co_positions())[lasti // 2]
@@ -185,18 +186,36 @@ class Site(tuple):
 
     def assigned_name(self) -> str | None:
         """The name on the left of ``name = ...`` in the user's line, if the node built
-        there is the whole right-hand side (not a part of it, like ``a.mean(0)``)."""
-        match = _ASSIGNMENT.match(self.line)
-        if match is None:
-            return None
-        expression = self.expression()
-        right_hand_side = self.line[match.end():].split("#")[0].strip()
-        if expression is not None and _strip_parens(expression) != _strip_parens(right_hand_side):
-            return None
-        return match.group(1)
+        there is the whole right-hand side (not a part of it, like ``a.mean(0)``).
+
+        A value a helper returns whole (``return act(T.dot(inp, W) + b)``) is named as
+        its caller assigns the call (``h1 = layer(x, W1, b1)``), through helpers that
+        return it in turn: the helper's line stays where it was built (``frame``)."""
+        for index in range(len(self) // 2):
+            frame = self.frame_at(index)
+            if index and _is_library_file(frame.filename):
+                return None  # symnb's own code called the helper (a scan's step)
+            line = frame.line
+            expression = self.expression(index)
+            match = _ASSIGNMENT.match(line)
+            if match is not None:
+                right_hand_side = line[match.end():].split("#")[0].strip()
+                if expression is not None and _strip_parens(expression) != _strip_parens(right_hand_side):
+                    return None
+                return match.group(1)
+            returned = _RETURN.match(line)
+            if returned is None or expression is None or \
+                    _strip_parens(expression) != _strip_parens(line[returned.end():].split("#")[0]):
+                return None  # not the value its function returns: the caller's name is not its
+        return None
 
 
 _ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
+_RETURN = re.compile(r"^return\s")
+
+
+def _is_library_file(filename: str) -> bool:
+    return filename.startswith("<frozen ") or filename.startswith(PACKAGE_DIR)
 
 
 def _strip_parens(text: str) -> str:
