@@ -424,10 +424,10 @@ def test_out_of_range_index_at_test_value_time(rng):
         bad = x[:, 3]  # noqa: F841
     assert "bad = x[:, 3]" in str(info.value)
     i = T.lscalar("i", test_value=np.int64(-3))
-    with pytest.raises(TestValueError, match=r"index -3 is out of bounds for axis 0 of x.*\(i\)"):
+    with pytest.raises(TestValueError, match=r"index -3 in i is out of bounds for axis 0 of x"):
         x[i]
     rows = T.lvector("rows", test_value=np.array([0, 2]))
-    with pytest.raises(TestValueError, match=r"index 2 is out of bounds for axis 0 of x.*\(rows\)"):
+    with pytest.raises(TestValueError, match=r"index 2 in rows is out of bounds for axis 0 of x"):
         T.inc_subtensor(x[rows], 1)
     mask = T.vector("mask", dtype="bool", test_value=np.array([True, False, True]))
     with pytest.raises(TestValueError, match="boolean index mask does not match x along axis 0"):
