@@ -304,3 +304,17 @@ def test_overview_lists_the_costliest_lines_costliest_first():
     assert seconds == sorted(seconds, reverse=True) and len(seconds) >= 2
     # The same rows as the Lines table, which lists every line.
     assert [line.split(None, 2)[2] for line in listed] == [r.key for r in line_rows(f.profile, f.profile.report())][:5]
+
+
+def test_overview_in_the_codes_order_says_so_and_lists_the_same_lines():
+    f = _matmul()
+    a, b = _args()
+    for _ in range(3):
+        f(a, b)
+    by_cost = f.profile.overview(file="str", n_lines=2).split("costliest first):\n")[1].splitlines()
+    by_line = f.profile.overview(file="str", n_lines=2, order="line")
+    assert "listed in the code's order, not by cost):\n" in by_line
+    listed = by_line.split("not by cost):\n")[1].splitlines()
+    assert sorted(listed) == sorted(by_cost)
+    with pytest.raises(ValueError, match="order must be 'time' or 'line'"):
+        f.profile.overview(order="size")

@@ -197,13 +197,15 @@ class ProfileStats:
 
         return _write(write_summary(self, self.report(), n_nodes), file)
 
-    def overview(self, file: TextIO | str | None = None, n_lines: int = 5) -> str | None:
+    def overview(self, file: TextIO | str | None = None, n_lines: int = 5,
+                 order: str = "time") -> str | None:
         """Print (or with ``file='str'`` return) the profile in a few lines: the time per
         call (inside and outside the XLA program), the compile time, and the ``n_lines``
-        costliest lines of the user's code. The same numbers as ``summary()``'s."""
+        costliest lines of the user's code, costliest first, or with ``order="line"`` in
+        the code's order (stable from run to run). The same numbers as ``summary()``'s."""
         from symnb.compile.profiling_tables import write_overview
 
-        return _write(write_overview(self, self.report(), n_lines), file)
+        return _write(write_overview(self, self.report(), n_lines, order), file)
 
     def line_times(self) -> list[tuple[str, float, float]]:
         """``(line, seconds per call, % of the call)`` for each user line, costliest

@@ -164,9 +164,13 @@ def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str
     return out.getvalue()
 
 
-def write_overview(stats: Any, report: ProfileReport | None, n_lines: int) -> str:
+def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order: str = "time") -> str:
     """The profile in a few lines: time per call (in and outside the program), compile
-    time, the costliest user lines; the numbers of :func:`write_summary`."""
+    time, the costliest user lines, costliest first (``order="time"``) or in the code's
+    order (``"line"``: the same order from run to run, whichever line is a little faster);
+    the numbers of :func:`write_summary`."""
+    if order not in ("time", "line"):
+        raise ValueError(f"order must be 'time' or 'line', got {order!r}")
     out = io.StringIO()
     name = stats.function.name or "<unnamed function>"
     if report is None:
@@ -182,7 +186,10 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int) -> st
     out.write(f"  compile: {compile_text(stats)}\n")
     rows = line_rows(stats, report)
     top = rows[:n_lines]  # line_rows are sorted costliest first
-    out.write(f"  costliest lines ({len(top)} of {len(rows)}, costliest first):\n")
+    if order == "line":  # the rows no line owns last
+        top.sort(key=lambda r: (r.count == 0, r.key))
+    listed = "costliest first" if order == "time" else "listed in the code's order, not by cost"
+    out.write(f"  costliest lines ({len(top)} of {len(rows)}, {listed}):\n")
     for r in top:
         out.write(f"    {_p(r.percent):>6}  {_s(r.seconds)}  {r.key}\n")
     return out.getvalue()

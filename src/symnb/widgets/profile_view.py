@@ -48,7 +48,7 @@ class ProfileView(WidgetView):
         self.rows: list[ProfileRow] = []
         self.line_rows: list[tuple[float, float, str]] = []  # (% of the call, seconds, line)
         self.sort = "time"
-        self.overview = ""
+        self._overviews: dict[str, str] = {}
         self._load(self.function.profile.report())
 
     # -- model ----------------------------------------------------------------------
@@ -63,7 +63,7 @@ class ProfileView(WidgetView):
 
         profile = self.function.profile
         self.report = report
-        self.overview = profile.overview(file="str")
+        self._overviews = {order: profile.overview(file="str", order=order) for order in ("time", "line")}
         if report is None:
             self.rows, self.line_rows = [], []
             return
@@ -73,6 +73,12 @@ class ProfileView(WidgetView):
                                 r.split)
                      for r in apply_rows(profile, report) if r.index >= 0]
         self.line_rows = [(percent, seconds, line) for line, seconds, percent in profile.line_times()]
+
+    @property
+    def overview(self) -> str:
+        """``f.profile.overview()`` of the measurement shown, its costliest lines in the
+        order the view sorts by (by line: the code's order, the same from run to run)."""
+        return self._overviews["line" if self.sort == "line" else "time"]
 
     def graph(self) -> Any:
         """The function's graph (a :class:`GraphExplorer`) coloured by this profile's
@@ -86,12 +92,15 @@ class ProfileView(WidgetView):
 
     def sorted_rows(self) -> list[ProfileRow]:
         """The node rows in the order ``self.sort`` asks."""
-        if self.sort not in self.SORTS:
-            raise ValueError(f"sort must be one of {self.SORTS}, got {self.sort!r}")
+        self._check_sort()
         # Ties go by toposort index, so an order by line or op is the same on every run.
         key = {"time": lambda r: -r.seconds, "line": lambda r: (r.line, r.index),
                "op": lambda r: (r.op, r.index)}
         return sorted(self.rows, key=key[self.sort])
+
+    def _check_sort(self) -> None:
+        if self.sort not in self.SORTS:
+            raise ValueError(f"sort must be one of {self.SORTS}, got {self.sort!r}")
 
     def sorted_line_rows(self) -> list[tuple[float, float, str]]:
         """The by-line rows: costliest first, or by line for any other order."""
