@@ -93,9 +93,11 @@ class SymgraphReport:
     def _footer(self) -> str:
         if self.profile_view is None:
             return ""
-        title = (f"Profile of {self.function.profile.calls} calls on the test values of "
+        profile = self.function.profile
+        title = (f"Profile of {profile.calls} calls on the test values of "
                  + (", ".join(label(v) for v in self.function.inputs) or "no inputs")
-                 + " (after the call that compiled it)")
+                 + (" (after the call that compiled it)" if profile.compiles
+                    else " (the program came from a cache: every call timed)"))
         full = self.function.profile.summary(file="str")
         return (f"<h4 style=\"margin:6px 0 2px\">{html.escape(title)}</h4>"
                 f"{self.profile_view.table_html()}"
