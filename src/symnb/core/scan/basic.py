@@ -15,7 +15,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.errors import TestValueError, build_error, label
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
-from symnb.core.scan.updates import shared_states
+from symnb.core.scan.updates import carry_default_updates, shared_states
 from symnb.core.scan.op import Scan, ScanInfo
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor.shared import SharedVariable
@@ -78,7 +78,9 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     last step; pass it to ``sn.function(..., updates=updates)`` to apply it. Inside
     the loop, a shared variable the step updates reads its value of the previous
     step. Shared variables the step reads that carry a ``default_update`` are updated
-    the same way (Theano does too).
+    the same way (Theano does too), and their default update becomes the value after
+    the last step: an enclosing scan's step that does not return this scan's updates,
+    or a function not given them, still advances a random stream by every draw.
 
     A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
     is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
@@ -147,8 +149,10 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     inits = [init for init, taps in states if taps]
     results = op(n_var, *(s for s, _ in seqs), *inits, *updated, *captured)
     results = results if isinstance(results, list) else [results]
-    for var, value in zip(updated, results[n_plain:n_plain + len(updated)]):
-        updates_out[var] = value
+    if updated:
+        finals = results[n_plain:n_plain + len(updated)]
+        updates_out.update(zip(updated, finals))
+        carry_default_updates(updated, finals)
     return results[:len(outs)]
 
 

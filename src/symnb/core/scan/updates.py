@@ -6,6 +6,11 @@ initial value is the shared variable, the step reads its value of the previous s
 its update expression computes the next one. The loop keeps only the last step of
 these outputs; ``scan`` returns them as ``updates`` (``shared -> value after the last
 step``), for ``sn.function(..., updates=updates)``.
+
+A shared variable that carries a default update (a random stream's key) and that a
+loop advances takes the loop's final state as its default update
+(:func:`carry_default_updates`): an enclosing scan's step, or ``sn.function``, then
+advances it by every step of the loop whether or not the user passes the updates.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from symnb.core.graph.inner_graph import known_test_value, placeholder_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.updates import with_default_updates
 
-__all__ = ["shared_states"]
+__all__ = ["shared_states", "carry_default_updates"]
 
 
 def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tuple[Any, Any]],
@@ -43,6 +48,25 @@ def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tupl
     outs, condition = list(inner_outputs[:n_outs]), list(inner_outputs[n_outs:])
     replaced = clone_replace(outs + exprs + condition, dict(zip(updated, placeholders)))
     return updated, placeholders, replaced
+
+
+def carry_default_updates(updated: Sequence[Variable], finals: Sequence[Variable]) -> None:
+    """Make each updated shared variable's default update, if it has one, its value
+    after the loop's last step (``finals``, in the order of ``updated``).
+
+    Why: its default update was built by the step (a draw's next key, reading the
+    step's arguments), so outside the loop it reads variables that exist only inside
+    (an enclosing scan, or ``sn.function`` without the scan's updates, raised
+    MissingInputError), and where it reads none it advances the key by one draw where
+    the loop drew once per step (the next call, or the next step of an enclosing
+    scan, repeated the loop's draws). The loop's final state is the shared variable's
+    value after the loop in the scope that holds it: an enclosing step that drops the
+    inner scan's updates, or a function not given them, now advances it as Theano's
+    ``updates`` would.
+    """
+    for var, final in zip(updated, finals):
+        if var.default_update is not None:
+            var.default_update = final
 
 
 def _checked(step_updates: Sequence[tuple[Any, Any]], name: str) -> list[tuple[Any, Any]]:
