@@ -18,7 +18,7 @@ from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_valu
 from symnb.core.scan.updates import carry_default_updates, shared_states
 from symnb.core.scan.op import Scan, ScanInfo
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
-from symnb.core.tensor.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable, serial_mark
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import describe_shape, is_bool, is_integer
@@ -78,9 +78,10 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     last step; pass it to ``sn.function(..., updates=updates)`` to apply it. Inside
     the loop, a shared variable the step updates reads its value of the previous
     step. Shared variables the step reads that carry a ``default_update`` are updated
-    the same way (Theano does too), and their default update becomes the value after
-    the last step: an enclosing scan's step that does not return this scan's updates,
-    or a function not given them, still advances a random stream by every draw.
+    the same way (Theano does too). A random stream drawn from in the step gets as
+    default update its key after the last step: an enclosing scan's step that does
+    not return this scan's updates, or a function not given them, still advances it
+    by every draw.
 
     A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
     is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
@@ -123,6 +124,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
     state_args = _state_placeholders(states)
     non_seqs = _non_sequences(non_sequences)
+    mark = serial_mark()  # the shared variables made by the step (its draws' keys) come after
     outs, step_updates, condition = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
     inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
@@ -152,7 +154,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     if updated:
         finals = results[n_plain:n_plain + len(updated)]
         updates_out.update(zip(updated, finals))
-        carry_default_updates(updated, finals)
+        carry_default_updates(updated, finals, mark)
     return results[:len(outs)]
 
 

@@ -7,10 +7,11 @@ its update expression computes the next one. The loop keeps only the last step o
 these outputs; ``scan`` returns them as ``updates`` (``shared -> value after the last
 step``), for ``sn.function(..., updates=updates)``.
 
-A shared variable that carries a default update (a random stream's key) and that a
-loop advances takes the loop's final state as its default update
-(:func:`carry_default_updates`): an enclosing scan's step, or ``sn.function``, then
-advances it by every step of the loop whether or not the user passes the updates.
+A shared variable that the step created and that carries a default update (the key
+of a random stream drawn from in the step) takes the loop's final state as its
+default update (:func:`carry_default_updates`): an enclosing scan's step, or
+``sn.function``, then advances it by every step of the loop whether or not the user
+passes the updates.
 """
 
 from __future__ import annotations
@@ -50,22 +51,23 @@ def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tupl
     return updated, placeholders, replaced
 
 
-def carry_default_updates(updated: Sequence[Variable], finals: Sequence[Variable]) -> None:
-    """Make each updated shared variable's default update, if it has one, its value
-    after the loop's last step (``finals``, in the order of ``updated``).
+def carry_default_updates(updated: Sequence[Variable], finals: Sequence[Variable],
+                          mark: int) -> None:
+    """Make the default update of each updated shared variable created while the step
+    was traced (``serial > mark``: a random stream's key, made by a draw in the step)
+    its value after the loop's last step (``finals``, in the order of ``updated``).
 
-    Why: its default update was built by the step (a draw's next key, reading the
-    step's arguments), so outside the loop it reads variables that exist only inside
-    (an enclosing scan, or ``sn.function`` without the scan's updates, raised
-    MissingInputError), and where it reads none it advances the key by one draw where
-    the loop drew once per step (the next call, or the next step of an enclosing
-    scan, repeated the loop's draws). The loop's final state is the shared variable's
-    value after the loop in the scope that holds it: an enclosing step that drops the
-    inner scan's updates, or a function not given them, now advances it as Theano's
-    ``updates`` would.
+    Why: such a default update was built by the step (the key after one draw, reading
+    the step's arguments), so outside the loop it reads variables that exist only
+    inside (an enclosing scan, or ``sn.function`` without the scan's updates, raised
+    MissingInputError), and where it reads none it advances the key by one draw
+    where the loop drew once per step (the next call, or the next step of an
+    enclosing scan, repeated the loop's draws). The loop's final state is the key
+    after the loop, in the scope that holds the loop. A shared variable made before
+    the step keeps the default update its owner gave it (Theano's behaviour).
     """
     for var, final in zip(updated, finals):
-        if var.default_update is not None:
+        if var.default_update is not None and var.serial > mark:
             var.default_update = final
 
 
