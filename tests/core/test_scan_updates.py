@@ -55,6 +55,10 @@ def test_default_update_inside_step_becomes_a_scan_update():
     np.testing.assert_array_equal(f(), [0, 10, 20, 30])
     assert counter.get_value() == 4
     np.testing.assert_array_equal(f(), [40, 50, 60, 70])
+    # Given before the step, the default update stays its owner's (one per call)
+    # for a function without the loop.
+    g = sn.function([], counter * 1)
+    assert g() == 8 and g() == 9 and counter.get_value() == 10
 
 
 def test_update_type_is_checked():

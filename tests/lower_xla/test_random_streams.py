@@ -171,6 +171,19 @@ def test_scan_gets_fresh_draws_each_step_and_each_call():
     assert not np.array_equal(a, b)
 
 
+def test_a_function_not_given_the_scans_updates_still_advances_by_every_draw():
+    # The stream's default update is its key after the loop, not after one draw: the
+    # second call continues where the first stopped (it repeated 4 of its 5 draws).
+    srng = RandomStreams(seed=3)
+    outs, updates = sn.scan(lambda: srng.uniform((2,)), n_steps=5)
+    given = sn.function([], outs, updates=updates)
+    a, b = given(), given()
+    srng.seed(3)
+    not_given = sn.function([], outs)
+    np.testing.assert_array_equal(not_given(), a)
+    np.testing.assert_array_equal(not_given(), b)
+
+
 @pytest.mark.parametrize("build, message", [
     (lambda s: s.normal((3,), std=-1.0), "std must be non-negative"),
     (lambda s: s.binomial((3,), p=1.5), r"p must lie in \[0, 1\]"),
