@@ -78,10 +78,12 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     last step; pass it to ``sn.function(..., updates=updates)`` to apply it. Inside
     the loop, a shared variable the step updates reads its value of the previous
     step. Shared variables the step reads that carry a ``default_update`` are updated
-    the same way (Theano does too). A random stream drawn from in the step gets as
-    default update its key after the last step: an enclosing scan's step that does
-    not return this scan's updates, or a function not given them, still advances it
-    by every draw.
+    the same way (Theano does too), unless read only through a non-sequence: a random
+    draw passed in ``non_sequences`` is drawn once, the same at every step (a dropout
+    mask), one the step reads without passing it is drawn anew at each step. A
+    random stream drawn from in the step gets as default update its key after the
+    last step: an enclosing scan's step that does not return this scan's updates, or
+    a function not given them, still advances it by every draw.
 
     A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
     is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
@@ -128,7 +130,8 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     outs, step_updates, condition = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
     inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
-    updated, update_args, inner_outputs = shared_states(inner_outputs, step_updates, len(outs), name)
+    updated, update_args, inner_outputs = shared_states(inner_outputs, step_updates, len(outs), name,
+                                                        non_seqs)
     if updated and updates_out is None:
         raise build_error(f"scan {name!r}: the step function updates shared variables, which "
                           f"this loop construct cannot return; use sn.scan", NotImplementedError)

@@ -28,16 +28,22 @@ __all__ = ["shared_states", "carry_default_updates"]
 
 
 def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tuple[Any, Any]],
-                  n_outs: int, name: str) -> tuple[list[Variable], list[Variable], list[Variable]]:
+                  n_outs: int, name: str, non_seqs: Sequence[Variable]
+                  ) -> tuple[list[Variable], list[Variable], list[Variable]]:
     """``(updated, placeholders, new_inner_outputs)``.
 
     ``inner_outputs`` are the step's outputs (the first ``n_outs``) then its stopping
     condition, if any; ``step_updates`` the pairs it returned. The default updates of
-    the shared variables the step reads are added. ``new_inner_outputs`` are the
-    outputs, then one update expression per updated variable, then the condition, all
-    reading the placeholders instead of the updated shared variables.
+    the shared variables the step reads are added, but not of those read only through
+    a non-sequence (``non_seqs``): as in Theano, a random draw passed as a non-sequence
+    is drawn once before the loop, the same at every step (a dropout mask), where one
+    the step reads from outside without passing it is drawn anew at each step.
+    ``new_inner_outputs`` are the outputs, then one update expression per updated
+    variable, then the condition, all reading the placeholders instead of the updated
+    shared variables.
     """
-    pairs = with_default_updates(list(inner_outputs), _checked(step_updates, name))
+    pairs = with_default_updates(list(inner_outputs), _checked(step_updates, name),
+                                 blockers=non_seqs)
     if not pairs:
         return [], [], list(inner_outputs)
     updated = [var for var, _ in pairs]
