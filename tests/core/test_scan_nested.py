@@ -132,3 +132,23 @@ def test_constant_parameter_draws_three_levels_deep_with_every_update_dropped():
     assert_same(second, expected[1], "second call")
     assert_same(out.test_value, first, "test value")
     assert len(np.unique(np.concatenate([first, second]))) == 2 * first.size
+
+
+def test_a_draw_of_the_outer_step_read_by_the_inner_step_is_drawn_at_each_inner_step():
+    # Not passed to the inner scan, the draw is redrawn at each inner step (Theano's
+    # rule); the outer loop carries its key past every inner draw (it repeated all but
+    # one of them at the next outer step, updates passed or not).
+    srng = RandomStreams(seed=1)
+
+    def outer():
+        x = srng.uniform((2,))
+        drawn, _ = scan(lambda: x * 1, n_steps=3)
+        return drawn
+
+    out, updates = scan(outer, n_steps=2)
+    f = sn.function([], out, updates=updates)
+    first, second = f(), f()
+    expected = flat_draws(RandomStreams, 1, lambda s, q: s.uniform((2,)), np.zeros((2, 3)))
+    assert_same(first, expected[0], "first call")
+    assert_same(second, expected[1], "second call")
+    assert_same(out.test_value, first, "test value")

@@ -9,6 +9,7 @@ NumPy reference (see ``perform.py``).
 from __future__ import annotations
 
 import collections
+import contextvars
 from typing import Any, Callable, Sequence
 
 from symnb.core.graph.config import config
@@ -126,8 +127,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
     state_args = _state_placeholders(states)
     non_seqs = _non_sequences(non_sequences)
-    mark = serial_mark()  # the shared variables made by the step (its draws' keys) come after
-    outs, step_updates, condition = _call_step(fn, seq_args + state_args + non_seqs, name)
+    outs, step_updates, condition, mark = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
     inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
     updated, update_args, inner_outputs = shared_states(inner_outputs, step_updates, len(outs), name,
@@ -310,8 +310,21 @@ def _tap_name(var: Variable, tap: int) -> str | None:
 
 # -- tracing the step function -----------------------------------------------------------------
 
+# The serial mark taken when the outermost step being traced began: the shared
+# variables made since (random streams' keys) belong to that step or to steps inside it.
+_outermost_step_mark: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "scan_outermost_step_mark", default=None)
+
+
 def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
-               ) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:
+               ) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None, int]:
+    """``(outputs, update pairs, condition, mark)``: what the step returned, and a mark
+    below the serial of every shared variable made by the steps being traced (this
+    one, or the outermost scan step whose tracing built this scan), whose default
+    updates are therefore the loop's to carry (see ``carry_default_updates``)."""
+    mark = _outermost_step_mark.get()
+    mark = serial_mark() if mark is None else mark
+    token = _outermost_step_mark.set(mark)
     try:
         returned = fn(*args)
     except TestValueError as err:
@@ -320,7 +333,9 @@ def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
         error = type(err)(f"{err}\n{note}")
         error.original, error.node = getattr(err, "original", None), getattr(err, "node", None)
         raise error from None
-    return _split_returned(returned)
+    finally:
+        _outermost_step_mark.reset(token)
+    return (*_split_returned(returned), mark)
 
 
 def _split_returned(returned: Any) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:

@@ -60,8 +60,9 @@ def shared_states(inner_outputs: Sequence[Variable], step_updates: Sequence[tupl
 def carry_default_updates(updated: Sequence[Variable], finals: Sequence[Variable],
                           mark: int) -> None:
     """Make the default update of each updated shared variable created while the step
-    was traced (``serial > mark``: a random stream's key, made by a draw in the step)
-    its value after the loop's last step (``finals``, in the order of ``updated``).
+    was traced (``serial > mark``: a random stream's key, made by a draw in the step,
+    or in the step of an enclosing scan being traced) its value after the loop's last
+    step (``finals``, in the order of ``updated``).
 
     Why: such a default update was built by the step (the key after one draw, reading
     the step's arguments), so outside the loop it reads variables that exist only
