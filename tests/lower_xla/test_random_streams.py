@@ -197,6 +197,10 @@ def test_a_function_not_given_the_scans_updates_still_advances_by_every_draw():
     not_given = sn.function([], outs)
     np.testing.assert_array_equal(not_given(), a)
     np.testing.assert_array_equal(not_given(), b)
+    srng.seed(3)  # Theano's srng.updates(): the key after the loop for a draw in a step
+    from_streams = sn.function([], outs, updates=srng.updates(), no_default_updates=True)
+    np.testing.assert_array_equal(from_streams(), a)
+    np.testing.assert_array_equal(from_streams(), b)
 
 
 @pytest.mark.parametrize("build, message", [
