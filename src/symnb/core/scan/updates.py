@@ -7,11 +7,11 @@ its update expression computes the next one. The loop keeps only the last step o
 these outputs; ``scan`` returns them as ``updates`` (``shared -> value after the last
 step``), for ``sn.function(..., updates=updates)``.
 
-A shared variable that the step created and that carries a default update (the key
-of a random stream drawn from in the step) takes the loop's final state as its
-default update (:func:`carry_default_updates`): an enclosing scan's step, or
-``sn.function``, then advances it by every step of the loop whether or not the user
-passes the updates.
+A shared variable created while the step was traced (or the step of an enclosing
+scan) that carries a default update (the key of a random stream drawn from in the
+step) takes the loop's final state as its default update
+(:func:`carry_default_updates`): an enclosing scan's step, or ``sn.function``, then
+advances it by every step of the loop whether or not the user passes the updates.
 """
 
 from __future__ import annotations
