@@ -69,10 +69,9 @@ def test_a_size_from_another_scans_output_shape_is_static_in_a_step():
     def step(p):
         return srng.binomial(size=W[1].shape, n=1, p=p) * 2
 
-    def nested(p):
-        inner, _ = sn.scan(lambda k: srng.binomial(size=W[1].shape, n=1, p=p) * k,
-                           sequences=T.arange(1, 4))
-        return inner.sum(0)
+    def nested(p):  # the inner scan takes the outer element; its updates are dropped
+        inner, _ = sn.scan(lambda q: srng.binomial(size=W[1].shape, n=1, p=q) * 2, sequences=p)
+        return inner
 
     drawn, updates = sn.scan(step, sequences=rows)
     twice, nested_updates = sn.scan(nested, sequences=rows)
@@ -83,7 +82,7 @@ def test_a_size_from_another_scans_output_shape_is_static_in_a_step():
     np.testing.assert_array_equal(values, p * 2)
     np.testing.assert_array_equal(w, np.cumsum(data, axis=0))
     g = sn.function([X, rows], twice, updates=nested_updates)
-    np.testing.assert_array_equal(g(data, p), p * (1 + 2 + 3))
+    np.testing.assert_array_equal(g(data, p), np.broadcast_to(p[:, :, None] * 2, (2, 4, 4)))
     with pytest.raises(ValueError):  # the drawn size is W's row length: 4, not 3
         f(np.ones((3, 3)), p)
 

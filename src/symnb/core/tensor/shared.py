@@ -26,10 +26,18 @@ from symnb.core.tensor.variable import _TensorOperators
 from symnb.core.graph.test_value import coerce_test_value
 from symnb.core.graph.type import TensorType
 
-__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs"]
+__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs",
+           "serial_mark"]
 
 # next() on a count is atomic under the GIL: serials are unique across threads.
 _serials = itertools.count()
+
+
+def serial_mark() -> int:
+    """A number below the ``serial`` of every shared variable created from now on (so
+    a caller tells the shared variables made by some code, such as a scan step, from
+    those that existed before it ran)."""
+    return next(_serials)
 
 
 class SharedVariable(_TensorOperators, Variable):
