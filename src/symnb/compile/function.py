@@ -26,7 +26,7 @@ from symnb.compile.call import CallSpec
 from symnb.compile.call_values import with_call_values
 from symnb.compile.construction import (
     MissingInputError, UnusedInputError, apply_givens, check_inputs_listed, check_missing,
-    check_unused, cut_at_inputs, givens_keys, update_items, update_pairs,
+    check_unused, cut_at_inputs, givens_keys, to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
@@ -124,9 +124,9 @@ class Function:
         pairs = update_pairs(with_default_updates(
             self.outputs, update_items(updates), no_default_updates, skip=givens_keys(givens)))
         replaced = apply_givens(self.outputs + [expr for _, expr in pairs], givens)
+        self.updated_shared, replaced = to_storage_owners([s for s, _ in pairs], replaced)
         graph_outputs = replaced[:len(self.outputs)]
         update_exprs = replaced[len(self.outputs):]
-        self.updated_shared = [s for s, _ in pairs]
         all_outputs = graph_outputs + update_exprs
         inputs, all_outputs = cut_at_inputs(inputs, all_outputs)
         self.inputs = inputs
