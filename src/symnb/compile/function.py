@@ -38,7 +38,7 @@ from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
-from symnb.compile.specialize import check_static_values, value_sources
+from symnb.compile.specialize import check_specializable, check_static_values, value_sources
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import (
@@ -198,7 +198,9 @@ class Function:
         return function_reduce(self, function)
 
     def _build_program(self) -> Program:
-        donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
+        # A shared variable passed as a static argument (specialized on) is not donated.
+        donate = tuple(i for i in range(len(self.inputs), len(self.inputs) + len(self.updated_shared))
+                       if i not in self._static)
         return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
                                        donate if self._donating else (), self.maker.optimizer,
                                        self._static, shardings=self.shardings)
@@ -337,13 +339,16 @@ class Function:
         is the one that failed: another thread may have specialized meanwhile."""
         node = failing_node(failure, program.nodes, self.nodes).node
         positions = value_sources([node.inputs[i] for i in failure.error.indices],
-                                  self._program_inputs)
+                                  self._program_inputs, len(self.inputs))
         with self._state_lock:
             if self._program is not program:
                 return True  # rebuilt by another call meanwhile: try the new program
-            if positions is None or not positions or positions <= set(self._static) \
-                    or any(p >= len(self.inputs) for p in positions):
-                return False  # shared variables change between calls: never specialized on
+            if positions is None or not positions or positions <= set(self._static):
+                return False
+            # A shared variable is specialized on its current value at each call (its
+            # static argument is its value then): never a program for a stale value.
+            shared = [self._program_inputs[p] for p in sorted(positions) if p >= len(self.inputs)]
+            check_specializable(node, shared, [v._backend_value() for v in shared])
             self._static = tuple(sorted(set(self._static) | positions))
             self._set_program(self._build_program())
         return True
