@@ -60,10 +60,11 @@ def test_strict_replacement_needs_the_same_type():
 def test_share_inputs_false_clones_inputs_with_their_test_values():
     xv = np.arange(6.0).reshape(2, 3)
     x = _matrix("x", xv)
+    x.tag.note = "kept"  # Theano copies the tag
     out = (x ** 2).sum(axis=0)
     copy = scan_utils.clone(out, share_inputs=False)
     (new_x,) = [v for v in graph_inputs([copy]) if v.name == "x"]
-    assert new_x is not x and new_x.type == x.type
+    assert new_x is not x and new_x.type == x.type and new_x.tag.note == "kept"
     assert new_x.test_value is x.test_value
     np.testing.assert_allclose(copy.test_value, (xv ** 2).sum(axis=0))
     np.testing.assert_allclose(sn.function([new_x], copy)(xv + 1), ((xv + 1) ** 2).sum(axis=0))

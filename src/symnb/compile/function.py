@@ -348,7 +348,10 @@ class Function:
             # A shared variable is specialized on its current value at each call (its
             # static argument is its value then): never a program for a stale value.
             shared = [self._program_inputs[p] for p in sorted(positions) if p >= len(self.inputs)]
-            check_specializable(node, shared, [v._backend_value() for v in shared])
+            try:
+                check_specializable(node, shared, [v._backend_value() for v in shared])
+            except SymnbError as error:
+                raise error from None  # the trace that asked for the value is no news
             self._static = tuple(sorted(set(self._static) | positions))
             self._set_program(self._build_program())
         return True
