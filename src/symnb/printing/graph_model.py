@@ -36,7 +36,7 @@ from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree
-from symnb.printing.labels import Shapes, crossings, role_label, rewrite_origins
+from symnb.printing.labels import Shapes, crossings, node_name, role_label, rewrite_origins
 from symnb.printing.node_facts import creation_text as creation_text
 from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
@@ -315,7 +315,7 @@ class GraphPicture:
         out = node.outputs[0]
         text = output_text(out) if len(node.outputs) == 1 else node.op.display_name()
         role = role_label(node, self.origins)
-        name = role or (label(out) if len(node.outputs) == 1 else text)
+        name = node_name(node, self.origins)
         picture_node = PictureNode(node_id, "apply", _cut(name), _cut(node.op.display_name(), 48),
                                    family_of(node.op), node, error=id(node) in self.highlight,
                                    has_inner=bool(node.op.inner_graphs), role=role or "")
@@ -370,6 +370,10 @@ class GraphPicture:
     def _group_node(self, group_id: str, members: list) -> PictureNode:
         group = self.tree.get(group_id)
         ins, outs = self._crossing.get(group_id, ({}, {}))
+        # What the graph returns from inside the group leaves it too (a gradient group's
+        # gradients feed no other box, yet they are what it produces).
+        outs = {**outs, **{id(v): v for v in self.outputs if v.owner is not None
+                           and self._box_of(v.owner) == group_id}}
         sublabel = (f"{group.size} nodes \u00b7 {len(ins)} in \u00b7 {len(outs)} out"
                     if group.kind != "roots" else f"{len(group.roots)} variables")
         node = PictureNode(group_id, "group", _cut(group.title), sublabel, "group", group)
@@ -461,6 +465,23 @@ class GraphPicture:
         return set() if tree is None else {
             node_id for node_id, node in self.nodes.items()
             if any(g.kind == "grad" for g in (node.obj if node.kind == "group" else tree.group_of(node.obj)).ancestors())}
+
+    def node_id(self, obj: Apply | Variable) -> str | None:
+        """The id of ``obj``'s own node (an Apply or a root), drawn or inside a closed group."""
+        return self._ids.get(id(obj))
+
+    def obj_of(self, node_id: str) -> Apply | Variable | None:
+        """The Apply (``n3``) or root (``v0``) of the top-level graph whose node is
+        ``node_id``, drawn or inside a closed group; None for any other id."""
+        kind, number = node_id[:1], node_id[1:]
+        items = {"n": self.order, "v": self.roots}.get(kind) if not self.prefix else None
+        return items[int(number)] if items is not None and number.isdigit() and int(number) < len(items) else None
+
+    def closed_groups_around(self, obj: Apply | Variable) -> list[str]:
+        """The ids of the closed groups holding ``obj``, outermost first."""
+        if self.tree is None:
+            return []
+        return [g.id for g in self.tree.group_of(obj).ancestors() if g.id not in self.opened]
 
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):

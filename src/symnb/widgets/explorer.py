@@ -29,6 +29,7 @@ from symnb.printing.failure import call_values_html, failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
+from symnb.printing.picture_search import find_nodes
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
 
@@ -120,9 +121,14 @@ class GraphExplorer(WidgetView):
         return self.picture.id_of(obj)
 
     def select(self, node_id: str) -> str:
-        """Select node ``node_id``; returns its details (HTML)."""
+        """Select node ``node_id``; returns its details (HTML). A node inside closed
+        groups (a search hit) is brought into sight: its groups open."""
         if self.picture.find(node_id) is None:
-            raise KeyError(f"no node {node_id!r} in the picture")
+            obj = self.picture.obj_of(node_id)
+            if obj is None:
+                raise KeyError(f"no node {node_id!r} in the picture")
+            self.selected = node_id  # kept through the redraw that draws it
+            self._set("opened", self.opened + self.picture.closed_groups_around(obj))
         self.selected = node_id
         self._sync()
         return self.details_html()
@@ -184,9 +190,17 @@ class GraphExplorer(WidgetView):
         self._sync()
 
     def search(self, query: str) -> list[str]:
-        """Ids of the top-level nodes whose name or op contains ``query`` (any case)."""
-        query = query.strip().lower()
-        return [i for i, node in self.picture.nodes.items() if query and query in node.search_text()]
+        """Ids of the nodes whose name or op contains ``query`` (any case): every node of
+        the graph, those inside closed groups included (``select`` opens their groups),
+        and those of the inner graphs drawn expanded."""
+        return find_nodes(self.picture, query)
+
+    def _search_state(self, query: str) -> tuple[list[str], list[str]]:
+        """The hits of ``query`` and, for each, the box drawing it now (its own, or its
+        closed group's): what the view marks."""
+        hits = self.search(query)
+        return hits, [self.picture.id_of(self.picture.obj_of(h)) or h if self.picture.find(h) is None
+                      else h for h in hits]
 
     # -- text ---------------------------------------------------------------------------
     @property
@@ -213,9 +227,31 @@ class GraphExplorer(WidgetView):
                 text += f"  #{self.position[id(var.owner)]}"
         return text + ("  (shown above)" if entry.repeat else "")
 
-    def describe(self, index: int) -> str:
-        """The details of tree line ``index``: op, creation line, inputs and outputs."""
-        var = self.entries[index].variable
+    def describe(self, which: int | str) -> str:
+        """The details of a node, as text: ``which`` is a tree line's index
+        (:meth:`labels`) or a node id (as :meth:`search` and :meth:`node_ids` return
+        them, ``'n3'``, ``'v0'``, a closed group's ``'g2'``): op, creation line, inputs
+        and outputs."""
+        if isinstance(which, str):
+            return self._describe_id(which)
+        return self._describe_variable(self.entries[which].variable)
+
+    def _describe_id(self, node_id: str) -> str:
+        node = self.picture.find(node_id)
+        if node is not None and node.kind == "group":
+            group = node.obj
+            lines = [f"{group.title}: {group.describe()}, {node.sublabel}"]
+            lines += [f"called at {group.where()}"] if group.where() else []
+            lines += ["inputs:"] + [_io_line(i, v) for i, v in enumerate(node.group_inputs)]
+            lines += ["outputs:"] + [_io_line(i, v) for i, v in enumerate(node.group_outputs)]
+            return "\n".join(lines)
+        obj = node.obj if node is not None else self.picture.obj_of(node_id)
+        if obj is None:
+            raise KeyError(f"no node {node_id!r} in the graph (ids are as search() and "
+                           "node_ids() return them)")
+        return self._describe_variable(obj.outputs[0] if isinstance(obj, Apply) else obj)
+
+    def _describe_variable(self, var: Variable) -> str:
         name, kind = label(var), kind_of(var)
         lines = [name if name == kind else f"{name}: {kind}", f"created at {creation_text(var)}"]
         if var.owner is None:
@@ -250,6 +286,7 @@ class GraphExplorer(WidgetView):
         view.observe(self._on_expanded, names="expanded")
         view.observe(self._on_collapsed, names="collapsed")
         view.observe(self._on_opened, names="opened")
+        view.observe(self._on_query, names="query")
         return view
 
     def _sync(self) -> None:
@@ -265,11 +302,18 @@ class GraphExplorer(WidgetView):
             view.selected = self.selected
             view.details = self.details_html()
             view.status = self.status()
+            view.matches, view.match_boxes = self._search_state(view.query)
         self.snapshot_changed()  # the saved notebook keeps what the user opened and chose
 
     def _on_select(self, change: dict) -> None:
-        if change["new"] != self.selected and self.picture.find(change["new"]) is not None:
-            self.select(change["new"])
+        new = change["new"]
+        known = self.picture.find(new) is not None or self.picture.obj_of(new) is not None
+        if new != self.selected and known:
+            self.select(new)  # a search hit inside closed groups opens them
+
+    def _on_query(self, change: dict) -> None:
+        with self._widget.hold_sync():
+            self._widget.matches, self._widget.match_boxes = self._search_state(change["new"])
 
     def _on_expanded(self, change: dict) -> None:
         self._set("expanded", list(change["new"]))
