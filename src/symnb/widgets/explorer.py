@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
-from symnb.printing.failure import call_values_html, failure_html
+from symnb.core.failed_call import CallValues
+from symnb.printing.failure import failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
@@ -73,7 +74,7 @@ class GraphExplorer(WidgetView):
         if self.error is not None:
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
-            header = header or failure_html(self.error)  # the message and that call's values
+            header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
             _compute_test_values(obj)  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
@@ -133,16 +134,30 @@ class GraphExplorer(WidgetView):
         self._sync()
         return self.details_html()
 
-    def details_html(self) -> str:
-        details = node_details_html(self.picture, self.selected)
+    @property
+    def call_values(self) -> CallValues | None:
+        """The failed call's values (``err.call_values``) the explorer was made for, if any:
+        every node's details show its value in that call first."""
+        return getattr(self.error, "call_values", None)
+
+    def details_html(self, actions: bool = True) -> str:
+        details = node_details_html(self.picture, self.selected, actions, self.call_values)
         node = self.picture.find(self.selected) if self.selected else None
         if self.error is None or node is None or node.obj is not _error_node(self.error):
             return details
         # The node the error names: its test value could not be computed (that is the
-        # error) or is computed; never "pending". After a call, its values in that call.
-        details = details.replace(PENDING, "not computed: computing it raised the error above")
-        values = getattr(self.error, "call_values", None)
-        return details + (call_values_html(values, arguments=False) if values is not None else "")
+        # error) or is computed; never "pending".
+        return details.replace(PENDING, "not computed: computing it raised the error above")
+
+    def compute(self, node_id: str) -> str:
+        """Compute the test values of node ``node_id``'s inputs and outputs (shown as
+        pending until read); returns its details."""
+        obj = self.picture.find(node_id).obj if self.picture.find(node_id) else self.picture.obj_of(node_id)
+        if isinstance(obj, Apply):
+            _compute_test_values(obj)
+        self.selected = node_id if self.picture.find(node_id) is not None else self.selected
+        self._sync()
+        return self.details_html()
 
     def expand(self, node_id: str) -> None:
         """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it."""
@@ -270,7 +285,7 @@ class GraphExplorer(WidgetView):
     def snapshot_body(self) -> str:
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; the details '
                 "of each node show in the live explorer.</div>")
-        details = node_details_html(self.picture, self.selected, actions=False) if self.selected else ""
+        details = self.details_html(actions=False) if self.selected else ""
         return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{picture_img(self._svg)}{details}'
                 f"{self.footer}</div>")
 
@@ -287,6 +302,7 @@ class GraphExplorer(WidgetView):
         view.observe(self._on_collapsed, names="collapsed")
         view.observe(self._on_opened, names="opened")
         view.observe(self._on_query, names="query")
+        view.on_msg(self._on_message)
         return view
 
     def _sync(self) -> None:
@@ -310,6 +326,10 @@ class GraphExplorer(WidgetView):
         known = self.picture.find(new) is not None or self.picture.obj_of(new) is not None
         if new != self.selected and known:
             self.select(new)  # a search hit inside closed groups opens them
+
+    def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
+        if isinstance(content, dict) and isinstance(content.get("compute"), str):
+            self.compute(content["compute"])
 
     def _on_query(self, change: dict) -> None:
         with self._widget.hold_sync():

@@ -225,6 +225,7 @@ function render({ model, el }) {
     const button = event.target.closest("[data-action]");
     if (!button) return;
     const { action, node } = button.dataset;
+    if (action === "compute") { model.send({ compute: node }); return; }  // Python computes, resends
     const [key, add] = ACTIONS[action];
     const current = model.get(key).filter((id) => id !== node);
     model.set(key, add ? current.concat([node]) : current);
