@@ -116,3 +116,27 @@ def test_a_gradient_group_counts_the_gradients_it_produces(mlp):
     produced = {id(g) for g in mlp[1:]}
     outs = {id(v) for v in grad_boxes[0].group_outputs}
     assert produced <= outs and f"{len(outs)} out" in grad_boxes[0].sublabel
+
+
+def test_a_groups_details_list_its_values_one_line_each(mlp):
+    explorer = GraphExplorer(mlp)
+    grad = next(n for n in explorer.picture.nodes.values() if n.kind == "group" and n.obj.kind == "grad")
+    details = explorer.select(grad.id)
+    assert "<img" not in details  # no heatmaps: one summary line per value
+    rows = details.count("<tr>") - 2 - 2  # minus the card's rows and the two headers
+    assert rows >= len(grad.group_inputs) + len(grad.group_outputs)
+
+
+def test_a_pending_test_value_is_computed_from_the_details():
+    data = np.arange(6, dtype="float32").reshape(2, 3)
+    x = T.matrix("x", test_value=data)
+    f = sn.function([x], T.tanh(T.exp(x) * 2).sum())  # its rewritten nodes compute lazily
+    explorer = GraphExplorer(f)
+    total = next(i for i in explorer.node_ids() if i.startswith("n")
+                 and explorer.picture.obj_of(i).op.display_name().startswith("Sum"))
+    details = explorer.select(total)
+    assert "pending" in details and 'data-action="compute"' in details
+    from symnb.printing.values import value_stats
+    computed = explorer.compute(total)
+    assert "pending" not in computed
+    assert value_stats(np.tanh(np.exp(data) * 2)) in computed  # the input, fused, now known
