@@ -189,6 +189,13 @@ class CallValues:
         entry = self._computed.get(id(var))
         return entry[1] if entry is not None and entry[0] is var else None
 
+    def shapes(self) -> dict[Variable, tuple[str, tuple]]:
+        """``{variable: (dtype, shape)}`` of every value the replay computed: what a
+        picture of the failed call writes on its edges (as a call's ``last_shapes``)."""
+        known = {id(v): (v, x) for v, x in self.input_values() + self.output_values() if x is not None}
+        known = {**self._computed, **known}
+        return {v: (str(np.asarray(x).dtype), np.shape(x)) for v, x in known.values()}
+
     def lines(self) -> list[str]:
         """The values as text lines (added to the error's message)."""
         where = f" at {self.where}" if self.where else ""

@@ -144,22 +144,24 @@ class GraphPicture:
     - ``times``: ``{Apply: seconds per call}`` (``f.profile.node_times()``) to shade the
       top-level nodes by;
     - ``like``: a picture of the same ``obj`` whose order and groups are reused (a redraw
-      after a click: 50,000 nodes are not grouped again).
+      after a click: 50,000 nodes are not grouped again);
+    - ``call_shapes``: ``{variable: (dtype, shape)}`` the edges carry (a failed call's).
     """
 
     def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
                  opened: Iterable[str] | None = None, *, time_total: float | None = None,
                  like: "GraphPicture | None" = None, _inner: tuple | None = None,
-                 prefix: str = "") -> None:
+                 prefix: str = "", call_shapes: Mapping | None = None) -> None:
         with collector_paused():
             self._make(obj, expanded, collapsed, highlight, times, time_total, opened, like,
-                       _inner, prefix)
+                       _inner, prefix, call_shapes)
 
     def _make(self, obj: Any, expanded: Iterable[str], collapsed: Iterable[str],
               highlight: Iterable[Apply], times: Mapping[Apply, float] | None,
               time_total: float | None, opened: Iterable[str] | None,
-              like: "GraphPicture | None", _inner: tuple | None, prefix: str) -> None:
+              like: "GraphPicture | None", _inner: tuple | None, prefix: str,
+              call_shapes: Mapping | None) -> None:
         self.expanded = set(expanded)
         self.collapsed = set(collapsed)
         highlight = list(highlight)
@@ -170,7 +172,7 @@ class GraphPicture:
         self.share_of = "the nodes' time"
         self.edges: list[PictureEdge] = []
         # A called function's edges carry its last call's shapes (read, never computed).
-        self.shapes = Shapes(failed=self.highlight, called=getattr(obj, "last_shapes", None))
+        self.shapes = Shapes(failed=self.highlight, called=call_shapes or getattr(obj, "last_shapes", None))
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
         self._edge_index: dict[tuple[str, str], int] = {}
         self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables
@@ -471,8 +473,7 @@ class GraphPicture:
         return self._ids.get(id(obj))
 
     def obj_of(self, node_id: str) -> Apply | Variable | None:
-        """The Apply (``n3``) or root (``v0``) of the top-level graph whose node is
-        ``node_id``, drawn or inside a closed group; None for any other id."""
+        """The top-level Apply (``n3``) or root (``v0``) of ``node_id``, drawn or not."""
         kind, number = node_id[:1], node_id[1:]
         items = {"n": self.order, "v": self.roots}.get(kind) if not self.prefix else None
         return items[int(number)] if items is not None and number.isdigit() and int(number) < len(items) else None

@@ -232,9 +232,9 @@ def _actions(node: PictureNode, groups: list) -> str:
     if node.has_inner:
         buttons.append(_button("close", node.id, "close inner graph") if node.inner
                        else _button("expand", node.id, "open inner graph"))
-    if node.kind == "apply" and any(value_of(v) is None and v.owner is not None
-                                    for v in [node.variable, *node.obj.inputs]):
-        buttons.append(_button("compute", node.id, "compute the pending test values"))
+    if node.kind == "apply" and not node.error and any(
+            value_of(v) is None and v.owner is not None for v in [node.variable, *node.obj.inputs]):
+        buttons.append(_button("compute", node.id, "compute its test values"))
     if node.kind == "apply":
         buttons.append(_button("uncollapse", node.id, f"show the {node.hidden} hidden node(s)")
                        if node.hidden else _button("collapse", node.id, "collapse its inputs"))

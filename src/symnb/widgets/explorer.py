@@ -100,7 +100,8 @@ class GraphExplorer(WidgetView):
         started = time.perf_counter()
         self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
                                     self.times, opened=self.opened, time_total=self.time_total,
-                                    like=getattr(self, "picture", None))
+                                    like=getattr(self, "picture", None),
+                                    call_shapes=self.call_values.shapes() if self.call_values else None)
         self.layout = layout(self.picture, self.engine)
         self._svg = picture_svg(self.picture, self.layout)
         self.draw_seconds = time.perf_counter() - started
@@ -334,6 +335,7 @@ class GraphExplorer(WidgetView):
     def _on_query(self, change: dict) -> None:
         with self._widget.hold_sync():
             self._widget.matches, self._widget.match_boxes = self._search_state(change["new"])
+            self._widget.answered = change["new"]
 
     def _on_expanded(self, change: dict) -> None:
         self._set("expanded", list(change["new"]))

@@ -49,5 +49,6 @@ def _define() -> Any:
         query = traitlets.Unicode("").tag(sync=True)  # the search box's text
         matches = traitlets.List(traitlets.Unicode()).tag(sync=True)  # Python's hits
         match_boxes = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the box drawing each
+        answered = traitlets.Unicode("").tag(sync=True)  # the query those hits answer
 
     return GraphView

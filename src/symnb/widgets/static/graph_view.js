@@ -62,6 +62,7 @@ function render({ model, el }) {
   let zoom = 1;
   let natural = { width: 1, height: 1 };
   let matchIndex = -1;
+  let enterPending = false;  // Enter pressed before Python answered the query
   let reveal = null;  // a search hit inside closed groups: scrolled to once Python drew it
 
   function svg() { return viewport.querySelector("svg.symnb-graph"); }
@@ -217,7 +218,10 @@ function render({ model, el }) {
     model.save_changes();
   });
   search.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") { event.preventDefault(); nextMatch(); }
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    // Enter right after typing: Python's hits for this text may not be here yet.
+    if (model.get("answered") === search.value) nextMatch(); else enterPending = true;
   });
 
   // The details panel's buttons (drawn by Python) toggle a node's expansion or collapse.
@@ -242,6 +246,10 @@ function render({ model, el }) {
   model.on("change:details", showDetails);
   model.on("change:selected", markSelection);
   model.on("change:match_boxes", markMatches);
+  model.on("change:answered", () => {
+    markMatches();
+    if (enterPending && model.get("answered") === search.value) { enterPending = false; nextMatch(); }
+  });
   model.on("change:status", () => { status.textContent = model.get("status"); });
   model.on("change:header", showFrames);
   model.on("change:footer", showFrames);
