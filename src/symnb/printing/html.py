@@ -144,8 +144,8 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
         rows.append(("made by", _e(_maker(node, picture))))
     value = value_html(var) if call is None else _e(value_summary(var))
     if node.role and value_of(var) is None and not node.role.startswith("grad"):
-        value = _e("no test value: a rewrite made this node after the test values were "
-                   "computed; the compiled program computes it")
+        value = _e("not computed yet: a rewrite made this node after the test values were computed"
+                   + (" (the button below computes it)" if actions else "; the compiled program computes it"))
     origin = picture.shapes.origin(var)
     if call is not None:
         rows.append((_CALL_VALUE, _call_value(call, var)))

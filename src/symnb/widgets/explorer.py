@@ -10,7 +10,9 @@ outputs); clicking a group's box opens it, clicking an open group's title closes
 Clicking a node shows its op, type, test value (summary and heatmap), creation line and
 its inputs with theirs. A loop, a condition or a fused chain opens in
 place; a node can hide the part of the graph feeding only it; a search box finds nodes
-by name or op. The same picture is kept as the saved snapshot.
+by name or op in the whole graph, inside closed groups too (Enter opens the groups around
+the next hit). For a failed call, every node's details show its value in that call first.
+The same picture is kept as the saved snapshot.
 
 A function compiled with ``profile=True`` and called is drawn coloured by time: each
 node shaded by its share of the call (``f.profile.node_times()``), its time in its
