@@ -15,7 +15,7 @@ from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import value_text
 from symnb.printing.labels import node_name
 
-__all__ = ["search_text", "find_nodes"]
+__all__ = ["search_text", "search_index", "find_nodes"]
 
 
 def search_text(obj: Apply | Variable, origins: dict[int, str]) -> str:
@@ -30,18 +30,23 @@ def search_text(obj: Apply | Variable, origins: dict[int, str]) -> str:
     return f"{label(obj)} {kind}".lower()
 
 
-def find_nodes(picture, query: str) -> list[str]:
+def search_index(picture) -> list[tuple[str, str]]:
+    """``[(node id, search text)]`` of every node of ``picture``'s graph (not its inner
+    graphs): the same for every redraw of one graph, so a caller may keep it."""
+    return [(picture.node_id(obj), search_text(obj, picture.origins))
+            for obj in list(picture.roots) + list(picture.order)]
+
+
+def find_nodes(picture, query: str, index: list[tuple[str, str]] | None = None) -> list[str]:
     """The ids of ``picture``'s nodes whose name or op contains ``query`` (any case): the
     top-level graph's roots then its Apply nodes in execution order, whether drawn or
-    inside a closed group, then the nodes of the inner graphs drawn expanded."""
+    inside a closed group, then the nodes of the inner graphs drawn expanded. ``index``:
+    :func:`search_index` of this graph, when kept (else made here)."""
     query = query.strip().lower()
     if not query:
         return []
-    texts = getattr(picture, "_search_texts", None)
-    if texts is None:  # made once per picture: a query per keystroke reads them
-        texts = picture._search_texts = [(picture.node_id(obj), search_text(obj, picture.origins))
-                                         for obj in list(picture.roots) + list(picture.order)]
-    hits = [node_id for node_id, text in texts if query in text]
+    hits = [node_id for node_id, text in (index if index is not None else search_index(picture))
+            if query in text]
     for node in picture.nodes.values():
         for inner in node.inner:
             hits += find_nodes(inner.picture, query)

@@ -32,7 +32,7 @@ from symnb.printing.failure import failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.picture_search import find_nodes
+from symnb.printing.picture_search import find_nodes, search_index
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
 
@@ -89,6 +89,7 @@ class GraphExplorer(WidgetView):
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self._outputs = outputs
         self._entries: list[Entry] | None = None
+        self._search_index: list[tuple[str, str]] | None = None
         self.expanded: list[str] = []
         self.collapsed: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
@@ -211,7 +212,9 @@ class GraphExplorer(WidgetView):
         """Ids of the nodes whose name or op contains ``query`` (any case): every node of
         the graph, those inside closed groups included (``select`` opens their groups),
         and those of the inner graphs drawn expanded."""
-        return find_nodes(self.picture, query)
+        if self._search_index is None:  # one graph, redrawn: its names are made once
+            self._search_index = search_index(self.picture)
+        return find_nodes(self.picture, query, self._search_index)
 
     def _search_state(self, query: str) -> tuple[list[str], list[str]]:
         """The hits of ``query`` and, for each, the box drawing it now (its own, or its
