@@ -23,6 +23,7 @@ from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
 from symnb import ifelse  # Theano's module (from symnb.ifelse import ifelse), callable as ifelse
 from symnb.core.tensor.random.streams import RandomStreams
+from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
 from symnb.compile import Mode, MonitorMode, In, Out
@@ -37,7 +38,7 @@ __all__ = [
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
-    "pp", "gof", "scalar", "RandomStreams", "name_scope",
+    "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone",
 ]
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)

@@ -50,17 +50,21 @@ def test_a_nan_explorer_shows_the_calls_values_and_the_message(lab, browser):
     explorer = page.locator(".symnb-explorer").first
     explorer.locator("svg.symnb-graph").wait_for(timeout=120_000)
     shot(page, explorer, "14_nan_explorer_call_values")
-    header = explorer.locator(".symnb-header").inner_text()
-    assert "NanGuardError" in header and "NanGuardMode: Inf in output #0" in header  # the message
-    assert "This call's arguments" in header and _spelled(CALL) in header  # p in this call
-    with np.errstate(divide="ignore"):
-        logged = np.log(CALL)
-    assert _spelled(logged) in header  # the failing node's output in this call
-    values = header.split("This call's arguments", 1)[1]
+    header = explorer.locator(".symnb-header")
+    assert "NanGuardError" in header.inner_text() and "NanGuardMode: Inf in output #0" in header.inner_text()
+    # The picture comes first: the call's arguments are folded behind a toggle.
+    assert not header.locator("img").first.is_visible() if header.locator("img").count() else True
+    header.locator("summary").click()  # unfold them
+    values = header.inner_text().split("This call's arguments", 1)[1]
+    assert _spelled(CALL) in values  # p in this call
     assert _spelled(TEST_VALUE) not in values  # the test values are not shown as the call's
     assert explorer.locator("g.symnb-node.symnb-error").count() == 1  # the failing node, red
+    with np.errstate(divide="ignore"):
+        logged = np.log(CALL)
     details = explorer.locator(".symnb-details").inner_text()
     assert "value in this call" in details and "pending" not in details
+    assert _spelled(logged) in details  # the failing node's output in this call, in its card
+    assert details.count("Failing node") == 0 and header.inner_text().count("Failing node") == 0
     shot(page, explorer.locator(".symnb-details"), "15_nan_explorer_failing_node_details")
     page.close()
     shut_down_kernels(lab)

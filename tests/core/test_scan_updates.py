@@ -55,6 +55,33 @@ def test_default_update_inside_step_becomes_a_scan_update():
     np.testing.assert_array_equal(f(), [0, 10, 20, 30])
     assert counter.get_value() == 4
     np.testing.assert_array_equal(f(), [40, 50, 60, 70])
+    # Given before the step, the default update stays its owner's (one per call)
+    # for a function without the loop.
+    g = sn.function([], counter * 1)
+    assert g() == 8 and g() == 9 and counter.get_value() == 10
+
+
+def test_reduce_returns_the_steps_updates_as_theano_does():
+    from symnb.core.scan import reduce
+    from symnb.tensor.shared_randomstreams import RandomStreams
+
+    count = sn.shared(np.int64(0), name="count")
+    x = T.dvector("x")
+    values = np.array([1.0, 2.0, 4.0])
+    total, updates = reduce(lambda v, acc: (acc + v * count, {count: count + 1}), x,
+                            np.float64(0.0))
+    assert list(updates) == [count]
+    assert sn.function([x], total, updates=updates)(values) == 0 * 1 + 1 * 2 + 2 * 4
+    assert count.get_value() == 3
+    # a draw in the step (it refused: "cannot return"): the draws of a scan's steps
+    srng = RandomStreams(seed=4)
+    weighted, updates = reduce(lambda v, acc: acc + v * srng.uniform(), x, np.float64(0.0))
+    f = sn.function([x], weighted, updates=updates)
+    flat = RandomStreams(seed=4)  # its first stream: the same key
+    draws, draw_updates = scan(lambda: flat.uniform(), n_steps=3)
+    g = sn.function([], draws, updates=draw_updates)
+    np.testing.assert_allclose([f(values), f(values)], [values @ g(), values @ g()],
+                               rtol=1e-12)
 
 
 def test_update_type_is_checked():

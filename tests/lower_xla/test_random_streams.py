@@ -171,6 +171,38 @@ def test_scan_gets_fresh_draws_each_step_and_each_call():
     assert not np.array_equal(a, b)
 
 
+def test_a_draw_passed_as_non_sequence_is_drawn_once_one_read_from_outside_each_step():
+    # Theano's rule: a non-sequence is computed before the loop (a dropout mask fixed
+    # over time); a draw the step reads without it being passed is drawn at each step.
+    srng = RandomStreams(seed=2)
+    x = srng.uniform((3,))
+    passed, updates = sn.scan(lambda m: m * 2, non_sequences=[x], n_steps=4)
+    values, drawn = sn.function([], [passed, x], updates=updates)()
+    np.testing.assert_array_equal(values, np.tile(drawn * 2, (4, 1)))
+    np.testing.assert_array_equal(passed.test_value, np.tile(x.test_value * 2, (4, 1)))
+    read, updates = sn.scan(lambda: x * 2, n_steps=4)
+    values, drawn = sn.function([], [read, x], updates=updates)()
+    np.testing.assert_array_equal(values[0], drawn * 2)  # the first step's key is x's
+    assert len({tuple(row) for row in values}) == 4
+
+
+def test_a_function_not_given_the_scans_updates_still_advances_by_every_draw():
+    # The stream's default update is its key after the loop, not after one draw: the
+    # second call continues where the first stopped (it repeated 4 of its 5 draws).
+    srng = RandomStreams(seed=3)
+    outs, updates = sn.scan(lambda: srng.uniform((2,)), n_steps=5)
+    given = sn.function([], outs, updates=updates)
+    a, b = given(), given()
+    srng.seed(3)
+    not_given = sn.function([], outs)
+    np.testing.assert_array_equal(not_given(), a)
+    np.testing.assert_array_equal(not_given(), b)
+    srng.seed(3)  # Theano's srng.updates(): the key after the loop for a draw in a step
+    from_streams = sn.function([], outs, updates=srng.updates(), no_default_updates=True)
+    np.testing.assert_array_equal(from_streams(), a)
+    np.testing.assert_array_equal(from_streams(), b)
+
+
 @pytest.mark.parametrize("build, message", [
     (lambda s: s.normal((3,), std=-1.0), "std must be non-negative"),
     (lambda s: s.binomial((3,), p=1.5), r"p must lie in \[0, 1\]"),

@@ -122,9 +122,11 @@ def test_gradients_through_symbolic_slice_starts(level):
 
 def test_bounds_no_call_can_provide_are_refused_at_build_time():
     x = T.vector("x", test_value=np.arange(4, dtype="float32"))
-    start = sn.shared(np.int64(1), name="start")  # changes between calls
-    with pytest.raises(DynamicShapeError, match="(?s)shared variable 'start'.*# the shared start"):
-        sn.function([x], T.set_subtensor(x[start:], 0))  # the shared start
+    start = sn.shared(np.int64(1), name="start")  # changes between calls: specialized on
+    f = sn.function([x], T.set_subtensor(x[start:], 0))
+    for s in (1, 3):
+        start.set_value(s)
+        np.testing.assert_array_equal(f(np.arange(4, dtype="float32")), np.where(np.arange(4) >= s, 0, np.arange(4)))
     long = T.lvector("long", test_value=np.array([1, 2]))  # no fixed size: never specialized on
     with pytest.raises(DynamicShapeError, match="(?s)input 'long'.*fixed size"):
         sn.function([x, long], x[long[0]:])
@@ -139,11 +141,13 @@ def test_bounds_no_call_can_provide_are_refused_at_build_time():
         sn.function([x], sums)
 
 
-def test_a_loop_length_from_a_shared_variable_is_refused_at_build_time():
+def test_a_loop_length_from_a_shared_variable_follows_its_value():
     steps = sn.shared(np.int64(3), name="steps")
     total, _ = sn.scan(lambda acc: acc * 2, outputs_info=[T.constant(np.float32(1))], n_steps=steps)
-    with pytest.raises(DynamicShapeError, match="(?s)the number of steps.*shared variable 'steps'"):
-        sn.function([], total)
+    f = sn.function([], total)
+    np.testing.assert_allclose(f(), [2.0, 4.0, 8.0])
+    steps.set_value(5)
+    np.testing.assert_allclose(f(), 2.0 ** np.arange(1, 6))
     k = T.lscalar("k")  # an argument: specialized on
     total, _ = sn.scan(lambda acc: acc * 2, outputs_info=[T.constant(np.float32(1))], n_steps=k)
     np.testing.assert_allclose(sn.function([k], total[-1])(5), 32.0)
@@ -168,14 +172,16 @@ def test_a_branch_slicing_by_an_argument_is_refused_at_build_time():
     (lambda n, x: x.reshape((n, -1)), "a shape"),
     (lambda n, x: split(x, [n, 4 - n], 0)[0], "a piece length"),
 ])
-def test_sizes_from_a_shared_variable_are_refused_at_build_time(build, role):
-    n = sn.shared(np.int64(2), name="n")  # changes between calls
+def test_sizes_from_a_shared_variable_follow_its_value(build, role):
+    n = sn.shared(np.int64(2), name="n")  # changes between calls: specialized on its value
     x = T.vector("x", test_value=np.arange(4, dtype="float32"))
     out = build(n, x)  # the test value is computed: its value is known now
     assert out.test_value.shape[0] == 2
-    with pytest.raises(DynamicShapeError, match=f"(?s){role}.*shared variable 'n'"):
-        sn.function([x], out, on_unused_input="ignore")
-    k = T.lscalar("k")  # an argument instead: specialized on, and NumPy's result
-    np.testing.assert_array_equal(
-        sn.function([k, x], build(k, x), on_unused_input="ignore")(2, np.arange(4, dtype="float32")),
-        build(n, x).test_value)
+    f = sn.function([x], out, on_unused_input="ignore")
+    k = T.lscalar("k")  # the reference: an argument, specialized on ({role} of n)
+    g = sn.function([k, x], build(k, x), on_unused_input="ignore")
+    values = np.arange(4, dtype="float32")
+    np.testing.assert_array_equal(f(values), out.test_value)
+    n.set_value(1)
+    np.testing.assert_array_equal(f(values), g(1, values))
+    assert f(values).shape[0] == 1

@@ -70,4 +70,6 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
         return bad_value is not None and any(bad_value(v) for v in seen.inputs + seen.outputs)
 
     found, other = replay(function.nodes, env, failing)
-    return CallValues(arguments, node, found, other, last[0] if last else None)
+    computed = {id(v): (v, env[id(v)]) for v in function._program_inputs if id(v) in env}
+    computed.update((id(v), (v, env[id(v)])) for n in function.nodes for v in n.outputs if id(v) in env)
+    return CallValues(arguments, node, found, other, last[0] if last else None, computed)

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.errors import SymnbError, label
-from symnb.core.graph import Constant, Variable, clone_replace
-from symnb.core.tensor.shared import SharedVariable
+from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.tensor.shared import SharedVariable, storage_owner
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_keys",
-           "update_pairs", "apply_givens", "check_inputs_listed", "check_missing", "check_unused"]
+           "update_pairs", "apply_givens", "to_storage_owners", "check_inputs_listed", "check_missing", "check_unused"]
 
 
 class MissingInputError(SymnbError, ValueError):
@@ -73,6 +73,27 @@ def apply_givens(outputs: list[Variable], givens: Any) -> list[Variable]:
                             f"{label(new)!r} of type {new.type.short()}")
         mapping[old] = new
     return clone_replace(outputs, mapping)
+
+
+def to_storage_owners(targets: list[SharedVariable], graph: list[Variable]
+                      ) -> tuple[list[SharedVariable], list[Variable]]:
+    """The update targets and the graph with every memory-aliased clone of a shared
+    variable (``sn.clone(..., share_inputs=False)``) replaced by the variable whose
+    storage it uses: the program then reads and updates each storage once (one argument,
+    donated once), and an update of the clone is an update of the original. Two updates
+    of one storage are refused (which one Theano kept depended on the order of its
+    inputs)."""
+    owners = [storage_owner(t) for t in targets]
+    for i, owner in enumerate(owners):
+        twin = next((targets[j] for j in range(i) if owners[j] is owner), None)
+        if twin is not None:
+            raise ValueError(
+                f"shared variables {label(twin)!r} and {label(targets[i])!r} are one storage "
+                f"(one is a clone of the other made by sn.clone(..., share_inputs=False)), "
+                f"and both are updated: keep one update (or one default_update)")
+    aliases = {v: storage_owner(v) for v in graph_inputs(graph)
+               if isinstance(v, SharedVariable) and storage_owner(v) is not v}
+    return owners, (clone_replace(graph, aliases) if aliases else graph)
 
 
 def cut_at_inputs(inputs: list[Variable], outputs: list[Variable]

@@ -7,8 +7,9 @@ calls with positional arguments and a program with nothing to check, specialize 
 scope, no profile and no mode hook. It behaves exactly as the full path
 (``Function._call_in_full``): the same :class:`~symnb.compile.call.CallSpec` checks the
 arguments, holds the locks, applies the updates and copies the outputs; anything else
-goes to the full path. Its cost does not grow with the number of inputs beyond JAX's
-own (``ArgumentChecks`` tests them all at once; see bench/bench_calls.py).
+goes to the full path. The most common case, one output and no shared variable, has
+its checks and copy written out in the closure (``_one_output``), and its program
+returns that output bare (``Program.bare``): see bench/bench_calls.py.
 """
 
 from __future__ import annotations
@@ -34,8 +35,7 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     arguments; ``full`` takes calls with keywords or a wrong number of arguments.
     A failure while tracing (nothing ran) goes to ``retry(arrays, failure)`` (the full run,
     which specializes or reports it); one while running to ``execution_error``."""
-    check_all, exact = spec.checks.check_all, spec.checks.exact
-    call, n_inputs, ndarray = program.call, len(spec.inputs), np.ndarray
+    check_all, call, n_inputs = spec.checks.check_all, program.call, len(spec.inputs)
     locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
 
     def run(arrays: Any) -> Any:
@@ -53,10 +53,7 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         if kwargs or len(args) != n_inputs:
             return full(*args, **kwargs)
         try:  # free unless it raises: errors leave without symnb's frames
-            for value, (dtype, ndim) in zip(args, exact):  # check_all's test, written out
-                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                    args = check_all(args)
-                    break
+            args = check_all(args)
             if locks is None:
                 return finish(run(args))
             with locks:  # shared values read, donated and replaced with their locks held

@@ -26,7 +26,7 @@ from symnb.compile.call import CallSpec
 from symnb.compile.call_values import with_call_values
 from symnb.compile.construction import (
     MissingInputError, UnusedInputError, apply_givens, check_inputs_listed, check_missing,
-    check_unused, cut_at_inputs, givens_keys, update_items, update_pairs,
+    check_unused, cut_at_inputs, givens_keys, to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
@@ -38,7 +38,7 @@ from symnb.compile.maker import FunctionMaker
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
-from symnb.compile.specialize import check_static_values, value_sources
+from symnb.compile.specialize import check_specializable, check_static_values, value_sources
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import (
@@ -124,9 +124,9 @@ class Function:
         pairs = update_pairs(with_default_updates(
             self.outputs, update_items(updates), no_default_updates, skip=givens_keys(givens)))
         replaced = apply_givens(self.outputs + [expr for _, expr in pairs], givens)
+        self.updated_shared, replaced = to_storage_owners([s for s, _ in pairs], replaced)
         graph_outputs = replaced[:len(self.outputs)]
         update_exprs = replaced[len(self.outputs):]
-        self.updated_shared = [s for s, _ in pairs]
         all_outputs = graph_outputs + update_exprs
         inputs, all_outputs = cut_at_inputs(inputs, all_outputs)
         self.inputs = inputs
@@ -198,7 +198,9 @@ class Function:
         return function_reduce(self, function)
 
     def _build_program(self) -> Program:
-        donate = tuple(range(len(self.inputs), len(self.inputs) + len(self.updated_shared)))
+        # A shared variable passed as a static argument (specialized on) is not donated.
+        donate = tuple(i for i in range(len(self.inputs), len(self.inputs) + len(self.updated_shared))
+                       if i not in self._static)
         return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
                                        donate if self._donating else (), self.maker.optimizer,
                                        self._static, shardings=self.shardings)
@@ -337,13 +339,19 @@ class Function:
         is the one that failed: another thread may have specialized meanwhile."""
         node = failing_node(failure, program.nodes, self.nodes).node
         positions = value_sources([node.inputs[i] for i in failure.error.indices],
-                                  self._program_inputs)
+                                  self._program_inputs, len(self.inputs))
         with self._state_lock:
             if self._program is not program:
                 return True  # rebuilt by another call meanwhile: try the new program
-            if positions is None or not positions or positions <= set(self._static) \
-                    or any(p >= len(self.inputs) for p in positions):
-                return False  # shared variables change between calls: never specialized on
+            if positions is None or not positions or positions <= set(self._static):
+                return False
+            # A shared variable is specialized on its current value at each call (its
+            # static argument is its value then): never a program for a stale value.
+            shared = [self._program_inputs[p] for p in sorted(positions) if p >= len(self.inputs)]
+            try:
+                check_specializable(node, shared, [v._backend_value() for v in shared])
+            except SymnbError as error:
+                raise error from None  # the trace that asked for the value is no news
             self._static = tuple(sorted(set(self._static) | positions))
             self._set_program(self._build_program())
         return True

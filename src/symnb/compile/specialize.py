@@ -5,33 +5,64 @@ computed from input *values* need those values while XLA traces. The compiled
 function then passes the inputs they come from as static arguments, compiling once
 per distinct value. Lengths computed from input *shapes* are static already.
 
-A value no call can provide (computed from a shared variable, or from the values of a
-loop step) is refused when the function is built (``check_static_values``), naming it.
+A length computed from a shared variable's value (Lasagne's transposed convolution with
+a shared ``output_size``, ``T.zeros((n,))`` with ``n`` shared) is specialized on in the
+same way: the shared variable is passed as a static argument, so each call's program is
+the one for the variable's *current* value (``set_value`` between calls selects, or
+compiles, another; never a stale one). Its size is known only at call time: a value of
+more than ``MAX_SPECIALIZED_ELEMENTS`` elements is refused then (``check_specializable``).
+
+A value no call can provide (computed from the values of a loop step or a branch's
+operands) is refused when the function is built (``check_static_values``), naming it.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Sequence
+
+import numpy as np
 
 from symnb.core.graph.errors import format_node_error, label
 from symnb.core.graph.basic import Apply, Constant, Place, Variable, ancestors, node_places
 from symnb.core.graph.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError, passed_as_is, static_inputs
 
-__all__ = ["value_sources", "check_static_values"]
+__all__ = ["value_sources", "check_static_values", "check_specializable"]
 
 
-def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable]) -> set[int] | None:
+def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable],
+                  n_arguments: int | None = None) -> set[int] | None:
     """Positions in ``inputs`` whose values ``variables`` depend on, through anything
-    but a shape; None when one of them could not be a static argument."""
+    but a shape; None when one of them could not be a static argument. Inputs from
+    ``n_arguments`` on are shared variables: their size is checked at call time
+    (:func:`check_specializable`), since ``set_value`` may change it."""
     position = {id(v): i for i, v in enumerate(inputs)}
+    arguments = len(inputs) if n_arguments is None else n_arguments
     found: set[int] = set()
     for var in ancestors(variables, stop_at=_is_shape):
         if var.owner is None and id(var) in position:
-            if _static_size(var) is None or _static_size(var) > MAX_SPECIALIZED_ELEMENTS:
+            i = position[id(var)]
+            size = _static_size(var)
+            if i < arguments and (size is None or size > MAX_SPECIALIZED_ELEMENTS):
                 return None
-            found.add(position[id(var)])
+            found.add(i)
     return found
+
+
+def check_specializable(node: Apply, variables: Sequence[Variable], values: Sequence[Any]) -> None:
+    """Refuse to specialize on a shared variable whose current value is too large to be
+    a static argument (``variables``: the shared variables a length of ``node`` needs
+    while tracing, ``values`` their current values): a program per value of a large
+    array would seldom be reused, and hashing it would slow every call."""
+    for var, value in zip(variables, values):
+        size = int(np.size(value))
+        if size > MAX_SPECIALIZED_ELEMENTS:
+            raise DynamicShapeError(format_node_error(
+                node, f"DynamicShapeError in {node.op.display_name()}: a length XLA needs to "
+                      f"compile the program depends on the value of shared variable "
+                      f"{label(var)!r}, which has {size} elements; symnb compiles a program per "
+                      f"distinct value only for values of at most {MAX_SPECIALIZED_ELEMENTS} "
+                      f"elements. Compute the length from shapes (x.shape[i]) and constants."))
 
 
 def _is_shape(var: Variable) -> bool:
@@ -51,12 +82,11 @@ def _static_size(var: Variable) -> int | None:
 
 def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_arguments: int) -> None:
     """Refuse, before compiling, a graph whose lowering needs while tracing a value that
-    no call could provide: one computed from a shared variable (its value changes between
-    calls), from an input too large to specialize on, or, inside a loop body or a branch,
-    from the values passed to it. ``inputs[:n_arguments]`` are the function's arguments.
+    no call could provide: one computed from an input too large to specialize on, or,
+    inside a loop body or a branch, from the values passed to it. ``inputs[:n_arguments]`` are the function's arguments.
 
-    Values computed from argument values are fine: the function specializes on them.
-    The rules say which inputs they need while tracing (``registry.static_inputs``).
+    Values computed from argument values or shared variables are fine: the function
+    specializes on them. The rules say which inputs they need while tracing (``registry.static_inputs``).
     """
     places = list(node_places(nodes))
     default = static_inputs.dispatch(object)
@@ -126,12 +156,8 @@ def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arg
     position = {id(v): i for i, v in enumerate(inputs)}
     for root in roots:
         i = position.get(id(root))
-        if i is None:
+        if i is None or i >= n_arguments:  # a shared variable: specialized on its value
             continue
-        if i >= n_arguments:
-            return (f"depends on the shared variable {label(root)!r}, whose value changes "
-                    f"between calls; pass it as an input instead (the function then compiles "
-                    f"once per distinct value)")
         size = _static_size(root)
         if size is None or size > MAX_SPECIALIZED_ELEMENTS:
             return (f"depends on the values of input {label(root)!r} ({root.type.short()}); "

@@ -35,7 +35,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "sparse": "sparse tensors are not supported: XLA programs here use dense arrays",
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
-        "clone": "use symnb.core.graph.clone_replace(outputs, replace)",
         "misc": "theano.misc (pkl_utils, ...) has no counterpart: use pickle",
     },
     "symnb.tensor": {

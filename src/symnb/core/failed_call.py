@@ -141,7 +141,9 @@ class CallValues:
     - ``outputs``: its output values, where the NumPy replay computed them, else None;
     - ``iteration``: for a node inside a loop body, the iteration that failed, else None;
     - ``where``: ``"iteration 3 of Scan{step}"``, or ``""`` for a node of the outer graph;
-    - ``note``: what the replay could not establish (``""`` when it found the failure).
+    - ``note``: what the replay could not establish (``""`` when it found the failure);
+    - ``value_of(var)``: any variable's value in this call, where the replay computed it
+      (every node of the outer graph run before the failure; the failing node's inputs).
 
     Every value is computed from the call's arguments by the NumPy evaluator, never a
     test value.
@@ -149,11 +151,13 @@ class CallValues:
 
     def __init__(self, arguments: list[tuple[str, np.ndarray]], node: Apply,
                  found: NodeValues | None, other: NodeValues | None,
-                 last: NodeValues | None = None) -> None:
+                 last: NodeValues | None = None, computed: dict[int, tuple] | None = None) -> None:
         """``found``: the failing evaluation the replay found; ``other``: a node that
         failed in NumPy before it; ``last``: the node's last evaluation, shown when the
-        failure was not found."""
+        failure was not found; ``computed``: ``{id(variable): (variable, value)}``, every
+        value the replay computed (the variable kept: its id stays its own)."""
         self.arguments = arguments
+        self._computed = dict(computed or {})
         self.node = node
         self.note = _note(node, found, other)
         found = found if found is not None else last
@@ -173,6 +177,24 @@ class CallValues:
         """``[(output variable, its value in this call, or None)]`` of the failing node."""
         values = self.outputs or [None] * len(self.node.outputs)
         return list(zip(self.node.outputs, values))
+
+    def value_of(self, var: Variable) -> np.ndarray | None:
+        """``var``'s value in this call, or None where the replay did not compute it
+        (a node after the failure, or one the replay could not reach)."""
+        for known, value in self.input_values() + self.output_values():
+            if known is var and value is not None:
+                return value
+        if isinstance(var, Constant):
+            return var.data
+        entry = self._computed.get(id(var))
+        return entry[1] if entry is not None and entry[0] is var else None
+
+    def shapes(self) -> dict[Variable, tuple[str, tuple]]:
+        """``{variable: (dtype, shape)}`` of every value the replay computed: what a
+        picture of the failed call writes on its edges (as a call's ``last_shapes``)."""
+        known = {id(v): (v, x) for v, x in self.input_values() + self.output_values() if x is not None}
+        known = {**self._computed, **known}
+        return {v: (str(np.asarray(x).dtype), np.shape(x)) for v, x in known.values()}
 
     def lines(self) -> list[str]:
         """The values as text lines (added to the error's message)."""

@@ -41,15 +41,16 @@ def excluded_from_default_updates(no_default_updates: Any) -> Any:
 
 
 def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[Any, Any]],
-                         no_default_updates: Any = False,
-                         skip: Iterable[Variable] = ()) -> list[tuple[Any, Any]]:
+                         no_default_updates: Any = False, skip: Iterable[Variable] = (),
+                         blockers: Iterable[Variable] = ()) -> list[tuple[Any, Any]]:
     """``updates`` (pairs ``shared -> expression``) followed by the default updates of the
     shared variables that ``outputs`` and the update expressions read.
 
     A default update's expression may read other shared variables with default updates:
     they are added too, until none is missing (as Theano does). Variables already
     updated, those in ``skip`` (replaced by givens, say) and those excluded by
-    ``no_default_updates`` keep no default update.
+    ``no_default_updates`` keep no default update. The walk does not go past
+    ``blockers`` (a scan's non-sequences, computed once before the loop).
     """
     excluded = excluded_from_default_updates(no_default_updates)
     if excluded is True:
@@ -61,9 +62,10 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
         done |= {id(v) for v in excluded}
     pairs = list(updates)
     pending = list(outputs) + [expr for _, expr in updates if isinstance(expr, Variable)]
+    blockers = list(blockers)
     while pending:
         added = []
-        for var in graph_inputs(pending):
+        for var in graph_inputs(pending, blockers):
             if isinstance(var, SharedVariable) and var.default_update is not None \
                     and id(var) not in done:
                 done.add(id(var))

@@ -36,7 +36,7 @@ from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree
-from symnb.printing.labels import Shapes, crossings, role_label, rewrite_origins
+from symnb.printing.labels import Shapes, crossings, node_name, role_label, rewrite_origins
 from symnb.printing.node_facts import creation_text as creation_text
 from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
@@ -144,22 +144,24 @@ class GraphPicture:
     - ``times``: ``{Apply: seconds per call}`` (``f.profile.node_times()``) to shade the
       top-level nodes by;
     - ``like``: a picture of the same ``obj`` whose order and groups are reused (a redraw
-      after a click: 50,000 nodes are not grouped again).
+      after a click: 50,000 nodes are not grouped again);
+    - ``call_shapes``: ``{variable: (dtype, shape)}`` the edges carry (a failed call's).
     """
 
     def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
                  opened: Iterable[str] | None = None, *, time_total: float | None = None,
                  like: "GraphPicture | None" = None, _inner: tuple | None = None,
-                 prefix: str = "") -> None:
+                 prefix: str = "", call_shapes: Mapping | None = None) -> None:
         with collector_paused():
             self._make(obj, expanded, collapsed, highlight, times, time_total, opened, like,
-                       _inner, prefix)
+                       _inner, prefix, call_shapes)
 
     def _make(self, obj: Any, expanded: Iterable[str], collapsed: Iterable[str],
               highlight: Iterable[Apply], times: Mapping[Apply, float] | None,
               time_total: float | None, opened: Iterable[str] | None,
-              like: "GraphPicture | None", _inner: tuple | None, prefix: str) -> None:
+              like: "GraphPicture | None", _inner: tuple | None, prefix: str,
+              call_shapes: Mapping | None) -> None:
         self.expanded = set(expanded)
         self.collapsed = set(collapsed)
         highlight = list(highlight)
@@ -170,7 +172,7 @@ class GraphPicture:
         self.share_of = "the nodes' time"
         self.edges: list[PictureEdge] = []
         # A called function's edges carry its last call's shapes (read, never computed).
-        self.shapes = Shapes(failed=self.highlight, called=getattr(obj, "last_shapes", None))
+        self.shapes = Shapes(failed=self.highlight, called=call_shapes or getattr(obj, "last_shapes", None))
         self._ids: dict[int, str] = {}  # id(Apply or root Variable) -> node id
         self._edge_index: dict[tuple[str, str], int] = {}
         self._edge_carries: dict[int, set[int]] = {}  # edge index -> id of its variables
@@ -315,7 +317,7 @@ class GraphPicture:
         out = node.outputs[0]
         text = output_text(out) if len(node.outputs) == 1 else node.op.display_name()
         role = role_label(node, self.origins)
-        name = role or (label(out) if len(node.outputs) == 1 else text)
+        name = node_name(node, self.origins)
         picture_node = PictureNode(node_id, "apply", _cut(name), _cut(node.op.display_name(), 48),
                                    family_of(node.op), node, error=id(node) in self.highlight,
                                    has_inner=bool(node.op.inner_graphs), role=role or "")
@@ -370,6 +372,10 @@ class GraphPicture:
     def _group_node(self, group_id: str, members: list) -> PictureNode:
         group = self.tree.get(group_id)
         ins, outs = self._crossing.get(group_id, ({}, {}))
+        # What the graph returns from inside the group leaves it too (a gradient group's
+        # gradients feed no other box, yet they are what it produces).
+        outs = {**outs, **{id(v): v for v in self.outputs if v.owner is not None
+                           and self._box_of(v.owner) == group_id}}
         sublabel = (f"{group.size} nodes \u00b7 {len(ins)} in \u00b7 {len(outs)} out"
                     if group.kind != "roots" else f"{len(group.roots)} variables")
         node = PictureNode(group_id, "group", _cut(group.title), sublabel, "group", group)
@@ -461,6 +467,22 @@ class GraphPicture:
         return set() if tree is None else {
             node_id for node_id, node in self.nodes.items()
             if any(g.kind == "grad" for g in (node.obj if node.kind == "group" else tree.group_of(node.obj)).ancestors())}
+
+    def node_id(self, obj: Apply | Variable) -> str | None:
+        """The id of ``obj``'s own node (an Apply or a root), drawn or inside a closed group."""
+        return self._ids.get(id(obj))
+
+    def obj_of(self, node_id: str) -> Apply | Variable | None:
+        """The top-level Apply (``n3``) or root (``v0``) of ``node_id``, drawn or not."""
+        kind, number = node_id[:1], node_id[1:]
+        items = {"n": self.order, "v": self.roots}.get(kind) if not self.prefix else None
+        return items[int(number)] if items is not None and number.isdigit() and int(number) < len(items) else None
+
+    def closed_groups_around(self, obj: Apply | Variable) -> list[str]:
+        """The ids of the closed groups holding ``obj``, outermost first."""
+        if self.tree is None:
+            return []
+        return [g.id for g in self.tree.group_of(obj).ancestors() if g.id not in self.opened]
 
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):

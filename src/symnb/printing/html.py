@@ -15,12 +15,13 @@ from typing import Any, Sequence
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.failed_call import CallValues
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
-__all__ = ["kind_of", "value_summary", "value_html", "pre", "table", "variable_rows",
+__all__ = ["kind_of", "value_summary", "value_html", "array_html", "pre", "table", "variable_rows",
            "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
@@ -58,6 +59,14 @@ def value_html(var: Variable) -> str:
     """The value's summary line and, for a 1-D or 2-D value, its heatmap."""
     picture = heatmap_html(value_of(var), title=f"{label(var)}: {value_summary(var)}")
     text = f"<span>{_e(value_summary(var))}</span>"
+    return f"{text}<br>{picture}" if picture else text
+
+
+def array_html(value: Any, title: str, missing: str = "not computed") -> str:
+    """A value's summary line and, for a 1-D or 2-D value, its heatmap; ``missing`` when
+    there is no value."""
+    text = f"<span>{_e(value_stats(value) if value is not None else missing)}</span>"
+    picture = heatmap_html(value, title=title) if value is not None else ""
     return f"{text}<br>{picture}" if picture else text
 
 
@@ -115,29 +124,34 @@ _ONE_LINE = "white-space:nowrap"
 _VALUE_MIN_WIDTH = "40ch"  # a value's summary line in an inputs table, about one line
 
 
-def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True) -> str:
+def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
+                      call: CallValues | None = None) -> str:
     """The details of one node of ``picture``, as a card: what it is (and what made it,
     for a gradient or rewrite node), its shape, static type and value (a heatmap with its
     scale), where it was built (on one line), the groups it sits in, and its inputs with
-    their lines; with ``actions``, buttons to open its inner graphs, collapse it or close its
-    group (a saved snapshot, where nothing runs them, has none)."""
+    their lines; with ``actions``, buttons to open its inner graphs, collapse it, compute
+    a pending test value or close its group (a saved snapshot, where nothing runs them,
+    has none). With ``call`` (a failed call's :class:`CallValues`), the values of that
+    call come first, labelled so, and the test values follow as one-line summaries."""
     node = picture.find(node_id)
     if node is None:
         return '<p style="margin:0">Click a node to see its op, type, value and line; click a group to open it.</p>'
     if node.kind == "group":
-        return _group_details(node)
+        return _group_details(node, call)
     var = node.variable
     rows = [("op", _e(kind_of(var)))]
     if node.role:
         rows.append(("made by", _e(_maker(node, picture))))
-    value = value_html(var)
+    value = value_html(var) if call is None else _e(value_summary(var))
     if node.role and value_of(var) is None and not node.role.startswith("grad"):
-        value = _e("no test value: a rewrite made this node after the test values were "
-                   "computed; the compiled program computes it")
+        value = _e("not computed yet: a rewrite made this node after the test values were computed"
+                   + (" (the button below computes it)" if actions else "; the compiled program computes it"))
     origin = picture.shapes.origin(var)
+    if call is not None:
+        rows.append((_CALL_VALUE, _call_value(call, var)))
     rows += [(f"shape ({origin})" if origin else "shape", _e(picture.shapes.text(var))),
              ("static type", _e(var.type.short())),
-             ("test value", value),
+             ("test value" if call is None else "test value (not this call's)", value),
              ("created at", f'<span style="{_ONE_LINE}">{_e(creation_text(var))}</span>')]
     groups = _groups_of(picture, node)
     if groups:
@@ -146,15 +160,27 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True)
         rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
+    if call is not None and node.obj is call.node and (call.where or call.note):
+        rows.insert(1, ("in this call", _e("; ".join(t for t in (call.where, call.note) if t))))
     parts = [_card_head(node_id, node.label), _card_table(rows)]
     if actions:
         parts.append(_actions(node, groups))
     if node.kind == "apply":
-        parts.append(_io_table("inputs", node.obj.inputs))
-        if len(node.obj.outputs) > 1:
-            parts.append(_io_table("outputs", node.obj.outputs))
+        parts.append(_io_table("inputs", node.obj.inputs, call))
+        if len(node.obj.outputs) > 1 or (call is not None and node.obj is call.node):
+            parts.append(_io_table("outputs", node.obj.outputs, call))
     parts.append("</div>")
     return "".join(parts)
+
+
+_CALL_VALUE = "value in this call"
+
+
+def _call_value(call: CallValues, var: Variable) -> str:
+    """``var``'s value in the failed call (replayed in NumPy from its arguments)."""
+    missing = ("not computed: this node failed in this call" if var.owner is call.node
+               else "not computed in this call (the replay did not reach it)")
+    return array_html(call.value_of(var), f"{label(var)} in this call", missing)
 
 
 def _maker(node: PictureNode, picture: GraphPicture) -> str:
@@ -183,7 +209,7 @@ def _groups_of(picture: GraphPicture, node: PictureNode) -> list:
     return tree.group_of(node.obj).ancestors()
 
 
-def _group_details(node: PictureNode) -> str:
+def _group_details(node: PictureNode, call: CallValues | None = None) -> str:
     """A closed group's card: what made it, where, its size, what enters and leaves it."""
     group = node.obj
     rows = [("group", _e(group.describe())), ("holds", _e(node.sublabel))]
@@ -192,10 +218,11 @@ def _group_details(node: PictureNode) -> str:
         rows.append(("called at", f'<span style="{_ONE_LINE}">{_e(where)}</span>'))
     parts = [_card_head(node.id, group.title), _card_table(rows),
              f"<div>{_button('open-group', node.id, 'open group')}</div>"]
-    if node.group_inputs:
-        parts.append(_io_table("inputs", node.group_inputs))
-    if node.group_outputs:
-        parts.append(_io_table("outputs", node.group_outputs))
+    # One line per value, no heatmaps: a gradient group reads dozens of inputs, and
+    # their heatmaps made a panel thousands of pixels tall (click a node for its picture).
+    for title, variables in (("inputs", node.group_inputs), ("outputs", node.group_outputs)):
+        if variables:
+            parts.append(_io_table(title, variables, call, compact=True))
     parts.append("</div>")
     return "".join(parts)
 
@@ -205,6 +232,9 @@ def _actions(node: PictureNode, groups: list) -> str:
     if node.has_inner:
         buttons.append(_button("close", node.id, "close inner graph") if node.inner
                        else _button("expand", node.id, "open inner graph"))
+    if node.kind == "apply" and not node.error and any(
+            value_of(v) is None and v.owner is not None for v in [node.variable, *node.obj.inputs]):
+        buttons.append(_button("compute", node.id, "compute its test values"))
     if node.kind == "apply":
         buttons.append(_button("uncollapse", node.id, f"show the {node.hidden} hidden node(s)")
                        if node.hidden else _button("collapse", node.id, "collapse its inputs"))
@@ -213,19 +243,30 @@ def _actions(node: PictureNode, groups: list) -> str:
     return f"<div>{''.join(buttons)}</div>" if buttons else ""
 
 
-def _io_table(title: str, variables: Sequence[Variable]) -> str:
+def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None = None,
+              compact: bool = False) -> str:
+    """Variables in rows: name, type, value, line. With ``call``, the value in that call
+    first, then the test value's summary; ``compact``: summaries only, no heatmaps."""
     def line(text: str) -> str:
         return f'<span style="{_ONE_LINE}">{_e(text)}</span>'
 
-    def value(v: Variable) -> str:
+    def cell(content: str) -> str:
         # A floor under the value's width: the one-line "created at" beside it otherwise
         # squeezed the value's summary to a word a line.
-        return f'<div style="min-width:{_VALUE_MIN_WIDTH}">{value_html(v)}</div>'
+        return f'<div style="min-width:{_VALUE_MIN_WIDTH}">{content}</div>'
 
-    rows = [(str(i), line(label(v)), line(v.type.short()), value(v), line(creation_text(v)))
+    def values(v: Variable) -> list[str]:
+        test = _e(value_summary(v)) if compact or call is not None else value_html(v)
+        if call is None:
+            return [cell(test)]
+        now = call.value_of(v)
+        return [cell(_e(value_stats(now)) if compact and now is not None else _call_value(call, v)), cell(test)]
+
+    head = ("#", "name", "type") + (("test value",) if call is None else (_CALL_VALUE, "test value"))
+    rows = [(str(i), line(label(v)), line(v.type.short()), *values(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
-            + table(rows, header=("#", "name", "type", "test value", "created at"), escape=False))
+            + table(rows, header=head + ("created at",), escape=False))
 
 
 def function_rows(fn: Any) -> list[tuple[str, str]]:

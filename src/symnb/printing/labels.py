@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.errors import label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.type import describe_shape
 
-__all__ = ["short_op", "role_label", "rewrite_origins", "Shapes", "crossings"]
+__all__ = ["short_op", "role_label", "node_name", "rewrite_origins", "Shapes", "crossings"]
 
 _ROLE_LIMIT = 40
 
@@ -52,6 +53,15 @@ def role_label(node: Apply, origins: dict[int, str]) -> str | None:
     if id(node) in origins:
         return _cut(f"{origins[id(node)]}: {short_op(node.op.display_name())}")
     return None
+
+
+def node_name(node: Apply, origins: dict[int, str]) -> str:
+    """What an Apply's box is called (uncut): its role (:func:`role_label`), else its
+    output's name or source text (one output), else its op."""
+    role = role_label(node, origins)
+    if role:
+        return role
+    return label(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
 
 
 def rewrite_origins(obj: Any, order: list[Apply]) -> dict[int, str]:

@@ -10,7 +10,9 @@ outputs); clicking a group's box opens it, clicking an open group's title closes
 Clicking a node shows its op, type, test value (summary and heatmap), creation line and
 its inputs with theirs. A loop, a condition or a fused chain opens in
 place; a node can hide the part of the graph feeding only it; a search box finds nodes
-by name or op. The same picture is kept as the saved snapshot.
+by name or op in the whole graph, inside closed groups too (Enter opens the groups around
+the next hit). For a failed call, every node's details show its value in that call first.
+The same picture is kept as the saved snapshot.
 
 A function compiled with ``profile=True`` and called is drawn coloured by time: each
 node shaded by its share of the call (``f.profile.node_times()``), its time in its
@@ -25,10 +27,12 @@ from typing import Any, NamedTuple
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
-from symnb.printing.failure import call_values_html, failure_html
+from symnb.core.failed_call import CallValues
+from symnb.printing.failure import failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
+from symnb.printing.picture_search import find_nodes, search_index
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
 
@@ -72,7 +76,7 @@ class GraphExplorer(WidgetView):
         if self.error is not None:
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
-            header = header or failure_html(self.error)  # the message and that call's values
+            header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
             _compute_test_values(obj)  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
@@ -85,6 +89,7 @@ class GraphExplorer(WidgetView):
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self._outputs = outputs
         self._entries: list[Entry] | None = None
+        self._search_index: list[tuple[str, str]] | None = None
         self.expanded: list[str] = []
         self.collapsed: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
@@ -98,7 +103,8 @@ class GraphExplorer(WidgetView):
         started = time.perf_counter()
         self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
                                     self.times, opened=self.opened, time_total=self.time_total,
-                                    like=getattr(self, "picture", None))
+                                    like=getattr(self, "picture", None),
+                                    call_shapes=self.call_values.shapes() if self.call_values else None)
         self.layout = layout(self.picture, self.engine)
         self._svg = picture_svg(self.picture, self.layout)
         self.draw_seconds = time.perf_counter() - started
@@ -120,23 +126,42 @@ class GraphExplorer(WidgetView):
         return self.picture.id_of(obj)
 
     def select(self, node_id: str) -> str:
-        """Select node ``node_id``; returns its details (HTML)."""
+        """Select node ``node_id``; returns its details (HTML). A node inside closed
+        groups (a search hit) is brought into sight: its groups open."""
         if self.picture.find(node_id) is None:
-            raise KeyError(f"no node {node_id!r} in the picture")
+            obj = self.picture.obj_of(node_id)
+            if obj is None:
+                raise KeyError(f"no node {node_id!r} in the picture")
+            self.selected = node_id  # kept through the redraw that draws it
+            self._set("opened", self.opened + self.picture.closed_groups_around(obj))
         self.selected = node_id
         self._sync()
         return self.details_html()
 
-    def details_html(self) -> str:
-        details = node_details_html(self.picture, self.selected)
+    @property
+    def call_values(self) -> CallValues | None:
+        """The failed call's values (``err.call_values``) the explorer was made for, if any:
+        every node's details show its value in that call first."""
+        return getattr(self.error, "call_values", None)
+
+    def details_html(self, actions: bool = True) -> str:
+        details = node_details_html(self.picture, self.selected, actions, self.call_values)
         node = self.picture.find(self.selected) if self.selected else None
         if self.error is None or node is None or node.obj is not _error_node(self.error):
             return details
         # The node the error names: its test value could not be computed (that is the
-        # error) or is computed; never "pending". After a call, its values in that call.
-        details = details.replace(PENDING, "not computed: computing it raised the error above")
-        values = getattr(self.error, "call_values", None)
-        return details + (call_values_html(values, arguments=False) if values is not None else "")
+        # error) or is computed; never "pending".
+        return details.replace(PENDING, "not computed: computing it raised the error above")
+
+    def compute(self, node_id: str) -> str:
+        """Compute the test values of node ``node_id``'s inputs and outputs (shown as
+        pending until read); returns its details."""
+        obj = self.picture.find(node_id).obj if self.picture.find(node_id) else self.picture.obj_of(node_id)
+        if isinstance(obj, Apply):
+            _compute_test_values(obj)
+        self.selected = node_id if self.picture.find(node_id) is not None else self.selected
+        self._sync()
+        return self.details_html()
 
     def expand(self, node_id: str) -> None:
         """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it."""
@@ -184,9 +209,19 @@ class GraphExplorer(WidgetView):
         self._sync()
 
     def search(self, query: str) -> list[str]:
-        """Ids of the top-level nodes whose name or op contains ``query`` (any case)."""
-        query = query.strip().lower()
-        return [i for i, node in self.picture.nodes.items() if query and query in node.search_text()]
+        """Ids of the nodes whose name or op contains ``query`` (any case): every node of
+        the graph, those inside closed groups included (``select`` opens their groups),
+        and those of the inner graphs drawn expanded."""
+        if self._search_index is None:  # one graph, redrawn: its names are made once
+            self._search_index = search_index(self.picture)
+        return find_nodes(self.picture, query, self._search_index)
+
+    def _search_state(self, query: str) -> tuple[list[str], list[str]]:
+        """The hits of ``query`` and, for each, the box drawing it now (its own, or its
+        closed group's): what the view marks."""
+        hits = self.search(query)
+        return hits, [self.picture.id_of(self.picture.obj_of(h)) or h if self.picture.find(h) is None
+                      else h for h in hits]
 
     # -- text ---------------------------------------------------------------------------
     @property
@@ -213,9 +248,31 @@ class GraphExplorer(WidgetView):
                 text += f"  #{self.position[id(var.owner)]}"
         return text + ("  (shown above)" if entry.repeat else "")
 
-    def describe(self, index: int) -> str:
-        """The details of tree line ``index``: op, creation line, inputs and outputs."""
-        var = self.entries[index].variable
+    def describe(self, which: int | str) -> str:
+        """The details of a node, as text: ``which`` is a tree line's index
+        (:meth:`labels`) or a node id (as :meth:`search` and :meth:`node_ids` return
+        them, ``'n3'``, ``'v0'``, a closed group's ``'g2'``): op, creation line, inputs
+        and outputs."""
+        if isinstance(which, str):
+            return self._describe_id(which)
+        return self._describe_variable(self.entries[which].variable)
+
+    def _describe_id(self, node_id: str) -> str:
+        node = self.picture.find(node_id)
+        if node is not None and node.kind == "group":
+            group = node.obj
+            lines = [f"{group.title}: {group.describe()}, {node.sublabel}"]
+            lines += [f"called at {group.where()}"] if group.where() else []
+            lines += ["inputs:"] + [_io_line(i, v) for i, v in enumerate(node.group_inputs)]
+            lines += ["outputs:"] + [_io_line(i, v) for i, v in enumerate(node.group_outputs)]
+            return "\n".join(lines)
+        obj = node.obj if node is not None else self.picture.obj_of(node_id)
+        if obj is None:
+            raise KeyError(f"no node {node_id!r} in the graph (ids are as search() and "
+                           "node_ids() return them)")
+        return self._describe_variable(obj.outputs[0] if isinstance(obj, Apply) else obj)
+
+    def _describe_variable(self, var: Variable) -> str:
         name, kind = label(var), kind_of(var)
         lines = [name if name == kind else f"{name}: {kind}", f"created at {creation_text(var)}"]
         if var.owner is None:
@@ -234,7 +291,7 @@ class GraphExplorer(WidgetView):
     def snapshot_body(self) -> str:
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; the details '
                 "of each node show in the live explorer.</div>")
-        details = node_details_html(self.picture, self.selected, actions=False) if self.selected else ""
+        details = self.details_html(actions=False) if self.selected else ""
         return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{picture_img(self._svg)}{details}'
                 f"{self.footer}</div>")
 
@@ -250,6 +307,8 @@ class GraphExplorer(WidgetView):
         view.observe(self._on_expanded, names="expanded")
         view.observe(self._on_collapsed, names="collapsed")
         view.observe(self._on_opened, names="opened")
+        view.observe(self._on_query, names="query")
+        view.on_msg(self._on_message)
         return view
 
     def _sync(self) -> None:
@@ -265,11 +324,23 @@ class GraphExplorer(WidgetView):
             view.selected = self.selected
             view.details = self.details_html()
             view.status = self.status()
+            view.matches, view.match_boxes = self._search_state(view.query)
         self.snapshot_changed()  # the saved notebook keeps what the user opened and chose
 
     def _on_select(self, change: dict) -> None:
-        if change["new"] != self.selected and self.picture.find(change["new"]) is not None:
-            self.select(change["new"])
+        new = change["new"]
+        known = self.picture.find(new) is not None or self.picture.obj_of(new) is not None
+        if new != self.selected and known:
+            self.select(new)  # a search hit inside closed groups opens them
+
+    def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
+        if isinstance(content, dict) and isinstance(content.get("compute"), str):
+            self.compute(content["compute"])
+
+    def _on_query(self, change: dict) -> None:
+        with self._widget.hold_sync():
+            self._widget.matches, self._widget.match_boxes = self._search_state(change["new"])
+            self._widget.answered = change["new"]
 
     def _on_expanded(self, change: dict) -> None:
         self._set("expanded", list(change["new"]))

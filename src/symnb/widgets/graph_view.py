@@ -46,5 +46,9 @@ def _define() -> Any:
         snapshot_key = traitlets.Unicode("").tag(sync=True)
         header = traitlets.Unicode("").tag(sync=True)
         footer = traitlets.Unicode("").tag(sync=True)
+        query = traitlets.Unicode("").tag(sync=True)  # the search box's text
+        matches = traitlets.List(traitlets.Unicode()).tag(sync=True)  # Python's hits
+        match_boxes = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the box drawing each
+        answered = traitlets.Unicode("").tag(sync=True)  # the query those hits answer
 
     return GraphView

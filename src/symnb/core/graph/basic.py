@@ -116,6 +116,16 @@ class Variable:
     def has_test_value(self) -> bool:
         return self._test_value is not None
 
+    # -- copies -----------------------------------------------------------------------
+    def clone(self) -> "Variable":
+        """A new root variable like this one (Theano's ``Variable.clone``): the same class,
+        type, name, creation site, annotations (``tag``) and test value (if it has one),
+        and no owner."""
+        copy = type(self)(self.type, name=self.name, site=self.site)
+        copy._test_value = self._test_value
+        copy_tag(self, copy)
+        return copy
+
     # -- naming -----------------------------------------------------------------------
     def auto_name(self) -> str:
         """The name to show: the user's name, else one from the op that made it."""
@@ -149,10 +159,24 @@ class Constant(Variable):
         self.data = data
         self._test_value = data
 
+    def clone(self) -> "Constant":
+        """A new constant holding the same (read-only) data, named alike."""
+        copy = type(self)(self.type, self.data, name=self.name)
+        copy_tag(self, copy)
+        return copy
+
     def auto_name(self) -> str:
         if self.name is not None:
             return self.name
         return format_constant(self.data)
+
+
+def copy_tag(source: Variable, copy: Variable) -> None:
+    """Give ``copy`` the free-form annotations of ``source``'s tag (a shallow copy, as
+    Theano's ``copy.copy(tag)``); the test value is each variable's own."""
+    if source._tag is not None:
+        notes = {k: v for k, v in vars(source._tag).items() if k != "_variable"}
+        vars(copy.tag).update(notes)
 
 
 def format_constant(data: np.ndarray) -> str:

@@ -91,7 +91,8 @@ class BuildNotImplementedError(BuildError, NotImplementedError):
 
 class DynamicShapeError(SymnbError, ValueError):
     """A graph needs, to compile, a shape or length that depends on run-time values no
-    call can provide (XLA's shapes are static); raised when the function is built."""
+    call can provide (XLA's shapes are static); raised when the function is built (at
+    the call for a shared variable whose value is too large to specialize on)."""
 
 
 class MissingTestValueError(SymnbError, AttributeError):

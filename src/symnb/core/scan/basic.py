@@ -9,16 +9,17 @@ NumPy reference (see ``perform.py``).
 from __future__ import annotations
 
 import collections
+import contextvars
 from typing import Any, Callable, Sequence
 
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import TestValueError, build_error, label
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
-from symnb.core.scan.updates import shared_states
+from symnb.core.scan.updates import carry_default_updates, shared_states
 from symnb.core.scan.op import Scan, ScanInfo
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
-from symnb.core.tensor.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable, serial_mark
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import describe_shape, is_bool, is_integer
@@ -78,7 +79,12 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     last step; pass it to ``sn.function(..., updates=updates)`` to apply it. Inside
     the loop, a shared variable the step updates reads its value of the previous
     step. Shared variables the step reads that carry a ``default_update`` are updated
-    the same way (Theano does too).
+    the same way (Theano does too), unless read only through a non-sequence: a random
+    draw passed in ``non_sequences`` is drawn once, the same at every step (a dropout
+    mask), one the step reads without passing it is drawn anew at each step. A
+    random stream drawn from in the step gets as default update its key after the
+    last step: an enclosing scan's step that does not return this scan's updates, or
+    a function not given them, still advances it by every draw.
 
     A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
     is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
@@ -121,10 +127,11 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
     state_args = _state_placeholders(states)
     non_seqs = _non_sequences(non_sequences)
-    outs, step_updates, condition = _call_step(fn, seq_args + state_args + non_seqs, name)
+    outs, step_updates, condition, mark = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
     inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
-    updated, update_args, inner_outputs = shared_states(inner_outputs, step_updates, len(outs), name)
+    updated, update_args, inner_outputs = shared_states(inner_outputs, step_updates, len(outs), name,
+                                                        non_seqs)
     if updated and updates_out is None:
         raise build_error(f"scan {name!r}: the step function updates shared variables, which "
                           f"this loop construct cannot return; use sn.scan", NotImplementedError)
@@ -147,8 +154,10 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     inits = [init for init, taps in states if taps]
     results = op(n_var, *(s for s, _ in seqs), *inits, *updated, *captured)
     results = results if isinstance(results, list) else [results]
-    for var, value in zip(updated, results[n_plain:n_plain + len(updated)]):
-        updates_out[var] = value
+    if updated:
+        finals = results[n_plain:n_plain + len(updated)]
+        updates_out.update(zip(updated, finals))
+        carry_default_updates(updated, finals, mark)
     return results[:len(outs)]
 
 
@@ -301,8 +310,21 @@ def _tap_name(var: Variable, tap: int) -> str | None:
 
 # -- tracing the step function -----------------------------------------------------------------
 
+# The serial mark taken when the outermost step being traced began: the shared
+# variables made since (random streams' keys) belong to that step or to steps inside it.
+_outermost_step_mark: contextvars.ContextVar[int | None] = contextvars.ContextVar(
+    "scan_outermost_step_mark", default=None)
+
+
 def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
-               ) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:
+               ) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None, int]:
+    """``(outputs, update pairs, condition, mark)``: what the step returned, and a mark
+    below the serial of every shared variable made by the steps being traced (this
+    one, or the outermost scan step whose tracing built this scan), whose default
+    updates are therefore the loop's to carry (see ``carry_default_updates``)."""
+    mark = _outermost_step_mark.get()
+    mark = serial_mark() if mark is None else mark
+    token = _outermost_step_mark.set(mark)
     try:
         returned = fn(*args)
     except TestValueError as err:
@@ -311,7 +333,9 @@ def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
         error = type(err)(f"{err}\n{note}")
         error.original, error.node = getattr(err, "original", None), getattr(err, "node", None)
         raise error from None
-    return _split_returned(returned)
+    finally:
+        _outermost_step_mark.reset(token)
+    return (*_split_returned(returned), mark)
 
 
 def _split_returned(returned: Any) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:

@@ -12,6 +12,7 @@ same for every call, so two calls can never wait for each other in a cycle.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import threading
 from typing import Any, Iterable, Sequence
@@ -20,16 +21,24 @@ import numpy as np
 
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Constant, Variable, graph_inputs
+from symnb.core.graph.basic import Constant, Variable, copy_tag, graph_inputs
 from symnb.core.graph.source import capture_site
 from symnb.core.tensor.variable import _TensorOperators
 from symnb.core.graph.test_value import coerce_test_value
 from symnb.core.graph.type import TensorType
 
-__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs"]
+__all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs",
+           "serial_mark", "storage_owner"]
 
 # next() on a count is atomic under the GIL: serials are unique across threads.
 _serials = itertools.count()
+
+
+def serial_mark() -> int:
+    """A number below the ``serial`` of every shared variable created from now on (so
+    a caller tells the shared variables made by some code, such as a scan step, from
+    those that existed before it ran)."""
+    return next(_serials)
 
 
 class SharedVariable(_TensorOperators, Variable):
@@ -45,7 +54,8 @@ class SharedVariable(_TensorOperators, Variable):
     copied back into the test value).
     """
 
-    __slots__ = ("_value", "serial", "lock", "sharding", "default_update", "strict", "allow_downcast")
+    __slots__ = ("_value", "serial", "lock", "sharding", "default_update", "strict", "allow_downcast",
+                 "_origin")
 
     def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None,
                  strict: bool = False, allow_downcast: bool | None = None,
@@ -69,6 +79,8 @@ class SharedVariable(_TensorOperators, Variable):
         self.strict = bool(strict)
         #: ``set_value`` casts a value of another dtype even when it loses precision.
         self.allow_downcast = allow_downcast
+        #: The variable whose storage this one reads and writes (None: its own). See clone.
+        self._origin: SharedVariable | None = None
         self.set_value(value)
 
     def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
@@ -114,6 +126,24 @@ class SharedVariable(_TensorOperators, Variable):
             f"{array.dtype}, and casting it to {dtype} could lose precision. Cast it yourself "
             f"(value.astype('{dtype}')), or make the shared variable with allow_downcast=True.")
 
+    def clone(self) -> "SharedVariable":
+        """A memory-aliased copy (Theano's ``SharedVariable.clone``, which shares the
+        container): a distinct variable of the same class, type and name, with no
+        default update of its own, reading and writing this variable's storage. Both
+        always hold the same value (``set_value`` on either shows in both); in a
+        compiled function both are this one storage, so an update of the clone (Lasagne's
+        batch-normalization averages) is an update of the original."""
+        origin = storage_owner(self)
+        alias = object.__new__(_alias_class(type(origin)))
+        Variable.__init__(alias, self.type, name=self.name, site=self.site)
+        alias._origin = origin
+        for slot in ("serial", "lock", "sharding", "strict", "allow_downcast"):
+            setattr(alias, slot, getattr(origin, slot))  # one lock and serial: locked once
+        alias._value = None  # never read: the value is the origin's
+        alias.default_update = None
+        copy_tag(self, alias)
+        return alias
+
     # Pickling: the value as a NumPy array, a fresh lock and serial when unpickled. The
     # default update (which usually reads this variable) goes in the state, restored
     # after the variable exists, so the cycle pickles.
@@ -133,6 +163,61 @@ class SharedVariable(_TensorOperators, Variable):
 
     def _set_backend_value(self, value: Any) -> None:
         self._value = value
+
+
+def storage_owner(var: SharedVariable) -> SharedVariable:
+    """The shared variable whose storage ``var`` uses: ``var`` itself unless it is a
+    memory-aliased clone (:meth:`SharedVariable.clone`)."""
+    return var._origin or var
+
+
+class _SharedAlias(SharedVariable):
+    """A memory-aliased clone: every read and write of the value (and of the test value,
+    which for a shared variable is its value) goes to the origin's storage."""
+
+    __slots__ = ()
+
+    def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
+        return self._origin.get_value(borrow, return_internal_type)
+
+    def set_value(self, value: Any, borrow: bool = False) -> None:
+        self._origin.set_value(value, borrow)
+
+    def _backend_value(self) -> Any:
+        return self._origin._backend_value()
+
+    def _set_backend_value(self, value: Any) -> None:
+        self._origin._set_backend_value(value)
+
+    def _read_test_value(self) -> Any:
+        return self._origin._test_value
+
+    def _write_test_value(self, value: Any) -> None:
+        # Variable.__init__ writes None before the origin is known: nothing to do then.
+        if getattr(self, "_origin", None) is not None:
+            self._origin._test_value = value
+
+    # A property here takes the place of Variable's slot: one test value, the origin's.
+    _test_value = property(_read_test_value, _write_test_value)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple:
+        # The origin pickles once (pickle's memo), so an unpickled alias still aliases it.
+        state = {"default_update": self.default_update, "_site": self._site, "_tag": self._tag}
+        return (_unpickled_alias, (self._origin, self.name), state)
+
+
+@functools.cache
+def _alias_class(cls: type) -> type:
+    """The aliased-clone class of ``cls`` (a SharedVariable class): an instance of ``cls``
+    too, and named alike, as Theano's clone is of its original's class."""
+    return type(cls.__name__, (_SharedAlias, cls), {"__slots__": (), "__module__": cls.__module__,
+                                                     "__qualname__": cls.__qualname__})
+
+
+def _unpickled_alias(origin: SharedVariable, name: str | None) -> SharedVariable:
+    alias = origin.clone()
+    alias.name = name
+    return alias
 
 
 class SharedLocks:

@@ -43,7 +43,7 @@ function render({ model, el }) {
   const found = element("span", "symnb-found", "");
   const buttons = {};
   for (const [name, text, title] of [
-    ["out", "\u2212", "zoom out"], ["in", "+", "zoom in"], ["fit", "fit", "fit the width"],
+    ["out", "\u2212", "zoom out"], ["in", "+", "zoom in"], ["fit", "fit", "fit the whole graph in the box"],
   ]) {
     buttons[name] = element("button", "symnb-button", text);
     buttons[name].title = title;
@@ -61,8 +61,9 @@ function render({ model, el }) {
 
   let zoom = 1;
   let natural = { width: 1, height: 1 };
-  let matches = [];
   let matchIndex = -1;
+  let enterPending = false;  // Enter pressed before Python answered the query
+  let reveal = null;  // a search hit inside closed groups: scrolled to once Python drew it
 
   function svg() { return viewport.querySelector("svg.symnb-graph"); }
   function nodeElement(id) { return viewport.querySelector(`g.symnb-node[data-id="${CSS.escape(id)}"]`); }
@@ -75,9 +76,17 @@ function render({ model, el }) {
     picture.style.maxWidth = "none";
   }
 
+  // The box grows with the picture up to its CSS max-height (then scrolls); the user may
+  // resize it. "fit" fits the whole picture, width and height, in the largest box.
+  function boxHeight() {
+    const limit = parseFloat(getComputedStyle(viewport).maxHeight);
+    return viewport.style.height ? viewport.clientHeight : (Number.isFinite(limit) ? limit : 560);
+  }
+
   function fit(floor = 0) {
-    const available = Math.max(viewport.clientWidth - 16, 200);
-    zoom = Math.max(Math.min(1, available / natural.width), floor);
+    const width = Math.max(viewport.clientWidth - 16, 200);
+    const height = Math.max(boxHeight() - 16, 120);
+    zoom = Math.max(Math.min(1, width / natural.width, height / natural.height), floor);
     applyZoom();
   }
 
@@ -91,9 +100,11 @@ function render({ model, el }) {
       applyZoom();
     }
     markSelection();
-    runSearch(false);
+    markMatches();
     const opened = focus && viewport.querySelector(`g.symnb-frame[data-group="${CSS.escape(focus)}"]`);
     if (opened) { scrollTo(opened); focus = null; }
+    const hit = reveal && nodeElement(reveal);
+    if (hit) { scrollTo(hit); reveal = null; }
     status.textContent = model.get("status");
     el.dataset.drawMs = String(Math.round(performance.now() - started));
     el.dataset.nodes = picture ? picture.dataset.nodes : "0";
@@ -126,24 +137,33 @@ function render({ model, el }) {
     viewport.scrollTo({ left: Math.max(left, 0), top: Math.max(top, 0) });
   }
 
-  function runSearch(advance) {
-    const query = search.value.trim().toLowerCase();
-    const nodes = viewport.querySelectorAll("g.symnb-node");
-    matches = [];
-    nodes.forEach((node) => {
-      const hit = query !== "" && node.dataset.search.includes(query);
+  // Python searches the whole graph (nodes inside closed groups too): "matches" are the
+  // hits' ids, "match_boxes" the box drawing each now (its own, or its closed group's).
+  function markMatches() {
+    const query = search.value.trim();
+    const hits = model.get("matches"), boxes = model.get("match_boxes");
+    const marked = new Set(boxes);
+    viewport.querySelectorAll("g.symnb-node").forEach((node) => {
+      const hit = marked.has(node.dataset.id);
       node.classList.toggle("symnb-match", hit);
       node.classList.toggle("symnb-dim", query !== "" && !hit);
-      if (hit) matches.push(node);
     });
-    if (!query) { found.textContent = ""; matchIndex = -1; return; }
-    if (advance && matches.length) {
-      matchIndex = (matchIndex + 1) % matches.length;
-      scrollTo(matches[matchIndex]);
-      select(matches[matchIndex].dataset.id);
-    }
-    found.textContent = matches.length
-      ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${matches.length}` : "no match";
+    if (!query) { found.textContent = ""; return; }
+    const inside = hits.filter((id, i) => boxes[i] !== id).length;
+    found.textContent = hits.length
+      ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${hits.length}` + (inside ? ` (${inside} in closed groups)` : "")
+      : "no match";
+  }
+
+  function nextMatch() {
+    const hits = model.get("matches");
+    if (!hits.length) return;
+    matchIndex = (matchIndex + 1) % hits.length;
+    const id = hits[matchIndex];
+    const node = nodeElement(id);
+    if (node) scrollTo(node); else reveal = id;  // Python opens its groups and redraws
+    select(id);
+    markMatches();
   }
 
   // A group's box opens on a click; an open group's title closes it (Python redraws).
@@ -192,9 +212,16 @@ function render({ model, el }) {
   buttons.in.addEventListener("click", () => { zoom *= ZOOM_STEP; applyZoom(); });
   buttons.out.addEventListener("click", () => { zoom /= ZOOM_STEP; applyZoom(); });
   buttons.fit.addEventListener("click", () => fit());
-  search.addEventListener("input", () => { matchIndex = -1; runSearch(false); });
+  search.addEventListener("input", () => {
+    matchIndex = -1;
+    model.set("query", search.value);
+    model.save_changes();
+  });
   search.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") { event.preventDefault(); runSearch(true); }
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    // Enter right after typing: Python's hits for this text may not be here yet.
+    if (model.get("answered") === search.value) nextMatch(); else enterPending = true;
   });
 
   // The details panel's buttons (drawn by Python) toggle a node's expansion or collapse.
@@ -202,6 +229,7 @@ function render({ model, el }) {
     const button = event.target.closest("[data-action]");
     if (!button) return;
     const { action, node } = button.dataset;
+    if (action === "compute") { model.send({ compute: node }); return; }  // Python computes, resends
     const [key, add] = ACTIONS[action];
     const current = model.get(key).filter((id) => id !== node);
     model.set(key, add ? current.concat([node]) : current);
@@ -217,16 +245,23 @@ function render({ model, el }) {
   model.on("change:svg", drawPicture);
   model.on("change:details", showDetails);
   model.on("change:selected", markSelection);
+  model.on("change:match_boxes", markMatches);
+  model.on("change:answered", () => {
+    markMatches();
+    if (enterPending && model.get("answered") === search.value) { enterPending = false; nextMatch(); }
+  });
   model.on("change:status", () => { status.textContent = model.get("status"); });
   model.on("change:header", showFrames);
   model.on("change:footer", showFrames);
   showFrames();
   drawPicture();
   showDetails();
-  // A wide picture opens fitted to the width, but no smaller than READABLE_ZOOM: fitted
-  // whole, a wide graph's 12 px labels shrank to 3 px (scroll to see the rest; "fit"
-  // shows it all).
-  requestAnimationFrame(() => { if (natural.width * zoom > viewport.clientWidth) fit(READABLE_ZOOM); });
+  // A picture larger than the box opens fitted to it, but no smaller than READABLE_ZOOM:
+  // fitted whole, a big graph's 12 px labels shrank to 3 px (scroll to see the rest;
+  // "fit" shows it all).
+  requestAnimationFrame(() => {
+    if (natural.width * zoom > viewport.clientWidth || natural.height * zoom > boxHeight()) fit(READABLE_ZOOM);
+  });
 }
 
 export default { render };

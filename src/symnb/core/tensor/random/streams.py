@@ -64,8 +64,12 @@ class RandomStreams:
             state.set_value(stream_key(self.default_instance_seed, index))
 
     def updates(self) -> list[tuple[SharedVariable, Variable]]:
-        """The ``(state, next_state)`` pairs of every draw (Theano's ``updates()``)."""
-        return list(self.state_updates)
+        """The ``(state, update)`` pairs of every draw (Theano's ``updates()``): the key
+        after the draw, or, for a draw made in a scan step, the key after the loop (the
+        default update the scan gave the state: the key after one draw would read the
+        step's arguments, or repeat the loop's draws at the next call)."""
+        return [(state, state.default_update if state.default_update is not None else after)
+                for state, after in self.state_updates]
 
     def gen(self, op: ops.RandomOp, size: Variable, *params: Any) -> ops.RandomVariable:
         """Draw with ``op`` from a new stream; set up its update."""
