@@ -12,6 +12,11 @@ Derived from what each node records when it is built (its creation site,
   files ``gradients/dense_3/...``;
 - a **series** group for each run of 20 calls of one function, where more were made
   side by side (``block() #1–#20``);
+- a **part** group for each run of ``PART_OF`` nodes (in the order they run) of a group
+  holding more than ``PARTS_OVER`` nodes directly: the gradient of a model built in a
+  top-level loop (``for i in range(50): h = relu(dot(h, W[i]) + b[i])``) holds hundreds
+  of nodes and no call to group them by; drawn flat, its many similar siblings
+  (``grad of add`` of each layer) made one row thousands of boxes wide;
 - a **line** group for a line of the top level that built several nodes (the loss);
 - a **roots** group bundling the top level's inputs and shared variables when there are
   many of them.
@@ -40,6 +45,8 @@ __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 ROOTS_BUNDLED_OVER = 12  # top-level inputs beyond this go into one "inputs" group
 LINE_GROUP_FROM = 4  # a top-level line building this many nodes is a group
 SERIES_OF = 20  # more calls of one function side by side are cut into runs of this many
+PARTS_OVER = 80  # a group holding more nodes than this directly is cut into parts
+PART_OF = 40  # nodes of a part: a chain of parts stays narrow, each readable when opened
 
 _ENVIRONMENT = tuple({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
 _drives_only: dict = {}  # code object -> True when its frames make no group
@@ -87,7 +94,8 @@ class Group:
         """``function call``, ``name scope``, ``gradient``, ``inputs``: what made it."""
         return {"call": f"call of {self.name}()", "scope": "name scope", "grad": "gradient (sn.grad)",
                 "roots": "inputs and shared variables", "line": "one line's nodes",
-                "series": f"{len(self.children)} calls of {self.name}()"}.get(self.kind, self.kind)
+                "series": f"{len(self.children)} calls of {self.name}()",
+                "part": f"nodes {self.name} of {self.parent.title or 'the graph' if self.parent else ''}, in the order they run"}.get(self.kind, self.kind)
 
 
 class GroupTree:
@@ -110,6 +118,7 @@ class GroupTree:
         self._flatten_top()
         self._group_lines()
         self._place_roots(order, list(roots))
+        self._parts(self.top)
         self._count(self.top)
         self._title(self.top)
         self._series(self.top)
@@ -321,6 +330,42 @@ class GroupTree:
             group.children = [first_of[id(c)] if id(c) in first_of else c for c in group.children
                               if id(c) not in inside or id(c) in first_of]
 
+    def _parts(self, group: Group) -> None:
+        """A group holding more than ``PARTS_OVER`` nodes directly (not the top level,
+        whose nodes are the user's own lines) has them cut, in the order they run, into
+        **part** groups of ``PART_OF`` (``nodes 1\u201340``): a deep chain's gradient becomes a
+        narrow column of parts instead of one row of its many similar siblings. A
+        constant goes with the part of its first reader in the group."""
+        for child in list(group.children):
+            self._parts(child)
+        if group.kind in ("top", "roots") or len(group.nodes) <= PARTS_OVER:
+            return
+        part_of: dict[int, Group] = {}
+        parts = []
+        for start in range(0, len(group.nodes), PART_OF):
+            run = group.nodes[start:start + PART_OF]
+            name = f"{start + 1}\u2013{start + len(run)}"
+            part = Group(self._new_id(), "part", name, group, nodes=run, order=start)
+            self._by_id[part.id] = part
+            parts.append(part)
+            for node in run:
+                self._of[id(node)] = part_of[id(node)] = part
+        first_reader: dict[int, Group] = {}
+        for node in group.nodes:
+            for var in node.inputs:
+                first_reader.setdefault(id(var), part_of[id(node)])
+        kept = []
+        for var in group.roots:
+            home = first_reader.get(id(var))
+            if home is None:
+                kept.append(var)
+            else:
+                home.roots.append(var)
+                self._of[id(var)] = home
+        group.roots = kept
+        group.nodes = []
+        group.children = group.children + parts
+
     def _count(self, group: Group) -> int:
         group.size = len(group.nodes) + sum(self._count(child) for child in group.children)
         return group.size
@@ -346,6 +391,8 @@ class GroupTree:
 
 
 def _readable(group: Group) -> str:
+    if group.kind == "part":
+        return f"nodes {group.name}"
     if group.kind == "call":
         name = group.name.strip("<>")
         if name != group.name:  # <listcomp>, <lambda>: named by where they are
