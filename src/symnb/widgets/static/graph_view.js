@@ -101,8 +101,7 @@ function render({ model, el }) {
     }
     markSelection();
     markMatches();
-    const opened = focus && viewport.querySelector(`g.symnb-frame[data-group="${CSS.escape(focus)}"]`);
-    if (opened) { scrollTo(opened); focus = null; }
+    showOpened();
     const hit = reveal && nodeElement(reveal);
     if (hit) { scrollTo(hit); reveal = null; }
     status.textContent = model.get("status");
@@ -128,6 +127,22 @@ function render({ model, el }) {
     model.set("selected", id);
     model.save_changes();
     markSelection();
+  }
+
+  // A group just opened (by a click or from Python) is shown, not the picture's middle:
+  // zoomed to fit its frame, but no smaller than READABLE_ZOOM (a tall gradient stays
+  // readable), scrolled so its title and first rows are in sight.
+  function showOpened() {
+    const frame = focus && viewport.querySelector(`g.symnb-frame[data-group="${CSS.escape(focus)}"]`);
+    if (!frame) return;
+    focus = null;
+    const box = frame.getBBox();
+    const width = Math.max(viewport.clientWidth - 16, 200), height = Math.max(boxHeight() - 16, 120);
+    zoom = Math.max(Math.min(1, width / box.width, height / box.height), READABLE_ZOOM);
+    applyZoom();
+    const left = box.width * zoom > width ? box.x * zoom - 8 : (box.x + box.width / 2) * zoom - viewport.clientWidth / 2;
+    const top = box.height * zoom > height ? box.y * zoom - 8 : (box.y + box.height / 2) * zoom - viewport.clientHeight / 2;
+    viewport.scrollTo({ left: Math.max(left, 0), top: Math.max(top, 0) });
   }
 
   function scrollTo(node) {
@@ -243,6 +258,13 @@ function render({ model, el }) {
   }
 
   model.on("change:svg", drawPicture);
+  let openedBefore = new Set(model.get("opened"));
+  model.on("change:opened", () => {  // Python's open() too: its group is the one to show
+    const now = model.get("opened");
+    const added = now.filter((g) => !openedBefore.has(g));
+    openedBefore = new Set(now);
+    if (added.length) { focus = added[added.length - 1]; showOpened(); }
+  });
   model.on("change:details", showDetails);
   model.on("change:selected", markSelection);
   model.on("change:match_boxes", markMatches);
