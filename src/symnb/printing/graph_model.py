@@ -166,6 +166,7 @@ class GraphPicture:
         self.collapsed = set(collapsed)
         highlight = list(highlight)
         self.highlight = {id(node) for node in highlight}
+        self._highlighted = highlight  # an inner graph's failing node is marked in it too
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
         self.max_share = 0.0  # the costliest timed node's share (the legend's red end)
@@ -429,7 +430,7 @@ class GraphPicture:
             graph_notes = notes[offset:offset + len(graph.outputs)]
             offset += len(graph.outputs)
             picture = GraphPicture(None, self._sub(node_id, g, self.expanded),
-                                   self._sub(node_id, g, self.collapsed), (),
+                                   self._sub(node_id, g, self.collapsed), self._highlighted,
                                    _inner=(graph.outputs, graph.inputs, outer_names, graph_notes),
                                    prefix=f"{node_id}/{g}/")
             pictures.append(InnerPicture(title, picture))
