@@ -338,7 +338,8 @@ class GraphPicture:
         own = target == self._ids[id(node)]
         box_of = self._box_of
         for k, var in enumerate(node.inputs):
-            owner = var.owner
+            # An inner graph's input may be an outer variable (a fused chain's): a root here.
+            owner = var.owner if var.owner is not None and id(var.owner) in self._ids else None
             key = id(owner) if owner is not None else id(var)
             if hidden and key in hidden:
                 continue

@@ -102,7 +102,7 @@ class GraphExplorer(WidgetView):
         first = self.picture.id_of(self.highlight[0]) if self.highlight else None
         self.selected = first or ""
         if self.highlight and first is None:  # in a loop body: its loop opens at it
-            inner = [node_id for node_id, obj, _ in every_node(self.picture) if obj is self.highlight[0]]
+            inner = self._inner_ids(self.highlight[0])
             if inner:
                 self.select(inner[0])
 
@@ -130,8 +130,18 @@ class GraphExplorer(WidgetView):
         return list(self.picture.nodes)
 
     def id_of(self, obj: Apply | Variable) -> str | None:
-        """The id of the node drawing ``obj``."""
-        return self.picture.id_of(obj)
+        """The id of the node drawing ``obj``: its own or its closed group's box, or its
+        node in an inner graph drawn expanded."""
+        found = self.picture.id_of(obj)
+        if found is None and isinstance(obj, Variable) and obj.owner is not None:
+            obj = obj.owner
+        return found or next((node_id for node_id in self._inner_ids(obj)
+                              if self.picture.find(node_id) is not None), None)
+
+    def _inner_ids(self, obj: Apply | Variable) -> list[str]:
+        """The ids ``obj`` has in the inner graphs (drawn or not)."""
+        return [node_id for node_id, known, _ in every_node(self.picture)
+                if known is obj and "/" in node_id]
 
     def select(self, node_id: str) -> str:
         """Select node ``node_id``; returns its details (HTML). A node inside closed
