@@ -358,9 +358,13 @@ class GraphExplorer(WidgetView):
 
     def _on_select(self, change: dict) -> None:
         new = change["new"]
-        known = self.picture.find(new) is not None or self.picture.obj_of(new) is not None
+        outer = expansions_for(new)  # a hit in an inner graph: its top-level holder's id
+        known = self.picture.find(new) is not None or self.picture.obj_of(outer[0] if outer else new) is not None
         if new != self.selected and known:
-            self.select(new)  # a search hit inside closed groups opens them
+            try:
+                self.select(new)  # a search hit inside closed groups or a loop body: opened
+            except KeyError:  # an id the graph does not hold: the selection stays
+                pass
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
         if isinstance(content, dict) and isinstance(content.get("compute"), str):
