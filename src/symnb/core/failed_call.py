@@ -199,11 +199,18 @@ class CallValues:
 
     def iteration_of(self, var: Variable) -> str:
         """For a variable of a loop body whose value :meth:`value_of` gives, the
-        iteration it is of (``"iteration 4 of Scan{rnn}"``); else ``""``."""
+        iteration it is of (``"iteration 4 of Scan{rnn}"``), or, for an inner input
+        that is its outer feed's value itself (a non-sequence, a shared weight), that
+        it is that value in every iteration; else ``""``."""
         entry = self._in_loops.get(id(var))
         if entry is None or entry[0] is not var or id(var) in self._computed:
             return ""
         evaluation, holder = entry[2]
+        feeds = dict(zip(map(id, holder.op.inner_inputs), holder.op.inner_feeds(holder)))
+        outer = feeds.get(id(var))
+        known = self._computed.get(id(outer)) if outer is not None else None
+        if known is not None and known[1] is entry[1]:  # passed in whole: a non-sequence
+            return f"{label(outer)}'s value, passed to every run of {holder.op.display_name()}"
         if not getattr(holder.op, "loops", False):
             return f"in {holder.op.display_name()}"
         return f"iteration {evaluation} of {holder.op.display_name()}"
