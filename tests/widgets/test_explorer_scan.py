@@ -104,7 +104,7 @@ def test_after_an_error_past_the_scan_its_body_shows_the_last_iteration(error_af
     wx_inner = [i for i in explorer.search("Wx") if "/" in i]
     details = explorer.select(wx_inner[0])
     assert value_stats(WX) in details and "did not reach" not in details
-    assert "Wx's value, passed to every run of Scan{rnn}" in details  # not one iteration's
+    assert "value, passed to every run of Scan{rnn}" in details  # not one iteration's
 
 
 def test_search_finds_the_nodes_of_loop_bodies_and_selecting_one_opens_it():
