@@ -60,8 +60,11 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
     env = {id(v): value for v, (_, value) in zip(function._program_inputs, arguments)}
     bad_value = getattr(error, "bad_value", None)  # NanGuardMode's test of a value
     last: list[NodeValues] = []
+    in_loops: dict[int, tuple] = {}  # an inner graph's values, the last evaluation's
 
     def failing(seen: NodeValues) -> bool:
+        if seen.holder is not None:
+            _keep_inner(in_loops, seen)
         if seen.node is not node:
             return False
         last[:] = [seen]
@@ -72,4 +75,16 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
     found, other = replay(function.nodes, env, failing)
     computed = {id(v): (v, env[id(v)]) for v in function._program_inputs if id(v) in env}
     computed.update((id(v), (v, env[id(v)])) for n in function.nodes for v in n.outputs if id(v) in env)
-    return CallValues(arguments, node, found, other, last[0] if last else None, computed)
+    values = CallValues(arguments, node, found, other, last[0] if last else None, computed, in_loops)
+    values.function = function  # GraphExplorer(err) draws its graph around a node in a loop body
+    return values
+
+
+def _keep_inner(kept: dict[int, tuple], seen: NodeValues) -> None:
+    """Keep the values an evaluation inside an inner graph read and made, with its
+    evaluation (the iteration, in a loop body): later evaluations replace earlier ones."""
+    where = (seen.evaluation, seen.holder)
+    for var, value in zip(seen.node.inputs, seen.inputs):
+        kept[id(var)] = (var, value, where)
+    for var, value in zip(seen.node.outputs, seen.outputs or ()):
+        kept[id(var)] = (var, value, where)

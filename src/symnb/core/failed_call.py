@@ -143,7 +143,10 @@ class CallValues:
     - ``where``: ``"iteration 3 of Scan{step}"``, or ``""`` for a node of the outer graph;
     - ``note``: what the replay could not establish (``""`` when it found the failure);
     - ``value_of(var)``: any variable's value in this call, where the replay computed it
-      (every node of the outer graph run before the failure; the failing node's inputs).
+      (every node of the outer graph run before the failure; the failing node's inputs;
+      a node of a loop body: its value in the last iteration the replay ran, which
+      ``iteration_of(var)`` names);
+    - ``function``: the compiled function that failed (set by the call), else None.
 
     Every value is computed from the call's arguments by the NumPy evaluator, never a
     test value.
@@ -151,13 +154,18 @@ class CallValues:
 
     def __init__(self, arguments: list[tuple[str, np.ndarray]], node: Apply,
                  found: NodeValues | None, other: NodeValues | None,
-                 last: NodeValues | None = None, computed: dict[int, tuple] | None = None) -> None:
+                 last: NodeValues | None = None, computed: dict[int, tuple] | None = None,
+                 in_loops: dict[int, tuple] | None = None) -> None:
         """``found``: the failing evaluation the replay found; ``other``: a node that
         failed in NumPy before it; ``last``: the node's last evaluation, shown when the
         failure was not found; ``computed``: ``{id(variable): (variable, value)}``, every
-        value the replay computed (the variable kept: its id stays its own)."""
+        value the replay computed (the variable kept: its id stays its own);
+        ``in_loops``: ``{id(variable): (variable, value, (evaluation, holder))}``, the
+        values of inner graphs' variables, each of the last evaluation the replay ran."""
         self.arguments = arguments
+        self.function: Any = None
         self._computed = dict(computed or {})
+        self._in_loops = dict(in_loops or {})
         self.node = node
         self.note = _note(node, found, other)
         found = found if found is not None else last
@@ -186,8 +194,26 @@ class CallValues:
                 return value
         if isinstance(var, Constant):
             return var.data
-        entry = self._computed.get(id(var))
+        entry = self._computed.get(id(var)) or self._in_loops.get(id(var))
         return entry[1] if entry is not None and entry[0] is var else None
+
+    def iteration_of(self, var: Variable) -> str:
+        """For a variable of a loop body whose value :meth:`value_of` gives, the
+        iteration it is of (``"iteration 4 of Scan{rnn}"``), or, for an inner input
+        that is its outer feed's value itself (a non-sequence, a shared weight), that
+        it is that value in every iteration; else ``""``."""
+        entry = self._in_loops.get(id(var))
+        if entry is None or entry[0] is not var or id(var) in self._computed:
+            return ""
+        evaluation, holder = entry[2]
+        feeds = dict(zip(map(id, holder.op.inner_inputs), holder.op.inner_feeds(holder)))
+        outer = feeds.get(id(var))
+        known = self._computed.get(id(outer)) if outer is not None else None
+        if known is not None and known[1] is entry[1]:  # passed in whole: a non-sequence
+            return f"{label(outer)}'s value, passed to every run of {holder.op.display_name()}"
+        if not getattr(holder.op, "loops", False):
+            return f"in {holder.op.display_name()}"
+        return f"iteration {evaluation} of {holder.op.display_name()}"
 
     def shapes(self) -> dict[Variable, tuple[str, tuple]]:
         """``{variable: (dtype, shape)}`` of every value the replay computed: what a

@@ -77,6 +77,9 @@ def failure_html(error: BaseException, explorer: bool = False) -> str:
     parts = [f'<div class="symnb-failure" style="{TEXT_STYLE}">',
              f'<div style="color:#d00000"><b>{html.escape(type(error).__name__)}</b></div>',
              f'<div class="symnb-failure-message">{pre(message, wrap=True)}</div>']
+    if values is not None and explorer and values.where:  # its details show that iteration's values
+        parts.append(f"<div><b>Failed at {html.escape(values.where)}</b> of this call "
+                     f"({html.escape(values.node.op.display_name())} in the loop body)</div>")
     if values is not None:
         parts.append(_arguments_folded(values) if explorer else call_values_html(values))
     elif explorer:

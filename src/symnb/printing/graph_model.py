@@ -166,6 +166,7 @@ class GraphPicture:
         self.collapsed = set(collapsed)
         highlight = list(highlight)
         self.highlight = {id(node) for node in highlight}
+        self._highlighted = highlight  # an inner graph's failing node is marked in it too
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
         self.max_share = 0.0  # the costliest timed node's share (the legend's red end)
@@ -337,7 +338,8 @@ class GraphPicture:
         own = target == self._ids[id(node)]
         box_of = self._box_of
         for k, var in enumerate(node.inputs):
-            owner = var.owner
+            # An inner graph's input may be an outer variable (a fused chain's): a root here.
+            owner = var.owner if var.owner is not None and id(var.owner) in self._ids else None
             key = id(owner) if owner is not None else id(var)
             if hidden and key in hidden:
                 continue
@@ -429,7 +431,7 @@ class GraphPicture:
             graph_notes = notes[offset:offset + len(graph.outputs)]
             offset += len(graph.outputs)
             picture = GraphPicture(None, self._sub(node_id, g, self.expanded),
-                                   self._sub(node_id, g, self.collapsed), (),
+                                   self._sub(node_id, g, self.collapsed), self._highlighted,
                                    _inner=(graph.outputs, graph.inputs, outer_names, graph_notes),
                                    prefix=f"{node_id}/{g}/")
             pictures.append(InnerPicture(title, picture))

@@ -180,7 +180,10 @@ def _call_value(call: CallValues, var: Variable) -> str:
     """``var``'s value in the failed call (replayed in NumPy from its arguments)."""
     missing = ("not computed: this node failed in this call" if var.owner is call.node
                else "not computed in this call (the replay did not reach it)")
-    return array_html(call.value_of(var), f"{label(var)} in this call", missing)
+    iteration = call.iteration_of(var)  # a loop body's variable: the iteration shown
+    title = f"{label(var)} in this call" + (f", {iteration}" if iteration else "")
+    shown = array_html(call.value_of(var), title, missing)
+    return f"<span>{_e(iteration)}:</span> {shown}" if iteration else shown
 
 
 def _maker(node: PictureNode, picture: GraphPicture) -> str:

@@ -32,7 +32,7 @@ from symnb.printing.failure import failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.picture_search import find_nodes, search_index
+from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.widgets._view import WidgetView
 
@@ -76,12 +76,16 @@ class GraphExplorer(WidgetView):
         if self.error is not None:
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
+            function, holder = _loop_holding(self.error)
+            if holder is not None:  # a node of a loop body: drawn in its function's graph
+                obj, highlight = function, [obj, holder]
             header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
-            _compute_test_values(obj)  # the node the view is about is never "pending"
+            _compute_test_values(_error_node(self.error))  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
         self.header, self.footer = header, footer
-        self.highlight = [] if highlight is None else [_node_of(highlight)]
+        highlight = [] if highlight is None else highlight if isinstance(highlight, list) else [highlight]
+        self.highlight = [_node_of(h) for h in highlight]
         if times is None:
             times, time_total = _profile_times(obj)
         self.times, self.time_total = times, time_total
@@ -97,6 +101,10 @@ class GraphExplorer(WidgetView):
         self.opened = sorted(self.picture.opened, key=_group_order)
         first = self.picture.id_of(self.highlight[0]) if self.highlight else None
         self.selected = first or ""
+        if self.highlight and first is None:  # in a loop body: its loop opens at it
+            inner = self._inner_ids(self.highlight[0])
+            if inner:
+                self.select(inner[0])
 
     # -- the picture --------------------------------------------------------------------
     def _redraw(self) -> None:
@@ -122,18 +130,33 @@ class GraphExplorer(WidgetView):
         return list(self.picture.nodes)
 
     def id_of(self, obj: Apply | Variable) -> str | None:
-        """The id of the node drawing ``obj``."""
-        return self.picture.id_of(obj)
+        """The id of the node drawing ``obj``: its own or its closed group's box, or its
+        node in an inner graph drawn expanded."""
+        found = self.picture.id_of(obj)
+        if found is None and isinstance(obj, Variable) and obj.owner is not None:
+            obj = obj.owner
+        return found or next((node_id for node_id in self._inner_ids(obj)
+                              if self.picture.find(node_id) is not None), None)
+
+    def _inner_ids(self, obj: Apply | Variable) -> list[str]:
+        """The ids ``obj`` has in the inner graphs (drawn or not)."""
+        return [node_id for node_id, known, _ in every_node(self.picture)
+                if known is obj and "/" in node_id]
 
     def select(self, node_id: str) -> str:
         """Select node ``node_id``; returns its details (HTML). A node inside closed
-        groups (a search hit) is brought into sight: its groups open."""
+        groups or in an inner graph not drawn (a search hit) is brought into sight: its
+        groups open and the nodes holding it expand."""
         if self.picture.find(node_id) is None:
-            obj = self.picture.obj_of(node_id)
+            outer = expansions_for(node_id)
+            obj = self.picture.obj_of(outer[0] if outer else node_id)
             if obj is None:
                 raise KeyError(f"no node {node_id!r} in the picture")
-            self.selected = node_id  # kept through the redraw that draws it
+            self.selected = node_id  # kept through the redraws that draw it
             self._set("opened", self.opened + self.picture.closed_groups_around(obj))
+            self._set("expanded", self.expanded + outer)
+            if self.picture.find(node_id) is None:
+                raise KeyError(f"no node {node_id!r} in the picture")
         self.selected = node_id
         self._sync()
         return self.details_html()
@@ -220,8 +243,14 @@ class GraphExplorer(WidgetView):
         """The hits of ``query`` and, for each, the box drawing it now (its own, or its
         closed group's): what the view marks."""
         hits = self.search(query)
-        return hits, [self.picture.id_of(self.picture.obj_of(h)) or h if self.picture.find(h) is None
-                      else h for h in hits]
+        return hits, [h if self.picture.find(h) is not None else self._box_holding(h) for h in hits]
+
+    def _box_holding(self, node_id: str) -> str:
+        """The box drawing node ``node_id`` now, which is not drawn itself: its closed
+        group's, or that of the top-level node whose inner graph holds it."""
+        outer = expansions_for(node_id)
+        top = outer[0] if outer else node_id
+        return self.picture.id_of(self.picture.obj_of(top)) or top
 
     # -- text ---------------------------------------------------------------------------
     @property
@@ -329,9 +358,13 @@ class GraphExplorer(WidgetView):
 
     def _on_select(self, change: dict) -> None:
         new = change["new"]
-        known = self.picture.find(new) is not None or self.picture.obj_of(new) is not None
+        outer = expansions_for(new)  # a hit in an inner graph: its top-level holder's id
+        known = self.picture.find(new) is not None or self.picture.obj_of(outer[0] if outer else new) is not None
         if new != self.selected and known:
-            self.select(new)  # a search hit inside closed groups opens them
+            try:
+                self.select(new)  # a search hit inside closed groups or a loop body: opened
+            except KeyError:  # an id the graph does not hold: the selection stays
+                pass
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
         if isinstance(content, dict) and isinstance(content.get("compute"), str):
@@ -362,6 +395,23 @@ def _error_node(err: BaseException) -> Apply:
         raise TypeError(f"GraphExplorer: the {type(err).__name__} names no node "
                         "(only symnb's build and run errors carry .node)")
     return node
+
+
+def _loop_holding(err: BaseException) -> tuple[Any, Apply | None]:
+    """``(the failed function, its top-level node whose inner graph holds the node the
+    error names)``, for a call that failed inside a loop body (``err.call_values``);
+    else ``(None, None)``."""
+    function = getattr(getattr(err, "call_values", None), "function", None)
+    node = _error_node(err)
+    if function is None or node in function.nodes:
+        return None, None
+    return function, next((n for n in function.nodes if _holds(n, node)), None)
+
+
+def _holds(holder: Apply, node: Apply) -> bool:
+    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
+    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
+               for graph in holder.op.inner_graphs)
 
 
 def _compute_test_values(node: Apply) -> None:

@@ -153,7 +153,8 @@ function render({ model, el }) {
   }
 
   // Python searches the whole graph (nodes inside closed groups too): "matches" are the
-  // hits' ids, "match_boxes" the box drawing each now (its own, or its closed group's).
+  // hits' ids, "match_boxes" the box drawing each now (its own, its closed group's, or the
+  // top-level node whose inner graph holds it).
   function markMatches() {
     const query = search.value.trim();
     const hits = model.get("matches"), boxes = model.get("match_boxes");
@@ -166,7 +167,7 @@ function render({ model, el }) {
     if (!query) { found.textContent = ""; return; }
     const inside = hits.filter((id, i) => boxes[i] !== id).length;
     found.textContent = hits.length
-      ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${hits.length}` + (inside ? ` (${inside} in closed groups)` : "")
+      ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${hits.length}` + (inside ? ` (${inside} in closed groups or inner graphs)` : "")
       : "no match";
   }
 
