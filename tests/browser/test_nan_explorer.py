@@ -58,7 +58,11 @@ def test_a_nan_explorer_shows_the_calls_values_and_the_message(lab, browser):
     values = header.inner_text().split("This call's arguments", 1)[1]
     assert _spelled(CALL) in values  # p in this call
     assert _spelled(TEST_VALUE) not in values  # the test values are not shown as the call's
-    assert explorer.locator("g.symnb-node.symnb-error").count() == 1  # the failing node, red
+    # Red: the failing node, drawn inside its fused chain (expanded at it), and that chain.
+    red = explorer.locator("g.symnb-node.symnb-error").all_text_contents()
+    assert len(red) == 2, red
+    assert any("T.log(p)" in text and "fused" not in text for text in red), red
+    assert any("fused: log·mul" in text for text in red), red
     with np.errstate(divide="ignore"):
         logged = np.log(CALL)
     details = explorer.locator(".symnb-details").inner_text()
