@@ -318,3 +318,18 @@ def test_overview_in_the_codes_order_says_so_and_lists_the_same_lines():
     assert sorted(listed) == sorted(by_cost)
     with pytest.raises(ValueError, match="order must be 'time' or 'line'"):
         f.profile.overview(order="size")
+
+
+def test_a_report_measured_again_reuses_its_compiled_program_until_the_shapes_change():
+    f = _matmul()
+    a, b = _args()
+    f(a, b)
+    first = f.profile.report(repeats=2)
+    f(a, b)  # another call: the report is measured again, on the same program
+    again = f.profile.report(repeats=2)
+    assert again is not first and again.facts is first.facts
+    assert again.facts.flops == pytest.approx(2 * M * N * K, rel=0.1)
+    f(a[:5], b)  # new shapes: another executable, whose flops count 5 rows
+    smaller = f.profile.report(repeats=2)
+    assert smaller.facts is not first.facts
+    assert smaller.facts.flops == pytest.approx(2 * 5 * N * K, rel=0.1)

@@ -63,6 +63,9 @@ class ProfileStats:
         self.h2d_bytes = self.h2d_count = self.d2h_bytes = self.d2h_count = 0
         self._last_arrays: list[Any] | None = None
         self._report: tuple[tuple, ProfileReport] | None = None  # (what it measured, report)
+        #: ``(program, argument signature, CompiledFacts)`` of the last report: a report
+        #: measured again (after more calls, or refreshed) reuses its executable.
+        self.compiled: tuple | None = None
         self._stages = dict.fromkeys(_STAGES.values(), 0.0)
         self._lock = threading.Lock()  # calls record from several threads
         _listen_to_compiles()
