@@ -1,5 +1,6 @@
 """The README's first command, ``python -m symnb.tour``, run as a user runs it."""
 
+import os
 import re
 import subprocess
 import sys
@@ -12,9 +13,13 @@ import symnb
 ROOT = Path(symnb.__file__).parent.parent
 
 
-def test_the_tour_runs_and_shows_what_it_promises():
+def test_the_tour_runs_and_shows_what_it_promises(tmp_path):
+    # A new user's empty cache folder: a program another test of this worker compiled
+    # and kept on disk would otherwise be read back, and the tour's profile would show
+    # no compile.
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path))
     done = subprocess.run([sys.executable, "-m", "symnb.tour"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=300)
+                          text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr
     out = done.stdout
 
