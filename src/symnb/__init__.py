@@ -18,6 +18,7 @@ from symnb.core.scopes import name_scope
 from symnb.core.graph.type import TensorType
 from symnb.core.graph.errors import (
     DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,
+    X64DisabledError,
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
@@ -36,7 +37,7 @@ from symnb._version import __version__
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
-    "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
+    "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone",
 ]
