@@ -135,6 +135,7 @@ def test_a_dropped_value_is_recomputed_from_the_input_values_it_was_computed_fro
         x.tag.test_value = second
         np.testing.assert_array_equal(steps[2].test_value, _numpy_chain(first, 2)[2])
         np.testing.assert_array_equal(sn.clone(steps[3]).test_value, _numpy_chain(first, 3)[3])
+        np.testing.assert_array_equal(steps[4].clone().test_value, _numpy_chain(first, 4)[4])
         # ... and nodes built now use the new value.
         np.testing.assert_array_equal(T.tanh(x * 1.5).test_value, _numpy_chain(second, 1)[1])
 

@@ -128,7 +128,9 @@ class Variable:
         type, name, creation site, annotations (``tag``) and test value (if it has one),
         and no owner."""
         copy = type(self)(self.type, name=self.name, site=self.site)
-        copy._test_value = self._test_value
+        # A root has no node to recompute from: a value dropped to save memory is
+        # computed again for it.
+        copy._test_value = self.test_value if self.has_test_value else None
         copy_tag(self, copy)
         return copy
 
