@@ -133,10 +133,12 @@ _FLAGS: dict[str, _Flag] = {
                                         "or Inf, naming the node and how many entries; NumPy's "
                                         "RuntimeWarning of that computation is folded into it. "
                                         "False: no warning (NumPy's stays silent too)."),
-    "test_value_memory_mb": _Flag(4, _non_negative_int,
-                                  "Memory kept for computed test values of 1 MB or more (the "
-                                  "newest is always kept); the oldest are dropped beyond it and "
-                                  "recomputed when asked for. Small budgets keep building as "
+    "test_value_memory_mb": _Flag(4, _non_negative_float,
+                                  "Memory (MB, fractions allowed) kept for computed test values "
+                                  "of 1 MB or more (of any size when the budget is under 1 MB; "
+                                  "the newest is always kept). The least recently used are "
+                                  "dropped beyond it and computed again, the same, when read "
+                                  "(random draws included). Small budgets keep building as "
                                   "fast as NumPy run eagerly, which reuses the same few "
                                   "buffers (a 40-node chain over 1000x1000 float32 values: "
                                   "1.05x NumPy's time with 4 MB, 1.4x with 16 MB)."),
