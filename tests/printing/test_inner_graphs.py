@@ -2,7 +2,6 @@
 (Theano's ``Inner graphs:`` section), and Scan/IfElse boxes in pydotprint."""
 
 import numpy as np
-import pytest
 
 import symnb as sn
 import symnb.tensor as T
