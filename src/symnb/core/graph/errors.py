@@ -22,7 +22,8 @@ subclass of the built-in type a user would catch (``ValueError``, ``TypeError``,
     ├── GraphRuntimeError            a compiled function failed on its arguments (ValueError)
     │   └── IndexOutOfBoundsError    ... an index out of range (IndexError)
     ├── OutOfMemoryError             (MemoryError)
-    └── X64DisabledError             a 64-bit graph traced by JAX with x64 off (TypeError)
+    ├── X64DisabledError             a 64-bit graph traced by JAX with x64 off (TypeError)
+    └── MissingLoweringError         an Op class has no XLA lowering rule (NotImplementedError)
 
 The same mistake raises the same class with the same layout whichever check finds it:
 a static shape as the node is made (:func:`build_error`), or a test value as the node
@@ -45,7 +46,7 @@ __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
-    "DynamicShapeError", "X64DisabledError",
+    "DynamicShapeError", "X64DisabledError", "MissingLoweringError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section", "register_node_printer", "printed_node",
@@ -111,6 +112,12 @@ class GraphRuntimeError(SymnbError, ValueError):
 class OutOfMemoryError(SymnbError, MemoryError):
     """A compiled function needed more memory than the device has; the message names
     the node whose output is largest, its shape and bytes, and the largest values."""
+
+
+class MissingLoweringError(SymnbError, NotImplementedError):
+    """No XLA lowering rule is registered for an Op class (``symnb.lower_xla.lower``):
+    the graph cannot compile. Defined here, with the rest of the hierarchy, so that
+    ``symnb.errors`` names it without importing JAX."""
 
 
 class IndexOutOfBoundsError(GraphRuntimeError, IndexError):
