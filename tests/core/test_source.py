@@ -128,3 +128,28 @@ def test_a_step_function_called_by_symnb_is_not_named_after_symnbs_own_lines():
     step = out.owner.op.inner.outputs[0]
     assert step.owner.site.frame.line.startswith("return v * 2")
     assert step.owner.site.assigned_name() is None and label(step) == "v * 2"
+
+
+def test_the_frames_of_finished_calls_are_not_kept_for_ever():
+    """A notebook defines a cell's functions anew at each run (a new code object each
+    time). The last frame of each function that built nodes is kept (to tell its calls
+    apart), and with it its local variables: without forgetting the finished ones, each
+    run of the cell kept what its functions held (graphs, compiled functions) for the
+    rest of the session."""
+    import gc
+    import weakref
+
+    class Held:  # stands for what a cell's function holds: a graph, a compiled function
+        pass
+
+    held = []
+    cell = ("def build():\n"
+            "    large = Held()\n"
+            "    held.append(weakref.ref(large))\n"
+            "    return T.vector('x') * 2\n"
+            "y = build()\n")
+    for run in range(300):
+        exec(compile(cell, f"<cell {run}>", "exec"), {"Held": Held, "held": held, "weakref": weakref, "T": T})
+    gc.collect()
+    alive = sum(ref() is not None for ref in held)
+    assert alive <= 128, f"{alive} of 300 runs still hold their function's locals"

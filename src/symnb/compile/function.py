@@ -17,7 +17,7 @@ import contextlib
 import operator
 import threading
 import weakref
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import jax
 import numpy as np
@@ -278,14 +278,19 @@ class Function:
 
     def _set_program(self, program: Program) -> None:
         self._program = program
+        # The call path refers to this function weakly (_weak_method): a function that
+        # held its own call path would be freed, with the executables of a program the
+        # cache dropped (native memory the garbage collector cannot see), only at the
+        # collector's next full collection.
+        full = _weak_method(self, "_call_in_full")
         # The fast path: a plain program (nothing to check, specialize or scope), no
         # profile and no mode hook after a call.
         if program.plain and self._context is None and self._after_call is None \
                 and self.profile is None:
-            self._invoke = fast_path(self._call_spec, program, self._call_in_full, self._run,
-                                     self._execution_error)
+            self._invoke = fast_path(self._call_spec, program, full, _weak_method(self, "_run"),
+                                     _weak_method(self, "_execution_error"))
         else:
-            self._invoke = self._call_in_full
+            self._invoke = full
 
     def _run(self, arrays: list[Any], failed: Exception | None = None) -> Any:
         """Run the program; specialize on input values a length depends on, if needed.
@@ -437,6 +442,22 @@ class _Summary:
 
     def __init__(self, dtype: str, shape: tuple) -> None:
         self.dtype, self.shape = dtype, shape
+
+
+def _weak_method(function: Function, name: str) -> Callable[..., Any]:
+    """``function``'s method ``name``, called through a weak reference to ``function``
+    (for the call path the function keeps: see ``Function._set_program``)."""
+    reference = weakref.ref(function)
+    title = function._title()
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        alive = reference()
+        if alive is None:  # a call path kept apart from its function: ``g = f.__call__``
+            raise ReferenceError(f"{title} was deleted: keep the function itself to call it, "
+                                 f"not only its __call__")
+        return getattr(alive, name)(*args, **kwargs)
+
+    return call
 
 
 def _is_deleted(value: Any) -> bool:

@@ -5,6 +5,12 @@ same ``jax.jit`` callable, so the second function reuses the traces and executab
 of the first. The key is a structural signature of the optimized graph, computed in
 one walk over its nodes. Executables are also kept on disk between processes, found
 before tracing (``executable_cache.py``, on by default; ``persistent_cache.py``).
+
+The cache keeps at most ``ProgramCache.maxsize`` programs and ``config.program_cache_mb``
+of their memory (``program_memory.py``). A program holds executables in native memory,
+which Python's garbage collector cannot see: no object of a program refers back to it
+(what its traces record lives in a :class:`TraceRecord`), so a program the cache drops
+is freed as soon as no function uses it, not at the collector's next full collection.
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ from symnb.lower_xla.checks import CheckTable, checks_in_inner_graphs, has_check
 from symnb.lower_xla.interpreter import TraceShapes, build_program
 from symnb.lower_xla.executable_cache import disk_cached_call
 from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
+from symnb.lower_xla.program_memory import graph_bytes, trace_bytes
 
-__all__ = ["Program", "StaticArgument", "ProgramCache", "program_cache", "graph_signature", "compiled_program",
-           "ChangedShape", "copy_array"]
+__all__ = ["Program", "TraceRecord", "StaticArgument", "ProgramCache", "program_cache", "graph_signature",
+           "compiled_program", "ChangedShape", "copy_array"]
 
 
 def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
@@ -55,6 +62,25 @@ def graph_signature(inputs: Sequence[Variable], outputs: Sequence[Variable],
 
 
 @dataclass
+class TraceRecord:
+    """What a program's traces record. The functions JAX traces write it, and hold it
+    rather than the :class:`Program`, which holds them: a program in no reference cycle
+    is freed, with its executables, as soon as the cache and its functions drop it."""
+
+    #: How many times the program was traced (once per new argument signature).
+    traces: int = 0
+    #: The checks its traces made (a failed check's id indexes it): ``lower_xla/checks.py``.
+    checks: CheckTable = field(default_factory=CheckTable)
+    #: The shapes and dtypes its last trace saw (for the last new argument signature):
+    #: each input's, then each node's outputs', in the order of ``nodes``; None before
+    #: the first trace. Recorded while tracing only, so calls cost nothing more.
+    last_trace: TraceShapes | None = None
+    #: The memory the program holds, in bytes (estimated: ``program_memory.py``): its
+    #: graph's arrays, and what JAX keeps of each trace.
+    nbytes: int = 0
+
+
+@dataclass
 class Program:
     """A runnable program and the node list it was built from (for error reports).
 
@@ -62,12 +88,12 @@ class Program:
     ``(error, outputs)``; ``keeps_old_values``: it donates its updated arguments anyway,
     and returns their old values in place of the updates when a check failed (which
     the caller must then put back); ``static``: argument positions passed as
-    :class:`StaticArgument` (specialized on).
+    :class:`StaticArgument` (specialized on). ``traces``, ``checks``, ``last_trace`` and
+    ``nbytes`` are its :class:`TraceRecord`'s.
     """
 
     jitted: Callable[..., Any]
     nodes: list[Apply]
-    traces: int = 0
     checked: bool = False
     keeps_old_values: bool = False
     static: tuple[int, ...] = ()
@@ -84,19 +110,12 @@ class Program:
     #: graph run node by node.
     whole_graph: bool = False
     #: How a call runs: ``call(*arguments) -> results``; ``run`` itself unless the
-    #: program donates (see :meth:`call_donating`).
+    #: program donates (see :func:`donating_call`).
     call: Callable[..., Any] | None = None
     #: What runs the program: ``jitted``, or the same program with its executables
     #: kept on disk (``executable_cache.py``), both dispatched by JAX's C++ code.
     run: Callable[..., Any] | None = None
-    #: The checks its traces made (a failed check's id indexes it): ``lower_xla/checks.py``.
-    checks: CheckTable = field(default_factory=CheckTable)
-    #: The shapes and dtypes its last trace saw (for the last new argument signature):
-    #: each input's, then each node's outputs', in the order of ``nodes``; None before
-    #: the first trace. Recorded while tracing only, so calls cost nothing more.
-    last_trace: TraceShapes | None = None
-    #: Argument shapes (and static values) the donating program has run with successfully.
-    _proven: set = field(default_factory=set, repr=False)
+    record: TraceRecord = field(default_factory=TraceRecord, repr=False)
 
     def __post_init__(self) -> None:
         if self.run is None:
@@ -104,25 +123,50 @@ class Program:
         if self.call is None:
             self.call = self.run
 
+    @property
+    def traces(self) -> int:
+        return self.record.traces
+
+    @traces.setter
+    def traces(self, value: int) -> None:
+        self.record.traces = value
+
+    @property
+    def checks(self) -> CheckTable:
+        return self.record.checks
+
+    @property
+    def last_trace(self) -> TraceShapes | None:
+        return self.record.last_trace
+
+    @property
+    def nbytes(self) -> int:
+        return self.record.nbytes
+
     def arguments(self, arrays: list[Any]) -> list[Any]:
         """``arrays`` as the program takes them: static positions wrapped."""
         if not self.static:
             return arrays
         return [StaticArgument(a) if i in self.static else a for i, a in enumerate(arrays)]
 
-    def call_donating(self, *args: Any) -> Any:
-        """Call a program that donates buffers. The first call for new argument shapes
-        (a new executable, whose memory needs are unknown until it runs) donates copies:
-        an executable that fails when it runs (out of memory) has consumed what it was
-        donated, and the caller's values must stay intact. Once the shapes have run,
-        calls donate the values themselves (JAX compiles per shape, so the same shapes
-        need the same memory). That first call compiles, with the garbage collector paused."""
+
+def donating_call(run: Callable[..., Any], donate: tuple[int, ...]) -> Callable[..., Any]:
+    """The call of a program that donates the buffers at ``donate``. The first call for
+    new argument shapes (a new executable, whose memory needs are unknown until it runs)
+    donates copies: an executable that fails when it runs (out of memory) has consumed
+    what it was donated, and the caller's values must stay intact. Once the shapes have
+    run, calls donate the values themselves (JAX compiles per shape, so the same shapes
+    need the same memory). That first call compiles, with the garbage collector paused.
+    (A closure, not a method of the program: see :class:`TraceRecord`.)"""
+    proven: set = set()  # argument shapes (and static values) that have run successfully
+
+    def call(*args: Any) -> Any:
         # A StaticArgument has no shape: it stands for itself (hashed by its value).
         key = tuple([getattr(a, "shape", a) for a in args])
-        if key in self._proven:
-            return self.run(*args)
+        if key in proven:
+            return run(*args)
         copies = list(args)
-        for i in self.donate:
+        for i in donate:
             copies[i] = copy_array(args[i])
         # A new executable: JAX traces, lowers and compiles (or reads it back from disk),
         # allocating many objects that stay alive or die young; a collection meanwhile
@@ -130,9 +174,11 @@ class Program:
         # fresh process's first call, a full collection fell in the lowering: ~0.03 s,
         # 3% of bench/bench_first_result.py.
         with collector_paused():
-            results = self.run(*copies)
-        self._proven.add(key)
+            results = run(*copies)
+        proven.add(key)
         return results
+
+    return call
 
 
 def copy_array(value: Any) -> Any:
@@ -163,7 +209,14 @@ class StaticArgument:
 
 @dataclass
 class ProgramCache:
-    """Programs by key, least recently used dropped first; counts hits, misses, traces."""
+    """Programs by key, least recently used dropped first beyond ``maxsize`` programs or
+    ``config.program_cache_mb`` of their memory (``Program.nbytes``; the most recently
+    used program is kept whatever its size); counts hits, misses, traces.
+
+    The memory is checked whenever a program is looked up or added: a program's traces
+    (one per new argument signature, at its calls) add to its size in between. Dropping
+    a program frees it unless a function still uses it (the function keeps it and runs).
+    """
 
     maxsize: int = 128
     hits: int = 0
@@ -179,14 +232,30 @@ class ProgramCache:
             if program is not None:
                 self._entries.move_to_end(key)
                 self.hits += 1
+            self._drop_beyond_bounds()
             return program
 
     def put(self, key: Any, program: Program) -> None:
         with self._lock:
             self.misses += 1
             self._entries[key] = program
-            while len(self._entries) > self.maxsize:
-                self._entries.popitem(last=False)
+            self._entries.move_to_end(key)
+            self._drop_beyond_bounds()
+
+    def _drop_beyond_bounds(self) -> None:
+        entries = self._entries
+        while len(entries) > self.maxsize:
+            entries.popitem(last=False)
+        budget = config.program_cache_mb << 20
+        held = sum(program.nbytes for program in entries.values())
+        while held > budget and len(entries) > 1:
+            held -= entries.popitem(last=False)[1].nbytes
+
+    @property
+    def nbytes(self) -> int:
+        """The memory its programs hold, in bytes (estimated: ``program_memory.py``)."""
+        with self._lock:
+            return sum(program.nbytes for program in self._entries.values())
 
     def clear(self) -> None:
         with self._lock:
@@ -224,10 +293,13 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     program = program_cache.get(key)
     if program is not None:
         return program
-    entry = Program(jitted=None, nodes=nodes, whole_graph=True)  # type: ignore[arg-type]
+    # What the functions below refer to (never ``entry``: see TraceRecord).
+    record = TraceRecord(nbytes=graph_bytes(nodes))
+    entry = Program(jitted=None, nodes=nodes, whole_graph=True, record=record)  # type: ignore[arg-type]
+    per_trace = trace_bytes(nodes)
 
     def remember(shapes: TraceShapes) -> None:
-        entry.last_trace = shapes
+        record.last_trace = shapes
 
     run = build_program(inputs, outputs, nodes, record=remember)
     if donate:
@@ -237,14 +309,15 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     # the old values) itself; checks in loop bodies or branches need checkify.
     own = checked and not checks_in_inner_graphs(nodes)
     if own:
-        run = own_checks(run, entry.checks, donate)
+        run = own_checks(run, record.checks, donate)
     entry.checked, entry.keeps_old_values, entry.static = checked, own and bool(donate), static
     entry.donate = donate if own or not checked else ()
     entry.bare = bare = len(outputs) == 1 and not donate and not checked and not static
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
-        entry.traces += 1
+        record.traces += 1
+        record.nbytes += per_trace
         program_cache.traces += 1
         statics = {i: args[i].array for i in static}
         dynamic = [a for i, a in enumerate(args) if i not in statics]
@@ -255,8 +328,8 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             with collector_paused():
                 return run(*full)
 
-        if entry.checked and not own:
-            return with_checks(run_all, entry.checks)(*dynamic)
+        if checked and not own:
+            return with_checks(run_all, record.checks)(*dynamic)
         results = run_all(*dynamic)
         return results[0] if bare else results
 
@@ -265,8 +338,9 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     folder = executables_folder()
     # Executables of programs over several devices or specialized on values stay JAX's.
     keep = folder is not None and shardings is None and not static
-    entry.run = disk_cached_call(entry, key, folder) if keep else entry.jitted
-    entry.call = entry.call_donating if entry.donate else _listed(entry.run) if bare else entry.run
+    entry.run = disk_cached_call(entry.jitted, record, nodes, key, folder) if keep else entry.jitted
+    entry.call = (donating_call(entry.run, entry.donate) if entry.donate
+                  else _listed(entry.run) if bare else entry.run)
     entry.plain = not entry.checked and not static
     program_cache.put(key, entry)
     return entry

@@ -46,11 +46,12 @@ import numpy as np
 from jax._src.lib import _jax
 
 import symnb._version
-from symnb.core.graph.basic import walk_nodes
+from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.lower_xla.checks import CheckSite
 from symnb.lower_xla.persistent_cache import jax_cache_bypassed
+from symnb.lower_xla.program_memory import loaded_bytes
 from symnb.lower_xla.registry import lower
 
 __all__ = ["CacheCounts", "counts", "disk_cached_call", "program_bytes"]
@@ -143,7 +144,9 @@ def _environment() -> str:
     import jaxlib
 
     devices = jax.devices()
-    flags = {k: v for k, v in config.values().items() if not k.startswith("compile_cache")}
+    # The caches' own flags change where programs are kept, not what they compute.
+    flags = {k: v for k, v in config.values().items()
+             if not k.startswith("compile_cache") and k != "program_cache_mb"}
     return repr((symnb._version.__version__, _sources_fingerprint(), jax.__version__,
                  jaxlib.__version__, sys.version, devices[0].client.platform,
                  devices[0].client.platform_version, [d.device_kind for d in devices],
@@ -172,10 +175,12 @@ def _argument_signature(args: tuple) -> tuple | None:
     return tuple(signature)
 
 
-def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
-    """A C++-dispatched callable running ``entry``'s program (a ``cache.Program``, whose
-    ``jitted`` has no static arguments) from executables kept in ``folder``."""
-    jitted = entry.jitted
+def disk_cached_call(jitted: Any, record: Any, nodes: list[Apply], key: tuple,
+                     folder: str) -> Callable[..., Any]:
+    """A C++-dispatched callable running ``jitted`` (a program's ``jax.jit`` function, with
+    no static arguments, over ``nodes``) from executables kept in ``folder``. What a
+    trace records, and a hit restores, is the program's ``record`` (a ``cache.TraceRecord``:
+    this callable, which the program holds, must not refer to the program)."""
     lock = threading.Lock()
     known: list[bytes | None] = []  # the program's key as bytes, once computed
 
@@ -190,10 +195,11 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         digest = hashlib.sha256(known[0])
         digest.update(repr((signature, _environment())).encode())
         path = os.path.join(folder, digest.hexdigest())
-        compiled = _load(path, entry, args)
+        compiled = _load(path, nodes, record, args)
         aot = None if compiled is None else _cpp_call(compiled)
         if aot is not None:
             counts.hits += 1
+            record.nbytes += loaded_bytes(os.path.getsize(path))  # no trace: JAX keeps the executable
             return aot._cache_miss(*args)
         counts.misses += 1
         start = time.perf_counter()
@@ -207,7 +213,7 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         if read_back[0]:
             counts.skipped += 1
         elif time.perf_counter() - start >= config.compile_cache_min_seconds:
-            _store(path, compiled, entry)
+            _store(path, compiled, nodes, record)
         return aot._cache_miss(*args)
 
     try:  # JAX's own dispatch object, as ``Compiled.__call__`` makes (jax._src: see pyproject)
@@ -252,12 +258,12 @@ class _TreeUnpickler(pickle.Unpickler):
         return None
 
 
-def _store(path: str, compiled: Any, entry: Any) -> None:
-    """Write ``compiled`` and what its trace recorded; nothing when JAX cannot
-    serialize it (the program still runs)."""
+def _store(path: str, compiled: Any, nodes: list[Apply], record: Any) -> None:
+    """Write ``compiled`` and what its trace recorded (``record``); nothing when JAX
+    cannot serialize it (the program still runs)."""
     from jax.experimental.serialize_executable import serialize
 
-    position = {id(node): i for i, node in enumerate(walk_nodes(entry.nodes))}
+    position = {id(node): i for i, node in enumerate(walk_nodes(nodes))}
     try:
         executable, in_tree, out_tree = serialize(compiled)
         devices = list(compiled._executable.xla_executable.local_devices())
@@ -265,9 +271,9 @@ def _store(path: str, compiled: Any, entry: Any) -> None:
             _TreePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump({
                 "executable": executable, "in_tree": in_tree, "out_tree": out_tree,
                 "platform": devices[0].platform, "devices": [d.id for d in devices],
-                "last_trace": entry.last_trace,
+                "last_trace": record.last_trace,
                 "checks": [(position[id(site.node)], site.kind, site.facts, site.value_dtype)
-                           for site in entry.checks.sites]})
+                           for site in record.checks.sites]})
             data = buffer.getvalue()
     except Exception:  # noqa: BLE001 - not serializable: not kept
         counts.skipped += 1
@@ -280,10 +286,11 @@ def _store(path: str, compiled: Any, entry: Any) -> None:
     counts.writes += 1
 
 
-def _load(path: str, entry: Any, args: tuple) -> Any:
-    """The executable kept at ``path`` with ``entry``'s checks and last trace restored,
-    or None (none kept, unreadable, check ids this program gave other checks, or an
-    executable for other devices than this call's: see :func:`_runs_where_called`)."""
+def _load(path: str, nodes: list[Apply], record: Any, args: tuple) -> Any:
+    """The executable kept at ``path`` with the checks and last trace of the program over
+    ``nodes`` restored in its ``record``, or None (none kept, unreadable, check ids this
+    program gave other checks, or an executable for other devices than this call's: see
+    :func:`_runs_where_called`)."""
     from jax.experimental.serialize_executable import deserialize_and_load
 
     try:
@@ -301,12 +308,12 @@ def _load(path: str, entry: Any, args: tuple) -> Any:
         return None
     if not _runs_where_called(compiled, devices, args):
         return None
-    nodes = list(walk_nodes(entry.nodes))
-    sites = [CheckSite(nodes[i], kind, facts, value_dtype)
+    every = list(walk_nodes(nodes))
+    sites = [CheckSite(every[i], kind, facts, value_dtype)
              for i, kind, facts, value_dtype in data["checks"]]
-    if not entry.checks.restore(sites):
+    if not record.checks.restore(sites):
         return None
-    entry.last_trace = data["last_trace"]
+    record.last_trace = data["last_trace"]
     return compiled
 
 

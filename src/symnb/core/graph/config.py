@@ -167,6 +167,14 @@ _FLAGS: dict[str, _Flag] = {
                                "kept on disk for the next process (a folder per symnb version "
                                "inside it). Default: 'compiled' in the per-user cache folder "
                                "(~/.cache/symnb on Linux); '' turns the cache off."),
+    "program_cache_mb": _Flag(256, _non_negative_int,
+                              "Memory kept by the compiled programs cached in this process "
+                              "(besides the limit of 128 programs), estimated from their "
+                              "graphs (symnb/lower_xla/program_memory.py: a small program "
+                              "holds about 1.6 MB on CPU); the least recently used are "
+                              "dropped beyond it, the most recent is always kept. A dropped "
+                              "program is freed once no live function uses it; compiling its "
+                              "graph again compiles it anew."),
     "compile_cache_min_seconds": _Flag(0.1, _non_negative_float,
                                        "Programs that compile faster than this are not written "
                                        "to the persistent compilation cache."),

@@ -252,18 +252,46 @@ _recent_sites: dict = {}
 _scopes: tuple = ()
 # Each user function's latest frame and its call token. A frame is held (not its id,
 # which the next call reuses) so that the calls of a function in a loop get distinct
-# tokens; one frame per function that built nodes is kept alive.
+# tokens; one frame per function that built nodes is kept alive, and with it its local
+# variables. A notebook defines a cell's functions anew at each run of the cell (a new
+# code object each time): beyond _FORGET_AT entries, the frames no thread is running are
+# dropped (_forget_finished_calls), or every run would keep its functions' last frames,
+# and the graphs and compiled functions they hold, for the rest of the session.
 _last_call: dict = {}
 _tokens = iter(range(1, 1 << 62))
+_FORGET_AT = 64
+_forget_at = _FORGET_AT
+# Code objects seen (``is_library_frame``'s answer): forgotten beyond this many, since
+# each run of a notebook cell brings new ones.
+_LIBRARY_CODE_MEMO = 4096
 
 
 def _call_token(frame: Any) -> int:
     seen = _last_call.get(id(frame.f_code))
     if seen is not None and seen[0] is frame:
         return seen[1]
+    if seen is None and len(_last_call) >= _forget_at:
+        _forget_finished_calls()
     token = next(_tokens)
     _last_call[id(frame.f_code)] = (frame, token)
     return token
+
+
+def _forget_finished_calls() -> None:
+    """Drop from ``_last_call`` the frames no thread is running (finished calls; a
+    suspended generator's frame too, whose next nodes then count as another call)."""
+    global _forget_at
+    running = set()
+    for frame in sys._current_frames().values():
+        while frame is not None:
+            running.add(id(frame))
+            frame = frame.f_back
+    for key, (frame, _) in list(_last_call.items()):
+        if id(frame) not in running:
+            del _last_call[key]
+    # Frames all running (a deep recursion building nodes): not looked at again before
+    # as many more are recorded.
+    _forget_at = max(_FORGET_AT, 2 * len(_last_call))
 
 
 def enter_scope(kind: str, name: str, site: "Site | None" = None) -> ScopeEntry:
@@ -334,6 +362,8 @@ def capture_site(limit: int) -> Site:
         code = frame.f_code
         is_library = known.get(code)
         if is_library is None:
+            if len(known) >= _LIBRARY_CODE_MEMO:
+                known.clear()
             # A code object belongs to one module: decided once, by its first frame.
             is_library = known[code] = is_library_frame(frame)
         if not is_library:
@@ -354,6 +384,8 @@ def capture_site(limit: int) -> Site:
             # hashes its whole contents; the frame held keeps the code (and its id) alive.
             seen = last_call.get(id(code))
             if seen is None or seen[0] is not frame:
+                if seen is None and len(last_call) >= _forget_at:
+                    _forget_finished_calls()
                 seen = last_call[id(code)] = (frame, next(_tokens))
             calls.append(seen[1])
             if code.co_name == "<module>":
