@@ -72,20 +72,24 @@ def test_test_values_dropped_to_save_memory_are_computed_again_the_same(program)
         with sn.config.change_flags(test_value_memory_mb=100_000):  # nothing dropped
             _, held = program.build()
             expected = [var.test_value for var in held]
-        with sn.config.change_flags(test_value_memory_mb=0):
-            _, variables = program.build()
-            computed = {id(var): var for var in variables if var.owner is not None}
-            # (An empty value takes no memory: it fits any budget.)
-            still_held = [var for var in computed.values()
-                          if var._test_value is not None and var._test_value.nbytes]
-            assert len(still_held) <= 1, f"{len(still_held)} computed values held, not dropped"
-            # Backwards (each read recomputes up to the inputs), then forwards.
-            positions = [*reversed(range(len(variables))), *range(len(variables))]
-            for position in positions:
-                name = program.order[position].name
-                value = variables[position].test_value
-                assert value.dtype == expected[position].dtype, name
-                np.testing.assert_array_equal(value, expected[position], err_msg=name)
+        # 0 drops every computed value but the newest; 0.001 (the figure) drops
+        # those of 1 kB and more and keeps the smaller ones.
+        for budget in (0, 0.001):
+            with sn.config.change_flags(test_value_memory_mb=budget):
+                _, variables = program.build()
+                if budget == 0:
+                    computed = {id(var): var for var in variables if var.owner is not None}
+                    # (An empty value takes no memory: it fits any budget.)
+                    still_held = [var for var in computed.values()
+                                  if var._test_value is not None and var._test_value.nbytes]
+                    assert len(still_held) <= 1, f"{len(still_held)} computed values held, not dropped"
+                # Backwards (each read recomputes up to the inputs), then forwards.
+                positions = [*reversed(range(len(variables))), *range(len(variables))]
+                for position in positions:
+                    name = f"{program.order[position].name} (budget {budget} MB)"
+                    value = variables[position].test_value
+                    assert value.dtype == expected[position].dtype, name
+                    np.testing.assert_array_equal(value, expected[position], err_msg=name)
 
 
 def _problem(program, index, result) -> str | None:
