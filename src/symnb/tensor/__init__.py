@@ -102,6 +102,7 @@ from symnb.core.tensor.variable import (
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
+from symnb.tensor import sharedvar as sharedvar
 from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import extra_ops as extra_ops
 

@@ -59,7 +59,10 @@ class Tag:
 class Variable:
     """A value in a graph: an input (no owner) or the output ``index`` of ``owner``."""
 
-    __slots__ = ("type", "owner", "index", "name", "_test_value", "_site", "_tag", "__weakref__")
+    # "__dict__": libraries built on Theano attach their own attributes to variables
+    # (Keras: x._keras_shape, x._uses_learning_phase), as Theano's variables allowed.
+    __slots__ = ("type", "owner", "index", "name", "_test_value", "_site", "_tag", "__weakref__",
+                 "__dict__")
 
     def __init__(self, type: TensorType, owner: "Apply | None" = None, index: int | None = None,
                  name: str | None = None, site: Site | None = None) -> None:
