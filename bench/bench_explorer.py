@@ -10,7 +10,12 @@ nodes, it measures:
   groups, the closed picture, its layout and its SVG), best of a few runs. Targets:
   1 s for 2,000 nodes, 5 s for 50,000;
 - the boxes drawn and the snapshot's size (the HTML kept in the saved notebook), in KB;
-- the time to open one group (a click in the browser).
+- the time to open one group (a click in the browser);
+- apart, a flat picture of a 1,000-step chain (4,001 boxes, no groups: every box
+  drawn), laid out by symnb's own layered layout and drawn as SVG, best of a few runs.
+  Target: 1 s (tests/printing/test_graph_picture.py asserts only its order of magnitude).
+
+The same views' times in a real browser are bench/bench_browser.py's.
 
 Building the graph (test values included) is not timed.
 """
@@ -25,9 +30,13 @@ import numpy as np
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.printing.graph_model import GraphPicture
+from symnb.printing.layout import layout
+from symnb.printing.svg import picture_svg
 from symnb.widgets import GraphExplorer
 
 TARGETS = {2_000: 1.0, 50_000: 5.0}
+FLAT_TARGET_S = 1.0
 
 
 def layer(h, W, b):
@@ -89,12 +98,32 @@ def measure(target_nodes: int, repeat: int) -> dict:
             "open_group_s": open_seconds}
 
 
+def flat_picture(repeat: int) -> dict:
+    """A 1,000-step chain (``tanh(w * 0.5 + x)``: 4,001 boxes) drawn whole, by the layered layout."""
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    w = x
+    for _ in range(1000):
+        w = T.tanh(w * np.float32(0.5) + x)
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        picture = GraphPicture(w)
+        laid = layout(picture, "layered")
+        picture_svg(picture, laid)
+        best = min(best, time.perf_counter() - started)
+    verdict = "ok" if best <= FLAT_TARGET_S else "OVER TARGET"
+    print(f"{picture.count():>7,} boxes  flat picture, layered layout and SVG {best:6.3f} s "
+          f"(target <= {FLAT_TARGET_S} s) {verdict}")
+    return {"boxes": picture.count(), "flat_picture_s": best}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the 2,000-node graph only, one run")
     args = parser.parse_args()
     sys.setrecursionlimit(10_000)
     measure(2_000, 1 if args.quick else 3)
+    flat_picture(1 if args.quick else 3)
     if not args.quick:
         measure(50_000, 2)
 

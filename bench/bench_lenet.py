@@ -13,6 +13,10 @@ the SGD update inside the same ``jax.jit`` and the parameters donated. Both ask 
 ``Precision.HIGHEST`` (symnb does for float products; the same speed on CPU).
 Target: at most 1.05x.
 
+Also the test value of one convolution on a large batch (64x3x32x32 images by 32 5x5
+filters, computed in NumPy as the graph is built), best of three. Target: 0.5 s (issue
+12's bound; tests/core/test_conv.py asserts only its order of magnitude).
+
 ``--hlo`` also prints how many operations of each kind XLA's optimized programs hold.
 """
 
@@ -30,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
 from symnb.tensor.signal.pool import pool_2d  # noqa: E402
+from timing import best_time  # noqa: E402
 from training import check_same_step, compare_steps, print_hlo_comparison, sgd_step  # noqa: E402
 
 BATCH, NKERNS, HIDDEN, LEARNING_RATE = 500, (20, 50), 500, 0.1
@@ -93,9 +98,25 @@ def lenet_training_step(show_hlo: bool = False) -> dict:
                          f, jax_step, params, x, y, number=2, target=1.05)
 
 
+CONV_TEST_VALUE_TARGET_S = 0.5
+
+
+def conv_test_value() -> dict:
+    """Building ``T.nnet.conv2d(x, w)`` with its test value: 64x3x32x32 by 32x3x5x5."""
+    rng = np.random.default_rng(0)
+    x = T.tensor4("x", test_value=rng.normal(size=(64, 3, 32, 32)).astype("float32"))
+    w = T.tensor4("w", test_value=rng.normal(size=(32, 3, 5, 5)).astype("float32"))
+    seconds = best_time(lambda: T.nnet.conv2d(x, w), number=1, repeat=3)
+    verdict = "ok" if seconds <= CONV_TEST_VALUE_TARGET_S else "OVER TARGET"
+    print(f"{'test value: conv2d, 64x3x32x32 by 32 5x5 filters':<52} {seconds:8.3f} s "
+          f"(target <= {CONV_TEST_VALUE_TARGET_S}) {verdict}")
+    return {"name": "conv2d test value", "seconds": seconds, "target": CONV_TEST_VALUE_TARGET_S}
+
+
 def main() -> None:
     print(f"jax {jax.__version__} on {jax.default_backend()}; numpy {np.__version__}")
     lenet_training_step(show_hlo="--hlo" in sys.argv)
+    conv_test_value()
 
 
 if __name__ == "__main__":

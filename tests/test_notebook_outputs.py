@@ -1,15 +1,26 @@
 """The tutorials as shipped render everywhere: no stored output is a picture that only an
 trusted notebook shows (a bare ``image/svg+xml``: untrusted JupyterLab prints
 ``<IPython.core.display.SVG object>``, GitHub and sanitizers drop inline ``<svg>``), and
-they teach with the public API only (no private symnb modules or attributes)."""
+they teach with the public API only (no private symnb modules or attributes). Their
+stored pictures, laid out by Graphviz, compare equal under nbval to the pictures symnb's
+own layout draws where Graphviz is not installed, and a changed graph does not."""
 
 import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
+from nbval.plugin import get_sanitize_patterns
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.tensor.nnet import conv2d
+from symnb.tensor.signal.pool import pool_2d
+from tests.optional_tools import needs_dot
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+SANITIZE = Path(__file__).resolve().parents[1] / "notebooks" / "nbval_sanitize.cfg"
 # A symnb module or attribute whose name starts with "_", or a module the tutorials'
 # readers should not need: the profile's table builders, the picture's model.
 # A name with one leading underscore is private; dunders (``sn.__version__``) are public.
@@ -41,3 +52,41 @@ def test_tutorials_use_the_public_api(path):
         source = "".join(cell["source"])
         found = PRIVATE.findall(source)
         assert not found, f"{path.name}, code cell {number} uses private names: {found}"
+
+
+def _as_nbval_compares(output: str) -> str:
+    """``output`` with the sanitizers applied, as nbval applies them (in the file's order)."""
+    for regex, replace in dict(get_sanitize_patterns(SANITIZE.read_text())).items():
+        output = re.sub(regex, replace, output)
+    return output
+
+
+def _convnet_loss(images: int):
+    """notebooks/09_convnets.ipynb's graph: conv, pool, dense, softmax, the mean NLL."""
+    rng = np.random.default_rng(0)
+    x = T.tensor4("images", test_value=rng.standard_normal((images, 1, 12, 12)).astype("float32"))
+    labels = T.ivector("labels", test_value=np.arange(images, dtype="int32") % 2)
+    w1 = sn.shared((0.3 * rng.standard_normal((4, 1, 3, 3))).astype("float32"), name="w1")
+    b1 = sn.shared(np.zeros(4, "float32"), name="b1")
+    h1 = T.tanh(conv2d(x, w1) + b1.dimshuffle("x", 0, "x", "x"))
+    p1 = pool_2d(h1, ws=(2, 2), ignore_border=True)
+    w2 = sn.shared((0.1 * rng.standard_normal((100, 2))).astype("float32"), name="w2")
+    b2 = sn.shared(np.zeros(2, "float32"), name="b2")
+    scores = T.dot(p1.flatten(2), w2) + b2
+    return -T.mean(T.log(T.softmax(scores))[T.arange(labels.shape[0]), labels])
+
+
+@needs_dot
+def test_a_stored_picture_compares_the_same_whichever_layout_drew_it():
+    loss = _convnet_loss(images=8)
+    drawn = {engine: sn.printing.graph_picture(loss, engine=engine)._repr_mimebundle_()["text/html"]
+             for engine in ("dot", "layered")}
+    # The engines differ where a picture depends on its layout: dot frames the open
+    # groups and fits more edge labels beside its boxes.
+    assert "symnb-frame" in drawn["dot"] and "symnb-frame" not in drawn["layered"]
+    assert drawn["dot"].count("symnb-edge-label") != drawn["layered"].count("symnb-edge-label")
+    assert _as_nbval_compares(drawn["dot"]) == _as_nbval_compares(drawn["layered"])
+    # What the graph is stays compared: 6 images instead of 8 change the shapes (drawn in
+    # the edges' labels and kept in their tooltips) and the test values.
+    other = sn.printing.graph_picture(_convnet_loss(images=6), engine="layered")._repr_mimebundle_()["text/html"]
+    assert _as_nbval_compares(other) != _as_nbval_compares(drawn["layered"])

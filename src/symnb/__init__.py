@@ -18,6 +18,7 @@ from symnb.core.scopes import name_scope
 from symnb.core.graph.type import TensorType
 from symnb.core.graph.errors import (
     DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, MissingTestValueError, OutOfMemoryError, TestValueError,
+    X64DisabledError,
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
@@ -27,6 +28,8 @@ from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
 from symnb.compile import Mode, MonitorMode, In, Out
+from symnb.core.graph.error_base import SymnbError
+from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb.printing import pp
 from symnb.core.absent import module_getattr
@@ -35,8 +38,8 @@ from symnb._version import __version__
 
 __all__ = [
     "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
-    "SharedVariable", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
-    "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
+    "SharedVariable", "SymnbError", "errors", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
+    "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone",
 ]

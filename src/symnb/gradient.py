@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from symnb.core.graph.error_base import SymnbError
 from symnb.core.gradient import DisconnectedInputError, NullGradientError, disconnected_grad, grad
 from symnb.core.jacobian import hessian, jacobian
 from symnb.core.tensor.extra_ops import grad_clip
@@ -19,8 +20,8 @@ __all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "ver
            "DisconnectedInputError", "NullGradientError", "GradientError"]
 
 
-class GradientError(AssertionError):
-    """The symbolic gradient differs from finite differences."""
+class GradientError(SymnbError, AssertionError):
+    """``verify_grad``: the symbolic gradient differs from finite differences."""
 
 
 _DEFAULT_EPS = {"float64": 1e-6, "float32": 1e-3, "float16": 1e-1}

@@ -2,10 +2,11 @@
 in JupyterLab driven by Playwright with Debian's Chromium (the server and browser
 fixtures are test_jupyterlab.py's).
 
-It opens closed (at most 40 boxes, in under a second), a group opens on a click and
+It opens closed (at most 40 boxes, in seconds: the budget, 1 s, is
+bench/bench_browser.py's, which reuses this file's helpers), a group opens on a click and
 closes from its frame's title, edge labels show the concrete shapes and no two labels
 overlap (measured in the page), and a node's details read as a card. Screenshots go to
-build/screenshots/.
+build/screenshots/. Skipped where no browser can be had (see test_jupyterlab.py).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import pytest
 from tests.browser.test_jupyterlab import (  # noqa: F401  (fixtures)
     SCREENSHOTS, browser, lab, open_notebook, shot, shut_down_kernels, write_notebook,
 )
+from tests.optional_tools import needs_chromium
 
-pytestmark = [pytest.mark.slow]
+pytestmark = [pytest.mark.slow, needs_chromium]
 
 MLP = '''import numpy as np
 import symnb as sn
@@ -45,7 +47,11 @@ params = Ws + bs
 grads = sn.grad(loss, params)
 train = sn.function([x, y], loss, updates=[(p, p - np.float32(0.1) * g) for p, g in zip(params, grads)])'''
 
-OPEN_LIMIT_S = 1.0
+MLP_NOTEBOOK = "mlp.ipynb"
+MLP_CELLS = [MLP, "explorer = GraphExplorer(train)\nexplorer"]
+# An order of magnitude over the budget (1 s, bench/bench_browser.py): seconds, not minutes,
+# even on a loaded machine.
+SECONDS_NOT_MINUTES = 30
 SHAPE = re.compile(r"^(out \d+ \u2192 )?(\d+: )?(float|int|uint|bool)\w* \([\d, ]*\)$|^\d+ values$")
 
 # The label rectangles as the page lays them out, and whether any two intersect.
@@ -62,16 +68,38 @@ LABEL_BOXES = """svg => {
 }"""
 
 
-def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, browser):
-    write_notebook(lab["root"] / "mlp.ipynb", [MLP, "explorer = GraphExplorer(train)\nexplorer"])
-    page = open_notebook(browser, lab, "mlp.ipynb")
+def open_mlp_explorer(page) -> float:
+    """In MLP_NOTEBOOK, open in ``page``: build and compile the training function, then
+    the seconds from running ``GraphExplorer(train)`` to its closed picture in the page."""
     page.locator(".jp-Cell").first.click()
     page.keyboard.press("Shift+Enter")  # builds and compiles the training function
     page.wait_for_selector(".jp-Cell >> nth=0 >> .jp-InputArea-prompt:has-text('[1]')", timeout=180_000)
     started = time.monotonic()
     page.keyboard.press("Shift+Enter")  # GraphExplorer(train)
-    page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=60_000)
-    seconds = time.monotonic() - started
+    page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=120_000)
+    return time.monotonic() - started
+
+
+def reopen_mlp_explorer(page, runs: int = 3) -> float:
+    """The explorer's cell run again in a kernel that has shown a widget once (the first
+    one imports anywidget, ~0.7 s, once per kernel): the explorer's own time to its closed
+    picture, the best of ``runs`` (a test beside this one, under xdist, can take the CPU
+    for a moment)."""
+    warm = float("inf")
+    for _ in range(runs):
+        page.locator(".jp-Cell").nth(1).click()
+        page.evaluate("() => document.querySelector('.symnb-explorer').remove()")
+        started = time.monotonic()
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=120_000)
+        warm = min(warm, time.monotonic() - started)
+    return warm
+
+
+def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, browser):
+    write_notebook(lab["root"] / MLP_NOTEBOOK, MLP_CELLS)
+    page = open_notebook(browser, lab, MLP_NOTEBOOK)
+    seconds = open_mlp_explorer(page)
     explorer = page.locator(".symnb-explorer").first
     svg = explorer.locator("svg.symnb-graph")
     boxes = int(svg.get_attribute("data-nodes"))
@@ -118,23 +146,14 @@ def test_a_training_function_opens_closed_and_a_group_opens_on_a_click(lab, brow
     page.wait_for_function("n => Number(document.querySelector('.symnb-explorer svg.symnb-graph')"
                            ".dataset.nodes) == n", arg=boxes, timeout=20_000)
 
-    # Again, in a kernel that has shown a widget once (the first one imports anywidget,
-    # ~0.7 s here, once per kernel): the explorer's own time to its closed picture.
-    # The best of three runs: a test beside this one (xdist) can take the CPU for a moment.
-    warm = float("inf")
-    for _ in range(3):
-        page.locator(".jp-Cell").nth(1).click()
-        page.evaluate("() => document.querySelector('.symnb-explorer').remove()")
-        started = time.monotonic()
-        page.keyboard.press("Shift+Enter")
-        page.wait_for_selector(".symnb-explorer svg.symnb-graph", timeout=60_000)
-        warm = min(warm, time.monotonic() - started)
+    # Again, in a kernel that has shown a widget once.
+    warm = reopen_mlp_explorer(page)
     with open(SCREENSHOTS / "timings_big_graphs.txt", "a") as log:
         log.write(f"  again, widgets already imported in the kernel: {warm:.2f} s\n")
     print(f"again: {warm:.2f} s")
     page.close()
     shut_down_kernels(lab)
-    assert warm < OPEN_LIMIT_S, f"the closed MLP explorer took {warm:.2f} s to show (first: {seconds:.2f} s)"
+    assert warm < SECONDS_NOT_MINUTES, f"the closed MLP explorer took {warm:.2f} s to show (first: {seconds:.2f} s)"
 
 
 WIDE = '''import numpy as np

@@ -8,13 +8,11 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_jupyterlab import (  # noqa: F401 (fixtures)
-    CHROMIUM, browser, lab, open_notebook, run_all, shot, shut_down_kernels, write_notebook,
+    browser, lab, open_notebook, run_all, shot, shut_down_kernels, write_notebook,
 )
+from tests.optional_tools import needs_chromium
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (see test_jupyterlab.py)"),
-]
+pytestmark = [pytest.mark.slow, needs_chromium]
 
 MLP = '''import numpy as np
 import symnb as sn

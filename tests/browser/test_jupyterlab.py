@@ -5,8 +5,10 @@ Runs notebooks/06_widgets_and_symgraph.ipynb, clicks a graph node, edits a test 
 steps a rewrite, and checks each view in the page's DOM; then reopens the saved notebook
 with no kernel and checks the static snapshots show the state the user left (the edited
 value, the step reached). A profile notebook checks the compact profile views, the
-time-coloured graph's legend and tags, and that a refreshed profile is what is saved. It also times a 2,000-node
-graph opening in the explorer. Screenshots of each view go to build/screenshots/.
+time-coloured graph's legend and tags, and that a refreshed profile is what is saved. It also
+opens a 2,000-node graph in the explorer and searches it, timed: a test on a loaded machine
+asserts seconds, not minutes; the budgets are bench/bench_browser.py's, which reuses this
+file's server, browser and timing helpers. Screenshots of each view go to build/screenshots/.
 
 Skipped, saying why, where no browser can be had (no `chromium` on PATH -- CI installs
 Debian's -- or no playwright / jupyterlab Python package).
@@ -14,6 +16,7 @@ Debian's -- or no playwright / jupyterlab Python package).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import os
@@ -28,17 +31,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.optional_tools import CHROMIUM, needs_chromium
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "build" / "screenshots"
 NOTEBOOK = "06_widgets_and_symgraph.ipynb"
-CHROMIUM = os.environ.get("SYMNB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-OPEN_LIMIT_S = 2.0  # a 2,000-node graph opens in the explorer within this
+# An order of magnitude over the budget (2 s, bench/bench_browser.py): the page answers in
+# seconds, not minutes, even on a loaded machine.
+SECONDS_NOT_MINUTES = 30
 
-pytestmark = [
-    pytest.mark.slow,
-    pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's `chromium` "
-                       "(apt-get install chromium) or set SYMNB_CHROMIUM to a Chromium binary"),
-]
+pytestmark = [pytest.mark.slow, needs_chromium]
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 pytest.importorskip("jupyterlab", reason="the jupyterlab package is not installed")
 
@@ -49,6 +51,8 @@ x = T.vector("x", test_value=np.ones(3, "float32"))
 w = x
 for _ in range(500):  # 500 x (mul, add, tanh, a constant) + x: 2,001 nodes
     w = T.tanh(w * np.float32(0.5) + x)"""
+BIG_NOTEBOOK = "big.ipynb"
+BIG_CELLS = [BIG_GRAPH, "GraphExplorer(w)"]
 
 PROFILE_NOTEBOOK = "profile.ipynb"
 PROFILE_CELLS = ["""import numpy as np
@@ -68,6 +72,15 @@ view = ProfileView(f)
 view""", "view.graph()"]
 
 
+def package_frames(traceback_text: str) -> list[str]:
+    """The files of the symnb package that ``traceback_text`` shows a frame of, told by
+    their paths inside the package (``symnb/core/graph/test_value.py``): IPython may write
+    the home folder as ``~``, and a clone is itself a folder named symnb."""
+    package = ROOT / "src" / "symnb"
+    inside = [Path("symnb", path.relative_to(package)).as_posix() for path in package.rglob("*.py")]
+    return [path for path in inside if path in traceback_text.replace("\\", "/")]
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -84,11 +97,19 @@ def write_notebook(path: Path, sources: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server on a free loopback port, serving a folder with the notebook."""
+    """A JupyterLab server on a free loopback port, serving a folder with the notebooks."""
     root = tmp_path_factory.mktemp("lab")
     shutil.copy(ROOT / "notebooks" / NOTEBOOK, root / NOTEBOOK)
-    write_notebook(root / "big.ipynb", [BIG_GRAPH, "GraphExplorer(w)"])
+    write_notebook(root / BIG_NOTEBOOK, BIG_CELLS)
     write_notebook(root / PROFILE_NOTEBOOK, PROFILE_CELLS)
+    with jupyterlab_server(root) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def jupyterlab_server(root: Path):
+    """A JupyterLab server on a free loopback port serving ``root``, as
+    ``{"base": url, "token": token, "root": root}``; stopped on leaving."""
     settings = root / ".settings"
     for plugin, values in (
             # Every cell in the page (Lab 4 otherwise renders only those near the view), and a
@@ -100,7 +121,9 @@ def lab(tmp_path_factory):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
     port, token = free_port(), uuid.uuid4().hex
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    # The kernels import this checkout's symnb (src/), as the tests do (pyproject's pythonpath).
+    path = [str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path),
            "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces")}
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.ip=127.0.0.1",
@@ -131,10 +154,19 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
+    with chromium_browser() as chromium:
+        yield chromium
+
+
+@contextlib.contextmanager
+def chromium_browser():
+    """The system's Chromium (CHROMIUM), driven by Playwright."""
     with sync_api.sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
+        try:
+            yield chromium
+        finally:
+            chromium.close()
 
 
 def shut_down_kernels(lab) -> None:
@@ -200,7 +232,7 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     error = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").first
     error_text = error.inner_text()
     assert "line 3" in error_text and "oops = T.dot(x, v)" in error_text
-    assert "symnb/" not in error_text and "run_cell_magic" not in error_text
+    assert not package_frames(error_text) and "run_cell_magic" not in error_text
     shot(page, error, "2_error_in_symgraph_cell")
 
     # Click a node: the details panel shows its op, value and line; its inputs are marked.
@@ -365,8 +397,9 @@ def check_snapshots(page) -> None:
         not page.locator("text=Error displaying widget").first.is_visible()
 
 
-def test_two_thousand_nodes_open_quickly(lab, browser):
-    page = open_notebook(browser, lab, "big.ipynb")
+def open_big_graph(page) -> float:
+    """In BIG_NOTEBOOK, open in ``page``: build the graph, then the seconds from running
+    ``GraphExplorer(w)`` to its 2,000 boxes drawn in the page."""
     page.locator(".jp-Cell").first.click()
     page.keyboard.press("Shift+Enter")  # builds the graph (imports, 2,000 nodes)
     page.wait_for_selector(".jp-Cell >> nth=0 >> .jp-InputArea-prompt:has-text('[1]')", timeout=120_000)
@@ -375,8 +408,23 @@ def test_two_thousand_nodes_open_quickly(lab, browser):
     page.wait_for_function(
         "() => { const s = document.querySelector('.symnb-explorer svg.symnb-graph');"
         " return s && Number(s.dataset.nodes) >= 2000 && s.querySelectorAll('g.symnb-node').length >= 2000; }",
-        timeout=60_000)
-    seconds = time.monotonic() - started
+        timeout=120_000)
+    return time.monotonic() - started
+
+
+def search_big_graph(explorer) -> float:
+    """The seconds from a search typed in the big graph's ``explorer`` to its first match
+    selected (brought into view)."""
+    started = time.monotonic()
+    explorer.locator("input.symnb-search").fill("w * np.float32(0.5)")
+    explorer.locator("input.symnb-search").press("Enter")
+    explorer.locator("g.symnb-node.symnb-selected").wait_for(timeout=60_000)
+    return time.monotonic() - started
+
+
+def test_two_thousand_nodes_open_and_search_in_seconds(lab, browser):
+    page = open_notebook(browser, lab, BIG_NOTEBOOK)
+    seconds = open_big_graph(page)
     explorer = page.locator(".symnb-explorer").first
     status = explorer.locator(".symnb-status").inner_text()
     print(f"\n2,000-node explorer opened in {seconds:.2f} s in the browser ({status}; "
@@ -384,14 +432,10 @@ def test_two_thousand_nodes_open_quickly(lab, browser):
     (SCREENSHOTS).mkdir(parents=True, exist_ok=True)
     (SCREENSHOTS / "timings.txt").write_text(f"2000-node explorer open: {seconds:.2f} s ({status})\n")
     # Usable: search finds a node and brings it into view.
-    started = time.monotonic()
-    explorer.locator("input.symnb-search").fill("w * np.float32(0.5)")
-    explorer.locator("input.symnb-search").press("Enter")
-    explorer.locator("g.symnb-node.symnb-selected").wait_for(timeout=10_000)
-    search_seconds = time.monotonic() - started
+    search_seconds = search_big_graph(explorer)
     assert explorer.locator("g.symnb-node.symnb-match").count() == 1000  # the mul and add of each step
     shot(page, explorer, "13_explorer_2000_nodes_search")
     page.close()
     shut_down_kernels(lab)
-    assert seconds < OPEN_LIMIT_S, f"the 2,000-node explorer took {seconds:.2f} s to open"
-    assert search_seconds < OPEN_LIMIT_S, f"the search took {search_seconds:.2f} s"
+    assert seconds < SECONDS_NOT_MINUTES, f"the 2,000-node explorer took {seconds:.2f} s to open"
+    assert search_seconds < SECONDS_NOT_MINUTES, f"the search took {search_seconds:.2f} s"

@@ -99,6 +99,23 @@ def check_updates_keep_a_split_sharding():
     assert W._backend_value().sharding.spec == P(None, "model")
 
 
+def check_an_update_follows_an_input_on_another_device():
+    """A shared variable JAX may move (not given a sharding) and updated by the step
+    goes where a committed input is, from the first call on: that call donates a copy
+    of the shared value, which must not be committed to the default device (later
+    calls donate the value itself; the update then lies, committed, on device 3)."""
+    value = np.linspace(-1, 1, 12).reshape(4, 3).astype("float32")
+    W = sn.shared(value, name="W_follows")
+    x = T.matrix("x")
+    step = sn.function([x], T.dot(x, W).sum() * 1.5, updates=[(W, W * 2 + 1)])
+    X = np.linspace(-2, 2, 20).reshape(5, 4).astype("float32")
+    for _ in range(2):
+        before = W.get_value()
+        loss = step(jax.device_put(X, jax.devices()[3]))
+        np.testing.assert_allclose(loss, (X @ before).sum() * 1.5, rtol=1e-5)
+        np.testing.assert_allclose(W.get_value(), before * 2 + 1, rtol=1e-6)
+
+
 def check_debugprint_and_profile_show_shardings():
     step, _ = data_parallel_step()
     text = sn.printing.debugprint(step, file="str")

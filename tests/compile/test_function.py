@@ -50,6 +50,18 @@ def test_wrong_inputs_are_named():
     np.testing.assert_allclose(sn.function([x], x * 2, allow_input_downcast=True)(np.ones((2, 3))), 2)
 
 
+def test_a_misspelled_input_keyword_names_the_input_meant():
+    weights, bias = T.vector("weights"), T.vector("bias")
+    f = sn.function([weights, bias], weights + bias)
+    one = np.ones(2, "float32")
+    np.testing.assert_array_equal(f(weights=one, bias=2 * one), 3 * one)
+    with pytest.raises(TypeError, match=r"has no input named 'wieghts' \(did you mean 'weights'\?\); "
+                                        r"inputs: \['weights', 'bias'\]"):
+        f(wieghts=one, bias=one)
+    with pytest.raises(TypeError, match=r"has no input named 'zz'; inputs: \['weights', None\]"):
+        sn.function([weights, T.vector()], weights, on_unused_input="ignore")(zz=one)
+
+
 def test_python_scalars_and_exact_integers_are_accepted():
     s = T.scalar("s")
     i = T.iscalar("i")

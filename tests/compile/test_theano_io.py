@@ -119,6 +119,20 @@ def test_monitor_mode_and_gof_wrap_linker():
     assert calls
 
 
+def test_gof_linkers_take_theanos_options_and_no_others():
+    sn.gof.OpWiseCLinker(fallback_on_perform=False, allow_gc=True, nice_errors=False)
+    sn.gof.PerformLinker(allow_gc=False)
+    with pytest.raises(TypeError, match=r"OpWiseCLinker\(\) got an unexpected keyword argument "
+                                        r"'allow_gcc' \(did you mean 'allow_gc'\?\); it accepts: "
+                                        r"fallback_on_perform, allow_gc, nice_errors, schedule"):
+        sn.gof.OpWiseCLinker(allow_gcc=True)
+    with pytest.raises(TypeError, match="'nice_errors'"):  # the C linker's option, not Python's
+        sn.gof.PerformLinker(nice_errors=True)
+    # A schedule orders the nodes the wrappers see: refused, not ignored.
+    with pytest.raises(NotImplementedError, match="schedule"):
+        sn.gof.OpWiseCLinker(schedule=lambda fgraph: list(fgraph.apply_nodes))
+
+
 def test_config_flags_theano_programs_set():
     with sn.config.change_flags(print_test_value=True):
         v = T.dvector("v", test_value=np.array([1.0, 2.0]))

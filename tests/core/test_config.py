@@ -68,3 +68,15 @@ def test_device_accepts_theano_spellings(spelling):
 def test_device_refuses_other_names(bad):
     with pytest.raises(ConfigError, match="'cpu', 'gpu', 'gpuN', 'cuda', 'cudaN' or 'auto'"):
         Config().device = bad
+
+
+def test_change_flags_refuses_an_unknown_flag_when_called_naming_the_one_meant():
+    # Refused at the call, before any ``with``: a decorator or a stored context manager
+    # with a misspelled flag must not wait to be entered.
+    with pytest.raises(TypeError) as info:
+        sn.config.change_flags(floatX="float64", optimzer=None)
+    assert isinstance(info.value, ConfigError)
+    assert "change_flags() got an unexpected keyword argument 'optimzer' (did you mean " \
+           "'optimizer'?); it accepts: " in str(info.value)
+    assert "floatX" in str(info.value).partition("it accepts: ")[2]
+    assert sn.config.floatX == "float32" and sn.config.optimizer == "fast_run"

@@ -152,3 +152,49 @@ def test_a_draw_of_the_outer_step_read_by_the_inner_step_is_drawn_at_each_inner_
     assert_same(first, expected[0], "first call")
     assert_same(second, expected[1], "second call")
     assert_same(out.test_value, first, "test value")
+
+
+def _inner_normal_draws(srng, row, passed, std):
+    """Eight draws of N(row[i], std) at each inner step ``i``, the row reaching the
+    inner step as its sequence, as a non-sequence, or read without being passed."""
+    def draw(avg):
+        return srng.normal((8,), avg=avg, std=std, dtype="float64")
+
+    if passed == "sequence":
+        return scan(draw, sequences=row)
+    index = T.arange(row.shape[0])
+    if passed == "non_sequence":
+        return scan(lambda i, r: draw(r[i]), sequences=index, non_sequences=row)
+    return scan(lambda i: draw(row[i]), sequences=index)
+
+
+@pytest.mark.parametrize("passed", ["sequence", "non_sequence", "read"])
+@pytest.mark.parametrize("outer_returns_updates, function_gets_updates",
+                         [(True, True), (False, True), (False, False)])
+def test_inner_normal_draws_centred_on_the_outer_elements(
+        passed, outer_returns_updates, function_gets_updates):
+    # The draws' means come from the outer scan's sequence, through the inner scan's
+    # sequences, its non-sequences or its closure; dropping the inner updates raised
+    # MissingInputError (the key's next value read the inner step's arguments).
+    # With a tiny std the draws sit on their means (the NumPy array), and scaled back they
+    # look standard normal.
+    std = 1e-5
+    means = np.random.default_rng(3).uniform(-2.0, 2.0, size=(3, 4))
+    srng = RandomStreams(seed=7)
+    rows = symbolic_like(means, "rows")
+
+    def outer(row):
+        drawn, inner_updates = _inner_normal_draws(srng, row, passed, std)
+        return (drawn, inner_updates) if outer_returns_updates else drawn
+
+    out, updates = scan(outer, sequences=rows)
+    f = sn.function([rows], out, updates=updates if function_gets_updates else None)
+    first, second = f(means), f(means)
+    assert_same(out.test_value, first, "test value")
+    expected = np.broadcast_to(means[..., None], (3, 4, 8))
+    for drawn in (first, second):
+        assert drawn.shape == expected.shape
+        np.testing.assert_allclose(drawn, expected, rtol=0, atol=10 * std)
+        scaled = ((drawn - expected) / std).ravel()
+        assert abs(scaled.mean()) < 0.5 and 0.7 < scaled.std() < 1.3, (scaled.mean(), scaled.std())
+    assert len(np.unique(np.concatenate([first, second]))) == 2 * first.size  # no draw repeats

@@ -6,6 +6,9 @@ For every generated program (see ``graphs`` for what is drawn and what is left o
 - every value's declared dtype is the NumPy reference's;
 - every value's test value (symnb's ``perform`` path) equals the reference within
   its error bound (``bounds``): NaN for NaN, infinities and integers exactly;
+- built again with a test-value memory budget of 0 (every computed value but the
+  newest dropped as soon as another is stored, and computed again when read), every
+  test value is the same as with no limit;
 - the compiled outputs equal it too, with the declared dtype, under ``'fast_run'``,
   ``'fast_compile'`` and ``None``. Under the levels that rewrite (``'fast_run'``, and
   ``'fast_compile'``, which stabilizes too) a difference is accepted only where a
@@ -59,6 +62,30 @@ def test_compiled_programs_equal_numpy_and_the_test_values(program):
             event(f"{level} differs where an inexact rewrite changed a value")
             continue
         assert not problems, f"optimizer={level!r}: " + "; ".join(problems)
+
+
+@given(programs())
+def test_test_values_dropped_to_save_memory_are_computed_again_the_same(program):
+    note(repr(program))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's, on NaN and inf values
+        with sn.config.change_flags(test_value_memory_mb=100_000):  # nothing dropped
+            _, held = program.build()
+            expected = [var.test_value for var in held]
+        with sn.config.change_flags(test_value_memory_mb=0):
+            _, variables = program.build()
+            computed = {id(var): var for var in variables if var.owner is not None}
+            # (An empty value takes no memory: it fits any budget.)
+            still_held = [var for var in computed.values()
+                          if var._test_value is not None and var._test_value.nbytes]
+            assert len(still_held) <= 1, f"{len(still_held)} computed values held, not dropped"
+            # Backwards (each read recomputes up to the inputs), then forwards.
+            positions = [*reversed(range(len(variables))), *range(len(variables))]
+            for position in positions:
+                name = program.order[position].name
+                value = variables[position].test_value
+                assert value.dtype == expected[position].dtype, name
+                np.testing.assert_array_equal(value, expected[position], err_msg=name)
 
 
 def _problem(program, index, result) -> str | None:

@@ -2,7 +2,6 @@
 labelled by what made them (printing/labels.py, printing/label_places.py)."""
 
 import re
-import shutil
 
 import numpy as np
 import pytest
@@ -15,8 +14,8 @@ from symnb.printing.html import node_details_html
 from symnb.printing.labels import Shapes, short_op
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_svg
+from tests.optional_tools import LAYOUT_ENGINES
 
-ENGINES = ["layered"] + (["dot"] if shutil.which("dot") else [])
 RNG = np.random.default_rng(1)
 
 
@@ -99,7 +98,7 @@ def rectangles_overlap(a, b) -> bool:
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", LAYOUT_ENGINES)
 @pytest.mark.parametrize("state", ["closed", "open"])
 def test_labels_overlap_no_box_and_no_other_label(engine, state):
     x, params, loss = training(depth=12)
@@ -158,7 +157,7 @@ def test_the_cards_inputs_table_keeps_a_values_summary_wide_enough_to_read():
     assert f"mean={p.test_value.mean():.4g}" in summary and f"max={p.test_value.max():.4g}" in summary
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", LAYOUT_ENGINES)
 def test_every_edge_starts_under_its_source_and_ends_over_its_target(engine):
     # dot ended x's edge into T.dot(x, w) 10 px left of the box, at its side: the arrow
     # pointed at empty space. Each end must lie on its box's edge, within its width.

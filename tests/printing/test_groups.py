@@ -2,7 +2,6 @@
 node, sn.name_scope blocks and sn.grad calls; big graphs drawn closed."""
 
 import pickle
-import shutil
 import re
 
 import numpy as np
@@ -15,6 +14,7 @@ from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture
 from symnb.printing.groups import GroupTree
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_svg
+from tests.optional_tools import needs_dot
 
 RNG = np.random.default_rng(0)
 
@@ -213,31 +213,40 @@ def test_a_closed_group_is_timed_by_the_sum_of_its_nodes():
     assert max(n.heat for n in drawn) == 1.0
 
 
-def test_frames_of_open_groups_nest_as_the_groups_do():
+def _nested_open_groups():
+    """A picture with a loop's run of calls open, one call inside it open, and a scope
+    open: the picture, the run's group and the inner call's group."""
     x = T.vector("x", test_value=np.ones(3, "float32"))
     h = x
     for _ in range(25):
         h = T.tanh(double(h))
     with sn.name_scope("head"):
         out = (h * 3).sum()
-    picture = GraphPicture(out, opened=[])
-    tree = picture.tree
+    tree = GraphPicture(out, opened=[]).tree
     (run,) = [g for g in tree.groups() if g.kind == "series" and g.title.endswith("#20")]
     inner = run.children[1]
     opened = {run.id, inner.id} | {g.id for g in tree.groups() if g.name == "head"}
-    picture = GraphPicture(out, opened=opened)
+    return GraphPicture(out, opened=opened), run, inner
+
+
+def test_frames_of_open_groups_nest_as_the_groups_do():
+    picture, run, inner = _nested_open_groups()
     frames = picture.frames()
     order = [f[0] for f in frames]
     parents = {f[0]: f[2] for f in frames}
     assert parents[inner.id] == run.id and order.index(run.id) < order.index(inner.id)
-    if shutil.which("dot"):
-        laid = layout(picture, "dot")
-        ox, oy, ow, oh = laid.frames[run.id]
-        ix, iy, iw, ih = laid.frames[inner.id]
-        assert ox <= ix and oy <= iy and ix + iw <= ox + ow and iy + ih <= oy + oh
-        for box_id in [f for f in frames if f[0] == inner.id][0][3]:
-            bx, by, bw, bh = laid.boxes[box_id]
-            assert ix <= bx and iy <= by and bx + bw <= ix + iw and by + bh <= iy + ih
+
+
+@needs_dot
+def test_dots_frames_hold_their_groups_frames_and_boxes():
+    picture, run, inner = _nested_open_groups()
+    laid = layout(picture, "dot")
+    ox, oy, ow, oh = laid.frames[run.id]
+    ix, iy, iw, ih = laid.frames[inner.id]
+    assert ox <= ix and oy <= iy and ix + iw <= ox + ow and iy + ih <= oy + oh
+    for box_id in [f for f in picture.frames() if f[0] == inner.id][0][3]:
+        bx, by, bw, bh = laid.boxes[box_id]
+        assert ix <= bx and iy <= by and bx + bw <= ix + iw and by + bh <= iy + ih
 
 
 def test_the_gradients_mirror_of_a_call_is_numbered_as_the_forward_call():

@@ -1,17 +1,13 @@
 """Inner graphs in printing: Scan's loop body and IfElse's branches after the tree
 (Theano's ``Inner graphs:`` section), and Scan/IfElse boxes in pydotprint."""
 
-import shutil
-
 import numpy as np
-import pytest
 
 import symnb as sn
 import symnb.tensor as T
 from symnb.printing import debugprint, pydotprint
+from tests.optional_tools import needs_dot
 from tests.printing.test_pydotprint import svg_nodes
-
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` not installed")
 
 
 def cumsum_graph():

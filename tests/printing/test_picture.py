@@ -4,9 +4,11 @@ and so GitHub and a shared notebook, do not render)."""
 import urllib.parse
 
 import numpy as np
+import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from tests.optional_tools import LAYOUT_ENGINES
 
 
 def test_graph_picture_is_an_html_image_of_the_graph_svg():
@@ -45,21 +47,21 @@ def _translations(svg: str, upto: int) -> tuple[float, float]:
     return dx, dy
 
 
-def test_an_outputs_second_border_lies_inside_the_picture():
+@pytest.mark.parametrize("engine", LAYOUT_ENGINES)
+def test_an_outputs_second_border_lies_inside_the_picture(engine):
     # dot puts the last box on the picture's bottom edge; the output's second border sits
     # 3 px outside the box: it must still be inside the viewBox (it was cut off).
     import re
     x = T.vector("x", test_value=np.array([1.0, -2.0], "float32"))
-    for engine in ("dot", "layered"):
-        svg = sn.printing.graph_svg(T.tanh(x) * 3, engine=engine)
-        width, height = _view_box(svg)
-        rings = list(re.finditer(r'<rect x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"'
-                                 r'[^>]*stroke="#2060c0" stroke-width="1.5"', svg))
-        assert len(rings) == 1, engine  # one output
-        ring = rings[0]
-        dx, dy = _translations(svg, ring.start())
-        left, top = float(ring.group(1)) + dx, float(ring.group(2)) + dy
-        right, bottom = left + float(ring.group(3)), top + float(ring.group(4))
-        # The stroke is 1.5 px wide, centred on the outline.
-        assert left - 0.75 >= 0 and top - 0.75 >= 0, engine
-        assert right + 0.75 <= width and bottom + 0.75 <= height, (engine, bottom, height)
+    svg = sn.printing.graph_svg(T.tanh(x) * 3, engine=engine)
+    width, height = _view_box(svg)
+    rings = list(re.finditer(r'<rect x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)"'
+                             r'[^>]*stroke="#2060c0" stroke-width="1.5"', svg))
+    assert len(rings) == 1  # one output
+    ring = rings[0]
+    dx, dy = _translations(svg, ring.start())
+    left, top = float(ring.group(1)) + dx, float(ring.group(2)) + dy
+    right, bottom = left + float(ring.group(3)), top + float(ring.group(4))
+    # The stroke is 1.5 px wide, centred on the outline.
+    assert left - 0.75 >= 0 and top - 0.75 >= 0
+    assert right + 0.75 <= width and bottom + 0.75 <= height, (bottom, height)

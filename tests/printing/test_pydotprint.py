@@ -1,7 +1,6 @@
 """pydotprint: pictures through pydot and Graphviz (PNG/SVG/PDF), and its errors."""
 
 import os
-import shutil
 import sys
 import xml.etree.ElementTree as ET
 
@@ -11,9 +10,8 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.printing import GraphvizNotFoundError, pydotprint
+from tests.optional_tools import needs_dot
 from tests.printing import MinMax
-
-needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz `dot` not installed")
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -10,6 +10,16 @@ of the same optimized graph as ``f``'s program, written as a function of arrays 
 no state, so JAX's transformations apply to it: ``jax.jit``, ``jax.vmap`` (over the
 inputs and/or the parameters), ``jax.grad`` (of a scalar output), and optax updates of
 ``params``. Nothing is copied to the host.
+
+A graph whose inputs or shared variables are 64-bit (float64, int64, complex128...)
+needs JAX's 64-bit mode when a transformation traces them from NumPy arrays or Python
+numbers: with it off, ``jax.jit``, ``jax.grad`` and ``jax.vmap`` cast those to 32 bits
+before ``fn`` sees them, so ``fn`` refuses (:class:`~symnb.core.graph.errors.X64DisabledError`,
+naming those values and ``jax.config.update("jax_enable_x64", True)``). The mode is read
+at each call, so it may be turned on after ``as_jax()``. 64-bit ``jax.Array`` arguments
+(``params`` are) keep their dtype when traced, and values made inside the graph keep
+their 64 bits (``fn`` traces the graph with 64-bit types on, a scoped setting, as the
+compiled function runs); called directly, ``fn`` receives its arguments as they are.
 """
 
 from __future__ import annotations
@@ -23,9 +33,10 @@ import numpy as np
 
 from jax.sharding import AxisType
 
-from symnb.compile.devices import on_device, uses_64_bits
+from symnb.compile.devices import is_64_bit, on_device, uses_64_bits
 from symnb.compile.sharding import with_auto_axes
-from symnb.core.graph.errors import label
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.errors import X64DisabledError, label
 from symnb.lower_xla.cache import copy_array
 from symnb.lower_xla.checks import has_checks
 from symnb.lower_xla.interpreter import NodeFailure, build_program
@@ -55,6 +66,9 @@ def as_jax(function: Any) -> tuple[Callable[..., Any], dict[str, Any]]:
                             f"{len(inputs)} input(s) ({', '.join(map(label, inputs))}), "
                             f"got {len(args)}")
         _check_params(params, names)
+        if wide and not jax.config.jax_enable_x64:
+            given = [*zip(inputs, args), *[(var, params[name]) for var, name in zip(shared, names)]]
+            _refuse_narrowed(function, given, names)
         # As in the compiled function: a graph touching 64-bit types is traced with them
         # on (a scoped setting; the caller's JAX configuration is left as it is).
         with jax.enable_x64(True) if wide else contextlib.nullcontext():
@@ -74,6 +88,36 @@ def as_jax(function: Any) -> tuple[Callable[..., Any], dict[str, Any]]:
         params = {name: copy_array(on_device(var))
                   for name, var in zip(names, shared)}
     return fn, params
+
+
+def _refuse_narrowed(function: Any, pairs: list[tuple[Variable, Any]], names: list[str]) -> None:
+    """Raise :class:`X64DisabledError` when a transformation traces a 64-bit input or
+    shared variable as a narrower value while JAX's 64-bit mode is off: JAX made that
+    argument 32-bit (a NumPy float64 array or a Python number becomes float32 or int32)
+    before ``fn`` saw it, so the graph would compute from a narrowed value. A 64-bit
+    ``jax.Array`` keeps its dtype when traced, and values the graph makes are traced in
+    64 bits (``fn``'s scope): both are exact with x64 off."""
+    narrowed = [(var, value) for var, value in pairs
+                if is_64_bit(var.type.dtype) and isinstance(value, jax.core.Tracer)
+                and value.dtype != var.type.dtype]
+    if not narrowed:
+        return
+    shared = dict(zip(function._all_shared, names))
+    lines = [f"the as_jax function of {function._title()} takes 64-bit values, and a JAX "
+             f"transformation (jax.jit, jax.grad, jax.vmap...) traces them as 32-bit ones: "
+             f"with JAX's 64-bit mode off, JAX casts NumPy arrays and Python numbers it traces "
+             f"to 32 bits, so the result would silently be computed from 32-bit values:"]
+    for var, value in narrowed:
+        what = f"params[{shared[var]!r}] (shared variable {shared[var]!r})" if var in shared \
+            else f"input {label(var)!r}"
+        where = var.site.describe("created at")
+        lines.append(f"  {what}: expects {var.type.dtype}, traced as {value.dtype}"
+                     + (f"; {where}" if where else ""))
+    lines.append('Turn JAX\'s 64-bit mode on before tracing fn: jax.config.update('
+                 '"jax_enable_x64", True) (or the environment variable JAX_ENABLE_X64=1); '
+                 'or build the graph in 32 bits (SYMNB_FLAGS=floatX=float32). Called directly, '
+                 'outside a transformation, fn(params, ...) needs neither.')
+    raise X64DisabledError("\n".join(lines))
 
 
 def _parameter_names(shared: list[Any]) -> list[str]:

@@ -16,6 +16,7 @@ from symnb.compile.devices import on_device
 from symnb.compile.inputs import ArgumentChecks
 from symnb.compile.io import NO_DEFAULT
 from symnb.core.graph.errors import label
+from symnb.core.graph.keywords import did_you_mean
 from symnb.core.graph import Variable
 from symnb.core.tensor.shared import SharedVariable, holding
 
@@ -61,7 +62,9 @@ class CallSpec:
         bound = list(args) + [None] * (n - len(args))
         for key, value in kwargs.items():
             if key not in self.names:
-                raise TypeError(f"{self.title} has no input named {key!r}; inputs: {self.names}")
+                named = [name for name in self.names if name is not None]
+                raise TypeError(f"{self.title} has no input named {key!r}"
+                                f"{did_you_mean(key, named)}; inputs: {self.names}")
             position = self.names.index(key)
             if position < len(args):
                 raise TypeError(f"{self.title} got multiple values for input {key!r} "

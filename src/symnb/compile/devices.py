@@ -19,7 +19,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Variable, walk_nodes
 from symnb.core.tensor.shared import SharedVariable
 
-__all__ = ["call_context", "on_device", "uses_64_bits", "gpu_device"]
+__all__ = ["call_context", "on_device", "uses_64_bits", "is_64_bit", "gpu_device"]
 
 
 def on_device(var: SharedVariable) -> Any:
@@ -60,6 +60,11 @@ def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes:
 def uses_64_bits(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence[Apply]) -> bool:
     """Whether the program touches a 64-bit dtype (and so must run with x64 enabled)."""
     return bool(_graph_dtypes(inputs, outputs, nodes) & _WIDE)
+
+
+def is_64_bit(dtype: str) -> bool:
+    """Whether ``dtype`` needs JAX's 64-bit mode (float64, int64, uint64, complex128)."""
+    return dtype in _WIDE
 
 
 def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence) -> set[str]:

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 from symnb.core.graph.basic import Variable, graph_inputs, toposort
 from symnb.core.graph.errors import label
+from symnb.core.graph.test_value_memory import copy_dropped
 from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = ["clone"]
@@ -93,8 +94,12 @@ class _GraphCopier:
             same_values = not any(id(i) in changed for i in node.inputs)
             for old, new in zip(node.outputs, new_node.outputs):
                 new.name = old.name
-                if same_values and old.has_test_value and not new.has_test_value:
-                    new._test_value = old._test_value  # the same inputs' values: no recompute
+                if same_values and new._test_value is None:
+                    # The same inputs' values: no recompute (one dropped to save memory is
+                    # recomputed, when read, from the same values too).
+                    new._test_value = old._test_value
+                    if new._test_value is None:
+                        copy_dropped(old, new)
                 mapping[id(old)] = new
                 if not same_values:
                     changed.add(id(old))

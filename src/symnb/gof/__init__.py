@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence
 
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.keywords import checked_keywords
 from symnb.core.graph.op import Op
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 
@@ -21,13 +22,30 @@ __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Li
 
 
 class OpWiseCLinker(Linker):
-    """Theano's node-by-node linker: here, each node runs through its XLA lowering."""
+    """Theano's node-by-node linker: here, each node runs through its XLA lowering.
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass  # Theano's options (allow_gc, nice_errors...) concern C code symnb has not
+    Theano's options are accepted: ``fallback_on_perform`` and ``nice_errors`` concern C
+    code symnb has not, ``allow_gc`` memory XLA manages. A ``schedule`` (an order of the
+    nodes) is refused: the wrappers would see the nodes in symnb's order, not in its."""
+
+    @checked_keywords()
+    def __init__(self, fallback_on_perform: bool = True, allow_gc: bool | None = None,
+                 nice_errors: bool = True, schedule: Any = None) -> None:
+        _refuse_schedule(type(self).__name__, schedule)
 
 
-PerformLinker = OpWiseCLinker
+class PerformLinker(OpWiseCLinker):
+    """Theano's Python linker: the same node-by-node linker (there is no C code to skip)."""
+
+    @checked_keywords()
+    def __init__(self, allow_gc: bool | None = None, schedule: Any = None) -> None:
+        _refuse_schedule(type(self).__name__, schedule)
+
+
+def _refuse_schedule(linker: str, schedule: Any) -> None:
+    if schedule is not None:
+        raise NotImplementedError(f"{linker}(schedule={schedule!r}): symnb runs the nodes in "
+                                  "its own topological order; a schedule is not supported")
 
 
 def WrapLinkerMany(linkers: Sequence[Linker], wrappers: Sequence[Callable[[int, Apply, Any], None]]

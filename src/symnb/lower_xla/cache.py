@@ -137,8 +137,11 @@ class Program:
 
 def copy_array(value: Any) -> Any:
     """A copy of a JAX array in its own buffers, where it is (sharded the same way,
-    also over the devices of several processes)."""
-    return jax.device_put(value, getattr(value, "sharding", None), may_alias=False)
+    also over the devices of several processes). An array JAX may move (not committed
+    to its device) stays so: committed, it would refuse a call whose other arguments
+    lie on another device, as the array itself would not."""
+    committed = getattr(value, "committed", True)
+    return jax.device_put(value, value.sharding if committed else None, may_alias=False)
 
 
 class StaticArgument:

@@ -6,10 +6,12 @@ read the executable back; for a training step that is most of the time from the 
 call to its result. This cache is keyed before tracing: by the program's graph
 (``cache.graph_signature``, pickled: each op's class and ``__props__``, each type, each
 constant's bytes), what it donates, the mode, every symnb and JAX flag, the argument
-signature a call brings (dtypes, shapes, weak types, devices), the devices and backend,
-the XLA flags, the Python, symnb, jax and jaxlib versions and symnb's sources (sizes
-and modification times, for a checkout whose version string does not change when its
-code does). Programs specialized on argument values or over several devices are left
+signature a call brings (dtypes, shapes, weak types, devices and shardings), the devices
+and backend, the XLA flags, the Python, symnb, jax and jaxlib versions and symnb's
+sources (sizes and modification times, for a checkout whose version string does not
+change when its code does). An executable is read back onto the device it was compiled
+for (kept beside it), and runs only if it lies there and where the call's arguments are
+(``_runs_where_called``); otherwise it is compiled anew. Programs specialized on argument values or over several devices are left
 to JAX's cache (``cache.compiled_program``). A program holding anything defined
 outside symnb, NumPy and the standard library (a user's op, whose lowering rule may
 change between processes) is not kept: what the key cannot see, it must not reuse.
@@ -145,13 +147,16 @@ def _environment() -> str:
     return repr((symnb._version.__version__, _sources_fingerprint(), jax.__version__,
                  jaxlib.__version__, sys.version, devices[0].client.platform,
                  devices[0].client.platform_version, [d.device_kind for d in devices],
-                 os.environ.get("XLA_FLAGS"), sorted(flags.items()),
+                 sorted((k, v) for k, v in os.environ.items() if k.startswith("XLA_")),
+                 os.environ.get("LIBTPU_INIT_ARGS"), sorted(flags.items()),
                  sorted((k, repr(v)) for k, v in jax.config.values.items())))
 
 
 def _argument_signature(args: tuple) -> tuple | None:
     """What ``jax.jit`` compiles each argument for, or None when an argument lies on
-    several devices (not cached)."""
+    several devices (not cached). A JAX array's sharding is part of it (its device, its
+    memory kind, and a one-device mesh is not a ``SingleDeviceSharding``: the executable
+    checks the shardings it is called with)."""
     signature = []
     for arg in args:
         if isinstance(arg, jax.Array):
@@ -160,7 +165,7 @@ def _argument_signature(args: tuple) -> tuple | None:
                 return None
             device, = devices
             signature.append(("jax", arg.dtype.str, arg.shape, arg.weak_type,
-                              arg.committed, device.platform, device.id))
+                              arg.committed, device.platform, device.id, repr(arg.sharding)))
         else:
             value = np.asarray(arg)
             signature.append((type(arg).__name__, value.dtype.str, value.shape))
@@ -185,7 +190,7 @@ def disk_cached_call(entry: Any, key: tuple, folder: str) -> Callable[..., Any]:
         digest = hashlib.sha256(known[0])
         digest.update(repr((signature, _environment())).encode())
         path = os.path.join(folder, digest.hexdigest())
-        compiled = _load(path, entry)
+        compiled = _load(path, entry, args)
         aot = None if compiled is None else _cpp_call(compiled)
         if aot is not None:
             counts.hits += 1
@@ -255,11 +260,12 @@ def _store(path: str, compiled: Any, entry: Any) -> None:
     position = {id(node): i for i, node in enumerate(walk_nodes(entry.nodes))}
     try:
         executable, in_tree, out_tree = serialize(compiled)
-        platform = next(iter(compiled._executable.xla_executable.local_devices())).platform
+        devices = list(compiled._executable.xla_executable.local_devices())
         with io.BytesIO() as buffer:
             _TreePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump({
                 "executable": executable, "in_tree": in_tree, "out_tree": out_tree,
-                "platform": platform, "last_trace": entry.last_trace,
+                "platform": devices[0].platform, "devices": [d.id for d in devices],
+                "last_trace": entry.last_trace,
                 "checks": [(position[id(site.node)], site.kind, site.facts, site.value_dtype)
                            for site in entry.checks.sites]})
             data = buffer.getvalue()
@@ -274,19 +280,26 @@ def _store(path: str, compiled: Any, entry: Any) -> None:
     counts.writes += 1
 
 
-def _load(path: str, entry: Any) -> Any:
+def _load(path: str, entry: Any, args: tuple) -> Any:
     """The executable kept at ``path`` with ``entry``'s checks and last trace restored,
-    or None (none kept, unreadable, or check ids this program gave other checks)."""
+    or None (none kept, unreadable, check ids this program gave other checks, or an
+    executable for other devices than this call's: see :func:`_runs_where_called`)."""
     from jax.experimental.serialize_executable import deserialize_and_load
 
     try:
         with open(path, "rb") as file:
             data = _TreeUnpickler(file).load()
+        by_id = {d.id: d for d in jax.devices(data["platform"])}
+        # Loaded without its devices, an executable is loaded for every device of the
+        # backend: a one-device program then expects its arguments split in 8 shards.
+        devices = [by_id[i] for i in data["devices"]]
         compiled = deserialize_and_load(data["executable"], data["in_tree"], data["out_tree"],
-                                        backend=data["platform"])
+                                        backend=data["platform"], execution_devices=devices)
     except FileNotFoundError:
         return None
-    except Exception:  # noqa: BLE001 - a damaged or foreign file: compiled anew, rewritten
+    except Exception:  # noqa: BLE001 - a damaged or foreign file, devices this process lacks: compiled anew
+        return None
+    if not _runs_where_called(compiled, devices, args):
         return None
     nodes = list(walk_nodes(entry.nodes))
     sites = [CheckSite(nodes[i], kind, facts, value_dtype)
@@ -295,3 +308,18 @@ def _load(path: str, entry: Any) -> Any:
         return None
     entry.last_trace = data["last_trace"]
     return compiled
+
+
+def _runs_where_called(compiled: Any, devices: list[Any], args: tuple) -> bool:
+    """Whether an executable read back runs on the one device it was kept for, and the
+    call's arguments placed on a device (committed) lie there: the key says so already;
+    this check keeps a wrong executable from ever running (a new JAX loading it
+    otherwise, a key that misses something)."""
+    loaded = list(compiled._executable.xla_executable.local_devices())
+    if len(devices) != 1 or loaded != devices:
+        return False
+    shardings = jax.tree_util.tree_leaves(compiled.input_shardings)
+    if any(getattr(s, "device_set", None) != set(devices) for s in shardings):
+        return False
+    return all(arg.sharding.device_set == set(devices) for arg in args
+               if isinstance(arg, jax.Array) and arg.committed)

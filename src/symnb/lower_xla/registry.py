@@ -15,16 +15,13 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any, Callable
 
-from symnb.core.graph.errors import DynamicShapeError  # noqa: F401 (re-exported: rules raise it)
+# Re-exported: rules raise DynamicShapeError; MissingLoweringError is public (symnb.errors).
+from symnb.core.graph.errors import DynamicShapeError, MissingLoweringError  # noqa: F401
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.op import Op
 
 __all__ = ["lower", "static_inputs", "passed_as_is", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
            "DynamicShapeError"]
-
-
-class MissingLoweringError(NotImplementedError):
-    """No lowering rule is registered for an Op class."""
 
 
 class StaticValueRequired(ValueError):

@@ -45,6 +45,11 @@ class SymgraphMagics(Magics):
 
     _pending: tuple[Any, dict[str, int]] | None = None
 
+    def __init__(self, shell: Any = None) -> None:
+        # Magics' own ``**kwargs`` go to traitlets, which only warns (a DeprecationWarning,
+        # hidden by default) about a keyword it does not know: take the shell alone.
+        super().__init__(shell=shell)
+
     @magic_arguments()
     @argument("--optimized", action="store_true",
               help="also compile the variables (inputs: their root inputs that are neither "

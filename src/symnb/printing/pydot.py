@@ -22,7 +22,7 @@ import shutil
 import tempfile
 from typing import Any
 
-from symnb.core.graph.errors import label
+from symnb.core.graph.errors import SymnbError, label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import graph_parts, leaf_text, output_text
@@ -55,7 +55,7 @@ _INSTALL_HINT = (
     "dot source without Graphviz.")
 
 
-class GraphvizNotFoundError(RuntimeError):
+class GraphvizNotFoundError(SymnbError, RuntimeError):
     """Graphviz's ``dot`` program, which renders the picture, is not installed."""
 
 

@@ -22,8 +22,9 @@ __all__ = [
 
 
 class _TestValueHooks(NamedTuple):
-    compute_missing: Callable[["Variable"], None]
+    compute_missing: Callable[["Variable"], np.ndarray]
     set_test_value: Callable[["Variable", Any], None]
+    is_dropped: Callable[["Variable"], bool]
 
 
 #: The test-value machinery, installed by ``symnb.core.graph.test_value`` (which ``op.py``
@@ -31,11 +32,13 @@ class _TestValueHooks(NamedTuple):
 _test_values: _TestValueHooks | None = None
 
 
-def install_test_values(compute_missing: Callable[["Variable"], None],
-                        set_test_value: Callable[["Variable", Any], None]) -> None:
-    """Install what ``var.test_value`` calls to compute a pending value and to set one."""
+def install_test_values(compute_missing: Callable[["Variable"], np.ndarray],
+                        set_test_value: Callable[["Variable", Any], None],
+                        is_dropped: Callable[["Variable"], bool]) -> None:
+    """Install what ``var.test_value`` calls to compute a value not held (pending, or
+    dropped to save memory) and to set one, and what tells a dropped value."""
     global _test_values
-    _test_values = _TestValueHooks(compute_missing, set_test_value)
+    _test_values = _TestValueHooks(compute_missing, set_test_value, is_dropped)
 
 
 class Tag:
@@ -107,9 +110,10 @@ class Variable:
     # -- test values (the machinery lives in symnb.core.graph.test_value) -----------------
     @property
     def test_value(self) -> np.ndarray:
-        if self._test_value is None:
-            _test_values.compute_missing(self)
-        return self._test_value
+        value = self._test_value
+        if value is None:  # pending, or dropped to save memory: computed now
+            return _test_values.compute_missing(self)
+        return value
 
     @test_value.setter
     def test_value(self, value: Any) -> None:
@@ -117,7 +121,9 @@ class Variable:
 
     @property
     def has_test_value(self) -> bool:
-        return self._test_value is not None
+        """Whether the test value is known: held, or dropped to save memory (and
+        computed again when read); False while it is pending."""
+        return self._test_value is not None or _test_values.is_dropped(self)
 
     # -- copies -----------------------------------------------------------------------
     def clone(self) -> "Variable":
@@ -125,7 +131,9 @@ class Variable:
         type, name, creation site, annotations (``tag``) and test value (if it has one),
         and no owner."""
         copy = type(self)(self.type, name=self.name, site=self.site)
-        copy._test_value = self._test_value
+        # A root has no node to recompute from: a value dropped to save memory is
+        # computed again for it.
+        copy._test_value = self.test_value if self.has_test_value else None
         copy_tag(self, copy)
         return copy
 
@@ -143,7 +151,7 @@ class Variable:
 
     def __repr__(self) -> str:
         if config.print_test_value and self.has_test_value:  # Theano's flag: name, then value
-            return f"{self.auto_name()}\n{self._test_value!r}"
+            return f"{self.auto_name()}\n{self.test_value!r}"
         return self.auto_name()
 
     def __str__(self) -> str:

@@ -17,12 +17,18 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from symnb.core.graph.error_base import SymnbError
+from symnb.core.graph.keywords import did_you_mean, unexpected_keywords_message
 
-__all__ = ["Config", "ConfigError", "config", "user_cache_dir"]
+__all__ = ["Config", "ConfigError", "UnknownFlagError", "config", "user_cache_dir"]
 
 
 class ConfigError(SymnbError, ValueError):
     """An unknown flag, or a value the flag does not accept."""
+
+
+class UnknownFlagError(ConfigError, TypeError):
+    """``change_flags`` given a keyword that is no flag (a ``TypeError``, as Python's own
+    for an unknown keyword)."""
 
 
 @dataclass(frozen=True)
@@ -133,10 +139,12 @@ _FLAGS: dict[str, _Flag] = {
                                         "or Inf, naming the node and how many entries; NumPy's "
                                         "RuntimeWarning of that computation is folded into it. "
                                         "False: no warning (NumPy's stays silent too)."),
-    "test_value_memory_mb": _Flag(4, _non_negative_int,
-                                  "Memory kept for computed test values of 1 MB or more (the "
-                                  "newest is always kept); the oldest are dropped beyond it and "
-                                  "recomputed when asked for. Small budgets keep building as "
+    "test_value_memory_mb": _Flag(4, _non_negative_float,
+                                  "Memory (MB, fractions allowed) kept for computed test values "
+                                  "of 1 MB or more (of any size when the budget is under 1 MB; "
+                                  "the newest is always kept). The least recently used are "
+                                  "dropped beyond it and computed again, the same, when read "
+                                  "(random draws included). Small budgets keep building as "
                                   "fast as NumPy run eagerly, which reuses the same few "
                                   "buffers (a 40-node chain over 1000x1000 float32 values: "
                                   "1.05x NumPy's time with 4 MB, 1.4x with 16 MB)."),
@@ -238,9 +246,17 @@ class Config:
         body = ", ".join(f"{k}={v!r}" for k, v in self.values().items())
         return f"Config({body})"
 
+    def change_flags(self, **flags: Any) -> contextlib.AbstractContextManager["Config"]:
+        """Set flags for the duration of a ``with`` block (or of each call of the function
+        it decorates), restoring them afterwards. The keywords are flags: any other is
+        refused now (:class:`UnknownFlagError`), not when the block starts."""
+        unknown = [name for name in flags if _ALIASES.get(name, name) not in _FLAGS]
+        if unknown:
+            raise UnknownFlagError(unexpected_keywords_message("change_flags", unknown, sorted(_FLAGS)))
+        return self._flags_changed(flags)
+
     @contextlib.contextmanager
-    def change_flags(self, **flags: Any) -> Iterator["Config"]:
-        """Set flags for the duration of a ``with`` block, restoring them afterwards."""
+    def _flags_changed(self, flags: dict[str, Any]) -> Iterator["Config"]:
         saved = self.values()
         try:
             for name, value in flags.items():
@@ -252,8 +268,8 @@ class Config:
 
 
 def _unknown_flag_message(name: str) -> str:
-    known = ", ".join(sorted(_FLAGS))
-    return f"unknown config flag {name!r}; known flags: {known}"
+    known = sorted(_FLAGS)
+    return f"unknown config flag {name!r}{did_you_mean(name, known)}; known flags: {', '.join(known)}"
 
 
 def _parse_flag_string(text: str) -> dict[str, str]:

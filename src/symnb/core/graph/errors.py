@@ -21,7 +21,9 @@ subclass of the built-in type a user would catch (``ValueError``, ``TypeError``,
     ├── InnerNodeError               a node of a loop body or branch failed (ValueError)
     ├── GraphRuntimeError            a compiled function failed on its arguments (ValueError)
     │   └── IndexOutOfBoundsError    ... an index out of range (IndexError)
-    └── OutOfMemoryError             (MemoryError)
+    ├── OutOfMemoryError             (MemoryError)
+    ├── X64DisabledError             a 64-bit graph traced by JAX with x64 off (TypeError)
+    └── MissingLoweringError         an Op class has no XLA lowering rule (NotImplementedError)
 
 The same mistake raises the same class with the same layout whichever check finds it:
 a static shape as the node is made (:func:`build_error`), or a test value as the node
@@ -44,7 +46,7 @@ __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
-    "DynamicShapeError",
+    "DynamicShapeError", "X64DisabledError", "MissingLoweringError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section", "register_node_printer", "printed_node",
@@ -112,9 +114,22 @@ class OutOfMemoryError(SymnbError, MemoryError):
     the node whose output is largest, its shape and bytes, and the largest values."""
 
 
+class MissingLoweringError(SymnbError, NotImplementedError):
+    """No XLA lowering rule is registered for an Op class (``symnb.lower_xla.lower``):
+    the graph cannot compile. Defined here, with the rest of the hierarchy, so that
+    ``symnb.errors`` names it without importing JAX."""
+
+
 class IndexOutOfBoundsError(GraphRuntimeError, IndexError):
     """A compiled function was called with an index out of range for the axis it indexes
     (NumPy raises ``IndexError`` there; XLA alone would clamp or drop the index)."""
+
+
+class X64DisabledError(SymnbError, TypeError):
+    """A graph computing in 64 bits (float64, int64, complex128...) traced by a JAX
+    transformation (``jax.jit``, ``jax.grad``, ``jax.vmap``) of ``f.as_jax()``'s function
+    while JAX's 64-bit mode is off: JAX would have cast the traced arguments to 32 bits
+    before the graph saw them, a silently different number."""
 
 
 #: The build error for each kind of mistake (the built-in type a NumPy function or a

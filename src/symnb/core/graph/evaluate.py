@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import Any, Callable, Iterator, Mapping, Sequence, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
@@ -77,22 +77,44 @@ def stepping(step: Step) -> Iterator[Step]:
 
 
 def evaluate(nodes: Sequence[Apply], env: dict[int, Any], on_error: ErrorPolicy = RAISE,
-             step: Step | None = None) -> bool:
+             step: Step | None = None, keep_only: Iterable[Variable] | None = None) -> bool:
     """Run ``nodes`` (in execution order) with ``step`` (by default :func:`run_node`, or
     the step :func:`stepping` installed), reading each input from ``env``
     (``id(variable) -> value``, seeded with the graph's inputs; constants are read from
     their data) and writing each output into it.
 
+    ``keep_only``: when given, ``env`` ends with the values of these variables only,
+    each other value leaving it after the last node that reads it, so that a long
+    graph over large values holds only those still to be read.
+
     Returns True when every node ran, False when the policy stopped the loop.
     """
     if step is None:
         step = getattr(_steps, "step", None) or run_node
+    releases = None if keep_only is None else _releases(nodes, keep_only)
     if on_error == NOT_KNOWN:
         # The values decide something (is this shape static? may this node fold?); they
         # are not shown: NumPy's warnings about them would only be noise.
         with np.errstate(all="ignore"):
-            return _loop(nodes, env, step, _stop)
-    return _loop(nodes, env, step, None if on_error == RAISE else on_error)
+            return _loop(nodes, env, step, _stop, releases)
+    return _loop(nodes, env, step, None if on_error == RAISE else on_error, releases)
+
+
+def _releases(nodes: Sequence[Apply], keep_only: Iterable[Variable]) -> list[list[int]]:
+    """For each node, the ids of the values no node after it reads (those of
+    ``keep_only`` excepted): the values to leave ``env`` once it ran."""
+    last: dict[int, int] = {}
+    for position, node in enumerate(nodes):
+        for var in node.inputs:
+            last[id(var)] = position
+        for var in node.outputs:
+            last[id(var)] = position
+    kept = {id(var) for var in keep_only}
+    releases: list[list[int]] = [[] for _ in nodes]
+    for key, position in last.items():
+        if key not in kept:
+            releases[position].append(key)
+    return releases
 
 
 def _stop(node: Apply, inputs: list, error: Exception) -> None:
@@ -100,8 +122,9 @@ def _stop(node: Apply, inputs: list, error: Exception) -> None:
 
 
 def _loop(nodes: Sequence[Apply], env: dict[int, Any], step: Step,
-          policy: Callable[[Apply, list, Exception], None] | None) -> bool:
-    for node in nodes:
+          policy: Callable[[Apply, list, Exception], None] | None,
+          releases: list[list[int]] | None = None) -> bool:
+    for position, node in enumerate(nodes):
         args = [var.data if isinstance(var, Constant) else env[id(var)] for var in node.inputs]
         try:
             outputs = step(node, args)
@@ -114,6 +137,10 @@ def _loop(nodes: Sequence[Apply], env: dict[int, Any], step: Step,
             return False
         for var, value in zip(node.outputs, outputs):
             env[id(var)] = value
+        if releases is not None:
+            del args, outputs  # the run's own references too
+            for key in releases[position]:
+                env.pop(key, None)
     return True
 
 

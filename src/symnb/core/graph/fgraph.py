@@ -17,6 +17,7 @@ from typing import Any, NamedTuple, Sequence, Union
 from symnb.core.graph.errors import SymnbError, label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.type import TensorType
+from symnb.core.graph.test_value_memory import copy_dropped
 
 __all__ = ["FunctionGraph", "InconsistencyError", "RewriteRecord", "types_compatible"]
 
@@ -105,7 +106,9 @@ class FunctionGraph:
             copy = Apply(node.op, new_inputs, [o.type for o in node.outputs], site=node.site)
             for old, new in zip(node.outputs, copy.outputs):
                 new.name = old.name
-                new._test_value = old._test_value
+                new._test_value = value = old._test_value
+                if value is None:  # pending, or dropped to save memory (recomputed alike)
+                    copy_dropped(old, new)
                 equiv[old] = new
             copies.append(copy)
         return [equiv.get(v, v) for v in outputs], copies

@@ -99,9 +99,11 @@ def _frozen(value: np.ndarray) -> np.ndarray:
 
 
 def known_test_value(var: Variable) -> np.ndarray | None:
-    """``var``'s test value, computing it if pending; None when it cannot be had."""
-    if var.has_test_value:
-        return var._test_value
+    """``var``'s test value, computing it if pending (or again if it was dropped to save
+    memory); None when it cannot be had."""
+    value = var._test_value
+    if value is not None:
+        return value
     try:
         return var.test_value
     except (MissingTestValueError, SymnbError):

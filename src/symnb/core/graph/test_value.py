@@ -4,7 +4,9 @@
 node's ``perform`` on its inputs' test values (the evaluator's per-node step, called
 directly: it runs for every node built). When an input has no value yet, the node's
 values are left pending and computed on first access (``compute_missing``, through the
-evaluator's loop), after the user sets the missing input value. A failure is reported
+evaluator's loop), after the user sets the missing input value. Large values are kept
+within a memory budget (``test_value_memory``): one dropped is computed again, the same,
+by ``compute_missing`` too, when a node or the user reads it. A failure is reported
 by ``config.compute_test_value`` in the layout of every build error
 (``symnb.core.graph.errors``). No Op reads or writes test values.
 """
@@ -14,9 +16,7 @@ from __future__ import annotations
 import collections
 import math
 import os
-import sys
 import warnings
-import weakref
 import zlib
 from typing import Any, Sequence
 
@@ -29,6 +29,7 @@ from symnb.core.graph.errors import (
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node
 from symnb.core.graph.basic import Apply, Constant, Variable, install_test_values, toposort
 from symnb.core.graph.source import warn_at_user_line
+from symnb.core.graph import test_value_memory as memory
 
 __all__ = ["compute_node", "compute_missing", "set_test_value", "generated_test_value",
            "NonFiniteTestValueWarning"]
@@ -43,31 +44,50 @@ def compute_node(node: Apply) -> None:
     for inp in node.inputs:
         value = inp._test_value
         if value is None:
-            if inp not in _dropped:
+            if not memory.is_dropped(inp):
                 return  # pending: computed when first asked for
-            compute_missing(inp)
-            value = inp._test_value
+            value = compute_missing(inp)  # dropped to save memory: computed again
         values.append(value)
     try:
-        _store(node, _watched(node, values))
+        outputs = _watched(node, values)
     except PerformContractError:
         raise
     except Exception as err:  # any failure of the user's graph on these values
         _report(node, values, err, mode)
+        return
+    _store(node, values, outputs)
 
 
-def _store(node: Apply, outputs: list[np.ndarray]) -> list[np.ndarray]:
-    """Keep ``outputs`` as the test values of ``node``'s outputs."""
+def _store(node: Apply, values: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> None:
+    """Keep ``outputs`` (computed from ``values``) as the test values of ``node``'s
+    outputs, the large ones counted against the memory budget."""
+    if memory.kept:
+        memory.touch(node.inputs, values)
     for var, value in zip(node.outputs, outputs):
         var._test_value = value
-        if value.nbytes >= _LARGE_BYTES:
-            _retain(var, value)
-    return outputs
+        # memory.tracked_bytes(), inlined: this runs for every node built.
+        nbytes = value.nbytes
+        if nbytes >= memory.LARGE_BYTES or nbytes >= config.test_value_memory_mb * memory.MB:
+            memory.keep(var, value, node, values)
 
 
 def _computed(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
-    """The evaluator's step for pending values: compute, then keep them."""
-    return _store(node, _watched(node, values))
+    """The evaluator's step for values not held: a pending node computed for the first
+    time, or a node whose value was dropped computed again, on the inputs it ran on
+    then (a root's value may have changed since: ``test_value_memory.roots_used``)."""
+    used = memory.roots_used(node)
+    if used is None:
+        outputs = _watched(node, values)
+        _store(node, values, outputs)
+        return outputs
+    values = [then if then is not None else now for then, now in zip(used, values)]
+    outputs = _watched(node, values, warn=False)  # it warned the first time, if at all
+    for var, value in zip(node.outputs, outputs):
+        if var._test_value is None:  # those still held stay as they are
+            var._test_value = value
+            if value.nbytes >= memory.tracked_bytes():
+                memory.keep(var, value, node, values)
+    return outputs
 
 
 # -- early warning: a test value that becomes NaN or Inf ---------------------------------
@@ -108,19 +128,21 @@ def _noting(run):
 
 @_noting
 def _run_noting(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
-    return _into_spare(node, values) or run_node(node, values)
+    return memory.into_spare(node, values) or run_node(node, values)
 
 
-def _watched(node: Apply, values: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _watched(node: Apply, values: Sequence[np.ndarray], warn: bool = True) -> list[np.ndarray]:
     """``run_node`` with NumPy's floating-point warnings noted instead of shown, warning
-    instead when an output becomes NaN or Inf from finite inputs."""
+    instead (unless ``warn`` is False) when an output becomes NaN or Inf from finite
+    inputs."""
     start = len(_noted)
     try:
         outputs = _run_noting(node, values)
     finally:
         noted = _noted[start:]
         del _noted[start:]
-    if not config.warn_nonfinite_test_values or (not noted and node.op.nonfinite_raises_flag):
+    if not warn or not config.warn_nonfinite_test_values or \
+            (not noted and node.op.nonfinite_raises_flag):
         return outputs  # the common case: no flag raised, where one would be (no check)
     if noted and _silenced_by_errstate(noted):
         return outputs
@@ -178,77 +200,6 @@ def _nonfinite_message(node: Apply, var: Variable, value: np.ndarray, noted: lis
             f"sn.config.warn_nonfinite_test_values=False turns this warning off.")
 
 
-# -- bounded memory for large test values ---------------------------------------------
-# Every node keeps its test value, so a long graph over large values would hold them
-# all. Computed values of 1 MB or more are kept within config.test_value_memory_mb;
-# beyond it the oldest are dropped (and recomputed from their inputs when needed),
-# which also lets NumPy reuse their memory as it does when evaluating eagerly.
-
-_LARGE_BYTES = 1 << 20
-_retained: collections.deque = collections.deque()
-_retained_bytes = 0
-_dropped: "weakref.WeakSet[Variable]" = weakref.WeakSet()
-
-
-def _retain(var: Variable, value: np.ndarray) -> None:
-    global _retained_bytes
-    _dropped.discard(var)
-    _retained.append((weakref.ref(var), id(value), value.nbytes))
-    _retained_bytes += value.nbytes
-    budget = config.test_value_memory_mb << 20
-    while _retained_bytes > budget and len(_retained) > 1:
-        ref, value_id, nbytes = _retained.popleft()
-        _retained_bytes -= nbytes
-        old = ref()
-        # Only drop the value this entry accounted for (not a later recomputation).
-        if old is not None and id(old._test_value) == value_id:
-            value, old._test_value = old._test_value, None
-            _dropped.add(old)
-            _keep_spare(value)
-
-
-# -- reusing the memory of dropped values -----------------------------------------------
-# A dropped value's buffer, freed, goes back to the system, and the next value of that
-# size is faulted in page by page: a 40-node chain over 1000x1000 values took twice the
-# time NumPy takes eagerly (measured). So a dropped value nobody else holds is kept as a
-# spare, and the next node whose output has its dtype and shape, of an op that can
-# compute into a given array (``perform_into``), is computed into it.
-
-_spares: list[np.ndarray] = []
-_MAX_SPARES = 2
-
-
-def _keep_spare(value: np.ndarray) -> None:
-    # Held by _retain's name, this argument and getrefcount's own only: a value the user
-    # (or a view of it, or any other object) still holds is never written over.
-    if len(_spares) < _MAX_SPARES and value.flags.owndata and value.flags.writeable \
-            and value.flags.c_contiguous and sys.getrefcount(value) <= 3:
-        _spares.append(value)
-
-
-def _into_spare(node: Apply, values: list[np.ndarray]) -> list[np.ndarray] | None:
-    """``node``'s outputs computed into a spare buffer; None when none fits (or the op
-    cannot), and the caller computes them as usual (errors included)."""
-    perform_into = getattr(node.op, "perform_into", None)
-    if not _spares or perform_into is None or len(node.outputs) != 1:
-        return None
-    dtype = node.outputs[0].type.numpy_dtype
-    try:
-        shape = np.broadcast_shapes(*(v.shape for v in values))
-    except ValueError:
-        return None
-    for i, spare in enumerate(_spares):
-        if spare.shape == shape and spare.dtype == dtype:
-            try:
-                outputs = perform_into(node, values, spare)
-            except Exception:
-                return None
-            if outputs is not None:
-                del _spares[i]
-            return outputs
-    return None
-
-
 def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) -> None:
     if mode == "ignore":
         return
@@ -279,8 +230,10 @@ class TestValueWarning(UserWarning):
     __test__ = False
 
 
-def compute_missing(var: Variable) -> None:
-    """Compute ``var``'s pending test value and those it needs, or explain what is missing."""
+def compute_missing(var: Variable) -> np.ndarray:
+    """``var``'s test value, not held: computed now if it was pending (with those it
+    needs), or again if it was dropped to save memory. Explains what is missing when a
+    pending value's inputs have none."""
     missing_roots, known = _pending_frontier(var)
     if missing_roots:
         names = ", ".join(repr(label(v)) for v in missing_roots)
@@ -299,7 +252,11 @@ def compute_missing(var: Variable) -> None:
     def report(node: Apply, values: list, err: Exception) -> None:
         _report(node, values, err, mode)
 
-    evaluate(toposort([var], known), env, on_error=report, step=_computed)
+    # The value is returned, not read back from ``var``: storing the values computed
+    # may drop it again at once (a node whose outputs together exceed the budget), and
+    # the run keeps only the values still to be read (a long chain dropped whole).
+    evaluate(toposort([var], known), env, on_error=report, step=_computed, keep_only=[var])
+    return env[id(var)]
 
 
 def _pending_frontier(var: Variable) -> tuple[list[Variable], list[Variable]]:
@@ -398,4 +355,5 @@ def _seed_for(var: Variable) -> int:
     return zlib.crc32(f"{key}|{occurrence}".encode())
 
 
-install_test_values(compute_missing, set_test_value)  # what var.test_value calls (graph.py)
+# what var.test_value and var.has_test_value call (basic.py)
+install_test_values(compute_missing, set_test_value, memory.is_dropped)

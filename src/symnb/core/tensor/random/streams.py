@@ -20,6 +20,7 @@ import numpy as np
 
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import build_error
+from symnb.core.graph.keywords import checked_keywords
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.tensor import math as m
@@ -30,7 +31,12 @@ from symnb.core.tensor.shape import as_shape_vector, shape, shape_i
 from symnb.core.graph.traceback_filter import api_boundaries
 from symnb.core.graph.type import is_float
 
-__all__ = ["RandomStreams", "stream_key"]
+__all__ = ["RandomStreams", "stream_key", "OTHER_NAMES"]
+
+#: NumPy's and JAX's names for Theano's parameters: a misspelled keyword is refused
+#: (never ignored, which would draw from the default distribution), with this guess.
+OTHER_NAMES = {"mean": "avg", "loc": "avg", "scale": "std", "sigma": "std", "shape": "size",
+               "minval": "low", "maxval": "high"}
 
 
 def stream_key(seed: int, index: int) -> np.ndarray:
@@ -46,7 +52,9 @@ class RandomStreams:
     ``srng = RandomStreams(seed=234)``; ``u = srng.uniform((2, 3))``;
     ``f = sn.function([], u)``: each call of ``f`` draws anew. The generator is JAX's
     threefry-2x32, whatever the class: the numbers differ from Theano's (NumPy's
-    Mersenne twister there), with the same distributions.
+    Mersenne twister there), with the same distributions. The methods take Theano's
+    keywords and no others: a misspelled one raises ``TypeError`` naming it and the
+    accepted ones, never falls back to a default.
     """
 
     def __init__(self, seed: int | None = None) -> None:
@@ -83,8 +91,9 @@ class RandomStreams:
         return draw
 
     # -- distributions ---------------------------------------------------------------------
+    @checked_keywords(OTHER_NAMES)
     def uniform(self, size: Any = None, low: Any = 0.0, high: Any = 1.0, ndim: int | None = None,
-                dtype: str | None = None, **_: Any) -> ops.RandomVariable:
+                dtype: str | None = None) -> ops.RandomVariable:
         """Uniform on ``[low, high)``; ``dtype`` defaults to the parameters' float type or
         ``floatX``."""
         dtype = _float_dtype(dtype, low, high)
@@ -92,16 +101,18 @@ class RandomStreams:
         low, high = _param(low, dtype), _param(high, dtype)
         return self.gen(ops.UniformRV(dtype), _size(size, ndim, low, high), low, high)
 
+    @checked_keywords(OTHER_NAMES)
     def normal(self, size: Any = None, avg: Any = 0.0, std: Any = 1.0, ndim: int | None = None,
-               dtype: str | None = None, **_: Any) -> ops.RandomVariable:
+               dtype: str | None = None) -> ops.RandomVariable:
         """Normal with mean ``avg`` and standard deviation ``std`` (non-negative)."""
         dtype = _float_dtype(dtype, avg, std)
         ops.check_dtype_kind("normal", dtype, want_float=True)
         avg, std = _param(avg, dtype), _param(std, dtype)
         return self.gen(ops.NormalRV(dtype), _size(size, ndim, avg, std), avg, std)
 
+    @checked_keywords(OTHER_NAMES)
     def binomial(self, size: Any = None, n: int = 1, p: Any = 0.5, ndim: int | None = None,
-                 dtype: str = "int64", prob: Any = None, **_: Any) -> ops.RandomVariable:
+                 dtype: str = "int64", prob: Any = None) -> ops.RandomVariable:
         """Successes in ``n`` trials (a static int) of probability ``p`` in [0, 1]."""
         if prob is not None:  # Theano's old name
             p = prob
@@ -111,6 +122,7 @@ class RandomStreams:
             p = m.cast(p, config.floatX)
         return self.gen(ops.BinomialRV(dtype, n), _size(size, ndim, p), p)
 
+    @checked_keywords(OTHER_NAMES)
     def random_integers(self, size: Any = None, low: Any = 0, high: Any = 1,
                         ndim: int | None = None, dtype: str = "int64") -> ops.RandomVariable:
         """Integers in ``[low, high]``, both included."""
@@ -118,6 +130,7 @@ class RandomStreams:
         low, high = _param(low, dtype), _param(high, dtype)
         return self.gen(ops.RandomIntegersRV(dtype), _size(size, ndim, low, high), low, high)
 
+    @checked_keywords(OTHER_NAMES)
     def choice(self, size: Any = (), a: Any = 2, replace: bool = True, p: Any = None,
                ndim: int | None = None, dtype: str = "int64") -> Variable:
         """Draws from ``range(a)`` (``a`` an int) or from the entries of the vector ``a``,
@@ -136,14 +149,16 @@ class RandomStreams:
         indices = self.gen(ops.ChoiceRV(dtype, replace, p is not None), size, count, *params)
         return indices if pool is None else pool[indices]
 
+    @checked_keywords(OTHER_NAMES)
     def permutation(self, size: Any = (), n: Any = 1, ndim: int | None = None,
                     dtype: str = "int64") -> ops.RandomVariable:
         """Permutations of ``range(n)``: shape ``size + (n,)``."""
         size = as_shape_vector(() if size is None else size, ndim)
         return self.gen(ops.PermutationRV(dtype), size, as_tensor_variable(n))
 
+    @checked_keywords(OTHER_NAMES)
     def multinomial(self, size: Any = None, n: int = 1, pvals: Any = (0.5, 0.5),
-                    ndim: int | None = None, dtype: str = "int64", **_: Any) -> ops.RandomVariable:
+                    ndim: int | None = None, dtype: str = "int64") -> ops.RandomVariable:
         """Counts of ``n`` draws (a static int) among the categories of ``pvals`` (its
         last axis), for each entry of ``size`` (default: ``pvals.shape[:-1]``)."""
         n = _static_count("multinomial", "n", n)
