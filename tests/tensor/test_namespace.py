@@ -44,7 +44,7 @@ PUBLIC = {
     # checks, printing, gradients
     "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar",
 }
 
 

@@ -14,3 +14,7 @@ __all__ = [
     "softmax_with_bias", "categorical_crossentropy", "binary_crossentropy",
     "crossentropy_categorical_1hot",
 ]
+
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
+
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)
