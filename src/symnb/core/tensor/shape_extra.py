@@ -130,25 +130,41 @@ def _axes(x: Variable, axes: Sequence[int], name: str) -> set[int]:
 
 
 def addbroadcast(x: Any, *axes: int) -> Variable:
-    """``x`` with the given axes known to have length 1 (checked when the graph runs)."""
+    """``x`` with the given axes known to have length 1 (checked when the graph runs).
+
+    ``x`` itself when they already are (Theano removed its no-op ``Rebroadcast`` at once,
+    so the result of a no-op call can be, say, an update target)."""
     x = as_tensor_variable(x)
     chosen = _axes(x, axes, "addbroadcast")
-    return SpecifyShape(tuple(1 if d in chosen else None for d in range(x.ndim)))(x)
+    changed = {d for d in chosen if x.type.shape[d] != 1}
+    if not changed:
+        return x
+    return SpecifyShape(tuple(1 if d in changed else None for d in range(x.ndim)))(x)
 
 
 def unbroadcast(x: Any, *axes: int) -> Variable:
-    """``x`` with the given axes' static length forgotten (the value is unchanged)."""
+    """``x`` with the given axes' static length forgotten (the value is unchanged).
+
+    Only a static length of 1 is forgotten (what Theano called broadcastable): ``x``
+    itself when no chosen axis has one, as Theano's ``unbroadcast`` returned (Keras's
+    stateful RNNs update the result of ``T.unbroadcast(state, 0, 1)``)."""
     x = as_tensor_variable(x)
-    chosen = _axes(x, axes, "unbroadcast")
-    return SpecifyShape((None,) * x.ndim, tuple(sorted(chosen)))(x)
+    changed = sorted(d for d in _axes(x, axes, "unbroadcast") if x.type.shape[d] == 1)
+    if not changed:
+        return x
+    return SpecifyShape((None,) * x.ndim, tuple(changed))(x)
 
 
 def patternbroadcast(x: Any, broadcastable: Sequence[bool]) -> Variable:
-    """``x`` whose length-1 axes are exactly those marked True in ``broadcastable``."""
+    """``x`` whose length-1 axes are exactly those marked True in ``broadcastable``
+    (``x`` itself when they already are, as in Theano)."""
     x = as_tensor_variable(x)
     pattern = list(broadcastable)
     if len(pattern) != x.ndim:
         raise build_error(f"patternbroadcast: {label(x)!r} has {x.ndim} dimension(s), the pattern "
                           f"{tuple(pattern)} has {len(pattern)}", ValueError, inputs=[x])
+    add = tuple(d for d, b in enumerate(pattern) if b and x.type.shape[d] != 1)
     forget = tuple(d for d, b in enumerate(pattern) if not b and x.type.shape[d] == 1)
-    return SpecifyShape(tuple(1 if b else None for b in pattern), forget)(x)
+    if not add and not forget:
+        return x
+    return SpecifyShape(tuple(1 if d in add else None for d in range(x.ndim)), forget)(x)
