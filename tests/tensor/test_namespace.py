@@ -20,7 +20,7 @@ PUBLIC = {
                                                "matrices", "tensor3s", "tensor4s")),
     # elementwise
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg", "abs",
-    "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan",
+    "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan",
     "tanh", "sigmoid", "softplus", "erf", "eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor",
     "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity",
     "stop_gradient", "cast",
