@@ -157,3 +157,17 @@ def test_constructors():
     t = T.TensorType("float64", (False, True))("t")
     assert t.type.shape == (None, 1) and t.name == "t" and t.dtype == "float64"
     assert T.TensorType("int32", (False,))().dtype == "int32"
+
+
+def test_copy_is_an_identity_node_with_a_name():
+    # Theano's TensorVariable.copy(name) is tensor_copy(x), named (Keras's K.identity).
+    x = T.dmatrix("x", test_value=M64)
+    c = x.copy(name="c")
+    assert c is not x and c.name == "c" and c.owner.inputs == [x]
+    assert x.copy().name is None
+    check_paths(lambda v: v.copy("copied") * 2, [M32], lambda v: v * 2)
+    check_paths(T.tensor_copy, [I32], lambda v: v.copy())
+    g = sn.function([x], sn.grad((x.copy() * x).sum(), x))(M64)
+    np.testing.assert_allclose(g, 2 * M64)
+    w = sn.shared(M32, name="w")
+    np.testing.assert_array_equal(sn.function([], w.copy("w_copy"))(), M32)

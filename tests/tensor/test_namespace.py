@@ -22,7 +22,7 @@ PUBLIC = {
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg", "abs",
     "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan",
     "tanh", "sigmoid", "softplus", "erf", "eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor",
-    "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity",
+    "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity", "tensor_copy",
     "stop_gradient", "cast",
     # reductions, products, networks
     "sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",

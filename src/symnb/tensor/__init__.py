@@ -45,7 +45,8 @@ from symnb.core.tensor.math import (
     sigmoid as sigmoid, softplus as softplus, erf as erf, eq as eq, neq as neq, lt as lt, le as le,
     gt as gt, ge as ge, and_ as and_, or_ as or_, xor as xor, invert as invert, isnan as isnan,
     isinf as isinf, clip as clip, switch as switch, where as where, divide as divide,
-    bitwise_not as bitwise_not, identity as identity, stop_gradient as stop_gradient, cast as cast,
+    bitwise_not as bitwise_not, identity as identity, tensor_copy as tensor_copy,
+    stop_gradient as stop_gradient, cast as cast,
 )
 from symnb.core.tensor.reduction import (
     sum as sum, prod as prod, max as max, min as min, mean as mean, var as var, std as std,

@@ -24,7 +24,7 @@ __all__ = [
     "exp", "log", "log1p", "expm1", "sqrt", "square",
     "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf", "identity", "stop_gradient", "eq", "neq",
     "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "isnan", "isinf", "clip", "switch",
-    "where", "divide", "bitwise_not", "cast",
+    "where", "divide", "bitwise_not", "tensor_copy", "cast",
 ]
 
 _STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.stable_forms`) "
@@ -93,6 +93,7 @@ clip = _function(ew.Clip)
 
 divide = true_div
 bitwise_not = invert
+tensor_copy = identity  # Theano's name for the copy node (TensorVariable.copy builds it)
 
 # Written out: their arguments are not all promoted together.
 
