@@ -38,7 +38,7 @@ PUBLIC = {
     "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values",
     # Theano's other tensor functions
     "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",
-    "max_and_argmax", "batched_dot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
+    "max_and_argmax", "batched_dot", "batched_tensordot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
     "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
     "patternbroadcast", "inv", "sqr", "abs_", "Variable",
     # checks, printing, gradients

@@ -88,6 +88,7 @@ from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
 )
+from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
 from symnb.core.tensor.shape_extra import (
