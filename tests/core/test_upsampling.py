@@ -96,6 +96,33 @@ def test_ratio_three_by_hand():
     assert out.dtype == "float64"
 
 
+def theano_test_two_by_two(two_by_two, ratio):
+    """Theano's own test reference for a 2 x 2 image (``get_upsampled_twobytwo_mat`` in
+    theano/tensor/nnet/tests/test_abstract_conv.py): interpolate between the two
+    values, then repeat the edges ``(ratio - 1) // 2`` times (once more at the end for
+    an even ratio)."""
+    kern = np.arange(ratio + 1)
+    up_1d = two_by_two[:, :, :, :1] * kern[::-1] + two_by_two[:, :, :, 1:] * kern
+    up_2d = up_1d[:, :, :1, :] * kern[::-1][:, None] + up_1d[:, :, 1:, :] * kern[:, None]
+    for _ in range((ratio - 1) // 2):
+        up_2d = np.concatenate([up_2d[:, :, :1, :], up_2d, up_2d[:, :, -1:, :]], axis=2)
+        up_2d = np.concatenate([up_2d[:, :, :, :1], up_2d, up_2d[:, :, :, -1:]], axis=3)
+    if ratio % 2 == 0:
+        up_2d = np.concatenate([up_2d, up_2d[:, :, -1:, :]], axis=2)
+        up_2d = np.concatenate([up_2d, up_2d[:, :, :, -1:]], axis=3)
+    return up_2d / float(ratio) ** 2
+
+
+@pytest.mark.parametrize("ratio", range(2, 10))
+def test_theanos_own_reference(ratio):
+    x = np.array([[[[1, 2], [3, 4]]]], dtype="float32")
+    expected = theano_test_two_by_two(x, ratio).astype("float32")
+    np.testing.assert_allclose(np_bilinear_upsampling(x, ratio), expected, rtol=1e-6)
+    for use_1d in (True, False):
+        check(lambda v: bilinear_upsampling(v, ratio=ratio, batch_size=1, num_input_channels=1,
+                                            use_1D_kernel=use_1d), x, expected, rtol=1e-6)
+
+
 @pytest.mark.parametrize("ratio", [1, 2, 3, 4])
 @pytest.mark.parametrize("use_1d", [True, False])
 def test_matches_theano_formula(ratio, use_1d, rng):
@@ -151,6 +178,11 @@ def test_kernels():
     kern = bilinear_kernel_2D((2, 3)).eval()
     np.testing.assert_allclose(kern, np.outer([0.5, 1, 0.5], [1 / 3, 2 / 3, 1, 2 / 3, 1 / 3]), rtol=1e-6)
     assert abstract_conv.bilinear_kernel_2D is bilinear_kernel_2D
+    # A symbolic ratio, as in Theano's test: one compiled function, a kernel per value.
+    ratio = T.iscalar("ratio")
+    kernel_of = sn.function([ratio], bilinear_kernel_1D(ratio, normalize=False))
+    for r in (2, 5):
+        np.testing.assert_allclose(kernel_of(r), np_kernel_1d(r) * r)
 
 
 def test_bad_arguments():
