@@ -9,6 +9,7 @@ as counts, failures and skip reasons.
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -105,7 +106,19 @@ def outcomes(report: Path, output: str) -> dict:
             failures.append((name, tags[kind if kind == "error" else "failure"].get("message", "")))
         elif "skipped" in tags:
             counts["skipped"] += 1
-            skips[tags["skipped"].get("message", "")] += 1
+            skips[_skip_reason(tags["skipped"])] += 1
         else:
             counts["passed"] += 1
     return {"counts": dict(counts), "failures": failures, "skips": dict(skips), "output": output}
+
+
+def _skip_reason(skipped: ET.Element) -> str:
+    """A skip's reason. A skipped collection (a test module) is written with the message
+    "collection skipped" and the report's ``(path, line, reason)`` tuple as text."""
+    message = skipped.get("message", "")
+    if message == "collection skipped":
+        try:
+            return ast.literal_eval(skipped.text or "")[2].removeprefix("Skipped: ")
+        except (ValueError, SyntaxError, TypeError, IndexError):
+            return message
+    return message
