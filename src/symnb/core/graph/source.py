@@ -15,9 +15,10 @@ import os
 import re
 import sys
 import warnings
+import weakref
 from typing import Any, NamedTuple
 
-__all__ = ["Frame", "Site", "Scoping", "ScopeEntry", "capture_site", "is_library_frame",
+__all__ = ["Frame", "Site", "Scoping", "ScopeEntry", "Owner", "capture_site", "is_library_frame",
            "warn_at_user_line", "enter_scope", "leave_scope", "PACKAGE_DIR"]
 
 # symnb/ (this file is symnb/core/graph/source.py): every frame under it is the library's.
@@ -81,14 +82,34 @@ class ScopeEntry(NamedTuple):
     site: "Site | None" = None
 
 
+class Owner(NamedTuple):
+    """The object whose method a recorded frame ran, when that object carries a name of
+    its own (a layer: Keras's ``dense_1``, Lasagne's ``hidden1``, any ``self`` whose
+    ``name`` attribute is a string). ``token`` is the same for every call of that object's
+    methods (and differs between objects, even of one name); ``cls`` is its class's name."""
+
+    token: int
+    name: str
+    cls: str
+
+
 class Scoping(NamedTuple):
     """What a site records beyond its frames, for the pictures' hierarchy: one call token
     per recorded frame up to the first module top level (the same for every node built
-    during one call of a function, different for the next call) and the scopes active at
-    build time, outermost first."""
+    during one call of a function, different for the next call), the scopes active at
+    build time, outermost first, and for each of those frames the named object whose
+    method it ran (``owners``, as plain ``(token, name, cls)`` tuples or None; empty when
+    no frame ran one)."""
 
     calls: tuple
     scopes: tuple
+    owners: tuple = ()
+
+    def owner_at(self, index: int) -> Owner | None:
+        """The named object whose method recorded frame ``index`` ran, or None."""
+        owners = self.owners
+        found = owners[index] if index < len(owners) else None
+        return Owner._make(found) if found is not None else None
 
 
 class Site(tuple):
@@ -117,7 +138,7 @@ class Site(tuple):
     @property
     def scoping(self) -> Scoping:
         """Call tokens and scopes (empty for a site recorded without them)."""
-        return Scoping._make(self[-1]) if len(self) % 2 else _NO_SCOPING
+        return Scoping(*self[-1]) if len(self) % 2 else _NO_SCOPING
 
     @property
     def codes(self) -> list:
@@ -250,11 +271,14 @@ _recent_sites: dict = {}
 
 # The scopes active now (``sn.name_scope``, ``sn.grad``), outermost first.
 _scopes: tuple = ()
-# Each user function's latest frame and its call token. A frame is held (not its id,
-# which the next call reuses) so that the calls of a function in a loop get distinct
-# tokens; one frame per function that built nodes is kept alive.
+# Each user function's latest frame, its call token and its named owner (or None). A
+# frame is held (not its id, which the next call reuses) so that the calls of a function
+# in a loop get distinct tokens; one frame per function that built nodes is kept alive.
 _last_call: dict = {}
 _tokens = iter(range(1, 1 << 62))
+# id(named object) -> (its owner token, a weak reference that drops the entry when the
+# object dies, before its id can be reused).
+_owner_tokens: dict = {}
 
 
 def _call_token(frame: Any) -> int:
@@ -262,8 +286,36 @@ def _call_token(frame: Any) -> int:
     if seen is not None and seen[0] is frame:
         return seen[1]
     token = next(_tokens)
-    _last_call[id(frame.f_code)] = (frame, token)
+    _last_call[id(frame.f_code)] = (frame, token, _owner_of(frame))
     return token
+
+
+def _owner_of(frame: Any) -> tuple | None:
+    """``(token, name, cls)`` of the object whose method ``frame`` runs (its first
+    argument, ``self``) when that object has a string ``name`` of its own; else None.
+    Read once per call (not per node): a layer library's layers (Keras's ``Dense`` named
+    ``dense_1``, Lasagne's ``DenseLayer(name="hidden1")``) then group the pictures by
+    layer, with no change to the library."""
+    code = frame.f_code
+    if not code.co_argcount or code.co_varnames[0] != "self" or is_library_frame(frame):
+        return None
+    obj = frame.f_locals.get("self")
+    try:
+        # The instance's own attribute only: no property or __getattr__ runs.
+        name = object.__getattribute__(obj, "__dict__").get("name")
+    except (AttributeError, TypeError):
+        return None
+    if not isinstance(name, str) or not name:
+        return None
+    known = _owner_tokens.get(id(obj))
+    if known is None:
+        key = id(obj)
+        try:
+            reference = weakref.ref(obj, lambda _, key=key: _owner_tokens.pop(key, None))
+        except TypeError:
+            return None  # an object that cannot be followed groups by its calls, as before
+        known = _owner_tokens[key] = (next(_tokens), reference)
+    return (known[0], name, type(obj).__name__)
 
 
 def enter_scope(kind: str, name: str, site: "Site | None" = None) -> ScopeEntry:
@@ -342,6 +394,8 @@ def capture_site(limit: int) -> Site:
     frames = []
     calls: list | None = []
     made: list = []
+    owners: list = []
+    named = False
     last_call = _last_call
     while frame is not None and limit:
         # The line number is derived from the instruction offset only when shown:
@@ -354,8 +408,11 @@ def capture_site(limit: int) -> Site:
             # hashes its whole contents; the frame held keeps the code (and its id) alive.
             seen = last_call.get(id(code))
             if seen is None or seen[0] is not frame:
-                seen = last_call[id(code)] = (frame, next(_tokens))
+                seen = last_call[id(code)] = (frame, next(_tokens), _owner_of(frame))
             calls.append(seen[1])
+            owners.append(seen[2])
+            if seen[2] is not None:
+                named = True
             if code.co_name == "<module>":
                 calls, made = None, calls
         frame = frame.f_back
@@ -369,8 +426,10 @@ def capture_site(limit: int) -> Site:
     recent = _recent_sites.get(key)
     if recent is not None and recent[1] is _scopes and recent[2] == calls and recent[0] == frames:
         return recent[3]
-    # A plain tuple of (call tokens, scopes): untracked by the collector while no scope is active.
-    site = Site(frames + [(tuple(calls), _scopes)])
+    # A plain tuple of (call tokens, scopes[, owners]): untracked by the collector while no
+    # scope is active and no frame ran a named object's method.
+    scoping = (tuple(calls), _scopes, tuple(owners)) if named else (tuple(calls), _scopes)
+    site = Site(frames + [scoping])
     if len(_recent_sites) >= 1024:
         _recent_sites.clear()
     _recent_sites[key] = (frames, _scopes, calls, site)
