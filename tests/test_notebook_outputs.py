@@ -15,6 +15,7 @@ from nbval.plugin import get_sanitize_patterns
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.core.graph import toposort
 from symnb.tensor.nnet import conv2d
 from symnb.tensor.signal.pool import pool_2d
 from tests.optional_tools import needs_dot
@@ -90,3 +91,36 @@ def test_a_stored_picture_compares_the_same_whichever_layout_drew_it():
     # the edges' labels and kept in their tooltips) and the test values.
     other = sn.printing.graph_picture(_convnet_loss(images=6), engine="layered")._repr_mimebundle_()["text/html"]
     assert _as_nbval_compares(other) != _as_nbval_compares(drawn["layered"])
+
+
+
+def _layers(depth: int):
+    """A chain of ``depth`` calls of a layer (its picture opens with closed groups) and its
+    nodes."""
+    def layer(h, w):
+        return T.tanh(T.dot(h, w) + 1.0)
+
+    h = T.matrix("h", test_value=np.ones((2, 3), "float32"))
+    for i in range(depth):
+        h = layer(h, sn.shared(np.eye(3, dtype="float32"), name=f"w{i}"))
+    loss = h.sum()
+    return loss, toposort([loss])
+
+
+def _timed_picture(loss, times) -> str:
+    return sn.printing.graph_picture(loss, engine="layered", times=times)._repr_mimebundle_()["text/html"]
+
+
+def test_a_time_coloured_picture_of_closed_groups_compares_the_same_whatever_the_times():
+    loss, nodes = _layers(25)
+    rng = np.random.default_rng(0)
+    drawn = []
+    for _ in range(2):  # two runs: every node's time differs, so does every closed group's shade
+        drawn.append(_timed_picture(loss, dict(zip(nodes, rng.uniform(1e-6, 1e-3, len(nodes)).tolist()))))
+        assert "symnb-group symnb-timed" in drawn[-1]
+    assert drawn[0] != drawn[1]
+    assert _as_nbval_compares(drawn[0]) == _as_nbval_compares(drawn[1])
+    # What the graph is stays compared: one layer fewer is another picture.
+    fewer, nodes = _layers(24)
+    other = _timed_picture(fewer, dict(zip(nodes, rng.uniform(1e-6, 1e-3, len(nodes)).tolist())))
+    assert _as_nbval_compares(other) != _as_nbval_compares(drawn[0])

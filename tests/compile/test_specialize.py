@@ -57,11 +57,21 @@ def test_a_large_shared_value_is_refused_at_call_time_naming_it():
     np.testing.assert_array_equal(lengths.get_value(), np.ones(100))
 
 
-def test_a_length_from_a_loop_step_is_refused_when_built():
+def test_a_length_from_a_loop_step_specializes_and_runs_the_steps_one_by_one():
+    # Theano allowed a length per step; the steps are traced one by one with their values.
     lengths = T.lvector("lengths", shape=(3,))
-    out, _ = sn.scan(lambda n: T.zeros((n,)).sum(), sequences=[lengths])
-    with pytest.raises(sn.DynamicShapeError, match=r"(?s)passes to its inner graph.*at run time"):
-        sn.function([lengths], out)
+    out, _ = sn.scan(lambda n: T.arange(n).sum(), sequences=[lengths])
+    f = sn.function([lengths], out)
+    for values in ([2, 3, 4], [0, 5, 1]):
+        np.testing.assert_array_equal(f(np.array(values)), [n * (n - 1) // 2 for n in values])
+    assert f._static == (0,)
+
+
+def test_a_length_from_a_loop_step_of_no_fixed_size_is_refused_when_built():
+    free = T.lvector("free")
+    out, _ = sn.scan(lambda n: T.arange(n).sum(), sequences=[free])
+    with pytest.raises(sn.DynamicShapeError, match=r"(?s)a range bound.*'free', which Scan.*input 'free'.*fixed size"):
+        sn.function([free], out)
 
 
 def test_check_static_values_accepts_shapes_and_small_arguments():

@@ -106,3 +106,13 @@ def test_choice_matches_jax(replace, with_p):
         expected = np.asarray(jax.random.choice(key, 10, shape, replace, p))
     np.testing.assert_array_equal(samplers.choice(data, 10, shape, replace, p, "int64"),
                                   expected)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_truncated_normal_matches_jax_within_an_ulp(dtype):
+    key, data = key_pair(13)
+    with jax.enable_x64(True):
+        expected = np.asarray(jax.random.truncated_normal(key, -2.0, 2.0, (200_000,), dtype))
+    got = samplers.standard_truncated_normal(data, (200_000,), dtype)
+    assert got.dtype == expected.dtype
+    assert np.max(np.abs(got - expected) / np.spacing(np.abs(expected))) <= 1

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 import symnb as sn
-from symnb.core.graph.errors import BuildNotImplementedError
 from symnb.sandbox.rng_mrg import MRG_RandomStreams
 
 METHODS = ["uniform", "normal", "binomial", "random_integers", "choice", "permutation",
@@ -64,9 +63,10 @@ def test_mrg_accepts_and_ignores_nstreams_and_target(method, args):
     np.testing.assert_array_equal(given, plain)
 
 
-def test_mrg_refuses_a_truncated_normal_and_binomials_old_prob():
-    with pytest.raises(BuildNotImplementedError, match="truncate=True"):
-        MRG_RandomStreams(7).normal((4,), truncate=True)
+def test_mrg_truncate_is_honoured_and_binomials_old_prob_refused():
+    wide = MRG_RandomStreams(7).normal((10_000,), std=3.0, truncate=False).test_value
+    truncated = MRG_RandomStreams(7).normal((10_000,), std=3.0, truncate=True).test_value
+    assert np.abs(wide).max() > 6 and np.abs(truncated).max() < 6
     draws = MRG_RandomStreams(7).normal((4,), truncate=False).test_value
     np.testing.assert_array_equal(draws, MRG_RandomStreams(7).normal((4,)).test_value)
     with pytest.raises(TypeError, match="'prob'"):  # RandomStreams' old name, not MRG's

@@ -33,6 +33,7 @@ def test_activations_against_numpy(dtype):
     check_paths(T.nnet.relu, [x], lambda v: np.maximum(v, 0))
     check_paths(lambda v: T.nnet.relu(v, 0.1), [x], lambda v: np.where(v > 0, v, 0.1 * v).astype(dtype))
     check_paths(T.nnet.elu, [x], lambda v: np.where(v > 0, v, np.expm1(v)).astype(dtype))
+    check_paths(T.nnet.softsign, [x], lambda v: (v / (1 + np.abs(v))).astype(dtype))
     assert np.max(np.abs(_ultra_fast(X) - _sigmoid(X))) < 0.03
 
 
@@ -113,3 +114,11 @@ def test_consider_constant_inside_a_scan_step():
 
     out, _ = sn.scan(step, sequences=x, non_sequences=[scale, w])
     np.testing.assert_allclose(sn.function([x, w], out)([1.0, 2.0], 3.0), [6.0, 12.0])
+
+
+def test_softsign_where_theano_and_keras_import_it():
+    import symnb.sandbox.softsign
+    from symnb.tensor.nnet import nnet
+
+    assert nnet.softsign is T.nnet.softsign is symnb.sandbox.softsign.softsign
+    verify_grad(T.nnet.softsign, [X[:2, :3]])

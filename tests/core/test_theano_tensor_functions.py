@@ -157,3 +157,58 @@ def test_constructors():
     t = T.TensorType("float64", (False, True))("t")
     assert t.type.shape == (None, 1) and t.name == "t" and t.dtype == "float64"
     assert T.TensorType("int32", (False,))().dtype == "int32"
+
+
+def test_copy_is_an_identity_node_with_a_name():
+    # Theano's TensorVariable.copy(name) is tensor_copy(x), named (Keras's K.identity).
+    x = T.dmatrix("x", test_value=M64)
+    c = x.copy(name="c")
+    assert c is not x and c.name == "c" and c.owner.inputs == [x]
+    assert x.copy().name is None
+    check_paths(lambda v: v.copy("copied") * 2, [M32], lambda v: v * 2)
+    check_paths(T.tensor_copy, [I32], lambda v: v.copy())
+    g = sn.function([x], sn.grad((x.copy() * x).sum(), x))(M64)
+    np.testing.assert_allclose(g, 2 * M64)
+    w = sn.shared(M32, name="w")
+    np.testing.assert_array_equal(sn.function([], w.copy("w_copy"))(), M32)
+
+
+@pytest.mark.parametrize("value", [M32, I32, M64[0]])
+def test_tile_takes_reps_as_theano_did(value):
+    # an int (Keras's K.tile(x, n)), a NumPy int, a constant vector, a longer ndim
+    check_paths(lambda x: T.tile(x, 3), [value], lambda v: np.tile(v, 3))
+    check_paths(lambda x: T.tile(x, np.int64(2)), [value], lambda v: np.tile(v, 2))
+    check_paths(lambda x: T.tile(x, np.array([2, 1])), [value], lambda v: np.tile(v, (2, 1)))
+    check_paths(lambda x: T.tile(x, [2], ndim=3), [value],
+                lambda v: np.tile(v, 2).reshape((1,) * (3 - v.ndim) + np.tile(v, 2).shape))
+
+
+def test_tile_with_symbolic_counts():
+    x = T.dmatrix("x", test_value=M64)
+    k = T.lscalar("k", test_value=np.int64(3))
+    f = sn.function([x, k], T.tile(x, k))
+    np.testing.assert_array_equal(T.tile(x, k).test_value, np.tile(M64, 3))
+    np.testing.assert_array_equal(f(M64, 2), np.tile(M64, 2))
+    np.testing.assert_array_equal(sn.function([x, k], T.tile(x, [k, 2]))(M64, 2), np.tile(M64, (2, 2)))
+    fixed = T.lvector("fixed", shape=(2,), test_value=np.array([2, 3]))
+    g = sn.function([x, fixed], T.tile(x, fixed))
+    np.testing.assert_array_equal(g(M64, [1, 2]), np.tile(M64, (1, 2)))
+    # a vector of unknown length needs ndim; counts missing in front are 1 (Theano's padding)
+    reps = T.lvector("reps", test_value=np.array([2, 3]))
+    np.testing.assert_array_equal(T.tile(x, reps, ndim=3).test_value, np.tile(M64, (1, 2, 3)))
+    with pytest.raises(ValueError, match="tile: reps 'reps' is a vector of unknown length; give ndim"):
+        T.tile(x, reps)
+    with pytest.raises(AssertionError, match="tile: reps has more counts than ndim"):
+        T.tile(x, T.lvector("long", test_value=np.array([1, 2, 3])), ndim=2)
+
+
+def test_tile_refuses_what_theano_refused():
+    x = T.dmatrix("x")
+    with pytest.raises(ValueError, match="tile: reps must hold integers; got 2.0"):
+        T.tile(x, 2.0)
+    with pytest.raises(ValueError, match=r"tile: the counts in reps must be ints or int scalars; got 2.0"):
+        T.tile(x, [2.0])
+    with pytest.raises(ValueError, match="tile: ndim=1 is smaller than the 2 dimension"):
+        T.tile(x, 2, ndim=1)
+    with pytest.raises(ValueError, match="tile: reps has 3 counts, more than ndim=2"):
+        T.tile(x, [1, 2, 3], ndim=2)

@@ -20,9 +20,9 @@ PUBLIC = {
                                                "matrices", "tensor3s", "tensor4s")),
     # elementwise
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg", "abs",
-    "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan",
+    "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square", "sin", "cos", "tan",
     "tanh", "sigmoid", "softplus", "erf", "eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor",
-    "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity",
+    "invert", "isnan", "isinf", "clip", "switch", "where", "divide", "bitwise_not", "identity", "tensor_copy",
     "stop_gradient", "cast",
     # reductions, products, networks
     "sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
@@ -38,13 +38,13 @@ PUBLIC = {
     "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values",
     # Theano's other tensor functions
     "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",
-    "max_and_argmax", "batched_dot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
+    "max_and_argmax", "batched_dot", "batched_tensordot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
     "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
     "patternbroadcast", "inv", "sqr", "abs_", "Variable",
     # checks, printing, gradients
     "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar",
 }
 
 

@@ -1,17 +1,20 @@
 """Graphs whose lengths depend on run-time values, refused before compiling.
 
 XLA needs every shape while tracing. ``nonzero`` of a run-time value lowers to a
-padded index (``symnb.lower_xla.rules.subtensor``), exact only as the index of
-``set_subtensor``/``inc_subtensor``; every other use, and reading ``x[mask]`` with a
-run-time mask, would see the padded length, so the function refuses the graph when it
-is built, naming the line.
+padded index (``symnb.lower_xla.rules.subtensor``), exact as the index of
+``set_subtensor``/``inc_subtensor``. Reading ``x[m.nonzero()]`` or ``x[mask]`` needs
+the mask's values while tracing: the function specializes on the inputs they come from
+(``symnb.compile.specialize``), when it can; a read whose mask no call can provide, and
+every other use of a run-time ``nonzero`` (which would see the padded length), is
+refused when the function is built, naming the line.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
-from symnb.core.graph.basic import Apply, Constant, Variable, walk_nodes
+from symnb.compile.specialize import HINTS, never_static_reason
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.graph.static import known_while_tracing
@@ -23,29 +26,44 @@ from symnb.lower_xla.rules.subtensor import (
 __all__ = ["check_dynamic_shapes"]
 
 
-def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> None:
+def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable],
+                         inputs: Sequence[Variable] | None = None, n_arguments: int = 0) -> None:
     """Refuse graphs that use a value-dependent length XLA cannot express.
 
     ``nodes`` are the toposorted nodes of the program and ``outputs`` its outputs; the
     graphs they hold (loop bodies, branches) are checked too. A ``nonzero`` of a
-    run-time value may only be the index of ``set_subtensor`` or ``inc_subtensor``
-    (alone, or with the other outputs of the same ``nonzero``); ``x[mask]`` with a
-    run-time mask may only appear inside them.
+    run-time value may be the index of ``set_subtensor`` or ``inc_subtensor`` (alone,
+    or with the other outputs of the same ``nonzero``); ``x[mask]`` with a run-time mask
+    may appear inside them. Reads (``x[m.nonzero()]``, ``x[mask]``) are allowed when a
+    call can provide the mask while tracing: given the program's ``inputs`` (the first
+    ``n_arguments`` of them the function's arguments, the others shared variables),
+    when it is computed from arguments of a small fixed size or shared variables;
+    without ``inputs``, never.
     """
-    every = list(walk_nodes(nodes))
-    if not any(isinstance(node.op, _CONCERNED) for node in every):
+    places = list(node_places(nodes))
+    if not any(isinstance(place.node.op, _CONCERNED) for place in places):
         return
-    _check_graph(nodes, outputs, lambda: "the function")
-    for holder in every:
-        for inner in holder.op.inner_graphs:
-            _check_graph(inner.nodes, inner.outputs, holder.op.display_name)
+    every_known = known_while_tracing(place.node for place in places)
+
+    def may_read(mask: Variable, place: Place) -> str | None:
+        """None when a read with ``mask`` (an input of ``place``'s node) may run; else why not."""
+        if inputs is None:
+            return ""
+        return never_static_reason(mask, place, inputs, n_arguments, HINTS["a mask"], every_known)
+
+    graphs = [(nodes, outputs, lambda: "the function")]
+    graphs += [(inner.nodes, inner.outputs, holder.node.op.display_name)
+               for holder in places for inner in holder.node.op.inner_graphs]
+    place_of = {id(place.node): place for place in places}
+    for graph_nodes, graph_outputs, owner in graphs:
+        _check_graph(graph_nodes, graph_outputs, owner, place_of, may_read)
 
 
 #: The ops whose lengths may depend on run-time values.
 _CONCERNED = (st.Nonzero, st.FlatNonzero, st._IndexOp)
 
 
-def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: Callable[[], str]) -> None:
+def _check_graph(nodes, outputs, owner, place_of, may_read) -> None:
     """``check_dynamic_shapes`` for one graph; ``owner()`` names what its outputs are
     outputs of (asked only for the message)."""
     if not any(isinstance(node.op, _CONCERNED) for node in nodes):
@@ -56,11 +74,33 @@ def _check_graph(nodes: Sequence[Apply], outputs: Sequence[Variable], owner: Cal
         if isinstance(node.op, (st.Nonzero, st.FlatNonzero)) and not _is_known(node.inputs[0], known):
             for var in node.outputs:
                 for client, position in clients.get(id(var), []):
-                    if not _padding_is_harmless(client, position, node):
-                        raise DynamicShapeError(nonzero_use_message(node, client, owner()))
+                    if _padding_is_harmless(client, position, node):
+                        continue
+                    reason = _read_refused(client, position, place_of, may_read)
+                    if reason is not None:
+                        raise DynamicShapeError(nonzero_use_message(node, client, owner()) + reason)
         if isinstance(node.op, st._IndexOp) and _has_runtime_mask(node, known):
-            if isinstance(node.op, st.AdvancedSubtensor) or not _mask_alone(node):
+            if isinstance(node.op, st.AdvancedSubtensor):
+                mask = next(v for e, v in zip(array_entries(node.op.idx_list), array_inputs(node))
+                            if isinstance(e, si.Mask) and not _is_known(v, known))
+                reason = may_read(mask, place_of[id(node)])
+                if reason is not None:
+                    raise DynamicShapeError(mask_read_message(node) + _because(reason))
+            elif not _mask_alone(node):
                 raise DynamicShapeError(mask_read_message(node))
+
+
+def _read_refused(client: Apply | None, position: int | None, place_of, may_read) -> str | None:
+    """None when ``client`` reads with a run-time ``nonzero`` (its input ``position``)
+    whose mask a call can provide while tracing; else the end of the refusal."""
+    if client is None or not isinstance(client.op, st.AdvancedSubtensor) or position == 0:
+        return ""
+    reason = may_read(client.inputs[position], place_of[id(client)])
+    return None if reason is None else _because(reason)
+
+
+def _because(reason: str) -> str:
+    return f"\nThe mask cannot be known while tracing: it {reason}" if reason else ""
 
 
 def _is_known(var: Variable, known: set[int]) -> bool:
@@ -94,4 +134,3 @@ def _has_runtime_mask(node: Apply, known: set[int]) -> bool:
 
 def _mask_alone(node: Apply) -> bool:
     return len(array_entries(node.op.idx_list)) == 1
-

@@ -144,7 +144,7 @@ class Function:
         self.maker = FunctionMaker(self._program_inputs, all_outputs, get_mode(mode))
         fgraph = self.maker.fgraph
         self.nodes = fgraph.toposort()
-        check_dynamic_shapes(self.nodes, fgraph.outputs)
+        check_dynamic_shapes(self.nodes, fgraph.outputs, self._program_inputs, len(inputs))
         check_static_values(self.nodes, self._program_inputs, len(inputs))
         self._context = call_context(self._program_inputs, fgraph.outputs, self.nodes)
         self._all_shared = self.updated_shared + read_only

@@ -12,8 +12,17 @@ the one for the variable's *current* value (``set_value`` between calls selects,
 compiles, another; never a stale one). Its size is known only at call time: a value of
 more than ``MAX_SPECIALIZED_ELEMENTS`` elements is refused then (``check_specializable``).
 
-A value no call can provide (computed from the values of a loop step or a branch's
-operands) is refused when the function is built (``check_static_values``), naming it.
+A length inside a loop body computed from what the loop passes it (``x[:n]`` with ``n``
+a sequence's element or a state) is known while tracing when those values are: the loop
+declares the outer inputs they come from (``static_inputs`` of ``Scan``), the function
+specializes on the arguments those come from, and the loop is then run step by step
+while tracing (``symnb.lower_xla.rules.scan``). The walks follow values only
+(``value_ancestors``: not into a shape, and through a loop only to what its body reads
+for that output), so a length computed from labels does not specialize on activations.
+
+A value no call can provide (computed from an input of no fixed size, or from a
+branch's operands) is refused when the function is built (``check_static_values``),
+naming it.
 """
 
 from __future__ import annotations
@@ -23,11 +32,12 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.errors import format_node_error, label
-from symnb.core.graph.basic import Apply, Constant, Place, Variable, ancestors, node_places
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places, value_ancestors
 from symnb.core.graph.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError, passed_as_is, static_inputs
 
-__all__ = ["value_sources", "check_static_values", "check_specializable"]
+__all__ = ["value_sources", "check_static_values", "check_specializable", "never_static_reason",
+           "HINTS"]
 
 
 def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable],
@@ -39,7 +49,7 @@ def value_sources(variables: Sequence[Variable], inputs: Sequence[Variable],
     position = {id(v): i for i, v in enumerate(inputs)}
     arguments = len(inputs) if n_arguments is None else n_arguments
     found: set[int] = set()
-    for var in ancestors(variables, stop_at=_is_shape):
+    for var in value_ancestors(variables):
         if var.owner is None and id(var) in position:
             i = position[id(var)]
             size = _static_size(var)
@@ -63,10 +73,6 @@ def check_specializable(node: Apply, variables: Sequence[Variable], values: Sequ
                       f"{label(var)!r}, which has {size} elements; symnb compiles a program per "
                       f"distinct value only for values of at most {MAX_SPECIALIZED_ELEMENTS} "
                       f"elements. Compute the length from shapes (x.shape[i]) and constants."))
-
-
-def _is_shape(var: Variable) -> bool:
-    return var.owner.op.reads_shape_only
 
 
 def _static_size(var: Variable) -> int | None:
@@ -94,13 +100,14 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
     if not needing:
         return
     known = known_while_tracing(place.node for place in places)
-    for place in needing:
+    # The innermost first: a length in a loop body is reported at its own line.
+    for place in sorted(needing, key=lambda place: -len(place.enclosing)):
         node = place.node
         for position, role in static_inputs(node.op, node).items():
             var = node.inputs[position]
             if isinstance(var, Constant) or id(var) in known:
                 continue
-            reason = _never_static(var, place, inputs, n_arguments, HINTS[role], known)
+            reason = never_static_reason(var, place, inputs, n_arguments, HINTS[role], known)
             if reason is not None:
                 raise DynamicShapeError(format_node_error(
                     node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
@@ -125,9 +132,19 @@ def _known_outside(var: Variable, enclosing: tuple[Place, ...], known: set[int])
             if outer is None:
                 return False
             return all(_known_outside(root, enclosing[:-1], known) for root in
-                       ancestors([holder.inputs[outer]], stop_at=_is_shape)
-                       if root.owner is None)
+                       value_ancestors([holder.inputs[outer]]) if root.owner is None)
     return False
+
+
+def _declared_feed(var: Variable, holder: Apply) -> Variable | None:
+    """The outer input feeding ``var`` (an input of ``holder``'s inner graph) when
+    ``holder`` declares it needs it while tracing (a loop whose body's lengths are
+    computed from what it passes), else None."""
+    feeds = dict(zip(map(id, holder.op.inner_inputs), holder.op.inner_feeds(holder)))
+    outer = feeds.get(id(var))
+    if outer is None or not any(holder.inputs[p] is outer for p in static_inputs(holder.op, holder)):
+        return None
+    return outer
 
 
 #: What to do instead, by the role of a value that can never be static.
@@ -138,20 +155,35 @@ HINTS = {
     "a size": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
     "a range bound": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
     "a piece length": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
+    "a loop body's length": "compute the lengths in the step from shapes and constants",
+    "a mask": "read masked values with T.switch(mask, x, 0), or sums like (x * mask).sum()",
 }
 
 
-def _never_static(var: Variable, place: Place, inputs: Sequence[Variable], n_arguments: int,
-                  hint: str, known: set[int]) -> str | None:
-    """Why ``var`` can never be known while tracing, or None when a call may provide it."""
-    roots = [v for v in ancestors([var], stop_at=_is_shape) if v.owner is None]
+def never_static_reason(var: Variable, place: Place, inputs: Sequence[Variable], n_arguments: int,
+                        hint: str, known: set[int]) -> str | None:
+    """Why ``var`` (an input of ``place``'s node) can never be known while tracing, or
+    None when a call may provide it. ``inputs[:n_arguments]`` are the function's
+    arguments, the other ``inputs`` its shared variables; ``known``: the ids of the
+    values known while tracing (``known_while_tracing``)."""
+    roots = [v for v in value_ancestors([var]) if v.owner is None]
     if place.enclosing:
-        holder = place.enclosing[-1].node
-        if any(not _known_outside(v, place.enclosing, known) for v in roots):
-            # Specializing cannot reach through an inner graph's inputs to the arguments.
-            return (f"is computed from the values {holder.op.display_name()} "
-                    f"({holder.site.describe()}) passes to its inner graph, which XLA sees only "
-                    f"at run time; {hint}")
+        holder_place = place.enclosing[-1]
+        holder = holder_place.node
+        for root in roots:
+            if _known_outside(root, place.enclosing, known):
+                continue
+            outer = _declared_feed(root, holder)
+            if outer is None:
+                # Specializing cannot reach through this graph's inputs to the arguments.
+                return (f"is computed from the values {holder.op.display_name()} "
+                        f"({holder.site.describe()}) passes to its inner graph, which XLA sees "
+                        f"only at run time; {hint}")
+            # The loop runs its steps one by one with the values it passes, when known.
+            reason = never_static_reason(outer, holder_place, inputs, n_arguments, hint, known)
+            if reason is not None:
+                return (f"is computed from {label(outer)!r}, which {holder.op.display_name()} "
+                        f"({holder.site.describe()}) passes to its inner graph, and which {reason}")
         return None
     position = {id(v): i for i, v in enumerate(inputs)}
     for root in roots:

@@ -52,7 +52,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "gammaln": "not in this release (no NumPy reference without SciPy in the core)",
     },
     "symnb.tensor.nnet": {
-        "conv": "Theano's deprecated nnet.conv module: use T.nnet.conv2d",
         "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",
         "logsoftmax": "use T.nnet.log_softmax",
         "ctc": "CTC wrapped a C library (warp-ctc) in Theano; not supported",

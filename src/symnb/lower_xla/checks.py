@@ -329,7 +329,7 @@ def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..
         table = tables[-1] if tables else own  # under the checkified program: the program's
         checkify = _checkify()
         with _recording(None), _entering(table):
-            error, result = checkify.checkify(run)(*args)
+            error, result = _checkify_keeping_known(checkify, run, args)
         if any(isinstance(leaf, jax.core.Tracer) for leaf in jax.tree_util.tree_leaves(error)):
             checkify.check_error(error)  # joins the outer program's error
             return result
@@ -339,6 +339,35 @@ def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..
         return result
 
     return with_error
+
+
+def _checkify_keeping_known(checkify: Any, run: Callable[..., Any], args: Sequence[Any]) -> tuple:
+    """``checkify(run)(*args)``, the arguments and results known while tracing (NumPy:
+    lengths, a loop's values known from its inputs) kept as they are: ``checkify``
+    would trace them, and a loop run step by step needs them known inside and after."""
+    known = [not isinstance(a, jax.core.Tracer) for a in args]
+    held: dict[int, Any] = {}
+    layout: list[bool] = []
+
+    def traced_part(*traced: Any) -> list[Any]:
+        given = iter(traced)
+        result = run(*[a if k else next(given) for a, k in zip(args, known)])
+        items = list(result) if isinstance(result, (tuple, list)) else [result]
+        layout.append(isinstance(result, (tuple, list)))
+        held.update((i, v) for i, v in enumerate(items) if not isinstance(v, jax.core.Tracer))
+        return [v for i, v in enumerate(items) if i not in held]
+
+    error, rest = checkify.checkify(traced_part)(*[a for a, k in zip(args, known) if not k])
+    items = _merge(held, rest)
+    return error, tuple(items) if layout[-1] else items[0]
+
+
+def _merge(held: dict[int, Any], rest: Any) -> list[Any]:
+    """The results in order: ``held`` by position, the others from ``rest``."""
+    items, rest = [], list(rest)
+    for i in range(len(held) + len(rest)):
+        items.append(held[i] if i in held else rest.pop(0))
+    return items
 
 
 def failed_check(error: Any, table: CheckTable) -> Exception | None:

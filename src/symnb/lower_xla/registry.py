@@ -44,7 +44,7 @@ def lower(op: Op, node: Apply) -> Callable[..., Any]:
 
 #: The roles an input needed while tracing may have (what ``static_inputs`` says).
 STATIC_ROLES = ("the number of steps", "a slice bound", "a shape", "a size", "a range bound",
-                "a piece length")
+                "a piece length", "a loop body's length", "a mask")
 
 
 @singledispatch

@@ -5,6 +5,16 @@ Derived from what each node records when it is built (its creation site,
 
 - a **call** group per call of a user function that built nodes (``layer(x, W, b)``
   called 12 times: 12 groups, ``layer #1`` to ``layer #12``), nested as the calls were;
+- an **owner** group per object with a ``name`` of its own (a string attribute of the
+  instance) whose methods built nodes, named as the object is: a layer library's layers
+  (Keras's ``Dense`` ``dense_1``, Lasagne's ``DenseLayer(name="hidden1")``) group the
+  graph by layer with no change to the library. Every call of its methods inside one
+  group is one group (Keras's ``model.add`` three times: one ``sequential_1``); the
+  methods it calls on itself (``Layer.__call__`` calling ``Dense.call``) add no level,
+  nor, in an object holding no other named object (a layer, not a model), the functions
+  it calls once (Keras's ``K.dot``, ``K.bias_add``, the activation: ``dense_1`` holds its
+  ``dot``, ``add`` and ``relu`` nodes directly, as TensorBoard draws ``dense_1/MatMul``;
+  a function it calls several times stays a group per call);
 - a **scope** group per ``with sn.name_scope("encoder"):`` block, inside the call that
   entered it;
 - a **grad** group per ``sn.grad`` call (``∂loss/∂W``), holding the gradient nodes
@@ -31,14 +41,13 @@ made (the top level, in sight, for one made outside any).
 
 from __future__ import annotations
 
-import os
-import sys
 from dataclasses import dataclass, field
 from typing import Iterable
 
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.source import Site
+from symnb.printing.group_frames import builder_frames, named_containers
 
 __all__ = ["Group", "GroupTree", "ROOTS_BUNDLED_OVER"]
 
@@ -48,20 +57,19 @@ SERIES_OF = 20  # more calls of one function side by side are cut into runs of t
 PARTS_OVER = 80  # a group holding more nodes than this directly is cut into parts
 PART_OF = 40  # nodes of a part: a chain of parts stays narrow, each readable when opened
 
-_ENVIRONMENT = tuple({os.path.join(p, "") for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})
-_drives_only: dict = {}  # code object -> True when its frames make no group
 
 
 @dataclass(eq=False)
 class Group:
-    """One group: ``kind`` ``call``, ``scope``, ``grad`` or ``roots``; ``name`` (the
-    function, the scope, ``∂loss/∂W``); ``title`` as drawn (``layer #3``)."""
+    """One group: ``kind`` ``call``, ``owner``, ``scope``, ``grad`` or ``roots``; ``name``
+    (the function, the object's name, the scope, ``∂loss/∂W``); ``title`` as drawn
+    (``layer #3``)."""
 
     id: str
     kind: str
     name: str
     parent: "Group | None"
-    site: Site | None = None   # a call group: a site whose frame ``frame`` is the call's
+    site: Site | None = None   # a call (owner) group: a site whose frame ``frame`` is the call's
     frame: int = 0
     title: str = ""
     children: list["Group"] = field(default_factory=list)
@@ -92,6 +100,9 @@ class Group:
 
     def describe(self) -> str:
         """``function call``, ``name scope``, ``gradient``, ``inputs``: what made it."""
+        if self.kind == "owner":
+            owner = self.site.scoping.owner_at(self.frame) if self.site is not None else None
+            return f"calls of {owner.cls} {self.name!r}" if owner is not None else f"calls of {self.name!r}"
         return {"call": f"call of {self.name}()", "scope": "name scope", "grad": "gradient (sn.grad)",
                 "roots": "inputs and shared variables", "line": "one line's nodes",
                 "series": f"{len(self.children)} calls of {self.name}()",
@@ -110,10 +121,15 @@ class GroupTree:
         self._of: dict[int, Group] = {}
         self._paths: dict[tuple, tuple] = {}
         self._made = 0  # groups made: ids never repeat, even after the top is skipped
+        self._order = order
+        self._moved: dict[int, Group] = {}  # id of a group merged into another -> that one
+        self._positions: dict[int, int] | None = None  # id(node) -> its place in ``order``
         for node in order:
             group = self._group_at(self._path(node.site))
             group.nodes.append(node)
             self._of[id(node)] = group
+        if any(g.kind == "owner" for g in self._by_id.values()):
+            self._inline_helpers(self.top, named_containers(order), False)
         self._origin = self.top  # the paths' first step is looked up from here
         self._flatten_top()
         self._group_lines()
@@ -203,9 +219,7 @@ class GroupTree:
     def _compute_path(self, site: Site) -> list:
         scoping = site.scoping
         codes = site.codes
-        builders, most = 0, min(len(codes), len(scoping.calls))
-        while builders < most and not _drives_only_code(codes[builders]):
-            builders += 1  # the innermost frames: the user's building code
+        builders = builder_frames(site)
         calls = {scoping.calls[i]: i for i in range(builders)}
         by_frame: dict[int, list] = {}
         for entry in scoping.scopes:
@@ -213,11 +227,57 @@ class GroupTree:
         path: list = []
         if None in by_frame:
             self._add_scopes(path, by_frame[None])
+        owners_in: set = set()  # the named objects whose groups the path is inside
         for i in reversed(range(builders)):
-            path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
+            owner = scoping.owner_at(i)
+            if owner is None:
+                path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
+            elif owner.token not in owners_in:
+                # Every call of one object's methods, side by side, is one group named as
+                # the object is: Keras's Sequential.add calling dense_1's __call__.
+                path.append((("owner", owner.token), "owner", owner.name, site, i))
+                owners_in.add(owner.token)
+            # else: a method the object calls on itself (Layer.__call__ -> Dense.call) sits
+            # in the object's group already.
             if scoping.calls[i] in by_frame:
                 self._add_scopes(path, by_frame[scoping.calls[i]])
         return path
+
+    def _inline_helpers(self, group: Group, containers: set, in_layer: bool) -> None:
+        """In a layer (a named object holding no other named object), a function called
+        once (Keras's ``K.dot``, ``K.bias_add``, the activation) adds no level: its nodes
+        sit in the layer, as TensorBoard draws ``dense_1/MatMul``. A function called
+        several times there (a block repeated) stays a group per call."""
+        for child in group.children:
+            inside = in_layer or (child.kind == "owner" and child.site is not None
+                                  and child.site.scoping.owner_at(child.frame).token not in containers)
+            self._inline_helpers(child, containers, inside)
+        if not in_layer:
+            return
+        calls: dict[str, int] = {}
+        for child in group.children:
+            if child.kind == "call":
+                calls[child.name] = calls.get(child.name, 0) + 1
+        children, merged = [], False
+        for child in group.children:
+            if child.kind != "call" or calls[child.name] > 1:
+                children.append(child)
+                continue
+            merged = True
+            # Merged into the layer: its nodes, and its own groups beside the layer's.
+            del self._by_id[child.id]
+            self._moved[id(child)] = group
+            for node in child.nodes:
+                self._of[id(node)] = group
+            group.nodes += child.nodes
+            for inner in child.children:
+                inner.parent = group
+            children += child.children
+        if merged:
+            if self._positions is None:
+                self._positions = {id(node): i for i, node in enumerate(self._order)}
+            group.nodes.sort(key=lambda node: self._positions[id(node)])  # in the order they run
+        group.children = children
 
     def _add_scopes(self, path: list, entries: list) -> None:
         for entry in entries:
@@ -290,6 +350,8 @@ class GroupTree:
             group = self._children.get((id(group), step[0]))
             if group is None:
                 return None
+        while id(group) in self._moved:  # a layer's helper, merged into the layer
+            group = self._moved[id(group)]
         return group
 
     def _flatten_top(self) -> None:
@@ -400,14 +462,3 @@ def _readable(group: Group) -> str:
             return f"{name} at line {where[1]}" if len(where) > 1 else name
         return f"{name}()"
     return group.name
-
-
-def _drives_only_code(code: object) -> bool:
-    """True for a frame that only drives building code: a module's top level, or code
-    installed under ``sys.prefix`` (IPython, pytest, the standard library)."""
-    known = _drives_only.get(code)
-    if known is None:
-        filename = code.co_filename
-        known = _drives_only[code] = (code.co_name == "<module>" or filename.startswith("<frozen ")
-                                      or filename.startswith(_ENVIRONMENT))
-    return known

@@ -38,12 +38,15 @@ from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, 
 from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
-    round as round, floor as floor, ceil as ceil, exp as exp, log as log, log1p as log1p,
+    round as round, round_half_to_even as round_half_to_even,
+    round_half_away_from_zero as round_half_away_from_zero, floor as floor, ceil as ceil,
+    exp as exp, log as log, log1p as log1p,
     expm1 as expm1, sqrt as sqrt, square as square, sin as sin, cos as cos, tan as tan, tanh as tanh,
     sigmoid as sigmoid, softplus as softplus, erf as erf, eq as eq, neq as neq, lt as lt, le as le,
     gt as gt, ge as ge, and_ as and_, or_ as or_, xor as xor, invert as invert, isnan as isnan,
     isinf as isinf, clip as clip, switch as switch, where as where, divide as divide,
-    bitwise_not as bitwise_not, identity as identity, stop_gradient as stop_gradient, cast as cast,
+    bitwise_not as bitwise_not, identity as identity, tensor_copy as tensor_copy,
+    stop_gradient as stop_gradient, cast as cast,
 )
 from symnb.core.tensor.reduction import (
     sum as sum, prod as prod, max as max, min as min, mean as mean, var as var, std as std,
@@ -85,6 +88,7 @@ from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
 )
+from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
 from symnb.core.tensor.shape_extra import (
@@ -102,6 +106,7 @@ from symnb.core.tensor.variable import (
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
+from symnb.tensor import sharedvar as sharedvar
 from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import extra_ops as extra_ops
 

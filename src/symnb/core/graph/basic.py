@@ -16,7 +16,7 @@ from symnb.core.graph.type import TensorType
 
 __all__ = [
     "Variable", "Constant", "Apply", "Tag",
-    "toposort", "ancestors", "graph_inputs", "clone_replace", "walk_nodes", "node_places", "Place",
+    "toposort", "ancestors", "value_ancestors", "graph_inputs", "clone_replace", "walk_nodes", "node_places", "Place",
     "install_test_values",
 ]
 
@@ -62,7 +62,10 @@ class Tag:
 class Variable:
     """A value in a graph: an input (no owner) or the output ``index`` of ``owner``."""
 
-    __slots__ = ("type", "owner", "index", "name", "_test_value", "_site", "_tag", "__weakref__")
+    # "__dict__": libraries built on Theano attach their own attributes to variables
+    # (Keras: x._keras_shape, x._uses_learning_phase), as Theano's variables allowed.
+    __slots__ = ("type", "owner", "index", "name", "_test_value", "_site", "_tag", "__weakref__",
+                 "__dict__")
 
     def __init__(self, type: TensorType, owner: "Apply | None" = None, index: int | None = None,
                  name: str | None = None, site: Site | None = None) -> None:
@@ -267,6 +270,24 @@ def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = (),
         yield var
         if var.owner is not None and id(var) not in stop and not (stop_at is not None and stop_at(var)):
             stack.extend(reversed(var.owner.inputs))
+
+
+def value_ancestors(outputs: Iterable[Variable]) -> Iterator[Variable]:
+    """The variables whose *values* those of ``outputs`` may depend on (themselves
+    included): :func:`ancestors`, not past a variable read for its shape only
+    (``x.shape``), and through each node only to the inputs the output's value depends
+    on (``Op.value_inputs``: a loop's output, to what its body reads for it)."""
+    seen: set[int] = set()
+    stack = list(outputs)
+    while stack:
+        var = stack.pop()
+        if id(var) in seen:
+            continue
+        seen.add(id(var))
+        yield var
+        node = var.owner
+        if node is not None and not node.op.reads_shape_only:
+            stack.extend(node.inputs[i] for i in reversed(node.op.value_inputs(node, var.index)))
 
 
 def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) -> list[Variable]:

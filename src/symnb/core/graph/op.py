@@ -116,6 +116,12 @@ class Op:
     #: built when the static types fix those shapes.
     reads_shape_only = False
 
+    def value_inputs(self, node: Apply, index: int) -> Sequence[int]:
+        """Positions of ``node``'s inputs whose *values* output ``index``'s value may
+        depend on (what a length needed while tracing must be specialized on). Default:
+        every input. A loop narrows it to what its body reads for that output."""
+        return range(len(node.inputs))
+
     # -- inner graphs (a loop body, the branches of a condition, a fused chain) -------------
     #: The graphs the op holds and runs: :class:`symnb.core.graph.inner_graph.InnerGraph` objects
     #: (``inputs``, ``outputs``, ``nodes`` in execution order). Whole-graph passes go into

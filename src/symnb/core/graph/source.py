@@ -15,9 +15,10 @@ import os
 import re
 import sys
 import warnings
+import weakref
 from typing import Any, NamedTuple
 
-__all__ = ["Frame", "Site", "Scoping", "ScopeEntry", "capture_site", "is_library_frame",
+__all__ = ["Frame", "Site", "Scoping", "ScopeEntry", "Owner", "capture_site", "is_library_frame",
            "warn_at_user_line", "enter_scope", "leave_scope", "PACKAGE_DIR"]
 
 # symnb/ (this file is symnb/core/graph/source.py): every frame under it is the library's.
@@ -81,14 +82,34 @@ class ScopeEntry(NamedTuple):
     site: "Site | None" = None
 
 
+class Owner(NamedTuple):
+    """The object whose method a recorded frame ran, when that object carries a name of
+    its own (a layer: Keras's ``dense_1``, Lasagne's ``hidden1``, any ``self`` whose
+    ``name`` attribute is a string). ``token`` is the same for every call of that object's
+    methods (and differs between objects, even of one name); ``cls`` is its class's name."""
+
+    token: int
+    name: str
+    cls: str
+
+
 class Scoping(NamedTuple):
     """What a site records beyond its frames, for the pictures' hierarchy: one call token
     per recorded frame up to the first module top level (the same for every node built
-    during one call of a function, different for the next call) and the scopes active at
-    build time, outermost first."""
+    during one call of a function, different for the next call), the scopes active at
+    build time, outermost first, and for each of those frames the named object whose
+    method it ran (``owners``, as plain ``(token, name, cls)`` tuples or None; empty when
+    no frame ran one)."""
 
     calls: tuple
     scopes: tuple
+    owners: tuple = ()
+
+    def owner_at(self, index: int) -> Owner | None:
+        """The named object whose method recorded frame ``index`` ran, or None."""
+        owners = self.owners
+        found = owners[index] if index < len(owners) else None
+        return Owner._make(found) if found is not None else None
 
 
 class Site(tuple):
@@ -117,7 +138,7 @@ class Site(tuple):
     @property
     def scoping(self) -> Scoping:
         """Call tokens and scopes (empty for a site recorded without them)."""
-        return Scoping._make(self[-1]) if len(self) % 2 else _NO_SCOPING
+        return Scoping(*self[-1]) if len(self) % 2 else _NO_SCOPING
 
     @property
     def codes(self) -> list:
@@ -250,13 +271,14 @@ _recent_sites: dict = {}
 
 # The scopes active now (``sn.name_scope``, ``sn.grad``), outermost first.
 _scopes: tuple = ()
-# Each user function's latest frame and its call token. A frame is held (not its id,
-# which the next call reuses) so that the calls of a function in a loop get distinct
-# tokens; one frame per function that built nodes is kept alive, and with it its local
-# variables. A notebook defines a cell's functions anew at each run of the cell (a new
-# code object each time): beyond _FORGET_AT entries, the frames no thread is running are
-# dropped (_forget_finished_calls), or every run would keep its functions' last frames,
-# and the graphs and compiled functions they hold, for the rest of the session.
+# Each user function's latest frame, its call token and its named owner (or None). A
+# frame is held (not its id, which the next call reuses) so that the calls of a function
+# in a loop get distinct tokens; one frame per function that built nodes is kept alive,
+# and with it its local variables. A notebook defines a cell's functions anew at each run
+# of the cell (a new code object each time): beyond _FORGET_AT entries, the frames no
+# thread is running are dropped (_forget_finished_calls), or every run would keep its
+# functions' last frames, and the graphs and compiled functions they hold, for the rest
+# of the session.
 _last_call: dict = {}
 _tokens = iter(range(1, 1 << 62))
 _FORGET_AT = 64
@@ -264,6 +286,9 @@ _forget_at = _FORGET_AT
 # Code objects seen (``is_library_frame``'s answer): forgotten beyond this many, since
 # each run of a notebook cell brings new ones.
 _LIBRARY_CODE_MEMO = 4096
+# id(named object) -> (its owner token, a weak reference that drops the entry when the
+# object dies, before its id can be reused).
+_owner_tokens: dict = {}
 
 
 def _call_token(frame: Any) -> int:
@@ -273,7 +298,7 @@ def _call_token(frame: Any) -> int:
     if seen is None and len(_last_call) >= _forget_at:
         _forget_finished_calls()
     token = next(_tokens)
-    _last_call[id(frame.f_code)] = (frame, token)
+    _last_call[id(frame.f_code)] = (frame, token, _owner_of(frame))
     return token
 
 
@@ -286,12 +311,40 @@ def _forget_finished_calls() -> None:
         while frame is not None:
             running.add(id(frame))
             frame = frame.f_back
-    for key, (frame, _) in list(_last_call.items()):
+    for key, (frame, *_) in list(_last_call.items()):
         if id(frame) not in running:
             del _last_call[key]
     # Frames all running (a deep recursion building nodes): not looked at again before
     # as many more are recorded.
     _forget_at = max(_FORGET_AT, 2 * len(_last_call))
+
+
+def _owner_of(frame: Any) -> tuple | None:
+    """``(token, name, cls)`` of the object whose method ``frame`` runs (its first
+    argument, ``self``) when that object has a string ``name`` of its own; else None.
+    Read once per call (not per node): a layer library's layers (Keras's ``Dense`` named
+    ``dense_1``, Lasagne's ``DenseLayer(name="hidden1")``) then group the pictures by
+    layer, with no change to the library."""
+    code = frame.f_code
+    if not code.co_argcount or code.co_varnames[0] != "self" or is_library_frame(frame):
+        return None
+    obj = frame.f_locals.get("self")
+    try:
+        # The instance's own attribute only: no property or __getattr__ runs.
+        name = object.__getattribute__(obj, "__dict__").get("name")
+    except (AttributeError, TypeError):
+        return None
+    if not isinstance(name, str) or not name:
+        return None
+    known = _owner_tokens.get(id(obj))
+    if known is None:
+        key = id(obj)
+        try:
+            reference = weakref.ref(obj, lambda _, key=key: _owner_tokens.pop(key, None))
+        except TypeError:
+            return None  # an object that cannot be followed groups by its calls, as before
+        known = _owner_tokens[key] = (next(_tokens), reference)
+    return (known[0], name, type(obj).__name__)
 
 
 def enter_scope(kind: str, name: str, site: "Site | None" = None) -> ScopeEntry:
@@ -372,6 +425,8 @@ def capture_site(limit: int) -> Site:
     frames = []
     calls: list | None = []
     made: list = []
+    owners: list = []
+    named = False
     last_call = _last_call
     while frame is not None and limit:
         # The line number is derived from the instruction offset only when shown:
@@ -386,8 +441,11 @@ def capture_site(limit: int) -> Site:
             if seen is None or seen[0] is not frame:
                 if seen is None and len(last_call) >= _forget_at:
                     _forget_finished_calls()
-                seen = last_call[id(code)] = (frame, next(_tokens))
+                seen = last_call[id(code)] = (frame, next(_tokens), _owner_of(frame))
             calls.append(seen[1])
+            owners.append(seen[2])
+            if seen[2] is not None:
+                named = True
             if code.co_name == "<module>":
                 calls, made = None, calls
         frame = frame.f_back
@@ -401,8 +459,10 @@ def capture_site(limit: int) -> Site:
     recent = _recent_sites.get(key)
     if recent is not None and recent[1] is _scopes and recent[2] == calls and recent[0] == frames:
         return recent[3]
-    # A plain tuple of (call tokens, scopes): untracked by the collector while no scope is active.
-    site = Site(frames + [(tuple(calls), _scopes)])
+    # A plain tuple of (call tokens, scopes[, owners]): untracked by the collector while no
+    # scope is active and no frame ran a named object's method.
+    scoping = (tuple(calls), _scopes, tuple(owners)) if named else (tuple(calls), _scopes)
+    site = Site(frames + [scoping])
     if len(_recent_sites) >= 1024:
         _recent_sites.clear()
     _recent_sites[key] = (frames, _scopes, calls, site)

@@ -33,7 +33,7 @@ import numpy as np
 
 from symnb.core.graph.errors import label
 from symnb.core.gradient import gradient_rule
-from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.basic import Apply, Variable, value_ancestors
 from symnb.core.graph.inner_graph import InnerGraph, infer_inner_shapes
 from symnb.core.graph.op import Op
 from symnb.core.scan.perform import run_loop
@@ -115,6 +115,57 @@ class Scan(Op):
         n_seqs, n_states = info.n_seqs, len(info.recurrent)
         return (items[0], list(items[1:1 + n_seqs]),
                 list(items[1 + n_seqs:1 + n_seqs + n_states]), list(items[1 + n_seqs + n_states:]))
+
+    def outer_position(self, inner_position: int) -> int:
+        """The position of the outer input that feeds inner input ``inner_position``."""
+        info, q = self.info, inner_position
+        for i, taps in enumerate(info.seq_taps):
+            if q < len(taps):
+                return 1 + i
+            q -= len(taps)
+        for k, j in enumerate(info.recurrent):
+            if q < len(info.out_taps[j]):
+                return 1 + info.n_seqs + k
+            q -= len(info.out_taps[j])
+        return 1 + info.n_seqs + len(info.recurrent) + q
+
+    # -- what depends on what, over the steps ------------------------------------------------
+    def inner_sources(self, variables: Sequence[Variable]) -> set[int]:
+        """Positions of the inner inputs whose values those of the inner ``variables``
+        depend on at some step: a state's input holds its output of the step before, so
+        what that output depends on counts too."""
+        info = self.info
+        state_output, q = {}, sum(len(taps) for taps in info.seq_taps)
+        for j in info.recurrent:
+            for _ in info.out_taps[j]:
+                state_output[q] = j
+                q += 1
+        position = {id(v): i for i, v in enumerate(self.inner.inputs)}
+        found: set[int] = set()
+        followed: set[int] = set()
+        pending = list(variables)
+        while pending:
+            roots = [position[id(v)] for v in value_ancestors(pending) if id(v) in position]
+            pending = []
+            for q in roots:
+                found.add(q)
+                j = state_output.get(q)
+                if j is not None and j not in followed:
+                    followed.add(j)
+                    pending.append(self.inner.outputs[j])
+        return found
+
+    def value_inputs(self, node: Apply, index: int) -> list[int]:
+        """The number of steps and the outer inputs feeding what the body reads for
+        output ``index`` (a ``scan_until`` loop: and for its stopping condition)."""
+        memo = self.__dict__.setdefault("_value_inputs", {})  # ops are immutable
+        if index not in memo:
+            info = self.info
+            targets = [self.inner.outputs[index]] if index < info.n_outs else []
+            if info.as_while:
+                targets.append(self.inner.outputs[info.n_outs])
+            memo[index] = sorted({0} | {self.outer_position(q) for q in self.inner_sources(targets)})
+        return memo[index]
 
     # -- building ----------------------------------------------------------------------------
     def make_node(self, n_steps: Variable, *inputs: Variable) -> Apply:

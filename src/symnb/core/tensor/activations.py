@@ -100,3 +100,10 @@ def elu(x: Any, alpha: Any = 1) -> Variable:
     (computed with ``expm1``, accurate near 0)."""
     x = as_tensor_variable(x)
     return m.switch(m.gt(x, 0), x, m.mul(m.expm1(x), alpha))
+
+
+def softsign(x: Any) -> Variable:
+    """Softsign, ``x / (1 + |x|)`` (Theano's ``T.nnet.nnet.softsign``): a smooth map onto
+    (-1, 1) whose tails approach the bounds polynomially, not exponentially like ``tanh``."""
+    x = as_tensor_variable(x)
+    return m.true_div(x, m.add(1, m.abs(x)))

@@ -199,16 +199,16 @@ def _tensordot_axes(x: Variable, y: Variable, axes: object) -> Axes:
     return _normalized(ax, x), _normalized(ay, y)
 
 
-def _normalized(axes: tuple, var: Variable) -> tuple[int, ...]:
+def _normalized(axes: tuple, var: Variable, fn_name: str = "tensordot") -> tuple[int, ...]:
     out = []
     for a in axes:
         a = operator.index(a)
         if not -var.ndim <= a < var.ndim:
-            raise build_error(f"tensordot: axis {a} is out of bounds for {label(var)}, which has "
+            raise build_error(f"{fn_name}: axis {a} is out of bounds for {label(var)}, which has "
                               f"{var.ndim} dimension(s) ({var.type.short()})", np.exceptions.AxisError)
         out.append(a % var.ndim)
     if len(set(out)) != len(out):
-        raise build_error(f"tensordot: repeated axis in {axes!r} for {label(var)}")
+        raise build_error(f"{fn_name}: repeated axis in {axes!r} for {label(var)}")
     return tuple(out)
 
 

@@ -77,6 +77,22 @@ def _softplus(x: np.ndarray) -> np.ndarray:
     return np.logaddexp(np.zeros((), dtype=x.dtype), x)
 
 
+def _round_half_away_from_zero(x: np.ndarray) -> np.ndarray:
+    """C's ``round``: halves go away from zero (Theano's compiled ``round_half_away_from_zero``).
+
+    ``x - trunc(x)`` is exact, so 0.49999997 stays 0 (``floor(x + 0.5)``, Theano's Python
+    fallback, rounds the sum up to 1 in float32). Integers are already round."""
+    x = np.asarray(x)
+    if x.dtype.kind == "c":  # each part rounded, as np.round does
+        return _round_half_away_from_zero(x.real) + 1j * _round_half_away_from_zero(x.imag)
+    if x.dtype.kind != "f":
+        return np.round(x)
+    whole = np.trunc(x)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, and inf stays inf
+        away = np.abs(x - whole) >= 0.5
+    return np.where(away, whole + np.sign(x), whole)
+
+
 _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 
 
@@ -113,8 +129,10 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     S("neg", "Neg", 1, np.negative, "-x.", grad="neg", symbol="-"),
     S("abs", "Abs", 1, np.absolute, "|x|.", grad="abs"),
     S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", grad="zero"),
-    S("round", "Round", 1, np.round, "Round half to even, as NumPy.",
-      scalar_name="round_half_to_even", grad="zero"),
+    S("round_half_to_even", "RoundHalfToEven", 1, np.round, "Round half to even, as NumPy.",
+      grad="zero"),
+    S("round_half_away_from_zero", "RoundHalfAwayFromZero", 1, _round_half_away_from_zero,
+      "Round half away from zero, as C's round.", dtype_like=np.round, grad="zero"),
     S("floor", "Floor", 1, np.floor, "Floor of x.", grad="zero"),
     S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", grad="zero"),
     # transcendental

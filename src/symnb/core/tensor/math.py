@@ -15,14 +15,16 @@ from typing import Any, Callable
 
 from symnb.core.tensor import elemwise as ew
 from symnb.core.graph.basic import Variable
+from symnb.core.graph.errors import build_error
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
-    "abs", "sign", "round", "floor", "ceil", "exp", "log", "log1p", "expm1", "sqrt", "square",
+    "abs", "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil",
+    "exp", "log", "log1p", "expm1", "sqrt", "square",
     "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf", "identity", "stop_gradient", "eq", "neq",
     "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "isnan", "isinf", "clip", "switch",
-    "where", "divide", "bitwise_not", "cast",
+    "where", "divide", "bitwise_not", "tensor_copy", "cast",
 ]
 
 _STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.stable_forms`) "
@@ -56,7 +58,8 @@ minimum = _function(ew.Minimum)
 neg = _function(ew.Neg)
 abs = _function(ew.Abs)
 sign = _function(ew.Sign)
-round = _function(ew.Round)
+round_half_to_even = _function(ew.RoundHalfToEven)
+round_half_away_from_zero = _function(ew.RoundHalfAwayFromZero)
 floor = _function(ew.Floor)
 ceil = _function(ew.Ceil)
 exp = _function(ew.Exp)
@@ -90,8 +93,25 @@ clip = _function(ew.Clip)
 
 divide = true_div
 bitwise_not = invert
+tensor_copy = identity  # Theano's name for the copy node (TensorVariable.copy builds it)
 
 # Written out: their arguments are not all promoted together.
+
+#: ``T.round``'s modes, by name: Theano's.
+_ROUND_MODES = {"half_to_even": round_half_to_even, "half_away_from_zero": round_half_away_from_zero}
+
+
+def round(a: Any, mode: str | None = None) -> Variable:
+    """``a`` rounded to whole numbers: halves to the even neighbour (``mode=None`` or
+    ``'half_to_even'``, NumPy's and Theano 1.0's default) or away from zero
+    (``'half_away_from_zero'``, C's ``round``)."""
+    function = _ROUND_MODES.get(mode if mode is not None else "half_to_even")
+    if function is None:
+        accepted = ", ".join(repr(name) for name in _ROUND_MODES)
+        raise build_error(f"round: mode={mode!r} is not a rounding mode; the modes are "
+                          f"{accepted} (None means 'half_to_even')", ValueError)
+    return function(a)
+
 
 def _documented_by(op_class: type[ew.Elemwise]) -> Callable[[Callable], Callable]:
     def document(function: Callable) -> Callable:

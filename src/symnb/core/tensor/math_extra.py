@@ -14,6 +14,7 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import matmul
+from symnb.core.tensor.blas_batched import batched_tensordot
 from symnb.core.tensor.reduction import all as _all
 from symnb.core.tensor.reduction import argmax, max as _max
 from symnb.core.tensor.shape import shape_i
@@ -75,7 +76,9 @@ def max_and_argmax(a: Any, axis: Any = None, keepdims: bool = False) -> list[Var
 def batched_dot(a: Any, b: Any) -> Variable:
     """``np.dot(a[i], b[i])`` for each ``i`` along the first (batch) axis (Theano's
     ``T.batched_dot``): 3-d by 3-d is a batched matrix product, 2-d rows are treated as
-    batches of vectors, and a 1-d operand scales the other one per batch."""
+    batches of vectors, a 1-d operand scales the other one per batch, and operands of more
+    dimensions contract the last axis of ``a`` with the second-to-last of ``b``
+    (``batched_tensordot``)."""
     a, b = as_tensor_variable(a), as_tensor_variable(b)
     for var in (a, b):
         if var.ndim == 0:
@@ -85,10 +88,8 @@ def batched_dot(a: Any, b: Any) -> Variable:
         return m.mul(a.dimshuffle(0, *["x"] * (b.ndim - 1)), b)
     if b.ndim == 1:
         return m.mul(a, b.dimshuffle(0, *["x"] * (a.ndim - 1)))
-    if a.ndim > 3 or b.ndim > 3:
-        raise build_error(f"batched_dot: operands of up to 3 dimensions are supported, got "
-                          f"{a.type.short()} and {b.type.short()}; use T.matmul for stacks of "
-                          f"matrices", NotImplementedError, inputs=[a, b])
+    if a.ndim > 3 or b.ndim > 3:  # as Theano: the last axis of a, the second-to-last of b
+        return batched_tensordot(a, b, [[a.ndim - 1], [max(1, b.ndim - 2)]])
     left = a if a.ndim == 3 else a.dimshuffle(0, "x", 1)      # a batch of row vectors
     right = b if b.ndim == 3 else b.dimshuffle(0, 1, "x")     # a batch of column vectors
     product = matmul(left, right)

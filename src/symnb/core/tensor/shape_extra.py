@@ -9,9 +9,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.type import is_integer
 from symnb.core.graph.basic import Constant, Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import alloc
+from symnb.core.tensor.assertion import Assert
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.extra_ops import SpecifyShape
 from symnb.core.tensor.join import concatenate
@@ -90,21 +92,61 @@ def repeat(x: Any, repeats: Any, axis: Any = None) -> Variable:
     return _repeat_each(x, axis, times)
 
 
-def tile(x: Any, reps: Sequence[Any], ndim: int | None = None) -> Variable:
-    """``np.tile``: ``x`` repeated ``reps[d]`` times along each axis ``d`` (``reps``
-    shorter than ``x.ndim`` applies to the last axes; longer adds leading axes)."""
+def tile(x: Any, reps: Any, ndim: int | None = None) -> Variable:
+    """``np.tile``: ``x`` repeated ``reps[d]`` times along each axis ``d`` (Theano's
+    ``T.tile``). ``reps`` is an int or an int scalar (one count: the last axis), a list or
+    tuple of ints and int scalars, or an int vector (then ``ndim`` is needed unless its
+    length is static). ``reps`` shorter than the result applies to its last axes; the
+    result has ``ndim`` axes (default ``max(x.ndim, len(reps))``), new ones in front."""
     x = as_tensor_variable(x)
-    reps = list(reps)
-    if ndim is not None and ndim != max(x.ndim, len(reps)):
-        raise ValueError(f"tile: ndim={ndim} does not match max(x.ndim, len(reps)) = "
-                         f"{max(x.ndim, len(reps))}")
-    if len(reps) > x.ndim:
-        x = shape_padleft(x, len(reps) - x.ndim)
-    reps = [1] * (x.ndim - len(reps)) + reps
+    if ndim is not None and ndim < x.ndim:
+        raise build_error(f"tile: ndim={ndim} is smaller than the {x.ndim} dimension(s) of "
+                          f"{label(x)!r}", ValueError, inputs=[x])
+    reps = _reps_list(reps, ndim)
+    if ndim is None:
+        ndim = max(len(reps), x.ndim)
+    if len(reps) > ndim:
+        raise build_error(f"tile: reps has {len(reps)} counts, more than ndim={ndim}", ValueError)
+    if ndim > x.ndim:
+        x = shape_padleft(x, ndim - x.ndim)
+    reps = [1] * (ndim - len(reps)) + reps
     for axis, times in enumerate(reps):
-        if not (isinstance(times, int) and times == 1):
+        if not (isinstance(times, (int, np.integer)) and times == 1):
             x = _repeat_whole(x, axis, times)
     return x
+
+
+def _reps_list(reps: Any, ndim: int | None) -> list[Any]:
+    """``tile``'s counts as a list of Python ints and symbolic int scalars."""
+    if isinstance(reps, (list, tuple)):
+        for r in reps:
+            if not (isinstance(r, (int, np.integer))
+                    or isinstance(r, Variable) and r.ndim == 0 and is_integer(r.dtype)):
+                raise build_error(f"tile: the counts in reps must be ints or int scalars; got "
+                                  f"{r!r} in {reps!r}", ValueError)
+        return [int(r) if isinstance(r, (int, np.integer)) else r for r in reps]
+    counts = as_tensor_variable(reps)
+    if not is_integer(counts.dtype):
+        what = repr(reps) if not isinstance(reps, Variable) else f"{label(reps)!r}, {reps.type.short()}"
+        raise build_error(f"tile: reps must hold integers; got {what}", ValueError)
+    if counts.ndim > 1:
+        raise build_error(f"tile: reps is an int, a list or an int vector; {label(counts)!r} has "
+                          f"{counts.ndim} dimensions", ValueError, inputs=[counts])
+    if counts.ndim == 0:
+        return [int(counts.data) if isinstance(counts, Constant) else counts]
+    if isinstance(counts, Constant):
+        return [int(r) for r in counts.data]
+    length = counts.type.shape[0]
+    if length is not None:
+        return [getitem(counts, i) for i in range(length)]
+    if ndim is None:
+        raise build_error(f"tile: reps {label(counts)!r} is a vector of unknown length; give ndim "
+                          f"(the result's number of dimensions)", ValueError, inputs=[counts])
+    # Theano's padding: count i of the result is 1 before the vector starts.
+    offset = Assert("tile: reps has more counts than ndim")(
+        m.sub(ndim, shape_i(counts, 0)), m.ge(m.sub(ndim, shape_i(counts, 0)), 0))
+    return [m.switch(m.lt(i, offset), 1, getitem(counts, m.maximum(m.sub(i, offset), 0)))
+            for i in range(ndim)]
 
 
 def roll(x: Any, shift: Any, axis: Any = None) -> Variable:
@@ -130,25 +172,41 @@ def _axes(x: Variable, axes: Sequence[int], name: str) -> set[int]:
 
 
 def addbroadcast(x: Any, *axes: int) -> Variable:
-    """``x`` with the given axes known to have length 1 (checked when the graph runs)."""
+    """``x`` with the given axes known to have length 1 (checked when the graph runs).
+
+    ``x`` itself when they already are (Theano removed its no-op ``Rebroadcast`` at once,
+    so the result of a no-op call can be, say, an update target)."""
     x = as_tensor_variable(x)
     chosen = _axes(x, axes, "addbroadcast")
-    return SpecifyShape(tuple(1 if d in chosen else None for d in range(x.ndim)))(x)
+    changed = {d for d in chosen if x.type.shape[d] != 1}
+    if not changed:
+        return x
+    return SpecifyShape(tuple(1 if d in changed else None for d in range(x.ndim)))(x)
 
 
 def unbroadcast(x: Any, *axes: int) -> Variable:
-    """``x`` with the given axes' static length forgotten (the value is unchanged)."""
+    """``x`` with the given axes' static length forgotten (the value is unchanged).
+
+    Only a static length of 1 is forgotten (what Theano called broadcastable): ``x``
+    itself when no chosen axis has one, as Theano's ``unbroadcast`` returned (Keras's
+    stateful RNNs update the result of ``T.unbroadcast(state, 0, 1)``)."""
     x = as_tensor_variable(x)
-    chosen = _axes(x, axes, "unbroadcast")
-    return SpecifyShape((None,) * x.ndim, tuple(sorted(chosen)))(x)
+    changed = sorted(d for d in _axes(x, axes, "unbroadcast") if x.type.shape[d] == 1)
+    if not changed:
+        return x
+    return SpecifyShape((None,) * x.ndim, tuple(changed))(x)
 
 
 def patternbroadcast(x: Any, broadcastable: Sequence[bool]) -> Variable:
-    """``x`` whose length-1 axes are exactly those marked True in ``broadcastable``."""
+    """``x`` whose length-1 axes are exactly those marked True in ``broadcastable``
+    (``x`` itself when they already are, as in Theano)."""
     x = as_tensor_variable(x)
     pattern = list(broadcastable)
     if len(pattern) != x.ndim:
         raise build_error(f"patternbroadcast: {label(x)!r} has {x.ndim} dimension(s), the pattern "
                           f"{tuple(pattern)} has {len(pattern)}", ValueError, inputs=[x])
+    add = tuple(d for d, b in enumerate(pattern) if b and x.type.shape[d] != 1)
     forget = tuple(d for d, b in enumerate(pattern) if not b and x.type.shape[d] == 1)
-    return SpecifyShape(tuple(1 if b else None for b in pattern), forget)(x)
+    if not add and not forget:
+        return x
+    return SpecifyShape(tuple(1 if d in add else None for d in range(x.ndim)), forget)(x)

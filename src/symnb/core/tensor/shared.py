@@ -148,7 +148,8 @@ class SharedVariable(_TensorOperators, Variable):
     # default update (which usually reads this variable) goes in the state, restored
     # after the variable exists, so the cycle pickles.
     def __reduce_ex__(self, protocol: Any) -> tuple:
-        state = {"default_update": self.default_update, "strict": self.strict,
+        # vars(self): the attributes a library attached (Keras's _keras_shape) travel too.
+        state = {**vars(self), "default_update": self.default_update, "strict": self.strict,
                  "allow_downcast": self.allow_downcast, "_site": self._site, "_tag": self._tag}
         return (_unpickled_shared, (self.type, np.asarray(self.get_value()), self.name,
                                     type(self)), state)
@@ -202,7 +203,8 @@ class _SharedAlias(SharedVariable):
 
     def __reduce_ex__(self, protocol: Any) -> tuple:
         # The origin pickles once (pickle's memo), so an unpickled alias still aliases it.
-        state = {"default_update": self.default_update, "_site": self._site, "_tag": self._tag}
+        state = {**vars(self), "default_update": self.default_update, "_site": self._site,
+                 "_tag": self._tag}
         return (_unpickled_alias, (self._origin, self.name), state)
 
 

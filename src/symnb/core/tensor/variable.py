@@ -136,7 +136,15 @@ class _TensorOperators:
     def astype(self, dtype): return _math.cast(self, dtype)
     def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
     def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
-    def round(self): return _math.round(self)
+    def round(self, mode=None): return _math.round(self, mode)
+
+    def copy(self, name=None):
+        """A symbolic copy (an identity node, Theano's ``tensor_copy``) named ``name``; the
+        tags (test value aside, which is computed again) are not copied."""
+        copied = _math.tensor_copy(self)
+        copied.name = name
+        return copied
+
     def __round__(self): return _math.round(self)
     @property
     def shape(self): return _shape.shape(self)

@@ -1,4 +1,4 @@
-"""Products -> jnp.dot / jnp.matmul / jnp.tensordot.
+"""Products -> jnp.dot / jnp.matmul / jnp.tensordot / jax.lax.dot_general (batched).
 
 Operands are cast to NumPy's result dtype first (JAX promotes ``int32 . float32`` to
 float32, NumPy to float64), and float products ask for ``Precision.HIGHEST`` so that
@@ -16,6 +16,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.tensor import blas
+from symnb.core.tensor.blas_batched import BatchedTensordot
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
@@ -48,6 +49,15 @@ def _dot(op, node):
 def _tensordot(op, node):
     return _contraction(op, node, lambda x, y, precision: jnp.tensordot(
         x, y, axes=op.axes, precision=precision))
+
+
+@lower.register(BatchedTensordot)
+def _batched_tensordot(op, node):
+    # One dot_general with axis 0 as its batch dimension: its result holds the batch, then
+    # the free axes of x, then those of y, the op's order.
+    dimensions = (op.axes, ((0,), (0,)))
+    return _contraction(op, node, lambda x, y, precision: jax.lax.dot_general(
+        x, y, dimensions, precision=precision))
 
 
 @lower.register(blas.Matmul)

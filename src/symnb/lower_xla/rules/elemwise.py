@@ -82,6 +82,15 @@ def _power(x, y):
     return result
 
 
+def _round_half_away_from_zero(x):
+    """C's round (XLA's ``round``); integers are already round."""
+    if jnp.issubdtype(x.dtype, jnp.complexfloating):  # each part rounded, as jnp.round does
+        return lax.complex(_round_half_away_from_zero(x.real), _round_half_away_from_zero(x.imag))
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return x
+    return lax.round(x, lax.RoundingMethod.AWAY_FROM_ZERO)
+
+
 def _erf(x):
     # Imported here: jax.scipy.special costs a fresh process a few milliseconds to load.
     from jax.scipy.special import erf
@@ -121,6 +130,8 @@ JAX_FUNCTIONS: dict[str, Callable] = {
     "or_": jnp.bitwise_or,
     "xor": jnp.bitwise_xor,
     "clip": _clip,
+    "round_half_to_even": jnp.round,
+    "round_half_away_from_zero": _round_half_away_from_zero,
 }
 
 

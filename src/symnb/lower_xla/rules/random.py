@@ -19,7 +19,7 @@ from jax import lax
 from symnb.core.tensor.random import samplers
 from symnb.core.tensor.random.ops import (
     BinomialRV, ChoiceRV, MultinomialRV, NormalRV, PermutationRV, RandomIntegersRV, RandomOp,
-    UniformRV, multinomial_counts,
+    TruncatedNormalRV, UniformRV, multinomial_counts,
 )
 from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import static_argument
@@ -70,6 +70,14 @@ def _normal(op, node, key, size, avg, std):
     return avg + std * jax.random.normal(key, size, op.dtype)
 
 
+def _truncated_normal(op, node, key, size, avg, std):
+    # samplers.standard_truncated_normal's steps, with its constants: the same draw.
+    low, high = samplers.truncated_normal_bounds(op.dtype)
+    u = jax.random.uniform(key, size, op.dtype, low, high)
+    z = jnp.clip(np.array(np.sqrt(2), op.dtype) * lax.erf_inv(u), *samplers.truncation_clamp(op.dtype))
+    return avg + std * z
+
+
 def _binomial(op, node, key, size, p):
     if op.n == 1:
         return jax.random.bernoulli(key, p, size)
@@ -86,7 +94,8 @@ def _multinomial(op, node, key, size, pvals):
     return multinomial_counts(u, pvals, jnp, op.dtype)
 
 
-for _op_class, _draw in ((UniformRV, _uniform), (NormalRV, _normal), (BinomialRV, _binomial),
+for _op_class, _draw in ((UniformRV, _uniform), (NormalRV, _normal),
+                         (TruncatedNormalRV, _truncated_normal), (BinomialRV, _binomial),
                          (RandomIntegersRV, _random_integers), (MultinomialRV, _multinomial)):
     lower.register(_op_class)(_rule(_draw))
 

@@ -10,9 +10,11 @@ XLA needs every shape at trace time. Three consequences:
   ``jnp.nonzero(m, size=m.size, fill_value=-1)``: padded to the largest possible
   length with -1, an index no nonzero position ever has. ``set_subtensor`` and
   ``inc_subtensor`` turn the padding into an index one past the end of the axis, which
-  ``mode='drop'`` skips, so they are exact. Every other use of such a ``nonzero`` (or of
-  ``x[mask]`` with a run-time mask) would see the padded length: the compile pipeline
-  refuses those graphs before the program is built (``symnb.compile.dynamic_shapes``).
+  ``mode='drop'`` skips, so they are exact. Reading ``x[m.nonzero()]`` or ``x[mask]``
+  needs the mask while tracing (``static_inputs``): the function specializes on the
+  inputs it is computed from, when it can (``symnb.compile.specialize``); any other use
+  of such a ``nonzero`` would see the padded length: the compile pipeline refuses those
+  graphs before the program is built (``symnb.compile.dynamic_shapes``).
 - A constant mask, or one computed from constants, is evaluated with NumPy while
   tracing (exact lengths), so reading ``x[mask]`` works then.
 """
@@ -83,27 +85,45 @@ def _subtensor(op, node):
     check_indices = index_checker(node)
 
     def subtensor(x, *values):
-        # The compile pipeline refuses these graphs first; this guards direct builds.
-        if any(padded and not isinstance(v, np.ndarray) for padded, v in zip(padded_inputs, values)):
-            nonzero_node = next(v.owner for v, f in zip(node.inputs[1:], padded_inputs) if f)
-            raise DynamicShapeError(nonzero_use_message(nonzero_node, node))
+        # A read's length needs the mask: the function specializes on its sources.
+        padded = tuple(1 + i for i, (f, v) in enumerate(zip(padded_inputs, values))
+                       if f and not isinstance(v, np.ndarray))
+        if padded:
+            raise StaticValueRequired(nonzero_use_message(node.inputs[padded[0]].owner, node), padded)
         check_indices(np.shape(x), values)
         index = _jax_index(node, values)
-        if any(_is_traced_mask(e) for e in index):
-            raise DynamicShapeError(mask_read_message(node))
+        masks = tuple(p for p in _mask_positions(node) if _is_traced_mask(values[p - 1]))
+        if masks:
+            raise StaticValueRequired(mask_read_message(node), masks)
         return jnp.asarray(x)[_flatten(index)]  # x may be static while the index is not
 
     return subtensor
 
 
 @static_inputs.register(st.Subtensor)
-@static_inputs.register(st.AdvancedSubtensor)
 @static_inputs.register(st.IncSubtensor)
 @static_inputs.register(st.AdvancedIncSubtensor)
 def _slice_bounds(op, node) -> dict[int, str]:
     idx_list = op.idx_list
     return {op.n_values + k: "a slice bound" for k, entry in enumerate(si.input_entries(idx_list))
             if isinstance(idx_list[entry], si.Slice)}
+
+
+@static_inputs.register(st.AdvancedSubtensor)
+def _read_lengths(op, node) -> dict[int, str]:
+    """A read's slice bounds, and the masks (or ``nonzero`` positions) it selects with:
+    the length of ``x[mask]`` is the number of true values."""
+    needs = _slice_bounds(op, node)
+    needs.update((p, "a mask") for p in _mask_positions(node))
+    needs.update((p, "a mask") for p, var in enumerate(node.inputs) if p >= op.n_values and from_nonzero(var))
+    return needs
+
+
+def _mask_positions(node: Apply) -> list[int]:
+    """The positions in ``node.inputs`` of its boolean-mask indices."""
+    idx_list, first = node.op.idx_list, node.op.n_values
+    return [first + k for k, entry in enumerate(si.input_entries(idx_list))
+            if isinstance(idx_list[entry], si.Mask)]
 
 
 def _is_traced_mask(entry: Any) -> bool:
@@ -301,8 +321,10 @@ def nonzero_use_message(nonzero_node: Apply, client: Apply | None, owner: str = 
         use = f"it is used by {client.op.display_name()}:\n{_where(client)}"
     return (f"the length of {mask}.nonzero() depends on the values of {mask}, known only at run "
             f"time; XLA needs static shapes.\n{_where(nonzero_node)}\n{use}\n"
-            f"In a compiled function it can only index set_subtensor/inc_subtensor "
-            f"(e.g. T.set_subtensor(x[{mask}.nonzero()], 0)); to read masked values use "
+            f"In a compiled function it can index set_subtensor/inc_subtensor "
+            f"(e.g. T.set_subtensor(x[{mask}.nonzero()], 0)), and be read when {mask} is "
+            f"computed from arguments of a small fixed size or shared variables (the function "
+            f"then compiles a program per value); to read masked values otherwise use "
             f"T.switch({mask}, x, 0), or sums like (x * {mask}).sum()")
 
 

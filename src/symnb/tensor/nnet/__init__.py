@@ -1,8 +1,8 @@
 """``symnb.tensor.nnet`` (``T.nnet``): Theano's neural-network namespace.
 
 An explicit list of re-exports of the core functions, in Theano's module layout:
-``abstract_conv`` (convolutions and their gradients), ``bn`` (batch normalization) and
-``neighbours`` (``images2neibs``).
+``abstract_conv`` (convolutions and their gradients), ``bn`` (batch normalization),
+``neighbours`` (``images2neibs``) and ``conv`` (the deprecated ``conv.conv2d``).
 
 ``T.nnet.softmax`` has Theano's semantics: a vector gives a 1 x n matrix (``T.softmax``,
 symnb's own, keeps the input's shape and takes an ``axis``).
@@ -18,7 +18,8 @@ from symnb.core.tensor.conv_api import conv2d, conv3d
 from symnb.core.tensor.math import sigmoid, softplus
 from symnb.core.tensor.losses import binary_crossentropy, categorical_crossentropy
 from symnb.core.tensor.nnet import log_softmax
-from symnb.tensor.nnet import abstract_conv, bn, neighbours  # noqa: F401  (T.nnet.bn...)
+from symnb.tensor.nnet import abstract_conv, bn, conv, neighbours, nnet  # noqa: F401  (T.nnet.bn...)
+from symnb.core.tensor.activations import softsign
 
 from symnb.core.absent import module_getattr
 
@@ -29,7 +30,7 @@ __all__ = [
     "conv2d", "conv3d", "batch_normalization", "softmax", "log_softmax", "sigmoid", "softplus",
     "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu", "softmax_with_bias",
     "categorical_crossentropy", "binary_crossentropy", "crossentropy_categorical_1hot",
-    "abstract_conv", "bn", "neighbours",
+    "abstract_conv", "bn", "conv", "neighbours", "nnet", "softsign",
 ]
 
 _entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

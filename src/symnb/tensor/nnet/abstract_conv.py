@@ -13,6 +13,9 @@ from symnb.core.tensor.conv_api import (
     conv2d, conv2d_grad_wrt_inputs, conv2d_grad_wrt_weights, conv3d, conv3d_grad_wrt_inputs,
     conv3d_grad_wrt_weights,
 )
+from symnb.core.tensor.upsampling import (
+    bilinear_kernel_1D, bilinear_kernel_2D, bilinear_upsampling, frac_bilinear_upsampling,
+)
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = [
@@ -20,6 +23,7 @@ __all__ = [
     "conv3d_grad_wrt_weights", "get_conv_output_shape", "AbstractConv", "AbstractConvGradInputs",
     "AbstractConvGradWeights", "AbstractConv2d", "AbstractConv3d", "AbstractConv2d_gradInputs",
     "AbstractConv3d_gradInputs", "AbstractConv2d_gradWeights", "AbstractConv3d_gradWeights",
+    "bilinear_kernel_1D", "bilinear_kernel_2D", "bilinear_upsampling", "frac_bilinear_upsampling",
 ]
 
 

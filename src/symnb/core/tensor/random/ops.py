@@ -30,7 +30,7 @@ from symnb.core.tensor.shape import static_entries, vector_entries
 from symnb.core.tensor.variable import TensorVariable
 from symnb.core.graph.type import TensorType, describe_shape, is_float
 
-__all__ = ["RandomVariable", "RandomOp", "UniformRV", "NormalRV", "BinomialRV",
+__all__ = ["RandomVariable", "RandomOp", "UniformRV", "NormalRV", "TruncatedNormalRV", "BinomialRV",
            "RandomIntegersRV", "ChoiceRV", "PermutationRV", "MultinomialRV", "KEY_TYPE",
            "size_problem"]
 
@@ -169,8 +169,20 @@ class NormalRV(RandomOp):
         g = output_grads[1]
         if g is None:
             return [None] * 4
-        z = NormalRV(self.dtype)(key, size, 0.0, 1.0)[1]  # the same standard draw
+        z = type(self)(self.dtype)(key, size, 0.0, 1.0)[1]  # the same standard draw
         return [None, None, sum_to_shape(g, avg), sum_to_shape(g * z, std)]
+
+
+class TruncatedNormalRV(NormalRV):
+    """``avg + std * z``, ``z`` standard normal truncated to ``(-2, 2)``: Theano's
+    ``MRG_RandomStreams.normal(..., truncate=True)``, drawn by inverse CDF as
+    ``jax.random.truncated_normal`` (``sqrt(2) * erfinv(u)``, ``u`` uniform between
+    ``erf(∓sqrt(2))``), so every draw lies within ``avg ± 2 std``. The gradient is
+    NormalRV's: ``avg`` gets ``g``, ``std`` gets ``g * z``."""
+
+    def draw(self, key, size, params):
+        avg, std = (np.asarray(p, self.dtype) for p in params)
+        return samplers.truncated_normal(key, size, self.dtype, avg, std)
 
 
 class BinomialRV(RandomOp):

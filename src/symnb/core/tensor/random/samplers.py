@@ -1,5 +1,5 @@
-"""JAX's samplers in NumPy: from a threefry key to uniform, normal, Bernoulli, integer,
-choice and permutation draws, with the same bits-to-value transforms as
+"""JAX's samplers in NumPy: from a threefry key to uniform, normal, truncated normal,
+Bernoulli, integer, choice and permutation draws, with the same bits-to-value transforms as
 ``jax/_src/random/core.py`` (JAX 0.10). The random ops' ``perform`` uses these, so a
 draw's test value is what the compiled program (which calls ``jax.random``) returns:
 integers bit for bit; floats bit for bit in float32 and within an ulp in float64 on a
@@ -17,8 +17,9 @@ import numpy as np
 from symnb.core.tensor.random import threefry
 from symnb.core.tensor.random.xla_cpu_math import fused_multiply_add, log1p
 
-__all__ = ["fused_multiply_add", "uniform", "normal", "scaled_normal", "bernoulli", "randint",
-           "shuffle", "choice", "erf_inv", "gumbel"]
+__all__ = ["fused_multiply_add", "uniform", "normal", "scaled_normal", "TRUNCATION",
+           "truncated_normal_bounds", "truncation_clamp", "standard_truncated_normal",
+           "truncated_normal", "bernoulli", "randint", "shuffle", "choice", "erf_inv", "gumbel"]
 
 
 def uniform(key: np.ndarray, shape: Sequence[int], dtype: str,
@@ -58,6 +59,46 @@ def scaled_normal(key: np.ndarray, shape: Sequence[int], dtype: str, avg: np.nda
 def _erf_inv_of_uniform(key: np.ndarray, shape: Sequence[int], dtype: np.dtype) -> np.ndarray:
     lo = np.nextafter(np.array(-1.0, dtype), np.array(0.0, dtype))
     return erf_inv(uniform(key, shape, dtype, lo, 1.0))
+
+
+#: Theano's truncated normal (``MRG_RandomStreams.normal(..., truncate=True)``) keeps
+#: the draws within this many standard deviations of the mean.
+TRUNCATION = 2.0
+
+
+def truncated_normal_bounds(dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(erf(-2 / sqrt(2)), erf(2 / sqrt(2)))`` rounded to ``dtype``: the interval of the
+    uniform whose ``sqrt(2) * erfinv`` is the normal truncated at ``±TRUNCATION``
+    (computed here, correctly rounded, and used as constants by both NumPy and the
+    lowering, so they draw from the same interval)."""
+    bound = math.erf(TRUNCATION / math.sqrt(2))
+    return np.array(-bound, dtype), np.array(bound, dtype)
+
+
+def standard_truncated_normal(key: np.ndarray, shape: Sequence[int], dtype: str) -> np.ndarray:
+    """The standard normal truncated to ``(-2, 2)`` by inverse CDF, as
+    ``jax.random.truncated_normal(key, -2, 2, shape, dtype)``: ``sqrt(2) * erfinv(u)``
+    with ``u`` uniform between the bounds' ``erf`` values, clamped into the open
+    interval (rounding may not push a draw onto or past a bound)."""
+    dtype = np.dtype(dtype)
+    lo, hi = truncated_normal_bounds(dtype)
+    z = (np.array(np.sqrt(2), dtype) * erf_inv(uniform(key, shape, dtype, lo, hi))).astype(dtype)
+    return np.clip(z, *truncation_clamp(dtype)).astype(dtype)
+
+
+def truncation_clamp(dtype: str) -> tuple[np.ndarray, np.ndarray]:
+    """The largest closed interval inside ``(-2, 2)`` in ``dtype``."""
+    bound = np.array(TRUNCATION, dtype)
+    return np.nextafter(-bound, bound), np.nextafter(bound, -bound)
+
+
+def truncated_normal(key: np.ndarray, shape: Sequence[int], dtype: str, avg: np.ndarray,
+                     std: np.ndarray) -> np.ndarray:
+    """``avg + std * z``, ``z`` the :func:`standard_truncated_normal` draw, as XLA
+    computes it (one fused multiply-add)."""
+    dtype = np.dtype(dtype)
+    z = standard_truncated_normal(key, shape, dtype)
+    return fused_multiply_add(np.asarray(std, dtype), z, np.asarray(avg, dtype)).astype(dtype)
 
 
 def bernoulli(key: np.ndarray, p: np.ndarray, shape: Sequence[int]) -> np.ndarray:

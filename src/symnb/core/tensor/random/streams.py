@@ -105,10 +105,15 @@ class RandomStreams:
     def normal(self, size: Any = None, avg: Any = 0.0, std: Any = 1.0, ndim: int | None = None,
                dtype: str | None = None) -> ops.RandomVariable:
         """Normal with mean ``avg`` and standard deviation ``std`` (non-negative)."""
+        return self._normal(ops.NormalRV, size, avg, std, ndim, dtype)
+
+    def _normal(self, op_class: type[ops.NormalRV], size: Any, avg: Any, std: Any,
+                ndim: int | None, dtype: str | None) -> ops.RandomVariable:
+        """A draw of ``op_class`` (the normal or the truncated normal)."""
         dtype = _float_dtype(dtype, avg, std)
         ops.check_dtype_kind("normal", dtype, want_float=True)
         avg, std = _param(avg, dtype), _param(std, dtype)
-        return self.gen(ops.NormalRV(dtype), _size(size, ndim, avg, std), avg, std)
+        return self.gen(op_class(dtype), _size(size, ndim, avg, std), avg, std)
 
     @checked_keywords(OTHER_NAMES)
     def binomial(self, size: Any = None, n: int = 1, p: Any = 0.5, ndim: int | None = None,

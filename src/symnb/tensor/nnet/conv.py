@@ -1,0 +1,66 @@
+"""``symnb.tensor.nnet.conv``: Theano's deprecated ``conv.conv2d`` (the ``ConvOp``
+interface), kept for old code: the convolution of ``T.nnet.conv2d`` with the older
+signature and checks.
+
+Theano's ``ConvOp`` computed what ``T.nnet.conv2d`` computes for the border modes it
+had ('valid', 'full'): a true convolution (filters flipped) of a batch of images
+``(batch, stack, rows, cols)`` by filters ``(nkern, stack, rows, cols)``, every
+``subsample``-th output kept.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from symnb.core.graph.basic import Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.source import warn_at_user_line
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
+from symnb.core.tensor import conv_api
+from symnb.core.tensor.basic import as_tensor_variable
+
+__all__ = ["conv2d"]
+
+
+def conv2d(input: Any, filters: Any, image_shape: Sequence | None = None,
+           filter_shape: Sequence | None = None, border_mode: str = "valid", subsample: Any = (1, 1),
+           unroll_batch: Any = None, unroll_kern: Any = None, unroll_patch: Any = None,
+           openmp: Any = None, verbose: int = 0, version: Any = -1, direction_hint: str = "forward",
+           imshp_logical: Any = None, kshp_logical: Any = None,
+           kshp_logical_top_aligned: bool = True) -> Variable:
+    """Deprecated (as in Theano): use ``T.nnet.conv2d``. The convolution of ``input``
+    ``(batch, stack, rows, cols)`` by ``filters`` ``(nkern, stack, rows, cols)``, of
+    shape ``(batch, nkern, out rows, out cols)``.
+
+    - ``border_mode``: ``'valid'`` (``image - filter + 1``) or ``'full'`` (``image +
+      filter - 1``); ``subsample``: strides ``(rows, cols)``.
+    - ``image_shape``, ``filter_shape``: known lengths (ints, constants or None), checked
+      against the operands, as ``T.nnet.conv2d``'s ``input_shape``/``filter_shape``.
+    - ``unroll_batch``, ``unroll_kern``, ``unroll_patch``, ``openmp``, ``verbose``,
+      ``version``, ``direction_hint``: how Theano's C code ran; they change no value and
+      XLA compiles the convolution, so they are accepted and unused.
+    - ``imshp_logical``, ``kshp_logical``: Theano's internal zero-insertion for its own
+      gradients; not supported.
+    """
+    warn_at_user_line("symnb.tensor.nnet.conv.conv2d is deprecated (as in Theano): use "
+                      "symnb.tensor.nnet.conv2d", DeprecationWarning)
+    if imshp_logical is not None or kshp_logical is not None or kshp_logical_top_aligned is not True:
+        raise build_error("nnet.conv.conv2d: imshp_logical, kshp_logical and kshp_logical_top_aligned "
+                          "(ConvOp's internal zero insertion) are not supported", NotImplementedError)
+    if border_mode not in ("valid", "full"):
+        raise build_error(f"nnet.conv.conv2d: border_mode must be 'valid' or 'full' (ConvOp's modes; "
+                          f"T.nnet.conv2d has the others); got {border_mode!r}", ValueError)
+    input, filters = as_tensor_variable(input), as_tensor_variable(filters)
+    for var, what in ((input, "input"), (filters, "filters")):
+        if var.ndim != 4:
+            raise build_error(f"nnet.conv.conv2d: the {what} {label(var)!r} must be a 4-d tensor; got "
+                              f"{var.type.short()}", TypeError)
+    if input.dtype != filters.dtype:
+        raise build_error(f"nnet.conv.conv2d: the image and the filters must have the same dtype (as "
+                          f"Theano's ConvOp); got {label(input)!r} {input.dtype} and {label(filters)!r} "
+                          f"{filters.dtype}", NotImplementedError)
+    return conv_api.conv2d(input, filters, input_shape=image_shape, filter_shape=filter_shape,
+                           border_mode=border_mode, subsample=subsample)
+
+
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)
