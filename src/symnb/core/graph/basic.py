@@ -260,16 +260,13 @@ def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = (),
     """Every variable ``outputs`` depend on (themselves included), not walking past
     ``blockers`` nor past the variables for which ``stop_at(var)`` is true."""
     stop = {id(v) for v in blockers}
-    seen: set[int] = set()
-    stack = list(outputs)
-    while stack:
-        var = stack.pop()
-        if id(var) in seen:
-            continue
-        seen.add(id(var))
-        yield var
-        if var.owner is not None and id(var) not in stop and not (stop_at is not None and stop_at(var)):
-            stack.extend(reversed(var.owner.inputs))
+
+    def inputs_of(var: Variable) -> Iterable[Variable]:
+        if var.owner is None or id(var) in stop or (stop_at is not None and stop_at(var)):
+            return ()
+        return var.owner.inputs
+
+    return _walk_up(outputs, inputs_of)
 
 
 def value_ancestors(outputs: Iterable[Variable]) -> Iterator[Variable]:
@@ -277,6 +274,20 @@ def value_ancestors(outputs: Iterable[Variable]) -> Iterator[Variable]:
     included): :func:`ancestors`, not past a variable read for its shape only
     (``x.shape``), and through each node only to the inputs the output's value depends
     on (``Op.value_inputs``: a loop's output, to what its body reads for it)."""
+
+    def inputs_of(var: Variable) -> Iterable[Variable]:
+        node = var.owner
+        if node is None or node.op.reads_shape_only:
+            return ()
+        return [node.inputs[i] for i in node.op.value_inputs(node, var.index)]
+
+    return _walk_up(outputs, inputs_of)
+
+
+def _walk_up(outputs: Iterable[Variable],
+             inputs_of: Callable[[Variable], Iterable[Variable]]) -> Iterator[Variable]:
+    """Each variable reached from ``outputs`` through ``inputs_of``, once, depth first
+    and inputs in order (an explicit stack: graphs deeper than Python's recursion limit)."""
     seen: set[int] = set()
     stack = list(outputs)
     while stack:
@@ -285,9 +296,7 @@ def value_ancestors(outputs: Iterable[Variable]) -> Iterator[Variable]:
             continue
         seen.add(id(var))
         yield var
-        node = var.owner
-        if node is not None and not node.op.reads_shape_only:
-            stack.extend(node.inputs[i] for i in reversed(node.op.value_inputs(node, var.index)))
+        stack.extend(reversed(list(inputs_of(var))))
 
 
 def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) -> list[Variable]:
