@@ -261,7 +261,7 @@ def ancestors(outputs: Iterable[Variable], blockers: Iterable[Variable] = (),
     ``blockers`` nor past the variables for which ``stop_at(var)`` is true."""
     stop = {id(v) for v in blockers}
 
-    def inputs_of(var: Variable) -> Iterable[Variable]:
+    def inputs_of(var: Variable) -> Sequence[Variable]:
         if var.owner is None or id(var) in stop or (stop_at is not None and stop_at(var)):
             return ()
         return var.owner.inputs
@@ -275,7 +275,7 @@ def value_ancestors(outputs: Iterable[Variable]) -> Iterator[Variable]:
     (``x.shape``), and through each node only to the inputs the output's value depends
     on (``Op.value_inputs``: a loop's output, to what its body reads for it)."""
 
-    def inputs_of(var: Variable) -> Iterable[Variable]:
+    def inputs_of(var: Variable) -> Sequence[Variable]:
         node = var.owner
         if node is None or node.op.reads_shape_only:
             return ()
@@ -285,7 +285,7 @@ def value_ancestors(outputs: Iterable[Variable]) -> Iterator[Variable]:
 
 
 def _walk_up(outputs: Iterable[Variable],
-             inputs_of: Callable[[Variable], Iterable[Variable]]) -> Iterator[Variable]:
+             inputs_of: Callable[[Variable], Sequence[Variable]]) -> Iterator[Variable]:
     """Each variable reached from ``outputs`` through ``inputs_of``, once, depth first
     and inputs in order (an explicit stack: graphs deeper than Python's recursion limit)."""
     seen: set[int] = set()
@@ -296,7 +296,7 @@ def _walk_up(outputs: Iterable[Variable],
             continue
         seen.add(id(var))
         yield var
-        stack.extend(reversed(list(inputs_of(var))))
+        stack.extend(reversed(inputs_of(var)))
 
 
 def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ()) -> list[Variable]:
