@@ -17,19 +17,23 @@ def _both(inputs, output):
     return fast, full
 
 
-def test_a_one_output_program_returns_its_output_bare_and_its_call_a_list():
+def test_a_one_output_program_returns_its_output_bare_through_run_and_call():
     v = T.vector("v")
     f = sn.function([v], v * 2 + 1)
     x = np.arange(4, dtype="float32")
     np.testing.assert_array_equal(f(x), x * 2 + 1)
     program = f._program
     assert program.bare and program.plain
-    np.testing.assert_array_equal(np.asarray(program.run(x)), x * 2 + 1)
-    listed = program.call(x)
-    assert isinstance(listed, list) and len(listed) == 1
-    np.testing.assert_array_equal(np.asarray(listed[0]), x * 2 + 1)
-    # A list of one output, several outputs, or updates: the program returns a list.
-    assert sn.function([v], [v * 2])._program.bare
+    # One convention: a program of one output and no update returns that output,
+    # whichever way it is called (no list made to be unwrapped again).
+    for runs in (program.run, program.call):
+        np.testing.assert_array_equal(np.asarray(runs(x)), x * 2 + 1)
+    # A list of one output too (the function then returns a list of it); several
+    # outputs, or updates: the program returns a list.
+    listed = sn.function([v], [v * 2])
+    assert listed._program.bare
+    np.testing.assert_array_equal(listed(x)[0], x * 2)
+    assert isinstance(listed(x), list) and len(listed(x)) == 1
     assert not sn.function([v], [v * 2, v + 1])._program.bare
     s = sn.shared(np.zeros(4, "float32"), name="s")
     assert not sn.function([v], v * 2, updates=[(s, s + v)])._program.bare

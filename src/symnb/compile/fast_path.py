@@ -10,6 +10,10 @@ arguments, holds the locks, applies the updates and copies the outputs; anything
 goes to the full path. The most common case, one output and no shared variable, has
 its checks and copy written out in the closure (``_one_output``), and its program
 returns that output bare (``Program.bare``): see bench/bench_calls.py.
+
+A failure while tracing (nothing ran) is handled once, where it is caught: by
+``recover_and_run`` (``Function._recover_and_run``), which specializes the program, or
+stops donating, and runs the call again, or raises the call's error.
 """
 
 from __future__ import annotations
@@ -28,13 +32,13 @@ __all__ = ["fast_path"]
 
 
 def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
-              retry: Callable[[list[Any], Exception], Any],
+              recover_and_run: Callable[[Program, Exception, list[Any]], Any],
               execution_error: Callable[[Exception, Program, list[Any]], Exception]
               ) -> Callable[..., Any]:
     """The call running ``program`` (a plain one: ``program.plain``) with ``spec``'s
     arguments; ``full`` takes calls with keywords or a wrong number of arguments.
-    A failure while tracing (nothing ran) goes to ``retry(arrays, failure)`` (the full run,
-    which specializes or reports it); one while running to ``execution_error``."""
+    A failure while tracing goes to ``recover_and_run(program, failure, arrays)``, which
+    returns the program's results; one while running to ``execution_error``."""
     check_all, call, n_inputs = spec.checks.check_all, program.call, len(spec.inputs)
     locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
 
@@ -42,12 +46,12 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         try:
             return call(*arrays)
         except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-            return retry(list(arrays), failure)
+            return recover_and_run(program, failure, list(arrays))
         except jax.errors.JaxRuntimeError as error:
             raise execution_error(error, program, list(arrays)) from None
 
-    if program.bare and spec.single and locks is None:
-        return _one_output(spec, program.run, full, retry, execution_error, program)
+    if spec.bare and spec.single and locks is None:
+        return _one_output(spec, program, full, recover_and_run, execution_error)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != n_inputs:
@@ -65,16 +69,16 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     return positional
 
 
-def _one_output(spec: CallSpec, run: Callable[..., Any], full: Callable[..., Any],
-                retry: Callable[[list[Any], Exception], Any],
-                execution_error: Callable[[Exception, Program, list[Any]], Exception],
-                program: Program) -> Callable[..., Any]:
-    """The most common case: one output, no shared variable, a bare program (``run``
-    returns the output itself). ``fast_path``'s checks, run and ``finish`` written out
-    in the closure: a Python frame or loop is a measurable part of a tiny function's
-    call. ``retry`` returns the full run's list of outputs."""
+def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
+                recover_and_run: Callable[[Program, Exception, list[Any]], Any],
+                execution_error: Callable[[Exception, Program, list[Any]], Exception]
+                ) -> Callable[..., Any]:
+    """The most common case: one output, no shared variable, a bare program (its
+    ``run`` returns the output itself). ``fast_path``'s checks, run and ``finish``
+    written out in the closure: a Python frame or loop is a measurable part of a tiny
+    function's call."""
     check_all, exact, n_inputs = spec.checks.check_all, spec.checks.exact, len(spec.inputs)
-    ndarray, asarray, missing = np.ndarray, np.asarray, _MISSING
+    run, ndarray, asarray, missing = program.run, np.ndarray, np.asarray, _MISSING
 
     if n_inputs == 1:
         (dtype, ndim), = exact
@@ -89,7 +93,7 @@ def _one_output(spec: CallSpec, run: Callable[..., Any], full: Callable[..., Any
                 try:
                     output = run(value)
                 except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                    output = retry([value], failure)[0]
+                    output = recover_and_run(program, failure, [value])
                 except jax.errors.JaxRuntimeError as error:
                     raise execution_error(error, program, [value]) from None
             except Exception as err:
@@ -110,7 +114,7 @@ def _one_output(spec: CallSpec, run: Callable[..., Any], full: Callable[..., Any
             try:
                 output = run(*args)
             except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                output = retry(list(args), failure)[0]
+                output = recover_and_run(program, failure, list(args))
             except jax.errors.JaxRuntimeError as error:
                 raise execution_error(error, program, list(args)) from None
         except Exception as err:

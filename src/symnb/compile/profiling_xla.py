@@ -107,7 +107,7 @@ def compiled_facts(program: Any, call_args: Sequence[Any], context: Any) -> Comp
         with context() if context is not None else contextlib.nullcontext(), jax_cache_bypassed():
             compiled = program.jitted.lower(*call_args).compile()
     finally:
-        program.traces, program_cache.traces = counted
+        program.record.traces, program_cache.traces = counted
     cost = compiled.cost_analysis() or {}
     if isinstance(cost, list):  # older JAX: one dict per device
         cost = cost[0] if cost else {}
