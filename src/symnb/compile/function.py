@@ -184,7 +184,7 @@ class Function:
         return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
                                        donate if self._donating else (), self.maker.optimizer,
                                        self._static, shardings=self.shardings,
-                                       bare=self._call_spec.bare)
+                                       bare=self._call_spec.bare, n_outputs=self._n_outputs)
 
     @property
     def last_shapes(self) -> dict[Variable, tuple[str, tuple]]:

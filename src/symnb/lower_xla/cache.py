@@ -27,7 +27,10 @@ from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.checks import CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks
+from symnb.lower_xla.check_flag import carrier_position, pack, unpack
+from symnb.lower_xla.checks import (
+    CheckOutcome, CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks,
+)
 from symnb.lower_xla.interpreter import TraceShapes, build_program
 from symnb.lower_xla.executable_cache import disk_cached_call
 from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
@@ -270,7 +273,8 @@ program_cache = ProgramCache()
 
 def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: list[Apply],
                      donate: tuple[int, ...], mode_key: Any, static: tuple[int, ...] = (),
-                     shardings: tuple | None = None, bare: bool = False) -> Program:
+                     shardings: tuple | None = None, bare: bool = False,
+                     n_outputs: int | None = None) -> Program:
     """The jitted program for this graph: from the cache when an equal graph was
     compiled before, else built (and cached).
 
@@ -286,11 +290,13 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     ``shardings``: ``(in_shardings, out_shardings)``, one JAX sharding (or None: JAX
     decides) per argument and per output; ``jax.jit`` then compiles one SPMD program.
     ``bare``: the one output (no update) is returned itself (see :class:`Program`).
+    ``n_outputs``: how many of ``outputs`` are the function's (the rest are updates);
+    a program checking its own graph returns its flag in one of them (``check_flag.py``).
     """
     enable_persistent_cache()
     # index_checks decides which checks the rules emit (read when they are built, below).
     key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static, config.index_checks,
-           shardings, bare)
+           shardings, bare, n_outputs)
     program = program_cache.get(key)
     if program is not None:
         return program
@@ -310,6 +316,10 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     own = checked and not checks_in_inner_graphs(nodes)
     if own:
         run = own_checks(run, record.checks, donate)
+    # The position of the output carrying the checks' flag (one transfer for both).
+    carrier = carrier_position(outputs[:n_outputs]) if own and n_outputs and shardings is None \
+        else None
+    carrier_dtype = None if carrier is None else np.dtype(outputs[carrier].type.dtype)
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
@@ -329,6 +339,10 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             results = run_all(*dynamic)
             return results[0] if bare else results
         error, results = (run_all if own else with_checks(run_all, record.checks))(*dynamic)
+        if carrier is not None:
+            results = list(results)
+            results[carrier] = pack(error.code, results[carrier], carrier_dtype)
+            error = CheckOutcome(None, error.values)  # the code travels in the carrier
         return error, results[0] if bare else results
 
     donated = donate if own or not checked else ()
@@ -338,12 +352,32 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     # Executables of programs over several devices or specialized on values stay JAX's.
     keep = folder is not None and shardings is None and not static
     runs = disk_cached_call(jitted, record, nodes, key, folder) if keep else jitted
+    if carrier is not None:
+        runs = _unpacking(runs, carrier, outputs[carrier].type.ndim, carrier_dtype, bare)
     entry = Program(jitted=jitted, nodes=nodes, checked=checked, keeps_old_values=own and bool(donate),
                     static=static, plain=not checked and not static, bare=bare, donate=donated,
                     whole_graph=True, run=runs,
                     call=donating_call(runs, donated) if donated else runs, record=record)
     program_cache.put(key, entry)
     return entry
+
+
+def _unpacking(run: Callable[..., Any], carrier: int, ndim: int, dtype: np.dtype,
+               bare: bool) -> Callable[..., Any]:
+    """``run`` (a checked program whose flag travels in output ``carrier``: see
+    ``check_flag.py``) returning ``(CheckOutcome, results)`` as every checked program
+    does, the carrier read to the host once and split into the code and the output."""
+
+    def call(*args: Any) -> tuple[CheckOutcome, Any]:
+        error, results = run(*args)
+        if bare:
+            code, results = unpack(results, ndim, dtype)
+        else:
+            results = list(results)
+            code, results[carrier] = unpack(results[carrier], ndim, dtype)
+        return CheckOutcome(code, error.values), results
+
+    return call
 
 
 def _jit_shardings(shardings: tuple | None, static: tuple[int, ...], checked: bool,

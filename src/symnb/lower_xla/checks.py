@@ -8,7 +8,8 @@
   ``AssertionError``), which the function reports with the node's line;
 - a traced condition becomes part of a small error value the program returns beside
   its outputs, read back with them (a host callback would stop the device in the
-  middle of the program on every call).
+  middle of the program on every call): its code inside one output's transfer
+  (``check_flag.py``), the value a failed check reports only when one failed.
 
 A program that may check (:func:`has_checks`, which looks inside loop bodies and
 branches) returns ``(error, outputs)``; the function calls :func:`raise_failed_check`

@@ -1,0 +1,102 @@
+"""A call reads each output from the device once, and nothing more: the run-time
+checks' flag travels inside an output (``lower_xla/check_flag.py``), and a checked
+program still updates its shared variables in place (their buffers donated).
+
+The count: each conversion of a ``jax.Array`` to NumPy (``np.asarray``/``np.array``,
+how symnb and ``np.array(jitted(x))`` read a result; on a GPU each is a device->host
+copy, on a CPU a read of the buffer), per call, against hand-written ``jax.jit``."""
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """The number of jax.Array -> NumPy conversions made since the fixture started
+    (``reads[0]``); functions must be compiled after it starts (the call path keeps
+    NumPy's functions)."""
+    count = [0]
+    for name in ("asarray", "array"):
+        original = getattr(np, name)
+
+        def counting(value, *args, _original=original, **kwargs):
+            if isinstance(value, jax.Array):
+                count[0] += 1
+            return _original(value, *args, **kwargs)
+
+        monkeypatch.setattr(np, name, counting)
+    return count
+
+
+def _per_call(count, call, calls=3):
+    call()  # compiles
+    start = count[0]
+    for _ in range(calls):
+        call()
+    return (count[0] - start) / calls
+
+
+X = np.arange(12, dtype="float32").reshape(4, 3)
+
+
+def test_a_checked_call_reads_one_array_per_output_as_jax_jit_does(reads):
+    x, k = T.matrix("x"), T.lscalar("k")
+    f = sn.function([x, k], x[k].sum())
+    assert f._program.checked  # k is checked against x's length at run time
+    jitted = jax.jit(lambda x, k: x[k].sum())
+    assert _per_call(reads, lambda: np.array(jitted(X, 2))) == 1
+    assert _per_call(reads, lambda: f(X, 2)) == 1
+    assert f(X, 2) == X[2].sum()
+    with pytest.raises(IndexError, match="index 4 in k is out of bounds for axis 0 of x"):
+        f(X, 4)
+
+
+def test_a_checked_program_with_updates_donates_them_and_reads_only_its_outputs(reads):
+    W = sn.shared(X.copy(), name="W")
+    steps = sn.shared(np.zeros((), "int32"), name="steps")
+    k = T.lscalar("k")
+    row = W[k]
+    f = sn.function([k], [row.sum(), row * 2], updates=[(W, T.inc_subtensor(W[k], 1.0)),
+                                                        (steps, steps + 1)])
+    assert f._program.checked and f._program.donate
+    jitted = jax.jit(lambda w, k: (w[k].sum(), w[k] * 2))
+
+    def by_hand():
+        total, doubled = jitted(X, 1)
+        return np.array(total), np.array(doubled)
+
+    assert _per_call(reads, by_hand) == 2
+    assert _per_call(reads, lambda: f(1)) == 2  # the shared values stay on the device
+    expected = X.copy()
+    expected[1] += 4  # four calls
+    np.testing.assert_array_equal(W.get_value(), expected)
+    before = W._backend_value()
+    total, doubled = f(3)
+    assert before.is_deleted()  # donated: the update reused its buffer
+    np.testing.assert_array_equal(doubled, 2 * expected[3])
+    assert total == expected[3].sum() and int(steps.get_value()) == 5
+    kept = W.get_value()
+    with pytest.raises(IndexError, match="index -5 in k is out of bounds"):
+        f(-5)
+    np.testing.assert_array_equal(W.get_value(), kept)  # a failed call changes nothing
+    assert int(steps.get_value()) == 5
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float64", "int64"])
+def test_the_flag_travels_with_outputs_of_any_dtype_and_shape(dtype):
+    """The carrier's bytes come back intact, whatever its dtype and number of
+    dimensions (an empty one too)."""
+    value = (np.arange(24).reshape(2, 3, 4) % 3).astype(dtype)
+    v, k = T.tensor(dtype, shape=(None, None, None), name="v"), T.lscalar("k")
+    f = sn.function([v, k], [v[k], v[k][:, :0]])
+    for position in (0, 1, -2):
+        got, empty = f(value, position)
+        np.testing.assert_array_equal(got, value[position])
+        assert got.dtype == np.dtype(dtype) and got.flags.writeable and empty.shape == (3, 0)
+    with pytest.raises(IndexError, match="index 2 in k is out of bounds"):
+        f(value, 2)
