@@ -94,3 +94,16 @@ def test_a_length_from_an_argument_specializes_through_the_fast_path():
     f = sn.function([n], T.arange(n) * 2)
     for length in (3, 5, 3):
         np.testing.assert_array_equal(f(np.int32(length)), np.arange(length) * 2)
+
+
+@pytest.mark.parametrize("n_inputs", [1, 3])
+def test_a_bad_call_on_the_fast_path_shows_only_the_users_frames(n_inputs):
+    import traceback
+
+    variables = [T.vector(f"x{i}") for i in range(n_inputs)]
+    f = sn.function(variables, sum(variables[1:], variables[0] * 2))
+    args = [np.ones(2, "float32")] * (n_inputs - 1) + [np.ones((2, 2), "float32")]
+    with pytest.raises(TypeError, match=f"input 'x{n_inputs - 1}' expects 1 dimension") as caught:
+        f(*args)
+    files = [frame.filename for frame in traceback.extract_tb(caught.value.__traceback__)]
+    assert files == [__file__]

@@ -75,54 +75,55 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
                 ) -> Callable[..., Any]:
     """The most common case: one output, no shared variable, a bare program (its
     ``run`` returns the output itself). ``fast_path``'s checks, run and ``finish``
-    written out in the closure: a Python frame or loop is a measurable part of a tiny
-    function's call."""
-    check_all, exact, n_inputs = spec.checks.check_all, spec.checks.exact, len(spec.inputs)
-    run, ndarray, asarray, missing = program.run, np.ndarray, np.asarray, _MISSING
+    written out for this function's number of inputs (:data:`_ONE_OUTPUT`): one
+    positional parameter per input (the call builds no tuple of arguments) and one test
+    per input, no loop; a Python frame, tuple or loop is a measurable part of a tiny
+    function's call (bench/bench_calls.py)."""
+    n = len(spec.inputs)
+    names = [f"a{i}" for i in range(n)]
+    # Per input: passed as it is when a NumPy array of exactly its dtype and number of
+    # dimensions (an input with static lengths has no such dtype: always checked).
+    inexact = " or ".join(
+        "True" if dtype is None else
+        f"type({a}) is not ndarray or {a}.dtype is not dtype{i} or {a}.ndim != {ndim}"
+        for i, (a, (dtype, ndim)) in enumerate(zip(names, spec.checks.exact)))
+    source = _ONE_OUTPUT.format(params="".join(f"{a}=missing, " for a in names),
+                                args=", ".join(names), last=names[-1], inexact=inexact,
+                                unpacked="".join(f"{a}, " for a in names))
+    scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=program.run, program=program,
+                 recover_and_run=recover_and_run, execution_error=execution_error,
+                 hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
+                 missing=_MISSING, retraced=(NodeFailure, ChangedShape),
+                 runtime_error=jax.errors.JaxRuntimeError,
+                 **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
+    # Compiled as this file's code (its template is): its frame is symnb's, removed
+    # from the tracebacks users see (core/graph/traceback_filter.py).
+    exec(compile(source, __file__, "exec"), scope)
+    # Taken out of its globals: a function in its own globals is a reference cycle,
+    # which would keep the program (its executables) until a full collection.
+    return scope.pop("one_output")
 
-    if n_inputs == 1:
-        (dtype, ndim), = exact
 
-        # One positional parameter (not ``*args``): the call builds no tuple of arguments.
-        def one_in_one_out(value: Any = missing, /, *more: Any, **kwargs: Any) -> Any:
-            if kwargs or more or value is missing:
-                return full(*(() if value is missing else (value,)), *more, **kwargs)
-            try:  # free unless it raises: errors leave without symnb's frames
-                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                    (value,) = check_all((value,))
-                try:
-                    output = run(value)
-                except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                    output = recover_and_run(program, failure, [value])
-                except jax.errors.JaxRuntimeError as error:
-                    raise execution_error(error, program, [value]) from None
-            except Exception as err:
-                hide_library_frames(err)
-                raise
-            return asarray(output).copy()  # as CallSpec.finish: see call.owned
-
-        return one_in_one_out
-
-    def single_output(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != n_inputs:
-            return full(*args, **kwargs)
-        try:  # free unless it raises: errors leave without symnb's frames
-            for value, (dtype, ndim) in zip(args, exact):  # check_all's test, written out
-                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                    args = check_all(args)
-                    break
-            try:
-                output = run(*args)
-            except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                output = recover_and_run(program, failure, list(args))
-            except jax.errors.JaxRuntimeError as error:
-                raise execution_error(error, program, list(args)) from None
-        except Exception as err:
-            hide_library_frames(err)
-            raise
-        return asarray(output).copy()  # as CallSpec.finish: see call.owned
-
-    return single_output
+#: The one-output call, for inputs ``a0, a1, ...`` (see ``_one_output``). Fewer
+#: arguments, more, or keywords go to the full path (which reports what is wrong).
+_ONE_OUTPUT = """
+def one_output({params}/, *more, **kwargs):
+    if kwargs or more or {last} is missing:
+        return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
+    try:  # free unless it raises: errors leave without symnb's frames
+        if {inexact}:
+            {unpacked}= check_all(({args},))
+        try:
+            output = run({args})
+        except retraced as failure:  # raised while tracing: nothing ran
+            output = recover_and_run(program, failure, [{args}])
+        except runtime_error as error:
+            raise execution_error(error, program, [{args}]) from None
+    except Exception as err:
+        hide_library_frames(err)
+        raise
+    return array(output)  # a copy the caller owns, as CallSpec.finish (call.owned)
+"""
 
 
 #: No argument given (``None`` may be one).
