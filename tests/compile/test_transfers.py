@@ -100,3 +100,23 @@ def test_the_flag_travels_with_outputs_of_any_dtype_and_shape(dtype):
         assert got.dtype == np.dtype(dtype) and got.flags.writeable and empty.shape == (3, 0)
     with pytest.raises(IndexError, match="index 2 in k is out of bounds"):
         f(value, 2)
+
+
+def test_a_large_output_is_not_copied_to_carry_the_flag(reads):
+    """Above CARRIED_BYTES the carrier would be copied on the device to hold the flag
+    (more than the flag's read costs on a CPU): the trace for those shapes returns the
+    code apart, the trace for small shapes in the carrier, in one function."""
+    from symnb.lower_xla.check_flag import CARRIED_BYTES
+
+    x, k = T.matrix("x"), T.lscalar("k")
+    f = sn.function([x, k], x * x[k].sum())
+    small = np.arange(6, dtype="float32").reshape(3, 2)
+    side = int(np.sqrt(CARRIED_BYTES / 4)) + 1
+    large = np.ones((side, side), "float32")
+    assert _per_call(reads, lambda: f(small, 1)) == 1
+    assert _per_call(reads, lambda: f(large, 1)) == 2  # the output, and the code apart
+    np.testing.assert_array_equal(f(small, 1), small * 5)
+    np.testing.assert_array_equal(f(large, -1), large * side)
+    for value in (small, large):
+        with pytest.raises(IndexError, match="index 9999 in k is out of bounds"):
+            f(value, 9999)

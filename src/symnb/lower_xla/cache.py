@@ -27,7 +27,7 @@ from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.check_flag import carrier_position, pack, unpack
+from symnb.lower_xla.check_flag import carrier_position, carries, pack, unpack
 from symnb.lower_xla.checks import (
     CheckOutcome, CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks,
 )
@@ -339,7 +339,7 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             results = run_all(*dynamic)
             return results[0] if bare else results
         error, results = (run_all if own else with_checks(run_all, record.checks))(*dynamic)
-        if carrier is not None:
+        if carrier is not None and carries(results[carrier]):
             results = list(results)
             results[carrier] = pack(error.code, results[carrier], carrier_dtype)
             error = CheckOutcome(None, error.values)  # the code travels in the carrier
@@ -370,6 +370,8 @@ def _unpacking(run: Callable[..., Any], carrier: int, ndim: int, dtype: np.dtype
 
     def call(*args: Any) -> tuple[CheckOutcome, Any]:
         error, results = run(*args)
+        if error.code is not None:  # a carrier too large for this trace: the code apart
+            return error, results
         if bare:
             code, results = unpack(results, ndim, dtype)
         else:

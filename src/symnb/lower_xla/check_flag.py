@@ -13,9 +13,13 @@ only when a check failed.
 
 The carrier is an output of the fewest dimensions (a training step's loss), chosen
 from the graph's types; an output of a dtype that cannot be reinterpreted as bytes
-(complex) is never one. On the device, the carrier is copied once into the packed
-vector: a scalar costs nothing; a large output costs a copy on the device, cheaper
-than a copy across the bus.
+(complex) is never one. On the device, the carrier is copied into the packed vector
+(XLA does not write it there in place): a scalar costs nothing, a large output a copy
+of its bytes, which on a CPU (where reading an output copies nothing) would cost more
+than the flag's read saves. So a trace packs the flag only into a carrier of at most
+:data:`CARRIED_BYTES` (its shapes are known then); above, the program returns the code
+as an array of its own, read apart (the host tells the two apart by the code's place:
+``CheckOutcome.code`` is None when the carrier holds it).
 """
 
 from __future__ import annotations
@@ -28,9 +32,12 @@ from jax import lax
 
 from symnb.core.graph.basic import Variable
 
-__all__ = ["carrier_position", "pack", "unpack"]
+__all__ = ["carrier_position", "carries", "pack", "unpack", "CARRIED_BYTES"]
 
 _WORD = np.dtype(np.int32)
+#: The largest carrier, in bytes: a copy of this many bytes costs less on the device
+#: than a read of the flag apart (one more transfer, a ~10 us round trip on a GPU).
+CARRIED_BYTES = 1 << 16
 
 
 def carrier_position(outputs: Sequence[Variable]) -> int | None:
@@ -38,6 +45,12 @@ def carrier_position(outputs: Sequence[Variable]) -> int | None:
     output that carries the flag, or None when none can."""
     fit = [(v.type.ndim, i) for i, v in enumerate(outputs) if np.dtype(v.type.dtype).kind in "biuf"]
     return min(fit)[1] if fit else None
+
+
+def carries(output: Any) -> bool:
+    """(While tracing) whether ``output``, the carrier, is small enough to carry the flag."""
+    return int(np.prod(np.shape(output), dtype=np.int64)) * np.dtype(output.dtype).itemsize \
+        <= CARRIED_BYTES
 
 
 def _header_words(ndim: int) -> int:
