@@ -107,3 +107,11 @@ def test_a_bad_call_on_the_fast_path_shows_only_the_users_frames(n_inputs):
         f(*args)
     files = [frame.filename for frame in traceback.extract_tb(caught.value.__traceback__)]
     assert files == [__file__]
+
+
+def test_a_function_of_no_input_takes_the_fast_path():
+    f = sn.function([], T.constant(np.arange(3, dtype="float32")) * 2)
+    assert f._invoke.__module__ == "symnb.compile.fast_path"
+    np.testing.assert_array_equal(f(), [0.0, 2.0, 4.0])
+    with pytest.raises(TypeError, match=r"takes 0 argument\(s\) \(\), got 1"):
+        f(1)

@@ -50,7 +50,7 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         except jax.errors.JaxRuntimeError as error:
             raise execution_error(error, program, list(arrays)) from None
 
-    if spec.bare and spec.single and locks is None:
+    if spec.bare and spec.single and locks is None and n_inputs:
         return _one_output(spec, program, full, recover_and_run, execution_error)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
