@@ -75,3 +75,17 @@ def test_corrmm_refuses_what_theano_refused():
         blas.GpuCorrMM_gradWeights(border_mode="half")(T.tensor4("x"), T.tensor4("g"))
     with pytest.raises(TypeError, match="must be a 4-d tensor"):
         blas.GpuCorrMM()(T.tensor3("x"), T.tensor4("w"))
+
+
+def test_corrmm_gradient_ops_take_a_shape_vector_and_strides(rng):
+    # Theano's own gradients pass bottom.shape[-2:] (a symbolic vector)
+    x = rng.normal(size=(1, 2, 7, 6))
+    w = rng.normal(size=(3, 2, 3, 2))
+    xv, wv = symbolic_like(x, "x"), symbolic_like(w, "w")
+    op = dict(border_mode="half", subsample=(2, 2))
+    top = blas.GpuCorrMM(**op)(xv, wv)
+    gx, gw = sn.grad((top * top).sum(), [xv, wv])
+    outputs = [blas.GpuCorrMM_gradInputs(**op)(wv, 2 * top, xv.shape[-2:]),
+               blas.GpuCorrMM_gradWeights(**op)(xv, 2 * top, wv.shape[-2:])]
+    expected = sn.function([xv, wv], [gx, gw])(x, w)
+    check_outputs([xv, wv], [x, w], outputs, [("gradInputs", expected[0]), ("gradWeights", expected[1])])

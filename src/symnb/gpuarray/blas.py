@@ -70,7 +70,11 @@ def _spatial(var: Variable, n: int) -> list[Any]:
     return [shape_i(var, i) for i in range(2, 2 + n)]
 
 
-def _lengths_from_shape(op: Any, shape: Any) -> list[Any]:
+def _lengths_from_shape(op: Any, shape: Any) -> Any:
+    """Theano's ``shape`` argument: the result's spatial lengths (a sequence of ints or
+    int scalars, or an int vector such as ``bottom.shape[-2:]``)."""
+    if isinstance(shape, Variable):
+        return shape
     entries = list(shape)
     if len(entries) != op.convdim:
         raise build_error(f"{type(op).__name__}: shape must have {op.convdim} entries (the result's "
