@@ -1,6 +1,7 @@
 """Lasagne's model zoo on symnb: the Lasagne/Recipes definitions (``recipes/``) built with
-Lasagne master (``lasagne_master/``, ported by renaming ``theano`` to ``symnb`` as
-Lasagne's suite is), in either layer family:
+Lasagne master (the archive ``lasagne_master.tar.xz`` kept beside this file, ported by
+renaming ``theano`` to ``symnb`` as Lasagne's suite is: ``lasagne_suite.py``), in either
+layer family:
 
 - ``"dnn"``: the cuDNN layers (``lasagne.layers.dnn``): each definition as written for
   VGG-16 and GoogLeNet; ResNet-50, written with the generic layers, with its
@@ -23,11 +24,11 @@ import types
 from pathlib import Path
 from typing import Iterator
 
-from tests.theano_compat.ported_suite import port
+from tests.theano_compat.lasagne_suite import NUMPY2_FIXES_MASTER, unpack_master
+from tests.theano_compat.ported_suite import apply_fixes, port
 
 HERE = Path(__file__).parent
 RECIPES = HERE / "recipes"
-LASAGNE_MASTER = HERE / "lasagne_master"
 
 #: The cuDNN layer of each generic one (where the dnn family rebinds a generic name).
 DNN_OF = {"Conv2DLayer": "Conv2DDNNLayer", "BatchNormLayer": "BatchNormDNNLayer"}
@@ -40,7 +41,8 @@ GENERIC_OF = {"Conv2DDNNLayer": "Conv2DLayer", "MaxPool2DDNNLayer": "MaxPool2DLa
 def ported_lasagne(work: Path) -> Iterator[types.ModuleType]:
     """Lasagne master, ported into ``work``, imported as ``lasagne`` for the block (the
     modules it loads leave ``sys.modules`` after it)."""
-    ported = port(LASAGNE_MASTER, work / "lasagne_master")
+    ported = port(unpack_master(work / "source"), work / "lasagne_master")
+    apply_fixes(ported, NUMPY2_FIXES_MASTER)
     before = set(sys.modules)
     sys.path.insert(0, str(ported))
     try:

@@ -1,6 +1,6 @@
 """Lasagne's model zoo builds, runs and trains on symnb: VGG-16, GoogLeNet and ResNet-50 as
 Lasagne/Recipes defines them (``recipes/``, unchanged), with Lasagne master
-(``lasagne_master/``, ported at run time). See ``model_zoo.py`` for the layer families.
+(``lasagne_master.tar.xz``, ported at run time). See ``model_zoo.py`` for the layer families.
 
 For each network, on random weights (Lasagne's initialisation) and a batch of 2 images:
 
