@@ -35,18 +35,47 @@ def encode_view_model(model: dict, budget_bytes: int = BUDGET_BYTES) -> str:
     whole model is larger, the details of the deepest groups' nodes are left out first
     (then every node's, then overlays), each omission named in ``not_saved``. Raises
     ValueError when even the nodes, edges and groups alone do not fit."""
-    encoded = _encoded(model)
-    if len(encoded) <= budget_bytes:
-        return encoded
     depth = _depths(model)
-    deepest = max(depth.values(), default=0)
-    for cut, what in _omissions(deepest):
-        trimmed = _trimmed(model, depth, cut, what)
-        encoded = _encoded(trimmed)
+    steps = [(-1, "nothing")] + _omissions(max(depth.values(), default=0))
+    # Each part's size is measured apart once (the parts compress no worse together), so
+    # the model is encoded whole only for the step the estimate picks, and the next ones.
+    first = _first_fitting(model, depth, steps, budget_bytes)
+    encoded = ""
+    for index in range(first, len(steps)):
+        encoded = _encoded(_trimmed(model, depth, *steps[index]))
         if len(encoded) <= budget_bytes:
+            # The estimate errs on the safe side: one step less left out may fit too.
+            while index > 0:
+                fuller = _encoded(_trimmed(model, depth, *steps[index - 1]))
+                if len(fuller) > budget_bytes:
+                    break
+                encoded, index = fuller, index - 1
             return encoded
     raise ValueError(f"the graph's model does not fit in {budget_bytes:,} bytes even without its "
                      f"nodes' details and overlays ({len(encoded):,} bytes): raise budget_bytes")
+
+
+def _first_fitting(model: dict, depth: dict[str, int], steps: list, budget: int) -> int:
+    """The first omission step whose estimated size fits ``budget``."""
+    skeleton = len(_encoded(_trimmed(model, depth, 0, "overlays")))
+    details: dict[int, list] = {}
+    numbers: dict[int, list] = {}
+    for node in model["nodes"]:
+        details.setdefault(depth[node["id"]], []).append([node.get(k) for k in _DETAILS])
+    for key, overlay in model.get("overlays", {}).items():
+        for node_id, value in overlay["values"].items():
+            numbers.setdefault(depth.get(node_id, 0), []).append([key, node_id, value])
+    detail_size = {d: len(_encoded(part)) for d, part in details.items()}
+    number_size = {d: len(_encoded(part)) for d, part in numbers.items()}
+    for index, (cut, what) in enumerate(steps):
+        kept = sum(size for d, size in number_size.items() if what != "overlays" or d < cut)
+        if what == "nothing":
+            kept += sum(detail_size.values())
+        elif what == "details":
+            kept += sum(size for d, size in detail_size.items() if d < cut)
+        if skeleton + kept <= budget:
+            return index
+    return len(steps) - 1
 
 
 def _omissions(deepest: int) -> list[tuple[int, str]]:
@@ -71,6 +100,8 @@ def _depths(model: dict) -> dict[str, int]:
 
 
 def _trimmed(model: dict, depth: dict[str, int], cut: int, what: str) -> dict:
+    if what == "nothing":
+        return model
     trimmed = dict(model)
     dropped_details = cut if what == "details" else 0
     nodes = []

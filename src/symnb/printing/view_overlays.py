@@ -1,8 +1,8 @@
 """The viewer's overlays: a number per node, chosen from a menu, that colours the boxes
 (:func:`overlays`, read by :mod:`symnb.printing.view_model`).
 
-- ``nan_count``, ``inf_count``, ``max_abs``, ``mean``, ``std`` of each node's value
-  (its first output's): a failed call's (``err.call_values``) when the model is of a
+- ``nan_count``, ``inf_count``, ``max_abs``, ``mean``, ``std`` (three significant
+  digits) of each node's value (its first output's): a failed call's (``err.call_values``) when the model is of a
   failed call, else the test values already computed (none is computed here);
 - ``bytes``: the node's outputs' size, from their concrete shapes;
 - ``grad_norm``: on a parameter's node (a shared variable), the norm of its gradient's
@@ -16,13 +16,14 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 
 from symnb.core.graph.basic import Apply
 
-__all__ = ["overlays", "values_source", "value_numbers"]
+__all__ = ["overlays", "values_source"]
 
 _STATS = (("nan_count", "NaN count", ""), ("inf_count", "Inf count", ""),
           ("max_abs", "max |value|", ""), ("mean", "mean", ""), ("std", "std", ""))
@@ -35,60 +36,47 @@ def values_source(call_values: Any) -> str:
     return "test values"
 
 
-def value_numbers(value: Any) -> dict[str, float] | None:
-    """NaN and Inf counts, max |value|, mean and std (over the finite elements) of a
-    numeric value; None for a value that has none (empty, not numeric)."""
-    if value is None:
-        return None
-    array = np.asarray(value)
-    if array.size == 0 or array.dtype.kind not in "biuf":
-        return None
-    numbers = array.astype(np.float64, copy=False)
-    if array.dtype.kind == "f":
-        finite_mask = np.isfinite(numbers)
-        nan = int(np.isnan(numbers).sum())
-        inf = int(array.size - nan - finite_mask.sum())
-        finite = numbers[finite_mask] if nan or inf else numbers.ravel()
-    else:
-        nan = inf = 0
-        finite = numbers.ravel()
-    result = {"nan_count": nan, "inf_count": inf}
-    if finite.size:
-        result.update(max_abs=float(np.abs(finite).max()), mean=float(finite.mean()),
-                      std=float(finite.std()))
-    return result
-
-
 def overlays(builder: Any, source: str) -> dict[str, dict]:
     """Every overlay of the model ``builder`` (a ``view_model`` builder) is making."""
     found: dict[str, dict] = {key: {"label": text, "source": source, "unit": unit, "values": {}}
                               for key, text, unit in _STATS}
     sizes: dict[str, float] = {}
-    cache: dict[int, dict | None] = {}
+    itemsizes: dict[str, int] = {}
     for node_id, obj in builder.node_objects:
         var = obj.outputs[0] if isinstance(obj, Apply) else obj
-        numbers = cache.get(id(var), False)
-        if numbers is False:
-            numbers = cache[id(var)] = value_numbers(builder.value(var))
-        for key, number in (numbers or {}).items():
-            found[key]["values"][node_id] = number
-        size = _bytes(builder, obj)
+        numbers = builder.numbers[id(var)][1] or {}
+        for key, overlay in found.items():
+            if key in numbers:
+                overlay["values"][node_id] = _rounded(numbers[key])
+        size = _bytes(builder, obj, itemsizes)
         if size is not None:
             sizes[node_id] = size
     found["bytes"] = {"label": "bytes", "source": "concrete shapes", "unit": "B", "values": sizes}
     return {key: overlay for key, overlay in found.items() if overlay["values"]}
 
 
-def _bytes(builder: Any, obj: Any) -> float | None:
+def _rounded(number: float) -> float | int:
+    """A colour's number: three significant digits (the saved model stays small; the
+    node's card shows the value's own summary)."""
+    if isinstance(number, int) or number == 0 or not math.isfinite(number):
+        return number
+    return float(f"{number:.3g}")
+
+
+def _bytes(builder: Any, obj: Any, itemsizes: dict[str, int]) -> float | None:
+    """The bytes of ``obj``'s outputs (a root's value), from their concrete shapes; None
+    when a shape is not known."""
     outputs = obj.outputs if isinstance(obj, Apply) else [obj]
     total = 0
     for var in outputs:
-        shape = builder.picture.shapes.shape(var)
-        try:
-            itemsize = np.dtype(var.dtype).itemsize
-        except TypeError:
+        shape = builder.shapes.shape(var)
+        dtype = var.dtype
+        if dtype not in itemsizes:
+            try:
+                itemsizes[dtype] = np.dtype(dtype).itemsize
+            except TypeError:  # not an array type (a random state, a list)
+                itemsizes[dtype] = 0
+        if shape is None or not itemsizes[dtype] or any(d is None for d in shape):
             return None
-        if shape is None or any(d is None for d in shape):
-            return None
-        total += int(np.prod(shape, dtype=np.int64)) * itemsize
+        total += math.prod(shape) * itemsizes[dtype]
     return float(total)
