@@ -203,3 +203,95 @@ def test_names_are_plain_text_never_html():
     model = view_model((x * 2).sum())
     node = next(n for n in model["nodes"] if n["kind"] == "input")
     assert node["label"] == name and node["name"] == name
+
+
+# -- overlays ---------------------------------------------------------------------------
+
+def test_value_overlays_are_numpys_numbers_of_the_test_values():
+    values = np.array([[1.0, -4.0, np.nan], [np.inf, 2.0, 0.5]], "float32")
+    a = T.matrix("a", test_value=values)
+    b = T.exp(a) * 2
+    model = view_model(b)
+    overlays = model["overlays"]
+    node_a = next(n["id"] for n in model["nodes"] if n["name"] == "a")
+    node_b = next(n["id"] for n in model["nodes"] if n["kind"] == "op" and n["is_output"])
+    finite = values[np.isfinite(values)]
+    assert overlays["nan_count"]["values"][node_a] == 1 and overlays["inf_count"]["values"][node_a] == 1
+    assert overlays["max_abs"]["values"][node_a] == pytest.approx(4.0, rel=1e-3)
+    assert overlays["mean"]["values"][node_a] == pytest.approx(finite.mean(), rel=1e-2)
+    assert overlays["std"]["values"][node_a] == pytest.approx(finite.std(), rel=1e-2)
+    with np.errstate(all="ignore"):
+        reference = np.exp(values) * 2
+    assert overlays["inf_count"]["values"][node_b] == int(np.isinf(reference).sum())
+    assert overlays["bytes"]["values"][node_b] == reference.nbytes
+    assert overlays["mean"]["source"] == "test values"
+
+
+def test_the_gradient_norm_of_each_parameter_says_which_layer_vanished(trained):
+    f, params, model = trained
+    nodes, _ = _by_id(model)
+    norms = model["overlays"]["grad_norm"]["values"]
+    # Reference: the gradients' values from finite differences would be slow; the
+    # gradient's own test values are sn.grad's, recomputed here through a fresh sn.grad.
+    loss = f._construction["outputs"]
+    fresh = sn.grad(loss, params)
+    for param, gradient in zip(params, fresh):
+        node_id = next(i for i, n in nodes.items() if n["kind"] == "shared" and n["name"] == param.name)
+        expected = float(np.linalg.norm(gradient.test_value.astype(np.float64)))
+        assert norms[node_id] == pytest.approx(expected, rel=6e-3, abs=1e-12)  # 3 digits kept
+
+
+def test_a_failed_calls_values_colour_the_nodes():
+    p = T.vector("p", test_value=np.array([0.2, 0.5, 0.3], "float32"))
+    entropy = -(p * T.log(p)).sum()
+    from symnb.compile import NanGuardMode
+    from symnb.compile.nanguard import NanGuardError
+
+    guarded = sn.function([p], entropy, mode=NanGuardMode())
+    call = np.array([0.0, 0.5, 0.5], "float32")
+    with pytest.raises(NanGuardError) as info:
+        guarded(call)
+    model = view_model(info.value)
+    # The log failed inside the fused chain p * log(p): that chain's node is marked.
+    holder = next(i for i, n in enumerate(guarded.nodes) if n.op.inner_graphs
+                  and info.value.node in n.op.inner_graphs[0].nodes)
+    failing = [n for n in model["nodes"] if n["failing"]]
+    assert [n["id"] for n in failing] == [f"n{holder}"]
+    overlay = model["overlays"]["std"]
+    assert "failed call" in overlay["source"]
+    argument = next(n["id"] for n in model["nodes"] if n["name"] == "p")
+    assert overlay["values"][argument] == pytest.approx(call.std(), rel=5e-3)  # not the test value's
+    assert f"n{holder}" not in overlay["values"]  # the replay stopped inside it: no number made up
+
+
+class _Profile:
+    def __init__(self, report):
+        self._report = report
+
+    def report(self):
+        return self._report
+
+
+def test_a_fused_xla_operation_is_timed_as_one_unit_on_the_group_of_its_nodes():
+    from symnb.compile.profiling_records import ProfileReport
+
+    f, _ = mlp_training(depth=2)
+    model = view_model(f)
+    relu = next(g for g in model["groups"] if g["kind"] == "opcall" and g["label"] == "relu")
+    members = sorted(int(n["id"][1:]) for n in model["nodes"] if n["group"] == relu["id"] and n["kind"] == "op")
+    assert len(members) == 3
+    others = [i for i in range(len(f.nodes)) if i not in members]
+    # One XLA operation of 0.3 s fused the relu's three nodes (split 0.1 s each); each
+    # other node ran 0.05 s alone, and the first relu node also 0.02 s of its own.
+    seconds = {i: 0.05 for i in others}
+    seconds.update({i: 0.1 for i in members})
+    seconds[members[0]] += 0.02
+    fused = ((0.3, tuple((i, 0.1) for i in members)),)
+    report = ProfileReport("a test's", 1.0, 0.9, 0.1, seconds, {}, 0.0, {i: 3 for i in members},
+                           None, [], 0.9, fused)
+    f.profile = _Profile(report)
+    shares = view_model(f)["overlays"]["time_share"]["values"]
+    assert shares[relu["id"]] == pytest.approx(0.3)
+    assert shares[f"n{members[0]}"] == pytest.approx(0.02)
+    assert all(f"n{i}" not in shares for i in members[1:])  # no invented per-node share
+    assert all(shares[f"n{i}"] == pytest.approx(0.05) for i in others)

@@ -67,8 +67,12 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
                             "build and run errors carry .node)")
         call_values = getattr(obj, "call_values", None)
         function = getattr(call_values, "function", None)
+        if function is not None and node not in function.nodes:
+            # A node of a fused chain or a loop body: its holder in the function's graph.
+            holder = next((n for n in function.nodes if _holds(n, node)), None)
+            function, node = (function, holder) if holder is not None else (None, node)
         highlight = highlight + [node]
-        obj = function if function is not None and node in function.nodes else node
+        obj = function if function is not None else node
     marked = []
     for item in highlight:
         if isinstance(item, Variable) and item.owner is not None:
@@ -78,6 +82,12 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
                             f"not {type(item).__name__}")
         marked.append(item)
     return obj, marked, call_values
+
+
+def _holds(holder: Apply, node: Apply) -> bool:
+    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
+    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
+               for graph in holder.op.inner_graphs)
 
 
 class _Builder:

@@ -21,7 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply
+from symnb.core.graph.basic import Apply, Variable, toposort
+from symnb.core.tensor.shared import SharedVariable
+from symnb.printing.node_facts import value_of
 
 __all__ = ["overlays", "values_source"]
 
@@ -52,7 +54,122 @@ def overlays(builder: Any, source: str) -> dict[str, dict]:
         if size is not None:
             sizes[node_id] = size
     found["bytes"] = {"label": "bytes", "source": "concrete shapes", "unit": "B", "values": sizes}
+    found["grad_norm"] = {"label": "gradient norm", "unit": "",
+                          "source": "test values of the gradients sn.grad made",
+                          "values": _gradient_norms(builder)}
+    found["time_share"] = _time_shares(builder)
     return {key: overlay for key, overlay in found.items() if overlay["values"]}
+
+
+def _gradient_norms(builder: Any) -> dict[str, float]:
+    """``{parameter's node id: the L2 norm of its gradient's test value}``, for the
+    parameters (shared variables) of the graph whose gradient ``sn.grad`` made (its
+    result records ``tag.gradient_of``): in the graph drawn, or, for a compiled function,
+    in the graph it was compiled from (its outputs and updates as the user wrote them,
+    where a rewrite may have fused the gradient away)."""
+    candidates = [node.outputs for node in builder.order]
+    original = _written_graph(builder.obj)
+    candidates += [node.outputs for node in toposort(original)] if original else []
+    norms: dict[str, float] = {}
+    for outputs in candidates:
+        for var in outputs:
+            tag = var._tag
+            param = getattr(tag, "gradient_of", None) if tag is not None else None
+            if not isinstance(param, SharedVariable) or id(param) not in builder.ids:
+                continue
+            value = value_of(var)
+            if value is not None and np.asarray(value).dtype.kind in "fiu":
+                norm = float(np.sqrt(np.sum(np.square(np.asarray(value, dtype=np.float64)))))
+                norms[builder.ids[id(param)]] = _rounded(norm)
+    return norms
+
+
+def _written_graph(obj: Any) -> list:
+    """A compiled function's outputs and update expressions as ``sn.function`` was given
+    them (before its rewrites), or []."""
+    construction = getattr(obj, "_construction", None)
+    if not isinstance(construction, dict):
+        return []
+    outputs = construction.get("outputs")
+    written = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    updates = construction.get("updates") or []
+    pairs = updates.items() if isinstance(updates, dict) else updates
+    written += [expression for _, expression in pairs]
+    return [v for v in written if isinstance(v, Variable)]
+
+
+def _time_shares(builder: Any) -> dict:
+    """Each node's share of the call in the last profile (``times``, else a profiled
+    function's report). An XLA operation fused from several nodes is one unit: its time
+    goes to the innermost group holding them all, keyed by the group's id, and each
+    member keeps only the time of its own operations."""
+    overlay = {"label": "time share", "unit": "", "source": "", "values": {}}
+    times, total, fused = builder.times, builder.time_total, ()
+    if times is None:
+        report = _profile_report(builder.obj)
+        if report is None:
+            return overlay
+        nodes = builder.order
+        times = {nodes[i]: s for i, s in report.node_seconds.items() if i < len(nodes)}
+        total, fused = report.call_seconds, report.fused
+        overlay["source"] = f"the last profile ({report.source})"
+    else:
+        overlay["source"] = "the times given"
+    own = {id(node): float(s) for node, s in times.items()}
+    whole = total if total else sum(own.values())
+    if not whole:
+        return overlay
+    units: dict[str, float] = {}
+    spanning = 0.0
+    for seconds, shares in fused:
+        members = [builder.order[i] for i, _ in shares if i < len(builder.order)]
+        for i, share in shares:
+            if i < len(builder.order):
+                key = id(builder.order[i])
+                own[key] = own.get(key, 0.0) - share
+        group = _innermost_common(builder, members)
+        if group is None:
+            spanning += seconds
+        else:
+            units[group.id] = units.get(group.id, 0.0) + seconds
+    values = overlay["values"]
+    fused_members = {id(builder.order[i]) for _, shares in fused for i, _ in shares if i < len(builder.order)}
+    for node_id, obj in builder.node_objects:
+        seconds = own.get(id(obj))
+        if seconds is None or (id(obj) in fused_members and seconds <= whole * 1e-9):
+            continue
+        values[node_id] = _rounded(max(seconds, 0.0) / whole)
+    values.update((group_id, _rounded(seconds / whole)) for group_id, seconds in units.items())
+    if spanning:
+        overlay["note"] = (f"{100 * spanning / whole:.3g}% of the call ran in fused XLA operations "
+                           "whose nodes share no group: shown on no box")
+    return overlay
+
+
+def _innermost_common(builder: Any, nodes: list) -> Any:
+    """The innermost view group holding every node of ``nodes`` (None: only the top
+    level holds them all)."""
+    chains = []
+    for node in nodes:
+        chain, group = [], builder.groups.group_of(node)
+        while group is not None:
+            chain.append(group)
+            group = group.parent
+        chains.append(chain[::-1])
+    if not chains:
+        return None
+    common = None
+    for level in zip(*chains):
+        if any(g is not level[0] for g in level):
+            break
+        common = level[0]
+    return common
+
+
+def _profile_report(obj: Any) -> Any:
+    """A profiled function's kept report, once it has been called; else None."""
+    profile = getattr(obj, "profile", None)
+    return profile.report() if profile is not None and hasattr(profile, "report") else None
 
 
 def _rounded(number: float) -> float | int:
