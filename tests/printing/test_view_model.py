@@ -295,3 +295,64 @@ def test_a_fused_xla_operation_is_timed_as_one_unit_on_the_group_of_its_nodes():
     assert shares[f"n{members[0]}"] == pytest.approx(0.02)
     assert all(f"n{i}" not in shares for i in members[1:])  # no invented per-node share
     assert all(shares[f"n{i}"] == pytest.approx(0.05) for i in others)
+
+
+# -- the saved form ---------------------------------------------------------------------
+
+def _depth(groups, group_id):
+    return len(_ancestors(groups, group_id))
+
+
+def test_a_model_within_its_budget_is_saved_whole(trained):
+    from symnb.printing.view_encode import decode_view_model, encode_view_model
+
+    _, _, model = trained
+    assert decode_view_model(encode_view_model(model)) == model
+
+
+def test_past_the_budget_the_deepest_groups_details_are_left_out_and_named(trained):
+    from symnb.printing.view_encode import decode_view_model, encode_view_model
+
+    _, _, model = trained
+    whole = len(encode_view_model(model))
+    budget = int(whole * 0.85)
+    saved = decode_view_model(encode_view_model(model, budget_bytes=budget))
+    assert len(encode_view_model(model, budget_bytes=budget)) <= budget
+    # The structure is whole: every node, edge and group, as they were.
+    assert saved["edges"] == model["edges"] and saved["groups"] == model["groups"]
+    assert [n["id"] for n in saved["nodes"]] == [n["id"] for n in model["nodes"]]
+    assert saved["not_saved"] and "source lines and value summaries" in saved["not_saved"][0]
+    _, groups = _by_id(model)
+    kept = [_depth(groups, n["group"]) for n in saved["nodes"] if n["summary"] is not None]
+    dropped = [_depth(groups, n["group"]) for n, m in zip(saved["nodes"], model["nodes"])
+               if m["summary"] is not None and n["summary"] is None]
+    assert dropped and kept and max(kept) < min(dropped)  # the deepest went first
+
+
+def test_a_budget_too_small_for_the_structure_says_so(trained):
+    from symnb.printing.view_encode import encode_view_model
+
+    _, _, model = trained
+    with pytest.raises(ValueError, match="budget_bytes"):
+        encode_view_model(model, budget_bytes=1000)
+
+
+@pytest.mark.slow
+def test_a_50000_node_graph_fits_two_megabytes():
+    import sys
+    from pathlib import Path
+
+    from symnb.printing.view_encode import decode_view_model, encode_view_model
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from bench_explorer import training_graph
+
+    outputs = training_graph(2000)
+    count = len(toposort(outputs))
+    assert count > 45_000
+    model = view_model(outputs)
+    encoded = encode_view_model(model, budget_bytes=2_000_000)
+    assert len(encoded) <= 2_000_000
+    saved = decode_view_model(encoded)
+    assert len([n for n in saved["nodes"] if n["kind"] == "op"]) == count
+    assert len(saved["edges"]) == len(model["edges"])
