@@ -232,7 +232,8 @@ class _Builder:
                 "region": self.groups.update_region(node),
                 "line": line, "code": code,
                 "outs": [self._out(v) for v in node.outputs],
-                "summary": self._summary(first), "failing": id(node) in self.failing}
+                "summary": self._summary(first), "failing": id(node) in self.failing,
+                "has_inner": bool(node.op.inner_graphs)}
 
     def _out(self, var: Variable) -> dict:
         shape = self.shapes.shape(var)
