@@ -356,3 +356,65 @@ def test_a_50000_node_graph_fits_two_megabytes():
     saved = decode_view_model(encoded)
     assert len([n for n in saved["nodes"] if n["kind"] == "op"]) == count
     assert len(saved["edges"]) == len(model["edges"])
+
+
+# -- series beyond one function's calls -------------------------------------------------
+
+class Dense:
+    """A layer library's layer: an object with a name of its own (Keras's dense_1)."""
+
+    def __init__(self, name, n_in, n_out, rng):
+        self.name = name
+        self.W = sn.shared((rng.standard_normal((n_in, n_out)) * 0.3).astype("float32"), name=f"{name}/W")
+        self.b = sn.shared(np.zeros(n_out, "float32"), name=f"{name}/b")
+
+    def __call__(self, x):
+        return T.nnet.relu(T.dot(x, self.W) + self.b)
+
+
+def test_layers_of_one_class_with_one_structure_fold_into_a_series_of_the_class():
+    rng = np.random.default_rng(1)
+    h = x = T.matrix("x", test_value=rng.random((2, 3), dtype="float32"))
+    layers = [Dense(f"dense_{i + 1}", 3, 3, rng) for i in range(5)]
+    for dense in layers:
+        h = dense(h)
+    model = view_model(h.sum())
+    nodes, groups = _by_id(model)
+    series = [g for g in model["groups"] if g["kind"] == "series"]
+    assert [g["label"] for g in series] == ["Dense x5"]
+    items = series[0]["series"]["items"]
+    assert [groups[i]["label"] for i in items] == [d.name for d in layers]
+    for dense, item in zip(layers, items):  # each layer's own weights sit in its item
+        holder = next(n for n in model["nodes"] if n["name"] == dense.W.name)
+        assert item in _ancestors(groups, holder["group"])
+
+
+def test_a_long_series_opens_to_runs_of_twenty_calls():
+    h = x = T.vector("x", test_value=np.ones(2, "float32"))
+    for _ in range(45):
+        h = layer_1d(h)
+    model = view_model(h.sum())
+    _, groups = _by_id(model)
+    series = next(g for g in model["groups"] if g["kind"] == "series")
+    assert series["label"] == "layer_1d() x45" and series["series"]["count"] == 45
+    runs = [g for g in model["groups"] if g["parent"] == series["id"]]
+    assert [g["label"] for g in runs] == ["layer_1d() #0\u2013#19", "layer_1d() #20\u2013#39", "layer_1d() #40\u2013#44"]
+    for k, item in enumerate(series["series"]["items"]):
+        assert groups[item]["parent"] == runs[k // 20]["id"] and groups[item]["label"] == f"layer_1d() #{k}"
+
+
+def layer_1d(h):
+    return T.tanh(h * 2 + 1)
+
+
+def test_calls_of_one_function_that_built_different_ops_do_not_fold():
+    h = x = T.vector("x", test_value=np.ones(2, "float32"))
+    for power in (1, 1, 2, 2, 2):
+        h = shaped(h, power)
+    model = view_model(h.sum())
+    series = [g for g in model["groups"] if g["kind"] == "series"]
+    assert sorted(g["series"]["count"] for g in series) == [2, 3]
+
+
+def shaped(h, power):
+    return T.tanh(h) if power == 1 else T.exp(T.tanh(h))

@@ -41,6 +41,7 @@ class ViewGroup:
     items: list["ViewGroup"] = field(default_factory=list)  # a series: the calls in order
     source: Group | None = None  # the GroupTree group it stands for (None: made here)
     name: str = ""  # a call's function
+    family: str = ""  # what calls of one kind share: the function, a named object's class
 
     def to_json(self) -> dict:
         return {"id": self.id, "parent": self.parent.id if self.parent else None,
@@ -135,6 +136,7 @@ class ViewGroups:
                 continue
             view = self._new(child.kind, child.title, parent, child, child.id)
             view.name = child.name
+            view.family = _family(child)
             view.region = "gradient" if gradient or child.kind == "grad" else "forward"
             self._of_tree[id(child)] = view
             for node in child.nodes:
@@ -226,18 +228,22 @@ class ViewGroups:
             run: list[ViewGroup] = []
             first = None
             for view in siblings + [None]:
-                same = (view is not None and view.kind == "call" and run and view.name == run[0].name
+                foldable = view is not None and view.kind in ("call", "owner") and bool(view.family)
+                same = (foldable and run and view.kind == run[0].kind and view.family == run[0].family
                         and signature(view) == first)
                 if same:
                     run.append(view)
                     continue
                 if len(run) > 1:
                     self._make_series(run, parent)
-                run, first = ([view], signature(view)) if view is not None and view.kind == "call" else ([], None)
+                run, first = ([view], signature(view)) if foldable else ([], None)
 
     def _make_series(self, run: list[ViewGroup], parent: ViewGroup | None) -> ViewGroup:
-        series = self._new("series", f"{run[0].name}() x{len(run)}", parent)
-        series.name, series.items, series.region = run[0].name, list(run), run[0].region
+        """``layer() x12`` (calls of a function), ``Dense x12`` (named objects of a class)."""
+        first = run[0]
+        name = f"{first.family}()" if first.kind == "call" else first.family
+        series = self._new("series", f"{name} x{len(run)}", parent)
+        series.name, series.family, series.items, series.region = name, first.family, list(run), first.region
         self._place_items(series, run)
         return series
 
@@ -248,7 +254,7 @@ class ViewGroups:
             return
         for start in range(0, len(run), SERIES_OF):
             part = run[start:start + SERIES_OF]
-            holder = self._new("part", f"{series.name}() #{start}\u2013#{start + len(part) - 1}", series)
+            holder = self._new("part", f"{series.name} #{start}\u2013#{start + len(part) - 1}", series)
             holder.region = series.region
             for view in part:
                 view.parent = holder
@@ -268,7 +274,8 @@ class ViewGroups:
             position = {id(item): i for i, item in enumerate(forward.items)}
             views.sort(key=lambda v: position[id(v.mirrors)])
             series = self._new("series", forward.label, views[0].parent)
-            series.name, series.items, series.region, series.mirrors = forward.name, views, "gradient", forward
+            series.name, series.family, series.items = forward.name, forward.family, views
+            series.region, series.mirrors = "gradient", forward
             self._place_items(series, views)
 
     def _op_calls(self) -> None:
@@ -328,6 +335,17 @@ class ViewGroups:
         if group is not None:
             return group.region
         return "updates" if id(node) in self._update_only else "forward"
+
+
+def _family(group: Group) -> str:
+    """What calls of one kind share: a call's function (not ``<listcomp>``s: each is
+    its own line's), a named object's class; '' for other groups."""
+    if group.kind == "call":
+        return group.name if not group.name.startswith("<") else ""
+    if group.kind == "owner" and group.site is not None:
+        owner = group.site.scoping.owner_at(group.frame)
+        return owner.cls if owner is not None else ""
+    return ""
 
 
 def _calls_of(group: Group) -> list[Group]:
