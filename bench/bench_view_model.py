@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_explorer import nodes_in, training_graph  # noqa: E402
 
-from symnb.printing.view_encode import BUDGET_BYTES, _encoded, decode_view_model  # noqa: E402
+from symnb.printing.view_encode import BUDGET_BYTES, _compressed, _json, decode_view_model  # noqa: E402
 from symnb.printing.view_model import encode_view_model, view_model  # noqa: E402
 
 
@@ -43,7 +43,7 @@ def measure(blocks: int, repeat: int) -> dict:
     encode_seconds = time.perf_counter() - started
     return {"nodes": nodes_in(outputs), "model_nodes": len(model["nodes"]), "groups": len(model["groups"]),
             "view_model_s": best, "json_bytes": len(json.dumps(model, separators=(",", ":"))),
-            "whole_saved_bytes": len(_encoded(model)), "saved_bytes": len(saved),
+            "whole_saved_bytes": len(_compressed(_json(model))), "saved_bytes": len(saved),
             "encode_s": encode_seconds, "not_saved": decode_view_model(saved)["not_saved"]}
 
 

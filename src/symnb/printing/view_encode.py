@@ -21,17 +21,12 @@ BUDGET_BYTES = 2_000_000
 _DETAILS = ("summary", "code")  # what a node's card shows beyond its box
 
 
-def _json(model: Any) -> bytes:
-    return json.dumps(model, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-def _encoded(model: Any, text: bytes | None = None) -> str:
-    text = _json(model) if text is None else text
-    return base64.b64encode(gzip.compress(text, compresslevel=6, mtime=0)).decode("ascii")
-
-
-def _base64_length(size: int) -> int:
-    return 4 * ((size + 2) // 3)
+def _compressed(text: str) -> str:
+    return base64.b64encode(gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
 
 
 def decode_view_model(encoded: str) -> dict:
@@ -44,54 +39,27 @@ def encode_view_model(model: dict, budget_bytes: int = BUDGET_BYTES) -> str:
     whole model is larger, the details of the deepest groups' nodes are left out first
     (then every node's, then overlays), each omission named in ``not_saved``. Raises
     ValueError when even the nodes, edges and groups alone do not fit."""
-    text = _json(model)
-    # The fastest compression is (in practice) a bound on the thorough one's size: a
-    # model it fits is saved whole without measuring its parts.
-    if _base64_length(len(gzip.compress(text, compresslevel=1, mtime=0))) <= budget_bytes:
-        encoded = _encoded(model, text)
-        if len(encoded) <= budget_bytes:
-            return encoded
-    depth = _depths(model)
-    steps = [(-1, "nothing")] + _omissions(max(depth.values(), default=0))
-    # Each part's size is measured apart once (the parts compress no worse together), so
-    # the model is encoded whole only for the step the estimate picks, and the next ones.
-    first = _first_fitting(model, depth, steps, budget_bytes)
-    encoded = ""
-    for index in range(first, len(steps)):
-        encoded = _encoded(_trimmed(model, depth, *steps[index]))
-        if len(encoded) <= budget_bytes:
-            # The estimate errs on the safe side: one step less left out may fit too.
-            while index > 0:
-                fuller = _encoded(_trimmed(model, depth, *steps[index - 1]))
-                if len(fuller) > budget_bytes:
-                    break
-                encoded, index = fuller, index - 1
-            return encoded
-    raise ValueError(f"the graph's model does not fit in {budget_bytes:,} bytes even without its "
-                     f"nodes' details and overlays ({len(encoded):,} bytes): raise budget_bytes")
-
-
-def _first_fitting(model: dict, depth: dict[str, int], steps: list, budget: int) -> int:
-    """The first omission step whose estimated size fits ``budget``."""
-    skeleton = len(_encoded(_trimmed(model, depth, 0, "overlays")))
-    details: dict[int, list] = {}
-    numbers: dict[int, list] = {}
-    for node in model["nodes"]:
-        details.setdefault(depth[node["id"]], []).append([node.get(k) for k in _DETAILS])
-    for key, overlay in model.get("overlays", {}).items():
-        for node_id, value in overlay["values"].items():
-            numbers.setdefault(depth.get(node_id, 0), []).append([key, node_id, value])
-    detail_size = {d: len(_encoded(part)) for d, part in details.items()}
-    number_size = {d: len(_encoded(part)) for d, part in numbers.items()}
-    for index, (cut, what) in enumerate(steps):
-        kept = sum(size for d, size in number_size.items() if what != "overlays" or d < cut)
-        if what == "nothing":
-            kept += sum(detail_size.values())
-        elif what == "details":
-            kept += sum(size for d, size in detail_size.items() if d < cut)
-        if skeleton + kept <= budget:
-            return index
-    return len(steps) - 1
+    encoded = _compressed(_json(model))
+    if len(encoded) <= budget_bytes:
+        return encoded
+    pieces = _Pieces(model)
+    steps = _omissions(pieces.deepest)
+    # Leaving more out never makes the saved text longer: the first step that fits is
+    # found by halving (a few compressions of a 50,000-node model, not one per step).
+    low, high = 0, len(steps) - 1
+    found = None
+    while low <= high:
+        middle = (low + high) // 2
+        candidate = _compressed(pieces.text(steps[middle]))
+        if len(candidate) <= budget_bytes:
+            found, high = candidate, middle - 1
+        else:
+            low = middle + 1
+            encoded = candidate
+    if found is None:
+        raise ValueError(f"the graph's model does not fit in {budget_bytes:,} bytes even without its "
+                         f"nodes' details and overlays ({len(encoded):,} bytes): raise budget_bytes")
+    return found
 
 
 def _omissions(deepest: int) -> list[tuple[int, str]]:
@@ -115,36 +83,64 @@ def _depths(model: dict) -> dict[str, int]:
     return {node["id"]: depth_of(node["group"]) for node in model["nodes"]}
 
 
-def _trimmed(model: dict, depth: dict[str, int], cut: int, what: str) -> dict:
-    if what == "nothing":
-        return model
-    trimmed = dict(model)
-    dropped_details = cut if what == "details" else 0
-    nodes = []
-    left_out = 0
-    for node in model["nodes"]:
-        if depth[node["id"]] >= dropped_details and any(node.get(k) is not None for k in _DETAILS):
-            node = {**node, **{k: None for k in _DETAILS}}
-            left_out += 1
-        nodes.append(node)
-    trimmed["nodes"] = nodes
-    not_saved = list(model.get("not_saved", []))
-    not_saved.append(_details_note(dropped_details, left_out))
-    if what == "overlays":
-        overlays = {}
-        dropped = 0
+class _Pieces:
+    """The model's JSON text cut into pieces written once (each node with and without
+    its details, each overlay number), from which the text of any omission step is
+    joined: a 50,000-node model is serialized once, not once per step tried."""
+
+    def __init__(self, model: dict) -> None:
+        self.model = model
+        depth = _depths(model)
+        self.deepest = max(depth.values(), default=0)
+        self.keys = list(model)
+        self.fixed = {key: _json(value) for key, value in model.items()
+                      if key not in ("nodes", "overlays", "not_saved")}
+        self.nodes = []  # (depth, whole text, text without details or None when it has none)
+        for node in model["nodes"]:
+            has = any(node.get(k) is not None for k in _DETAILS)
+            bare = _json({**node, **{k: None for k in _DETAILS}}) if has else None
+            self.nodes.append((depth[node["id"]], _json(node), bare))
+        self.overlays = []  # (key, text of the overlay before its values, [(depth, "id":value)])
         for key, overlay in model.get("overlays", {}).items():
-            values = {k: v for k, v in overlay["values"].items() if k in depth and depth[k] < cut
-                      or k not in depth and cut > 0}
-            dropped += len(overlay["values"]) - len(values)
-            overlays[key] = {**overlay, "values": values}
-        trimmed["overlays"] = overlays
-        where = f"nodes {cut} or more groups deep" if cut else "every node"
-        not_saved.append(f"overlay numbers of the {where} ({dropped:,} numbers)")
-    trimmed["not_saved"] = not_saved
-    return trimmed
+            head = _json({k: v for k, v in overlay.items() if k != "values"})
+            entries = [(depth.get(node_id, 0), f"{_json(node_id)}:{_json(value)}")
+                       for node_id, value in overlay["values"].items()]
+            self.overlays.append((key, head, entries))
+
+    def text(self, step: tuple[int, str]) -> str:
+        cut, what = step
+        details_from = cut if what == "details" else 0
+        numbers_from = cut if what == "overlays" else None
+        not_saved = list(self.model.get("not_saved", []))
+        nodes, left_out = [], 0
+        for depth, whole, bare in self.nodes:
+            if bare is not None and depth >= details_from:
+                nodes.append(bare)
+                left_out += 1
+            else:
+                nodes.append(whole)
+        if left_out:
+            not_saved.append(f"source lines and value summaries of {_where(details_from)} ({left_out:,} nodes)")
+        overlays, dropped = [], 0
+        for key, head, entries in self.overlays:
+            kept = [text for depth, text in entries if numbers_from is None or depth < numbers_from]
+            dropped += len(entries) - len(kept)
+            overlays.append(f'{_json(key)}:{head[:-1]}{"," if head != "{}" else ""}"values":{{{",".join(kept)}}}}}')
+        if dropped:
+            not_saved.append(f"overlay numbers of {_where(numbers_from)} ({dropped:,} numbers)")
+        parts = []
+        for key in self.keys + [k for k in ("not_saved",) if k not in self.keys]:
+            if key == "nodes":
+                value = f"[{','.join(nodes)}]"
+            elif key == "overlays":
+                value = f"{{{','.join(overlays)}}}"
+            elif key == "not_saved":
+                value = _json(not_saved)
+            else:
+                value = self.fixed[key]
+            parts.append(f"{_json(key)}:{value}")
+        return "{" + ",".join(parts) + "}"
 
 
-def _details_note(cut: int, count: int) -> str:
-    where = f"nodes {cut} or more groups deep" if cut else "every node"
-    return f"source lines and value summaries of the {where} ({count:,} nodes)"
+def _where(cut: int) -> str:
+    return f"the nodes {cut} or more groups deep" if cut else "every node"

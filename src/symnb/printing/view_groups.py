@@ -1,8 +1,8 @@
 """The groups of the client-side viewer's model (:mod:`symnb.printing.view_model`),
 derived from the pictures' :class:`~symnb.printing.groups.GroupTree`:
 
-- **series folding**: calls of one function side by side that built the same ops in
-  the same wiring (shapes may differ: the first layer reads the input's width) fold
+- **series folding**: ``SERIES_FROM`` or more calls of one function (or named
+  objects of one class) side by side that built the same ops in the same wiring (shapes may differ: the first layer reads the input's width) fold
   into one group ``layer() x12`` whose items are the calls in order; more than
   ``SERIES_OF`` items are cut into runs. The gradient's mirrors of those calls fold
   into a series mirroring the forward one;
@@ -25,7 +25,9 @@ from symnb.core.graph.basic import Apply, Constant
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.groups import SERIES_OF, Group, GroupTree
 
-__all__ = ["ViewGroup", "ViewGroups", "call_name"]
+__all__ = ["ViewGroup", "ViewGroups", "call_name", "SERIES_FROM"]
+
+SERIES_FROM = 3  # calls side by side that fold into a series (two read as well as their fold)
 
 
 @dataclass(eq=False)
@@ -225,16 +227,22 @@ class ViewGroups:
             if view.region == "forward":
                 siblings_of.setdefault(id(view.parent), (view.parent, []))[1].append(view)
         for parent, siblings in siblings_of.values():
+            counts: dict[tuple, int] = {}
+            for view in siblings:
+                counts[(view.kind, view.family)] = counts.get((view.kind, view.family), 0) + 1
+            if not any(n >= SERIES_FROM for key, n in counts.items() if key[1]):
+                continue  # no family has calls enough to fold: no signature is needed
             run: list[ViewGroup] = []
             first = None
             for view in siblings + [None]:
-                foldable = view is not None and view.kind in ("call", "owner") and bool(view.family)
+                foldable = (view is not None and view.kind in ("call", "owner") and bool(view.family)
+                            and counts[(view.kind, view.family)] >= SERIES_FROM)
                 same = (foldable and run and view.kind == run[0].kind and view.family == run[0].family
                         and signature(view) == first)
                 if same:
                     run.append(view)
                     continue
-                if len(run) > 1:
+                if len(run) >= SERIES_FROM:
                     self._make_series(run, parent)
                 run, first = ([view], signature(view)) if foldable else ([], None)
 
