@@ -22,10 +22,9 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
 from symnb.core.tensor.shared import SharedVariable
-from symnb.core.graph.basic import toposort
 from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
 from symnb.printing.graph_model import OPEN_UP_TO, root_variables
 from symnb.printing.groups import GroupTree
