@@ -125,6 +125,28 @@ def test_the_updates_are_their_own_region(trained):
         assert nodes[node_id]["region"] == "updates"
     updates = [g for g in model["groups"] if g["region"] == "updates"]
     assert updates and all(g["kind"] == "call" and g["label"].startswith("listcomp") for g in updates)
+    # The list comprehension updates every layer's parameters: it mirrors the layers' series.
+    series = next(g for g in model["groups"] if g["kind"] == "series" and g["region"] == "forward")
+    assert [g["mirrors"] for g in updates] == [series["id"]]
+
+
+def test_one_layers_update_mirrors_that_layer():
+    W = sn.shared(np.eye(3, dtype="float32"), name="W")
+    b = sn.shared(np.zeros(3, "float32"), name="b")
+    x = T.matrix("x", test_value=np.ones((2, 3), "float32"))
+    loss = layer(x, W, b).sum()
+    f = sn.function([x], loss, updates=sgd(loss, [W, b]))
+    model = view_model(f)
+    nodes, groups = _by_id(model)
+    home = next(n["group"] for n in model["nodes"] if n["name"] == "W")
+    call = next(g for g in _ancestors(groups, home) if groups[g]["kind"] == "call")
+    updates = [g for g in model["groups"] if g["region"] == "updates"]
+    assert [g["label"] for g in updates if g["parent"] is None] == ["sgd()"]  # its listcomp inside
+    assert groups[call]["label"] == "layer()" and all(g["mirrors"] == call for g in updates)
+
+
+def sgd(loss, params):
+    return [(p, p - 0.1 * g) for p, g in zip(params, sn.grad(loss, params))]
 
 
 def test_a_constant_used_by_several_layers_is_drawn_inside_each_and_joins_no_groups(trained):
@@ -320,13 +342,35 @@ def test_past_the_budget_the_deepest_groups_details_are_left_out_and_named(train
     assert len(encode_view_model(model, budget_bytes=budget)) <= budget
     # The structure is whole: every node, edge and group, as they were.
     assert saved["edges"] == model["edges"] and saved["groups"] == model["groups"]
-    assert [n["id"] for n in saved["nodes"]] == [n["id"] for n in model["nodes"]]
+    nodes, groups = _by_id(model)
+    saved_nodes = {n["id"]: n for n in saved["nodes"]}  # listed by depth, each as it was
+    assert len(saved_nodes) == len(saved["nodes"]) and saved_nodes.keys() == nodes.keys()
+    for node_id, node in saved_nodes.items():
+        assert node == {**nodes[node_id], "summary": node["summary"], "code": node["code"]}
     assert saved["not_saved"] and "source lines and value summaries" in saved["not_saved"][0]
-    _, groups = _by_id(model)
-    kept = [_depth(groups, n["group"]) for n in saved["nodes"] if n["summary"] is not None]
-    dropped = [_depth(groups, n["group"]) for n, m in zip(saved["nodes"], model["nodes"])
-               if m["summary"] is not None and n["summary"] is None]
+    kept = [_depth(groups, n["group"]) for n in saved_nodes.values() if n["summary"] is not None]
+    dropped = [_depth(groups, n["group"]) for i, n in saved_nodes.items()
+               if nodes[i]["summary"] is not None and n["summary"] is None]
     assert dropped and kept and max(kept) < min(dropped)  # the deepest went first
+
+
+def test_past_every_detail_the_deepest_overlay_numbers_go_next(trained):
+    from symnb.printing.view_encode import _compressed, _omissions, _Pieces, decode_view_model, encode_view_model
+
+    _, _, model = trained
+    pieces = _Pieces(model)
+    bare = len(_compressed(pieces.text(_omissions(pieces.deepest)[-1])))  # no details, no numbers
+    encoded = encode_view_model(model, budget_bytes=bare + 200)
+    saved = decode_view_model(encoded)
+    assert len(encoded) <= bare + 200
+    assert any(line.startswith("overlay numbers of") for line in saved["not_saved"])
+    assert all(n["summary"] is None and n["code"] is None for n in saved["nodes"])
+    _, groups = _by_id(model)
+    depth = {n["id"]: _depth(groups, n["group"]) for n in model["nodes"]}
+    for key, overlay in saved["overlays"].items():
+        dropped = set(model["overlays"][key]["values"]) - set(overlay["values"])
+        if dropped and overlay["values"]:
+            assert max(depth[i] for i in overlay["values"]) < min(depth[i] for i in dropped)
 
 
 def test_a_budget_too_small_for_the_structure_says_so(trained):

@@ -101,56 +101,59 @@ def _depths(model: dict) -> dict[str, int]:
 
 
 class _Pieces:
-    """The model's JSON text cut into pieces written once (each node with and without
-    its details, each overlay number), from which the text of any omission step is
-    joined: a 50,000-node model is serialized once, not once per step tried."""
+    """The model's JSON text cut into pieces written once, a piece per depth (the nodes
+    that deep with and without their details; each overlay's numbers of those nodes),
+    from which the text of any omission step is joined: a 50,000-node model is
+    serialized a few times in whole lists, not once per step tried nor once per node.
+    The nodes of a text so joined are listed by depth."""
 
     def __init__(self, model: dict) -> None:
         self.model = model
         depth = _depths(model)
         self.deepest = max(depth.values(), default=0)
-        self.keys = list(model)
+        self.keys = list(model) + [k for k in ("not_saved",) if k not in model]
         self.fixed = {key: _json(value) for key, value in model.items()
                       if key not in ("nodes", "overlays", "not_saved")}
-        self.nodes = []  # (depth, whole text, text without details or None when it has none)
+        by_depth: dict[int, list] = {}
         for node in model["nodes"]:
-            has = any(node.get(k) is not None for k in _DETAILS)
-            bare = _json({**node, **{k: None for k in _DETAILS}}) if has else None
-            self.nodes.append((depth[node["id"]], _json(node), bare))
-        self.overlays = []  # (key, text of the overlay before its values, [(depth, "id":value)])
+            by_depth.setdefault(depth[node["id"]], []).append(node)
+        self.depths = sorted(by_depth)
+        self.whole = {d: _json(nodes)[1:-1] for d, nodes in by_depth.items()}
+        self.bare = {d: _json([{**n, **{k: None for k in _DETAILS}} for n in nodes])[1:-1]
+                     for d, nodes in by_depth.items()}
+        self.detailed = {d: sum(1 for n in nodes if any(n.get(k) is not None for k in _DETAILS))
+                         for d, nodes in by_depth.items()}
+        self.overlays = []  # (key, the overlay's text before its values, {depth: (count, text)})
         for key, overlay in model.get("overlays", {}).items():
             head = _json({k: v for k, v in overlay.items() if k != "values"})
-            entries = [(depth.get(node_id, 0), f"{_json(node_id)}:{_json(value)}")
-                       for node_id, value in overlay["values"].items()]
-            self.overlays.append((key, head, entries))
+            values: dict[int, dict] = {}
+            for node_id, value in overlay["values"].items():
+                values.setdefault(depth.get(node_id, 0), {})[node_id] = value
+            self.overlays.append((key, head, {d: (len(v), _json(v)[1:-1]) for d, v in values.items()}))
 
     def text(self, step: tuple[int, str]) -> str:
         cut, what = step
         details_from = cut if what == "details" else 0
-        numbers_from = cut if what == "overlays" else None
+        numbers_from = cut if what == "overlays" else self.deepest + 1
         not_saved = list(self.model.get("not_saved", []))
-        nodes, left_out = [], 0
-        for depth, whole, bare in self.nodes:
-            if bare is not None and depth >= details_from:
-                nodes.append(bare)
-                left_out += 1
-            else:
-                nodes.append(whole)
+        nodes = [self.bare[d] if d >= details_from else self.whole[d] for d in self.depths]
+        left_out = sum(self.detailed[d] for d in self.depths if d >= details_from)
         if left_out:
             not_saved.append(f"source lines and value summaries of {_where(details_from)} ({left_out:,} nodes)")
         overlays, dropped = [], 0
-        for key, head, entries in self.overlays:
-            kept = [text for depth, text in entries if numbers_from is None or depth < numbers_from]
-            dropped += len(entries) - len(kept)
-            overlays.append(f'{_json(key)}:{head[:-1]}{"," if head != "{}" else ""}"values":{{{",".join(kept)}}}}}')
+        for key, head, values in self.overlays:
+            kept = [text for d, (_, text) in sorted(values.items()) if d < numbers_from and text]
+            dropped += sum(count for d, (count, _) in values.items() if d >= numbers_from)
+            separator = "," if head != "{}" else ""
+            overlays.append(f'{_json(key)}:{head[:-1]}{separator}"values":{{{",".join(kept)}}}}}')
         if dropped:
             not_saved.append(f"overlay numbers of {_where(numbers_from)} ({dropped:,} numbers)")
         parts = []
-        for key in self.keys + [k for k in ("not_saved",) if k not in self.keys]:
+        for key in self.keys:
             if key == "nodes":
-                value = f"[{','.join(nodes)}]"
+                value = "[" + ",".join(text for text in nodes if text) + "]"
             elif key == "overlays":
-                value = f"{{{','.join(overlays)}}}"
+                value = "{" + ",".join(overlays) + "}"
             elif key == "not_saved":
                 value = _json(not_saved)
             else:

@@ -337,6 +337,37 @@ class ViewGroups:
             if view.region == "forward" and id(view) not in feeds_more and id(view) in holding:
                 view.region = "updates"
 
+    def common_ancestor(self, groups: list["ViewGroup | None"]) -> "ViewGroup | None":
+        """The innermost group holding every one of ``groups`` (None: only the top level)."""
+        chains = []
+        for group in groups:
+            chain = []
+            while group is not None:
+                chain.append(group)
+                group = group.parent
+            chains.append(chain[::-1])
+        common = None
+        for level in zip(*chains) if chains else ():
+            if any(g is not level[0] for g in level):
+                break
+            common = level[0]
+        return common
+
+    def mirror_updates(self, updated: list[tuple]) -> None:
+        """An ``updates`` group mirrors the innermost forward group holding the
+        parameters it computes the new values of (``updated``: ``(the parameter's forward
+        group, the Apply computing its new value)`` pairs): a layer's SGD step mirrors
+        the layer, a loop's updates of every layer mirror the layers' series."""
+        homes: dict[int, list] = {}
+        for home, node in updated:
+            group = self._node_group.get(id(node))
+            while group is not None and group.region == "updates":
+                homes.setdefault(id(group), []).append(home)
+                group = group.parent
+        for view in self.groups:
+            if view.region == "updates" and homes.get(id(view)):
+                view.mirrors = self.common_ancestor(homes[id(view)])
+
     def update_region(self, node: Apply) -> str:
         """The region of a node: its group's, or at the top level forward or updates."""
         group = self._node_group.get(id(node))

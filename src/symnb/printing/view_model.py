@@ -109,6 +109,8 @@ class _Builder:
         self.times, self.time_total = times, time_total
         self.title = title or _title(obj, order)
         self.groups = ViewGroups(self.tree, order, _update_only(obj, outputs, order))
+        self.groups.mirror_updates([(self.groups.of_tree(self.tree.group_of(param)), new.owner)
+                                    for param, new in _updates(obj, outputs) if new.owner is not None])
         self.texts = _SiteTexts()
         shown = list(self.roots) + [node.outputs[0] for node in order]
         values = [self.value(var) for var in shown]
@@ -303,6 +305,13 @@ class _Builder:
         if len(self.order) > OPEN_UP_TO:
             return []
         return [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
+
+
+def _updates(obj: Any, outputs: list[Variable]) -> list[tuple[Variable, Variable]]:
+    """A compiled function's ``(shared variable, its new value)`` pairs: its graph's last
+    outputs are the new values of ``f.updated_shared``, in order."""
+    updated = list(getattr(obj, "updated_shared", None) or [])
+    return list(zip(updated, outputs[len(outputs) - len(updated):])) if updated else []
 
 
 def _update_only(obj: Any, outputs: list[Variable], order: list[Apply]) -> set[int]:

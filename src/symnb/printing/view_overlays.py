@@ -127,7 +127,7 @@ def _time_shares(builder: Any) -> dict:
             if i < len(builder.order):
                 key = id(builder.order[i])
                 own[key] = own.get(key, 0.0) - share
-        group = _innermost_common(builder, members)
+        group = builder.groups.common_ancestor([builder.groups.group_of(n) for n in members])
         if group is None:
             spanning += seconds
         else:
@@ -144,26 +144,6 @@ def _time_shares(builder: Any) -> dict:
         overlay["note"] = (f"{100 * spanning / whole:.3g}% of the call ran in fused XLA operations "
                            "whose nodes share no group: shown on no box")
     return overlay
-
-
-def _innermost_common(builder: Any, nodes: list) -> Any:
-    """The innermost view group holding every node of ``nodes`` (None: only the top
-    level holds them all)."""
-    chains = []
-    for node in nodes:
-        chain, group = [], builder.groups.group_of(node)
-        while group is not None:
-            chain.append(group)
-            group = group.parent
-        chains.append(chain[::-1])
-    if not chains:
-        return None
-    common = None
-    for level in zip(*chains):
-        if any(g is not level[0] for g in level):
-            break
-        common = level[0]
-    return common
 
 
 def _profile_report(obj: Any) -> Any:
