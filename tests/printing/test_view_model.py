@@ -330,6 +330,12 @@ def test_a_model_within_its_budget_is_saved_whole(trained):
 
     _, _, model = trained
     assert decode_view_model(encode_view_model(model)) == model
+    # The pieces a trimmed model is joined from make the whole model when nothing is left out.
+    from symnb.printing.view_encode import _WHOLE, _Pieces
+
+    joined = json.loads(_Pieces(model).text(_WHOLE))
+    assert sorted(joined["nodes"], key=lambda n: n["id"]) == sorted(model["nodes"], key=lambda n: n["id"])
+    assert {**joined, "nodes": model["nodes"]} == model
 
 
 def test_past_the_budget_the_deepest_groups_details_are_left_out_and_named(trained):

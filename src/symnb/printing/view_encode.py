@@ -46,12 +46,11 @@ def encode_view_model(model: dict, budget_bytes: int = BUDGET_BYTES) -> str:
     whole model is larger, the details of the deepest groups' nodes are left out first
     (then every node's, then overlays), each omission named in ``not_saved``. Raises
     ValueError when even the nodes, edges and groups alone do not fit."""
-    text = _json(model)
-    if _quick_length(text) <= budget_bytes:
-        encoded = _compressed(text)
+    pieces = _Pieces(model)
+    if _quick_length(pieces.text(_WHOLE)) <= budget_bytes:
+        encoded = _compressed(_json(model))  # as it is, its nodes in their order
         if len(encoded) <= budget_bytes:
             return encoded
-    pieces = _Pieces(model)
     steps = _omissions(pieces.deepest)
     # Leaving more out never makes the saved text longer: the first step that fits (at
     # the fastest level) is found by halving, a few quick compressions of a 50,000-node
@@ -77,6 +76,9 @@ def encode_view_model(model: dict, budget_bytes: int = BUDGET_BYTES) -> str:
             break
         found, index = fuller, index - 1
     return found
+
+
+_WHOLE = (0, "nothing")  # the first step: nothing left out
 
 
 def _omissions(deepest: int) -> list[tuple[int, str]]:
@@ -118,9 +120,8 @@ class _Pieces:
         for node in model["nodes"]:
             by_depth.setdefault(depth[node["id"]], []).append(node)
         self.depths = sorted(by_depth)
-        self.whole = {d: _json(nodes)[1:-1] for d, nodes in by_depth.items()}
-        self.bare = {d: _json([{**n, **{k: None for k in _DETAILS}} for n in nodes])[1:-1]
-                     for d, nodes in by_depth.items()}
+        self._by_depth = by_depth
+        self._texts: dict[tuple, str] = {}  # (depth, with details?) -> those nodes' text
         self.detailed = {d: sum(1 for n in nodes if any(n.get(k) is not None for k in _DETAILS))
                          for d, nodes in by_depth.items()}
         self.overlays = []  # (key, the overlay's text before its values, {depth: (count, text)})
@@ -131,12 +132,22 @@ class _Pieces:
                 values.setdefault(depth.get(node_id, 0), {})[node_id] = value
             self.overlays.append((key, head, {d: (len(v), _json(v)[1:-1]) for d, v in values.items()}))
 
+    def _nodes_text(self, depth: int, details: bool) -> str:
+        """The nodes ``depth`` groups deep, with or without their details, written once."""
+        key = (depth, details)
+        if key not in self._texts:
+            nodes = self._by_depth[depth]
+            if not details:
+                nodes = [{**n, **{k: None for k in _DETAILS}} for n in nodes]
+            self._texts[key] = _json(nodes)[1:-1]
+        return self._texts[key]
+
     def text(self, step: tuple[int, str]) -> str:
         cut, what = step
-        details_from = cut if what == "details" else 0
+        details_from = {"details": cut, "overlays": 0}.get(what, self.deepest + 1)
         numbers_from = cut if what == "overlays" else self.deepest + 1
         not_saved = list(self.model.get("not_saved", []))
-        nodes = [self.bare[d] if d >= details_from else self.whole[d] for d in self.depths]
+        nodes = [self._nodes_text(d, d < details_from) for d in self.depths]
         left_out = sum(self.detailed[d] for d in self.depths if d >= details_from)
         if left_out:
             not_saved.append(f"source lines and value summaries of {_where(details_from)} ({left_out:,} nodes)")
