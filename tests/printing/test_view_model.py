@@ -369,7 +369,7 @@ def test_past_every_detail_the_deepest_overlay_numbers_go_next(trained):
     encoded = encode_view_model(model, budget_bytes=bare + 200)
     saved = decode_view_model(encoded)
     assert len(encoded) <= bare + 200
-    assert any(line.startswith("overlay numbers of") for line in saved["not_saved"])
+    assert any(line.startswith("overlay numbers mean, std") for line in saved["not_saved"])
     assert all(n["summary"] is None and n["code"] is None for n in saved["nodes"])
     _, groups = _by_id(model)
     depth = {n["id"]: _depth(groups, n["group"]) for n in model["nodes"]}
@@ -377,6 +377,9 @@ def test_past_every_detail_the_deepest_overlay_numbers_go_next(trained):
         dropped = set(model["overlays"][key]["values"]) - set(overlay["values"])
         if dropped and overlay["values"]:
             assert max(depth[i] for i in overlay["values"]) < min(depth[i] for i in dropped)
+    # The statistics (many digits) go before the NaN and Inf counts.
+    if len(saved["overlays"]["nan_count"]["values"]) < len(model["overlays"]["nan_count"]["values"]):
+        assert not any(saved["overlays"][k]["values"] for k in ("mean", "std", "max_abs"))
 
 
 def test_a_budget_too_small_for_the_structure_says_so(trained):

@@ -19,6 +19,7 @@ __all__ = ["encode_view_model", "decode_view_model", "BUDGET_BYTES"]
 
 BUDGET_BYTES = 2_000_000
 _DETAILS = ("summary", "code")  # what a node's card shows beyond its box
+_STATISTICS = ("mean", "std", "max_abs")  # overlays left out before the others
 
 
 def _json(value: Any) -> str:
@@ -83,10 +84,10 @@ _WHOLE = (0, "nothing")  # the first step: nothing left out
 
 def _omissions(deepest: int) -> list[tuple[int, str]]:
     """``(depth, what)`` in the order tried: ``what`` of the nodes at least ``depth``
-    groups deep is left out (details, then overlays), deepest first."""
-    steps = [(d, "details") for d in range(deepest, 0, -1)] + [(0, "details")]
-    steps += [(d, "overlays") for d in range(deepest, 0, -1)] + [(0, "overlays")]
-    return steps
+    groups deep is left out, deepest first: details, then the statistics overlays
+    (``_STATISTICS``: many digits, they compress least), then every overlay (the NaN and
+    Inf counts, bytes, gradient norms and times last)."""
+    return [(d, what) for what in ("details", "statistics", "overlays") for d in range(deepest, -1, -1)]
 
 
 def _depths(model: dict) -> dict[str, int]:
@@ -144,21 +145,28 @@ class _Pieces:
 
     def text(self, step: tuple[int, str]) -> str:
         cut, what = step
-        details_from = {"details": cut, "overlays": 0}.get(what, self.deepest + 1)
-        numbers_from = cut if what == "overlays" else self.deepest + 1
+        nothing = self.deepest + 1
+        details_from = {"details": cut, "statistics": 0, "overlays": 0}.get(what, nothing)
+        statistics_from = {"statistics": cut, "overlays": 0}.get(what, nothing)
+        numbers_from = cut if what == "overlays" else nothing
         not_saved = list(self.model.get("not_saved", []))
         nodes = [self._nodes_text(d, d < details_from) for d in self.depths]
         left_out = sum(self.detailed[d] for d in self.depths if d >= details_from)
         if left_out:
             not_saved.append(f"source lines and value summaries of {_where(details_from)} ({left_out:,} nodes)")
-        overlays, dropped = [], 0
+        overlays, dropped = [], {True: 0, False: 0}  # statistics?, numbers left out
         for key, head, values in self.overlays:
-            kept = [text for d, (_, text) in sorted(values.items()) if d < numbers_from and text]
-            dropped += sum(count for d, (count, _) in values.items() if d >= numbers_from)
+            statistic = key in _STATISTICS
+            start = statistics_from if statistic else numbers_from
+            kept = [text for d, (_, text) in sorted(values.items()) if d < start and text]
+            dropped[statistic] += sum(count for d, (count, _) in values.items() if d >= start)
             separator = "," if head != "{}" else ""
             overlays.append(f'{_json(key)}:{head[:-1]}{separator}"values":{{{",".join(kept)}}}}}')
-        if dropped:
-            not_saved.append(f"overlay numbers of {_where(numbers_from)} ({dropped:,} numbers)")
+        if dropped[True]:
+            not_saved.append(f"overlay numbers mean, std and max |value| of {_where(statistics_from)} "
+                             f"({dropped[True]:,} numbers)")
+        if dropped[False]:
+            not_saved.append(f"the other overlay numbers of {_where(numbers_from)} ({dropped[False]:,} numbers)")
         parts = []
         for key in self.keys:
             if key == "nodes":
