@@ -341,6 +341,9 @@ class Attribution:
     # node index -> how many nodes shared an XLA operation (a fusion) with it: its time
     # is in part an estimate, the operation's time split by output size
     split_among: dict[int, int]
+    # each operation split among several nodes: (its seconds, ((node index, the share
+    # given to it), ...)): what a view showing a fused operation as one unit reads
+    fused: list = field(default_factory=list)
 
 
 def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: Sequence[Apply]
@@ -355,11 +358,13 @@ def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: 
     node_seconds = {i: 0.0 for i in range(len(nodes))}
     line_seconds: dict[str, float] = {}
     split_among: dict[int, int] = {}
+    fused: list = []
     unattributed = 0.0
     for op, seconds in times.items():
         parts = scopes.get(op) or [((), 1.0)]
         whole = sum(w for _, w in parts) or 1.0
         sharing = {by_scope[path[0]] for path, _ in parts if path and path[0] in by_scope}
+        shares: dict[int, float] = {}
         for path, weight in parts:
             share = seconds * weight / whole
             member = by_scope.get(path[0]) if path else None
@@ -367,12 +372,15 @@ def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: 
                 unattributed += share
                 continue
             node_seconds[member] += share
+            shares[member] = shares.get(member, 0.0) + share
             if len(sharing) > 1 and seconds > 0:
                 split_among[member] = max(split_among.get(member, 0), len(sharing))
             inner = _REPEAT.sub("", path[-1])
             line = lines.get(inner) or lines.get(_REPEAT.sub("", path[0])) or inner
             line_seconds[line] = line_seconds.get(line, 0.0) + share
-    return Attribution(node_seconds, line_seconds, unattributed, split_among)
+        if len(shares) > 1 and seconds > 0:
+            fused.append((seconds, tuple(sorted(shares.items()))))
+    return Attribution(node_seconds, line_seconds, unattributed, split_among, fused)
 
 
 def _scope_lines(nodes: Sequence[Apply]) -> dict[str, str]:
