@@ -94,3 +94,24 @@ def test_only_the_adapter_imports_private_jax():
             if imported.startswith(("jax._src", "jaxlib.")):
                 found.append(f"{path.relative_to(PACKAGE)} imports {imported}")
     assert found == []
+
+
+def test_checkify_failed_tells_in_the_program_what_get_exception_tells_on_the_host():
+    from jax.experimental import checkify
+
+    assert jax_private.checkify_predicates_readable()  # on every tested JAX
+
+    def positive(x):
+        checkify.check(x > 0, "not positive: {x}", x=x)
+        checkify.check(x < 10, "too large")
+        return x * 2
+
+    @jax.jit
+    def flagged(x):
+        error, doubled = checkify.checkify(positive)(x)
+        return jax_private.checkify_failed(error), error, doubled
+
+    for x in (1.0, -1.0, 12.0):
+        failed, error, doubled = flagged(x)
+        assert bool(failed) == (error.get_exception() is not None) == (not 0 < x < 10)
+        assert float(doubled) == 2 * x

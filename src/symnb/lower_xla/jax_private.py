@@ -3,7 +3,9 @@
 symnb runs on JAX's public API except for what is here: the dispatch objects through
 which executables kept on disk run at ``jax.jit``'s speed (``executable_cache.py``),
 compiling with JAX's persistent cache switched off for one thread (``persistent_cache``),
-and XLA's cost analysis of one HLO computation (``compile/profiling_xla.py``). These
+XLA's cost analysis of one HLO computation (``compile/profiling_xla.py``), and whether a
+``checkify`` error holds a failed check, while tracing (``checks.py``: checks inside
+loop bodies and branches). These
 names change between JAX releases without notice, so the JAX and jaxlib versions are
 checked when this module is imported (on the first compile: ``symnb.lower_xla``
 imports it first), against the versions symnb was tested with, which
@@ -29,7 +31,8 @@ import jaxlib
 
 __all__ = ["SUPPORTED_JAX", "UnsupportedJaxError", "check_jax_version", "Traceback",
            "compilation_cache_disabled", "jit_cache_miss", "dispatch_object",
-           "compiled_dispatch_object", "executable_devices", "hlo_cost_analyser"]
+           "compiled_dispatch_object", "executable_devices", "hlo_cost_analyser",
+           "checkify_predicates_readable", "checkify_failed"]
 
 #: The lowest JAX (and jaxlib) release tested, and the first release not tested: the
 #: bounds in pyproject.toml. 0.10.0-0.10.2 ran the suite on the CPU; 0.11.2 ran it on
@@ -143,3 +146,26 @@ def hlo_cost_analyser() -> Callable[[Any, str], dict[str, float]] | None:
     if analyse is None or parse is None:
         return None
     return lambda client, hlo_text: analyse(client, parse(hlo_text))
+
+
+def checkify_predicates_readable() -> bool:
+    """Whether this JAX's ``checkify`` errors keep, per kind of error, the traced
+    predicate "a check of this kind failed" where :func:`checkify_failed` reads it.
+    (``checkify`` is imported here only when asked: a fresh process need not load it.)"""
+    from jax.experimental import checkify
+
+    fields = getattr(checkify.Error, "__dataclass_fields__", {})
+    return "_pred" in fields
+
+
+def checkify_failed(error: Any) -> Any:
+    """(While tracing) a boolean scalar, true when a check of ``error`` (a ``checkify``
+    error, unbatched) failed: what its ``get_exception()`` tells on the host, known in
+    the program itself (checkify offers no public way to it). Only where
+    :func:`checkify_predicates_readable`."""
+    import jax.numpy as jnp
+
+    failed = jnp.asarray(False)
+    for predicate in error._pred.values():
+        failed = jnp.logical_or(failed, jnp.asarray(predicate, bool))
+    return failed
