@@ -3,8 +3,9 @@ checks' flag travels inside an output (``lower_xla/check_flag.py``), and a check
 program still updates its shared variables in place (their buffers donated).
 
 The count: each conversion of a ``jax.Array`` to NumPy (``np.asarray``/``np.array``,
-how symnb and ``np.array(jitted(x))`` read a result; on a GPU each is a device->host
-copy, on a CPU a read of the buffer), per call, against hand-written ``jax.jit``."""
+how symnb and ``np.array(jitted(x))`` read a result, or ``bool``/``int`` of one; on a
+GPU each is a device->host copy, on a CPU a read of the buffer), per call, against
+hand-written ``jax.jit``."""
 
 import jax
 import jax.numpy as jnp
@@ -30,6 +31,16 @@ def reads(monkeypatch):
             return _original(value, *args, **kwargs)
 
         monkeypatch.setattr(np, name, counting)
+    # bool(), int(), .item(), ... of a jax.Array read it through its _value (checkify's
+    # get_exception does); np.asarray does not (JAX's C++ array hands NumPy its buffer).
+    array_type = type(jnp.zeros(()))
+    value = array_type.__dict__["_value"]
+
+    def counted_value(array):
+        count[0] += 1
+        return value.fget(array)
+
+    monkeypatch.setattr(array_type, "_value", property(counted_value))
     return count
 
 
@@ -120,3 +131,73 @@ def test_a_large_output_is_not_copied_to_carry_the_flag(reads):
     for value in (small, large):
         with pytest.raises(IndexError, match="index 9999 in k is out of bounds"):
             f(value, 9999)
+
+
+def _expect_same_error(call, *parts):
+    """The error a bad index inside a loop body or a branch raised before its program
+    donated (tests/lower_xla/test_index_checks.py's): the index, the axis, the node."""
+    with pytest.raises(sn.IndexOutOfBoundsError) as info:
+        call()
+    text = str(info.value)
+    for part in parts:
+        assert part in text, f"{part!r} not in:\n{text}"
+
+
+def test_a_loop_with_checks_donates_its_shared_variables_and_reads_one_array_per_output(reads):
+    """Checks inside a scan step (``E[i_t]``): the loop's program keeps the old values
+    when a check failed, so it donates as one checking its own graph does, and its flag
+    comes back inside the output (checkify's error stays on the device)."""
+    E = sn.shared(X.copy(), name="E")
+    steps = sn.shared(np.zeros((), "int32"), name="steps")
+    idx = T.lvector("idx")
+    rows, _ = sn.scan(lambda i, e: e[i], sequences=[idx], non_sequences=[E])
+    f = sn.function([idx], rows.sum(), updates=[(E, E * 2), (steps, steps + 1)])
+    assert f._program.checked and f._program.donate and f._program.keeps_old_values
+    jitted = jax.jit(lambda e, idx: jax.lax.scan(lambda c, i: (c, e[i]), None, idx)[1].sum())
+    picks = np.array([1, 0, 3])
+    assert _per_call(reads, lambda: np.array(jitted(X, picks))) == 1
+    assert _per_call(reads, lambda: f(picks)) == 1
+    expected = X * 2 ** 4  # four calls
+    np.testing.assert_array_equal(E.get_value(), expected)
+    before = E._backend_value()
+    assert f(picks) == expected[picks].sum()
+    assert before.is_deleted()  # donated: the update reused its buffer
+    kept = E.get_value()
+    _expect_same_error(lambda: f(np.array([0, 4])), "index 4 in idx[t] is out of bounds for axis 0 of E",
+                       "Inside Scan")
+    np.testing.assert_array_equal(E.get_value(), kept)  # a failed call changes nothing
+    assert int(steps.get_value()) == 5
+    assert f(np.array([-4])) == kept[-4].sum()  # and the next call runs on the kept values
+    np.testing.assert_array_equal(E.get_value(), kept * 2)
+
+
+def test_a_branch_with_checks_donates_its_shared_variables_and_reads_one_array_per_output(reads):
+    W = sn.shared(X.copy(), name="W")
+    k, use = T.lscalar("k"), T.lscalar("use")
+    out = sn.ifelse(use, W[k].sum(), W[0].sum())  # W[0]: known in range while tracing
+    f = sn.function([k, use], out, updates=[(W, W + 1)])
+    assert f._program.checked and f._program.donate and f._program.keeps_old_values
+    jitted = jax.jit(lambda w, k, use: jax.lax.cond(use != 0, lambda: w[k].sum(), lambda: w[0].sum()))
+    assert _per_call(reads, lambda: np.array(jitted(X, 2, 1))) == 1
+    assert _per_call(reads, lambda: f(2, 1)) == 1
+    before = W._backend_value()
+    assert f(-1, 1) == (X + 4)[-1].sum()
+    assert before.is_deleted()
+    assert f(9, 0) == (X + 5)[0].sum()  # the branch with the bad index is not taken
+    kept = W.get_value()
+    _expect_same_error(lambda: f(9, 1), "index 9 in k is out of bounds for axis 0 of W", "Inside IfElse")
+    np.testing.assert_array_equal(W.get_value(), kept)
+
+
+def test_a_loop_with_checks_carries_its_flag_without_updates(reads):
+    """No shared variable: the flag still travels in the output (the carrier of the
+    fewest dimensions, here the second output)."""
+    x, idx = T.matrix("x"), T.lvector("idx")
+    rows, _ = sn.scan(lambda i, x: x[i], sequences=[idx], non_sequences=[x])
+    f = sn.function([x, idx], [rows, rows.sum()])
+    picks = np.array([2, -1])
+    assert _per_call(reads, lambda: f(X, picks)) == 2
+    got, total = f(X, picks)
+    np.testing.assert_array_equal(got, X[picks])
+    assert total == X[picks].sum() and got.flags.writeable
+    _expect_same_error(lambda: f(X, np.array([5])), "index 5 in idx[t] is out of bounds for axis 0 of x")

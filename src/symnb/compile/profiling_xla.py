@@ -48,6 +48,7 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.lower_xla.interpreter import scope_name, scope_names
+from symnb.lower_xla.jax_private import hlo_cost_analyser
 
 __all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",
            "hlo_scopes", "attribute_to_nodes", "without_stack_frames"]
@@ -192,9 +193,8 @@ def _computation_texts(hlo_text: str) -> tuple[dict[str, str], str | None]:
 def _body_cost_analyser(hlo_text: str, computations: dict[str, str]) -> Any:
     """A function giving XLA's cost analysis of one computation of ``hlo_text`` (run
     once, as the entry of a module of its own), or None where jaxlib offers none."""
-    try:  # jaxlib's HLO bindings: the public API analyses whole compiled programs only
-        from jaxlib import _hlo, _jax
-    except ImportError:
+    cost_analysis = hlo_cost_analyser()
+    if cost_analysis is None:
         return None
     client = jax.devices()[0].client
     lines = hlo_text.splitlines()
@@ -207,8 +207,7 @@ def _body_cost_analyser(hlo_text: str, computations: dict[str, str]) -> Any:
                 line = line[len("ENTRY "):] if line.startswith("ENTRY ") else line
                 found = _COMPUTATION.match(line)
                 module.append(f"ENTRY {line}" if found and found.group(1) == name else line)
-            cost = _jax.hlo_module_cost_analysis(client, _hlo.hlo_module_from_text(
-                "\n".join(module)))
+            cost = cost_analysis(client, "\n".join(module))
             cache[name] = {key: float(cost.get(key, 0.0)) for key in _COST_KEYS}
         return cache[name]
 

@@ -29,9 +29,10 @@ from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
 from symnb.lower_xla.check_flag import carrier_position, carries, pack, unpack
 from symnb.lower_xla.checks import (
-    CheckOutcome, CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks,
+    CheckTable, checkified_outcome, checks_in_inner_graphs, has_checks, own_checks, with_checks,
 )
 from symnb.lower_xla.interpreter import TraceShapes, build_program
+from symnb.lower_xla.jax_private import checkify_predicates_readable
 from symnb.lower_xla.executable_cache import disk_cached_call
 from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
 from symnb.lower_xla.program_memory import graph_bytes, trace_bytes
@@ -284,14 +285,15 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     variables' updates), whose buffers the program may reuse: only while each keeps its
     shape (:class:`ChangedShape`). A program that checks values returns its error
     beside its outputs (``checks.own_checks``, or checkify for checks in loop bodies and
-    branches); a failed check must leave shared variables as they were, so it donates
-    only when it can return their old values (``own_checks``).
+    branches: ``checks.checkified_outcome``); a failed check must leave shared variables
+    as they were, so it donates only when it can return their old values (both do,
+    unless this JAX's checkify hides whether a check failed).
 
     ``shardings``: ``(in_shardings, out_shardings)``, one JAX sharding (or None: JAX
     decides) per argument and per output; ``jax.jit`` then compiles one SPMD program.
     ``bare``: the one output (no update) is returned itself (see :class:`Program`).
     ``n_outputs``: how many of ``outputs`` are the function's (the rest are updates);
-    a program checking its own graph returns its flag in one of them (``check_flag.py``).
+    a checked program returns its flag in one of them (``check_flag.py``).
     """
     enable_persistent_cache()
     # index_checks decides which checks the rules emit (read when they are built, below).
@@ -316,9 +318,12 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     own = checked and not checks_in_inner_graphs(nodes)
     if own:
         run = own_checks(run, record.checks, donate)
+    # checkify's error says in the program whether a check failed (jax_private.py):
+    # then the program keeps the old values, donates and carries its flag as own_checks.
+    inner = checked and not own and checkify_predicates_readable()
     # The position of the output carrying the checks' flag (one transfer for both).
-    carrier = carrier_position(outputs[:n_outputs]) if own and n_outputs and shardings is None \
-        else None
+    carrier = carrier_position(outputs[:n_outputs]) if (own or inner) and n_outputs \
+        and shardings is None else None
     carrier_dtype = None if carrier is None else np.dtype(outputs[carrier].type.dtype)
 
     def traced(*args: Any) -> Any:
@@ -339,13 +344,15 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             results = run_all(*dynamic)
             return results[0] if bare else results
         error, results = (run_all if own else with_checks(run_all, record.checks))(*dynamic)
+        if inner:  # the donated arguments are never static
+            error, results = checkified_outcome(error, results, [args[i] for i in donate])
         if carrier is not None and carries(results[carrier]):
             results = list(results)
             results[carrier] = pack(error.code, results[carrier], carrier_dtype)
-            error = CheckOutcome(None, error.values)  # the code travels in the carrier
+            error = error._replace(code=None)  # the code travels in the carrier
         return error, results[0] if bare else results
 
-    donated = donate if own or not checked else ()
+    donated = donate if own or inner or not checked else ()
     jitted = jax.jit(traced, static_argnums=static, donate_argnums=donated,
                      **_jit_shardings(shardings, static, checked, bare))
     folder = executables_folder()
@@ -354,7 +361,7 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     runs = disk_cached_call(jitted, record, nodes, key, folder) if keep else jitted
     if carrier is not None:
         runs = _unpacking(runs, carrier, outputs[carrier].type.ndim, carrier_dtype, bare)
-    entry = Program(jitted=jitted, nodes=nodes, checked=checked, keeps_old_values=own and bool(donate),
+    entry = Program(jitted=jitted, nodes=nodes, checked=checked, keeps_old_values=checked and bool(donated),
                     static=static, plain=not checked and not static, bare=bare, donate=donated,
                     whole_graph=True, run=runs,
                     call=donating_call(runs, donated) if donated else runs, record=record)
@@ -365,10 +372,11 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
 def _unpacking(run: Callable[..., Any], carrier: int, ndim: int, dtype: np.dtype,
                bare: bool) -> Callable[..., Any]:
     """``run`` (a checked program whose flag travels in output ``carrier``: see
-    ``check_flag.py``) returning ``(CheckOutcome, results)`` as every checked program
-    does, the carrier read to the host once and split into the code and the output."""
+    ``check_flag.py``) returning ``(error, results)`` as every checked program does
+    (its error a ``CheckOutcome`` or ``CheckifyOutcome``), the carrier read to the host
+    once and split into the code and the output."""
 
-    def call(*args: Any) -> tuple[CheckOutcome, Any]:
+    def call(*args: Any) -> tuple[Any, Any]:
         error, results = run(*args)
         if error.code is not None:  # a carrier too large for this trace: the code apart
             return error, results
@@ -377,7 +385,7 @@ def _unpacking(run: Callable[..., Any], carrier: int, ndim: int, dtype: np.dtype
         else:
             results = list(results)
             code, results[carrier] = unpack(results[carrier], ndim, dtype)
-        return CheckOutcome(code, error.values), results
+        return error._replace(code=code), results
 
     return call
 

@@ -1,8 +1,9 @@
 """The run-time checks' flag, brought back inside an output's transfer.
 
-A program that checks values (``checks.own_checks``) computes ``code``, the id of the
-first check that failed (-1 when all passed), which the caller must read after every
-call to raise at that call, as Theano did. Read as an array of its own, it is one more
+A program that checks values computes ``code``, the id of the first check that failed
+(``checks.own_checks``; with checks inside loop bodies or branches,
+``checks.checkified_outcome``: 0 when one failed), -1 when all passed, which the caller
+must read after every call to raise at that call, as Theano did. Read as an array of its own, it is one more
 device->host copy per call than ``jax.jit``'s (on a GPU, a second blocking round trip
 of ~10 us after the MLP step's loss). So the program returns it in the bytes of one
 output, the *carrier*: ``[code, carrier's dims..., padding][carrier's bytes]`` as one
@@ -19,7 +20,7 @@ of its bytes, which on a CPU (where reading an output copies nothing) would cost
 than the flag's read saves. So a trace packs the flag only into a carrier of at most
 :data:`CARRIED_BYTES` (its shapes are known then); above, the program returns the code
 as an array of its own, read apart (the host tells the two apart by the code's place:
-``CheckOutcome.code`` is None when the carrier holds it).
+the outcome's ``code`` is None when the carrier holds it).
 """
 
 from __future__ import annotations
