@@ -15,8 +15,9 @@ functions below, never by importing ``jax._src`` or jaxlib's modules itself
 
 Outside the tested versions the import fails saying which versions are supported, which
 were found and what to do; ``SYMNB_ALLOW_UNTESTED_JAX=1`` turns that error into a
-warning (what is missing of JAX's internals then runs through ``jax.jit``, as the
-executable cache does when a dispatch object cannot be built).
+warning: symnb then works as far as the internals below are still there (where JAX
+builds its dispatch objects otherwise, programs are not kept on disk and run through
+``jax.jit``; a private module gone fails the import).
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ __all__ = ["SUPPORTED_JAX", "UnsupportedJaxError", "check_jax_version", "Traceba
            "checkify_predicates_readable", "checkify_failed"]
 
 #: The lowest JAX (and jaxlib) release tested, and the first release not tested: the
-#: bounds in pyproject.toml. 0.10.0-0.10.2 ran the suite on the CPU; 0.11.2 ran it on
-#: an NVIDIA GPU (issue 22's check), and 0.11's sources hold every name used below.
+#: bounds in pyproject.toml. On the CPU, 0.10.2 runs the suite and 0.10.0 a subset
+#: (.ci/oldest.txt); 0.11.2 ran the suite on an NVIDIA GPU (issue 22's check), and 0.11's
+#: sources hold every name used below, with the same signatures.
 SUPPORTED_JAX = ("0.10.0", "0.12")
 
 #: The environment variable that lets an untested JAX run, with a warning.
