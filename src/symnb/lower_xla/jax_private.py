@@ -30,6 +30,10 @@ from typing import Any, Callable, ContextManager
 import jax
 import jaxlib
 
+# UnsupportedJaxError lives with symnb's other errors: ``symnb.errors`` names it without
+# importing JAX.
+from symnb.core.graph.errors import UnsupportedJaxError
+
 __all__ = ["SUPPORTED_JAX", "UnsupportedJaxError", "check_jax_version", "Traceback",
            "compilation_cache_disabled", "jit_cache_miss", "dispatch_object",
            "compiled_dispatch_object", "executable_devices", "hlo_cost_analyser",
@@ -43,10 +47,6 @@ SUPPORTED_JAX = ("0.10.0", "0.12")
 
 #: The environment variable that lets an untested JAX run, with a warning.
 ALLOW_UNTESTED = "SYMNB_ALLOW_UNTESTED_JAX"
-
-
-class UnsupportedJaxError(ImportError):
-    """The installed JAX or jaxlib is outside the versions symnb was tested with."""
 
 
 def _release(version: str) -> tuple[int, ...]:
