@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Mapping, Any
 
 import numpy as np
 
@@ -87,8 +87,9 @@ def _gradient_norms(builder: Any) -> dict[str, float]:
 def _written_graph(obj: Any) -> list:
     """A compiled function's outputs and update expressions as ``sn.function`` was given
     them (before its rewrites), or []."""
-    construction = getattr(obj, "_construction", None)
-    if not isinstance(construction, dict):
+    plan = getattr(obj, "plan", None)
+    construction = getattr(plan, "construction", None)
+    if not isinstance(construction, Mapping):
         return []
     outputs = construction.get("outputs")
     written = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
