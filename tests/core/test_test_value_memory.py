@@ -8,6 +8,7 @@ import numpy as np
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.core.graph import test_value_memory
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.op import Op
 from symnb.tensor.shared_randomstreams import RandomStreams
@@ -246,11 +247,15 @@ def test_a_residual_network_over_values_larger_than_the_budget_runs_each_node_a_
     with sn.config.change_flags(test_value_memory_mb=0.01):  # 10 KB: one value at most
         _CountedTanh.runs = 0
         x = T.matrix("x", test_value=start)
-        out = x
+        out, built = x, []
         for _ in range(blocks):
             branch = _CountedTanh()(_CountedTanh()(_CountedTanh()(out)))
             out = _CountedTanh()(branch + out)
+            built += [branch, out]
         built_runs = _CountedTanh.runs
+        # The memory held stays bounded: the newest value and the checkpoints.
+        held = [var for var in built if var._test_value is not None]
+        assert len(held) <= 1 + test_value_memory.CHECKPOINTS, f"{len(held)} values held"
         value = out.test_value
     expected = start
     for _ in range(blocks):
