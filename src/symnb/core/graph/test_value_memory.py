@@ -14,7 +14,8 @@ values its node's root inputs had: ``roots_used``. Nothing else is kept for a dr
 value: recomputation walks up to the values still held, or to those roots.
 
 A value counts against the budget when it is at least ``tracked_bytes()``: 1 MB, or the
-whole budget when that is smaller (a budget of 0 drops every value but the newest).
+whole budget when that is smaller (a budget of 0 drops every value but the newest
+and the checkpoints).
 Smaller ones are kept without bookkeeping: the budget holds what matters, and a node
 over small values pays nothing for it.
 
@@ -25,9 +26,12 @@ displaces goes back to the budget as its least recently used value. Without them
 every value is larger than the budget only the newest is held, and a residual network's
 shortcut (``relu(f(x) + x)``, ``x`` read again three layers later) recomputed ``x`` from
 the network's inputs through every block before it: a quadratic build (ResNet-50 at
-224x224 did not build in 6 minutes). With them a recomputation walks back to the
-previous checkpoint at most: a graph whose nodes read values built a bounded number of
-nodes before them builds in linear time (each node recomputed a bounded number of times).
+224x224, every layer built and read, ran 5,301 nodes for its 1,079). With them a
+recomputation walks back to the previous checkpoint at most: a chain of blocks whose
+nodes read values of their own block or the block before (residual, Inception) builds in
+linear time, each node recomputed a bounded number of times (ResNet-50: 1,640 runs).
+No rule this small bounds every read order: a node reading values from far back, in
+turn, still walks back to the nearest value held.
 Memory held: the budget (or the newest node's outputs, when larger) plus the
 ``CHECKPOINTS`` checkpoint values.
 """
