@@ -40,24 +40,12 @@ pytestmark = pytest.mark.slow
 NETWORKS = {"vgg16": (224, "fc8"), "googlenet": (64, "loss3/classifier"), "resnet50": (224, "fc1000")}
 BATCH = 2
 LEARNING_RATE = 0.01
-#: Test values kept while a network is built (MB). With the default budget (4 MB) every
-#: activation at 224x224 (6 MB and more) is dropped as soon as the next one is made, and
-#: a residual block reads its shortcut three convolutions later: computing it again
-#: recomputes its dropped inputs in turn, back along the network, and ResNet-50's first
-#: 60 layers took 34 s instead of 6 s (the whole network did not build in 6 minutes).
-TEST_VALUE_MEMORY_MB = 1024
 
 
 @pytest.fixture(scope="module")
 def lasagne(tmp_path_factory):
     with ported_lasagne(tmp_path_factory.mktemp("zoo")) as module:
         yield module
-
-
-@pytest.fixture(autouse=True)
-def _test_values_kept():
-    with sn.config.change_flags(test_value_memory_mb=TEST_VALUE_MEMORY_MB):
-        yield
 
 
 def _batch(network):
