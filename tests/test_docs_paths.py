@@ -18,9 +18,10 @@ BASES = [ROOT, ROOT / "src", PACKAGE, PACKAGE / "core", PACKAGE / "core" / "grap
 # Names that are not this repository's: docs/porting.md names the files of Keras's and
 # Lasagne's own source trees it patches (`keras/utils/io_utils.py`, Keras's test folder
 # `tests/keras/`, the backend file `symnb_backend.py` it writes), and docs/devices.md the
-# `executables/` folder inside the user's cache folder.
+# `executables/` folder inside the user's cache folder; the README the folder the docs
+# build writes.
 OTHER_TREES = ("keras/", "lasagne/", "tests/keras/", "utils/")
-NOT_IN_THE_REPOSITORY = {"io_utils.py", "symnb_backend.py", "executables/"}
+NOT_IN_THE_REPOSITORY = {"io_utils.py", "symnb_backend.py", "executables/", "docs/_build/html/"}
 # A path: folders and a file with a source or document suffix, or a folder ending in "/".
 PATH = re.compile(r"^[A-Za-z0-9_.][\w./-]*(?:\.(?:py|md|js|css|cfg|ipynb|toml|sh)|/)$")
 
