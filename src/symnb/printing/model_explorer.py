@@ -42,6 +42,7 @@ from symnb.core.graph.errors import label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, graph_parts, summarize_value, value_text
 from symnb.printing._inner import has_inner_graphs, inner_titles
+from symnb.printing.graph_model import root_variables
 from symnb.printing.groups import Group, GroupTree
 from symnb.printing.labels import Shapes, node_name, rewrite_origins, short_op
 from symnb.printing.model_explorer_data import node_data_sets
@@ -157,7 +158,7 @@ class _GraphBuilder:
     def __init__(self, obj: Any, outputs: list[Variable], order: list[Apply], graph_id: str,
                  tree: bool = True) -> None:
         self.obj, self.order, self.graph_id = obj, order, graph_id
-        self.roots = _roots(order, outputs)
+        self.roots = root_variables(order, (), outputs)
         self.shapes = Shapes(called=getattr(obj, "last_shapes", None))
         self.origins = rewrite_origins(obj, order) if obj is not None else {}
         self.tree = GroupTree(order, self.roots) if tree else None
@@ -229,19 +230,6 @@ class _GraphBuilder:
             self.inner.extend(builder.graphs())
             ids.append(inner_id)
         return ids
-
-
-def _roots(order: list[Apply], outputs: list[Variable]) -> list[Variable]:
-    """Every root variable, in the order the nodes meet them (an output that is a root last)."""
-    roots: dict[int, Variable] = {}
-    for node in order:
-        for var in node.inputs:
-            if var.owner is None:
-                roots.setdefault(id(var), var)
-    for var in outputs:
-        if var.owner is None:
-            roots.setdefault(id(var), var)
-    return list(roots.values())
 
 
 def _group_attributes(group: Group) -> dict[str, str]:
