@@ -8,6 +8,7 @@ arguments and shared values lie, flags); a second calls them in another order, r
 the first's programs back. Every result is checked against NumPy, and no call may raise.
 """
 
+import pytest
 import json
 import os
 import random
@@ -193,6 +194,7 @@ def _fuzz_variants(seed: int, count: int) -> list[dict]:
     return variants
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 def test_variants_read_back_in_another_order_give_numpys_results(tmp_path):
     variants = _fuzz_variants(seed=27, count=36)
     order = list(range(len(variants)))

@@ -111,6 +111,7 @@ def test_a_second_process_runs_the_executable_without_tracing(tmp_path):
         _check_values(run)
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 @pytest.mark.parametrize("change", [
     dict(scale=2.0),                 # another constant in the graph
     dict(dtype="float64"),           # another dtype

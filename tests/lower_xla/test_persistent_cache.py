@@ -75,6 +75,7 @@ def test_a_second_process_reads_the_program_back(tmp_path):
         np.testing.assert_allclose(run["result"], _expected(lambda v: np.exp(v) * 3), rtol=1e-6)
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 @pytest.mark.parametrize("expression, dtype, length, numpy_expression", [
     ("T.exp(x) * 4", "float32", 5, lambda v: np.exp(v) * 4),   # another constant
     ("T.sin(x) * 3", "float32", 5, lambda v: np.sin(v) * 3),   # another op

@@ -111,6 +111,7 @@ print(json.dumps({"rss": [rss[cells // 2], rss[cells]], "cached": len(program_ca
 """
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads VmRSS (Linux)")
 def test_a_long_session_s_memory_stops_growing_once_the_cache_is_full(tmp_path):
     """300 runs of a cell, with the cache bounded at 16 MB (about ten small programs):

@@ -2,6 +2,7 @@
 top-level loop: no call to group its layers by) is cut into parts, so opening it draws a
 narrow column of boxes instead of one row of its many similar siblings."""
 
+import pytest
 from collections import Counter
 
 import numpy as np
@@ -49,6 +50,7 @@ def test_opening_the_gradient_of_a_deep_loop_keeps_the_picture_narrow():
     assert all(len(p.nodes) <= PART_OF for p in parts) and not gradient.nodes
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 def test_every_gradient_node_is_drawn_when_its_part_is_opened():
     cost, grads = loop_mlp()
     explorer = GraphExplorer([cost] + grads)

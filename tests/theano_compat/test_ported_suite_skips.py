@@ -2,6 +2,7 @@
 module, with the reason, and nothing else: run on a small suite of its own in one pytest
 process, as the Keras harness runs Keras's tests."""
 
+import pytest
 import json
 import textwrap
 from pathlib import Path
@@ -97,6 +98,7 @@ SUITE = {
 }
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 def test_tests_needing_a_missing_module_skip_with_the_reason(tmp_path):
     for name, text in SUITE.items():
         (tmp_path / name).write_text(textwrap.dedent(text))

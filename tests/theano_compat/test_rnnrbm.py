@@ -4,6 +4,7 @@ the values of a hand-written JAX reference: the same threefry streams (stream i
 starts at ``fold_in(PRNGKey(seed), i)``; each draw splits its key, draws with the
 second half and keeps the first), the gradient by ``jax.grad``."""
 
+import pytest
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +88,7 @@ def reference_generation(p, streams):
     return jnp.stack(rows)
 
 
+@pytest.mark.slow  # tens of seconds on 2 cores: CI runs it (--run-slow), the default suite stays under 5 min
 def test_rnnrbm_trains_and_generates_as_the_jax_reference(tmp_path):
     compiled = run_model(tmp_path)
     with jax.enable_x64(True):  # the model is float64, as sn.function runs it
