@@ -329,8 +329,9 @@ class GraphExplorer(WidgetView):
         static overview of the collapsed top level, legible at the cell's width."""
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; open the '
                 "notebook trusted (or its nbconvert HTML) to explore it.</div>")
+        details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
         return (f'<div class="symnb-explorer-snapshot">{self.header}'
-                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}</div>'
+                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}{details}</div>'
                 f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}</div>")
 
     def overview_svg(self) -> str:
