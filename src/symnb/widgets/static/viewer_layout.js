@@ -143,15 +143,25 @@ SN.simpleLayout = function simpleLayout(root) {
     const kids = container.children || [];
     kids.forEach((k) => { if (k.children && k.children.length) lay(k, FRAME_TOP); });
     kids.forEach((k) => { k.width = k.width || 60; k.height = k.height || BOX_H; });
-    const index = new Map(kids.map((k, i) => [k.id, i]));
     const layer = new Map(kids.map((k) => [k.id, 0]));
-    const links = [];
+    // Longest path over the links between children, in topological order (Kahn's); a
+    // link closing a cycle is left out.
+    const out = new Map(kids.map((k) => [k.id, new Set()])), waiting = new Map(kids.map((k) => [k.id, 0]));
     for (const e of edgesUnder(container)) {
       const s = childHolding(container, e.sources[0]), d = childHolding(container, e.targets[0]);
-      if (s && d && s !== d && index.get(s) < index.get(d)) links.push([s, d]);
+      if (s && d && s !== d && !out.get(s).has(d)) { out.get(s).add(d); waiting.set(d, waiting.get(d) + 1); }
     }
-    links.sort((a, b) => index.get(a[1]) - index.get(b[1]));
-    for (const k of kids) for (const [s, d] of links) if (d === k.id) layer.set(d, Math.max(layer.get(d), layer.get(s) + 1));
+    const done = new Set();
+    while (done.size < kids.length) {
+      let next = kids.find((k) => !done.has(k.id) && waiting.get(k.id) === 0);
+      if (!next) next = kids.find((k) => !done.has(k.id));  // a cycle: its first child in order
+      done.add(next.id);
+      for (const d of out.get(next.id)) {
+        if (done.has(d)) continue;
+        waiting.set(d, waiting.get(d) - 1);
+        layer.set(d, Math.max(layer.get(d), layer.get(next.id) + 1));
+      }
+    }
     const layers = [];
     kids.forEach((k) => { const l = layer.get(k.id); (layers[l] = layers[l] || []).push(k); });
     let y = top, width = 0;
@@ -180,7 +190,9 @@ SN.simpleLayout = function simpleLayout(root) {
       if (!s || !d) continue;
       const start = { x: s.x + s.n.width / 2 - o.x, y: s.y + s.n.height - o.y };
       const end = { x: d.x + d.n.width / 2 - o.x, y: d.y - o.y };
-      e.sections = [{ startPoint: start, endPoint: end, bendPoints: [] }];
+      // Down, across in the gap above the target, down: no diagonal over the boxes between.
+      const bend = end.y - 16 > start.y ? [{ x: start.x, y: end.y - 16 }, { x: end.x, y: end.y - 16 }] : [];
+      e.sections = [{ startPoint: start, endPoint: end, bendPoints: bend }];
       for (const label of e.labels || []) { label.x = (start.x + end.x) / 2 + 4; label.y = (start.y + end.y) / 2 - 8; }
     }
     (container.children || []).forEach(route);

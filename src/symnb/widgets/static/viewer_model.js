@@ -33,17 +33,6 @@ SN.indexModel = function indexModel(model) {
     nodeGroup.set(n.id, g);
     slot(g).nodes.push(n.id);
   }
-  const size = new Map();  // group id -> nodes inside, at any depth
-  const order = new Map();  // node or group id -> its first node's place in the model (model order)
-  let place = 0;
-  for (const n of nodes.values()) {
-    order.set(n.id, place);
-    for (let g = nodeGroup.get(n.id); g; g = parent.get(g)) {
-      size.set(g, (size.get(g) || 0) + 1);
-      if (!order.has(g)) order.set(g, place);
-    }
-    place += 1;
-  }
   const inputs = new Map(), consumers = new Map();
   for (const e of model.edges || []) {
     if (!nodes.has(e.src) || !nodes.has(e.dst)) continue;
@@ -52,12 +41,50 @@ SN.indexModel = function indexModel(model) {
     if (!consumers.has(e.src)) consumers.set(e.src, []);
     consumers.get(e.src).push(e);
   }
+  const size = new Map();  // group id -> nodes inside, at any depth
+  const order = new Map();  // node or group id -> its (first) node's place in data-flow order
+  let place = 0;
+  for (const id of SN.topological(nodes, inputs, consumers)) {
+    const n = nodes.get(id);
+    order.set(n.id, place);
+    for (let g = nodeGroup.get(n.id); g; g = parent.get(g)) size.set(g, (size.get(g) || 0) + 1);
+    place += 1;
+  }
+  // A group's place: its first computed node's (its constants, roots, all come first).
+  for (const computed of [true, false]) {
+    for (const n of nodes.values()) {
+      if (((inputs.get(n.id) || []).length > 0) !== computed) continue;
+      for (let g = nodeGroup.get(n.id); g; g = parent.get(g)) {
+        if (!order.has(g) || order.get(g) > order.get(n.id)) order.set(g, order.get(n.id));
+      }
+    }
+    if (computed && [...groups.keys()].every((g) => order.has(g))) break;
+  }
   const searchText = [];
   for (const n of nodes.values()) {
     searchText.push([n.id, `${n.label || ""}\u0001${n.name || ""}\u0001${n.op || ""}`.toLowerCase()]);
   }
   for (const g of groups.values()) searchText.push([g.id, String(g.label || "").toLowerCase()]);
   return { model, nodes, groups, parent, kids, nodeGroup, size, order, inputs, consumers, searchText };
+};
+
+// Node ids in data-flow order (Kahn's, ties in the model's order; a cycle's rest last).
+SN.topological = function topological(nodes, inputs, consumers) {
+  const waiting = new Map();
+  for (const id of nodes.keys()) waiting.set(id, (inputs.get(id) || []).length);
+  const ready = [...nodes.keys()].filter((id) => waiting.get(id) === 0);
+  const out = [];
+  for (let i = 0; i < ready.length; i++) {
+    const id = ready[i];
+    out.push(id);
+    for (const e of consumers.get(id) || []) {
+      const left = waiting.get(e.dst) - 1;
+      waiting.set(e.dst, left);
+      if (left === 0) ready.push(e.dst);
+    }
+  }
+  if (out.length < nodes.size) { const seen = new Set(out); for (const id of nodes.keys()) if (!seen.has(id)) out.push(id); }
+  return out;
 };
 
 SN.ancestors = function ancestors(ix, id) {
