@@ -342,3 +342,18 @@ def test_graph_explorer_colours_by_given_times_and_profile_view_opens_its_graph(
     coloured = view.graph()
     assert coloured.times == {f.nodes[r.index]: r.seconds for r in view.rows}
     assert len(_fills(coloured.svg())) == 2
+
+
+def test_a_deep_graphs_saved_text_stays_small():
+    # The whole indented tree of a 260-step chain is 33,000+ characters (quadratic in the
+    # depth): a notebook grew by megabytes per view. The saved text keeps 200 lines.
+    x = T.vector("x", test_value=np.ones(2, "float32"))
+    h = x
+    for _ in range(260):
+        h = h * 1.5
+    explorer = GraphExplorer(h)
+    whole = explorer.text().split("\n")
+    saved = explorer.snapshot_bundle()["text/plain"].split("\n")
+    assert len(whole) > 260 and len(explorer.text()) > 30_000
+    assert saved[:200] == [line if len(line) <= 160 else line[:159] + "\u2026" for line in whole[:200]]
+    assert saved[200] == f"... {len(whole) - 200} more lines (explorer.text() has them all)" and len(saved) == 201

@@ -42,6 +42,7 @@ from symnb.widgets.viewer import saved_viewer_html, state_html
 __all__ = ["GraphExplorer", "Entry"]
 
 _INDENT = "\u00a0\u00a0"  # non-breaking: the text tree keeps its indentation in HTML
+SAVED_TEXT_LINES = 200  # the saved text/plain's lines (the viewer and its overview carry the rest)
 
 
 class Entry(NamedTuple):
@@ -322,6 +323,15 @@ class GraphExplorer(WidgetView):
 
     def text(self) -> str:
         return "\n".join(line.replace(_INDENT, "  ") for line in self.labels())
+
+    def snapshot_text(self, lines: int = SAVED_TEXT_LINES, width: int = 160) -> str:
+        """The saved ``text/plain``: the tree's first ``lines`` lines, each cut at ``width``
+        characters (a deep graph's whole tree, indented, ran to megabytes per view)."""
+        text = self.text().split("\n")
+        kept = [line if len(line) <= width else line[:width - 1] + "\u2026" for line in text[:lines]]
+        if len(text) > lines:
+            kept.append(f"... {len(text) - lines} more lines (explorer.text() has them all)")
+        return "\n".join(kept)
 
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model

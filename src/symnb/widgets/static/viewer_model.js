@@ -50,15 +50,14 @@ SN.indexModel = function indexModel(model) {
     for (let g = nodeGroup.get(n.id); g; g = parent.get(g)) size.set(g, (size.get(g) || 0) + 1);
     place += 1;
   }
-  // A group's place: its first computed node's (its constants, roots, all come first).
+  // A group's place: its first computed node's (constants and other roots all come first
+  // in data-flow order, whichever group they are in). Nodes are visited in that order, so
+  // the first to reach a group sets it, and its ancestors were set no later.
   for (const computed of [true, false]) {
-    for (const n of nodes.values()) {
-      if (((inputs.get(n.id) || []).length > 0) !== computed) continue;
-      for (let g = nodeGroup.get(n.id); g; g = parent.get(g)) {
-        if (!order.has(g) || order.get(g) > order.get(n.id)) order.set(g, order.get(n.id));
-      }
+    for (const [id, at] of order) {
+      if (!nodes.has(id) || ((inputs.get(id) || []).length > 0) !== computed) continue;
+      for (let g = nodeGroup.get(id); g && !order.has(g); g = parent.get(g)) order.set(g, at);
     }
-    if (computed && [...groups.keys()].every((g) => order.has(g))) break;
   }
   const searchText = [];
   for (const n of nodes.values()) {
