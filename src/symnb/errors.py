@@ -22,6 +22,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     │   └── IndexOutOfBoundsError   an index out of range at run time (IndexError)
     ├── OutOfMemoryError            the device has not the memory (MemoryError)
     ├── X64DisabledError            a 64-bit graph traced by JAX with x64 off (TypeError)
+    ├── UnsupportedJaxError         JAX or jaxlib outside the tested versions (ImportError)
     ├── MissingLoweringError        an Op class without XLA lowering (NotImplementedError)
     ├── AssertionFailedError        a compiled ``Assert`` failed (AssertionError)
     ├── NanGuardError               NanGuardMode found a NaN, Inf or big value (AssertionError)
@@ -60,7 +61,7 @@ from symnb.core.graph.errors import (
     BuildError, BuildIndexError, BuildKeyError, BuildNotImplementedError, BuildTypeError,
     DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, InnerNodeError,
     MissingLoweringError, MissingTestValueError, OutOfMemoryError, TestValueAssertionError,
-    TestValueError, X64DisabledError,
+    TestValueError, UnsupportedJaxError, X64DisabledError,
 )
 from symnb.core.graph.evaluate import PerformContractError
 from symnb.core.graph.fgraph import InconsistencyError
@@ -77,7 +78,8 @@ __all__ = [
     "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError", "BuildTypeError",
     "BuildKeyError", "BuildNotImplementedError",
     "MissingTestValueError", "InnerNodeError", "DynamicShapeError",
-    "GraphRuntimeError", "IndexOutOfBoundsError", "OutOfMemoryError", "X64DisabledError", "MissingLoweringError",
+    "GraphRuntimeError", "IndexOutOfBoundsError", "OutOfMemoryError", "X64DisabledError", "UnsupportedJaxError",
+    "MissingLoweringError",
     "AssertionFailedError", "NanGuardError", "DebugModeError",
     "MissingInputError", "UnusedInputError",
     "DisconnectedInputError", "NullGradientError", "GradientError",

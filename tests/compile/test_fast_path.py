@@ -17,19 +17,23 @@ def _both(inputs, output):
     return fast, full
 
 
-def test_a_one_output_program_returns_its_output_bare_and_its_call_a_list():
+def test_a_one_output_program_returns_its_output_bare_through_run_and_call():
     v = T.vector("v")
     f = sn.function([v], v * 2 + 1)
     x = np.arange(4, dtype="float32")
     np.testing.assert_array_equal(f(x), x * 2 + 1)
     program = f._program
     assert program.bare and program.plain
-    np.testing.assert_array_equal(np.asarray(program.run(x)), x * 2 + 1)
-    listed = program.call(x)
-    assert isinstance(listed, list) and len(listed) == 1
-    np.testing.assert_array_equal(np.asarray(listed[0]), x * 2 + 1)
-    # A list of one output, several outputs, or updates: the program returns a list.
-    assert sn.function([v], [v * 2])._program.bare
+    # One convention: a program of one output and no update returns that output,
+    # whichever way it is called (no list made to be unwrapped again).
+    for runs in (program.run, program.call):
+        np.testing.assert_array_equal(np.asarray(runs(x)), x * 2 + 1)
+    # A list of one output too (the function then returns a list of it); several
+    # outputs, or updates: the program returns a list.
+    listed = sn.function([v], [v * 2])
+    assert listed._program.bare
+    np.testing.assert_array_equal(listed(x)[0], x * 2)
+    assert isinstance(listed(x), list) and len(listed(x)) == 1
     assert not sn.function([v], [v * 2, v + 1])._program.bare
     s = sn.shared(np.zeros(4, "float32"), name="s")
     assert not sn.function([v], v * 2, updates=[(s, s + v)])._program.bare
@@ -90,3 +94,24 @@ def test_a_length_from_an_argument_specializes_through_the_fast_path():
     f = sn.function([n], T.arange(n) * 2)
     for length in (3, 5, 3):
         np.testing.assert_array_equal(f(np.int32(length)), np.arange(length) * 2)
+
+
+@pytest.mark.parametrize("n_inputs", [1, 3])
+def test_a_bad_call_on_the_fast_path_shows_only_the_users_frames(n_inputs):
+    import traceback
+
+    variables = [T.vector(f"x{i}") for i in range(n_inputs)]
+    f = sn.function(variables, sum(variables[1:], variables[0] * 2))
+    args = [np.ones(2, "float32")] * (n_inputs - 1) + [np.ones((2, 2), "float32")]
+    with pytest.raises(TypeError, match=f"input 'x{n_inputs - 1}' expects 1 dimension") as caught:
+        f(*args)
+    files = [frame.filename for frame in traceback.extract_tb(caught.value.__traceback__)]
+    assert files == [__file__]
+
+
+def test_a_function_of_no_input_takes_the_fast_path():
+    f = sn.function([], T.constant(np.arange(3, dtype="float32")) * 2)
+    assert f._invoke.__module__ == "symnb.compile.fast_path"
+    np.testing.assert_array_equal(f(), [0.0, 2.0, 4.0])
+    with pytest.raises(TypeError, match=r"takes 0 argument\(s\) \(\), got 1"):
+        f(1)

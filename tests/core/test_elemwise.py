@@ -189,7 +189,15 @@ def test_static_shapes_broadcast():
     (lambda u: T.clip(u, 3, 300), lambda u: np.clip(u, 3, 300)),
 ])
 def test_python_ints_outside_the_dtype_where_numpy_accepts_them(build, reference):
-    check_paths(build, [np.array([0, 4, 200, 255], "uint8")], reference)
+    values = np.array([0, 4, 200, 255], "uint8")
+    try:
+        with np.errstate(all="ignore"):
+            reference(values)
+    except OverflowError:  # NumPy 2.0's clip refuses a bound outside the dtype (2.1 accepts it)
+        with pytest.raises(OverflowError, match="does not fit in uint8.*cast the tensor first"):
+            build(T.vector("u", dtype="uint8"))
+        return
+    check_paths(build, [values], reference)
 
 
 @pytest.mark.parametrize("build", [lambda u: u + (-2), lambda u: T.maximum(u, -1), lambda u: u // 300])

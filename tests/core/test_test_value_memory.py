@@ -8,6 +8,7 @@ import numpy as np
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.core.graph import test_value_memory
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.op import Op
 from symnb.tensor.shared_randomstreams import RandomStreams
@@ -220,3 +221,44 @@ def test_the_budget_takes_fractions_of_a_megabyte():
         assert steps[1]._test_value is None and steps[-1]._test_value is not None
         assert steps[1].has_test_value  # known: computed again when read
         np.testing.assert_array_equal(steps[1].test_value, _numpy_chain(x.test_value, 1)[1])
+
+
+# -- a residual network over values larger than the budget builds in linear time ------------
+
+class _CountedTanh(Op):
+    """``tanh(x)``, counting its runs."""
+
+    runs = 0
+
+    def make_node(self, x):
+        return Apply(self, [x], [x.type])
+
+    def perform(self, node, inputs):
+        type(self).runs += 1
+        return [np.tanh(inputs[0])]
+
+
+def test_a_residual_network_over_values_larger_than_the_budget_runs_each_node_a_few_times():
+    # Each block reads its input again after three layers (``out = f(g(h(x)) + x)``), when
+    # only the newest value fits the budget: reading the shortcut recomputed it from the
+    # network's input, through every block before it (quadratic: 4,000 runs for 40 blocks).
+    blocks, layers = 40, 4  # three in the residual branch, one after the sum
+    start = np.random.default_rng(4).uniform(-1, 1, size=(64, 64)).astype("float32")  # 16 KB
+    with sn.config.change_flags(test_value_memory_mb=0.01):  # 10 KB: one value at most
+        _CountedTanh.runs = 0
+        x = T.matrix("x", test_value=start)
+        out, built = x, []
+        for _ in range(blocks):
+            branch = _CountedTanh()(_CountedTanh()(_CountedTanh()(out)))
+            out = _CountedTanh()(branch + out)
+            built += [branch, out]
+        built_runs = _CountedTanh.runs
+        # The memory held stays bounded: the newest value and the checkpoints.
+        held = [var for var in built if var._test_value is not None]
+        assert len(held) <= 1 + test_value_memory.CHECKPOINTS, f"{len(held)} values held"
+        value = out.test_value
+    expected = start
+    for _ in range(blocks):
+        expected = np.tanh(np.tanh(np.tanh(np.tanh(expected))) + expected)
+    np.testing.assert_allclose(value, expected, rtol=1e-6)
+    assert built_runs <= 3 * blocks * layers, f"{built_runs} runs for {blocks * layers} nodes"

@@ -223,12 +223,23 @@ def test_an_update_changing_a_shape_is_not_donated():
     np.testing.assert_array_equal(log.get_value(), [0.0, 1.0, 2.0])
 
 
-def test_checks_inside_a_loop_turn_donation_off():
+@pytest.mark.parametrize("readable", [True, False], ids=["checkify-predicates", "older-checkify"])
+def test_checks_inside_a_loop_keep_the_old_values(monkeypatch, request, readable):
+    """The program donates and keeps the old values as one checking its own graph
+    (tests/compile/test_transfers.py); a JAX whose checkify hides whether a check
+    failed (faked) gets a program that donates nothing."""
+    if not readable:
+        from symnb.lower_xla import cache
+
+        monkeypatch.setattr(cache, "checkify_predicates_readable", lambda: False)
+        cache.program_cache.clear()  # no donating program of an equal graph
+        request.addfinalizer(cache.program_cache.clear)  # nor this one for later tests
     W = sn.shared(X_VALUE.copy(), name="W")
     idx = T.lvector("idx")
     rows, _ = sn.scan(lambda i, w: w[i].sum(), sequences=[idx], non_sequences=[W])
     f = sn.function([idx], rows, updates=[(W, W * 2)])
-    assert f._program.checked and not f._program.keeps_old_values
+    assert f._program.checked and f._program.keeps_old_values == readable
+    assert bool(f._program.donate) == readable
     np.testing.assert_array_equal(f(np.array([1, 0])), X_VALUE.sum(axis=1)[[1, 0]])
     _expect_index_error(lambda: f(np.array([0, 2])), "index 2 in idx[t] is out of bounds", "Inside Scan")
     np.testing.assert_array_equal(W.get_value(), X_VALUE * 2)

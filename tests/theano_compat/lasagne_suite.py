@@ -6,6 +6,12 @@ temporary folder renaming ``theano`` to ``symnb`` in every Python file and path 
 ``theano_extensions`` becomes ``symnb_extensions``), and :func:`run_suite` runs its tests
 there, unchanged, in one pytest process. ``python tests/theano_compat/lasagne_suite.py
 SOURCE_DIR`` runs the same on a checkout (Lasagne's GitHub master, for instance).
+
+The package index serves Lasagne 0.1 only. Lasagne's GitHub master (commit
+:data:`MASTER_COMMIT`, MIT-licensed: ``lasagne_master.LICENSE``) is kept beside this file
+as ``lasagne_master.tar.xz`` (its ``lasagne`` package with its tests, ``examples`` and
+``LICENSE``, 117 KB), so that CI runs its cuDNN and GpuCorrMM layers' tests
+(:func:`unpack_master`) without fetching anything but ``mock``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ from pathlib import Path
 
 from tests.theano_compat.ported_suite import apply_fixes, pip_download, port, run_pytest
 
-MOCK = "mock==5.2.0"  # Lasagne's test requirement (5.x: a Mock spec does not run properties)
+MOCK = "mock==5.2.0"
+#: The GitHub commit of Lasagne (2019-11-20) that ``lasagne_master.tar.xz`` holds.
+MASTER_COMMIT = "5d3c63cb315c50b1cbd27a6bc8664b406f34dd99"
+MASTER_ARCHIVE = Path(__file__).with_name("lasagne_master.tar.xz")  # Lasagne's test requirement (5.x: a Mock spec does not run properties)
 
 
 def download(dest: Path, version: str = "0.1") -> tuple[Path, Path]:
@@ -28,6 +37,14 @@ def download(dest: Path, version: str = "0.1") -> tuple[Path, Path]:
         archive.extractall(dest, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
     mock_wheel = pip_download(MOCK, dest, "--only-binary", ":all:")
     return dest / f"Lasagne-{version}", mock_wheel
+
+
+def unpack_master(dest: Path) -> Path:
+    """Lasagne's GitHub master (:data:`MASTER_COMMIT`), unpacked under ``dest`` from the
+    archive kept in the repository; the checkout's folder."""
+    with tarfile.open(MASTER_ARCHIVE) as archive:
+        archive.extractall(dest, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+    return dest / "Lasagne-master"
 
 
 #: The NumPy-2 fixes Lasagne's newest code needs on any backend (docs/porting.md lists
@@ -43,8 +60,10 @@ NUMPY2_FIXES_MASTER = {
 }
 
 
-def run_suite(ported: Path, mock_wheel: Path, timeout: float = 600) -> dict:
-    """Run ``lasagne/tests`` in ``ported`` with symnb from this checkout, in one process.
+def run_suite(ported: Path, mock_wheel: Path, timeout: float = 600,
+              tests: tuple[str, ...] = ("lasagne/tests",)) -> dict:
+    """Run ``tests`` (paths in ``ported``; by default all of ``lasagne/tests``) with symnb
+    from this checkout, in one process.
 
     Lasagne's ``setup.cfg`` options (coverage, pep8, doctests of its modules) and its
     top-level ``conftest.py`` (a hook older pytest spelled differently) are left out:
@@ -52,17 +71,18 @@ def run_suite(ported: Path, mock_wheel: Path, timeout: float = 600) -> dict:
     keeps the conftest files of ``lasagne/tests``. Returns the counts by outcome, the
     failures' ids and messages, and the skip reasons.
     """
-    return run_pytest(ported, ["lasagne/tests"], [mock_wheel], timeout=timeout,
+    return run_pytest(ported, list(tests), [mock_wheel], timeout=timeout,
                       options=["--confcutdir", str(ported / "lasagne" / "tests")])
 
 
-if __name__ == "__main__":  # python tests/theano_compat/lasagne_suite.py LASAGNE_CHECKOUT WORK_DIR
+if __name__ == "__main__":  # python tests/theano_compat/lasagne_suite.py LASAGNE_CHECKOUT|master WORK_DIR
     import tempfile
 
     work = Path(sys.argv[2]) if len(sys.argv) > 2 else Path(tempfile.mkdtemp())
     work.mkdir(parents=True, exist_ok=True)
     wheel = pip_download(MOCK, work, "--only-binary", ":all:")
-    ported = port(Path(sys.argv[1]), work / "ported")
+    source = unpack_master(work / "source") if sys.argv[1] == "master" else Path(sys.argv[1])
+    ported = port(source, work / "ported")
     apply_fixes(ported, NUMPY2_FIXES_MASTER)
     result = run_suite(ported, wheel, timeout=3000)
     print(result["counts"])

@@ -78,15 +78,17 @@ def test_grad_clip_clips_the_gradient_only():
     np.testing.assert_allclose(grad, np.clip(6 * value, -1, 1))
 
 
-def test_gpu_probes_answer_as_a_cpu_only_theano():
+def test_gpu_probes_say_the_cudnn_functions_run_here():
+    # The cuDNN and GpuCorrMM names run on every device: the new backend's probes say so
+    # (lasagne.layers.dnn and corrmm import); the old backend's stay off (cuda_convnet).
     from symnb import gpuarray
     from symnb.sandbox import cuda
     from symnb.sandbox.cuda import dnn
 
-    assert gpuarray.pygpu_activated is False and gpuarray.dnn.dnn_present() is False
-    assert "XLA" in gpuarray.dnn.dnn_present.msg
+    assert gpuarray.pygpu_activated is True and gpuarray.dnn.dnn_present() is True
+    assert "every device" in gpuarray.dnn.dnn_present.msg
     assert cuda.cuda_enabled is False and cuda.cuda_available is False
-    assert dnn.dnn_available() is False
+    assert dnn.dnn_available() is True
 
 
 # -- idioms ------------------------------------------------------------------------------

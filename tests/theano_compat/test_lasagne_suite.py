@@ -1,9 +1,11 @@
 """Lasagne 0.1's own test suite, ported by renaming ``theano`` to ``symnb``, passes.
 
 Slow (a download, then Lasagne's ~730 tests in one process): runs with ``--run-slow``,
-as CI does. Every test that a CPU-only Theano passes, passes; the tests of Lasagne's
-GPU-only layers (cuDNN, cuda-convnet, GpuCorrMM) skip as they skip on a CPU-only Theano,
-because symnb's ``sandbox.cuda`` / ``gpuarray`` probes answer as such an install does.
+as CI does. Every test that a CPU-only Theano passes, passes; the tests of Lasagne 0.1's
+GPU-only layers (cuDNN, cuda-convnet, GpuCorrMM) skip as they skip on Theano with
+``device=cpu``: Lasagne 0.1 imports them only when ``config.device`` starts with
+``'gpu'`` (symnb's cuDNN and GpuCorrMM functions would run; Lasagne master, which reads
+the ``gpuarray`` probes instead, runs them: ``test_lasagne_master_suite.py``).
 """
 
 import pytest

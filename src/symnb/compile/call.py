@@ -15,6 +15,7 @@ import numpy as np
 from symnb.compile.devices import on_device
 from symnb.compile.inputs import ArgumentChecks
 from symnb.compile.io import NO_DEFAULT
+from symnb.compile.plan import FunctionPlan
 from symnb.core.graph.errors import label
 from symnb.core.graph.keywords import did_you_mean
 from symnb.core.graph import Variable
@@ -26,32 +27,36 @@ __all__ = ["CallSpec", "owned"]
 def owned(result: Any) -> np.ndarray:
     """``result`` (a JAX array) as a NumPy array the caller owns and may write: NumPy's
     view of a JAX buffer is read-only, and two outputs (or an output and a shared
-    value, or a constant) may be the same buffer. (``np.asarray(...).copy()`` is one
-    copy, as ``np.array`` is, but skips a slower conversion path.)"""
-    return np.asarray(result).copy()
+    value, or a constant) may be the same buffer. (``np.array`` copies once, as
+    ``np.asarray(...).copy()`` does, in one call: measured a little faster with
+    NumPy 2.4 and JAX 0.10 in bench/bench_calls.py.)"""
+    return np.array(result)
 
 
 class CallSpec:
-    """A compiled function's calling convention: arguments in, updates and outputs out.
+    """A compiled function's calling convention: arguments in, updates and outputs out,
+    made once from its :class:`~symnb.compile.plan.FunctionPlan` and never changed.
 
-    ``inputs``: the function's input variables; ``updated``/``read``: the shared
-    variables whose values the program updates / only reads (passed after the inputs,
-    in that order); ``n_outputs`` and ``single`` (one output, returned bare)."""
+    The program takes the checked arguments, then the values of the updated shared
+    variables, then those of the shared variables it only reads. It returns its one
+    output itself when it has one output and no update (``bare``: see
+    ``Program.bare``), else the list of the outputs followed by the updates (the new
+    values of the updated shared variables)."""
 
-    def __init__(self, inputs: Sequence[Variable], updated: Sequence[SharedVariable],
-                 read: Sequence[SharedVariable], n_outputs: int, single: bool, title: str,
-                 allow_input_downcast: bool) -> None:
-        self.inputs = list(inputs)
-        self.updated = list(updated)
-        self.shared = self.updated + list(read)
-        self.n_outputs = n_outputs
-        self.single = single
-        self.title = title  # "function 'f'" or "the compiled function", for messages
-        self.locks = holding(self.shared)  # None: a call takes no lock
-        self.checks = ArgumentChecks(self.inputs, allow_input_downcast)
+    def __init__(self, plan: FunctionPlan) -> None:
+        self.inputs = plan.inputs
+        self.updated = plan.updated_shared
+        self.shared = plan.all_shared
+        self.n_outputs = len(plan.outputs)
+        self.single = plan.single
+        #: The program returns its one output bare (see the class's docstring).
+        self.bare = len(plan.outputs) == 1 and not plan.updated_shared
+        self.title = plan.title  # "function 'f'" or "the compiled function", for messages
+        self.locks = holding(list(self.shared))  # None: a call takes no lock
+        self.checks = ArgumentChecks(self.inputs, checkers=plan.checkers)
         #: Per input: the keyword it is passed by, and its default (sn.In's value=).
-        self.names = [v.name for v in self.inputs]
-        self.defaults: list[Any] = [NO_DEFAULT] * len(self.inputs)
+        self.names = plan.names
+        self.defaults = plan.defaults
 
     def bind(self, args: tuple, kwargs: dict) -> list[Any]:
         """The arguments in input order, from positions, keywords and defaults."""
@@ -64,7 +69,7 @@ class CallSpec:
             if key not in self.names:
                 named = [name for name in self.names if name is not None]
                 raise TypeError(f"{self.title} has no input named {key!r}"
-                                f"{did_you_mean(key, named)}; inputs: {self.names}")
+                                f"{did_you_mean(key, named)}; inputs: {list(self.names)}")
             position = self.names.index(key)
             if position < len(args):
                 raise TypeError(f"{self.title} got multiple values for input {key!r} "
@@ -80,9 +85,12 @@ class CallSpec:
         """The shared variables' values on the device (read with their locks held)."""
         return [on_device(v) for v in self.shared]
 
-    def finish(self, results: Sequence[Any]) -> Any:
+    def finish(self, results: Any) -> Any:
         """Apply the updates (the results after the outputs) and return the outputs as
         NumPy arrays the caller owns."""
+        if self.bare:
+            output = owned(results)
+            return output if self.single else [output]
         n = self.n_outputs
         for var, value in zip(self.updated, results[n:]):
             var._set_backend_value(value)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from symnb.compile.specialize import HINTS, never_static_reason
-from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places, walk_nodes
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.graph.static import known_while_tracing
@@ -40,9 +40,10 @@ def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable],
     when it is computed from arguments of a small fixed size or shared variables;
     without ``inputs``, never.
     """
-    places = list(node_places(nodes))
-    if not any(isinstance(place.node.op, _CONCERNED) for place in places):
+    # Most graphs hold none of the ops concerned: found by the walk that makes no places.
+    if not any(isinstance(node.op, _CONCERNED) for node in walk_nodes(nodes)):
         return
+    places = list(node_places(nodes))
     every_known = known_while_tracing(place.node for place in places)
 
     def may_read(mask: Variable, place: Place) -> str | None:

@@ -10,6 +10,10 @@ arguments, holds the locks, applies the updates and copies the outputs; anything
 goes to the full path. The most common case, one output and no shared variable, has
 its checks and copy written out in the closure (``_one_output``), and its program
 returns that output bare (``Program.bare``): see bench/bench_calls.py.
+
+A failure while tracing (nothing ran) is handled once, where it is caught: by
+``recover_and_run`` (``Function._recover_and_run``), which specializes the program, or
+stops donating, and runs the call again, or raises the call's error.
 """
 
 from __future__ import annotations
@@ -28,13 +32,13 @@ __all__ = ["fast_path"]
 
 
 def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
-              retry: Callable[[list[Any], Exception], Any],
+              recover_and_run: Callable[[Program, Exception, list[Any]], Any],
               execution_error: Callable[[Exception, Program, list[Any]], Exception]
               ) -> Callable[..., Any]:
     """The call running ``program`` (a plain one: ``program.plain``) with ``spec``'s
     arguments; ``full`` takes calls with keywords or a wrong number of arguments.
-    A failure while tracing (nothing ran) goes to ``retry(arrays, failure)`` (the full run,
-    which specializes or reports it); one while running to ``execution_error``."""
+    A failure while tracing goes to ``recover_and_run(program, failure, arrays)``, which
+    returns the program's results; one while running to ``execution_error``."""
     check_all, call, n_inputs = spec.checks.check_all, program.call, len(spec.inputs)
     locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
 
@@ -42,12 +46,12 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         try:
             return call(*arrays)
         except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-            return retry(list(arrays), failure)
+            return recover_and_run(program, failure, list(arrays))
         except jax.errors.JaxRuntimeError as error:
             raise execution_error(error, program, list(arrays)) from None
 
-    if program.bare and spec.single and locks is None:
-        return _one_output(spec, program.run, full, retry, execution_error, program)
+    if spec.bare and spec.single and locks is None and n_inputs:
+        return _one_output(spec, program, full, recover_and_run, execution_error)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
         if kwargs or len(args) != n_inputs:
@@ -65,60 +69,61 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     return positional
 
 
-def _one_output(spec: CallSpec, run: Callable[..., Any], full: Callable[..., Any],
-                retry: Callable[[list[Any], Exception], Any],
-                execution_error: Callable[[Exception, Program, list[Any]], Exception],
-                program: Program) -> Callable[..., Any]:
-    """The most common case: one output, no shared variable, a bare program (``run``
-    returns the output itself). ``fast_path``'s checks, run and ``finish`` written out
-    in the closure: a Python frame or loop is a measurable part of a tiny function's
-    call. ``retry`` returns the full run's list of outputs."""
-    check_all, exact, n_inputs = spec.checks.check_all, spec.checks.exact, len(spec.inputs)
-    ndarray, asarray, missing = np.ndarray, np.asarray, _MISSING
+def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
+                recover_and_run: Callable[[Program, Exception, list[Any]], Any],
+                execution_error: Callable[[Exception, Program, list[Any]], Exception]
+                ) -> Callable[..., Any]:
+    """The most common case: one output, no shared variable, a bare program (its
+    ``run`` returns the output itself). ``fast_path``'s checks, run and ``finish``
+    written out for this function's number of inputs (:data:`_ONE_OUTPUT`): one
+    positional parameter per input (the call builds no tuple of arguments) and one test
+    per input, no loop; a Python frame, tuple or loop is a measurable part of a tiny
+    function's call (bench/bench_calls.py)."""
+    n = len(spec.inputs)
+    names = [f"a{i}" for i in range(n)]
+    # Per input: passed as it is when a NumPy array of exactly its dtype and number of
+    # dimensions (an input with static lengths has no such dtype: always checked).
+    inexact = " or ".join(
+        "True" if dtype is None else
+        f"type({a}) is not ndarray or {a}.dtype is not dtype{i} or {a}.ndim != {ndim}"
+        for i, (a, (dtype, ndim)) in enumerate(zip(names, spec.checks.exact)))
+    source = _ONE_OUTPUT.format(params="".join(f"{a}=missing, " for a in names),
+                                args=", ".join(names), last=names[-1], inexact=inexact,
+                                unpacked="".join(f"{a}, " for a in names))
+    scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=program.run, program=program,
+                 recover_and_run=recover_and_run, execution_error=execution_error,
+                 hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
+                 missing=_MISSING, retraced=(NodeFailure, ChangedShape),
+                 runtime_error=jax.errors.JaxRuntimeError,
+                 **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
+    # Compiled as this file's code (its template is): its frame is symnb's, removed
+    # from the tracebacks users see (core/graph/traceback_filter.py).
+    exec(compile(source, __file__, "exec"), scope)
+    # Taken out of its globals: a function in its own globals is a reference cycle,
+    # which would keep the program (its executables) until a full collection.
+    return scope.pop("one_output")
 
-    if n_inputs == 1:
-        (dtype, ndim), = exact
 
-        # One positional parameter (not ``*args``): the call builds no tuple of arguments.
-        def one_in_one_out(value: Any = missing, /, *more: Any, **kwargs: Any) -> Any:
-            if kwargs or more or value is missing:
-                return full(*(() if value is missing else (value,)), *more, **kwargs)
-            try:  # free unless it raises: errors leave without symnb's frames
-                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                    (value,) = check_all((value,))
-                try:
-                    output = run(value)
-                except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                    output = retry([value], failure)[0]
-                except jax.errors.JaxRuntimeError as error:
-                    raise execution_error(error, program, [value]) from None
-            except Exception as err:
-                hide_library_frames(err)
-                raise
-            return asarray(output).copy()  # as CallSpec.finish: see call.owned
-
-        return one_in_one_out
-
-    def single_output(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != n_inputs:
-            return full(*args, **kwargs)
-        try:  # free unless it raises: errors leave without symnb's frames
-            for value, (dtype, ndim) in zip(args, exact):  # check_all's test, written out
-                if type(value) is not ndarray or value.dtype is not dtype or value.ndim != ndim:
-                    args = check_all(args)
-                    break
-            try:
-                output = run(*args)
-            except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
-                output = retry(list(args), failure)[0]
-            except jax.errors.JaxRuntimeError as error:
-                raise execution_error(error, program, list(args)) from None
-        except Exception as err:
-            hide_library_frames(err)
-            raise
-        return asarray(output).copy()  # as CallSpec.finish: see call.owned
-
-    return single_output
+#: The one-output call, for inputs ``a0, a1, ...`` (see ``_one_output``). Fewer
+#: arguments, more, or keywords go to the full path (which reports what is wrong).
+_ONE_OUTPUT = """
+def one_output({params}/, *more, **kwargs):
+    if kwargs or more or {last} is missing:
+        return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
+    try:  # free unless it raises: errors leave without symnb's frames
+        if {inexact}:
+            {unpacked}= check_all(({args},))
+        try:
+            output = run({args})
+        except retraced as failure:  # raised while tracing: nothing ran
+            output = recover_and_run(program, failure, [{args}])
+        except runtime_error as error:
+            raise execution_error(error, program, [{args}]) from None
+    except Exception as err:
+        hide_library_frames(err)
+        raise
+    return array(output)  # a copy the caller owns, as CallSpec.finish (call.owned)
+"""
 
 
 #: No argument given (``None`` may be one).

@@ -24,17 +24,14 @@ import numpy as np
 
 from symnb.compile.call import CallSpec
 from symnb.compile.call_values import with_call_values
-from symnb.compile.construction import (
-    MissingInputError, UnusedInputError, apply_givens, check_inputs_listed, check_missing,
-    check_unused, cut_at_inputs, givens_keys, to_storage_owners, update_items, update_pairs,
-)
+from symnb.compile.construction import MissingInputError, UnusedInputError
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.compile.devices import call_context
 from symnb.compile.fast_path import fast_path
-from symnb.compile.inputs import make_checker, strict_checker
 from symnb.compile.io import expand_inputs, unwrap_outputs
 from symnb.compile.maker import FunctionMaker
+from symnb.compile.plan import FunctionPlan, plan_function
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
@@ -45,11 +42,9 @@ from symnb.core.graph.errors import (
     GraphRuntimeError, IndexOutOfBoundsError, SymnbError, failure_headline,
     format_node_error, label,
 )
-from symnb.core.graph.basic import Variable, graph_inputs
-from symnb.core.tensor.shared import SharedVariable, lock_order
-from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.graph.basic import Variable
+from symnb.core.tensor.shared import lock_order
 from symnb.core.graph.type import describe_shape
-from symnb.core.updates import with_default_updates
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import FailedCheck, failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
@@ -97,65 +92,56 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
     with collector_paused():
-        compiled = Function(spec.variables, unwrap_outputs(outputs), spec.merged_updates(updates),
-                            spec.merged_givens(givens), name=name,
-                            allow_input_downcast=bool(allow_input_downcast),
-                            on_unused_input=on_unused_input, mode=mode, profile=profile,
-                            no_default_updates=no_default_updates, in_shardings=in_shardings,
-                            out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
-    compiled._configure_inputs(spec, bool(allow_input_downcast))
-    compiled._construction = construction
-    return compiled
+        plan = plan_function(spec, unwrap_outputs(outputs), spec.merged_updates(updates),
+                             spec.merged_givens(givens), name=name,
+                             allow_input_downcast=bool(allow_input_downcast),
+                             on_unused_input=on_unused_input,
+                             no_default_updates=no_default_updates, construction=construction)
+        return Function(plan, mode=mode, profile=profile, in_shardings=in_shardings,
+                        out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
+
+
+#: What a call may replace after construction, under ``Function._state_lock``: the
+#: program (re-specialized on values, or rebuilt without donation) and its call path.
+_REBUILT = frozenset({"_program", "_invoke", "_static", "_donating"})
 
 
 class Function:
     """A compiled function. Call it with arrays; it returns NumPy arrays."""
 
-    def __init__(self, inputs: list[Variable], outputs: Any, updates: Any, givens: Any,
-                 name: str | None, allow_input_downcast: bool, on_unused_input: str,
-                 mode: Any = None, profile: bool | None = None, no_default_updates: Any = False,
+    def __init__(self, plan: FunctionPlan, mode: Any = None, profile: bool | None = None,
                  in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
                  profile_memory: bool | None = None) -> None:
-        self.name = name
-        self.inputs = inputs
-        self._single = outputs is not None and not isinstance(outputs, (list, tuple))
-        out_list = [] if outputs is None else [outputs] if self._single else list(outputs)
-        self.outputs = [as_tensor_variable(o) for o in out_list]
-        pairs = update_pairs(with_default_updates(
-            self.outputs, update_items(updates), no_default_updates, skip=givens_keys(givens)))
-        replaced = apply_givens(self.outputs + [expr for _, expr in pairs], givens)
-        self.updated_shared, replaced = to_storage_owners([s for s, _ in pairs], replaced)
-        graph_outputs = replaced[:len(self.outputs)]
-        update_exprs = replaced[len(self.outputs):]
-        all_outputs = graph_outputs + update_exprs
-        inputs, all_outputs = cut_at_inputs(inputs, all_outputs)
-        self.inputs = inputs
-
-        check_inputs_listed(inputs)
-        roots = graph_inputs(all_outputs, blockers=inputs)
-        check_missing(roots, inputs, all_outputs)
-        check_unused(inputs, roots, on_unused_input)
-        read_only = [v for v in roots if isinstance(v, SharedVariable)
-                     and v not in inputs and not any(v is s for s in self.updated_shared)]
-        self.read_shared = read_only
-        self._n_outputs = len(graph_outputs)
-        self._program_inputs = inputs + self.updated_shared + read_only
+        """The function ``plan`` describes (see :func:`symnb.compile.plan.plan_function`),
+        compiled in ``mode``. Everything it holds is made here, from the plan; after
+        construction only the program and its call path are replaced (``_REBUILT``)."""
+        #: What the function computes and how it is called (frozen).
+        self.plan = plan
+        self.name = plan.name
+        self.inputs = list(plan.inputs)
+        self.outputs = list(plan.outputs)
+        self.updated_shared = list(plan.updated_shared)
+        self.read_shared = list(plan.read_shared)
+        self._program_inputs = list(plan.program_inputs)
+        self._all_shared = list(plan.all_shared)
+        self._n_outputs = len(plan.outputs)
+        self._single = plan.single
         # The graph is copied, rewritten at the mode's optimizer level, then lowered.
-        self.maker = FunctionMaker(self._program_inputs, all_outputs, get_mode(mode))
+        self.maker = FunctionMaker(self._program_inputs, plan.graph_outputs + plan.update_exprs,
+                                   get_mode(mode))
         fgraph = self.maker.fgraph
         self.nodes = fgraph.toposort()
-        check_dynamic_shapes(self.nodes, fgraph.outputs, self._program_inputs, len(inputs))
-        check_static_values(self.nodes, self._program_inputs, len(inputs))
+        n_inputs = len(plan.inputs)
+        check_dynamic_shapes(self.nodes, fgraph.outputs, self._program_inputs, n_inputs)
+        check_static_values(self.nodes, self._program_inputs, n_inputs)
         self._context = call_context(self._program_inputs, fgraph.outputs, self.nodes)
-        self._all_shared = self.updated_shared + read_only
         #: ``(in_shardings, out_shardings)`` of the program (one per program input, then
         #: one per output and update), or None for a program on one device.
-        self.shardings = _program_shardings(self, in_shardings, out_shardings, mesh)
+        self.shardings = _program_shardings(plan, in_shardings, out_shardings, mesh)
         #: The locks a call holds (its shared variables'), in the order it takes them.
         self.shared_locks = lock_order(self._all_shared)
         #: What a call reads and does around the program (both call paths share it).
-        self._call_spec = CallSpec(inputs, self.updated_shared, read_only, self._n_outputs,
-                                   self._single, self._title(), allow_input_downcast)
+        self._call_spec = CallSpec(plan)
         self._locks = self._call_spec.locks  # None: a call takes no lock
         # Guards re-specialization, which replaces self._program (calls read it unlocked).
         self._state_lock = threading.Lock()
@@ -166,21 +152,15 @@ class Function:
         self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         memory = config.profile_memory if profile_memory is None else bool(profile_memory)
         self.profile = ProfileStats(self, memory) if (profile or config.profile or memory) else None
-        self._construction: dict | None = None  # sn.function's arguments: copy() and pickling
         self._set_program(self._build_program())
+        self._built = True
 
-    def _configure_inputs(self, spec: Any, allow_input_downcast: bool) -> None:
-        """Apply what ``sn.In`` said of each argument: its keyword, its default and its
-        conversion rule (see ``compile/io.py``)."""
-        call = self._call_spec
-        call.names = list(spec.names)
-        call.defaults = list(spec.defaults)
-        checkers = call.checks.checkers
-        for i, var in enumerate(self.inputs):
-            if spec.strict[i]:
-                checkers[i] = strict_checker(var, checkers[i])
-            elif spec.allow_downcast[i] is not None and spec.allow_downcast[i] != allow_input_downcast:
-                checkers[i] = make_checker(var, spec.allow_downcast[i])
+    def __setattr__(self, name: str, value: Any) -> None:
+        # Everything is made from the plan in __init__; a call replaces only its program.
+        if name not in _REBUILT and "_built" in self.__dict__:
+            raise AttributeError(f"{self._title()} is made once from its plan: {name!r} cannot "
+                                 f"be set after construction (compile another function)")
+        object.__setattr__(self, name, value)
 
     def copy(self, share_memory: bool = False, swap: Any = None, delete_updates: bool = False,
              name: str | None = None, profile: bool | None = None) -> "Function":
@@ -203,7 +183,8 @@ class Function:
                        if i not in self._static)
         return self.maker.mode.program(self._program_inputs, self.maker.fgraph.outputs, self.nodes,
                                        donate if self._donating else (), self.maker.optimizer,
-                                       self._static, shardings=self.shardings)
+                                       self._static, shardings=self.shardings,
+                                       bare=self._call_spec.bare, n_outputs=self._n_outputs)
 
     @property
     def last_shapes(self) -> dict[Variable, tuple[str, tuple]]:
@@ -287,36 +268,25 @@ class Function:
         # profile and no mode hook after a call.
         if program.plain and self._context is None and self._after_call is None \
                 and self.profile is None:
-            self._invoke = fast_path(self._call_spec, program, full, _weak_method(self, "_run"),
+            self._invoke = fast_path(self._call_spec, program, full,
+                                     _weak_method(self, "_recover_and_run"),
                                      _weak_method(self, "_execution_error"))
         else:
             self._invoke = full
 
-    def _run(self, arrays: list[Any], failed: Exception | None = None) -> Any:
-        """Run the program; specialize on input values a length depends on, if needed.
-        ``failed``: what the first trace of this call raised (the fast path's), handled
-        as if this call had raised it: a failing rule runs once, not twice."""
+    def _run(self, arrays: list[Any]) -> Any:
+        """Run the program on ``arrays`` (the checked arguments, then the shared values)
+        and return its results (see ``CallSpec``); specialize on input values a length
+        depends on, or stop donating, if tracing says so."""
         while True:
             program = self._program
             try:
-                if failed is not None:
-                    raise failed
                 results = self._call(program, arrays)
-            except NodeFailure as failure:
-                failed = None
-                if isinstance(failure.error, StaticValueRequired) and \
-                        self._specialize(program, failure):
-                    continue
-                raise self._runtime_error(failure, arrays) from None
+            except (NodeFailure, ChangedShape) as failure:  # raised while tracing: nothing ran
+                self._recover(program, failure, arrays)
+                continue
             except jax.errors.JaxRuntimeError as error:
                 raise self._execution_error(error, program, arrays) from None
-            except ChangedShape:  # the new value cannot reuse the old one's buffer
-                failed = None
-                with self._state_lock:
-                    if self._program is program:
-                        self._donating = False
-                        self._set_program(self._build_program())
-                continue
             except SymnbError as error:  # a debugging mode's verdict on a node (NanGuardMode)
                 raise with_call_values(error, self, arrays) from None
             if program.checked:
@@ -328,8 +298,29 @@ class Function:
                         self._call_spec.put_back(results[self._n_outputs:])
                     raise with_call_values(failure, self, arrays) from None
             if self._after_call is not None:
-                self._after_call(self, arrays, results)
+                self._after_call(self, arrays, [results] if program.bare else results)
             return results
+
+    def _recover(self, program: Program, failure: Exception, arrays: list[Any]) -> None:
+        """Handle what tracing ``program`` raised (nothing ran): return once the function
+        has a program to run the call again (specialized on the values a length depends
+        on, or not donating an update that changes its shared variable's shape); raise the
+        call's error when nothing can help."""
+        if isinstance(failure, ChangedShape):  # the new value cannot reuse the old one's buffer
+            with self._state_lock:
+                if self._program is program:
+                    self._donating = False
+                    self._set_program(self._build_program())
+            return
+        if isinstance(failure.error, StaticValueRequired) and self._specialize(program, failure):
+            return
+        raise self._runtime_error(failure, arrays) from None
+
+    def _recover_and_run(self, program: Program, failure: Exception, arrays: list[Any]) -> Any:
+        """The fast path's tracing failure (see :meth:`_recover`), then the call run again
+        in full: the program's results."""
+        self._recover(program, failure, arrays)
+        return self._run(arrays)
 
     def _call(self, program: Program, arrays: list[Any]) -> Any:
         call_args = program.arguments(arrays)
@@ -390,7 +381,7 @@ class Function:
             return without_stack_frames(lowered.compile().as_text())
 
     def _title(self) -> str:
-        return f"function {self.name!r}" if self.name else "the compiled function"
+        return self.plan.title
 
     def _runtime_error(self, failure: NodeFailure, arrays: list[Any]) -> Exception:
         # The failing node of *this* function (the program may come from the compile
@@ -464,17 +455,17 @@ def _is_deleted(value: Any) -> bool:
     return isinstance(value, jax.Array) and value.is_deleted()
 
 
-def _program_shardings(function: Function, in_shardings: Any, out_shardings: Any,
+def _program_shardings(plan: FunctionPlan, in_shardings: Any, out_shardings: Any,
                        mesh: Any) -> tuple[tuple, tuple] | None:
     """The program's ``(in_shardings, out_shardings)``, or None when nothing is sharded.
     Updates keep their shared variable's sharding."""
-    sharded_shared = [v for v in function._all_shared if v.sharding is not None]
+    sharded_shared = [v for v in plan.all_shared if v.sharding is not None]
     if in_shardings is None and out_shardings is None and not sharded_shared:
         return None
-    ins = input_shardings(function.inputs, in_shardings, mesh)
-    ins += [as_sharding(v.sharding, v, mesh) for v in function._all_shared]
-    outs = output_shardings(function.outputs, out_shardings, mesh)
-    outs += [as_sharding(v.sharding, v, mesh) for v in function.updated_shared]
+    ins = input_shardings(list(plan.inputs), in_shardings, mesh)
+    ins += [as_sharding(v.sharding, v, mesh) for v in plan.all_shared]
+    outs = output_shardings(list(plan.outputs), out_shardings, mesh)
+    outs += [as_sharding(v.sharding, v, mesh) for v in plan.updated_shared]
     return tuple(ins), tuple(outs)
 
 

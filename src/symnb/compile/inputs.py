@@ -33,11 +33,13 @@ class ArgumentChecks:
     which converts safely or raises the clear error.
     """
 
-    def __init__(self, inputs: Sequence[Variable], allow_downcast: bool) -> None:
-        self.inputs = list(inputs)
-        #: Per input, the function validating its argument (see ``make_checker``);
-        #: ``sn.In`` options replace some (the list is changed in place).
-        self.checkers = [make_checker(v, allow_downcast) for v in self.inputs]
+    def __init__(self, inputs: Sequence[Variable], allow_downcast: bool = False,
+                 checkers: Sequence[Callable[[Any], Any]] | None = None) -> None:
+        self.inputs = tuple(inputs)
+        #: Per input, the function validating its argument: ``checkers`` (a function's
+        #: plan gives them: ``sn.In`` options included), else ``make_checker``'s.
+        self.checkers = tuple(checkers) if checkers is not None else \
+            tuple(make_checker(v, allow_downcast) for v in self.inputs)
         #: Per input, the ``(dtype, ndim)`` of the NumPy arrays passed as they are;
         #: dtype None for an input with static lengths (its check reads the shape too).
         self.exact = tuple((None if any(n is not None for n in v.type.shape)
@@ -48,7 +50,7 @@ class ArgumentChecks:
         return self.check_all(args)
 
 
-def _check_all(exact: tuple, checkers: list) -> Callable[[Sequence[Any]], Sequence[Any]]:
+def _check_all(exact: tuple, checkers: tuple) -> Callable[[Sequence[Any]], Sequence[Any]]:
     ndarray = np.ndarray
 
     def check_all(args: Sequence[Any]) -> Sequence[Any]:

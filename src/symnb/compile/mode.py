@@ -94,7 +94,8 @@ class Mode:
 
     def program(self, inputs: Sequence["Variable"], outputs: Sequence["Variable"],
                 nodes: list["Apply"], donate: tuple[int, ...], optimizer: str | None,
-                static: tuple[int, ...], shardings: tuple | None = None) -> "Program":
+                static: tuple[int, ...], shardings: tuple | None = None,
+                bare: bool = False, n_outputs: int | None = None) -> "Program":
         """The program a function runs for the optimized graph (``nodes`` from ``inputs``
         to ``outputs``): one ``jax.jit`` program (from the program cache when an equal
         graph was compiled before), or the graph run node by node through ``linker``.
@@ -102,15 +103,19 @@ class Mode:
         ``donate``: argument positions whose buffers the program may reuse (the updated
         shared variables); ``static``: positions the program specializes on;
         ``shardings``: the program's ``(in_shardings, out_shardings)`` over several devices
-        (None: one device). A graph run node by node runs where its arguments are.
+        (None: one device); ``bare``: one output and no update, which the program
+        returns itself (``Program.bare``); ``n_outputs``: how many of ``outputs`` are
+        the function's (the rest are updates). A graph run node by node runs where its
+        arguments are.
         """
         if self.linker is not None:
             from symnb.compile.node_by_node import node_by_node_program
 
-            return node_by_node_program(inputs, outputs, nodes, self.linker)
+            return node_by_node_program(inputs, outputs, nodes, self.linker, bare)
         from symnb.lower_xla.cache import compiled_program
 
-        return compiled_program(inputs, outputs, nodes, donate, optimizer, static, shardings)
+        return compiled_program(inputs, outputs, nodes, donate, optimizer, static, shardings, bare,
+                                n_outputs)
 
     def after_call(self, function: Any, arrays: Sequence[Any], results: Sequence[Any]) -> None:
         """Called after each call of ``function`` whose program succeeded, before the

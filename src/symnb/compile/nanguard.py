@@ -99,7 +99,7 @@ def _debugprint(node: Apply) -> list[str]:
 
 
 class NanGuardMode(Mode):
-    """Raise at the first node whose inputs or outputs hold NaN, Inf or |value| > 1e10."""
+    """Raise at the first node whose inputs or outputs hold NaN, Inf or ``|value| > 1e10``."""
 
     def __init__(self, nan_is_error: bool = True, inf_is_error: bool = True,
                  big_is_error: bool = True, optimizer: Any = "default") -> None:

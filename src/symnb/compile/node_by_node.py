@@ -18,14 +18,16 @@ __all__ = ["node_by_node_program"]
 
 
 def node_by_node_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
-                         nodes: list[Apply], linker: Any) -> Program:
-    """A :class:`Program` running ``nodes`` one by one through ``linker.hook``."""
+                         nodes: list[Apply], linker: Any, bare: bool = False) -> Program:
+    """A :class:`Program` running ``nodes`` one by one through ``linker.hook``
+    (``bare``: it returns its one output itself, as ``Program.bare`` says)."""
     run = build_program(inputs, outputs, nodes, hook=linker.hook)
 
-    def call(*arrays: Any) -> list[Any]:
+    def call(*arrays: Any) -> Any:
         linker.start_call()
         # Inputs become device arrays: NumPy values would be taken as known while
         # tracing and computed by the NumPy reference instead of the lowering.
-        return run(*(jnp.asarray(a) for a in arrays))
+        results = run(*(jnp.asarray(a) for a in arrays))
+        return results[0] if bare else results
 
-    return Program(jitted=call, nodes=nodes)
+    return Program(jitted=call, nodes=nodes, bare=bare)

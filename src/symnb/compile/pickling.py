@@ -17,18 +17,10 @@ from symnb.core.tensor.shared import SharedVariable
 __all__ = ["function_reduce", "copied_function", "rebuilt_function"]
 
 
-def _construction(function: Any) -> dict:
-    construction = function._construction
-    if construction is None:
-        raise TypeError(f"{function._title()} was not made by sn.function, so it has no graph "
-                        f"to rebuild from; it cannot be copied or pickled")
-    return construction
-
-
 def function_reduce(function: Any, build: Callable[..., Any]) -> tuple:
     """``Function.__reduce__``: rebuild from the construction arguments with ``build``
     (``sn.function``, passed in: it imports this module, not the reverse)."""
-    construction = dict(_construction(function))
+    construction = dict(function.plan.construction)
     construction["profile"] = None  # profiles are per process
     return (rebuilt_function, (construction, build))
 
@@ -42,7 +34,7 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
                     profile: bool | None, build: Callable[..., Any]) -> Any:
     """``Function.copy``: the same construction with shared variables swapped (in the
     graph and as update targets) and, with ``delete_updates``, no update at all."""
-    construction = dict(_construction(function))
+    construction = dict(function.plan.construction)
     if name is not None:
         construction["name"] = name
     construction["profile"] = profile

@@ -39,6 +39,9 @@ class ProfileReport(NamedTuple):
     facts: Any                      # profiling_xla.CompiledFacts, or None
     footprint: list[Any]            # footprint.Footprint entries, largest first
     traced_seconds: float = 0.0     # XLA's operations as traced, before scaling to the call
+    # scaled, each XLA operation split among several nodes (a fusion): (its seconds,
+    # ((node index, the share node_seconds gives it), ...)); () when none was measured
+    fused: tuple = ()
 
 
 def describe_signature(shapes: tuple) -> str:

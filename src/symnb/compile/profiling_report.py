@@ -79,7 +79,9 @@ def _from_xla_trace(stats: Any, program: Any, full: list[Any], footprint: list,
         XLA_TRACE, call, program_seconds, call - program_seconds,
         {i: s * factor for i, s in found.node_seconds.items()},
         {line: s * factor for line, s in found.line_seconds.items()},
-        found.unattributed * factor, found.split_among, facts, footprint, measured)
+        found.unattributed * factor, found.split_among, facts, footprint, measured,
+        tuple((s * factor, tuple((i, share * factor) for i, share in shares))
+              for s, shares in found.fused))
 
 
 

@@ -48,6 +48,7 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.lower_xla.interpreter import scope_name, scope_names
+from symnb.lower_xla.jax_private import hlo_cost_analyser
 
 __all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",
            "hlo_scopes", "attribute_to_nodes", "without_stack_frames"]
@@ -107,7 +108,7 @@ def compiled_facts(program: Any, call_args: Sequence[Any], context: Any) -> Comp
         with context() if context is not None else contextlib.nullcontext(), jax_cache_bypassed():
             compiled = program.jitted.lower(*call_args).compile()
     finally:
-        program.traces, program_cache.traces = counted
+        program.record.traces, program_cache.traces = counted
     cost = compiled.cost_analysis() or {}
     if isinstance(cost, list):  # older JAX: one dict per device
         cost = cost[0] if cost else {}
@@ -192,9 +193,8 @@ def _computation_texts(hlo_text: str) -> tuple[dict[str, str], str | None]:
 def _body_cost_analyser(hlo_text: str, computations: dict[str, str]) -> Any:
     """A function giving XLA's cost analysis of one computation of ``hlo_text`` (run
     once, as the entry of a module of its own), or None where jaxlib offers none."""
-    try:  # jaxlib's HLO bindings: the public API analyses whole compiled programs only
-        from jaxlib import _hlo, _jax
-    except ImportError:
+    cost_analysis = hlo_cost_analyser()
+    if cost_analysis is None:
         return None
     client = jax.devices()[0].client
     lines = hlo_text.splitlines()
@@ -207,8 +207,7 @@ def _body_cost_analyser(hlo_text: str, computations: dict[str, str]) -> Any:
                 line = line[len("ENTRY "):] if line.startswith("ENTRY ") else line
                 found = _COMPUTATION.match(line)
                 module.append(f"ENTRY {line}" if found and found.group(1) == name else line)
-            cost = _jax.hlo_module_cost_analysis(client, _hlo.hlo_module_from_text(
-                "\n".join(module)))
+            cost = cost_analysis(client, "\n".join(module))
             cache[name] = {key: float(cost.get(key, 0.0)) for key in _COST_KEYS}
         return cache[name]
 
@@ -341,6 +340,9 @@ class Attribution:
     # node index -> how many nodes shared an XLA operation (a fusion) with it: its time
     # is in part an estimate, the operation's time split by output size
     split_among: dict[int, int]
+    # each operation split among several nodes: (its seconds, ((node index, the share
+    # given to it), ...)): what a view showing a fused operation as one unit reads
+    fused: list = field(default_factory=list)
 
 
 def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: Sequence[Apply]
@@ -355,11 +357,13 @@ def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: 
     node_seconds = {i: 0.0 for i in range(len(nodes))}
     line_seconds: dict[str, float] = {}
     split_among: dict[int, int] = {}
+    fused: list = []
     unattributed = 0.0
     for op, seconds in times.items():
         parts = scopes.get(op) or [((), 1.0)]
         whole = sum(w for _, w in parts) or 1.0
         sharing = {by_scope[path[0]] for path, _ in parts if path and path[0] in by_scope}
+        shares: dict[int, float] = {}
         for path, weight in parts:
             share = seconds * weight / whole
             member = by_scope.get(path[0]) if path else None
@@ -367,12 +371,15 @@ def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: 
                 unattributed += share
                 continue
             node_seconds[member] += share
+            shares[member] = shares.get(member, 0.0) + share
             if len(sharing) > 1 and seconds > 0:
                 split_among[member] = max(split_among.get(member, 0), len(sharing))
             inner = _REPEAT.sub("", path[-1])
             line = lines.get(inner) or lines.get(_REPEAT.sub("", path[0])) or inner
             line_seconds[line] = line_seconds.get(line, 0.0) + share
-    return Attribution(node_seconds, line_seconds, unattributed, split_among)
+        if len(shares) > 1 and seconds > 0:
+            fused.append((seconds, tuple(sorted(shares.items()))))
+    return Attribution(node_seconds, line_seconds, unattributed, split_among, fused)
 
 
 def _scope_lines(nodes: Sequence[Apply]) -> dict[str, str]:

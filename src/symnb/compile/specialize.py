@@ -32,7 +32,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.errors import format_node_error, label
-from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places, value_ancestors
+from symnb.core.graph.basic import (Apply, Constant, Place, Variable, node_places, value_ancestors,
+                                    walk_nodes)
 from symnb.core.graph.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError, passed_as_is, static_inputs
 
@@ -94,11 +95,12 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
     Values computed from argument values or shared variables are fine: the function
     specializes on them. The rules say which inputs they need while tracing (``registry.static_inputs``).
     """
-    places = list(node_places(nodes))
     default = static_inputs.dispatch(object)
-    needing = [place for place in places if static_inputs.dispatch(type(place.node.op)) is not default]
-    if not needing:
+    # Most graphs need no value while tracing: found by the walk that makes no places.
+    if all(static_inputs.dispatch(type(node.op)) is default for node in walk_nodes(nodes)):
         return
+    places = list(node_places(nodes))
+    needing = [place for place in places if static_inputs.dispatch(type(place.node.op)) is not default]
     known = known_while_tracing(place.node for place in places)
     # The innermost first: a length in a loop body is reported at its own line.
     for place in sorted(needing, key=lambda place: -len(place.enclosing)):

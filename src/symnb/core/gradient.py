@@ -68,6 +68,11 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
         grads = _backpropagate(seeds, wrt_list, blockers)
         results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
                    for v in wrt_list]
+    for var, result in zip(wrt_list, results):
+        # What the gradient is of, for the viewer's gradient-norm overlay (a variable
+        # the user passed in, known_grads' own, is not the gradient's to annotate).
+        if isinstance(result, Variable) and result.owner is not None and result is not var:
+            result.tag.gradient_of = var
     if single:
         return results[0]
     return tuple(results) if isinstance(wrt, tuple) else results

@@ -1,16 +1,20 @@
-"""``symnb.gpuarray``: Theano's libgpuarray backend, as a CPU-only Theano install has it.
+"""``symnb.gpuarray``: the names of Theano's libgpuarray backend that libraries use, on
+any device.
 
-symnb has no libgpuarray (pygpu) backend: JAX places every program on the device
-(``sn.config.device``), and XLA compiles convolutions to cuDNN calls on an NVIDIA GPU.
-Libraries that probe for Theano's GPU backend (Lasagne: ``from theano import gpuarray;
-gpuarray.pygpu_activated``, ``gpuarray.dnn.dnn_present()``) find it not activated, as
-on a CPU-only Theano, and take their generic path (``T.nnet.conv2d``, ``pool_2d``),
-which runs on the GPU when symnb does.
+symnb has no libgpuarray (pygpu): JAX places every program on ``sn.config.device`` and
+XLA compiles it, through cuDNN on an NVIDIA GPU. What libraries call from Theano's GPU
+backend is here and runs everywhere: the cuDNN functions (:mod:`symnb.gpuarray.dnn`),
+the correlation ops (:mod:`symnb.gpuarray.blas`: ``GpuCorrMM``) and ``gpu_contiguous``
+(:mod:`symnb.gpuarray.basic_ops`). So the probe libraries read before using them
+(Lasagne: ``from theano import gpuarray; gpuarray.pygpu_activated``) says the backend
+is there: ``lasagne.layers.dnn`` and ``lasagne.layers.corrmm`` import and run on any
+device (docs/porting.md says why this answer, and what it changes).
 """
 
-from symnb.gpuarray import dnn  # noqa: F401
+from symnb.gpuarray import basic_ops, blas, dnn  # noqa: F401
 
-#: Whether Theano's libgpuarray backend is in use: never in symnb (see the module docstring).
-pygpu_activated = False
+#: Whether the GPU backend's ops Theano libraries call (cuDNN, GpuCorrMM) can be used:
+#: always in symnb, on every device (see the module docstring).
+pygpu_activated = True
 
-__all__ = ["pygpu_activated", "dnn"]
+__all__ = ["pygpu_activated", "basic_ops", "blas", "dnn"]

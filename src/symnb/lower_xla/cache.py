@@ -27,8 +27,12 @@ from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.rewriting.merge import constant_key
-from symnb.lower_xla.checks import CheckTable, checks_in_inner_graphs, has_checks, own_checks, with_checks
+from symnb.lower_xla.check_flag import carrier_position, carries, pack, unpack
+from symnb.lower_xla.checks import (
+    CheckTable, checkified_outcome, checks_in_inner_graphs, has_checks, own_checks, with_checks,
+)
 from symnb.lower_xla.interpreter import TraceShapes, build_program
+from symnb.lower_xla.jax_private import checkify_predicates_readable
 from symnb.lower_xla.executable_cache import disk_cached_call
 from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
 from symnb.lower_xla.program_memory import graph_bytes, trace_bytes
@@ -80,16 +84,19 @@ class TraceRecord:
     nbytes: int = 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class Program:
-    """A runnable program and the node list it was built from (for error reports).
+    """A runnable program and the node list it was built from (for error reports),
+    made whole by one constructor call and never changed.
 
-    ``checked``: the program may check values (Asserts, indices) and returns
-    ``(error, outputs)``; ``keeps_old_values``: it donates its updated arguments anyway,
-    and returns their old values in place of the updates when a check failed (which
-    the caller must then put back); ``static``: argument positions passed as
-    :class:`StaticArgument` (specialized on). ``traces``, ``checks``, ``last_trace`` and
-    ``nbytes`` are its :class:`TraceRecord`'s.
+    A program returns its results as a function's call path takes them: the one
+    result itself (``bare``: one output and no update), else the list of the outputs
+    followed by the updates; a ``checked`` program returns ``(error, results)``.
+    ``keeps_old_values``: it donates its updated arguments anyway, and returns their
+    old values in place of the updates when a check failed (which the caller must then
+    put back); ``static``: argument positions passed as :class:`StaticArgument`
+    (specialized on). ``traces``, ``checks``, ``last_trace`` and ``nbytes`` are its
+    :class:`TraceRecord`'s.
     """
 
     jitted: Callable[..., Any]
@@ -97,39 +104,36 @@ class Program:
     checked: bool = False
     keeps_old_values: bool = False
     static: tuple[int, ...] = ()
-    #: Runs as ``jitted(*arrays) -> results`` with no checks, static arguments or
+    #: Runs as ``call(*arrays) -> results`` with no checks, static arguments or
     #: rewrite checks to handle (the function's fast path).
     plain: bool = False
-    #: A plain program of one output and no updates: ``run`` returns that output itself,
-    #: not a list of it (``call`` still returns the list). JAX then builds no list per
-    #: call, a measurable part of a tiny function's call (bench/bench_calls.py).
+    #: One output and no update: the program returns that output itself, not a list
+    #: of it. JAX then builds no list per call, a measurable part of a tiny function's
+    #: call (bench/bench_calls.py).
     bare: bool = False
     #: Argument positions whose buffers a call donates (the updated shared variables).
     donate: tuple[int, ...] = ()
     #: The whole graph as one ``jax.jit`` program (``jitted.lower`` shows it), not a
     #: graph run node by node.
     whole_graph: bool = False
-    #: How a call runs: ``call(*arguments) -> results``; ``run`` itself unless the
-    #: program donates (see :func:`donating_call`).
-    call: Callable[..., Any] | None = None
     #: What runs the program: ``jitted``, or the same program with its executables
     #: kept on disk (``executable_cache.py``), both dispatched by JAX's C++ code.
     run: Callable[..., Any] | None = None
+    #: How a call runs: ``call(*arguments) -> results``; ``run`` itself unless the
+    #: program donates (see :func:`donating_call`).
+    call: Callable[..., Any] | None = None
     record: TraceRecord = field(default_factory=TraceRecord, repr=False)
 
     def __post_init__(self) -> None:
+        # Defaults of the frozen fields, settled as the program is made.
         if self.run is None:
-            self.run = self.jitted
+            object.__setattr__(self, "run", self.jitted)
         if self.call is None:
-            self.call = self.run
+            object.__setattr__(self, "call", self.run)
 
     @property
     def traces(self) -> int:
         return self.record.traces
-
-    @traces.setter
-    def traces(self, value: int) -> None:
-        self.record.traces = value
 
     @property
     def checks(self) -> CheckTable:
@@ -270,7 +274,8 @@ program_cache = ProgramCache()
 
 def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: list[Apply],
                      donate: tuple[int, ...], mode_key: Any, static: tuple[int, ...] = (),
-                     shardings: tuple | None = None) -> Program:
+                     shardings: tuple | None = None, bare: bool = False,
+                     n_outputs: int | None = None) -> Program:
     """The jitted program for this graph: from the cache when an equal graph was
     compiled before, else built (and cached).
 
@@ -280,22 +285,25 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     variables' updates), whose buffers the program may reuse: only while each keeps its
     shape (:class:`ChangedShape`). A program that checks values returns its error
     beside its outputs (``checks.own_checks``, or checkify for checks in loop bodies and
-    branches); a failed check must leave shared variables as they were, so it donates
-    only when it can return their old values (``own_checks``).
+    branches: ``checks.checkified_outcome``); a failed check must leave shared variables
+    as they were, so it donates only when it can return their old values (both do,
+    unless this JAX's checkify hides whether a check failed).
 
     ``shardings``: ``(in_shardings, out_shardings)``, one JAX sharding (or None: JAX
     decides) per argument and per output; ``jax.jit`` then compiles one SPMD program.
+    ``bare``: the one output (no update) is returned itself (see :class:`Program`).
+    ``n_outputs``: how many of ``outputs`` are the function's (the rest are updates);
+    a checked program returns its flag in one of them (``check_flag.py``).
     """
     enable_persistent_cache()
     # index_checks decides which checks the rules emit (read when they are built, below).
     key = (graph_signature(inputs, outputs, nodes), donate, mode_key, static, config.index_checks,
-           shardings)
+           shardings, bare, n_outputs)
     program = program_cache.get(key)
     if program is not None:
         return program
-    # What the functions below refer to (never ``entry``: see TraceRecord).
+    # What the functions below refer to (never the Program: see TraceRecord).
     record = TraceRecord(nbytes=graph_bytes(nodes))
-    entry = Program(jitted=None, nodes=nodes, whole_graph=True, record=record)  # type: ignore[arg-type]
     per_trace = trace_bytes(nodes)
 
     def remember(shapes: TraceShapes) -> None:
@@ -310,9 +318,13 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     own = checked and not checks_in_inner_graphs(nodes)
     if own:
         run = own_checks(run, record.checks, donate)
-    entry.checked, entry.keeps_old_values, entry.static = checked, own and bool(donate), static
-    entry.donate = donate if own or not checked else ()
-    entry.bare = bare = len(outputs) == 1 and not donate and not checked and not static
+    # checkify's error says in the program whether a check failed (jax_private.py):
+    # then the program keeps the old values, donates and carries its flag as own_checks.
+    inner = checked and not own and checkify_predicates_readable()
+    # The position of the output carrying the checks' flag (one transfer for both).
+    carrier = carrier_position(outputs[:n_outputs]) if (own or inner) and n_outputs \
+        and shardings is None else None
+    carrier_dtype = None if carrier is None else np.dtype(outputs[carrier].type.dtype)
 
     def traced(*args: Any) -> Any:
         # This body runs only while JAX traces (once per new input shape/dtype/static value).
@@ -322,36 +334,58 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
         statics = {i: args[i].array for i in static}
         dynamic = [a for i, a in enumerate(args) if i not in statics]
 
-        def run_all(*values: Any) -> list[Any]:
+        def run_all(*values: Any) -> Any:
             supplied = iter(values)
             full = [statics[i] if i in statics else next(supplied) for i in range(len(args))]
             with collector_paused():
                 return run(*full)
 
-        if checked and not own:
-            return with_checks(run_all, record.checks)(*dynamic)
-        results = run_all(*dynamic)
-        return results[0] if bare else results
+        if not checked:
+            results = run_all(*dynamic)
+            return results[0] if bare else results
+        error, results = (run_all if own else with_checks(run_all, record.checks))(*dynamic)
+        if inner:  # the donated arguments are never static
+            error, results = checkified_outcome(error, results, [args[i] for i in donate])
+        if carrier is not None and carries(results[carrier]):
+            results = list(results)
+            results[carrier] = pack(error.code, results[carrier], carrier_dtype)
+            error = error._replace(code=None)  # the code travels in the carrier
+        return error, results[0] if bare else results
 
-    entry.jitted = jax.jit(traced, static_argnums=static, donate_argnums=entry.donate,
-                           **_jit_shardings(shardings, static, checked, bare))
+    donated = donate if own or inner or not checked else ()
+    jitted = jax.jit(traced, static_argnums=static, donate_argnums=donated,
+                     **_jit_shardings(shardings, static, checked, bare))
     folder = executables_folder()
     # Executables of programs over several devices or specialized on values stay JAX's.
     keep = folder is not None and shardings is None and not static
-    entry.run = disk_cached_call(entry.jitted, record, nodes, key, folder) if keep else entry.jitted
-    entry.call = (donating_call(entry.run, entry.donate) if entry.donate
-                  else _listed(entry.run) if bare else entry.run)
-    entry.plain = not entry.checked and not static
+    runs = disk_cached_call(jitted, record, nodes, key, folder) if keep else jitted
+    if carrier is not None:
+        runs = _unpacking(runs, carrier, outputs[carrier].type.ndim, carrier_dtype, bare)
+    entry = Program(jitted=jitted, nodes=nodes, checked=checked, keeps_old_values=checked and bool(donated),
+                    static=static, plain=not checked and not static, bare=bare, donate=donated,
+                    whole_graph=True, run=runs,
+                    call=donating_call(runs, donated) if donated else runs, record=record)
     program_cache.put(key, entry)
     return entry
 
 
-def _listed(run: Callable[..., Any]) -> Callable[..., list[Any]]:
-    """A bare program's ``run`` (one output, returned as itself) as ``call``: the list
-    of its output, as every other program's call returns."""
+def _unpacking(run: Callable[..., Any], carrier: int, ndim: int, dtype: np.dtype,
+               bare: bool) -> Callable[..., Any]:
+    """``run`` (a checked program whose flag travels in output ``carrier``: see
+    ``check_flag.py``) returning ``(error, results)`` as every checked program does
+    (its error a ``CheckOutcome`` or ``CheckifyOutcome``), the carrier read to the host
+    once and split into the code and the output."""
 
-    def call(*args: Any) -> list[Any]:
-        return [run(*args)]
+    def call(*args: Any) -> tuple[Any, Any]:
+        error, results = run(*args)
+        if error.code is not None:  # a carrier too large for this trace: the code apart
+            return error, results
+        if bare:
+            code, results = unpack(results, ndim, dtype)
+        else:
+            results = list(results)
+            code, results[carrier] = unpack(results[carrier], ndim, dtype)
+        return error._replace(code=code), results
 
     return call
 

@@ -8,7 +8,8 @@
   ``AssertionError``), which the function reports with the node's line;
 - a traced condition becomes part of a small error value the program returns beside
   its outputs, read back with them (a host callback would stop the device in the
-  middle of the program on every call).
+  middle of the program on every call): its code inside one output's transfer
+  (``check_flag.py``), the value a failed check reports only when one failed.
 
 A program that may check (:func:`has_checks`, which looks inside loop bodies and
 branches) returns ``(error, outputs)``; the function calls :func:`raise_failed_check`
@@ -23,10 +24,12 @@ inside loop bodies or branches is wrapped by :func:`with_checks` (``checkify``),
 carries their errors out of ``lax.scan`` and ``lax.cond``.
 
 A failed call must leave shared variables as they were, yet the program updates them
-in place (their buffers are donated). A program checking its own graph returns the
-old value of each updated variable when a check failed (:func:`own_checks`), which
-the function puts back; a program with checks inside loop bodies or branches donates
-nothing. Rules of ops holding inner graphs run their checks through
+in place (their buffers are donated). A checked program returns the old value of each
+updated variable when a check failed, which the function puts back: one checking its
+own graph from its :class:`CheckOutcome` (:func:`own_checks`), one with checks inside
+loop bodies or branches from whether ``checkify``'s error holds a failed check, known
+in the program (:func:`checkified_outcome`); either's code travels inside an output
+(``check_flag.py``). Rules of ops holding inner graphs run their checks through
 :func:`checked_inner`, so a check inside a loop body also works when the program
 runs node by node, outside ``jax.jit``.
 
@@ -57,10 +60,11 @@ from symnb.core.graph.basic import Apply, Place, node_places, walk_nodes
 from symnb.core.graph.static import known_while_tracing
 from symnb.core.tensor.assertion import AssertionFailedError
 from symnb.lower_xla.interpreter import place_lines
+from symnb.lower_xla.jax_private import checkify_failed
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
            "checked_inner", "raise_failed_check", "failed_check_error", "checks_in_inner_graphs",
-           "own_checks", "CheckOutcome", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
+           "own_checks", "CheckOutcome", "CheckifyOutcome", "checkified_outcome", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
 
 
 @dataclass(frozen=True)
@@ -309,6 +313,31 @@ def own_checks(run: Callable[..., list[Any]], table: CheckTable,
     return checked
 
 
+class CheckifyOutcome(NamedTuple):
+    """The error a program with checks inside loop bodies or branches returns beside its
+    outputs (see :func:`checkified_outcome`): ``code``, 0 when a check failed and -1
+    when all passed (the one value a passing call reads back), and ``error``,
+    ``checkify``'s error, read from the device only when one failed."""
+
+    code: Any
+    error: Any
+
+
+def checkified_outcome(error: Any, results: Sequence[Any],
+                       old_values: Sequence[Any] = ()) -> tuple[CheckifyOutcome, list[Any]]:
+    """(While tracing) ``checkify``'s ``error`` and the program's ``results`` as the
+    program returns them: the error as a :class:`CheckifyOutcome`, and the last
+    ``len(old_values)`` results (the new values of the donated arguments) replaced by
+    ``old_values`` whenever a check failed, as :func:`own_checks` does; they have the
+    old ones' shapes (the program cache's ``keep_shapes``)."""
+    failed = checkify_failed(error)
+    results = list(results)
+    start = len(results) - len(old_values)
+    for k, old in enumerate(old_values):
+        results[start + k] = lax.select(failed, jnp.asarray(old), results[start + k])
+    return CheckifyOutcome(jnp.where(failed, 0, -1).astype(jnp.int32), error), results
+
+
 def checked_inner(run: Callable[..., Any], graphs: Iterable[Any]) -> Callable[..., Any]:
     """``run`` (a rule running inner ``graphs`` through a loop or a condition) with the
     checks of those graphs taken out of the loop and re-raised after it.
@@ -371,8 +400,8 @@ def _merge(held: dict[int, Any], rest: Any) -> list[Any]:
 
 
 def failed_check(error: Any, table: CheckTable) -> Exception | None:
-    """The failure a checked program's ``error`` (a :class:`CheckOutcome`, or a
-    ``checkify`` error) reports (None when every check passed): a :class:`FailedCheck`
+    """The failure a checked program's ``error`` (a :class:`CheckOutcome`, a
+    :class:`CheckifyOutcome` or a ``checkify`` error) reports (None when every check passed): a :class:`FailedCheck`
     with the site its id names in ``table``; a check not symnb's (no id) as an
     :class:`AssertionFailedError` with checkify's message."""
     if isinstance(error, CheckOutcome):
@@ -382,6 +411,10 @@ def failed_check(error: Any, table: CheckTable) -> Exception | None:
         site = table[code]
         value = None if site.value_dtype is None else int(np.asarray(error.values[site.value_dtype]))
         return FailedCheck(site, value)
+    if isinstance(error, CheckifyOutcome):
+        if int(np.asarray(error.code)) < 0:  # the one value a passing call reads back
+            return None
+        error = error.error
     exception = error.get_exception()
     if exception is None:
         return None

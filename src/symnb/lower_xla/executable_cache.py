@@ -43,13 +43,14 @@ from typing import Any, Callable
 
 import jax
 import numpy as np
-from jax._src.lib import _jax
 
 import symnb._version
 from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.lower_xla.checks import CheckSite
+from symnb.lower_xla.jax_private import (Traceback, compiled_dispatch_object, dispatch_object,
+                                         executable_devices, jit_cache_miss)
 from symnb.lower_xla.persistent_cache import jax_cache_bypassed
 from symnb.lower_xla.program_memory import loaded_bytes
 from symnb.lower_xla.registry import lower
@@ -191,54 +192,39 @@ def disk_cached_call(jitted: Any, record: Any, nodes: list[Apply], key: tuple,
         signature = _argument_signature(args)
         if known[0] is None or signature is None:
             counts.skipped += 1
-            return jitted._cache_miss(*args)
+            return jit_cache_miss(jitted)(*args)
         digest = hashlib.sha256(known[0])
         digest.update(repr((signature, _environment())).encode())
         path = os.path.join(folder, digest.hexdigest())
         compiled = _load(path, nodes, record, args)
-        aot = None if compiled is None else _cpp_call(compiled)
+        aot = None if compiled is None else compiled_dispatch_object(compiled)
         if aot is not None:
             counts.hits += 1
             record.nbytes += loaded_bytes(os.path.getsize(path))  # no trace: JAX keeps the executable
-            return aot._cache_miss(*args)
+            return jit_cache_miss(aot)(*args)
         counts.misses += 1
         start = time.perf_counter()
         lowered = jitted.lower(*args)
         with jax_cache_bypassed() as read_back:
             compiled = lowered.compile()
-        aot = _cpp_call(compiled)
+        aot = compiled_dispatch_object(compiled)
         if aot is None:  # host callbacks or effects: not kept, and run by JAX's own path
             counts.skipped += 1
-            return jitted._cache_miss(*args)
+            return jit_cache_miss(jitted)(*args)
         if read_back[0]:
             counts.skipped += 1
         elif time.perf_counter() - start >= config.compile_cache_min_seconds:
             _store(path, compiled, nodes, record)
-        return aot._cache_miss(*args)
+        return jit_cache_miss(aot)(*args)
 
-    try:  # JAX's own dispatch object, as ``Compiled.__call__`` makes (jax._src: see pyproject)
-        from jax._src import tree_util
-        from jax._src.interpreters import pxla
-
-        # What cache_miss reads of JAX's internals, probed now: another JAX version
-        # without them runs the program through jax.jit, not into an AttributeError.
-        jitted._cache_miss, pxla.MeshExecutable.create_cpp_call  # noqa: B018
-        return _jax.pjit(getattr(jitted, "__name__", "program"), None, cache_miss, [], [],
-                         pxla.JitGlobalCppCacheKeys(), tree_util.dispatch_registry,
-                         pxla.cc_shard_arg)
-    except (ImportError, AttributeError, TypeError):  # another JAX's internals: no executables kept
+    try:  # JAX's own dispatch object, as ``Compiled.__call__`` makes it
+        # What cache_miss reads of JAX's internals, probed now: a JAX without them
+        # (only with SYMNB_ALLOW_UNTESTED_JAX) runs the program through jax.jit.
+        jit_cache_miss(jitted)
+        return dispatch_object(getattr(jitted, "__name__", "program"), cache_miss)
+    except (AttributeError, TypeError):  # another JAX's internals: no executables kept
         counts.skipped += 1
         return jitted
-
-
-def _cpp_call(compiled: Any) -> Any:
-    """JAX's C++ dispatch object for an ahead-of-time ``Compiled`` (as ``Compiled.__call__``
-    makes it), or None: an executable with host callbacks or effects, or a JAX whose
-    ``Compiled`` is built otherwise (the program then runs through ``jax.jit``)."""
-    try:
-        return compiled._executable.create_cpp_call(compiled._params)
-    except AttributeError:
-        return None
 
 
 class _TreePickler(pickle.Pickler):
@@ -248,7 +234,7 @@ class _TreePickler(pickle.Pickler):
     id), kept as None."""
 
     def persistent_id(self, obj: Any) -> Any:
-        return "traceback" if isinstance(obj, _jax.Traceback) else None
+        return "traceback" if isinstance(obj, Traceback) else None
 
 
 class _TreeUnpickler(pickle.Unpickler):
@@ -266,7 +252,7 @@ def _store(path: str, compiled: Any, nodes: list[Apply], record: Any) -> None:
     position = {id(node): i for i, node in enumerate(walk_nodes(nodes))}
     try:
         executable, in_tree, out_tree = serialize(compiled)
-        devices = list(compiled._executable.xla_executable.local_devices())
+        devices = executable_devices(compiled)
         with io.BytesIO() as buffer:
             _TreePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump({
                 "executable": executable, "in_tree": in_tree, "out_tree": out_tree,
@@ -322,7 +308,7 @@ def _runs_where_called(compiled: Any, devices: list[Any], args: tuple) -> bool:
     call's arguments placed on a device (committed) lie there: the key says so already;
     this check keeps a wrong executable from ever running (a new JAX loading it
     otherwise, a key that misses something)."""
-    loaded = list(compiled._executable.xla_executable.local_devices())
+    loaded = executable_devices(compiled)
     if len(devices) != 1 or loaded != devices:
         return False
     shardings = jax.tree_util.tree_leaves(compiled.input_shardings)

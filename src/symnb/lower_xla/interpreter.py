@@ -109,8 +109,12 @@ def _larger_than_memory(results: Sequence[Any]) -> str:
     if _MEMORY is None:
         return ""
     for value in results:
-        # Python's integers: no overflow, and a fraction of NumPy's cost per node.
-        nbytes = math.prod(np.shape(value)) * np.dtype(value.dtype).itemsize
+        # Python's integers: no overflow, and a fraction of NumPy's cost per node. A
+        # tracer's and an array's shape and dtype are read as they are (no conversion).
+        dtype = value.dtype
+        if not isinstance(dtype, np.dtype):
+            dtype = np.dtype(dtype)
+        nbytes = math.prod(value.shape if hasattr(value, "shape") else np.shape(value)) * dtype.itemsize
         if nbytes > _MEMORY:
             return (f"RESOURCE_EXHAUSTED: a value of {nbytes} bytes is larger than this "
                     f"machine's memory ({_MEMORY} bytes)")

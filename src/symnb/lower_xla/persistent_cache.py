@@ -32,6 +32,7 @@ import jax
 
 from symnb._version import __version__
 from symnb.core.graph.config import config
+from symnb.lower_xla.jax_private import compilation_cache_disabled
 
 __all__ = ["enable_persistent_cache", "cache_folder", "executables_folder", "jax_cache_bypassed"]
 
@@ -72,7 +73,6 @@ def jax_cache_bypassed() -> Iterator[list[bool]]:
     True afterwards when JAX read its cache anyway (another thread made JAX decide
     to, meanwhile): what was compiled must then not be kept."""
     global _listening
-    from jax._src import config as jax_config
     from jax.experimental.compilation_cache import compilation_cache
 
     if not _listening:
@@ -84,7 +84,7 @@ def jax_cache_bypassed() -> Iterator[list[bool]]:
     # thread); the switch itself is per thread.
     compilation_cache.reset_cache()
     try:
-        with jax_config.enable_compilation_cache(False):
+        with compilation_cache_disabled():
             yield read_back
     finally:
         compilation_cache.reset_cache()

@@ -8,7 +8,9 @@
   own layered layout), the picture the notebook views show;
 - :func:`graph_picture`: the same picture as a notebook output that renders trusted or
   not, in nbconvert's HTML and on GitHub;
-- :class:`Print`: the op that prints a value when the graph computes it.
+- :class:`Print`: the op that prints a value when the graph computes it;
+- :func:`to_model_explorer`: the graph as Google Model Explorer's graph JSON, its groups as
+  namespaces, with node data overlays (test values, a call's values, the profile).
 
 Importing this package does not import JAX.
 """
@@ -30,13 +32,14 @@ if TYPE_CHECKING:  # loaded on first use: see _ON_FIRST_USE
     from symnb.printing.failure import call_values_html, failure_html
     from symnb.printing.picture import GraphImage, graph_picture
     from symnb.printing.pydot import GraphvizNotFoundError, pydotprint, pydotprint_variables
+    from symnb.printing.model_explorer import ModelExplorerGraph, to_model_explorer
     from symnb.printing.svg import graph_svg
 
 __all__ = [
     "debugprint", "pprint", "pp", "register_pprinter", "min_informative_str", "pydotprint",
     "pydotprint_variables",
     "GraphvizNotFoundError", "Print", "graph_svg", "graph_picture", "GraphImage", "failure_html",
-    "call_values_html",
+    "call_values_html", "to_model_explorer", "ModelExplorerGraph",
 ]
 
 
@@ -70,6 +73,7 @@ _ON_FIRST_USE = {
     "failure_html": "failure", "call_values_html": "failure",
     "pydotprint": "pydot", "pydotprint_variables": "pydot", "GraphvizNotFoundError": "pydot",
     "graph_svg": "svg", "graph_picture": "picture", "GraphImage": "picture",
+    "to_model_explorer": "model_explorer", "ModelExplorerGraph": "model_explorer",
 }
 
 from symnb.core.absent import module_getattr  # noqa: E402

@@ -41,12 +41,28 @@ from symnb.printing.node_facts import creation_text as creation_text
 from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
 
-__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "value_of",
+__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "root_variables", "value_of",
            "family_of", "creation_text"]
 
 _LABEL_LIMIT = 40
 OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
 FIRST_BOXES = 24  # boxes a larger graph's first picture may grow to by opening groups
+
+def root_variables(order: list[Apply], inputs: Sequence[Variable],
+                   outputs: Sequence[Variable]) -> list[Variable]:
+    """Every root of a graph, in the order a picture meets them (which numbers them
+    ``v0``...): ``inputs`` first, then as the nodes of ``order`` read them, then the
+    outputs that are roots."""
+    roots: dict[int, Variable] = {id(v): v for v in inputs}
+    for node in order:
+        for var in node.inputs:
+            if var.owner is None:
+                roots.setdefault(id(var), var)
+    for var in outputs:
+        if var.owner is None:
+            roots.setdefault(id(var), var)
+    return list(roots.values())
+
 
 def _cut(text: str, limit: int = _LABEL_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
@@ -205,16 +221,7 @@ class GraphPicture:
 
     # -- building ---------------------------------------------------------------------
     def _root_variables(self, order: list[Apply], inputs: Sequence[Variable]) -> list[Variable]:
-        """Every root, in the order the picture meets them (which numbers them ``v0``...)."""
-        roots: dict[int, Variable] = {id(v): v for v in inputs}
-        for node in order:
-            for var in node.inputs:
-                if var.owner is None:
-                    roots.setdefault(id(var), var)
-        for var in self.outputs:
-            if var.owner is None:
-                roots.setdefault(id(var), var)
-        return list(roots.values())
+        return root_variables(order, inputs, self.outputs)
 
     def _resolve_opened(self, opened: Iterable[str] | None, highlight: list[Apply]) -> set[str]:
         if self.tree is None:

@@ -55,13 +55,14 @@ def role_label(node: Apply, origins: dict[int, str]) -> str | None:
     return None
 
 
-def node_name(node: Apply, origins: dict[int, str]) -> str:
+def node_name(node: Apply, origins: dict[int, str], name_of: Any = label) -> str:
     """What an Apply's box is called (uncut): its role (:func:`role_label`), else its
-    output's name or source text (one output), else its op."""
+    output's name or source text (one output; ``name_of``: ``errors.label`` or a
+    memo of it), else its op."""
     role = role_label(node, origins)
     if role:
         return role
-    return label(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
+    return name_of(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
 
 
 def rewrite_origins(obj: Any, order: list[Apply]) -> dict[int, str]:

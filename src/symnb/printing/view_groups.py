@@ -1,8 +1,8 @@
 """The groups of the client-side viewer's model (:mod:`symnb.printing.view_model`),
 derived from the pictures' :class:`~symnb.printing.groups.GroupTree`:
 
-- **series folding**: calls of one function side by side that built the same ops in
-  the same wiring (shapes may differ: the first layer reads the input's width) fold
+- **series folding**: ``SERIES_FROM`` or more calls of one function (or named
+  objects of one class) side by side that built the same ops in the same wiring (shapes may differ: the first layer reads the input's width) fold
   into one group ``layer() x12`` whose items are the calls in order; more than
   ``SERIES_OF`` items are cut into runs. The gradient's mirrors of those calls fold
   into a series mirroring the forward one;
@@ -25,7 +25,9 @@ from symnb.core.graph.basic import Apply, Constant
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.groups import SERIES_OF, Group, GroupTree
 
-__all__ = ["ViewGroup", "ViewGroups", "call_name"]
+__all__ = ["ViewGroup", "ViewGroups", "call_name", "SERIES_FROM"]
+
+SERIES_FROM = 3  # calls side by side that fold into a series (two read as well as their fold)
 
 
 @dataclass(eq=False)
@@ -41,6 +43,7 @@ class ViewGroup:
     items: list["ViewGroup"] = field(default_factory=list)  # a series: the calls in order
     source: Group | None = None  # the GroupTree group it stands for (None: made here)
     name: str = ""  # a call's function
+    family: str = ""  # what calls of one kind share: the function, a named object's class
 
     def to_json(self) -> dict:
         return {"id": self.id, "parent": self.parent.id if self.parent else None,
@@ -135,6 +138,7 @@ class ViewGroups:
                 continue
             view = self._new(child.kind, child.title, parent, child, child.id)
             view.name = child.name
+            view.family = _family(child)
             view.region = "gradient" if gradient or child.kind == "grad" else "forward"
             self._of_tree[id(child)] = view
             for node in child.nodes:
@@ -223,21 +227,31 @@ class ViewGroups:
             if view.region == "forward":
                 siblings_of.setdefault(id(view.parent), (view.parent, []))[1].append(view)
         for parent, siblings in siblings_of.values():
+            counts: dict[tuple, int] = {}
+            for view in siblings:
+                counts[(view.kind, view.family)] = counts.get((view.kind, view.family), 0) + 1
+            if not any(n >= SERIES_FROM for key, n in counts.items() if key[1]):
+                continue  # no family has calls enough to fold: no signature is needed
             run: list[ViewGroup] = []
             first = None
             for view in siblings + [None]:
-                same = (view is not None and view.kind == "call" and run and view.name == run[0].name
+                foldable = (view is not None and view.kind in ("call", "owner") and bool(view.family)
+                            and counts[(view.kind, view.family)] >= SERIES_FROM)
+                same = (foldable and run and view.kind == run[0].kind and view.family == run[0].family
                         and signature(view) == first)
                 if same:
                     run.append(view)
                     continue
-                if len(run) > 1:
+                if len(run) >= SERIES_FROM:
                     self._make_series(run, parent)
-                run, first = ([view], signature(view)) if view is not None and view.kind == "call" else ([], None)
+                run, first = ([view], signature(view)) if foldable else ([], None)
 
     def _make_series(self, run: list[ViewGroup], parent: ViewGroup | None) -> ViewGroup:
-        series = self._new("series", f"{run[0].name}() x{len(run)}", parent)
-        series.name, series.items, series.region = run[0].name, list(run), run[0].region
+        """``layer() x12`` (calls of a function), ``Dense x12`` (named objects of a class)."""
+        first = run[0]
+        name = f"{first.family}()" if first.kind == "call" else first.family
+        series = self._new("series", f"{name} x{len(run)}", parent)
+        series.name, series.family, series.items, series.region = name, first.family, list(run), first.region
         self._place_items(series, run)
         return series
 
@@ -248,7 +262,7 @@ class ViewGroups:
             return
         for start in range(0, len(run), SERIES_OF):
             part = run[start:start + SERIES_OF]
-            holder = self._new("part", f"{series.name}() #{start}\u2013#{start + len(part) - 1}", series)
+            holder = self._new("part", f"{series.name} #{start}\u2013#{start + len(part) - 1}", series)
             holder.region = series.region
             for view in part:
                 view.parent = holder
@@ -268,7 +282,8 @@ class ViewGroups:
             position = {id(item): i for i, item in enumerate(forward.items)}
             views.sort(key=lambda v: position[id(v.mirrors)])
             series = self._new("series", forward.label, views[0].parent)
-            series.name, series.items, series.region, series.mirrors = forward.name, views, "gradient", forward
+            series.name, series.family, series.items = forward.name, forward.family, views
+            series.region, series.mirrors = "gradient", forward
             self._place_items(series, views)
 
     def _op_calls(self) -> None:
@@ -322,12 +337,54 @@ class ViewGroups:
             if view.region == "forward" and id(view) not in feeds_more and id(view) in holding:
                 view.region = "updates"
 
+    def common_ancestor(self, groups: list["ViewGroup | None"]) -> "ViewGroup | None":
+        """The innermost group holding every one of ``groups`` (None: only the top level)."""
+        chains = []
+        for group in groups:
+            chain = []
+            while group is not None:
+                chain.append(group)
+                group = group.parent
+            chains.append(chain[::-1])
+        common = None
+        for level in zip(*chains) if chains else ():
+            if any(g is not level[0] for g in level):
+                break
+            common = level[0]
+        return common
+
+    def mirror_updates(self, updated: list[tuple]) -> None:
+        """An ``updates`` group mirrors the innermost forward group holding the
+        parameters it computes the new values of (``updated``: ``(the parameter's forward
+        group, the Apply computing its new value)`` pairs): a layer's SGD step mirrors
+        the layer, a loop's updates of every layer mirror the layers' series."""
+        homes: dict[int, list] = {}
+        for home, node in updated:
+            group = self._node_group.get(id(node))
+            while group is not None and group.region == "updates":
+                homes.setdefault(id(group), []).append(home)
+                group = group.parent
+        for view in self.groups:
+            if view.region == "updates" and homes.get(id(view)):
+                view.mirrors = self.common_ancestor(homes[id(view)])
+
     def update_region(self, node: Apply) -> str:
         """The region of a node: its group's, or at the top level forward or updates."""
         group = self._node_group.get(id(node))
         if group is not None:
             return group.region
         return "updates" if id(node) in self._update_only else "forward"
+
+
+def _family(group: Group) -> str:
+    """What calls of one kind share: a call's function (not ``<listcomp>``s: each is
+    its own line's), a named object's class; '' for other groups."""
+    if group.kind == "call":
+        return group.name if not group.name.startswith("<") else ""
+    if group.kind == "owner" and group.site is not None:
+        owner = group.site.scoping.owner_at(group.frame)
+        return owner.cls if owner is not None else ""
+    return ""
 
 
 def _calls_of(group: Group) -> list[Group]:

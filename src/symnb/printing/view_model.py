@@ -22,13 +22,15 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
 from symnb.core.tensor.shared import SharedVariable
-from symnb.printing._common import collector_paused, output_text, value_text
-from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture
-from symnb.printing.labels import node_name, short_op
-from symnb.printing.values import value_stats
+from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
+from symnb.printing.graph_model import OPEN_UP_TO, root_variables
+from symnb.printing.groups import GroupTree
+from symnb.printing.labels import Shapes, node_name, rewrite_origins, short_op
+from symnb.printing.node_facts import value_of
+from symnb.printing.values import value_numbers, value_stats
 from symnb.printing.view_encode import encode_view_model
 from symnb.printing.view_groups import ViewGroups
 from symnb.printing.view_overlays import overlays, values_source
@@ -64,8 +66,12 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
                             "build and run errors carry .node)")
         call_values = getattr(obj, "call_values", None)
         function = getattr(call_values, "function", None)
+        if function is not None and node not in function.nodes:
+            # A node of a fused chain or a loop body: its holder in the function's graph.
+            holder = next((n for n in function.nodes if _holds(n, node)), None)
+            function, node = (function, holder) if holder is not None else (None, node)
         highlight = highlight + [node]
-        obj = function if function is not None and node in function.nodes else node
+        obj = function if function is not None else node
     marked = []
     for item in highlight:
         if isinstance(item, Variable) and item.owner is not None:
@@ -77,19 +83,40 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
     return obj, marked, call_values
 
 
+def _holds(holder: Apply, node: Apply) -> bool:
+    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
+    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
+               for graph in holder.op.inner_graphs)
+
+
 class _Builder:
     def __init__(self, obj: Any, highlight: list[Apply], call_values: Any,
                  times: Mapping[Apply, float] | None, time_total: float | None, title: str | None) -> None:
         self.obj = obj
         self.call_values = call_values
-        shapes = call_values.shapes() if call_values is not None else None
-        self.picture = GraphPicture(obj, opened=(), highlight=highlight, call_shapes=shapes)
-        self.order = self.picture.order
         self.failing = {id(node) for node in highlight}
+        outputs, order = graph_parts(obj)
+        self.outputs = outputs
+        self.order = order = order if order is not None else toposort(outputs)
+        self.origins = rewrite_origins(obj, order)
+        self.roots = root_variables(order, (), outputs)
+        # The ids the pictures give (``n3``, ``v0``): the kernel's explorer answers to them.
+        self.ids = {id(node): f"n{i}" for i, node in enumerate(order)}
+        self.ids.update((id(var), f"v{k}") for k, var in enumerate(self.roots))
+        called = call_values.shapes() if call_values is not None else getattr(obj, "last_shapes", None)
+        self.shapes = Shapes(failed=self.failing, called=called)
+        self.tree = GroupTree(order, self.roots)
         self.times, self.time_total = times, time_total
-        self.title = title or _title(obj, self.picture)
-        self.groups = ViewGroups(self.picture.tree, self.order, _update_only(obj, self.picture))
-        self.ids = self.picture._ids
+        self.title = title or _title(obj, order)
+        self.groups = ViewGroups(self.tree, order, _update_only(obj, outputs, order))
+        self.groups.mirror_updates([(self.groups.of_tree(self.tree.group_of(param)), new.owner)
+                                    for param, new in _updates(obj, outputs) if new.owner is not None])
+        self.texts = _SiteTexts()
+        shown = list(self.roots) + [node.outputs[0] for node in order]
+        values = [self.value(var) for var in shown]
+        #: ``id(variable) -> (its value, value_numbers)`` of every variable a box shows.
+        self.numbers = {id(var): (value, numbers) for var, value, numbers
+                        in zip(shown, values, value_numbers(values))}
 
     def model(self) -> dict:
         constant_like = self._constant_like()
@@ -113,8 +140,8 @@ class _Builder:
     def _constant_like(self) -> set[int]:
         """``id`` of the constants and of the nodes computing from constants only (shape
         arithmetic folded to numbers): drawn in each group that uses them."""
-        outputs = {id(v.owner) for v in self.picture.outputs if v.owner is not None}
-        known: set[int] = {id(v) for v in self.picture.roots if isinstance(v, Constant)}
+        outputs = {id(v.owner) for v in self.outputs if v.owner is not None}
+        known: set[int] = {id(v) for v in self.roots if isinstance(v, Constant)}
         for node in self.order:
             if (node.inputs and id(node) not in outputs and id(node) not in self.failing
                     and not node.op.inner_graphs
@@ -146,8 +173,8 @@ class _Builder:
         nodes: list[dict] = []
         copies: dict[tuple, str] = {}
         self.node_objects: list[tuple[str, Any]] = []  # (node id, its Apply or root)
-        outputs = {id(v.owner) if v.owner is not None else id(v) for v in self.picture.outputs}
-        for var in self.picture.roots:
+        outputs = {id(v.owner) if v.owner is not None else id(v) for v in self.outputs}
+        for var in self.roots:
             base = self._root(var)
             base["is_output"] = id(var) in outputs
             nodes += self._placed(var, base, constant_like, homes, copies)
@@ -181,14 +208,12 @@ class _Builder:
         else:
             kind = "shared" if isinstance(var, SharedVariable) else "input"
             name = var.name
-            text = variable_label(var)
-        tree_group = self.picture.tree.group_of(var)
-        view = self.groups.of_tree(tree_group)
-        site = var.site
+            text = self.texts.label(var)
+        view = self.groups.of_tree(self.tree.group_of(var))
+        line, code = self.texts.where(var.site)
         return {"id": self.ids[id(var)], "kind": kind, "label": _cut(text), "op": None, "name": name,
                 "group": view.id if view is not None else None,
-                "region": view.region if view is not None else "forward",
-                "line": site.short() if site else None, "code": site.line or None if site else None,
+                "region": view.region if view is not None else "forward", "line": line, "code": code,
                 "outs": [self._out(var)], "summary": self._summary(var), "failing": False}
 
     def _apply(self, node: Apply) -> dict:
@@ -197,21 +222,22 @@ class _Builder:
         if group is not None and group.kind == "opcall":
             text = short_op(display)  # the group carries the call's name
         else:
-            text = node_name(node, self.picture.origins)
+            text = node_name(node, self.origins, self.texts.label)
             if len(node.outputs) == 1 and text == output_text(node.outputs[0]):
                 text = display
-        site = node.site
+        line, code = self.texts.where(node.site)
         first = node.outputs[0]
         return {"id": self.ids[id(node)], "kind": "op", "label": _cut(text), "op": display,
                 "name": first.name if len(node.outputs) == 1 or first.name else None,
                 "group": group.id if group is not None else None,
                 "region": self.groups.update_region(node),
-                "line": site.short() if site else None, "code": (site.line or None) if site else None,
+                "line": line, "code": code,
                 "outs": [self._out(v) for v in node.outputs],
-                "summary": self._summary(first), "failing": id(node) in self.failing}
+                "summary": self._summary(first), "failing": id(node) in self.failing,
+                "has_inner": bool(node.op.inner_graphs)}
 
     def _out(self, var: Variable) -> dict:
-        shape = self.picture.shapes.shape(var)
+        shape = self.shapes.shape(var)
         if shape is None:
             static = getattr(var.type, "shape", None)
             shape = list(static) if static is not None else None
@@ -221,15 +247,13 @@ class _Builder:
     def value(self, var: Variable) -> np.ndarray | None:
         """The value the model shows for ``var``: the failed call's when there is one
         (None where the replay did not reach), else its test value (never computed here)."""
-        from symnb.printing.node_facts import value_of
-
         if self.call_values is not None:
             return self.call_values.value_of(var)
         return value_of(var)
 
     def _summary(self, var: Variable) -> str | None:
-        value = self.value(var)
-        return None if value is None else value_stats(value)
+        value, numbers = self.numbers[id(var)]
+        return None if value is None else value_stats(value, numbers)
 
     # -- edges ------------------------------------------------------------------------
     def _edges(self, constant_like: set[int], copies: dict) -> list[dict]:
@@ -283,28 +307,71 @@ class _Builder:
         return [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
 
 
-def _update_only(obj: Any, picture: GraphPicture) -> set[int]:
+def _updates(obj: Any, outputs: list[Variable]) -> list[tuple[Variable, Variable]]:
+    """A compiled function's ``(shared variable, its new value)`` pairs: its graph's last
+    outputs are the new values of ``f.updated_shared``, in order."""
+    updated = list(getattr(obj, "updated_shared", None) or [])
+    return list(zip(updated, outputs[len(outputs) - len(updated):])) if updated else []
+
+
+def _update_only(obj: Any, outputs: list[Variable], order: list[Apply]) -> set[int]:
     """``id`` of the nodes of a compiled function's graph that only feed its updates
     (``f.updated_shared``: the last outputs of its graph)."""
     updated = getattr(obj, "updated_shared", None)
     if not updated:
         return set()
-    outputs = picture.outputs
     main = outputs[:len(outputs) - len(updated)]
     feeds_main: set[int] = {id(v.owner) for v in main if v.owner is not None}
-    for node in reversed(picture.order):
+    for node in reversed(order):
         if id(node) in feeds_main:
             feeds_main.update(id(v.owner) for v in node.inputs if v.owner is not None)
-    return {id(node) for node in picture.order if id(node) not in feeds_main}
+    return {id(node) for node in order if id(node) not in feeds_main}
 
 
-def _title(obj: Any, picture: GraphPicture) -> str:
+def _title(obj: Any, order: list[Apply]) -> str:
     name = getattr(obj, "name", None)
     if isinstance(name, str) and name:
         return name
     if isinstance(obj, Variable):
         return variable_label(obj)
-    return f"graph of {len(picture.order)} nodes"
+    return f"graph of {len(order)} nodes"
+
+
+class _SiteTexts:
+    """What the nodes built at one place say, read once per place: a 50,000-node model
+    reads each loop body's few lines, not 50,000 (the same answers as
+    ``errors.label`` and ``Site.short``/``Site.line``)."""
+
+    def __init__(self) -> None:
+        self._labels: dict[tuple, str | None] = {}
+        self._where: dict[tuple, tuple] = {}
+
+    @staticmethod
+    def _key(site: Any) -> tuple:
+        frames = len(site) - len(site) % 2
+        return tuple(map(id, site[:frames:2])), site[1:frames:2]
+
+    def label(self, var: Variable) -> str:
+        """``errors.label(var)``: a name only the site decides is read once per site."""
+        if var.name is not None or isinstance(var, Constant) or (
+                var.owner is not None and len(var.owner.outputs) > 1) or not var.site:
+            return variable_label(var)
+        key = self._key(var.site)
+        if key not in self._labels:
+            text = variable_label(var)
+            self._labels[key] = text if text != var.auto_name() else None
+        text = self._labels[key]
+        return text if text is not None else var.auto_name()
+
+    def where(self, site: Any) -> tuple[str | None, str | None]:
+        """``(file:line, the source line)`` of the innermost frame, or Nones."""
+        if not site:
+            return None, None
+        key = (id(site[0]), site[1])
+        found = self._where.get(key)
+        if found is None:
+            found = self._where[key] = (site.short(), site.line or None)
+        return found
 
 
 def _cut(text: str) -> str:

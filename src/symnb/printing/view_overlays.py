@@ -1,8 +1,8 @@
 """The viewer's overlays: a number per node, chosen from a menu, that colours the boxes
 (:func:`overlays`, read by :mod:`symnb.printing.view_model`).
 
-- ``nan_count``, ``inf_count``, ``max_abs``, ``mean``, ``std`` of each node's value
-  (its first output's): a failed call's (``err.call_values``) when the model is of a
+- ``nan_count``, ``inf_count``, ``max_abs``, ``mean``, ``std`` (three significant
+  digits) of each node's value (its first output's): a failed call's (``err.call_values``) when the model is of a
   failed call, else the test values already computed (none is computed here);
 - ``bytes``: the node's outputs' size, from their concrete shapes;
 - ``grad_norm``: on a parameter's node (a shared variable), the norm of its gradient's
@@ -16,13 +16,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Mapping, Any
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply
+from symnb.core.graph.basic import Apply, Variable, toposort
+from symnb.core.tensor.shared import SharedVariable
+from symnb.printing.node_facts import value_of
 
-__all__ = ["overlays", "values_source", "value_numbers"]
+__all__ = ["overlays", "values_source"]
 
 _STATS = (("nan_count", "NaN count", ""), ("inf_count", "Inf count", ""),
           ("max_abs", "max |value|", ""), ("mean", "mean", ""), ("std", "std", ""))
@@ -35,60 +38,143 @@ def values_source(call_values: Any) -> str:
     return "test values"
 
 
-def value_numbers(value: Any) -> dict[str, float] | None:
-    """NaN and Inf counts, max |value|, mean and std (over the finite elements) of a
-    numeric value; None for a value that has none (empty, not numeric)."""
-    if value is None:
-        return None
-    array = np.asarray(value)
-    if array.size == 0 or array.dtype.kind not in "biuf":
-        return None
-    numbers = array.astype(np.float64, copy=False)
-    if array.dtype.kind == "f":
-        finite_mask = np.isfinite(numbers)
-        nan = int(np.isnan(numbers).sum())
-        inf = int(array.size - nan - finite_mask.sum())
-        finite = numbers[finite_mask] if nan or inf else numbers.ravel()
-    else:
-        nan = inf = 0
-        finite = numbers.ravel()
-    result = {"nan_count": nan, "inf_count": inf}
-    if finite.size:
-        result.update(max_abs=float(np.abs(finite).max()), mean=float(finite.mean()),
-                      std=float(finite.std()))
-    return result
-
-
 def overlays(builder: Any, source: str) -> dict[str, dict]:
     """Every overlay of the model ``builder`` (a ``view_model`` builder) is making."""
     found: dict[str, dict] = {key: {"label": text, "source": source, "unit": unit, "values": {}}
                               for key, text, unit in _STATS}
     sizes: dict[str, float] = {}
-    cache: dict[int, dict | None] = {}
+    itemsizes: dict[str, int] = {}
     for node_id, obj in builder.node_objects:
         var = obj.outputs[0] if isinstance(obj, Apply) else obj
-        numbers = cache.get(id(var), False)
-        if numbers is False:
-            numbers = cache[id(var)] = value_numbers(builder.value(var))
-        for key, number in (numbers or {}).items():
-            found[key]["values"][node_id] = number
-        size = _bytes(builder, obj)
+        numbers = builder.numbers[id(var)][1] or {}
+        for key, overlay in found.items():
+            if key in numbers:
+                overlay["values"][node_id] = _rounded(numbers[key])
+        size = _bytes(builder, obj, itemsizes)
         if size is not None:
             sizes[node_id] = size
     found["bytes"] = {"label": "bytes", "source": "concrete shapes", "unit": "B", "values": sizes}
+    found["grad_norm"] = {"label": "gradient norm", "unit": "",
+                          "source": "test values of the gradients sn.grad made",
+                          "values": _gradient_norms(builder)}
+    found["time_share"] = _time_shares(builder)
     return {key: overlay for key, overlay in found.items() if overlay["values"]}
 
 
-def _bytes(builder: Any, obj: Any) -> float | None:
+def _gradient_norms(builder: Any) -> dict[str, float]:
+    """``{parameter's node id: the L2 norm of its gradient's test value}``, for the
+    parameters (shared variables) of the graph whose gradient ``sn.grad`` made (its
+    result records ``tag.gradient_of``): in the graph drawn, or, for a compiled function,
+    in the graph it was compiled from (its outputs and updates as the user wrote them,
+    where a rewrite may have fused the gradient away)."""
+    candidates = [node.outputs for node in builder.order]
+    original = _written_graph(builder.obj)
+    candidates += [node.outputs for node in toposort(original)] if original else []
+    norms: dict[str, float] = {}
+    for outputs in candidates:
+        for var in outputs:
+            tag = var._tag
+            param = getattr(tag, "gradient_of", None) if tag is not None else None
+            if not isinstance(param, SharedVariable) or id(param) not in builder.ids:
+                continue
+            value = value_of(var)
+            if value is not None and np.asarray(value).dtype.kind in "fiu":
+                norm = float(np.sqrt(np.sum(np.square(np.asarray(value, dtype=np.float64)))))
+                norms[builder.ids[id(param)]] = _rounded(norm)
+    return norms
+
+
+def _written_graph(obj: Any) -> list:
+    """A compiled function's outputs and update expressions as ``sn.function`` was given
+    them (before its rewrites), or []."""
+    plan = getattr(obj, "plan", None)
+    construction = getattr(plan, "construction", None)
+    if not isinstance(construction, Mapping):
+        return []
+    outputs = construction.get("outputs")
+    written = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+    updates = construction.get("updates") or []
+    pairs = updates.items() if isinstance(updates, dict) else updates
+    written += [expression for _, expression in pairs]
+    return [v for v in written if isinstance(v, Variable)]
+
+
+def _time_shares(builder: Any) -> dict:
+    """Each node's share of the call in the last profile (``times``, else a profiled
+    function's report). An XLA operation fused from several nodes is one unit: its time
+    goes to the innermost group holding them all, keyed by the group's id, and each
+    member keeps only the time of its own operations."""
+    overlay = {"label": "time share", "unit": "", "source": "", "values": {}}
+    times, total, fused = builder.times, builder.time_total, ()
+    if times is None:
+        report = _profile_report(builder.obj)
+        if report is None:
+            return overlay
+        nodes = builder.order
+        times = {nodes[i]: s for i, s in report.node_seconds.items() if i < len(nodes)}
+        total, fused = report.call_seconds, report.fused
+        overlay["source"] = f"the last profile ({report.source})"
+    else:
+        overlay["source"] = "the times given"
+    own = {id(node): float(s) for node, s in times.items()}
+    whole = total if total else sum(own.values())
+    if not whole:
+        return overlay
+    units: dict[str, float] = {}
+    spanning = 0.0
+    for seconds, shares in fused:
+        members = [builder.order[i] for i, _ in shares if i < len(builder.order)]
+        for i, share in shares:
+            if i < len(builder.order):
+                key = id(builder.order[i])
+                own[key] = own.get(key, 0.0) - share
+        group = builder.groups.common_ancestor([builder.groups.group_of(n) for n in members])
+        if group is None:
+            spanning += seconds
+        else:
+            units[group.id] = units.get(group.id, 0.0) + seconds
+    values = overlay["values"]
+    fused_members = {id(builder.order[i]) for _, shares in fused for i, _ in shares if i < len(builder.order)}
+    for node_id, obj in builder.node_objects:
+        seconds = own.get(id(obj))
+        if seconds is None or (id(obj) in fused_members and seconds <= whole * 1e-9):
+            continue
+        values[node_id] = _rounded(max(seconds, 0.0) / whole)
+    values.update((group_id, _rounded(seconds / whole)) for group_id, seconds in units.items())
+    if spanning:
+        overlay["note"] = (f"{100 * spanning / whole:.3g}% of the call ran in fused XLA operations "
+                           "whose nodes share no group: shown on no box")
+    return overlay
+
+
+def _profile_report(obj: Any) -> Any:
+    """A profiled function's kept report, once it has been called; else None."""
+    profile = getattr(obj, "profile", None)
+    return profile.report() if profile is not None and hasattr(profile, "report") else None
+
+
+def _rounded(number: float) -> float | int:
+    """A colour's number: three significant digits (the saved model stays small; the
+    node's card shows the value's own summary)."""
+    if isinstance(number, int) or number == 0 or not math.isfinite(number):
+        return number
+    return float(f"{number:.3g}")
+
+
+def _bytes(builder: Any, obj: Any, itemsizes: dict[str, int]) -> float | None:
+    """The bytes of ``obj``'s outputs (a root's value), from their concrete shapes; None
+    when a shape is not known."""
     outputs = obj.outputs if isinstance(obj, Apply) else [obj]
     total = 0
     for var in outputs:
-        shape = builder.picture.shapes.shape(var)
-        try:
-            itemsize = np.dtype(var.dtype).itemsize
-        except TypeError:
+        shape = builder.shapes.shape(var)
+        dtype = var.dtype
+        if dtype not in itemsizes:
+            try:
+                itemsizes[dtype] = np.dtype(dtype).itemsize
+            except TypeError:  # not an array type (a random state, a list)
+                itemsizes[dtype] = 0
+        if shape is None or not itemsizes[dtype] or any(d is None for d in shape):
             return None
-        if shape is None or any(d is None for d in shape):
-            return None
-        total += int(np.prod(shape, dtype=np.int64)) * itemsize
+        total += math.prod(shape) * itemsizes[dtype]
     return float(total)

@@ -132,6 +132,11 @@ class X64DisabledError(SymnbError, TypeError):
     before the graph saw them, a silently different number."""
 
 
+class UnsupportedJaxError(SymnbError, ImportError):
+    """The installed JAX or jaxlib is outside the versions symnb was tested with (raised
+    when the first program is lowered; ``symnb.lower_xla.jax_private`` checks it)."""
+
+
 #: The build error for each kind of mistake (the built-in type a NumPy function or a
 #: check raises), most specific first; anything else is a TestValueError.
 _BUILD_CLASSES: tuple[tuple[type[BaseException], type[BuildError]], ...] = (

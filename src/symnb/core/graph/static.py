@@ -144,9 +144,12 @@ def fold(node: Apply) -> list[np.ndarray] | None:
     """The values of ``node``'s outputs when constant folding may replace it by them: its
     inputs are all constants, it may run ahead, it runs on them, and each value has at
     most ``MAX_FOLDED_BYTES``; else None."""
-    if not node.inputs or not may_run_ahead(node.op):
+    if not node.inputs:
         return None
-    if not all(isinstance(var, Constant) for var in node.inputs):
+    for var in node.inputs:  # most nodes read a variable: the cheapest test first
+        if not isinstance(var, Constant):
+            return None
+    if not may_run_ahead(node.op):
         return None
     env: dict[int, Any] = {}
     with warnings.catch_warnings():  # the graph's own warnings come when it runs

@@ -61,7 +61,7 @@ def compute_node(node: Apply) -> None:
 def _store(node: Apply, values: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> None:
     """Keep ``outputs`` (computed from ``values``) as the test values of ``node``'s
     outputs, the large ones counted against the memory budget."""
-    if memory.kept:
+    if memory.kept or memory.checkpoints:
         memory.touch(node.inputs, values)
     for var, value in zip(node.outputs, outputs):
         var._test_value = value
@@ -255,8 +255,16 @@ def compute_missing(var: Variable) -> np.ndarray:
     # The value is returned, not read back from ``var``: storing the values computed
     # may drop it again at once (a node whose outputs together exceed the budget), and
     # the run keeps only the values still to be read (a long chain dropped whole).
-    evaluate(toposort([var], known), env, on_error=report, step=_computed, keep_only=[var])
-    return env[id(var)]
+    if memory.kept or memory.checkpoints:
+        memory.touch(known, [env[id(v)] for v in known])  # read now: where the walk stops
+    nodes = toposort([var], known)
+    dropped = memory.is_dropped(var)
+    evaluate(nodes, env, on_error=report, step=_computed, keep_only=[var])
+    value = env[id(var)]
+    if dropped and len(nodes) > memory.CHECKPOINT_AFTER:
+        # A long walk: the next reader of a value built after ``var`` stops here.
+        memory.checkpoint(var, value)
+    return value
 
 
 def _pending_frontier(var: Variable) -> tuple[list[Variable], list[Variable]]:

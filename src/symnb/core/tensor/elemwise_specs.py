@@ -127,7 +127,7 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     S("maximum", "Maximum", 2, np.maximum, "Elementwise maximum (NaN propagates).", grad="maximum"),
     S("minimum", "Minimum", 2, np.minimum, "Elementwise minimum (NaN propagates).", grad="minimum"),
     S("neg", "Neg", 1, np.negative, "-x.", grad="neg", symbol="-"),
-    S("abs", "Abs", 1, np.absolute, "|x|.", grad="abs"),
+    S("abs", "Abs", 1, np.absolute, "The absolute value ``|x|``.", grad="abs"),
     S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", grad="zero"),
     S("round_half_to_even", "RoundHalfToEven", 1, np.round, "Round half to even, as NumPy.",
       grad="zero"),

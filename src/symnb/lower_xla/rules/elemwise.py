@@ -23,10 +23,10 @@ from symnb.lower_xla.registry import lower
 
 
 def _compute_dtype(node) -> np.dtype:
-    out = node.outputs[0].type.dtype
-    if out != "bool":
-        return np.dtype(out)
-    return np.result_type(*(np.dtype(v.type.dtype) for v in node.inputs))
+    out = node.outputs[0].type
+    if out.dtype != "bool":
+        return out.numpy_dtype
+    return np.result_type(*(v.type.numpy_dtype for v in node.inputs))
 
 
 def _check_broadcast(arrays) -> bool:
@@ -52,8 +52,8 @@ def _elementwise(fn: Callable, node, primitive: Callable | None = None) -> Calla
     the time)."""
     dtype = _compute_dtype(node)
     # Cast only the inputs whose dtype differs (fewer operations to trace).
-    casts = [np.dtype(v.type.dtype) != dtype for v in node.inputs]
-    if not np.issubdtype(dtype, np.floating):
+    casts = [v.type.numpy_dtype != dtype for v in node.inputs]
+    if dtype.kind != "f":  # NumPy's floating types (what np.issubdtype(dtype, np.floating) says)
         primitive = None
 
     def apply(*arrays):

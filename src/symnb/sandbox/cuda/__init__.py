@@ -1,15 +1,18 @@
-"""``symnb.sandbox.cuda``: Theano's old CUDA backend, as a CPU-only Theano install has it.
+"""``symnb.sandbox.cuda``: Theano's old CUDA backend (removed in Theano 1.0), as far as
+libraries still read it.
 
-Older libraries probe it (Lasagne 0.1: ``from theano.sandbox.cuda import dnn;
-dnn.dnn_available()``; later Lasagne: ``theano.sandbox.cuda.cuda_enabled``); it reports
-no CUDA backend, so they take their generic path, which symnb runs on the GPU through
-JAX when one is used (see :mod:`symnb.gpuarray`).
+``cuda_available`` and ``cuda_enabled`` stay False: code that finds them True takes the
+old backend's own paths (Lasagne's ``cuda_convnet`` layers need pylearn2's CUDA
+kernels, Lasagne 0.1 also checks ``config.device`` for ``'gpu'``), which symnb does not
+provide. Its cuDNN and correlation functions are here, the same as
+:mod:`symnb.gpuarray`'s, which libraries probe first (``gpuarray.pygpu_activated`` is
+True): they run on every device.
 """
 
-from symnb.sandbox.cuda import dnn  # noqa: F401
+from symnb.sandbox.cuda import basic_ops, blas, dnn  # noqa: F401
 
-#: Whether Theano's old CUDA backend can be used / is in use: never in symnb.
+#: Whether Theano's old CUDA backend can be used / is in use: never in symnb (see above).
 cuda_available = False
 cuda_enabled = False
 
-__all__ = ["cuda_available", "cuda_enabled", "dnn"]
+__all__ = ["cuda_available", "cuda_enabled", "basic_ops", "blas", "dnn"]

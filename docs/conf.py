@@ -1,0 +1,73 @@
+"""Sphinx configuration of symnb's documentation: ``sphinx-build -W -b html docs docs/_build``.
+
+The Markdown pages are read by MyST; the tutorials are the notebooks of ``notebooks/``,
+rendered from their stored outputs (never executed: they are run and compared by the test
+suite, ``pytest --nbval``); the API reference is written from the public modules'
+names (``api_pages.py``) and their docstrings (autodoc, autosummary).
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+# The checkout's own package, as the tests import it (pytest's pythonpath = src).
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(DOCS))
+
+import symnb  # noqa: E402
+from api_pages import filename_map, first_listings, write_api_pages  # noqa: E402
+
+project = "symnb"
+author = "the symnb developers"
+copyright = "the symnb developers"
+release = symnb.__version__
+version = release
+
+extensions = [
+    "myst_nb",  # MyST Markdown (myst-parser) and notebooks
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.viewcode",
+]
+
+exclude_patterns = ["_build", "**.ipynb_checkpoints"]
+templates_path = ["_templates"]
+html_theme = "furo"
+html_title = f"symnb {release}"
+
+myst_enable_extensions = ["colon_fence"]
+myst_heading_anchors = 3
+
+# The notebooks are shown with the outputs they were saved with.
+nb_execution_mode = "off"
+# Widgets are saved with a static HTML snapshot beside their live view (the snapshot is
+# what a notebook without its kernel shows): the page shows the snapshot.
+nb_mime_priority_overrides = [
+    ("html", "application/vnd.jupyter.widget-view+json", None),
+]
+
+autosummary_generate = True
+autosummary_filename_map = filename_map()
+autosummary_context = {"indexed": first_listings()}
+autodoc_default_options = {"show-inheritance": True}
+autodoc_member_order = "bysource"
+# Signatures without annotations: the docstrings say what each argument is.
+autodoc_typehints = "none"
+autodoc_preserve_defaults = True
+
+
+def copy_tutorials() -> None:
+    """The notebooks of ``notebooks/`` into ``docs/tutorials/`` (Sphinx reads sources
+    under ``docs/`` only); a notebook is copied again only when it changed."""
+    for notebook in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        copy = DOCS / "tutorials" / notebook.name
+        if not copy.exists() or copy.read_bytes() != notebook.read_bytes():
+            shutil.copyfile(notebook, copy)
+
+
+copy_tutorials()
+write_api_pages()
