@@ -166,8 +166,8 @@ def test_symgraph_in_a_kernel_shows_a_live_explorer_and_its_snapshot(shell, monk
                         lambda data, raw=False, display_id=None: shown.append(data))
     result = shell.run_cell(f"%%symgraph\n{CELL_X}\ny = x * 2", store_history=True)
     assert result.success
-    live, snapshot = shown
-    assert "application/vnd.jupyter.widget-view+json" in live
+    live, snapshot, state = shown  # the live view, its snapshot, the view's state output
+    assert "application/vnd.jupyter.widget-view+json" in live and "symnb-view-state" in state["text/html"]
     assert snapshot["text/html"].startswith('<div class="symnb-snapshot"')
     assert snapshot["text/html"].count('<img class="symnb-graph"') == 1 and ">y</th>" in snapshot["text/html"]
 

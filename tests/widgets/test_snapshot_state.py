@@ -64,15 +64,15 @@ def test_an_opened_node_and_a_refreshed_profile_follow_into_the_snapshot(kernel)
     explorer = GraphExplorer(hs.sum())
     explorer.display()
     loop = next(i for i, node in explorer.picture.nodes.items() if node.has_inner)
-    explorer.widget.expanded = [loop]  # what a click in the browser sends
-    assert explorer.expanded == [loop]
-    page = _last_html(updated, explorer)
-    assert "symnb-expanded" in page and page.count('class="symnb-node') > explorer.picture.count() - 1
-    explorer.widget.selected = loop  # a click: the snapshot shows the node's details...
-    page = _last_html(updated, explorer)
-    assert f'class="symnb-node-details" data-node="{loop}"' in page
-    assert "<button" not in page  # ...without buttons nothing could run once saved
-    assert "<button" in explorer.details_html()  # the live view keeps them
+    explorer.select(loop)  # the Python API: the saved state output follows...
+    key, bundle = updated[-1]
+    assert key == explorer.snapshot_key + "-state"
+    assert f'&quot;selected&quot;:&quot;{loop}&quot;' in bundle["text/html"]
+    # ...and so does the browser's (one debounced message), without resending the snapshot.
+    explorer._on_message(explorer.widget, {"state": {"open": [], "selected": "", "overlay": "nan_count"}}, None)
+    key, bundle = updated[-1]
+    assert key == explorer.snapshot_key + "-state" and "nan_count" in bundle["text/html"]
+    assert all(k == explorer.snapshot_key + "-state" for k, _ in updated)
 
     f = sn.function([xs], hs.sum(), profile=True)
     f(np.ones((3, 2), "float32"))

@@ -8,6 +8,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.printing.view_encode import decode_view_model
 from symnb.widgets import GraphExplorer, ProfileView, RewriteStepper, TestValueEditor
 
 NBSP = "\u00a0"
@@ -60,26 +61,31 @@ def test_graph_explorer_picture_has_a_node_per_apply_and_root(graph):
     assert f'data-id="{explorer.id_of(y)}"' in svg and ">y + b</text>" in svg
 
 
-def test_graph_explorer_view_follows_the_selection(graph):
+def test_graph_explorer_view_gets_the_model_once_and_answers_details(graph):
     x, b, y, z = graph
     explorer = GraphExplorer(z)
     view = explorer.widget
-    assert explorer.id_of(z) and view.svg == explorer.svg()
-    assert "Click a node" in view.details  # nothing selected yet
-    view.selected = explorer.id_of(x)  # what a click in the browser sends
-    assert explorer.selected == explorer.id_of(x)
-    assert "<b>x</b>" in view.details and "float32 (3,) [1., 2., 3.] mean=2" in view.details
-    assert "input created at" not in view.details and "test_widgets.py:" in view.details
-    view.selected = explorer.id_of(y)
-    assert "<b>y</b>" in view.details and "Elemwise{mul,no_inplace}" in view.details
-    # The inputs of the selected node with their values and lines.
-    assert "T.exp(T.log(x))" in view.details and "y = T.exp(T.log(x)) * 2" in view.details
-def test_graph_explorer_of_a_compiled_function_shows_the_optimized_graph(graph):
-    x, b, y, z = graph
-    explorer = GraphExplorer(sn.function([x], z))
-    labels = [label.strip(NBSP) for label in explorer.labels()]
-    assert labels == ["Sum{axis=(0,)} 'z'  #1", "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)} 'y + b'  #0", "x", "b"]
-    assert "  #0 x: TensorType(float32, shape=(?,))  float32 (3,) [1., 2., 3.]" in explorer.describe(1)
+    sent = []
+    view.send = lambda content, buffers=None: sent.append(content)
+    # The whole graph goes once, as data: the model i28-model's view_model makes.
+    model = decode_view_model(view.model_data)
+    assert {n["id"] for n in model["nodes"]} >= {explorer.id_of(x), explorer.id_of(y), explorer.id_of(z)}
+    assert view.view_state == {"open": explorer.opened, "selected": "", "overlay": ""}
+    # The browser asks for a node's heavy details (a click on its card's button).
+    explorer._on_message(view, {"details": explorer.id_of(x)}, None)
+    (answer,) = sent
+    assert answer["details_for"] == explorer.id_of(x)
+    assert "<b>x</b>" in answer["html"] and "float32 (3,) [1., 2., 3.] mean=2" in answer["html"]
+    explorer._on_message(view, {"details": explorer.id_of(y)}, None)
+    assert "Elemwise{mul,no_inplace}" in sent[-1]["html"] and "y = T.exp(T.log(x)) * 2" in sent[-1]["html"]
+    assert explorer.selected == ""  # asking for details selects nothing in Python
+    # The browser's debounced state is what the saved notebook keeps; the Python API's
+    # changes go to the view as one command each.
+    explorer._on_message(view, {"state": {"open": [], "selected": explorer.id_of(y), "overlay": "max_abs"}}, None)
+    assert explorer.view_state() == {"open": [], "selected": explorer.id_of(y), "overlay": "max_abs"}
+    assert explorer.selected == explorer.id_of(y)
+    explorer.select(explorer.id_of(x))
+    assert sent[-1] == {"command": {"open": explorer.opened, "selected": explorer.id_of(x)}}
 
 
 def test_graph_explorer_marks_a_node_shown_twice(graph):
@@ -256,8 +262,11 @@ def test_widgets_display_live_view_then_snapshot_in_a_kernel(graph, monkeypatch)
         shown.append(data), ids.append(display_id)))
     monkeypatch.setattr("symnb.widgets._view.in_kernel", lambda: True)
     explorer.display()
-    live, snapshot = shown
-    assert ids == [None, explorer.snapshot_key]  # the snapshot can be replaced later
+    live, snapshot, state = shown
+    # The snapshot (the model and the saved viewer, sent once) and the tiny state output
+    # that follows the view's state.
+    assert ids == [None, explorer.snapshot_key, explorer.snapshot_key + "-state"]
+    assert state["text/html"].startswith('<div class="symnb-view-state"') and len(state["text/html"]) < 300
     assert live == {"application/vnd.jupyter.widget-view+json": {
         "version_major": 2, "version_minor": 0, "model_id": explorer.widget.model_id}, "text/plain": ""}
     key = explorer.widget.snapshot_key
@@ -333,3 +342,18 @@ def test_graph_explorer_colours_by_given_times_and_profile_view_opens_its_graph(
     coloured = view.graph()
     assert coloured.times == {f.nodes[r.index]: r.seconds for r in view.rows}
     assert len(_fills(coloured.svg())) == 2
+
+
+def test_a_deep_graphs_saved_text_stays_small():
+    # The whole indented tree of a 260-step chain is 33,000+ characters (quadratic in the
+    # depth): a notebook grew by megabytes per view. The saved text keeps 200 lines.
+    x = T.vector("x", test_value=np.ones(2, "float32"))
+    h = x
+    for _ in range(260):
+        h = h * 1.5
+    explorer = GraphExplorer(h)
+    whole = explorer.text().split("\n")
+    saved = explorer.snapshot_bundle()["text/plain"].split("\n")
+    assert len(whole) > 260 and len(explorer.text()) > 30_000
+    assert saved[:200] == [line if len(line) <= 160 else line[:159] + "\u2026" for line in whole[:200]]
+    assert saved[200] == f"... {len(whole) - 200} more lines (explorer.text() has them all)" and len(saved) == 201

@@ -113,10 +113,14 @@ class WidgetView(ABC):
         """The static HTML of what the widget shows."""
         return pre(self.text())
 
+    def snapshot_text(self) -> str:
+        """The snapshot's ``text/plain`` (by default the whole text)."""
+        return self.text()
+
     def snapshot_bundle(self) -> dict[str, str]:
         """The saved form: ``text/html`` (the snapshot) and ``text/plain``."""
         return {"text/html": snapshot_html(self.snapshot_key, self.snapshot_body()),
-                "text/plain": self.text()}
+                "text/plain": self.snapshot_text()}
 
     def live_bundle(self) -> dict[str, Any]:
         """The live view's output (an empty ``text/plain``: the snapshot carries the text)."""

@@ -33,12 +33,16 @@ from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
+from symnb.printing.html import pre
 from symnb.printing.svg import picture_img, picture_svg
+from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
+from symnb.widgets.viewer import saved_viewer_html, state_html
 
 __all__ = ["GraphExplorer", "Entry"]
 
 _INDENT = "\u00a0\u00a0"  # non-breaking: the text tree keeps its indentation in HTML
+SAVED_TEXT_LINES = 200  # the saved text/plain's lines (the viewer and its overview carry the rest)
 
 
 class Entry(NamedTuple):
@@ -97,6 +101,9 @@ class GraphExplorer(WidgetView):
         self.expanded: list[str] = []
         self.collapsed: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
+        self._view_model: dict | None = None
+        self._view_data: str | None = None
+        self._view_state: dict = {}  # the view's last state: the browser's or the Python API's
         self._redraw()
         self.opened = sorted(self.picture.opened, key=_group_order)
         first = self.picture.id_of(self.highlight[0]) if self.highlight else None
@@ -317,72 +324,122 @@ class GraphExplorer(WidgetView):
     def text(self) -> str:
         return "\n".join(line.replace(_INDENT, "  ") for line in self.labels())
 
+    def snapshot_text(self, lines: int = SAVED_TEXT_LINES, width: int = 160) -> str:
+        """The saved ``text/plain``: the tree's first ``lines`` lines, each cut at ``width``
+        characters (a deep graph's whole tree, indented, ran to megabytes per view)."""
+        text = self.text().split("\n")
+        kept = [line if len(line) <= width else line[:width - 1] + "\u2026" for line in text[:lines]]
+        if len(text) > lines:
+            kept.append(f"... {len(text) - lines} more lines (explorer.text() has them all)")
+        return "\n".join(kept)
+
     def snapshot_body(self) -> str:
-        note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; the details '
-                "of each node show in the live explorer.</div>")
-        details = self.details_html(actions=False) if self.selected else ""
-        return (f'<div class="symnb-explorer-snapshot">{self.header}{note}{picture_img(self._svg)}{details}'
-                f"{self.footer}</div>")
+        """The saved form: where scripts run, the client-side viewer on the embedded model
+        (in the state the user left, read from the state output); where they do not, a
+        static overview of the collapsed top level, legible at the cell's width."""
+        note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; open the '
+                "notebook trusted (or its nbconvert HTML) to explore it.</div>")
+        details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
+        return (f'<div class="symnb-explorer-snapshot">{self.header}'
+                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}{details}</div>'
+                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}</div>")
+
+    def overview_svg(self) -> str:
+        """The picture of the top level with every group closed (the static overview)."""
+        if not self.opened and not self.expanded:
+            return self._svg
+        picture = GraphPicture(self.obj, [], [], self.highlight, self.times, opened=[],
+                               time_total=self.time_total)
+        return picture_svg(picture, layout(picture, self.engine))
 
     # -- view ---------------------------------------------------------------------------
+    def view_model(self) -> dict:
+        """The client-side viewer's model of the graph (``symnb.printing.view_model``)."""
+        if self._view_model is None:
+            self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
+                                          time_total=self.time_total)
+        return self._view_model
+
+    def view_data(self) -> str:
+        """The model as it travels and is saved: gzip + base64 within the saved budget."""
+        if self._view_data is None:
+            self._view_data = encode_view_model(self.view_model())
+        return self._view_data
+
+    def view_state(self) -> dict:
+        """What the viewer starts from and the saved notebook keeps: the open groups, the
+        selection and the overlay (the browser's, once it said; else the Python API's)."""
+        return {"open": list(self.opened), "selected": self.selected, "overlay": "", **self._view_state}
+
     def _build(self) -> Any:
         from symnb.widgets.graph_view import graph_view_class
 
-        view = graph_view_class()(svg=self._svg, details=self.details_html(), selected=self.selected,
-                                  expanded=self.expanded, collapsed=self.collapsed, opened=self.opened,
-                                  status=self.status(), snapshot_key=self.snapshot_key,
-                                  header=self.header, footer=self.footer)
-        view.observe(self._on_select, names="selected")
-        view.observe(self._on_expanded, names="expanded")
-        view.observe(self._on_collapsed, names="collapsed")
-        view.observe(self._on_opened, names="opened")
-        view.observe(self._on_query, names="query")
+        view = graph_view_class()(model_data=self.view_data(), view_state=self.view_state(),
+                                  snapshot_key=self.snapshot_key, header=self.header, footer=self.footer)
         view.on_msg(self._on_message)
         return view
 
-    def _sync(self) -> None:
-        """Send the model's state to the view, when there is one."""
-        view = self._widget
-        if view is None:
-            return
-        with view.hold_sync():
-            view.svg = self._svg
-            view.expanded = self.expanded
-            view.collapsed = self.collapsed
-            view.opened = self.opened
-            view.selected = self.selected
-            view.details = self.details_html()
-            view.status = self.status()
-            view.matches, view.match_boxes = self._search_state(view.query)
-        self.snapshot_changed()  # the saved notebook keeps what the user opened and chose
+    def display(self) -> None:
+        """Show the live viewer, its snapshot, and the tiny output holding the view's
+        state (which the saved viewer reads; replaced in place as the state changes)."""
+        super().display()
+        if self._shown:
+            from IPython.display import display
 
-    def _on_select(self, change: dict) -> None:
-        new = change["new"]
-        outer = expansions_for(new)  # a hit in an inner graph: its top-level holder's id
-        known = self.picture.find(new) is not None or self.picture.obj_of(outer[0] if outer else new) is not None
-        if new != self.selected and known:
-            try:
-                self.select(new)  # a search hit inside closed groups or a loop body: opened
-            except KeyError:  # an id the graph does not hold: the selection stays
-                pass
+            display(self._state_bundle(), raw=True, display_id=self.snapshot_key + "-state")
+
+    def _state_bundle(self) -> dict[str, str]:
+        return {"text/html": state_html(self.snapshot_key, self.view_state()), "text/plain": ""}
+
+    def snapshot_changed(self) -> None:
+        """The state changed: replace the state output (not the snapshot, which holds the
+        whole model and is sent once)."""
+        if not self._shown:
+            return
+        from IPython.display import update_display
+
+        update_display(self._state_bundle(), raw=True, display_id=self.snapshot_key + "-state")
+
+    def _sync(self) -> None:
+        """The Python API changed the state: tell the view (one message) and the saved state."""
+        self._view_state = dict(self._view_state, open=list(self.opened), selected=self.selected)
+        view = self._widget
+        if view is not None:
+            view.send({"command": {"open": list(self.opened), "selected": self.selected}})
+        self.snapshot_changed()
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
-        if isinstance(content, dict) and isinstance(content.get("compute"), str):
-            self.compute(content["compute"])
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("details"), str):
+            self._widget.send({"details_for": content["details"], "html": self._details_of(content["details"])})
+        elif isinstance(content.get("state"), dict):
+            self._take_state(content["state"])
 
-    def _on_query(self, change: dict) -> None:
-        with self._widget.hold_sync():
-            self._widget.matches, self._widget.match_boxes = self._search_state(change["new"])
-            self._widget.answered = change["new"]
+    def _details_of(self, node_id: str) -> str:
+        """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
+        base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
+        known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
+        if not known:
+            return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
+        before = self.selected
+        self.selected = base if self.picture.find(base) is not None else before
+        try:
+            if self.picture.find(base) is None:
+                return pre(self._describe_id(base))
+            return self.details_html(actions=False)
+        finally:
+            self.selected = before
 
-    def _on_expanded(self, change: dict) -> None:
-        self._set("expanded", list(change["new"]))
-
-    def _on_collapsed(self, change: dict) -> None:
-        self._set("collapsed", list(change["new"]))
-
-    def _on_opened(self, change: dict) -> None:
-        self._set("opened", list(change["new"]))
+    def _take_state(self, state: dict) -> None:
+        """The browser's state (debounced): kept for the saved notebook."""
+        groups = [g for g in state.get("open", []) if isinstance(g, str)]
+        selected = state.get("selected") if isinstance(state.get("selected"), str) else ""
+        overlay = state.get("overlay") if isinstance(state.get("overlay"), str) else ""
+        self._view_state = {"open": groups, "selected": selected, "overlay": overlay}
+        if selected and self.picture.find(selected) is not None:
+            self.selected = selected  # what the Python API reads (no redraw: the browser drew it)
+        self.snapshot_changed()
 
 
 def _group_order(group_id: str) -> int:

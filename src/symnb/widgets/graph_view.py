@@ -2,19 +2,24 @@
 
 anywidget (on top of ipywidgets 8) ships its JavaScript with the widget's state, so the
 view needs no JupyterLab extension of its own and runs wherever widgets run: JupyterLab,
-Notebook 7, VS Code. The front end is ``static/graph_view.js``; Python sends it the
-picture (SVG) and the selected node's details (HTML), and hears which node was clicked
-and which nodes or groups the user opened or collapsed.
+Notebook 7, VS Code. The front end is the client-side viewer (:mod:`symnb.widgets.viewer`):
+Python sends it the graph's model ONCE (``model_data``, encoded by
+``symnb.printing.view_model.encode_view_model``) and the state to start from; the browser
+opens, closes, selects, searches and colours with no kernel message. Custom messages:
+
+- browser to kernel: ``{"details": id}`` (the user asked for a node's heatmap and
+  inputs' values) and ``{"state": {...}}`` (one, debounced, after the user stops
+  changing the view: what the saved notebook keeps);
+- kernel to browser: ``{"details_for": id, "html": ...}`` and ``{"command": {"open":
+  [...], "selected": id}}`` (the Python API's ``open``, ``select``, ...).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 __all__ = ["graph_view_class"]
 
-_STATIC = Path(__file__).parent / "static"
 _class = None
 
 
@@ -30,25 +35,18 @@ def _define() -> Any:
     import anywidget
     import traitlets
 
+    from symnb.widgets.viewer import viewer_css, widget_esm
+
     class GraphView(anywidget.AnyWidget):
-        """A clickable graph picture with a details panel, search, zoom and pan."""
+        """The client-side graph viewer (model sent once; state kept in the browser)."""
 
-        _esm = (_STATIC / "graph_view.js").read_text(encoding="utf-8")
-        _css = (_STATIC / "graph_view.css").read_text(encoding="utf-8")
+        _esm = widget_esm()
+        _css = viewer_css()
 
-        svg = traitlets.Unicode("").tag(sync=True)
-        details = traitlets.Unicode("").tag(sync=True)
-        selected = traitlets.Unicode("").tag(sync=True)
-        expanded = traitlets.List(traitlets.Unicode()).tag(sync=True)
-        collapsed = traitlets.List(traitlets.Unicode()).tag(sync=True)
-        opened = traitlets.List(traitlets.Unicode()).tag(sync=True)
-        status = traitlets.Unicode("").tag(sync=True)
+        model_data = traitlets.Unicode("").tag(sync=True)  # the encoded view model
+        view_state = traitlets.Dict().tag(sync=True)  # {open, selected, overlay} to start from
         snapshot_key = traitlets.Unicode("").tag(sync=True)
         header = traitlets.Unicode("").tag(sync=True)
         footer = traitlets.Unicode("").tag(sync=True)
-        query = traitlets.Unicode("").tag(sync=True)  # the search box's text
-        matches = traitlets.List(traitlets.Unicode()).tag(sync=True)  # Python's hits
-        match_boxes = traitlets.List(traitlets.Unicode()).tag(sync=True)  # the box drawing each
-        answered = traitlets.Unicode("").tag(sync=True)  # the query those hits answer
 
     return GraphView

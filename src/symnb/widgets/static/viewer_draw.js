@@ -1,0 +1,225 @@
+// symnb viewer, part 3 of 4: drawing. Laid-out ELK graphs become SVG built with
+// createElementNS and textContent only (a name like `<img onerror=...>` stays text), the
+// node card and the overlay legend are DOM built the same way, the minimap is a canvas.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const REGION_GAP = 70;
+
+SN.el = function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+};
+
+SN.svg = function svg(tag, attrs, text) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  return node;
+};
+
+// Absolute geometry of laid-out region graphs placed side by side: boxes, frames, edges.
+SN.geometry = function geometry(graphs) {
+  const boxes = new Map(), frames = new Map(), edges = [], regions = [];
+  let left = 0, height = 0;
+  for (const root of graphs) {
+    const origin = { x: left, y: 0 };
+    const abs = new Map([[root.id, origin]]);
+    const visit = (n, ox, oy) => {
+      for (const c of n.children || []) {
+        const at = { x: ox + (c.x || 0), y: oy + (c.y || 0) };
+        abs.set(c.id, at);
+        const rect = { x: at.x, y: at.y, w: c.width || 0, h: c.height || 0, region: root.region };
+        if (c.children && c.children.length) frames.set(c.id, rect); else boxes.set(c.id, rect);
+        visit(c, at.x, at.y);
+      }
+    };
+    visit(root, origin.x, origin.y);
+    const route = (n) => {
+      for (const e of n.edges || []) {
+        const o = abs.get(e.container || n.id) || abs.get(n.id);
+        const points = [];
+        for (const s of e.sections || []) {
+          points.push(s.startPoint, ...(s.bendPoints || []), s.endPoint);
+        }
+        const labels = (e.labels || []).map((l) => ({ text: l.text, x: o.x + (l.x || 0), y: o.y + (l.y || 0), w: l.width, h: l.height }));
+        edges.push({ id: e.id, src: e.sources[0], dst: e.targets[0], points: points.map((p) => ({ x: o.x + p.x, y: o.y + p.y })), labels });
+      }
+      (n.children || []).forEach(route);
+    };
+    route(root);
+    regions.push({ region: root.region, x: left, w: root.width || 0, h: root.height || 0 });
+    left += (root.width || 0) + REGION_GAP;
+    height = Math.max(height, root.height || 0);
+  }
+  return { boxes, frames, edges, regions, width: Math.max(left - REGION_GAP, 1), height: Math.max(height, 1) };
+};
+
+const REGION_TITLES = { forward: "forward", gradient: "gradient", updates: "updates" };
+
+// The picture: region bands, frames (open groups), edges, boxes, stubs for edges that join
+// two regions (one per box and direction, their count in the tooltip and the card).
+SN.drawPicture = function drawPicture(layer, ix, geo, across, colours) {
+  layer.replaceChildren();
+  for (const r of geo.regions) {
+    if (geo.regions.length < 2) break;
+    layer.append(SN.svg("text", { class: "symnb-region-title", x: r.x + 12, y: -6 }, REGION_TITLES[r.region] || r.region));
+  }
+  for (const [id, f] of geo.frames) {
+    const g = SN.svg("g", { class: "symnb-frame", "data-group": id });
+    const group = ix.groups.get(id) || {};
+    g.append(SN.svg("rect", { class: "symnb-frame-box", x: f.x, y: f.y, width: f.w, height: f.h, rx: 6 }));
+    const title = SN.svg("text", { class: "symnb-frame-title", x: f.x + 10, y: f.y + 19 }, SN.clip(String(group.label || id), 60) + "  \u2212");
+    title.append(SN.svg("title", {}, "close this group"));
+    g.append(title);
+    layer.append(g);
+  }
+  const edgeLayer = SN.svg("g", { class: "symnb-edges" });
+  for (const e of geo.edges) {
+    if (e.points.length < 2) continue;
+    const g = SN.svg("g", { class: "symnb-edge", "data-source": e.src, "data-target": e.dst });
+    const d = e.points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
+    g.append(SN.svg("path", { d, "marker-end": "url(#symnb-arrow)" }));
+    for (const l of e.labels) g.append(SN.svg("text", { class: "symnb-edge-label", x: l.x + 2, y: l.y + 12 }, l.text));
+    edgeLayer.append(g);
+  }
+  layer.append(edgeLayer);
+  const outward = new Map(), inward = new Map();
+  for (const b of across) {
+    outward.set(b.src, (outward.get(b.src) || 0) + b.count);
+    inward.set(b.dst, (inward.get(b.dst) || 0) + b.count);
+  }
+  for (const [id, r] of geo.boxes) {
+    const group = ix.groups.get(id);
+    const text = SN.boxText(ix, id);
+    const cls = ["symnb-node", group ? "symnb-group" : "symnb-op", group && group.series ? "symnb-series" : "",
+      ix.nodes.get(id) && ix.nodes.get(id).failing ? "symnb-failing" : ""].filter(Boolean).join(" ");
+    const g = SN.svg("g", { class: cls, "data-id": id });
+    const fill = colours && colours.get(id);
+    const rect = SN.svg("rect", { class: "symnb-box", x: r.x, y: r.y, width: r.w, height: r.h, rx: group ? 6 : 3 });
+    if (fill) rect.setAttribute("style", `fill:${fill}`);
+    g.append(rect);
+    if (group) g.append(SN.svg("rect", { class: "symnb-box-inner", x: r.x + 3, y: r.y + 3, width: Math.max(r.w - 6, 1), height: Math.max(r.h - 6, 1), rx: 4 }));
+    g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 }, SN.clip(text.title)));
+    g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
+    const tip = [text.title, text.sub];
+    if (outward.get(id)) {
+      g.append(SN.svg("path", { class: "symnb-stub", d: `M${r.x + r.w} ${r.y + r.h / 2} h10`, "marker-end": "url(#symnb-arrow)" }));
+      tip.push(`${outward.get(id)} edge(s) to another region`);
+    }
+    if (inward.get(id)) {
+      g.append(SN.svg("path", { class: "symnb-stub", d: `M${r.x - 12} ${r.y + r.h / 2} h10`, "marker-end": "url(#symnb-arrow)" }));
+      tip.push(`${inward.get(id)} edge(s) from another region`);
+    }
+    g.append(SN.svg("title", {}, tip.join("\n")));
+    layer.append(g);
+  }
+};
+
+SN.arrowDefs = function arrowDefs() {
+  const defs = SN.svg("defs");
+  const marker = SN.svg("marker", { id: "symnb-arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" });
+  marker.append(SN.svg("path", { d: "M0 0 L10 5 L0 10 z", class: "symnb-arrowhead" }));
+  defs.append(marker);
+  return defs;
+};
+
+// Colour scale: white to orange to dark red; log when positive values span 1000x.
+SN.colourScale = function colourScale(values) {
+  const list = [...values.values()];
+  if (!list.length) return null;
+  let lo = Math.min(...list), hi = Math.max(...list);
+  const log = lo > 0 && hi / lo > 1000;
+  const f = (v) => (log ? Math.log10(v) : v);
+  const a = f(lo), b = f(hi);
+  const t = (v) => (b > a ? (f(v) - a) / (b - a) : 1);
+  const colour = (v) => {
+    const x = Math.min(Math.max(t(v), 0), 1);
+    const r = Math.round(255 - 55 * x), g = Math.round(245 - 200 * x), bl = Math.round(235 - 215 * x);
+    return `rgb(${r},${g},${bl})`;
+  };
+  return { lo, hi, log, colour };
+};
+
+SN.legend = function legend(host, overlay, scale) {
+  host.replaceChildren();
+  if (!overlay || !scale) { host.hidden = true; return; }
+  host.hidden = false;
+  const unit = overlay.unit ? ` ${overlay.unit}` : "";
+  host.append(SN.el("span", "symnb-legend-label", `${overlay.label}${overlay.source ? " (" + overlay.source + ")" : ""}`));
+  host.append(SN.el("span", "symnb-legend-value", SN.number(scale.lo) + unit));
+  const bar = SN.el("span", "symnb-legend-bar");
+  bar.style.background = `linear-gradient(to right, ${scale.colour(scale.lo)}, ${scale.colour((scale.lo + scale.hi) / 2)}, ${scale.colour(scale.hi)})`;
+  host.append(bar, SN.el("span", "symnb-legend-value", SN.number(scale.hi) + unit + (scale.log ? " (log scale)" : "")));
+};
+
+SN.number = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(2) : String(Math.round(v * 1000) / 1000));
+
+// The node card: what the model says of a node or group, as text.
+SN.card = function card(host, ix, id, overlayName, actions) {
+  host.replaceChildren();
+  if (!id) { host.append(SN.el("div", "symnb-card-hint", "click a box: its card shows here")); return; }
+  const row = (key, value) => {
+    if (value === null || value === undefined || value === "") return;
+    const line = SN.el("div", "symnb-card-row");
+    line.append(SN.el("span", "symnb-card-key", key), SN.el("span", "symnb-card-value", value));
+    host.append(line);
+  };
+  const group = ix.groups.get(id), node = ix.nodes.get(id);
+  const overlay = overlayName && ix.model.overlays && ix.model.overlays[overlayName];
+  host.append(SN.el("div", "symnb-card-title", group ? group.label || id : node ? node.label || id : id));
+  if (group) {
+    row("group", `${group.kind || "group"}${group.region && group.region !== "forward" ? " \u00b7 " + group.region : ""}`);
+    row("nodes", String(ix.size.get(id) || 0));
+    if (group.series) row("series", `${group.series.count} calls with the same structure`);
+    if (group.mirrors && ix.groups.has(group.mirrors)) row("mirrors", ix.groups.get(group.mirrors).label);
+    const button = SN.el("button", "symnb-card-button", actions.isOpen(id) ? "close group" : "open group");
+    button.addEventListener("click", () => actions.toggle(id));
+    host.append(button);
+  } else if (node) {
+    row("op", node.op);
+    row("name", node.name);
+    row("kind", node.kind);
+    (node.outs || []).forEach((o, i) => row(node.outs.length > 1 ? `out ${i}` : "type", SN.typeText(ix, { src: id, out: i })));
+    row("line", node.line);
+    if (node.code) host.append(SN.el("pre", "symnb-card-code", node.code));
+    row("value", node.summary);
+    if (node.failing) row("error", "this node failed");
+    const ins = ix.inputs.get(id) || [];
+    if (ins.length) {
+      host.append(SN.el("div", "symnb-card-key", "inputs"));
+      for (const e of ins.slice(0, 12)) {
+        const src = ix.nodes.get(e.src) || {};
+        const link = SN.el("button", "symnb-card-link", `${src.label || e.src}  ${SN.typeText(ix, e)}`);
+        link.addEventListener("click", () => actions.select(e.src));
+        host.append(link);
+      }
+      if (ins.length > 12) host.append(SN.el("div", "symnb-card-row", `\u2026 ${ins.length - 12} more`));
+    }
+    row("used by", String((ix.consumers.get(id) || []).length));
+  }
+  if (overlay) {
+    const v = overlay.values && overlay.values[id];
+    row(overlay.label, typeof v === "number" ? SN.number(v) + (overlay.unit ? " " + overlay.unit : "") : "\u2013");
+  }
+  const more = SN.el("div", "symnb-card-kernel");
+  host.append(more);
+  actions.details(id, more);
+};
+
+// The minimap: every box as a dot-rectangle, the part in view as a frame.
+SN.minimap = function minimap(canvas, geo, view) {
+  const ctx = canvas.getContext("2d");
+  const w = canvas.width, h = canvas.height;
+  ctx.clearRect(0, 0, w, h);
+  const s = Math.min(w / geo.width, h / geo.height);
+  ctx.fillStyle = "#9fb4d6";
+  for (const r of geo.boxes.values()) ctx.fillRect(r.x * s, r.y * s, Math.max(r.w * s, 1), Math.max(r.h * s, 1));
+  ctx.strokeStyle = "#c0c8d4";
+  for (const r of geo.frames.values()) ctx.strokeRect(r.x * s, r.y * s, r.w * s, r.h * s);
+  ctx.strokeStyle = "#d93025";
+  ctx.lineWidth = 1.5;
+  ctx.strokeRect(view.x * s, view.y * s, view.w * s, view.h * s);
+  return s;
+};

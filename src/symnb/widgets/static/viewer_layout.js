@@ -1,0 +1,202 @@
+// symnb viewer, part 2 of 4: layout. The visible boxes become ELK graphs (one per region:
+// the forward spine, the gradient, the updates, placed side by side), laid out by ELK's
+// layered algorithm in a web worker made from the shipped elkjs source (a Blob URL: no
+// server route, no CDN). When the worker fails or times out, a simple layered layout in
+// this file lays out the same graphs (the view says so).
+
+SN.FONT = 12;  // px at zoom 1: every text in the view
+const CHAR = 7.3;  // the monospace font's advance at 12 px
+const BOX_H = 40, MAX_CHARS = 34;
+
+SN.clip = (text, n = MAX_CHARS) => (text.length > n ? text.slice(0, n - 1) + "\u2026" : text);
+
+// The two lines a box shows and its size.
+SN.boxText = function boxText(ix, id) {
+  const g = ix.groups.get(id);
+  if (g) {
+    const count = ix.size.get(id) || 0;
+    const series = g.series && g.series.count ? `${g.series.count} calls \u00b7 ` : "";
+    return { title: String(g.label || id), sub: `${series}${count} node${count === 1 ? "" : "s"}` };
+  }
+  const n = ix.nodes.get(id) || {};
+  const type = n.outs && n.outs[0] ? SN.typeText(ix, { src: id, out: 0 }) : "";
+  const title = String(n.label || n.op || id);
+  const sub = n.op && n.op !== title ? `${n.op}${type ? "  " + type : ""}` : type || n.kind || "";
+  return { title, sub };
+};
+
+SN.boxSize = function boxSize(text) {
+  const chars = Math.max(SN.clip(text.title).length, SN.clip(text.sub).length, 6);
+  return { width: Math.round(chars * CHAR + 20), height: BOX_H };
+};
+
+const ROOT_OPTIONS = {
+  "elk.algorithm": "layered",
+  "elk.direction": "DOWN",
+  "elk.hierarchyHandling": "INCLUDE_CHILDREN",
+  "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
+  "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
+  "elk.layered.nodePlacement.bk.fixedAlignment": "BALANCED",
+  "elk.layered.nodePlacement.favorStraightEdges": "true",
+  "elk.edgeRouting": "ORTHOGONAL",
+  "elk.spacing.nodeNode": "24",
+  "elk.layered.spacing.nodeNodeBetweenLayers": "30",
+  "elk.layered.spacing.edgeNodeBetweenLayers": "14",
+  "elk.spacing.edgeLabel": "3",
+  "elk.edgeLabels.placement": "CENTER",
+  "elk.padding": "[top=12,left=12,bottom=12,right=12]",
+};
+const FRAME_TOP = 30;
+
+SN.REGIONS = ["forward", "gradient", "updates"];
+
+// One ELK graph per region from the visible tree; bundles joining two regions are kept
+// apart (`across`): drawn as stubs, not as long edges over the spine.
+SN.layoutGraphs = function layoutGraphs(ix, tree, bundles) {
+  const roots = new Map();
+  const region = (name) => {
+    if (!roots.has(name)) roots.set(name, { id: "region:" + name, region: name, layoutOptions: ROOT_OPTIONS, children: [], edges: [] });
+    return roots.get(name);
+  };
+  const frames = new Map();
+  const order = (item) => ix.order.get(item.id) ?? 1e12;
+  const make = (item) => {
+    const text = SN.boxText(ix, item.id);
+    if (item.kind !== "frame") return { id: item.id, ...SN.boxSize(text) };
+    const minWidth = SN.boxSize({ title: text.title + " \u2212", sub: "" }).width + 24;
+    const frame = { id: item.id, children: [], edges: [], layoutOptions: {
+      "elk.padding": `[top=${FRAME_TOP},left=12,bottom=12,right=12]`,
+      "elk.direction": "DOWN",
+      "elk.nodeSize.constraints": "MINIMUM_SIZE",
+      "elk.nodeSize.minimum": `(${minWidth}, 60)`,
+    } };
+    frames.set(item.id, frame);
+    frame.children = [...item.children].sort((a, b) => order(a) - order(b)).map(make);
+    return frame;
+  };
+  for (const item of [...tree].sort((a, b) => order(a) - order(b))) region(SN.regionOf(ix, item.id)).children.push(make(item));
+  const across = [];
+  for (const b of bundles) {
+    const rs = SN.regionOf(ix, b.src), rd = SN.regionOf(ix, b.dst);
+    if (rs !== rd) { across.push(b); continue; }
+    const a = SN.ancestors(ix, b.src), c = SN.ancestors(ix, b.dst);
+    let lca = null;
+    for (let i = 0; i < Math.min(a.length, c.length) && a[i] === c[i]; i++) lca = a[i];
+    const container = (lca && frames.get(lca)) || region(rs);
+    const text = b.count > 1 ? `${b.type} \u00d7${b.count}` : b.type;
+    const edge = { id: b.id, sources: [b.src], targets: [b.dst] };
+    if (text) edge.labels = [{ text, width: Math.round(text.length * CHAR + 6), height: 16 }];
+    container.edges.push(edge);
+  }
+  const ordered = [...SN.REGIONS, ...[...roots.keys()].filter((r) => !SN.REGIONS.includes(r))];
+  return { graphs: ordered.filter((r) => roots.has(r)).map((r) => roots.get(r)), across };
+};
+
+// ELK in a worker built from its source text. One layout at a time; a timeout or an error
+// rejects (the worker is then thrown away and made again on the next call).
+SN.ElkRunner = class ElkRunner {
+  constructor(source) { this.source = source; this.worker = null; this.url = null; this.next = 0; }
+  start() {
+    if (this.worker) return;
+    if (!this.source) throw new Error("no ELK source in this page");
+    this.url = URL.createObjectURL(new Blob([this.source], { type: "text/javascript" }));
+    this.worker = new Worker(this.url);
+    this.worker.postMessage({ id: this.next++, cmd: "register", algorithms: ["layered"] });
+  }
+  layout(graph, timeoutMs) {
+    return new Promise((resolve, reject) => {
+      try { this.start(); } catch (err) { reject(err); return; }
+      const id = this.next++, worker = this.worker;
+      const timer = setTimeout(() => { this.stop(); reject(new Error(`ELK took more than ${timeoutMs / 1000} s`)); }, timeoutMs);
+      const listen = (event) => {
+        if (!event.data || event.data.id !== id) return;
+        clearTimeout(timer);
+        worker.removeEventListener("message", listen);
+        if (event.data.error) reject(new Error(String(event.data.error.message || event.data.error)));
+        else resolve(event.data.data);
+      };
+      worker.addEventListener("message", listen);
+      worker.onerror = (event) => { clearTimeout(timer); this.stop(); reject(new Error(event.message || "the layout worker failed")); };
+      worker.postMessage({ id, cmd: "layout", graph, layoutOptions: {}, options: {} });
+    });
+  }
+  stop() {
+    if (this.worker) this.worker.terminate();
+    if (this.url) URL.revokeObjectURL(this.url);
+    this.worker = null; this.url = null;
+  }
+};
+
+// The fallback: layered by longest path, each compound laid out inside out, boxes centred
+// in their layer, straight edges. Same input and output shape as ELK's JSON.
+SN.simpleLayout = function simpleLayout(root) {
+  const parentOf = new Map();
+  const walk = (n) => (n.children || []).forEach((c) => { parentOf.set(c.id, n); walk(c); });
+  walk(root);
+  const edgesUnder = (n) => [...(n.edges || []), ...(n.children || []).flatMap(edgesUnder)];
+  const childHolding = (container, id) => {
+    let node = parentOf.get(id) ? { id } : null;
+    while (node && parentOf.get(node.id) !== container) node = parentOf.get(node.id);
+    return node ? node.id : null;
+  };
+  const lay = (container, top) => {
+    const kids = container.children || [];
+    kids.forEach((k) => { if (k.children && k.children.length) lay(k, FRAME_TOP); });
+    kids.forEach((k) => { k.width = k.width || 60; k.height = k.height || BOX_H; });
+    const layer = new Map(kids.map((k) => [k.id, 0]));
+    // Longest path over the links between children, in topological order (Kahn's); a
+    // link closing a cycle is left out.
+    const out = new Map(kids.map((k) => [k.id, new Set()])), waiting = new Map(kids.map((k) => [k.id, 0]));
+    for (const e of edgesUnder(container)) {
+      const s = childHolding(container, e.sources[0]), d = childHolding(container, e.targets[0]);
+      if (s && d && s !== d && !out.get(s).has(d)) { out.get(s).add(d); waiting.set(d, waiting.get(d) + 1); }
+    }
+    const done = new Set();
+    while (done.size < kids.length) {
+      let next = kids.find((k) => !done.has(k.id) && waiting.get(k.id) === 0);
+      if (!next) next = kids.find((k) => !done.has(k.id));  // a cycle: its first child in order
+      done.add(next.id);
+      for (const d of out.get(next.id)) {
+        if (done.has(d)) continue;
+        waiting.set(d, waiting.get(d) - 1);
+        layer.set(d, Math.max(layer.get(d), layer.get(next.id) + 1));
+      }
+    }
+    const layers = [];
+    kids.forEach((k) => { const l = layer.get(k.id); (layers[l] = layers[l] || []).push(k); });
+    let y = top, width = 0;
+    const rows = layers.filter(Boolean).map((row) => {
+      const w = row.reduce((s, k) => s + k.width, 0) + 24 * (row.length - 1);
+      width = Math.max(width, w);
+      const h = Math.max(...row.map((k) => k.height));
+      const at = y; y += h + 40;
+      return { row, w, at };
+    });
+    for (const { row, w, at } of rows) {
+      let x = 12 + (width - w) / 2;
+      for (const k of row) { k.x = x; k.y = at; x += k.width + 24; }
+    }
+    container.width = Math.max(container.width || 0, width + 24);
+    container.height = Math.max(container.height || 0, y - 40 + 12 + (rows.length ? 0 : 40));
+  };
+  lay(root, 12);
+  const abs = new Map([[root.id, { x: 0, y: 0 }]]);
+  const place = (n, ox, oy) => (n.children || []).forEach((c) => { abs.set(c.id, { x: ox + c.x, y: oy + c.y, n: c }); place(c, ox + c.x, oy + c.y); });
+  place(root, 0, 0);
+  const route = (container) => {
+    const o = abs.get(container.id);
+    for (const e of container.edges || []) {
+      const s = abs.get(e.sources[0]), d = abs.get(e.targets[0]);
+      if (!s || !d) continue;
+      const start = { x: s.x + s.n.width / 2 - o.x, y: s.y + s.n.height - o.y };
+      const end = { x: d.x + d.n.width / 2 - o.x, y: d.y - o.y };
+      // Down, across in the gap above the target, down: no diagonal over the boxes between.
+      const bend = end.y - 16 > start.y ? [{ x: start.x, y: end.y - 16 }, { x: end.x, y: end.y - 16 }] : [];
+      e.sections = [{ startPoint: start, endPoint: end, bendPoints: bend }];
+      for (const label of e.labels || []) { label.x = (start.x + end.x) / 2 + 4; label.y = (start.y + end.y) / 2 - 8; }
+    }
+    (container.children || []).forEach(route);
+  };
+  route(root);
+  return root;
+};

@@ -1,0 +1,211 @@
+// symnb viewer, part 1 of 4: the graph model in the browser (VIEWER_FORMAT.md's dict).
+//
+// Indexes the model once (nodes, groups, children, counts, search strings) and answers,
+// for a set of open groups, which boxes are visible and which bundled edges join them.
+// Everything here is plain data: no DOM, no kernel. Concatenated by symnb/widgets/viewer.py
+// with the other parts inside one function scope that defines `SN`.
+
+SN.decodeModel = async function decodeModel(text) {
+  // base64 of gzip(JSON) (encode_view_model), or plain JSON text.
+  if (typeof text !== "string") return text;
+  const trimmed = text.trim();
+  if (trimmed.startsWith("{")) return JSON.parse(trimmed);
+  const bytes = Uint8Array.from(atob(trimmed), (c) => c.charCodeAt(0));
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return JSON.parse(await new Response(stream).text());
+};
+
+SN.indexModel = function indexModel(model) {
+  const nodes = new Map(), groups = new Map();
+  for (const n of model.nodes || []) nodes.set(n.id, n);
+  for (const g of model.groups || []) groups.set(g.id, g);
+  const parent = new Map();  // group id -> parent group id (or null)
+  for (const g of groups.values()) parent.set(g.id, g.parent && groups.has(g.parent) ? g.parent : null);
+  for (const g of groups.values()) {  // a folded series holds its items, whatever they say
+    for (const item of (g.series && g.series.items) || []) if (groups.has(item) && item !== g.id) parent.set(item, g.id);
+  }
+  const kids = new Map([["", { groups: [], nodes: [] }]]);
+  const slot = (id) => { const key = id || ""; if (!kids.has(key)) kids.set(key, { groups: [], nodes: [] }); return kids.get(key); };
+  for (const g of groups.values()) slot(parent.get(g.id)).groups.push(g.id);
+  const nodeGroup = new Map();
+  for (const n of nodes.values()) {
+    const g = n.group && groups.has(n.group) ? n.group : null;
+    nodeGroup.set(n.id, g);
+    slot(g).nodes.push(n.id);
+  }
+  const inputs = new Map(), consumers = new Map();
+  for (const e of model.edges || []) {
+    if (!nodes.has(e.src) || !nodes.has(e.dst)) continue;
+    if (!inputs.has(e.dst)) inputs.set(e.dst, []);
+    inputs.get(e.dst).push(e);
+    if (!consumers.has(e.src)) consumers.set(e.src, []);
+    consumers.get(e.src).push(e);
+  }
+  const size = new Map();  // group id -> nodes inside, at any depth
+  const order = new Map();  // node or group id -> its (first) node's place in data-flow order
+  let place = 0;
+  for (const id of SN.topological(nodes, inputs, consumers)) {
+    const n = nodes.get(id);
+    order.set(n.id, place);
+    for (let g = nodeGroup.get(n.id); g; g = parent.get(g)) size.set(g, (size.get(g) || 0) + 1);
+    place += 1;
+  }
+  // A group's place: its first computed node's (constants and other roots all come first
+  // in data-flow order, whichever group they are in). Nodes are visited in that order, so
+  // the first to reach a group sets it, and its ancestors were set no later.
+  for (const computed of [true, false]) {
+    for (const [id, at] of order) {
+      if (!nodes.has(id) || ((inputs.get(id) || []).length > 0) !== computed) continue;
+      for (let g = nodeGroup.get(id); g && !order.has(g); g = parent.get(g)) order.set(g, at);
+    }
+  }
+  const searchText = [];
+  for (const n of nodes.values()) {
+    searchText.push([n.id, `${n.label || ""}\u0001${n.name || ""}\u0001${n.op || ""}`.toLowerCase()]);
+  }
+  for (const g of groups.values()) searchText.push([g.id, String(g.label || "").toLowerCase()]);
+  return { model, nodes, groups, parent, kids, nodeGroup, size, order, inputs, consumers, searchText };
+};
+
+// Node ids in data-flow order (Kahn's, ties in the model's order; a cycle's rest last).
+SN.topological = function topological(nodes, inputs, consumers) {
+  const waiting = new Map();
+  for (const id of nodes.keys()) waiting.set(id, (inputs.get(id) || []).length);
+  const ready = [...nodes.keys()].filter((id) => waiting.get(id) === 0);
+  const out = [];
+  for (let i = 0; i < ready.length; i++) {
+    const id = ready[i];
+    out.push(id);
+    for (const e of consumers.get(id) || []) {
+      const left = waiting.get(e.dst) - 1;
+      waiting.set(e.dst, left);
+      if (left === 0) ready.push(e.dst);
+    }
+  }
+  if (out.length < nodes.size) { const seen = new Set(out); for (const id of nodes.keys()) if (!seen.has(id)) out.push(id); }
+  return out;
+};
+
+SN.ancestors = function ancestors(ix, id) {
+  // The groups around node or group `id`, outermost first.
+  const chain = [];
+  let g = ix.groups.has(id) ? ix.parent.get(id) : ix.nodeGroup.get(id);
+  for (; g; g = ix.parent.get(g)) chain.push(g);
+  return chain.reverse();
+};
+
+SN.regionOf = function regionOf(ix, id) {
+  // A box's region: its outermost group's (the spine unless a group says otherwise).
+  const chain = SN.ancestors(ix, id);
+  const top = chain.length ? ix.groups.get(chain[0]) : ix.groups.get(id) || ix.nodes.get(id);
+  return (top && top.region) || "forward";
+};
+
+const LEAVES = new Set(["input", "shared", "constant"]);
+
+// The box drawing each node and group for the open set `open`: the outermost closed group
+// around it, or itself. `null` for an open group (drawn as a frame).
+SN.boxMap = function boxMap(ix, open) {
+  const groupBox = new Map();
+  const boxOfGroup = (g) => {
+    if (groupBox.has(g)) return groupBox.get(g);
+    const p = ix.parent.get(g);
+    const outer = p ? boxOfGroup(p) : null;
+    const box = outer !== null ? outer : (open.has(g) ? null : g);
+    groupBox.set(g, box);
+    return box;
+  };
+  const base = (id) => {
+    if (ix.groups.has(id)) { const b = boxOfGroup(id); return b === null ? id : b; }
+    const g = ix.nodeGroup.get(id);
+    if (!g) return id;
+    const b = boxOfGroup(g);
+    return b === null ? id : b;
+  };
+  // A root variable (input, parameter, constant) that feeds only one closed group is drawn
+  // inside it (TensorBoard draws a scope's constants and parameters in the scope): no edge
+  // from each parameter into its layer, and no false edge between two layers.
+  const absorbed = new Map();
+  for (const n of ix.nodes.values()) {
+    if (!LEAVES.has(n.kind) || base(n.id) !== n.id) continue;
+    const home = SN.regionOf(ix, n.id), mine = new Set(), all = new Set();
+    for (const e of ix.consumers.get(n.id) || []) {
+      const b = base(e.dst);
+      all.add(b);
+      if (SN.regionOf(ix, b) === home) mine.add(b);
+    }
+    // Its region's one user, else its one user: the uses in other regions become the
+    // bundled edges of that box (drawn as stubs).
+    const users = mine.size ? mine : all;
+    const target = users.size === 1 ? [...users][0] : null;
+    if (target !== null && ix.groups.has(target)) absorbed.set(n.id, target);
+  }
+  const boxOf = (id) => absorbed.get(id) || base(id);
+  return { boxOf, boxOfGroup };
+};
+
+// The visible tree: {id, kind: "node"|"group"|"frame", children}; frames are open groups.
+SN.visibleTree = function visibleTree(ix, open, boxOf) {
+  const build = (groupId) => {
+    const slot = ix.kids.get(groupId || "") || { groups: [], nodes: [] };
+    const items = [];
+    for (const g of slot.groups) {
+      items.push(open.has(g) ? { id: g, kind: "frame", children: build(g) } : { id: g, kind: "group" });
+    }
+    for (const n of slot.nodes) if (!boxOf || boxOf(n) === n) items.push({ id: n, kind: "node" });
+    return items;
+  };
+  return build(null);
+};
+
+// Bundled edges between boxes: one per (source box, target box), with a count and the
+// first edge's type (dtype and shape of the source's output).
+SN.boxEdges = function boxEdges(ix, boxOf) {
+  const bundles = new Map();
+  for (const e of ix.model.edges || []) {
+    if (!ix.nodes.has(e.src) || !ix.nodes.has(e.dst)) continue;
+    const s = boxOf(e.src), d = boxOf(e.dst);
+    if (s === d) continue;
+    const key = s + "\u0000" + d;
+    const b = bundles.get(key);
+    if (b) { b.count += 1; continue; }
+    bundles.set(key, { id: "e" + bundles.size, src: s, dst: d, count: 1, type: SN.typeText(ix, e) });
+  }
+  return [...bundles.values()];
+};
+
+SN.typeText = function typeText(ix, edge) {
+  const node = ix.nodes.get(edge.src);
+  const out = node && node.outs && node.outs[edge.out || 0];
+  if (!out) return "";
+  const shape = out.shape == null ? "" : ` (${out.shape.map((d) => (d == null ? "?" : d)).join(", ")})`;
+  return `${out.dtype || ""}${shape}`;
+};
+
+// Search in the whole graph (closed groups too): ids whose label, name or op contain `query`.
+SN.search = function search(ix, query, limit = 5000) {
+  const q = query.trim().toLowerCase();
+  if (!q) return [];
+  const hits = [];
+  for (const [id, text] of ix.searchText) {
+    if (text.includes(q)) { hits.push(id); if (hits.length >= limit) break; }
+  }
+  return hits;
+};
+
+// A per-box number for an overlay: a node's own; a closed group's, its nodes' sum (counts,
+// bytes, time) or maximum (everything else).
+const SUMMED = new Set(["nan_count", "inf_count", "bytes", "time_share"]);
+SN.overlayValues = function overlayValues(ix, name, boxOf) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  const out = new Map();
+  if (!overlay) return out;
+  const sum = SUMMED.has(name);
+  for (const [id, value] of Object.entries(overlay.values || {})) {
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    const box = ix.nodes.has(id) ? boxOf(id) : id;
+    const before = out.get(box);
+    out.set(box, before === undefined ? value : sum ? before + value : Math.max(before, value));
+  }
+  return out;
+};

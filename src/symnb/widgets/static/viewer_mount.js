@@ -1,0 +1,353 @@
+// symnb viewer, part 4 of 4: the view. Opens and closes groups, selects, searches, pans,
+// zooms, colours by an overlay: all here, with no kernel message. Options:
+//   model: the decoded view model; state: {open, selected, overlay} to start from;
+//   elkSource: ELK's worker source (none: the simple layout); details(id, host): fills
+//   the card's kernel part (a live kernel's heatmaps) or says what was not saved;
+//   onState(state): told after each successful draw (the live view saves it, debounced).
+// Returns {destroy, view}: destroy() removes every listener, timer and worker it made.
+
+const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
+const LAYOUT_TIMEOUT_MS = 20000;
+
+SN.mount = function mount(host, options) {
+  const ix = SN.indexModel(options.model);
+  const disposers = [];
+  const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); disposers.push(() => target.removeEventListener(type, fn, opts)); };
+  const timers = new Set();
+  const later = (fn, ms) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); return t; };
+  const cancel = (t) => { clearTimeout(t); timers.delete(t); };
+  const elk = options.elkSource ? new SN.ElkRunner(options.elkSource) : null;
+
+  // -- the page ---------------------------------------------------------------------------
+  host.classList.add("symnb-viewer");
+  const toolbar = SN.el("div", "symnb-toolbar");
+  const search = SN.el("input", "symnb-search");
+  search.type = "search";
+  search.placeholder = "search names and ops (Enter: next)";
+  const found = SN.el("span", "symnb-found", "");
+  const button = (text, title) => { const b = SN.el("button", "symnb-button", text); b.title = title; toolbar.append(b); return b; };
+  toolbar.append(search, found);
+  const zoomOut = button("\u2212", "zoom out"), zoomIn = button("+", "zoom in"), fitButton = button("fit", "fit (text stays 9 px or more)");
+  const overlayMenu = SN.el("select", "symnb-overlay");
+  overlayMenu.append(new Option("no overlay", ""));
+  for (const [name, o] of Object.entries(options.model.overlays || {})) overlayMenu.append(new Option(o.label || name, name));
+  overlayMenu.title = "colour the boxes by a number per node";
+  toolbar.append(overlayMenu);
+  const status = SN.el("span", "symnb-status", "");
+  toolbar.append(status);
+  const hits = SN.el("div", "symnb-hits");
+  const legendHost = SN.el("div", "symnb-legend");
+  legendHost.hidden = true;
+  const body = SN.el("div", "symnb-body");
+  const viewport = SN.el("div", "symnb-viewport");
+  const svg = SN.svg("svg", { class: "symnb-graph" });
+  svg.append(SN.arrowDefs());
+  const layer = SN.svg("g", { class: "symnb-layer" });
+  svg.append(layer);
+  const mini = SN.el("canvas", "symnb-minimap");
+  mini.width = 180; mini.height = 120;
+  viewport.append(svg, mini);
+  const cardHost = SN.el("div", "symnb-card");
+  body.append(viewport, cardHost);
+  const notSaved = (options.model.not_saved || []).length && !options.live
+    ? SN.el("div", "symnb-not-saved", "not saved with the notebook: " + options.model.not_saved.join("; ")) : null;
+  host.append(toolbar, hits, legendHost, body);
+  if (notSaved) host.append(notSaved);
+
+  // -- state: changed only after a successful draw ------------------------------------------
+  const start = options.state || {};
+  let open = new Set((start.open || options.model.open || []).filter((g) => ix.groups.has(g)));
+  let selected = start.selected && (ix.nodes.has(start.selected) || ix.groups.has(start.selected)) ? start.selected : "";
+  let overlay = start.overlay && options.model.overlays && options.model.overlays[start.overlay] ? start.overlay : "";
+  overlayMenu.value = overlay;
+  let geo = null, view = { scale: 1, tx: 0, ty: 0 }, boxOf = SN.boxMap(ix, open).boxOf;
+  let generation = 0, lastEngine = "";
+  const report = () => { if (options.onState) options.onState({ open: [...open], selected, overlay }); };
+
+  const applyView = () => {
+    layer.setAttribute("transform", `translate(${view.tx.toFixed(1)} ${view.ty.toFixed(1)}) scale(${view.scale.toFixed(4)})`);
+    host.dataset.scale = view.scale.toFixed(4);
+    if (!geo) return;
+    const fits = geo.width * view.scale <= viewport.clientWidth && geo.height * view.scale <= viewport.clientHeight;
+    mini.hidden = fits;
+    if (!fits) SN.minimap(mini, geo, { x: -view.tx / view.scale, y: -view.ty / view.scale, w: viewport.clientWidth / view.scale, h: viewport.clientHeight / view.scale });
+  };
+
+  const fit = () => {
+    if (!geo) return;
+    const w = viewport.clientWidth - 24, h = viewport.clientHeight - 24;
+    view.scale = Math.max(Math.min(1, w / geo.width, h / geo.height), MIN_ZOOM_FIT);
+    view.tx = Math.max((viewport.clientWidth - geo.width * view.scale) / 2, 12);
+    view.ty = 24;
+    applyView();
+  };
+
+  const sizeViewport = () => {
+    if (!geo) return;
+    // Tall enough for the picture at its fitted width (up to 680 px); grows, never shrinks
+    // under the user (who may also drag its corner).
+    const scale = Math.max(Math.min(1, (viewport.clientWidth - 24) / geo.width), MIN_ZOOM_FIT);
+    const want = Math.round(Math.min(Math.max(geo.height * scale + 48, 260), 680));
+    if (want > viewport.clientHeight) viewport.style.height = `${want}px`;
+  };
+
+  // Screen point of a box (for keeping the selection in place across a redraw).
+  const screenOf = (id) => {
+    if (!geo || !id) return null;
+    const r = geo.boxes.get(id) || geo.frames.get(id);
+    return r ? { x: view.tx + (r.x + r.w / 2) * view.scale, y: view.ty + r.y * view.scale } : null;
+  };
+
+  async function layoutFor(nextOpen) {
+    const nextBoxOf = SN.boxMap(ix, nextOpen).boxOf;
+    const tree = SN.visibleTree(ix, nextOpen, nextBoxOf);
+    const bundles = SN.boxEdges(ix, nextBoxOf);
+    const { graphs, across } = SN.layoutGraphs(ix, tree, bundles);
+    let laid, engine = "ELK layered", why = "";
+    const failing = options.failLayout || "";  // tests: "elk" or "all"
+    if (!elk && !failing) {  // the saved view: ELK is not saved with each notebook output
+      return { laid: graphs.map((g) => SN.simpleLayout(g)), across, engine: "simple layered layout", why: "", nextBoxOf };
+    }
+    try {
+      if (failing) throw new Error(`forced failure (${failing})`);
+      laid = await Promise.all(graphs.map((g) => elk.layout(g, LAYOUT_TIMEOUT_MS)));
+    } catch (err) {
+      why = err && err.message ? err.message : String(err);
+      if (failing === "all") throw new Error(`layout failed: ${why}; the simple layout was forced to fail too`);
+      laid = graphs.map((g) => SN.simpleLayout(JSON.parse(JSON.stringify(g))));
+      engine = "simple layered layout";
+    }
+    return { laid, across, engine, why, nextBoxOf };
+  }
+
+  // Lay out and draw `nextOpen`; the state (open groups, selection) changes only if it drew.
+  async function show(nextOpen, nextSelected, keep) {
+    const mine = ++generation;
+    const started = performance.now();
+    const anchor = keep && screenOf(boxOf(keep));
+    status.textContent = "laying out\u2026";
+    let result;
+    try {
+      result = await layoutFor(nextOpen);
+    } catch (err) {
+      if (mine !== generation) return false;
+      status.textContent = `${err.message}: the previous view is kept`;
+      host.dataset.layoutError = err.message;
+      return false;
+    }
+    if (mine !== generation || destroyed) return false;
+    const nextGeo = SN.geometry(result.laid);
+    open = nextOpen; boxOf = result.nextBoxOf; selected = nextSelected; geo = nextGeo; lastEngine = result.engine;
+    SN.drawPicture(layer, ix, geo, result.across, colours());
+    const first = host.dataset.drawn !== "1";
+    sizeViewport();
+    if (first) fit();
+    const now = keep && screenOf(boxOf(keep));
+    if (anchor && now) { view.tx += anchor.x - now.x; view.ty += anchor.y - now.y; }
+    applyView();
+    markSelection(); markMatches(); legend();
+    SN.card(cardHost, ix, selected, overlay, cardActions);
+    const ms = Math.round(performance.now() - started);
+    status.textContent = `${geo.boxes.size} boxes \u00b7 ${result.engine} \u00b7 ${ms} ms` +
+      (result.why ? ` (ELK: ${result.why})` : "");
+    host.dataset.drawn = "1"; host.dataset.engine = result.engine; host.dataset.drawMs = String(ms);
+    if (result.why) host.dataset.layoutError = result.why; else delete host.dataset.layoutError;
+    report();
+    return true;
+  }
+
+  const colours = () => {
+    if (!overlay) return null;
+    const values = SN.overlayValues(ix, overlay, boxOf);
+    const scale = SN.colourScale(values);
+    if (!scale) return null;
+    return new Map([...values].map(([id, v]) => [id, scale.colour(v)]));
+  };
+  const legend = () => {
+    const o = overlay && options.model.overlays[overlay];
+    SN.legend(legendHost, o, o ? SN.colourScale(SN.overlayValues(ix, overlay, boxOf)) : null);
+  };
+
+  // -- selection, groups, search --------------------------------------------------------------
+  const boxElement = (id) => layer.querySelector(`g.symnb-node[data-id="${CSS.escape(id)}"]`);
+  function markSelection() {
+    layer.querySelectorAll(".symnb-selected, .symnb-feeds").forEach((n) => n.classList.remove("symnb-selected", "symnb-feeds"));
+    if (!selected) return;
+    const box = boxOf(selected);
+    const node = boxElement(box);
+    if (node) node.classList.add("symnb-selected");
+    layer.querySelectorAll(`g.symnb-edge[data-target="${CSS.escape(box)}"]`).forEach((e) => {
+      e.classList.add("symnb-feeds");
+      const src = boxElement(e.dataset.source);
+      if (src) src.classList.add("symnb-feeds");
+    });
+  }
+  function select(id) {
+    selected = id;
+    markSelection();
+    SN.card(cardHost, ix, selected, overlay, cardActions);
+    report();
+  }
+  const isOpen = (g) => open.has(g);
+  function toggle(g) {
+    const next = new Set(open);
+    if (next.has(g)) {
+      next.delete(g);
+      for (const other of [...next]) if (SN.ancestors(ix, other).includes(g)) next.delete(other);
+    } else next.add(g);
+    return show(next, selected || g, selected || g);
+  }
+  function reveal(id) {  // open the groups around `id`, select it, bring it into view
+    const next = new Set(open);
+    SN.ancestors(ix, id).forEach((g) => next.add(g));
+    for (let i = 0; i < 8; i++) {  // a parameter drawn inside the group it feeds: open that too
+      const b = SN.boxMap(ix, next).boxOf(id);
+      if (b === id || !ix.groups.has(b) || next.has(b)) break;
+      next.add(b);
+      SN.ancestors(ix, b).forEach((g) => next.add(g));
+    }
+    return show(next, id, null).then((ok) => { if (ok) centreOn(id); return ok; });
+  }
+  function centreOn(id) {
+    const r = geo && (geo.boxes.get(boxOf(id)) || geo.frames.get(id));
+    if (!r) return;
+    view.tx = viewport.clientWidth / 2 - (r.x + r.w / 2) * view.scale;
+    view.ty = viewport.clientHeight / 2 - (r.y + r.h / 2) * view.scale;
+    applyView();
+  }
+
+  let matches = [], matchIndex = -1, searchTimer = null;
+  function runSearch() {
+    const t0 = performance.now();
+    matches = SN.search(ix, search.value);
+    matchIndex = -1;
+    markMatches();
+    host.dataset.searchMs = (performance.now() - t0).toFixed(2);
+  }
+  function markMatches() {
+    const query = search.value.trim();
+    const marked = new Set(matches.map((id) => boxOf(id)));
+    layer.querySelectorAll("g.symnb-node").forEach((n) => {
+      n.classList.toggle("symnb-match", marked.has(n.dataset.id));
+      n.classList.toggle("symnb-dim", query !== "" && !marked.has(n.dataset.id));
+    });
+    hits.replaceChildren();
+    if (!query) { found.textContent = ""; return; }
+    const hidden = matches.filter((id) => boxOf(id) !== id).length;
+    found.textContent = matches.length
+      ? `${matchIndex >= 0 ? matchIndex + 1 : "-"} of ${matches.length}` + (hidden ? ` (${hidden} in closed groups)` : "")
+      : "no match";
+    for (const id of matches.slice(0, 8)) {
+      const item = ix.nodes.get(id) || ix.groups.get(id) || {};
+      const where = SN.ancestors(ix, id).map((g) => ix.groups.get(g).label).join(" \u203a ");
+      const link = SN.el("button", "symnb-hit", `${item.label || id}${where ? "  in " + where : ""}`);
+      link.dataset.id = id;
+      hits.append(link);
+    }
+  }
+  function nextMatch() {
+    if (!matches.length) return;
+    matchIndex = (matchIndex + 1) % matches.length;
+    reveal(matches[matchIndex]).then(markMatches);
+  }
+
+  const cardActions = {
+    isOpen, toggle: (g) => toggle(g), select: (id) => reveal(id),
+    details: (id, into) => {
+      if (options.details) options.details(id, into);
+      else if (!ix.nodes.has(id)) return;
+      else into.append(SN.el("div", "symnb-card-note", "heatmaps and whole arrays come from a live kernel (not saved)"));
+    },
+  };
+
+  // -- events --------------------------------------------------------------------------------
+  let drag = null, dragged = false;
+  on(viewport, "mousedown", (e) => { if (e.target === mini) return; drag = { x: e.clientX, y: e.clientY, tx: view.tx, ty: view.ty }; dragged = false; });
+  on(window, "mousemove", (e) => {
+    if (!drag) return;
+    const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
+    if (Math.abs(dx) + Math.abs(dy) > 4) dragged = true;
+    if (dragged) { view.tx = drag.tx + dx; view.ty = drag.ty + dy; applyView(); }
+  });
+  on(window, "mouseup", () => { drag = null; });
+  on(viewport, "click", (e) => {
+    if (dragged) { dragged = false; return; }
+    const box = e.target.closest && e.target.closest("g.symnb-node");
+    if (box) {
+      const id = box.dataset.id;
+      if (ix.groups.has(id) && (e.detail > 1 || selected === id)) toggle(id); else select(id);
+      return;
+    }
+    const title = e.target.closest && e.target.closest(".symnb-frame-title");
+    if (title) toggle(title.parentNode.dataset.group);
+  });
+  on(viewport, "dblclick", (e) => e.preventDefault());
+  on(viewport, "wheel", (e) => {
+    if (!e.ctrlKey && !e.metaKey) return;  // a plain wheel scrolls the notebook
+    e.preventDefault();
+    zoomAt(e.deltaY < 0 ? 1.2 : 1 / 1.2, e.offsetX, e.offsetY);
+  }, { passive: false });
+  const zoomAt = (factor, x, y) => {
+    const s = Math.min(Math.max(view.scale * factor, 0.05), 4);
+    view.tx = x - (x - view.tx) * (s / view.scale); view.ty = y - (y - view.ty) * (s / view.scale);
+    view.scale = s; applyView();
+  };
+  on(zoomIn, "click", () => zoomAt(1.25, viewport.clientWidth / 2, viewport.clientHeight / 2));
+  on(zoomOut, "click", () => zoomAt(0.8, viewport.clientWidth / 2, viewport.clientHeight / 2));
+  on(fitButton, "click", fit);
+  const miniMove = (e) => {
+    if (!geo || !(e.buttons & 1) && e.type !== "click") return;
+    const s = Math.min(mini.width / geo.width, mini.height / geo.height);
+    const r = mini.getBoundingClientRect();
+    const x = (e.clientX - r.left) * (mini.width / r.width) / s, y = (e.clientY - r.top) * (mini.height / r.height) / s;
+    view.tx = viewport.clientWidth / 2 - x * view.scale; view.ty = viewport.clientHeight / 2 - y * view.scale;
+    applyView();
+    e.stopPropagation();
+  };
+  on(mini, "mousedown", miniMove); on(mini, "mousemove", miniMove); on(mini, "click", (e) => e.stopPropagation());
+  on(search, "input", () => { if (searchTimer) cancel(searchTimer); searchTimer = later(runSearch, 60); });
+  on(search, "keydown", (e) => {
+    if (e.key !== "Enter") return;
+    e.preventDefault();
+    if (searchTimer) { cancel(searchTimer); searchTimer = null; runSearch(); }
+    nextMatch();
+  });
+  on(hits, "click", (e) => { const b = e.target.closest(".symnb-hit"); if (b) reveal(b.dataset.id); });
+  on(overlayMenu, "change", () => {
+    overlay = overlayMenu.value;
+    SN.drawPicture(layer, ix, geo, lastAcross(), colours());
+    markSelection(); markMatches(); legend();
+    SN.card(cardHost, ix, selected, overlay, cardActions);
+    report();
+  });
+  const lastAcross = () => SN.boxEdges(ix, boxOf).filter((b) => SN.regionOf(ix, b.src) !== SN.regionOf(ix, b.dst));
+
+  let destroyed = false;
+  const first = show(open, selected, null).then((ok) => { if (ok && selected) centreOnIfHidden(); return ok; });
+  function centreOnIfHidden() {
+    const p = screenOf(boxOf(selected));
+    if (p && (p.x < 0 || p.y < 0 || p.x > viewport.clientWidth || p.y > viewport.clientHeight)) centreOn(selected);
+  }
+  return {
+    ready: first,
+    view: {  // for tests, benches and the Python-driven commands
+      open: (g) => (open.has(g) ? Promise.resolve(true) : toggle(g)),
+      close: (g) => (open.has(g) ? toggle(g) : Promise.resolve(true)),
+      reveal, select, fit,
+      setOpen: (ids, sel) => show(new Set(ids.filter((g) => ix.groups.has(g))), sel === undefined ? selected : sel, null),
+      state: () => ({ open: [...open], selected, overlay }),
+      geometry: () => geo, boxOf: (id) => boxOf(id),
+      failLayout: (mode) => { options.failLayout = mode; },
+    },
+    destroy() {
+      destroyed = true;
+      generation += 1;
+      disposers.forEach((d) => d());
+      timers.forEach((t) => clearTimeout(t));
+      timers.clear();
+      if (elk) elk.stop();
+      host.replaceChildren();
+      host.classList.remove("symnb-viewer");
+    },
+  };
+};

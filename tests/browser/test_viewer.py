@@ -1,0 +1,295 @@
+"""The client-side graph viewer in Chromium (Playwright, Debian's Chromium), no JupyterLab:
+a page mounting the viewer on a model, the widget's own module on a stand-in anywidget
+model (to count the kernel messages), and a notebook's nbconvert HTML (the saved view,
+no kernel). Screenshots go to build/screenshots/viewer/ (looked at: see the report).
+
+Skipped where no browser can be had (see tests/optional_tools.py)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.browser.mlp12 import mlp12_train
+from tests.browser.test_jupyterlab import SCREENSHOTS, chromium_browser
+from tests.browser.viewer_page import mlp_model, viewer_page
+from tests.optional_tools import needs_chromium
+
+pytestmark = [pytest.mark.slow, needs_chromium]
+
+SHOTS = SCREENSHOTS / "viewer"
+XSS = "<img src=x onerror=window.__xss=1>"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium_browser() as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def mlp():
+    from symnb.printing.view_model import view_model
+
+    return view_model(mlp12_train())
+
+
+def shot(page, name):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def open_page(browser, path, width=1200):
+    page = browser.new_page(viewport={"width": width, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    assert page.evaluate("window.ready") is True, errors
+    return page, errors
+
+
+def geometry(page):
+    """Boxes {id: [x, y, w, h]}, frames and edges (points) as drawn, in layout units."""
+    return page.evaluate("""() => { const g = mounted.view.geometry();
+      const rect = (r) => [r.x, r.y, r.w, r.h];
+      return { boxes: Object.fromEntries([...g.boxes].map(([k, r]) => [k, rect(r)])),
+               frames: Object.fromEntries([...g.frames].map(([k, r]) => [k, rect(r)])),
+               edges: g.edges.map((e) => ({ src: e.src, dst: e.dst, points: e.points.map((p) => [p.x, p.y]) })) }; }""")
+
+
+def crosses(points, box):
+    """Whether the polyline ``points`` passes through the inside of ``box`` (x, y, w, h),
+    shrunk by 1 unit (touching a side is not crossing)."""
+    x0, y0, x1, y1 = box[0] + 1, box[1] + 1, box[0] + box[2] - 1, box[1] + box[3] - 1
+    for (ax, ay), (bx, by) in zip(points, points[1:]):
+        for t in [i / 40 for i in range(41)]:
+            px, py = ax + (bx - ax) * t, ay + (by - ay) * t
+            if x0 < px < x1 and y0 < py < y1:
+                return True
+    return False
+
+
+def smallest_text_px(page):
+    return page.evaluate("""() => { const layer = document.querySelector('g.symnb-layer');
+      const scale = layer.getScreenCTM().a;
+      return Math.min(...[...layer.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale)); }""")
+
+
+def test_the_mlp_training_function_reads_as_a_spine(browser, tmp_path, mlp):
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
+    assert page.get_attribute(".symnb-viewer", "data-engine") == "ELK layered"
+    first = geometry(page)
+    assert len(first["boxes"]) <= 20
+    assert smallest_text_px(page) >= 9
+    shot(page, "01_mlp12_closed")
+    series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
+    layers = mlp_series_items(mlp, series)
+    assert len(layers) == 12
+    page.evaluate(f"mounted.view.open({json.dumps(series)})")
+    page.evaluate("mounted.view.fit()")
+    laid = geometry(page)
+    assert len(laid["boxes"]) <= 20, sorted(laid["boxes"])
+    assert smallest_text_px(page) >= 9
+    shot(page, "02_mlp12_series_open_fit")
+    # The forward layers in one column: their centres within one box width.
+    centres = [laid["boxes"][g][0] + laid["boxes"][g][2] / 2 for g in layers]
+    width = min(laid["boxes"][g][2] for g in layers)
+    assert max(centres) - min(centres) <= width
+    # No edge through a box other than its two ends.
+    for edge in laid["edges"]:
+        for box_id, box in laid["boxes"].items():
+            if box_id not in (edge["src"], edge["dst"]):
+                assert not crosses(edge["points"], box), (edge["src"], edge["dst"], box_id)
+    # Between two layers' groups, only the data path: layer k into layer k + 1.
+    order = {g: i for i, g in enumerate(layers)}
+    joins = {(order[e["src"]], order[e["dst"]]) for e in laid["edges"] if e["src"] in order and e["dst"] in order}
+    assert joins == {(i, i + 1) for i in range(11)}
+    assert not errors
+
+
+def mlp_series_items(model, series):
+    group = next(g for g in model["groups"] if g["id"] == series)
+    return list(group["series"]["items"])
+
+
+def test_search_select_and_overlay_in_the_browser(browser, tmp_path, mlp):
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
+    search = page.locator("input.symnb-search")
+    search.fill("W7")
+    page.wait_for_function("document.querySelector('.symnb-found').textContent.includes('of')")
+    assert "in closed groups" in page.locator(".symnb-found").inner_text()
+    search.press("Enter")  # opens the groups around the hit and selects it
+    page.wait_for_selector("g.symnb-node.symnb-selected")
+    selected = page.evaluate("mounted.view.state().selected")
+    assert "W7" in json.dumps(next(n for n in mlp["nodes"] if n["id"] == selected))
+    assert "W7" in page.locator(".symnb-card-title").inner_text()
+    overlay = next(iter(mlp["overlays"]), None)
+    if overlay:
+        page.select_option("select.symnb-overlay", overlay)
+        assert page.locator(".symnb-legend").is_visible()
+        assert page.locator("g.symnb-node > rect.symnb-box[style*='fill']").count() > 0
+    shot(page, "03_mlp12_search_W7_card_overlay")
+    assert not errors
+
+
+def test_opening_keeps_the_selection_in_place(browser, tmp_path):
+    model = mlp_model(layers=6)
+    page, _ = open_page(browser, viewer_page(tmp_path / "m.html", model))
+    page.evaluate("mounted.view.select('gs')")
+    before = page.locator('g.symnb-node[data-id="gs"]').bounding_box()
+    page.evaluate("mounted.view.open('gs')")
+    after = page.locator('g.symnb-frame[data-group="gs"] .symnb-frame-title').bounding_box()
+    # The frame's top centre lands where the box's top centre was (its title row).
+    assert abs((after["y"] - 19 * 0.75) - before["y"]) < 20
+
+
+def test_a_forced_layout_failure_keeps_the_view_and_says_why(browser, tmp_path):
+    page, _ = open_page(browser, viewer_page(tmp_path / "m.html", mlp_model(layers=4)))
+    drawn = page.locator("g.symnb-node").count()
+    page.evaluate("mounted.view.failLayout('all')")
+    assert page.evaluate("mounted.view.open('gs')") is False
+    assert page.locator("g.symnb-node").count() == drawn  # the previous view
+    assert page.evaluate("mounted.view.state().open") == []  # the state did not change
+    assert "previous view is kept" in page.locator(".symnb-status").inner_text()
+    assert "forced failure" in page.locator(".symnb-status").inner_text()
+    shot(page, "04_forced_layout_failure_keeps_view")
+    page.evaluate("mounted.view.failLayout('elk')")  # ELK fails: the simple layout draws it
+    assert page.evaluate("mounted.view.open('gs')") is True
+    assert page.get_attribute(".symnb-viewer", "data-engine") == "simple layered layout"
+    assert "ELK: forced failure" in page.locator(".symnb-status").inner_text()
+    assert page.locator("g.symnb-frame").count() == 1
+
+
+def test_names_reach_the_page_as_text(browser, tmp_path):
+    model = mlp_model(layers=2, name0=XSS)
+    model["groups"][0]["label"] = XSS
+    page, _ = open_page(browser, viewer_page(tmp_path / "xss.html", model, state={"open": ["gs"], "selected": "n0"}))
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__xss") is None
+    assert page.locator(".symnb-viewer img").count() == 0
+    assert XSS in page.locator(".symnb-card-title").inner_text()
+    assert page.locator("text.symnb-frame-title", has_text="<img src=x").count() == 1
+    shot(page, "05_xss_name_as_text")
+
+
+COUNT_MESSAGES = """async ([esm, data]) => {
+  const handlers = {}, sent = [];
+  // The listeners put on window by code in the view's module (not the page's tooling), less those it took off.
+  window.listening = 0;
+  const add = window.addEventListener.bind(window), remove = window.removeEventListener.bind(window);
+  const ours = () => /blob:/.test(new Error().stack);
+  window.addEventListener = (...a) => { if (ours()) window.listening += 1; add(...a); };
+  window.removeEventListener = (...a) => { if (ours()) window.listening -= 1; remove(...a); };
+  const model = {
+    get: (k) => ({ model_data: data, view_state: {}, snapshot_key: "k1", header: "", footer: "" })[k],
+    on: (name, fn) => { handlers[name] = fn; }, off: () => {},
+    send: (m) => sent.push(m), set: () => {}, save_changes: () => {},
+  };
+  const module = await import(URL.createObjectURL(new Blob([esm], { type: "text/javascript" })));
+  const el = document.getElementById("host");
+  window.cleanup = module.default.render({ model, el });
+  window.sent = sent;
+  for (let i = 0; i < 200 && !el.symnbView; i++) await new Promise((r) => setTimeout(r, 50));
+  return !!el.symnbView;
+}"""
+
+
+def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
+    from symnb.printing.view_encode import encode_view_model
+    from symnb.widgets.viewer import STATE_DEBOUNCE_MS, viewer_css, widget_esm
+
+    page = browser.new_page(viewport={"width": 1200, "height": 1000})
+    (tmp_path / "w.html").write_text(f"<!doctype html><style>{viewer_css()}</style><div id=host></div>")
+    page.goto((tmp_path / "w.html").as_uri())
+    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), encode_view_model(mlp)]) is True
+    page.wait_for_selector("g.symnb-node")
+    series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
+    box = page.locator(f'g.symnb-node[data-id="{series}"]')
+    box.click()  # select
+    box.click()  # open (a selected group's second click)
+    page.wait_for_selector(f'g.symnb-frame[data-group="{series}"]')
+    page.locator(f'g.symnb-node[data-id="{mlp_series_items(mlp, series)[0]}"]').click()  # select another
+    page.locator("input.symnb-search").type("dot", delay=20)
+    page.locator(f'g.symnb-frame[data-group="{series}"] .symnb-frame-title').click()  # close
+    page.wait_for_function(f"!document.querySelector('g.symnb-frame[data-group=\"{series}\"]')")
+    assert page.evaluate("window.sent.length") == 0
+    # After the user stops: ONE state message (what the saved notebook keeps).
+    page.wait_for_timeout(STATE_DEBOUNCE_MS + 700)
+    sent = page.evaluate("window.sent")
+    assert len(sent) == 1 and set(sent[0]["state"]) == {"open", "selected", "overlay"}
+    # The card's kernel button asks for details: one message, on demand.
+    page.locator(".symnb-kernel-details").click()
+    assert page.evaluate("window.sent.length") == 2
+    # The cleanup removes what the view added (its window listeners are gone with it).
+    assert page.evaluate("window.listening") > 0
+    page.evaluate("window.cleanup()")
+    assert page.locator("#host g.symnb-node").count() == 0 and page.locator(".symnb-viewer").count() == 0
+    assert page.evaluate("window.listening") == 0
+
+
+def saved_notebook(tmp_path, explorer_obj, state=None):
+    """A notebook holding an explorer's outputs as a kernel displayed them, its nbconvert
+    HTML, and both paths."""
+    import subprocess
+    import sys
+
+    import nbformat
+
+    from symnb.widgets import GraphExplorer
+    from symnb.widgets.viewer import state_html
+
+    explorer = GraphExplorer(explorer_obj)
+    live = explorer.live_bundle()
+    snapshot = explorer.snapshot_bundle()
+    state_out = {"text/html": state_html(explorer.snapshot_key, state or explorer.view_state()), "text/plain": ""}
+    cell = nbformat.v4.new_code_cell("GraphExplorer(train)")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=d) for d in (live, snapshot, state_out)]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    path = tmp_path / "saved.ipynb"
+    nbformat.write(notebook, path)
+    subprocess.run([sys.executable, "-m", "nbconvert", "--to", "html", str(path)], check=True,
+                   capture_output=True, timeout=120)
+    return path, tmp_path / "saved.html", explorer
+
+
+def test_the_saved_notebook_is_the_viewer_with_no_kernel(browser, tmp_path):
+    train = mlp12_train()
+    from symnb.printing.view_model import view_model
+
+    model = view_model(train)
+    series = next(g["id"] for g in model["groups"] if g["kind"] == "series" and g["parent"] is None)
+    state = {"open": [series], "selected": "", "overlay": ""}
+    notebook, html_path, explorer = saved_notebook(tmp_path, train, state)
+    size = notebook.stat().st_size
+    assert size < 400_000, size  # the viewer and the model, without ELK
+    page = browser.new_page(viewport={"width": 1100, "height": 1000})
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(html_path.as_uri())
+    snap = page.locator(".symnb-snapshot")
+    snap.scroll_into_view_if_needed()
+    page.wait_for_selector(".symnb-saved-viewer g.symnb-node", timeout=30_000)
+    assert not errors
+    # The state the user left: the series open.
+    assert page.locator(f'.symnb-saved-viewer g.symnb-frame[data-group="{series}"]').count() == 1
+    assert page.locator(".symnb-overview").is_hidden()
+    first_item = mlp_series_items(model, series)[0]
+    item = page.locator(f'.symnb-saved-viewer g.symnb-node[data-id="{first_item}"]')
+    item.click()
+    item.click()  # a group opens with no kernel
+    page.wait_for_selector(f'.symnb-saved-viewer g.symnb-frame[data-group="{first_item}"]')
+    inside = next(n["id"] for n in model["nodes"] if n["group"] == first_item and n["kind"] == "op")
+    page.evaluate(f"document.querySelector('.symnb-snapshot').symnbView.reveal({json.dumps(inside)})")
+    page.locator(f'.symnb-saved-viewer g.symnb-node[data-id="{inside}"]').click()  # a node's card
+    assert page.locator(".symnb-saved-viewer .symnb-card-row").count() >= 2
+    assert "live kernel" in page.locator(".symnb-saved-viewer .symnb-card").inner_text()
+    shot(page, "06_saved_nbconvert_group_opened_card")
+    # Where scripts do not run (an untrusted notebook, GitHub): the static overview.
+    quiet = browser.new_context(java_script_enabled=False, viewport={"width": 900, "height": 900}).new_page()
+    quiet.goto(html_path.as_uri())
+    overview = quiet.locator(".symnb-overview img.symnb-graph")
+    assert overview.is_visible()
+    assert overview.bounding_box()["width"] <= 900
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    quiet.screenshot(path=str(SHOTS / "07_saved_no_javascript_overview.png"), full_page=True)
