@@ -33,7 +33,8 @@ __all__ = ["Line", "Group", "fold", "folded_html", "folded_text", "MOST_LINES"]
 MOST_LINES = 12
 
 _SUMMARY_STYLE = "cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis"
-_BODY_STYLE = "margin:2px 0 6px 2.5ch"
+_INDENT_CH = 2.5  # a group's members and a line's details, under its name
+_BODY_STYLE = f"margin:2px 0 6px {_INDENT_CH}ch"
 
 
 @dataclass
@@ -146,14 +147,16 @@ def _columns(items: list[Line | Group]) -> tuple[int, int, int]:
             max((len(line.shape) for line in lines), default=5))
 
 
-def _cell(text: str, width: int, bold: bool = False) -> str:
+def _cell(text: str, width: float, bold: bool = False) -> str:
     inner = f"<b>{_e(text)}</b>" if bold else _e(text)
     # The space after it: the line copied as text keeps its columns apart.
-    return f'<span style="display:inline-block;min-width:{width + 1}ch">{inner}</span> '
+    return f'<span style="display:inline-block;min-width:{width + 1:g}ch">{inner}</span> '
 
 
-def _line_html(line: Line, widths: tuple[int, int, int]) -> str:
-    head = (_cell(line.name, widths[0], bold=True) + _cell(line.dtype, widths[1])
+def _line_html(line: Line, widths: tuple[int, int, int], indent: float = 0) -> str:
+    """A variable's line; ``indent``: how far in its group's body sets it (its name
+    column narrower by as much, so that the dtype columns of every line align)."""
+    head = (_cell(line.name, widths[0] - indent, bold=True) + _cell(line.dtype, widths[1])
             + _cell(line.shape, widths[2]) + f'<span style="color:#444">{_e(line.summary)}</span>')
     rows = [("computed by", _e(kind_of(line.var))), ("created at", _e(creation_text(line.var)))]
     picture = heatmap_html(value_of(line.var), title=f"{line.name}: {value_summary(line.var)}")
@@ -167,7 +170,7 @@ def _line_html(line: Line, widths: tuple[int, int, int]) -> str:
 def _group_html(group: Group, widths: tuple[int, int, int]) -> str:
     head = (_cell(group.name, widths[0], bold=True)
             + f'<span style="color:#444">{_e(group.summary)}</span>')
-    members = "".join(_line_html(line, widths) for line in group.lines)
+    members = "".join(_line_html(line, widths, indent=_INDENT_CH) for line in group.lines)
     return (f'<details class="symnb-group" data-name="{_e(group.name)}">'
             f'<summary style="{_SUMMARY_STYLE}">{head}</summary>'
             f'<div style="{_BODY_STYLE}">{members}</div></details>')
