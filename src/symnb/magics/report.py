@@ -3,8 +3,8 @@
 - :mod:`symnb.magics.cell_variables`: the symbolic variables a cell (re)assigned, and
   under what names (``gW[0]`` for an element of a list);
 - :func:`function_inputs`: the inputs a shown graph is compiled over;
-- :class:`SymgraphReport`: the report: one table of the variables, one picture of their
-  graph (optimized with ``--optimized``), with ``--profile`` a profile of timed calls
+- :class:`SymgraphReport`: the report: the variables folded (:mod:`symnb.magics.folded`),
+  one picture of their graph (optimized with ``--optimized``), with ``--profile`` a profile of timed calls
   (:func:`profile_calls`): its overview, the tables one click away.
 """
 
@@ -47,10 +47,11 @@ def _profile_arguments(fn: Any) -> list[Any]:
 
 
 class SymgraphReport:
-    """What ``%%symgraph`` shows for the (name, variable) pairs ``shown``: one table of the
-    variables and one picture (an explorer) of their graph -- the compiled, optimized
-    graph with ``optimized`` -- then, with ``profile``, a profile of calls on the inputs'
-    test values (:func:`profile_calls`): its overview, the tables one click away."""
+    """What ``%%symgraph`` shows for the (name, variable) pairs ``shown``: the variables,
+    folded (a line each, a list or dict a line), and one picture (an explorer) of their
+    graph -- the compiled, optimized graph with ``optimized`` -- then, with ``profile``,
+    a profile of calls on the inputs' test values (:func:`profile_calls`): its overview,
+    the tables one click away."""
 
     def __init__(self, shown: Sequence[tuple[str, Variable]], optimized: bool = False,
                  profile: bool = False, notes: Sequence[str] = ()) -> None:
