@@ -124,3 +124,55 @@ def test_a_time_coloured_picture_of_closed_groups_compares_the_same_whatever_the
     fewer, nodes = _layers(24)
     other = _timed_picture(fewer, dict(zip(nodes, rng.uniform(1e-6, 1e-3, len(nodes)).tolist())))
     assert _as_nbval_compares(other) != _as_nbval_compares(drawn[0])
+
+
+def _notebook(prefix: str) -> dict:
+    (path,) = [p for p in NOTEBOOKS if p.name.startswith(prefix)]
+    return json.loads(path.read_text())
+
+
+def test_the_lasagne_explorers_edges_show_shapes():
+    """Notebook 11 sets test values: its explorer's edges carry the values' shapes, not
+    ``float32 (?, ?)`` (the static type, which is all a graph without values knows)."""
+    import urllib.parse
+
+    cells = _notebook("11_")["cells"]
+    (snapshot,) = ["".join(o["data"]["text/html"]) for c in cells if c["cell_type"] == "code"
+                   for o in c.get("outputs", []) if "symnb-explorer-snapshot" in "".join(
+                       o.get("data", {}).get("text/html", ""))]
+    (picture,) = re.findall(r'<img class="symnb-graph" src="data:image/svg\+xml;charset=utf-8,([^"]*)"', snapshot)
+    labels = re.findall(r'symnb-edge-label"[^>]*>([^<]*)<', urllib.parse.unquote(picture))
+    assert "float32 (8, 2)" in labels and "int32 (8,)" in labels
+    assert not [label for label in labels if "?" in label], labels
+
+
+def test_the_nan_notebooks_text_states_what_its_numbers_show():
+    """Notebook 10's last words on the fixed model quote its printed numbers, and do not
+    call falling a loss that swings."""
+    cells = _notebook("10_")["cells"]
+    (fixed,) = [i for i, c in enumerate(cells) if "fixed_step = sn.function" in "".join(c["source"])]
+    printed = "".join("".join(o.get("text", "")) for o in cells[fixed]["outputs"])
+    losses = [float(v) for v in re.findall(r"loss\s+(-?\d+\.\d+)", printed)]
+    assert any(b > a for a, b in zip(losses[1:], losses[2:]))  # it swings: not falling throughout
+    text = "".join(cells[fixed + 1]["source"]) + "".join(cells[fixed]["source"])
+    assert "still falling" not in text and "falls\ntoward" not in text
+    quoted = re.findall(r"-?\d+\.\d+", "".join(cells[fixed + 1]["source"]))
+    assert len(quoted) >= 5
+    for number in quoted:
+        digits = len(number.split(".")[1])
+        shown = [float(v) for v in re.findall(r"-?\d+\.\d+", printed)]
+        assert any(round(v, digits) == float(number) for v in shown), f"{number} is not a printed number"
+
+
+def test_a_saved_viewers_model_is_compared_through_the_pictures_beside_it():
+    """The saved viewer's compressed model and boot-script key are sanitized (cell numbers
+    inside the compressed text cannot be); the overview picture beside them, which draws
+    the same graph, still tells a changed graph."""
+    from symnb.widgets import GraphExplorer
+
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    first, again, other = (GraphExplorer(v).snapshot_bundle()["text/html"]
+                           for v in (x * 2, x * 2, x * 3))
+    assert first != again and 'class="symnb-model">' in first
+    assert _as_nbval_compares(first) == _as_nbval_compares(again)
+    assert _as_nbval_compares(first) != _as_nbval_compares(other)

@@ -263,19 +263,23 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
 
     # Edit a test value: the outputs are recomputed; a bad value shows in red, outputs stale.
     editor = page.locator(".symnb-editor-result").first.locator("xpath=..")
-    field = editor.locator(".symnb-editor-field input")
+    field = editor.locator(".symnb-editor-field textarea")  # multi-line: a matrix a row a line
     result = page.locator(".symnb-editor-outputs").first
     before = result.inner_text()
     field.fill("np.ones((3, 4))")
-    field.press("Enter")
+    field.press("Tab")  # the value is read when the field loses focus
     page.wait_for_function("(b) => { const r = document.querySelector('.symnb-editor-outputs');"
                            " return r && r.innerText !== b; }", arg=before, timeout=20_000)
     result = page.locator(".symnb-editor-outputs").first
     assert result.get_attribute("data-state") == "fresh"
     assert "float32 (3, 2)" in result.inner_text() and "std=0 " in result.inner_text()
+    # Marked as an edit the cell does not hold, with the line that sets it.
+    mark = editor.locator(".symnb-edited").first
+    assert "edited here, not in the code" in mark.inner_text()
+    assert "x.tag.test_value = np.array([[1.0, 1.0, 1.0, 1.0]," in mark.inner_text()
     shot(page, editor, "6_editor_recomputed")
     field.fill("[[1, 2]")
-    field.press("Enter")
+    field.press("Tab")
     page.locator(".symnb-editor-outputs[data-state='stale']").first.wait_for(timeout=20_000)
     red = page.locator(".symnb-editor-outputs .symnb-error").first
     assert red.evaluate("e => getComputedStyle(e).color") == "rgb(208, 0, 0)"
@@ -305,7 +309,9 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     # The snapshots show what the user left, not the views as first drawn: the edited
     # input (then the bad text's error) and the rewrite the stepper reached.
     editor_snapshot = page.locator(".symnb-snapshot .symnb-editor-snapshot").first
-    assert "[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]" in editor_snapshot.inner_text()
+    assert " ".join(editor_snapshot.inner_text().split()).count(
+        "[[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 1.0, 1.0]]") == 2  # the value, its code
+    assert "edited here, not in the code" in editor_snapshot.inner_text()
     assert "cannot read" in editor_snapshot.inner_text()
     assert "Rewrite 2 of" in page.locator(".symnb-snapshot .symnb-stepper-page").first.inner_text()
     shot(page, page.locator(".symnb-snapshot").first, "10_reopened_snapshot_symgraph")

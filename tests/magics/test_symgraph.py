@@ -2,6 +2,7 @@
 
 import re
 import subprocess
+from html.parser import HTMLParser
 import urllib.parse
 import sys
 from unittest import mock
@@ -44,6 +45,49 @@ def row(*cells):
     return "<tr>" + "".join(f'<{t} style="{s}">{c}</{t}>' for t, s, c in zip(tags, styles, cells)) + "</tr>"
 
 
+class _Lines(HTMLParser):
+    """The folded list of a report: its ``<details>`` lines, nested as on the page."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack = [{"name": None, "summary": "", "children": [], "body": ""}]
+        self.in_summary = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "details" and (attrs.get("class") or "").startswith("symnb-"):
+            line = {"kind": attrs["class"][6:], "name": attrs.get("data-name"), "summary": "",
+                    "children": [], "body": ""}
+            self.stack[-1]["children"].append(line)
+            self.stack.append(line)
+        elif tag == "summary":
+            self.in_summary = True
+        elif tag == "img":
+            self.stack[-1]["body"] += "<img>"
+        elif tag == "details":
+            self.stack.append({"name": None, "summary": "", "children": [], "body": ""})
+
+    def handle_endtag(self, tag):
+        if tag == "summary":
+            self.in_summary = False
+        elif tag == "details" and len(self.stack) > 1:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.stack[-1]["summary" if self.in_summary else "body"] += data
+
+
+def folded_lines(page):
+    """The report's top-level lines: [{kind, name, summary, children, body}]."""
+    parser = _Lines()
+    parser.feed(page)
+    return [line for line in parser.stack[0]["children"] if line["kind"] in ("var", "group", "more")]
+
+
+def summary_words(line):
+    return line["summary"].split()
+
+
 def test_import_symnb_imports_neither_ipython_nor_ipywidgets():
     code = ("import sys, symnb, symnb.widgets, symnb.tensor as T; y = T.vector('x') * 2; "
             "print('IPython' in sys.modules, 'ipywidgets' in sys.modules, 'jax' in sys.modules, "
@@ -52,22 +96,77 @@ def test_import_symnb_imports_neither_ipython_nor_ipywidgets():
     assert out.stdout.strip() == "False False False False"
 
 
-def test_symgraph_shows_one_table_and_one_picture(shell):
+def test_symgraph_shows_one_line_per_variable_and_one_picture(shell):
     shell.run_cell("unchanged = T.scalar('u')", store_history=True)
     name = cell(shell)
     result, (bundle,) = run(shell, f"%%symgraph\n{CELL_X}\ny = x * 2\nn = 3")
     assert result.success
     page, text = bundle["text/html"], bundle["text/plain"]
-    assert page.count("<table") == 1 and page.count('<img class="symnb-graph"') == 1
-    assert ">x</th>" in page and ">y</th>" in page
-    assert ">unchanged</th>" not in page and ">n</th>" not in page  # not (re)assigned / not symbolic
-    # The cell's own line numbers, as the editor shows them (line 1 is %%symgraph).
-    assert f"{name}:3: y = x * 2" in page and f"{name}:2: x = T.vector" in page
-    assert "float32 (3,) [2., 4., 6.] mean=4 std=1.633 min=2 max=6 NaN=0 inf=0" in page
-    assert 'src="data:image/png;base64,' in page  # the values' heatmaps
-    assert text.splitlines()[1] == (f"y: float32 (?,)  Elemwise{{mul,no_inplace}}  float32 (3,) [2., 4., 6.] "
-                                    f"mean=4 std=1.633 min=2 max=6 NaN=0 inf=0  [{name}:3: y = x * 2]")
+    assert page.count('<img class="symnb-graph"') == 1
+    x, y = folded_lines(page)  # not unchanged (not reassigned), not n (not symbolic)
+    assert (x["name"], y["name"]) == ("x", "y")
+    # One line: name, dtype, shape, the value's summary (its dtype and shape not twice).
+    assert summary_words(y) == "y float32 (3,) [2., 4., 6.] mean=4 std=1.633 min=2 max=6 NaN=0 inf=0".split()
+    assert summary_words(x)[:4] == ["x", "float32", "(3,)", "[1.,"]
+    # One click away: the op, the cell's own line (line 1 is %%symgraph), the heatmap.
+    assert "Elemwise{mul,no_inplace}" in y["body"] and f"{name}:3: y = x * 2" in y["body"]
+    assert f"{name}:2: x = T.vector" in x["body"] and y["body"].count("<img>") == 1
+    assert text.splitlines()[1].split() == (f"y float32 (3,) [2., 4., 6.] mean=4 std=1.633 min=2 max=6 NaN=0 "
+                                            f"inf=0 [{name}:3: y = x * 2]").split()
     assert "Elemwise{mul,no_inplace} [id A] '' -> float32 (3,) [2., 4., 6.]" in text
+
+
+MLP_CELL = """%%symgraph
+rng = np.random.default_rng(0)
+x = T.matrix("x", test_value=rng.random((8, 16), dtype="float32"))
+y = T.ivector("y", test_value=rng.integers(0, 4, 8).astype("int32"))
+Ws = [sn.shared((rng.standard_normal((16, 16)) / 4).astype("float32"), name=f"W{i}") for i in range(12)]
+bs = [sn.shared(np.zeros(16, "float32"), name=f"b{i}") for i in range(12)]
+h = x
+for W, b in zip(Ws, bs):
+    h = T.nnet.relu(T.dot(h, W) + b)
+loss = T.nnet.categorical_crossentropy(T.nnet.softmax(h), y).mean()
+params = Ws + bs
+grads = sn.grad(loss, params)
+updates = [(p, p - np.float32(0.1) * g) for p, g in zip(params, grads)]"""
+
+
+def test_symgraph_folds_a_models_cell_to_a_line_per_name(shell):
+    """The issue's MLP cell: 51 rows with a heatmap each became 11 lines, the lists one
+    line each that opens onto their elements; the loop's last W and b say which element
+    they are."""
+    result, (bundle,) = run(shell, MLP_CELL)
+    assert result.success
+    page, text = bundle["text/html"], bundle["text/plain"]
+    lines = folded_lines(page)
+    assert [line["name"] for line in lines] == [
+        "x", "y", "Ws[0..11]", "bs[0..11]", "h", "W", "b", "loss", "params[0..23]", "grads[0..23]",
+        "updates[0..23][0..1]"]
+    by_name = {line["name"]: line for line in lines}
+    grads = by_name["grads[0..23]"]
+    assert grads["kind"] == "group"
+    assert [c["name"] for c in grads["children"]] == [f"grads[{i}]" for i in range(24)]
+    assert summary_words(grads) == "grads[0..23] 24 variables: float32 (16, 16) x12, float32 (16,) x12".split()
+    ns = shell.user_ns
+    # Each gradient's line: its own value's shape (not the static type's (?, ?)), and the
+    # heatmap one click further.
+    for i, child in enumerate(grads["children"]):
+        shape = ", ".join(map(str, ns["grads"][i].test_value.shape))
+        assert " ".join(summary_words(child)).startswith(f"grads[{i}] float32 ({shape}{',' * (shape.count(',') == 0)})")
+        assert child["body"].count("<img>") == 1
+    assert summary_words(by_name["W"])[1:] == "float32 (16, 16) the same variable as Ws[11]".split()
+    assert by_name["W"]["body"].count("<img>") == 0  # shown once, under Ws[11]
+    assert "(all listed above under other names)" in by_name["params[0..23]"]["summary"]
+    # What shows before a click: the 11 summaries, no heatmap (every <details> closed).
+    heatmaps = [c["body"].count("<img>") for line in lines for c in line["children"] or [line]]
+    # x, y, Ws, bs, h, grads, the updates' new values; not the scalar loss, not a variable
+    # listed before (W, b, params, the updates' shared variables).
+    assert sum(heatmaps) == 1 + 1 + 12 + 12 + 1 + 24 + 24
+    assert "<details open" not in page and page.count("<details") == len(lines) + sum(len(c["children"]) for c in lines)
+    assert page.count('<img class="symnb-graph"') == 1
+    assert text.splitlines()[2].split() == "Ws[0..11] 12 variables: float32 (16, 16) x12".split()
+    assert len(text.splitlines()) <= 11 + 61  # the lines, then the debugprint cut at 60 lines
+    assert "more lines (sn.printing.debugprint(var) of each prints them all)" in text
 
 
 def test_symgraph_show_selects_and_reassignment_counts(shell):
@@ -75,7 +174,7 @@ def test_symgraph_show_selects_and_reassignment_counts(shell):
     result, (bundle,) = run(shell, "%%symgraph --show y\ny = x + 1\nz = y * y")
     assert result.success
     page = bundle["text/html"]
-    assert ">y</th>" in page and ">z</th>" not in page and ">x</th>" not in page
+    assert [line["name"] for line in folded_lines(page)] == ["y"]
     assert "float32 (3,) [2., 3., 4.]" in page
 
 
@@ -112,7 +211,8 @@ def test_symgraph_through_run_cell_magic_runs_the_cell_itself(shell):
     shown = []
     with mock.patch("symnb.magics.symgraph.display", side_effect=lambda data, raw=False: shown.append(data)):
         shell.run_cell_magic("symgraph", "", f"{CELL_X}\ny = x * 3")
-    assert ">y</th>" in shown[0]["text/html"] and "float32 (3,) [3., 6., 9.]" in shown[0]["text/html"]
+    _x, y = folded_lines(shown[0]["text/html"])
+    assert summary_words(y)[:5] == ["y", "float32", "(3,)", "[3.,", "6.,"]
 
 
 def test_symgraph_optimized_compiles_over_root_inputs(shell):
@@ -169,7 +269,8 @@ def test_symgraph_in_a_kernel_shows_a_live_explorer_and_its_snapshot(shell, monk
     live, snapshot, state = shown  # the live view, its snapshot, the view's state output
     assert "application/vnd.jupyter.widget-view+json" in live and "symnb-view-state" in state["text/html"]
     assert snapshot["text/html"].startswith('<div class="symnb-snapshot"')
-    assert snapshot["text/html"].count('<img class="symnb-graph"') == 1 and ">y</th>" in snapshot["text/html"]
+    assert snapshot["text/html"].count('<img class="symnb-graph"') == 1 \
+        and [line["name"] for line in folded_lines(snapshot["text/html"])] == ["x", "y"]
 
 
 def test_symgraph_transformer_keeps_line_numbers():
@@ -232,7 +333,8 @@ def test_symgraph_shows_compiles_and_profiles_each_element_of_a_list(shell):
     result, (bundle,) = run(shell, f"%%symgraph --profile\n{grad_cell}")
     assert result.success
     page = bundle["text/html"]
-    assert ">gW[0]</th>" in page and ">gW[1]</th>" in page
+    (gW,) = [line for line in folded_lines(page) if line["name"].startswith("gW")]
+    assert gW["name"] == "gW[0..1]" and [c["name"] for c in gW["children"]] == ["gW[0]", "gW[1]"]
     assert "Profile of c, gW[0], gW[1]: " in page
     assert "s: a set of 2 symbolic variable(s) is not shown" in page
     # The same report over the namespace: its compiled function against NumPy.

@@ -43,6 +43,9 @@ def test_an_edited_value_is_what_the_saved_snapshot_shows(kernel):
     page = _last_html(updated, editor)
     assert "[4.0, 5.0, 6.0]" in page and str(float(np.sum([4, 5, 6]) * 3)) in page
     assert "[1.0, 2.0]" not in page
+    # Marked as an edit the cell does not hold, with the line that would make it hold it.
+    assert "edited here, not in the code" in page
+    assert "x.tag.test_value = np.array([4.0, 5.0, 6.0], dtype=&#x27;float32&#x27;)" in page
 
 
 def test_the_steppers_position_is_what_the_saved_snapshot_shows(kernel):

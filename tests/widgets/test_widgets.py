@@ -3,6 +3,8 @@ the browser test is tests/browser/)."""
 
 import urllib.parse
 
+import html
+
 import numpy as np
 import pytest
 
@@ -135,20 +137,61 @@ def test_test_value_editor_reports_bad_text_and_bad_shapes(graph):
 def test_test_value_editor_view(graph):
     x, b, y, z = graph
     editor = TestValueEditor(z)
-    field, result, note, _marker = editor.widget.children
+    field, mark, result, note, _marker = editor.widget.children
     assert field.description == "x" and field.value == "[1.0, 2.0, 3.0]"
+    assert type(field).__name__ == "Textarea" and mark.value == ""  # not edited yet
     assert "float32 () 13.5" in result.value and 'data-state="fresh"' in result.value
     field.value = "[3, 3, 3]"
     assert "float32 () 19.5" in result.value
+    assert "edited here, not in the code" in mark.value
+    assert "x.tag.test_value = np.array([3.0, 3.0, 3.0], dtype=&#x27;float32&#x27;)" in mark.value
     field.value = "[2, 2, 2, "
     # The error in red; the outputs kept from the last values, marked stale until recomputed.
     assert 'style="color:#d00000;white-space:pre-wrap">error: x: cannot read' in result.value
     assert 'data-state="stale"' in result.value and "float32 () 19.5" in result.value
-    assert editor.text().splitlines()[1] == "-> (stale: not recomputed from the inputs above)"
+    assert editor.text().splitlines()[3] == "-> (stale: not recomputed from the inputs above)"
     field.value = "[1, 1, 1]"
     assert 'data-state="fresh"' in result.value and "float32 () 7.5" in result.value
     assert "error" not in result.value
     assert "stored .test_value keep the values computed when they were built" in note.value
+
+
+def test_an_edited_value_is_marked_with_the_code_that_re_creates_it():
+    """The code shown for an edit, run in the cell, gives back the edited value exactly:
+    dtype, shape, every element (float32's shortest digits, NaN, infinities, a 3-D and
+    an empty value included)."""
+    from symnb.widgets.editor import value_code
+
+    m = T.matrix("m", test_value=np.ones((2, 3), "float32"))
+    editor = TestValueEditor((m * 2).sum())
+    assert editor.edited() == [] and editor.edited_html(m) == ""
+    editor.set_text(m, "[[1.1, np.nan, 3],\n [np.inf, -0.1, 1e-30]]")  # typed on two lines
+    assert editor.error is None
+    code = editor.code(m)
+    assert code == ("m.tag.test_value = np.array([[1.1, np.nan, 3.0],\n"
+                    "                             [np.inf, -0.1, 1e-30]], dtype='float32')")
+    assert "edited here, not in the code" in editor.edited_html(m) and html.escape(code) in editor.edited_html(m)
+    assert editor.text().splitlines()[2:4] == ["  (edited here, not in the code; to keep it, in the cell:)",
+                                               "  m.tag.test_value = np.array([[1.1, np.nan, 3.0],"]
+    edited = m.test_value.copy()
+    m.tag.test_value = np.zeros((5, 5), "float32")
+    exec(code, {"np": np, "m": m})
+    assert m.test_value.dtype == edited.dtype and np.array_equal(m.test_value, edited, equal_nan=True)
+    editor.set_text(m, "[[1, 1, 1], [1, 1, 1]]")  # back to the code's value: no mark
+    assert editor.edited() == [] and "edited here" not in editor.text()
+
+    rng = np.random.default_rng(0)
+    values = [rng.standard_normal((2, 3, 4)).astype("float32") * np.float32(1e-20),
+              rng.standard_normal(7) * 1e200, np.zeros((0, 3), "float32"), np.array(-3, "int8"),
+              rng.integers(0, 2, 5).astype(bool), (rng.standard_normal(3) + 1j).astype("complex64"),
+              rng.standard_normal(4).astype("float16")]
+    for value in values:
+        v = T.tensor(str(value.dtype), shape=(None,) * value.ndim, name="v", test_value=value)
+        code = value_code(v)
+        v.tag.test_value = np.ones(value.shape, value.dtype)
+        exec(code, {"np": np, "v": v})
+        assert v.test_value.dtype == value.dtype and v.test_value.shape == value.shape, code
+        assert np.array_equal(v.test_value, value), code
 
 
 def test_test_value_editor_missing_input_value():

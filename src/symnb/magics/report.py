@@ -3,8 +3,8 @@
 - :mod:`symnb.magics.cell_variables`: the symbolic variables a cell (re)assigned, and
   under what names (``gW[0]`` for an element of a list);
 - :func:`function_inputs`: the inputs a shown graph is compiled over;
-- :class:`SymgraphReport`: the report: one table of the variables, one picture of their
-  graph (optimized with ``--optimized``), with ``--profile`` a profile of timed calls
+- :class:`SymgraphReport`: the report: the variables folded (:mod:`symnb.magics.folded`),
+  one picture of their graph (optimized with ``--optimized``), with ``--profile`` a profile of timed calls
   (:func:`profile_calls`): its overview, the tables one click away.
 """
 
@@ -18,9 +18,9 @@ from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.shared import function_inputs as function_inputs
 from symnb.magics.cell_variables import SymgraphUsageError
+from symnb.magics.folded import folded_html, folded_text
 from symnb.printing import debugprint
-from symnb.printing.graph_model import creation_text
-from symnb.printing.html import kind_of, pre, value_summary, variables_table
+from symnb.printing.html import pre
 
 __all__ = ["function_inputs", "compile_shown", "SymgraphReport", "symgraph_report",
            "profile_calls"]
@@ -47,10 +47,11 @@ def _profile_arguments(fn: Any) -> list[Any]:
 
 
 class SymgraphReport:
-    """What ``%%symgraph`` shows for the (name, variable) pairs ``shown``: one table of the
-    variables and one picture (an explorer) of their graph -- the compiled, optimized
-    graph with ``optimized`` -- then, with ``profile``, a profile of calls on the inputs'
-    test values (:func:`profile_calls`): its overview, the tables one click away."""
+    """What ``%%symgraph`` shows for the (name, variable) pairs ``shown``: the variables,
+    folded (a line each, a list or dict a line), and one picture (an explorer) of their
+    graph -- the compiled, optimized graph with ``optimized`` -- then, with ``profile``,
+    a profile of calls on the inputs' test values (:func:`profile_calls`): its overview,
+    the tables one click away."""
 
     def __init__(self, shown: Sequence[tuple[str, Variable]], optimized: bool = False,
                  profile: bool = False, notes: Sequence[str] = ()) -> None:
@@ -88,7 +89,7 @@ class SymgraphReport:
 
     def _header(self) -> str:
         notes = "".join(f"<p style=\"margin:2px 0\">{html.escape(n)}</p>" for n in self.notes)
-        return variables_table(self.shown) + notes if self.shown else notes
+        return folded_html(self.shown) + notes if self.shown else notes
 
     def _footer(self) -> str:
         if self.profile_view is None:
@@ -111,19 +112,33 @@ class SymgraphReport:
         return f'<div class="symnb-symgraph">{self._header()}</div>'
 
     def text(self) -> str:
-        """The report as text: a line per variable, the graph as debugprint, the profile."""
-        lines = [f"{name}: {var.type.short()}  {kind_of(var)}  {value_summary(var)}  "
-                 f"[{creation_text(var)}]" for name, var in self.shown]
-        lines += self.notes
+        """The report as text, folded as the HTML is: a line per variable (a line per
+        list, tuple or dict), the graph as debugprint cut after :data:`MOST_TREE_LINES`
+        lines (saying how to print it whole), the profile."""
+        lines = folded_text(self.shown) + self.notes
         if self.function is not None and self.optimized:
-            lines.append(debugprint(self.function, file="str", print_test_value=True).rstrip())
+            tree = debugprint(self.function, file="str", print_test_value=True)
+            lines.append(_cut(tree, "sn.printing.debugprint(f) of the compiled function f"))
         elif self.explorer is not None:
             done: dict = {}  # shared across the trees: a subgraph already shown is referenced
-            lines += [debugprint(var, file="str", print_test_value=True, done=done).rstrip()
-                      for _, var in self.shown if var.owner is not None]
+            tree = "".join(debugprint(var, file="str", print_test_value=True, done=done)
+                           for _, var in self.shown if var.owner is not None)
+            lines.append(_cut(tree, "sn.printing.debugprint(var) of each"))
         if self.profile_text:
             lines.append(self.profile_text.rstrip())
         return "\n".join(lines)
+
+
+#: The graph's debugprint in the terminal report: a model's runs to thousands of lines.
+MOST_TREE_LINES = 60
+
+
+def _cut(tree: str, whole: str) -> str:
+    lines = tree.rstrip().split("\n")
+    if len(lines) <= MOST_TREE_LINES:
+        return "\n".join(lines)
+    return "\n".join(lines[:MOST_TREE_LINES] + [f"... {len(lines) - MOST_TREE_LINES} more lines "
+                                                 f"({whole} prints them all)"])
 
 
 def profile_calls(fn: Any, arguments: list[Any], budget: float = 0.3, most: int = 20) -> Any:

@@ -9,9 +9,9 @@ report name the cell's lines; the lines a traceback quotes are the cell as typed
 (``%%symgraph`` first, not the calls it became). ``shell.run_cell_magic('symgraph', ...)``, which skips input
 transformers, runs the cell through the magic itself.
 
-What is shown (:mod:`symnb.magics.report`): one table of the variables the cell assigned
-and one picture of their graph (the optimized graph with ``--optimized``), then a profile
-with ``--profile``. In a Jupyter kernel the picture is a live explorer; in terminal
+What is shown (:mod:`symnb.magics.report`): the variables the cell assigned, folded
+(:mod:`symnb.magics.folded`: a line each, a list or dict a line), and one picture of their
+graph (the optimized graph with ``--optimized``), then a profile with ``--profile``. In a Jupyter kernel the picture is a live explorer; in terminal
 IPython the report is printed as text.
 """
 
@@ -62,9 +62,10 @@ class SymgraphMagics(Magics):
                    "to show (default: the symbolic variables the cell assigned)")
     @cell_magic
     def symgraph(self, line: str, cell: str) -> None:
-        """Run the cell, then show the symbolic variables it assigned: one table of them
-        (type, op, test value, creation line) and one picture of their graph; with
-        --optimized the compiled graph, with --profile a profile of timed calls."""
+        """Run the cell, then show the symbolic variables it assigned: a line each (name,
+        dtype, shape, value; op, heatmap and creation line a click away) and one picture
+        of their graph; with --optimized the compiled graph, with --profile a profile of
+        timed calls."""
         self.begin(line)
         self._run(cell)  # errors propagate: IPython shows them as for any cell
         self.end()
