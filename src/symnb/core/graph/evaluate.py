@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
-from symnb.core.graph.errors import InnerNodeError, MissingTestValueError, format_node_error, label
+from symnb.core.graph.errors import InnerNodeError, MissingTestValueError, error_from_record, label, node_record
 from symnb.core.graph.basic import Apply, Constant, Variable, graph_inputs, toposort
 from symnb.core.graph.type import describe_shape
 
@@ -152,8 +152,8 @@ def at_line(where: str) -> Callable[[Apply, list, Exception], None]:
     def wrap(node: Apply, inputs: list, error: Exception) -> None:
         if isinstance(error, InnerNodeError):
             raise error
-        headline = f"{type(error).__name__} in {node.op.display_name()} at {where}: {error}"
-        wrapped = InnerNodeError(format_node_error(node, headline, inputs))
+        wrapped = error_from_record(InnerNodeError, node_record(node, error, context=f" at {where}",
+                                                                values=inputs))
         wrapped.node, wrapped.original = node, error
         raise wrapped from None
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import (
-    MissingTestValueError, build_error_class, failure_headline, format_node_error, label,
+    MissingTestValueError, build_error_class, error_from_record, label, message_of, node_record,
 )
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node
 from symnb.core.graph.basic import Apply, Constant, Variable, install_test_values, toposort
@@ -203,10 +203,10 @@ def _nonfinite_message(node: Apply, var: Variable, value: np.ndarray, noted: lis
 def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) -> None:
     if mode == "ignore":
         return
-    headline = failure_headline(node, err)
     hint = ("Test values are computed as the graph is built "
             f"(sn.config.compute_test_value={mode!r}); the line above is where it failed.")
-    message = format_node_error(node, headline, values, extra=[hint])
+    record = node_record(node, err, values=values, notes=[hint])
+    message = message_of(record)
     if mode == "warn":
         frame = node.site.frame
         if frame is not None:
@@ -214,7 +214,7 @@ def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) ->
         else:
             warn_at_user_line(message, TestValueWarning)
         return
-    error = build_error_class(type(err), from_test_value=True)(message)
+    error = error_from_record(build_error_class(type(err), from_test_value=True), record)
     error.original = err
     error.node = node
     if mode == "pdb":
