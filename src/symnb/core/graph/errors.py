@@ -228,6 +228,8 @@ def label(var: Variable) -> str:
         expression = var.site.expression()  # a part of the line: show its source
         if expression is not None and len(expression) <= 40 and "\n" not in expression:
             return expression
+    if var.owner is None:  # an unnamed input: its kind, not its type's repr (``<TensorType(...)>``)
+        return f"unnamed {getattr(var.type, 'kind_name', 'input')}"
     return var.auto_name()
 
 
