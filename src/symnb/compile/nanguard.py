@@ -18,6 +18,7 @@ from symnb.core.graph.errors import SymnbError, error_from_record, label, node_r
 from symnb.core.failed_call import NodeValues, replay
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.type import describe_shape
+from symnb.core.tensor.composite import Composite
 
 __all__ = ["NanGuardMode", "NanGuardError"]
 
@@ -74,7 +75,9 @@ class _NanGuardLinker(Linker):
         found, _ = replay([holder], env, first_bad)
         if found is None:
             return  # NumPy computes no bad value there: the holder's output is reported
-        inside = f"inside {found.holder.op.display_name()}"
+        # A fused chain's name is the optimizer's (Composite{...}), not the user's.
+        fused = isinstance(found.holder.op, Composite)
+        inside = "inside a fused chain of operations" if fused else f"inside {found.holder.op.display_name()}"
         if getattr(found.holder.op, "loops", False):
             inside = (f"iteration {found.evaluation} of {found.holder.op.display_name()} "
                       f"{found.holder.site.describe()}")
