@@ -156,3 +156,18 @@ def test_value_failure_while_tracing_a_step():
 def scan_taps_that_are_not_negative():
     x = T.vector("x")
     sn.scan(lambda a, b: a + b, sequences=[x], outputs_info=[dict(initial=T.vector("h0"), taps=[1])])
+
+
+@case
+def test_value_index_in_a_nested_loop():
+    rows = T.lmatrix("rows", test_value=np.array([[0, 1], [1, 0], [0, 5]]))
+    table = T.vector("table", test_value=np.ones(3, "float32"))
+
+    def inner(k, table):
+        return table[k]
+
+    def outer(row, table):
+        picked, _ = sn.scan(inner, sequences=[row], non_sequences=[table], name="inner")
+        return picked.sum()
+
+    sn.scan(outer, sequences=[rows], non_sequences=[table], name="outer")

@@ -70,3 +70,25 @@ def test_the_message_is_drawn_from_the_record():
     assert "Toposort" in record.text("high") and "Toposort" not in text
     assert record.text("low").splitlines() == text.splitlines()[:2]
     assert "Values of this call" not in record.text(values=False)
+
+
+def test_a_test_value_failure_in_nested_loops_records_every_level():
+    rows = T.lmatrix("rows", test_value=np.array([[0, 1], [1, 0], [0, 5]]))
+    table = T.vector("table", test_value=np.ones(3, "float32"))
+
+    def inner(k, table):
+        return table[k]  # the read
+
+    def outer(row, table):
+        picked, _ = sn.scan(inner, sequences=[row], non_sequences=[table], name="inner")
+        return picked.sum()
+
+    with pytest.raises(sn.TestValueError) as info:
+        sn.scan(outer, sequences=[rows], non_sequences=[table], name="outer")
+    record = info.value.record
+    # rows[2][1] = 5: the outer loop's iteration 2, the inner one's iteration 1.
+    assert record.loops == (LoopLevel("scan 'outer'", 2), LoopLevel("scan 'inner'", 1))
+    assert str(info.value).splitlines()[0].startswith(
+        "IndexError in Subtensor{?} at iteration 1 of scan 'inner', in iteration 2 of scan 'outer': index 5 ")
+    assert record.site.frame.line == "return table[k]  # the read"
+    assert [v.shape for v in record.inputs] == [(3,), ()]
