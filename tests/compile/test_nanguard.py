@@ -21,7 +21,10 @@ def test_seed_inf_input_of_dot_names_the_line():
     message = str(info.value)
     assert "y = T.dot(x, w)" in message
     assert "Inf" in message and "input #0" in message and "(3, 5)" in message
-    assert "dot [id A]" in message  # the node's debugprint
+    assert "[id A]" not in message  # a debugprint's ids: internal, shown under 'high' only
+    with sn.config.change_flags(exception_verbosity="high"), pytest.raises(NanGuardError) as info:
+        fun(infa)
+    assert "dot [id A]" in str(info.value)  # the node's debugprint
     assert len(message.splitlines()) < 60
 
 

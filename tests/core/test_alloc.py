@@ -77,7 +77,7 @@ def test_alloc_errors():
         T.alloc(v, 2, 3)
     v = T.vector("v")
     f = sn.function([v], T.alloc(v, 2, 3))
-    with pytest.raises(sn.GraphRuntimeError, match=r"(?s)input #0 of shape \(4,\) cannot be broadcast.*#0 v "):
+    with pytest.raises(sn.GraphRuntimeError, match=r"(?s)'v' of shape \(4,\) cannot be broadcast.*#0 v "):
         f(np.ones(4, "float32"))
     lengths = T.lvector("lengths")  # of no fixed size: no program per value
     with pytest.raises(sn.DynamicShapeError,

@@ -61,7 +61,7 @@ def test_concatenate_errors():
     x, y = T.matrix("x"), T.matrix("y")
     f = sn.function([x, y], T.concatenate([x, y]))
     with pytest.raises(sn.GraphRuntimeError,
-                       match=r"(?s)input #0 has shape \(2, 3\) and input #1 has shape \(2, 4\).*#0 x .*#1 y "):
+                       match=r"(?s)'x' has shape \(2, 3\) and 'y' has shape \(2, 4\).*#0 x .*#1 y "):
         f(np.ones((2, 3), "float32"), np.ones((2, 4), "float32"))
 
 
@@ -97,7 +97,7 @@ def test_stack_static_shapes_and_errors():
         T.stack([a, a], axis=3)
     x, y = T.vector("x"), T.vector("y")
     f = sn.function([x, y], T.stack([x, y]))
-    with pytest.raises(sn.GraphRuntimeError, match=r"input #0 has shape \(2,\) and input #1 has shape \(3,\)"):
+    with pytest.raises(sn.GraphRuntimeError, match=r"'x' has shape \(2,\) and 'y' has shape \(3,\)"):
         f(np.ones(2, "float32"), np.ones(3, "float32"))
 
 

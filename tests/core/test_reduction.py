@@ -192,7 +192,7 @@ def test_empty_max_raises_when_compiled():
     x = T.matrix("x", test_value=np.ones((2, 3), "float32"))
     f = sn.function([x], [x.max(axis=0), x.argmax(axis=0)])
     assert [r.shape for r in f(np.ones((2, 0), "float32"))] == [(0,), (0,)]
-    message = "max of input #0 \\(shape \\(0, 3\\)\\) over axis 0, which has length 0(.|\\n)*#0 x "
+    message = "max of 'x' \\(shape \\(0, 3\\)\\) over axis 0, which has length 0(.|\\n)*#0 x "
     with pytest.raises(sn.GraphRuntimeError, match=message):
         f(np.zeros((0, 3), "float32"))
 

@@ -147,7 +147,8 @@ def test_index_inside_a_scan_step(mode):
     text = _expect_index_error(lambda: f(np.array([0, 1, 3]), table_value),
                                "index 3 in idx[t] is out of bounds for axis 0 of table, which has length 3",
                                "# the lookup", "Inside Scan{lookup}")
-    assert "in its inner graph" in text
+    assert "at iteration 2 of Scan{lookup}" in text  # idx = [0, 1, 3]: the third step
+    assert "oposort" not in text  # its position in the body: exception_verbosity='high' only
 
 
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)

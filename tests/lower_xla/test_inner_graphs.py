@@ -38,7 +38,10 @@ def test_assert_inside_scan(mode):
     text = str(info.value)
     assert "steps must be positive (condition #1 is false)" in text
     assert "# the inner assert" in text  # the line inside the step function
-    assert "in its inner graph" in text and "Inside Scan{step}" in text
+    assert "Inside Scan{step}" in text
+    assert "at iteration 1 of Scan{step}" in text  # the step whose value is -2
+    assert info.value.record.where == "iteration 1 of Scan{step}"
+    assert "Toposort" not in text  # an internal position: exception_verbosity='high' only
     assert counter.get_value() == 1  # the failed call changed nothing
 
 
@@ -86,10 +89,15 @@ def test_a_failure_inside_a_scan_body_gives_its_index_in_the_body():
     with pytest.raises(sn.GraphRuntimeError) as info:
         f(np.ones((2, 3), "float32"), np.ones(4, "float32"))
     text = str(info.value)
-    assert "# the inner bug" in text
+    assert "# the inner bug" in text and "Inside Scan{step}" in text
+    assert "oposort" not in text  # internal positions: exception_verbosity='high' only
+    with sn.config.change_flags(exception_verbosity="high"):
+        with pytest.raises(sn.GraphRuntimeError) as info:
+            f(np.ones((2, 3), "float32"), np.ones(4, "float32"))
+    text = str(info.value)
     # the add is the third of the body's three nodes; the Scan is the second outer node
     assert "Toposort index: 2 of 3 in its inner graph" in text
-    assert "Inside Scan{step}" in text and "(toposort index 1 of 2)" in text
+    assert "Scan{step}: toposort index 1 of 2" in text
 
 
 def test_64_bit_values_inside_a_fused_composite_enable_x64():

@@ -145,7 +145,8 @@ def test_nested_scans_each_get_an_entry_and_unnamed_inputs_their_position():
     X = T.matrix("X", test_value=np.ones((2, 3), "float32"))
 
     def row_sum(row):
-        sums, _ = sn.scan(lambda v, acc: acc + v, sequences=[row],
+        # A step without named parameters: its unnamed state is shown by position.
+        sums, _ = sn.scan(lambda *args: args[1] + args[0], sequences=[row],
                           outputs_info=[T.zeros((), "float32")], name="inner")
         return sums[-1]
 
@@ -175,6 +176,14 @@ Scan{inner} [id H] ''
  > |*1-<TensorType(float32, shape=())> [id M] -> [id K]
  > |X[t][t] [id N] -> [id J]
 """
+
+
+def test_an_unnamed_state_is_named_as_the_steps_parameter():
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    sums, _ = sn.scan(lambda v, acc: acc + v, sequences=[x], outputs_info=[T.zeros((), "float32")])
+    body = debugprint(sums, file="str").split("Inner graphs:\n\n")[1].splitlines()[1:]
+    assert [line.split(" [id")[0] for line in body] == [
+        " >Elemwise{add,no_inplace}", " > |acc", " > |x[t]"]
 
 
 def test_scan_until_marks_its_condition():

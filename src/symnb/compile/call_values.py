@@ -4,8 +4,9 @@ Every error a call raises about a node (a shape a node cannot take, an index or
 ``Assert`` check, ``NanGuardMode``'s verdict) goes through :func:`with_call_values`
 before it leaves the function: the graph is replayed with the call's arguments and the
 shared variables' values before the call (unchanged by the failed call), see
-:mod:`symnb.core.failed_call`. The values are added to the message and kept on the
-error for ``GraphExplorer(err)`` and the error's HTML.
+:mod:`symnb.core.failed_call`. The values are kept on the error for
+``GraphExplorer(err)`` and the error's HTML, and enter its record (``err.record``), from
+which its message is drawn again.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.config import config
-from symnb.core.graph.errors import describe_inputs, label
+from symnb.core.graph.errors import label, set_record
 from symnb.core.failed_call import CallValues, NodeValues, replay
 
 __all__ = ["with_call_values"]
@@ -23,7 +23,8 @@ __all__ = ["with_call_values"]
 
 def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> Exception:
     """``error`` with ``error.call_values`` set (when it names a node), for the call of
-    ``function`` with ``arrays`` (its checked arguments; shared values are read here)."""
+    ``function`` with ``arrays`` (its checked arguments; shared values are read here),
+    and its record (and so its message) holding them."""
     node = getattr(error, "node", None)
     if node is None or getattr(error, "call_values", None) is not None:
         return error
@@ -32,26 +33,11 @@ def with_call_values(error: Exception, function: Any, arrays: Sequence[Any]) -> 
     except Exception:  # noqa: BLE001 -- the replay must never hide the error it explains
         return error
     error.call_values = values
-    if config.exception_verbosity == "low":  # the message stays short; the values are kept
-        return error
-    text = "\n".join(values.lines())
-    if error.args and isinstance(error.args[0], str):  # part of the message: str(err) shows it
-        message = _with_call_shapes(error.args[0], node, values)
-        error.args = (f"{message}\n{text}",) + error.args[1:]
-    else:
-        error.add_note(text)
+    if getattr(error, "_record", None) is not None:
+        set_record(error, values.record(error.record))
+    else:  # an error made from a message alone: its values follow it
+        error.add_note("\n".join(values.lines()))
     return error
-
-
-def _with_call_shapes(message: str, node: Any, values: CallValues) -> str:
-    """``message`` with its list of the node's inputs showing each input's dtype and
-    shape in this call (the graph's static types have unknown lengths: ``(?, ?)``)."""
-    if values.inputs is None or len(values.inputs) != len(node.inputs):
-        return message
-    static = "\n".join([f"Inputs of {node.op.display_name()}:", *describe_inputs(node)])
-    in_call = "\n".join([f"Inputs of {node.op.display_name()} (shapes in this call):",
-                         *describe_inputs(node, values.inputs)])
-    return message.replace(static, in_call, 1)
 
 
 def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any]) -> CallValues:

@@ -20,7 +20,7 @@ import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
-from symnb.core.graph.errors import SymnbError, format_node_error, label
+from symnb.core.graph.errors import SymnbError, label, node_error
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.source import warn_at_user_line
 
@@ -69,7 +69,7 @@ class _DebugLinker(Linker):
             if problem is not None:
                 headline = (f"DebugMode: the XLA lowering of {node.op.display_name()} disagrees "
                             f"with its NumPy perform on output #{position} ({label(var)!r}): {problem}")
-                raise DebugModeError(format_node_error(node, headline, inputs))
+                raise node_error(DebugModeError, node, headline, inputs)
 
 
 class DebugMode(Mode):
@@ -108,7 +108,7 @@ def check_rewrites(fgraph: Any, original_outputs: Sequence, inputs: Sequence,
         if record.exact:
             headline = (f"DebugMode: rewrite {record.name!r} changed the value of "
                         f"{label(record.old)!r}: {problem}")
-            raise DebugModeError(format_node_error(record.before, headline))
+            raise node_error(DebugModeError, record.before, headline)
         changed_by_inexact.append((record, problem))
     try:
         with np.errstate(all="ignore"):

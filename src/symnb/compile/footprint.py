@@ -15,7 +15,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 import jax
 import numpy as np
 
-from symnb.core.graph.errors import OutOfMemoryError, format_node_error, label
+from symnb.core.graph.errors import OutOfMemoryError, label, node_error
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.type import describe_shape
@@ -52,7 +52,7 @@ def high_verbosity_details(inputs: Sequence[Variable], arrays: Sequence[Any],
                            context: Callable[[], Any] | None, static: Sequence[int] = ()
                            ) -> list[str]:
     """The footprint of a call that failed at ``nodes[index]`` (the debugprint of the
-    node is added by ``format_node_error``, through the printing layer's section)."""
+    node is added by ``node_error``, through the printing layer's section)."""
     return _lines(storage_footprint(inputs, arrays, nodes[:index], context, static))
 
 
@@ -96,8 +96,7 @@ def out_of_memory_error(inputs: Sequence[Variable], arrays: Sequence[Any], nodes
                 f"likely the one that does not fit ({reason})")
     traced = {id(e.var): jax.ShapeDtypeStruct(e.shape, e.dtype) for e in entries}
     values = [traced.get(id(v)) for v in largest.node.inputs]  # None: a constant, shown by type
-    message = format_node_error(largest.node, headline, values, [_advice(largest)] + listing)
-    out = OutOfMemoryError(message)
+    out = node_error(OutOfMemoryError, largest.node, headline, values, [_advice(largest)] + listing)
     out.node = largest.node
     out.shape = largest.shape
     out.nbytes = largest.nbytes

@@ -39,15 +39,14 @@ from symnb.compile.specialize import check_specializable, check_static_values, v
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import (
-    GraphRuntimeError, IndexOutOfBoundsError, SymnbError, failure_headline,
-    format_node_error, label,
+    GraphRuntimeError, IndexOutOfBoundsError, SymnbError, error_from_record, label, node_record,
 )
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.shared import lock_order
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import FailedCheck, failed_check_error, raise_failed_check
-from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_lines
+from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_details, place_lines
 from symnb.lower_xla.registry import StaticValueRequired
 from symnb.core.graph.traceback_filter import api_boundary, hide_library_frames
 
@@ -396,15 +395,17 @@ class Function:
         values = [_Summary(d, s) for d, s in zip(failure.dtypes, failure.shapes)]
         call = ", ".join(f"{label(v)}: {a.dtype} {describe_shape(np.shape(a))}"
                          for v, a in zip(self.inputs, arrays))
-        extra = place_lines(place, self.maker.optimizer)
-        extra.append(f"Called with: {call}" if call else "Called with no arguments")
+        notes = place_lines(place, self.maker.optimizer)
+        notes.append(f"Called with: {call}" if call else "Called with no arguments")
+        details = place_details(place)
         if config.exception_verbosity == "high":
             outer = place.enclosing[0] if place.enclosing else place
-            extra += high_verbosity_details(self._program_inputs, arrays, self.nodes, outer.index,
-                                            self._context, self._program.static)
-        headline = failure_headline(node, failure.error, f" while running {self._title()}")
+            details += high_verbosity_details(self._program_inputs, arrays, self.nodes, outer.index,
+                                              self._context, self._program.static)
+        record = node_record(node, failure.error, context=f" while running {self._title()}",
+                             values=values, notes=notes, details=details)
         kind = IndexOutOfBoundsError if isinstance(failure.error, IndexError) else GraphRuntimeError
-        error = kind(format_node_error(node, headline, values, extra))
+        error = error_from_record(kind, record)
         error.node = node
         error.original = failure.error
         return with_call_values(error, self, arrays)

@@ -14,10 +14,11 @@ import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
-from symnb.core.graph.errors import SymnbError, format_node_error, label, printed_node
+from symnb.core.graph.errors import SymnbError, error_from_record, label, node_record
 from symnb.core.failed_call import NodeValues, replay
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.type import describe_shape
+from symnb.core.tensor.composite import Composite
 
 __all__ = ["NanGuardMode", "NanGuardError"]
 
@@ -52,9 +53,11 @@ class _NanGuardLinker(Linker):
             return
         headline = (f"NanGuardMode: {' and '.join(problems)} in {where} {label(var)!r} "
                     f"({value.dtype} {describe_shape(np.shape(value))}) of "
-                    f"{node.op.display_name()} ({inside or f'toposort index {index}'})")
-        extra = _debugprint(node)
-        error = NanGuardError(format_node_error(node, headline, inputs, extra))
+                    f"{node.op.display_name()}" + (f" ({inside})" if inside else ""))
+        # Where it sits in the toposort: internal, for 'high' only (which adds a debugprint).
+        details = [f"Toposort index: {index}"]
+        record = node_record(node, headline, values=inputs, details=details)
+        error = error_from_record(NanGuardError, record)
         error.node = node  # GraphExplorer(error) draws the graph with this node marked
         error.bad_value = self._bad  # what the call's replay looks for (compile/call_values.py)
         raise error
@@ -72,7 +75,9 @@ class _NanGuardLinker(Linker):
         found, _ = replay([holder], env, first_bad)
         if found is None:
             return  # NumPy computes no bad value there: the holder's output is reported
-        inside = f"inside {found.holder.op.display_name()}"
+        # A fused chain's name is the optimizer's (Composite{...}), not the user's.
+        fused = isinstance(found.holder.op, Composite)
+        inside = "inside a fused chain of operations" if fused else f"inside {found.holder.op.display_name()}"
         if getattr(found.holder.op, "loops", False):
             inside = (f"iteration {found.evaluation} of {found.holder.op.display_name()} "
                       f"{found.holder.site.describe()}")
@@ -91,11 +96,6 @@ def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:
     if big and (np.abs(value[np.isfinite(value)]) > BIG).any():
         found.append(f"big value (> {BIG:g})")
     return found
-
-
-def _debugprint(node: Apply) -> list[str]:
-    text = printed_node(node)  # the printing layer's debugprint, registered on import
-    return [] if text is None else ["Debugprint of the node:", text]
 
 
 class NanGuardMode(Mode):

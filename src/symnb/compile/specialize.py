@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import format_node_error, label
+from symnb.core.graph.errors import label, node_error
 from symnb.core.graph.basic import (Apply, Constant, Place, Variable, node_places, value_ancestors,
                                     walk_nodes)
 from symnb.core.graph.static import MAX_SPECIALIZED_ELEMENTS, known_while_tracing
@@ -68,12 +68,12 @@ def check_specializable(node: Apply, variables: Sequence[Variable], values: Sequ
     for var, value in zip(variables, values):
         size = int(np.size(value))
         if size > MAX_SPECIALIZED_ELEMENTS:
-            raise DynamicShapeError(format_node_error(
-                node, f"DynamicShapeError in {node.op.display_name()}: a length XLA needs to "
+            raise node_error(
+                DynamicShapeError, node, f"DynamicShapeError in {node.op.display_name()}: a length XLA needs to "
                       f"compile the program depends on the value of shared variable "
                       f"{label(var)!r}, which has {size} elements; symnb compiles a program per "
                       f"distinct value only for values of at most {MAX_SPECIALIZED_ELEMENTS} "
-                      f"elements. Compute the length from shapes (x.shape[i]) and constants."))
+                      f"elements. Compute the length from shapes (x.shape[i]) and constants.")
 
 
 def _static_size(var: Variable) -> int | None:
@@ -111,10 +111,10 @@ def check_static_values(nodes: Sequence[Apply], inputs: Sequence[Variable], n_ar
                 continue
             reason = never_static_reason(var, place, inputs, n_arguments, HINTS[role], known)
             if reason is not None:
-                raise DynamicShapeError(format_node_error(
-                    node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
+                raise node_error(
+                    DynamicShapeError, node, f"DynamicShapeError in {node.op.display_name()}: {label(var)} "
                           f"({role}) {reason}. XLA needs it to compile the program (its "
-                          f"shapes are static)."))
+                          f"shapes are static).")
 
 
 def _known_outside(var: Variable, enclosing: tuple[Place, ...], known: set[int]) -> bool:

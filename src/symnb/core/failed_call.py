@@ -13,15 +13,16 @@ body, the iteration. Errors carry it as ``err.call_values`` (:class:`CallValues`
 from __future__ import annotations
 
 import collections
+import dataclasses
 import itertools
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import label
+from symnb.core.graph.error_record import ErrorRecord, LoopLevel, ValueRecord, bad_entries, short_summary
+from symnb.core.graph.errors import input_records, label
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node, stepping
 from symnb.core.graph import Apply, Constant, Variable
-from symnb.core.graph.type import describe_shape
 
 __all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary"]
 
@@ -42,6 +43,9 @@ class NodeValues(NamedTuple):
     evaluation: int
     #: The node whose inner graph this evaluation ran in (innermost), if any.
     holder: Apply | None
+    #: Every node holding the graph this evaluation ran in, outermost first, each with
+    #: the run of its inner graph this was in (the iteration, for a loop).
+    levels: tuple[tuple[Apply, int], ...] = ()
 
 
 class _Found(BaseException):
@@ -58,24 +62,26 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
     Returns ``(found, other)``: the evaluation found (None if none was), and the first
     node that failed in NumPy without being sought (None if none did).
     """
-    holders: list[tuple[int, Apply | None]] = [(0, None)]
+    # (token of a run of an inner graph, the node holding it, that node's evaluation)
+    holders: list[tuple[int, Apply | None, int]] = [(0, None, 0)]
     tokens = itertools.count(1)
     counts: collections.Counter = collections.Counter()
     result: list[NodeValues] = []
     failed: list[NodeValues] = []
 
     def watch(node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        token, holder = holders[-1]
+        token, holder, _ = holders[-1]
         evaluation = counts[token, id(node)]
         counts[token, id(node)] += 1
+        levels = _levels(holders, evaluation)
         if node.op.inner_graphs:
-            holders.append((next(tokens), node))
+            holders.append((next(tokens), node, evaluation))
         try:
             outputs = run_node(node, inputs)
         except (_Found, PerformContractError):
             raise
         except Exception as error:
-            seen = NodeValues(node, list(inputs), None, error, evaluation, holder)
+            seen = NodeValues(node, list(inputs), None, error, evaluation, holder, levels)
             if stop(seen):
                 result.append(seen)
                 raise _Found() from None
@@ -85,7 +91,7 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
         finally:
             if node.op.inner_graphs:
                 holders.pop()
-        seen = NodeValues(node, list(inputs), outputs, None, evaluation, holder)
+        seen = NodeValues(node, list(inputs), outputs, None, evaluation, holder, levels)
         if stop(seen):
             result.append(seen)
             raise _Found()
@@ -104,30 +110,13 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
     return (result[0] if result else None), (failed[0] if failed else None)
 
 
-def bad_entries(value: Any) -> tuple[int, int]:
-    """``(NaN count, Inf count)`` of a value (zeros for a non-float value)."""
-    array = np.asarray(value)
-    if array.dtype.kind not in "fc" or array.size == 0:
-        return 0, 0
-    return int(np.isnan(array).sum()), int(np.isinf(array).sum())
-
-
-def short_summary(value: Any) -> str:
-    """``float32 (3,) min=0 max=1 NaN=1`` (the error message's line for a value)."""
-    if value is None:
-        return "not computed"
-    array = np.asarray(value)
-    parts = [f"{array.dtype} {describe_shape(array.shape)}"]
-    if array.size and array.dtype.kind in "biuf":
-        numbers = array[np.isfinite(array)] if array.dtype.kind == "f" else array
-        if array.size <= 6:
-            parts.append(" ".join(np.array2string(array, separator=", ").split()))
-        elif numbers.size:
-            parts.append(f"min={numbers.min():.4g} max={numbers.max():.4g}")
-        nan, inf = bad_entries(array)
-        if nan or inf:
-            parts.append(f"NaN={nan} inf={inf}")
-    return " ".join(parts)
+def _levels(holders: Sequence[tuple[int, Apply | None, int]], evaluation: int
+            ) -> tuple[tuple[Apply, int], ...]:
+    """``((holder, run), ...)``, outermost first: each holder of the current inner graph
+    with the run of its graph the evaluation is in (the next holder's evaluation; the
+    evaluation itself for the innermost)."""
+    runs = [entry[2] for entry in holders[2:]] + [evaluation]
+    return tuple((entry[1], run) for entry, run in zip(holders[1:], runs))
 
 
 class CallValues:
@@ -140,7 +129,10 @@ class CallValues:
     - ``inputs``: its input values in this call (NumPy arrays, in input order);
     - ``outputs``: its output values, where the NumPy replay computed them, else None;
     - ``iteration``: for a node inside a loop body, the iteration that failed, else None;
-    - ``where``: ``"iteration 3 of Scan{step}"``, or ``""`` for a node of the outer graph;
+    - ``loops``: ``((loop node, iteration), ...)``, every loop it failed in, outermost first;
+    - ``where``: ``"iteration 3 of Scan{step}"`` (every level of nested loops, innermost
+      first: ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``), or ``""``
+      for a node of the outer graph;
     - ``note``: what the replay could not establish (``""`` when it found the failure);
     - ``value_of(var)``: any variable's value in this call, where the replay computed it
       (every node of the outer graph run before the failure; the failing node's inputs;
@@ -171,10 +163,31 @@ class CallValues:
         found = found if found is not None else last
         self.inputs: list[np.ndarray] | None = found.inputs if found is not None else None
         self.outputs: list[np.ndarray] | None = found.outputs if found is not None else None
+        levels = found.levels if found is not None else ()
+        self.loops = tuple((h, i) for h, i in levels if getattr(h.op, "loops", False))
         holder = found.holder if found is not None else None
         loops = holder is not None and getattr(holder.op, "loops", False)
         self.iteration: int | None = found.evaluation if loops else None
-        self.where = f"iteration {found.evaluation} of {holder.op.display_name()}" if loops else ""
+        self.where = ", in ".join(level.text() for level in reversed(self.loop_levels()))
+
+    def loop_levels(self) -> tuple[LoopLevel, ...]:
+        """The loops the failing node ran in, outermost first, with the iteration."""
+        return tuple(LoopLevel(h.op.display_name(), i) for h, i in self.loops)
+
+    def record(self, record: ErrorRecord) -> ErrorRecord:
+        """``record`` (the error's) with this call's values: the failing node's inputs
+        shaped and valued as in this call, its outputs (``computed=False`` where it did
+        not produce them), the loops' iterations and what the replay could not tell."""
+        inputs = input_records(self.node, self.inputs)
+        outputs = tuple(ValueRecord(i, label(v), str(v.dtype) if x is None else str(np.asarray(x).dtype),
+                                    tuple(v.type.shape) if x is None else np.shape(x), value=x,
+                                    computed=x is not None,
+                                    constant=isinstance(v, Constant))
+                        for i, (v, x) in enumerate(self.output_values()))
+        if self.inputs is not None:
+            inputs = tuple(dataclasses.replace(r, value=x) for r, x in zip(inputs, self.inputs))
+        return dataclasses.replace(record, inputs=inputs, outputs=outputs, values_from="this call",
+                                   loops=self.loop_levels(), call_note=self.note)
 
     def input_values(self) -> list[tuple[Variable, np.ndarray | None]]:
         """``[(input variable, its value in this call)]`` of the failing node."""
@@ -223,24 +236,12 @@ class CallValues:
         return {v: (str(np.asarray(x).dtype), np.shape(x)) for v, x in known.values()}
 
     def lines(self) -> list[str]:
-        """The values as text lines (added to the error's message)."""
-        where = f" at {self.where}" if self.where else ""
-        lines = [f"Values of this call at {self.node.op.display_name()}{where} "
-                 f"(err.call_values; the graph replayed in NumPy with the call's arguments):"]
-        lines += [f"  input #{i} {_name(v)}: {short_summary(x)}"
-                  for i, (v, x) in enumerate(self.input_values())]
-        lines += [f"  output #{i} {_name(v)}: {short_summary(x)}"
-                  for i, (v, x) in enumerate(self.output_values())]
-        if self.note:
-            lines.append(f"  ({self.note})")
-        return lines
+        """The values as text lines (as the error's message shows them)."""
+        node = self.node
+        return self.record(ErrorRecord("", node=node, op=node.op.display_name())).call_lines()
 
     def __repr__(self) -> str:
         return "\n".join(self.lines())
-
-
-def _name(var: Variable) -> str:
-    return repr(label(var)) if not isinstance(var, Constant) else f"constant {label(var)}"
 
 
 def _note(node: Apply, found: NodeValues | None, other: NodeValues | None) -> str:

@@ -55,11 +55,11 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from symnb.core.graph.errors import format_node_error
+from symnb.core.graph.errors import error_from_record, node_record
 from symnb.core.graph.basic import Apply, Place, node_places, walk_nodes
 from symnb.core.graph.static import known_while_tracing
 from symnb.core.tensor.assertion import AssertionFailedError
-from symnb.lower_xla.interpreter import place_lines
+from symnb.lower_xla.interpreter import place_details, place_lines
 from symnb.lower_xla.jax_private import checkify_failed
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
@@ -438,9 +438,9 @@ def failed_check_error(failed: FailedCheck, program_nodes: Sequence[Apply], node
         facts["value"] = failed.value
     place = _same_place(site.node, program_nodes, nodes)
     node = place.node
-    headline = (f"{kind.plain.__name__} in {node.op.display_name()} while running {title}: "
-                f"{kind.message(node, facts)}")
-    error = kind.error(format_node_error(node, headline, extra=place_lines(place)))
+    record = node_record(node, kind.message(node, facts), kind.plain.__name__, f" while running {title}",
+                         notes=place_lines(place), details=place_details(place))
+    error = error_from_record(kind.error, record)
     error.node = node
     error.place = place
     return error

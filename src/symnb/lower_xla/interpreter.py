@@ -25,7 +25,7 @@ from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
 
 __all__ = ["NodeFailure", "NodeThunk", "NodeHook", "TraceShapes", "build_program", "scope_name",
-           "scope_names", "failing_node", "place_lines"]
+           "scope_names", "failing_node", "place_lines", "place_details"]
 
 
 class NodeFailure(Exception):
@@ -238,16 +238,25 @@ def failing_node(failure: Any, program_nodes: Sequence[Apply], nodes: Sequence[A
 
 
 def place_lines(place: Place, optimizer: Any = None) -> list[str]:
-    """Where a failing node sits, for error reports: its toposort index in its graph,
-    then each node holding that graph (innermost first)."""
-    lines = [f"Toposort index: {place.index} of {place.count}"
-             + (" in its inner graph" if place.enclosing else "")]
+    """Where a failing node sits, for error reports, in the user's terms: each node
+    holding its graph (innermost first) and the line that built it, or that the optimizer
+    fused it (its positions in the toposort are :func:`place_details`)."""
+    lines = []
     for holder in reversed(place.enclosing):
         if isinstance(holder.node.op, Composite):
             level = f" ({optimizer!r})" if optimizer is not None else ""
-            lines.append(f"The optimizer{level} fused this operation into "
-                         f"{holder.node.op.display_name()}; the line above is where it was built.")
+            lines.append(f"The optimizer{level} fused this operation into a fused chain of "
+                         f"operations; the line above is where it was built.")
         else:
-            lines.append(f"Inside {holder.node.op.display_name()} {holder.node.site.describe()} "
-                         f"(toposort index {holder.index} of {holder.count})")
+            lines.append(f"Inside {holder.node.op.display_name()} {holder.node.site.describe()}")
+    return lines
+
+
+def place_details(place: Place) -> list[str]:
+    """The failing node's toposort index in its graph, then each holder's (innermost
+    first): shown under ``exception_verbosity='high'`` only."""
+    lines = [f"Toposort index: {place.index} of {place.count}"
+             + (" in its inner graph" if place.enclosing else "")]
+    lines += [f"{holder.node.op.display_name()}: toposort index {holder.index} of {holder.count}"
+              for holder in reversed(place.enclosing)]
     return lines

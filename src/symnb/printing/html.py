@@ -22,11 +22,13 @@ from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
 __all__ = ["kind_of", "value_summary", "value_html", "array_html", "pre", "table", "variable_rows",
-           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING"]
+           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING", "NOT_COMPUTED"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
 #: The summary of a value not computed yet.
 PENDING = "pending (computed when .test_value is read)"
+#: The summary of a value its node could not compute (the node an error names).
+NOT_COMPUTED = "not computed: computing it raised the error above"
 _CELL = "text-align:left;vertical-align:top;padding:1px 10px 1px 0;border:none"
 
 
@@ -45,20 +47,23 @@ def kind_of(var: Variable) -> str:
     return "input"
 
 
-def value_summary(var: Variable) -> str:
-    """The one-line summary of ``var``'s value, computing nothing."""
+def value_summary(var: Variable, failed: Apply | None = None) -> str:
+    """The one-line summary of ``var``'s value, computing nothing; ``failed``: the node
+    an error names, whose outputs are not pending but could not be computed."""
     value = value_of(var)
     if value is not None:
         return value_stats(value)
     if var.owner is not None:
-        return PENDING
+        return NOT_COMPUTED if failed is not None and var.owner is failed else PENDING
     return "no test value"
 
 
-def value_html(var: Variable) -> str:
-    """The value's summary line and, for a 1-D or 2-D value, its heatmap."""
-    picture = heatmap_html(value_of(var), title=f"{label(var)}: {value_summary(var)}")
-    text = f"<span>{_e(value_summary(var))}</span>"
+def value_html(var: Variable, failed: Apply | None = None) -> str:
+    """The value's summary line and, for a 1-D or 2-D value, its heatmap (``failed``: see
+    :func:`value_summary`)."""
+    summary = value_summary(var, failed)
+    picture = heatmap_html(value_of(var), title=f"{label(var)}: {summary}")
+    text = f"<span>{_e(summary)}</span>"
     return f"{text}<br>{picture}" if picture else text
 
 
@@ -125,14 +130,15 @@ _VALUE_MIN_WIDTH = "40ch"  # a value's summary line in an inputs table, about on
 
 
 def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
-                      call: CallValues | None = None) -> str:
+                      call: CallValues | None = None, failed: Apply | None = None) -> str:
     """The details of one node of ``picture``, as a card: what it is (and what made it,
     for a gradient or rewrite node), its shape, static type and value (a heatmap with its
     scale), where it was built (on one line), the groups it sits in, and its inputs with
     their lines; with ``actions``, buttons to open its inner graphs, collapse it, compute
     a pending test value or close its group (a saved snapshot, where nothing runs them,
     has none). With ``call`` (a failed call's :class:`CallValues`), the values of that
-    call come first, labelled so, and the test values follow as one-line summaries."""
+    call come first, labelled so, and the test values follow as one-line summaries.
+    ``failed``: the node an error names (its outputs: not computed, not pending)."""
     node = picture.find(node_id)
     if node is None:
         return '<p style="margin:0">Click a node to see its op, type, value and line; click a group to open it.</p>'
@@ -142,7 +148,7 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
     rows = [("op", _e(kind_of(var)))]
     if node.role:
         rows.append(("made by", _e(_maker(node, picture))))
-    value = value_html(var) if call is None else _e(value_summary(var))
+    value = value_html(var, failed) if call is None else _e(value_summary(var, failed))
     if node.role and value_of(var) is None and not node.role.startswith("grad"):
         value = _e("not computed yet: a rewrite made this node after the test values were computed"
                    + (" (the button below computes it)" if actions else "; the compiled program computes it"))
@@ -166,9 +172,9 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
     if actions:
         parts.append(_actions(node, groups))
     if node.kind == "apply":
-        parts.append(_io_table("inputs", node.obj.inputs, call))
+        parts.append(_io_table("inputs", node.obj.inputs, call, failed=failed))
         if len(node.obj.outputs) > 1 or (call is not None and node.obj is call.node):
-            parts.append(_io_table("outputs", node.obj.outputs, call))
+            parts.append(_io_table("outputs", node.obj.outputs, call, failed=failed))
     parts.append("</div>")
     return "".join(parts)
 
@@ -247,7 +253,7 @@ def _actions(node: PictureNode, groups: list) -> str:
 
 
 def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None = None,
-              compact: bool = False) -> str:
+              compact: bool = False, failed: Apply | None = None) -> str:
     """Variables in rows: name, type, value, line. With ``call``, the value in that call
     first, then the test value's summary; ``compact``: summaries only, no heatmaps."""
     def line(text: str) -> str:
@@ -259,7 +265,7 @@ def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None
         return f'<div style="min-width:{_VALUE_MIN_WIDTH}">{content}</div>'
 
     def values(v: Variable) -> list[str]:
-        test = _e(value_summary(v)) if compact or call is not None else value_html(v)
+        test = _e(value_summary(v, failed)) if compact or call is not None else value_html(v, failed)
         if call is None:
             return [cell(test)]
         now = call.value_of(v)

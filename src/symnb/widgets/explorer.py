@@ -30,7 +30,7 @@ from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues
 from symnb.printing.failure import failure_html
 from symnb.printing.graph_model import GraphPicture, creation_text
-from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
+from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
 from symnb.printing.html import pre
@@ -175,13 +175,10 @@ class GraphExplorer(WidgetView):
         return getattr(self.error, "call_values", None)
 
     def details_html(self, actions: bool = True) -> str:
-        details = node_details_html(self.picture, self.selected, actions, self.call_values)
-        node = self.picture.find(self.selected) if self.selected else None
-        if self.error is None or node is None or node.obj is not _error_node(self.error):
-            return details
         # The node the error names: its test value could not be computed (that is the
         # error) or is computed; never "pending".
-        return details.replace(PENDING, "not computed: computing it raised the error above")
+        failed = getattr(self.error, "node", None)
+        return node_details_html(self.picture, self.selected, actions, self.call_values, failed=failed)
 
     def compute(self, node_id: str) -> str:
         """Compute the test values of node ``node_id``'s inputs and outputs (shown as

@@ -6,16 +6,35 @@ It stands alone so that ``config`` (whose ``ConfigError`` is a ``SymnbError``) a
 
 from typing import Callable
 
+from symnb.core.graph.error_record import ErrorRecord
+
 __all__ = ["SymnbError", "register_error_html"]
 
 
 class SymnbError(Exception):
     """Base of symnb's own errors.
 
-    Shown in a notebook cell (``err``), an error is drawn as HTML by the printing layer
-    (``symnb.printing.failure``): its message and, for a failed call, the values of that
-    call (``err.call_values``, :class:`symnb.core.failed_call.CallValues`).
+    Every one carries its structured record (``err.record``, an
+    :class:`~symnb.core.graph.error_record.ErrorRecord`): the failing node, its inputs,
+    the iterations, the user's line. Its message (``str(err)``) is drawn from it, and so
+    is its HTML in a notebook cell (``symnb.printing.failure``), with, for a failed call,
+    the values of that call (``err.call_values``, :class:`symnb.core.failed_call.CallValues`).
+    An error raised with a message alone has a record holding that message.
     """
+
+    _record: ErrorRecord | None = None
+
+    @property
+    def record(self) -> ErrorRecord:
+        """The error's structured record (see the class's docstring)."""
+        if self._record is not None:
+            return self._record
+        message = str(self.args[0]) if len(self.args) == 1 else str(self)
+        return ErrorRecord(message)
+
+    @record.setter
+    def record(self, record: ErrorRecord) -> None:
+        self._record = record
 
     def _repr_html_(self) -> str | None:
         return _ERROR_HTML[0](self) if _ERROR_HTML else None

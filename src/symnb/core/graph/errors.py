@@ -32,15 +32,15 @@ computes its own (``symnb.core.graph.test_value``). :func:`format_node_error` is
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
 from symnb.core.graph.config import config
 from symnb.core.graph.error_base import SymnbError, register_error_html
+from symnb.core.graph.error_record import ErrorRecord, ValueRecord, value_lines
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.source import Site, capture_site
-from symnb.core.graph.type import describe_shape
 
 __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
@@ -50,7 +50,8 @@ __all__ = [
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section", "register_node_printer", "printed_node",
-    "register_error_html",
+    "register_error_html", "ErrorRecord", "ValueRecord", "node_record", "input_records",
+    "failure_problem", "error_from_record", "node_error", "set_record", "message_of",
 ]
 
 
@@ -205,11 +206,11 @@ def build_error(problem: str | BaseException, kind: type[BaseException] = ValueE
     site = capture_site(config.traceback__limit)
     cls = build_error_class(kind)
     if op is None:
-        return cls(format_at_line(str(problem), site))
+        return error_from_record(cls, ErrorRecord(str(problem), site=site))
     node = UnbuiltNode(op, list(inputs), site)
     error = problem if isinstance(problem, BaseException) else kind(problem)
     hint = "Static shapes are checked as the node is built; the line above is where it failed."
-    built = cls(format_node_error(node, failure_headline(node, error), extra=[hint]))
+    built = error_from_record(cls, node_record(node, error, notes=[hint]))
     built.original, built.node = error, node
     return built
 
@@ -227,25 +228,29 @@ def label(var: Variable) -> str:
         expression = var.site.expression()  # a part of the line: show its source
         if expression is not None and len(expression) <= 40 and "\n" not in expression:
             return expression
+    if var.owner is None:  # an unnamed input: its kind, not its type's repr (``<TensorType(...)>``)
+        return f"unnamed {getattr(var.type, 'kind_name', 'input')}"
     return var.auto_name()
 
 
-def _value_summary(value: np.ndarray | None, var: Variable) -> str:
-    if value is None:
-        return f"{var.dtype} {describe_shape(var.type.shape)}"
-    return f"{value.dtype} {describe_shape(value.shape)}"
+def input_records(node: Apply | UnbuiltNode, values: Sequence[Any] | None = None
+                  ) -> tuple[ValueRecord, ...]:
+    """A :class:`ValueRecord` per input of ``node``: its label, dtype and shape (those
+    of ``values[i]`` where given: a test value, a call's value, or anything with a
+    ``dtype`` and a ``shape``; else its static type's) and the line that built it."""
+    records = []
+    for i, var in enumerate(node.inputs):
+        value = values[i] if values is not None else None
+        dtype, shape = (var.dtype, var.type.shape) if value is None else (value.dtype, value.shape)
+        records.append(ValueRecord(i, label(var), str(dtype), tuple(shape), where_built(var),
+                                   constant=isinstance(var, Constant)))
+    return tuple(records)
 
 
 def describe_inputs(node: Apply | UnbuiltNode, values: Sequence[np.ndarray | None] | None = None
                     ) -> list[str]:
     """One line per input: index, label, dtype and shape, and where it was built."""
-    lines = []
-    names = [label(v) for v in node.inputs]
-    width = max((len(n) for n in names), default=0)
-    for i, (var, name) in enumerate(zip(node.inputs, names)):
-        value = values[i] if values is not None else None
-        lines.append(f"  #{i} {name:<{width}}  {_value_summary(value, var):<18} {where_built(var)}")
-    return lines
+    return value_lines(input_records(node, values))
 
 
 def where_built(var: Variable) -> str:
@@ -256,15 +261,70 @@ def where_built(var: Variable) -> str:
     return var.site.describe("input created at" if var.owner is None else "built at")
 
 
-def failure_headline(node: Apply | UnbuiltNode, err: BaseException, context: str = "") -> str:
-    """``ValueError in dot: <message>`` (without repeating the op's name)."""
+def failure_problem(node: Apply | UnbuiltNode, err: BaseException) -> str:
+    """What ``err`` says about ``node``, naming its inputs by their labels (an error
+    raised while lowering, which names them by position, says it again with the names:
+    its ``with_names``), without repeating the op's name."""
     op_name = node.op.display_name()
-    # Errors raised while lowering name inputs by position; reword them with names.
     reword = getattr(err, "with_names", None)
     text = reword([label(v) for v in node.inputs]) if reword is not None else str(err)
-    if text.startswith(f"{op_name}: "):
-        text = text[len(op_name) + 2:]
-    return f"{type(err).__name__} in {op_name}{context}: {text}"
+    return text[len(op_name) + 2:] if text.startswith(f"{op_name}: ") else text
+
+
+def failure_headline(node: Apply | UnbuiltNode, err: BaseException, context: str = "") -> str:
+    """``ValueError in dot: <message>`` (without repeating the op's name)."""
+    return node_record(node, err, context=context).headline
+
+
+def node_record(node: Apply | UnbuiltNode, problem: str | BaseException, kind: str = "",
+                context: str = "", values: Sequence[Any] | None = None, notes: Sequence[str] = (),
+                details: Sequence[str] = (), values_from: str = "static") -> ErrorRecord:
+    """The record of ``node``'s failure: ``problem`` (an exception: its kind and what it
+    says, inputs named; or the text, of ``kind``), where it ran (``context``), its inputs
+    (shaped as ``values``, see :func:`input_records`), ``notes`` and, under
+    ``exception_verbosity='high'``, ``details`` and the registered sections."""
+    if isinstance(problem, BaseException):
+        kind, problem = kind or type(problem).__name__, failure_problem(node, problem)
+    if config.exception_verbosity == "high":
+        details = list(details)
+        if isinstance(node, Apply):
+            for section in _HIGH_VERBOSITY_SECTIONS:
+                details.extend(section(node))
+    return ErrorRecord(problem, kind, node, node.op.display_name(), context,
+                       inputs=input_records(node, values),
+                       values_from=values_from if values is None else "test values",
+                       site=node.site, notes=tuple(notes), details=tuple(details))
+
+
+def message_of(record: ErrorRecord, values: bool = True) -> str:
+    """The message drawn from ``record`` by ``config.exception_verbosity``: 'low': the
+    headline and the user's line; 'medium' (default): also each input, the notes and
+    (unless ``values`` is False) a failed call's values; 'high': also more user frames
+    and the details."""
+    frames = 1 if config.exception_verbosity != "high" else config.traceback__limit
+    return record.text(config.exception_verbosity, frames, values)
+
+
+def error_from_record(cls: type[BaseException], record: ErrorRecord) -> BaseException:
+    """An error of class ``cls`` carrying ``record``, its message drawn from it."""
+    error = cls(message_of(record))
+    error.record = record
+    return error
+
+
+def node_error(cls: type[BaseException], node: Apply | UnbuiltNode, headline: str,
+               values: Sequence[Any] | None = None, extra: Sequence[str] = ()) -> BaseException:
+    """An error of class ``cls`` about ``node`` whose headline is made whole
+    (``headline``), in the layout of :func:`format_node_error`, carrying its record."""
+    return error_from_record(cls, node_record(node, headline, values=values, notes=extra))
+
+
+def set_record(error: BaseException, record: ErrorRecord) -> BaseException:
+    """Give ``error`` a new record (e.g. with a failed call's values) and the message
+    drawn from it; returns ``error``."""
+    error.record = record
+    error.args = (message_of(record),) + error.args[1:]
+    return error
 
 
 def format_at_line(headline: str, site: Site, extra: Sequence[str] = ()) -> str:
@@ -288,16 +348,7 @@ def format_node_error(node: Apply | UnbuiltNode, headline: str,
     name, dtype, shape and the line that built it, and ``extra``; 'high': also more
     user frames and the sections registered by higher layers (e.g. a debugprint).
     """
-    verbosity = config.exception_verbosity
-    if not node.site:
-        headline += "\n  (the node was built by symnb itself, not on a user's line)"
-    if verbosity == "low":
-        return format_at_line(headline, node.site)
-    lines = [f"Inputs of {node.op.display_name()}:", *describe_inputs(node, values), *extra]
-    if verbosity == "high" and isinstance(node, Apply):
-        for section in _HIGH_VERBOSITY_SECTIONS:
-            lines.extend(section(node))
-    return format_at_line(headline, node.site, lines)
+    return message_of(node_record(node, headline, values=values, notes=extra))
 
 
 _HIGH_VERBOSITY_SECTIONS: list[Callable[[Apply], list[str]]] = []

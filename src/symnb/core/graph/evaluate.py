@@ -19,12 +19,14 @@ It is one loop (:func:`evaluate`) around one per-node step (:func:`run_node`: th
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence, Union
 
 import numpy as np
 
-from symnb.core.graph.errors import InnerNodeError, MissingTestValueError, format_node_error, label
+from symnb.core.graph.error_record import LoopLevel
+from symnb.core.graph.errors import InnerNodeError, MissingTestValueError, error_from_record, label, node_record
 from symnb.core.graph.basic import Apply, Constant, Variable, graph_inputs, toposort
 from symnb.core.graph.type import describe_shape
 
@@ -144,16 +146,22 @@ def _loop(nodes: Sequence[Apply], env: dict[int, Any], step: Step,
     return True
 
 
-def at_line(where: str) -> Callable[[Apply, list, Exception], None]:
+def at_line(where: str, loop: LoopLevel | None = None) -> Callable[[Apply, list, Exception], None]:
     """The policy of inner graphs: raise an :class:`InnerNodeError` in the layout of every
     node failure (the node's line, its inputs), saying ``where`` it ran (e.g. ``"iteration
-    3 of scan 'step'"``). An inner graph's own InnerNodeError passes through unchanged."""
+    3 of scan 'step'"``; ``loop``, that loop level, entered in the record). An inner
+    graph's own InnerNodeError passes through, its record given this ``loop`` as the
+    level outside its own."""
 
     def wrap(node: Apply, inputs: list, error: Exception) -> None:
         if isinstance(error, InnerNodeError):
+            if loop is not None and error._record is not None:
+                error.record = dataclasses.replace(error.record, loops=(loop, *error.record.loops))
             raise error
-        headline = f"{type(error).__name__} in {node.op.display_name()} at {where}: {error}"
-        wrapped = InnerNodeError(format_node_error(node, headline, inputs))
+        record = node_record(node, error, context=f" at {where}", values=inputs)
+        if loop is not None:
+            record = dataclasses.replace(record, loops=(loop,))
+        wrapped = error_from_record(InnerNodeError, record)
         wrapped.node, wrapped.original = node, error
         raise wrapped from None
 

@@ -21,6 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from symnb.core.graph.error_record import LoopLevel
 from symnb.core.graph.errors import MissingTestValueError, SymnbError, label
 from symnb.core.graph.evaluate import RAISE, at_line, evaluate
 from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace, toposort
@@ -49,16 +50,18 @@ class InnerGraph:
         self.role = role
         _check_closed(self)
 
-    def run(self, values: Sequence[np.ndarray], where: str | None = None) -> list[np.ndarray]:
+    def run(self, values: Sequence[np.ndarray], where: str | None = None,
+            loop: LoopLevel | None = None) -> list[np.ndarray]:
         """Evaluate the outputs with each node's NumPy ``perform``.
 
         ``where`` says which evaluation this is (e.g. ``"iteration 3 of scan 'step'"``):
         a failing node then raises :class:`InnerNodeError` naming it and the node's line.
         Without it, a failing node's own error propagates (a fused chain, whose node
-        reports it).
+        reports it). ``loop``: the loop and iteration this run is, entered in the error's
+        record (``err.record.loops``, outermost first through nested loops).
         """
         env: dict[int, Any] = {id(v): value for v, value in zip(self.inputs, values)}
-        evaluate(self.nodes, env, on_error=at_line(where) if where is not None else RAISE)
+        evaluate(self.nodes, env, on_error=at_line(where, loop) if where is not None else RAISE)
         return [v.data if isinstance(v, Constant) else env[id(v)] for v in self.outputs]
 
     def __repr__(self) -> str:

@@ -14,6 +14,7 @@ by ``config.compute_test_value`` in the layout of every build error
 from __future__ import annotations
 
 import collections
+import dataclasses
 import math
 import os
 import warnings
@@ -23,8 +24,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.config import config
+from symnb.core.graph.error_record import ErrorRecord
 from symnb.core.graph.errors import (
-    MissingTestValueError, build_error_class, failure_headline, format_node_error, label,
+    InnerNodeError, MissingTestValueError, build_error_class, error_from_record, label, message_of,
+    node_record,
 )
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node
 from symnb.core.graph.basic import Apply, Constant, Variable, install_test_values, toposort
@@ -203,10 +206,10 @@ def _nonfinite_message(node: Apply, var: Variable, value: np.ndarray, noted: lis
 def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) -> None:
     if mode == "ignore":
         return
-    headline = failure_headline(node, err)
     hint = ("Test values are computed as the graph is built "
             f"(sn.config.compute_test_value={mode!r}); the line above is where it failed.")
-    message = format_node_error(node, headline, values, extra=[hint])
+    record = _record_of(node, values, err, hint)
+    message = message_of(record)
     if mode == "warn":
         frame = node.site.frame
         if frame is not None:
@@ -214,7 +217,7 @@ def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) ->
         else:
             warn_at_user_line(message, TestValueWarning)
         return
-    error = build_error_class(type(err), from_test_value=True)(message)
+    error = error_from_record(build_error_class(type(err), from_test_value=True), record)
     error.original = err
     error.node = node
     if mode == "pdb":
@@ -222,6 +225,18 @@ def _report(node: Apply, values: list[np.ndarray], err: Exception, mode: str) ->
 
         pdb.post_mortem(err.__traceback__)
     raise error from None
+
+
+def _record_of(node: Apply, values: list[np.ndarray], err: Exception, hint: str) -> ErrorRecord:
+    """The record of ``node``'s failure on its test values; for a node holding loops or
+    branches whose inner node failed (an :class:`InnerNodeError`), that inner node's
+    record, its headline saying every loop level it ran in, and where ``node`` was built."""
+    inner = getattr(err, "_record", None)
+    if not isinstance(err, InnerNodeError) or inner is None or inner.node is None:
+        return node_record(node, err, values=values, notes=[hint])
+    context = f" at {inner.where}" if inner.loops else inner.context
+    inside = f"Inside {node.op.display_name()} {node.site.describe()}"
+    return dataclasses.replace(inner, context=context, notes=(*inner.notes, inside, hint))
 
 
 class TestValueWarning(UserWarning):

@@ -9,11 +9,13 @@ NumPy reference (see ``perform.py``).
 from __future__ import annotations
 
 import collections
+import dataclasses
 import contextvars
+import inspect
 from typing import Any, Callable, Sequence
 
 from symnb.core.graph.config import config
-from symnb.core.graph.errors import TestValueError, build_error, label
+from symnb.core.graph.errors import TestValueError, build_error, error_from_record, label
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.updates import carry_default_updates, shared_states
@@ -126,6 +128,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     n_value = _int_value(n_var)
     seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
     state_args = _state_placeholders(states)
+    _name_by_parameters(fn, seq_args + state_args)
     non_seqs = _non_sequences(non_sequences)
     outs, step_updates, condition, mark = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
@@ -295,6 +298,21 @@ def _state_placeholders(states: list) -> list[Variable]:
     return args
 
 
+def _name_by_parameters(fn: Callable[..., Any], placeholders: list[Variable]) -> None:
+    """Name each unnamed placeholder (a step of a sequence or a state whose outer
+    variable has no name) as the step function's parameter receiving it (``acc``), so
+    that messages and pictures of the loop body name it as the user's code does."""
+    try:
+        parameters = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # a builtin or a C callable: no names to read
+        return
+    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    names = [p.name for p in parameters if p.kind in kinds]
+    for var, name in zip(placeholders, names):
+        if var.name is None:
+            var.name = name
+
+
 def _non_sequences(non_sequences: Any) -> list[Variable]:
     """The non-sequences, passed to the step as they are: ``close_over`` later swaps
     what the step used of them (and of any outer variable) for inner inputs."""
@@ -330,7 +348,8 @@ def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
     except TestValueError as err:
         note = (f"(while tracing the step function of scan {name!r}: its test values are "
                 f"those of iteration 0)")
-        error = type(err)(f"{err}\n{note}")
+        record = err.record
+        error = error_from_record(type(err), dataclasses.replace(record, notes=record.notes + (note,)))
         error.original, error.node = getattr(err, "original", None), getattr(err, "node", None)
         raise error from None
     finally:

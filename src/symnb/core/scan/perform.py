@@ -11,6 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from symnb.core.graph.error_record import LoopLevel
 from symnb.core.graph.errors import InnerNodeError, label
 from symnb.core.graph.basic import Apply
 from symnb.core.scan.taps import is_plain_state, seq_window, shape_text, state_depth, step_error
@@ -36,7 +37,8 @@ def run_loop(op: Any, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndar
         for j in info.recurrent:
             args.extend(histories[j][k] for k in info.out_taps[j])
         args.extend(non_seqs)
-        values = op.inner.run(args, where=f"iteration {t} of {op.describe()}")
+        values = op.inner.run(args, where=f"iteration {t} of {op.describe()}",
+                              loop=LoopLevel(op.describe(), t))
         _store(op, node, values, rows, histories, t)
         steps_run = t + 1
         if info.as_while and bool(values[info.n_outs]):

@@ -15,7 +15,7 @@ import numpy as np
 from symnb.core.graph.static import small_enough_to_inline
 from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
 from symnb.lower_xla.registry import lower, static_inputs
-from symnb.lower_xla.rules.shape import input_name, static_argument
+from symnb.lower_xla.rules.shape import refuse, static_argument, with_input_names
 
 @lower.register(Alloc)
 def _alloc(op, node):
@@ -23,9 +23,7 @@ def _alloc(op, node):
 
     def alloc(value, shape):
         target = tuple(int(n) for n in static_argument(shape, node, 1, "shape"))
-        problem = alloc_problem(input_name(0), tuple(value.shape), target)
-        if problem is not None:
-            raise ValueError(problem)
+        with_input_names(lambda names: refuse(alloc_problem(names[0], tuple(value.shape), target)), 1)
         if isinstance(value, np.ndarray) and small_enough_to_inline(target):
             return op.perform(node, [value, shape])[0]
         return jnp.broadcast_to(jnp.asarray(value, dtype=dtype), target)

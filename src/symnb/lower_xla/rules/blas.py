@@ -19,9 +19,7 @@ from symnb.core.tensor import blas
 from symnb.core.tensor.blas_batched import BatchedTensordot
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
-
-# Messages name the operands by position: the error report lists them by name.
-_NAMES = ("input #0", "input #1")
+from symnb.lower_xla.rules.shape import with_input_names
 
 
 def _precision(node):
@@ -34,7 +32,8 @@ def _contraction(op, node, product):
     precision = _precision(node)
 
     def contract(x, y):
-        op.check(_NAMES, x.shape, y.shape)  # the build-time message, with real shapes
+        # The build-time message, with real shapes (and, in the report, the inputs' names).
+        with_input_names(lambda names: op.check((names[0], names[1]), x.shape, y.shape), 2, quoted=False)
         return product(as_dtype(x, dtype), as_dtype(y, dtype), precision=precision)
 
     return contract
@@ -66,7 +65,8 @@ def _matmul(op, node):
     precision = _precision(node)
 
     def matmul(x, y):
-        op.output_shape(_NAMES, x.shape, y.shape)  # the build-time message, with real shapes
+        with_input_names(lambda names: op.output_shape((names[0], names[1]), x.shape, y.shape), 2,
+                         quoted=False)
         return jnp.matmul(as_dtype(x, dtype), as_dtype(y, dtype), precision=precision)
 
     return matmul

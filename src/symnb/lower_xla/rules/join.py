@@ -7,7 +7,7 @@ import numpy as np
 
 from symnb.core.tensor.join import Join, Split, Stack, check_split, check_values
 from symnb.lower_xla.registry import lower, static_inputs
-from symnb.lower_xla.rules.shape import input_name, static_argument
+from symnb.lower_xla.rules.shape import static_argument, with_input_names
 
 
 @lower.register(Join)
@@ -15,7 +15,7 @@ def _join(op, node):
     dtype = node.outputs[0].type.dtype
 
     def concatenate(*arrays):
-        check_values([input_name(i) for i in range(len(arrays))], arrays, op.axis)
+        with_input_names(lambda names: check_values(names, arrays, op.axis), len(arrays))
         return jnp.concatenate([jnp.asarray(a, dtype=dtype) for a in arrays], axis=op.axis)
 
     return concatenate
@@ -26,7 +26,7 @@ def _stack(op, node):
     dtype = node.outputs[0].type.dtype
 
     def stack(*arrays):
-        check_values([input_name(i) for i in range(len(arrays))], arrays, None)
+        with_input_names(lambda names: check_values(names, arrays, None), len(arrays))
         return jnp.stack([jnp.asarray(a, dtype=dtype) for a in arrays], axis=op.axis)
 
     return stack
@@ -36,7 +36,7 @@ def _stack(op, node):
 def _split(op, node):
     def split(x, *sizes):
         lengths = [int(static_argument(s, node, 1 + i, "piece length")) for i, s in enumerate(sizes)]
-        check_split(input_name(0), tuple(x.shape), lengths, op.axis)
+        with_input_names(lambda names: check_split(names[0], tuple(x.shape), lengths, op.axis), 1)
         return tuple(jnp.split(x, np.cumsum(lengths)[:-1].tolist(), axis=op.axis))
 
     return split

@@ -8,6 +8,7 @@ import numpy as np
 
 from symnb.core.tensor import neighbours
 from symnb.lower_xla.registry import StaticValueRequired, lower
+from symnb.lower_xla.rules.shape import with_input_names
 
 
 def _gather(op: neighbours.NeibsBase, image_shape: tuple[int, ...]):
@@ -24,7 +25,8 @@ def _gather(op: neighbours.NeibsBase, image_shape: tuple[int, ...]):
 @lower.register(neighbours.Images2Neibs)
 def _images2neibs(op, node):
     def rule(x):
-        op.matrix_shape("input #0", x.shape)  # the build-time message when the patches do not fit
+        # The build-time message when the patches do not fit.
+        with_input_names(lambda names: op.matrix_shape(names[0], x.shape), 1)
         return _gather(op, x.shape)(x)
 
     return rule
@@ -39,7 +41,8 @@ def _neibs2images(op, node):
             raise StaticValueRequired("neibs2images: the image shape must be known when the program "
                                       "is compiled", (1,))
         image = tuple(int(n) for n in image_shape)
-        neighbours.check_patches("input #0", neibs.shape, op.matrix_shape("the image", image), image)
+        matrix = op.matrix_shape("the image", image)
+        with_input_names(lambda names: neighbours.check_patches(names[0], neibs.shape, matrix, image), 1)
         rows, cols, pads = op.source_indices(image)
         patches = neibs.astype(dtype).reshape(image[:2] + rows.shape[:1] + cols.shape[:1] + op.neib_shape)
         padded = jnp.zeros(image[:2] + (image[2] + sum(pads[0]), image[3] + sum(pads[1])), dtype)

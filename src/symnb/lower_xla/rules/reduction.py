@@ -13,6 +13,7 @@ import jax.numpy as jnp
 from symnb.core.tensor import reduction as r
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import lower
+from symnb.lower_xla.rules.shape import refuse, with_input_names
 
 _JAX_FUNCTIONS = {
     r.Sum: jnp.sum, r.Prod: jnp.prod, r.Mean: jnp.mean, r.Max: jnp.max, r.Min: jnp.min,
@@ -28,11 +29,9 @@ def _reduce(op, node):
     extra = {"ddof": op.ddof} if isinstance(op, r.Moment) else {}
 
     def reduce(x):
-        # Named by position: the error report lists the node's inputs by name (and a
-        # compiled program may be shared by graphs whose variables have other names).
-        message = r.empty_reduction_message(op, "input #0", x.shape)
-        if message is not None:
-            raise ValueError(message)
+        # Named by position (a compiled program may be shared by graphs whose variables
+        # have other names); the error report says it again with the names.
+        with_input_names(lambda names: refuse(r.empty_reduction_message(op, names[0], x.shape)), 1)
         return fn(as_dtype(x, dtype), axis=op.axis, keepdims=op.keepdims, **extra)
 
     return reduce

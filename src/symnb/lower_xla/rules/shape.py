@@ -1,14 +1,15 @@
 """Shape ops -> jax.numpy. Shapes are static under ``jax.jit``: ``Shape`` and ``Shape_i``
 give NumPy values while tracing, so shapes computed from them stay static too.
 
-A compiled program may serve every equal graph (the compile cache), so errors raised
-here name inputs by position (``input #0``); the function's report lists them with the
-names and lines of the graph that was called.
+A compiled program may serve every equal graph (the compile cache), so checks run here
+name inputs by position (``input #0``) through :func:`with_input_names`, whose errors
+say their message again with the names of the graph that was called.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import Any, Callable, Sequence, TypeVar
 
 import jax
 import jax.numpy as jnp
@@ -22,6 +23,39 @@ from symnb.lower_xla.registry import StaticValueRequired, lower, static_inputs
 def input_name(index: int) -> str:
     """How a rule's error message names the node's input ``index``."""
     return f"input #{index}"
+
+
+T = TypeVar("T")
+
+
+def with_input_names(check: Callable[[list[str]], T], count: int, quoted: bool = True) -> T:
+    """``check(names)`` (a build-time check that names ``count`` inputs in its message)
+    run with the inputs named by position. An error it raises can say its message again
+    with other names, the labels of the graph that failed (``err.with_names(labels)``,
+    which the error report calls): the check runs again with them, quoted (``'x'``) as
+    build-time and test-value messages name them (``symnb.core.tensor.shape.named``)
+    unless ``quoted`` is False (products: ``x has shape ...``)."""
+    try:
+        return check([input_name(i) for i in range(count)])
+    except Exception as error:
+        error.with_names = functools.partial(_said_with, check, error, quoted)
+        raise
+
+
+def refuse(problem: str | None) -> None:
+    """Raise ``ValueError(problem)`` when a check found one (a message, or None)."""
+    if problem is not None:
+        raise ValueError(problem)
+
+
+def _said_with(check: Callable[[list[str]], Any], error: Exception, quoted: bool,
+               labels: Sequence[str]) -> str:
+    """What ``check`` raises with ``labels`` (``error``'s message if it no longer fails)."""
+    try:
+        check([repr(name) if quoted else name for name in labels])
+    except type(error) as again:
+        return str(again)
+    return str(error)
 
 
 def static_argument(value: Any, node: Apply, index: int, what: str) -> np.ndarray:
@@ -53,7 +87,7 @@ def _reshape(op, node):
         target = static_argument(shape, node, 1, "target shape")
         if len(target) != op.ndim:
             raise ValueError(f"Reshape{{{op.ndim}}}: the shape has {len(target)} entries")
-        return jnp.reshape(x, resolve_reshape(x.shape, target, input_name(0)))
+        return jnp.reshape(x, with_input_names(lambda names: resolve_reshape(x.shape, target, names[0]), 1))
 
     return reshape
 
@@ -66,7 +100,7 @@ def _reshape_shape(op, node) -> dict[int, str]:
 @lower.register(DimShuffle)
 def _dimshuffle(op, node):
     def dimshuffle(x):
-        perm, out_shape = op.steps(input_name(0), tuple(x.shape))
+        perm, out_shape = with_input_names(lambda names: op.steps(names[0], tuple(x.shape)), 1)
         return jnp.reshape(jnp.transpose(x, perm), out_shape)
 
     return dimshuffle
