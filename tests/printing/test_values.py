@@ -86,3 +86,22 @@ def test_the_colour_scale_keeps_to_one_line_with_its_block_means_note():
     low, high = re.findall(r"<span>([-\d.e+]+)</span>", scale.group(2))
     # Block means lie strictly inside the range of the values they average.
     assert value.min() < float(low) < float(high) < value.max()
+
+
+def test_heatmap_blocks_are_each_blocks_finite_mean_and_marks():
+    """An averaged heatmap's blocks against NumPy block by block (a 50 x 100 value in at
+    most 24 x 48 blocks), with a NaN, +inf and -inf marking their blocks only."""
+    from symnb.printing.values import _MAX_CELLS, _blocks, _edges
+
+    value = np.random.default_rng(0).standard_normal((50, 100))
+    value[3, 5], value[40, 90], value[20, 50] = np.nan, np.inf, -np.inf
+    means, nan, posinf, neginf = _blocks(value)
+    rows, cols = _edges(50, _MAX_CELLS[0]), _edges(100, _MAX_CELLS[1])
+    assert means.shape == (24, 48)
+    for i in range(24):
+        for j in range(48):
+            block = value[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
+            np.testing.assert_allclose(means[i, j], block[np.isfinite(block)].mean(), rtol=1e-12)
+            assert nan[i, j] == np.isnan(block).any() and posinf[i, j] == np.isposinf(block).any()
+            assert neginf[i, j] == np.isneginf(block).any()
+    assert nan.sum() == posinf.sum() == neginf.sum() == 1

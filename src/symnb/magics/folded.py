@@ -159,9 +159,10 @@ def _line_html(line: Line, widths: tuple[int, int, int], indent: float = 0) -> s
     head = (_cell(line.name, widths[0] - indent, bold=True) + _cell(line.dtype, widths[1])
             + _cell(line.shape, widths[2]) + f'<span style="color:#444">{_e(line.summary)}</span>')
     rows = [("computed by", _e(kind_of(line.var))), ("created at", _e(creation_text(line.var)))]
-    picture = heatmap_html(value_of(line.var), title=f"{line.name}: {value_summary(line.var)}")
-    if picture and not line.same_as:
-        rows.append(("test value", picture))
+    if not line.same_as:  # its picture is under the name it was listed with first
+        picture = heatmap_html(value_of(line.var), title=f"{line.name}: {value_summary(line.var)}")
+        if picture:
+            rows.append(("test value", picture))
     return (f'<details class="symnb-var" data-name="{_e(line.name)}">'
             f'<summary style="{_SUMMARY_STYLE}">{head}</summary>'
             f'<div style="{_BODY_STYLE}">{table(rows, escape=False)}</div></details>')

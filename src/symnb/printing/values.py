@@ -129,21 +129,18 @@ def _blocks(array: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     finite elements, and whether the block holds a NaN, a +inf, a -inf."""
     matrix = array.reshape(1, -1) if array.ndim == 1 else array
     matrix = matrix.astype(np.float64)
-    rows = _edges(matrix.shape[0], _MAX_CELLS[0])
-    cols = _edges(matrix.shape[1], _MAX_CELLS[1])
-    shape = (len(rows) - 1, len(cols) - 1)
-    means = np.full(shape, np.nan)
-    nan, posinf, neginf = (np.zeros(shape, bool) for _ in range(3))
-    for i in range(shape[0]):
-        for j in range(shape[1]):
-            block = matrix[rows[i]:rows[i + 1], cols[j]:cols[j + 1]]
-            finite = block[np.isfinite(block)]
-            if finite.size:
-                means[i, j] = finite.mean()
-            nan[i, j] = np.isnan(block).any()
-            posinf[i, j] = np.isposinf(block).any()
-            neginf[i, j] = np.isneginf(block).any()
-    return means, nan, posinf, neginf
+    # Every block holds at least one element: its starts increase, as reduceat needs.
+    starts = (_edges(matrix.shape[0], _MAX_CELLS[0])[:-1], _edges(matrix.shape[1], _MAX_CELLS[1])[:-1])
+
+    def per_block(values: np.ndarray) -> np.ndarray:  # sums over each block, at once
+        return np.add.reduceat(np.add.reduceat(values, starts[0], axis=0), starts[1], axis=1)
+
+    finite = np.isfinite(matrix)
+    count = per_block(finite.astype(np.int64))
+    means = np.full(count.shape, np.nan)
+    np.divide(per_block(np.where(finite, matrix, 0.0)), count, out=means, where=count > 0)
+    flags = (per_block(f(matrix).astype(np.int64)) > 0 for f in (np.isnan, np.isposinf, np.isneginf))
+    return (means, *flags)
 
 
 def _edges(length: int, most: int) -> np.ndarray:
