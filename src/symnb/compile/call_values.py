@@ -77,6 +77,7 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
     computed.update((id(v), (v, env[id(v)])) for n in function.nodes for v in n.outputs if id(v) in env)
     values = CallValues(arguments, node, found, other, last[0] if last else None, computed, in_loops)
     values.function = function  # GraphExplorer(err) draws its graph around a node in a loop body
+    values.program = (list(function.nodes), list(function._program_inputs))  # replayed again on demand
     return values
 
 

@@ -23,7 +23,8 @@ from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node, 
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.graph.type import describe_shape
 
-__all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary"]
+__all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary", "loop_levels",
+           "describe_loops"]
 
 #: ``stop(evaluation) -> bool``: is this evaluation (a :class:`NodeValues`) the one sought?
 Stop = Callable[["NodeValues"], bool]
@@ -42,6 +43,10 @@ class NodeValues(NamedTuple):
     evaluation: int
     #: The node whose inner graph this evaluation ran in (innermost), if any.
     holder: Apply | None
+    #: Every level of inner graphs around this evaluation, outermost first:
+    #: ``((holder, its evaluation), ...)`` -- for nested loops, the iteration of each
+    #: loop (the last pair is ``(holder, evaluation)``); ``()`` in the outer graph.
+    levels: tuple = ()
 
 
 class _Found(BaseException):
@@ -58,24 +63,26 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
     Returns ``(found, other)``: the evaluation found (None if none was), and the first
     node that failed in NumPy without being sought (None if none did).
     """
-    holders: list[tuple[int, Apply | None]] = [(0, None)]
+    # (token of the current run of an inner graph, its holder, the levels around it)
+    holders: list[tuple[int, Apply | None, tuple]] = [(0, None, ())]
     tokens = itertools.count(1)
     counts: collections.Counter = collections.Counter()
     result: list[NodeValues] = []
     failed: list[NodeValues] = []
 
     def watch(node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        token, holder = holders[-1]
+        token, holder, around = holders[-1]
         evaluation = counts[token, id(node)]
         counts[token, id(node)] += 1
-        if node.op.inner_graphs:
-            holders.append((next(tokens), node))
+        levels = around + ((holder, evaluation),) if holder is not None else ()
+        if node.op.inner_graphs:  # its inner graphs run within this evaluation of it
+            holders.append((next(tokens), node, levels))
         try:
             outputs = run_node(node, inputs)
         except (_Found, PerformContractError):
             raise
         except Exception as error:
-            seen = NodeValues(node, list(inputs), None, error, evaluation, holder)
+            seen = NodeValues(node, list(inputs), None, error, evaluation, holder, levels)
             if stop(seen):
                 result.append(seen)
                 raise _Found() from None
@@ -85,7 +92,7 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
         finally:
             if node.op.inner_graphs:
                 holders.pop()
-        seen = NodeValues(node, list(inputs), outputs, None, evaluation, holder)
+        seen = NodeValues(node, list(inputs), outputs, None, evaluation, holder, levels)
         if stop(seen):
             result.append(seen)
             raise _Found()
@@ -146,7 +153,9 @@ class CallValues:
       (every node of the outer graph run before the failure; the failing node's inputs;
       a node of a loop body: its value in the last iteration the replay ran, which
       ``iteration_of(var)`` names);
-    - ``function``: the compiled function that failed (set by the call), else None.
+    - ``function``: the compiled function that failed (set by the call), else None;
+    - ``loops``: ``[(loop node, iteration)]`` around the failing node, outermost first
+      (every level of nested scans; ``where`` names them all).
 
     Every value is computed from the call's arguments by the NumPy evaluator, never a
     test value.
@@ -164,6 +173,10 @@ class CallValues:
         values of inner graphs' variables, each of the last evaluation the replay ran."""
         self.arguments = arguments
         self.function: Any = None
+        #: ``(nodes in execution order, the program's inputs)``: what replays the call
+        #: again (another iteration's values, :mod:`symnb.core.loop_values`); None when
+        #: the values cannot be replayed again.
+        self.program: tuple[list[Apply], list[Variable]] | None = None
         self._computed = dict(computed or {})
         self._in_loops = dict(in_loops or {})
         self.node = node
@@ -171,10 +184,13 @@ class CallValues:
         found = found if found is not None else last
         self.inputs: list[np.ndarray] | None = found.inputs if found is not None else None
         self.outputs: list[np.ndarray] | None = found.outputs if found is not None else None
-        holder = found.holder if found is not None else None
-        loops = holder is not None and getattr(holder.op, "loops", False)
-        self.iteration: int | None = found.evaluation if loops else None
-        self.where = f"iteration {found.evaluation} of {holder.op.display_name()}" if loops else ""
+        #: The loops around the failing evaluation, outermost first:
+        #: ``[(the loop's node, the iteration)]`` (nested scans: one pair per level).
+        self.loops: list[tuple[Apply, int]] = loop_levels(found.levels) if found is not None else []
+        #: The failing evaluation's levels of inner graphs (loops and others), outermost first.
+        self.levels: tuple = found.levels if found is not None else ()
+        self.iteration: int | None = self.loops[-1][1] if self.loops else None
+        self.where = describe_loops(self.loops)
 
     def input_values(self) -> list[tuple[Variable, np.ndarray | None]]:
         """``[(input variable, its value in this call)]`` of the failing node."""
@@ -192,6 +208,8 @@ class CallValues:
         for known, value in self.input_values() + self.output_values():
             if known is var and value is not None:
                 return value
+        if var.owner is self.node:  # the failing evaluation did not compute it: no other one's
+            return None
         if isinstance(var, Constant):
             return var.data
         entry = self._computed.get(id(var)) or self._in_loops.get(id(var))
@@ -237,6 +255,18 @@ class CallValues:
 
     def __repr__(self) -> str:
         return "\n".join(self.lines())
+
+
+def loop_levels(levels: Sequence[tuple[Apply, int]]) -> list[tuple[Apply, int]]:
+    """The loops among ``levels`` (a :class:`NodeValues`' ``levels``): ``[(loop node,
+    iteration)]``, outermost first (a fused chain or a condition is no loop)."""
+    return [(holder, n) for holder, n in levels if getattr(holder.op, "loops", False)]
+
+
+def describe_loops(loops: Sequence[tuple[Apply, int]]) -> str:
+    """``"iteration 3 of Scan{step}"``; nested loops innermost first, every level named:
+    ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``; ``""`` for none."""
+    return ", in ".join(f"iteration {n} of {holder.op.display_name()}" for holder, n in reversed(loops))
 
 
 def _name(var: Variable) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any, Sequence
 
+from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.failed_call import CallValues
@@ -177,12 +178,17 @@ _CALL_VALUE = "value in this call"
 
 
 def _call_value(call: CallValues, var: Variable) -> str:
-    """``var``'s value in the failed call (replayed in NumPy from its arguments)."""
-    missing = ("not computed: this node failed in this call" if var.owner is call.node
-               else "not computed in this call (the replay did not reach it)")
+    """``var``'s value in the failed call (replayed in NumPy from its arguments); a loop
+    body's value labelled with its iteration; the failing node's outputs: not computed
+    (never another iteration's value)."""
+    value = call.value_of(var)
+    if value is None:
+        at = f" at {call.where}" if call.where else ""
+        return _e(f"not computed: this node failed{at} in this call" if var.owner is call.node
+                  else "not computed in this call (the replay did not reach it)")
     iteration = call.iteration_of(var)  # a loop body's variable: the iteration shown
     title = f"{label(var)} in this call" + (f", {iteration}" if iteration else "")
-    shown = array_html(call.value_of(var), title, missing)
+    shown = array_html(value, title)
     return f"<span>{_e(iteration)}:</span> {shown}" if iteration else shown
 
 
@@ -191,6 +197,8 @@ def _maker(node: PictureNode, picture: GraphPicture) -> str:
     if node.role.startswith("grad of"):
         return "sn.grad (its source line is the sn.grad call)"
     rewrite = picture.origins.get(id(node.obj), "fusion" if node.role.startswith("fused") else "")
+    if rewrite != "fusion" and config.exception_verbosity != "high":  # its name is internal
+        rewrite = "of the optimizer"
     return f"the rewrite {rewrite} (its source line is the line of the node it replaced)"
 
 
