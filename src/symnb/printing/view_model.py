@@ -43,15 +43,18 @@ _CLOSED_KINDS = ("series", "opcall", "part")  # closed in a small graph's first 
 
 
 def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply, float] | None = None,
-               time_total: float | None = None, title: str | None = None) -> dict:
+               time_total: float | None = None, title: str | None = None, call_values: Any = None) -> dict:
     """The viewer's model of ``obj``: a Variable, a list of them, an Apply, a compiled
     function (its optimized graph, its last profile's times) or an error naming a node
     (highlighted; a failed call's values, ``err.call_values``, feed the overlays).
 
     ``highlight``: Apply nodes (or their outputs) marked ``failing``; ``times``:
     ``{Apply: seconds per call}`` (by default a profiled function's last profile) and
-    ``time_total`` the seconds their shares are of."""
-    obj, highlight, call_values = _resolve(obj, list(highlight))
+    ``time_total`` the seconds their shares are of; ``call_values``: a failed call's values
+    (``err.call_values``) for a graph given as the function that failed (an error brings
+    its own): the boxes then show that call's values, not the test values."""
+    obj, highlight, found = _resolve(obj, list(highlight))
+    call_values = found if found is not None else call_values
     with collector_paused():
         return _Builder(obj, highlight, call_values, times, time_total, title).model()
 

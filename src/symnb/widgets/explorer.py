@@ -25,10 +25,13 @@ import time
 from typing import Any, NamedTuple
 
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
-from symnb.core.failed_call import CallValues
+from symnb.core.failed_call import CallValues, describe_loops
+from symnb.core.loop_values import MEASURES, iterations_run, summary_over_iterations, values_at
 from symnb.printing.failure import failure_html
+from symnb.printing.failure_card import (failing_card_html, iteration_values_html, loop_body_variables,
+                                         shown_name, summary_plot_svg)
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
@@ -72,6 +75,8 @@ class GraphExplorer(WidgetView):
       default the profiled function's, else the nodes' sum).
     """
 
+    _graph_view: Any = None  # the viewer's widget (in a box with the iteration picker, for a loop)
+
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
                  footer: str = "", times: dict[Apply, float] | None = None,
                  time_total: float | None = None) -> None:
@@ -84,6 +89,9 @@ class GraphExplorer(WidgetView):
             if holder is not None:  # a node of a loop body: drawn in its function's graph
                 obj, highlight = function, [obj, holder]
             header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
+            values = getattr(self.error, "call_values", None)
+            if values is not None and values.inputs is not None:  # under the picture: what it read
+                footer = failing_card_html(values) + footer
             _compute_test_values(_error_node(self.error))  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
@@ -104,6 +112,13 @@ class GraphExplorer(WidgetView):
         self._view_model: dict | None = None
         self._view_data: str | None = None
         self._view_state: dict = {}  # the view's last state: the browser's or the Python API's
+        call = self.call_values
+        #: For a failure in a loop body: the iteration picked at each loop level (outermost
+        #: first), the value plotted over the iterations and the summary plotted.
+        self.picked: list[int] = [n for _, n in call.loops] if call is not None else []
+        self.plotted: Variable | None = None
+        self.measure = "norm"
+        self._picker: Any = None
         self._redraw()
         self.opened = sorted(self.picture.opened, key=_group_order)
         first = self.picture.id_of(self.highlight[0]) if self.highlight else None
@@ -333,6 +348,74 @@ class GraphExplorer(WidgetView):
             kept.append(f"... {len(text) - lines} more lines (explorer.text() has them all)")
         return "\n".join(kept)
 
+    # -- a failure in a loop body: any iteration's values --------------------------------
+    def loops(self) -> list[Apply]:
+        """The loops around the failing node, outermost first (empty unless the error is a
+        failed call's, in a loop body)."""
+        return [loop for loop, _ in self.call_values.loops] if self.picked else []
+
+    def _picked_loops(self) -> list[tuple[Apply, int]]:
+        return list(zip(self.loops(), self.picked))
+
+    def iteration_count(self, level: int = -1) -> int:
+        """How many iterations of loop ``level`` (``-1``: the innermost) the call began,
+        in the iterations picked for the loops around it (replayed)."""
+        loops = self._picked_loops()
+        level = level % len(loops)
+        return iterations_run(self.call_values, loops[:level], loops[level][0])
+
+    def pick_iteration(self, iteration: int, level: int = -1) -> str:
+        """Show the loop body's values at ``iteration`` of loop ``level`` (``-1``: the
+        innermost; nested scans: one level per loop, outermost first), computed by
+        replaying the call in NumPy; returns them as HTML. An outer level picked moves the
+        loops inside it to their first iteration."""
+        if not self.picked:
+            raise ValueError("pick_iteration: the explorer's error is not a failed call inside a loop")
+        level = level % len(self.picked)
+        count = self.iteration_count(level) if level else iterations_run(
+            self.call_values, [], self.loops()[0])
+        if not 0 <= iteration < count:
+            raise ValueError(f"pick_iteration: {self.loops()[level].op.display_name()} ran iterations "
+                             f"0 to {count - 1} in this call, not {iteration}")
+        self.picked = self.picked[:level] + [iteration] + [0] * (len(self.picked) - level - 1)
+        return self.iteration_html()
+
+    def iteration_values(self) -> dict[Variable, Any]:
+        """``{variable: value}`` of the innermost loop body at the picked iterations."""
+        return {var: value for var, value in values_at(self.call_values, self._picked_loops()).values()}
+
+    def iteration_html(self) -> str:
+        """The picked iterations' values of the failing node's inputs and outputs and of the
+        loop body's other values, and the plot of the chosen value over the iterations."""
+        loops = self._picked_loops()
+        body = loop_body_variables(loops[-1][0], self.call_values.node)
+        node = self.call_values.node
+        first = [*node.inputs, *node.outputs]
+        shown = first + [v for v in body if v not in first and not isinstance(v, Constant)]
+        values = values_at(self.call_values, loops)
+        return iteration_values_html(self.call_values, loops, values, shown[:40]) + self.plot_svg()
+
+    def plot_svg(self, variable: Variable | None = None, measure: str | None = None) -> str:
+        """A small plot (SVG) of ``variable``'s ``measure`` (one of ``MEASURES``: mean,
+        max |value|, norm) over the iterations of the innermost loop, the failing
+        iteration marked; by default the failing node's output."""
+        if variable is not None:
+            self.plotted = variable
+        if measure is not None:
+            if measure not in MEASURES:
+                raise ValueError(f"measure must be one of {sorted(MEASURES)}, not {measure!r}")
+            self.measure = measure
+        var = self.plotted if self.plotted is not None else self.call_values.node.outputs[0]
+        loops = self._picked_loops()
+        points = summary_over_iterations(self.call_values, loops[:-1], loops[-1][0], var, self.measure)
+        count = self.iteration_count(-1)
+        failing = self.call_values.loops
+        failed_at = failing[-1][1] if [n for _, n in failing[:-1]] == self.picked[:-1] else None
+        title = f"{self.measure} of {shown_name(var)} per iteration of {loops[-1][0].op.display_name()}"
+        if len(loops) > 1:
+            title += f" ({describe_loops(loops[:-1])})"
+        return summary_plot_svg(points, count, failed_at, title)
+
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model
         (in the state the user left, read from the state output); where they do not, a
@@ -340,9 +423,10 @@ class GraphExplorer(WidgetView):
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; open the '
                 "notebook trusted (or its nbconvert HTML) to explore it.</div>")
         details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
+        iterations = f'<div class="symnb-iteration-snapshot">{self.iteration_html()}</div>' if self.picked else ""
         return (f'<div class="symnb-explorer-snapshot">{self.header}'
                 f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}{details}</div>'
-                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}</div>")
+                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{iterations}{self.footer}</div>")
 
     def overview_svg(self) -> str:
         """The picture of the top level with every group closed (the static overview)."""
@@ -354,10 +438,11 @@ class GraphExplorer(WidgetView):
 
     # -- view ---------------------------------------------------------------------------
     def view_model(self) -> dict:
-        """The client-side viewer's model of the graph (``symnb.printing.view_model``)."""
+        """The client-side viewer's model of the graph (``symnb.printing.view_model``);
+        for a failed call, its boxes show that call's values."""
         if self._view_model is None:
             self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
-                                          time_total=self.time_total)
+                                          time_total=self.time_total, call_values=self.call_values)
         return self._view_model
 
     def view_data(self) -> str:
@@ -369,7 +454,14 @@ class GraphExplorer(WidgetView):
     def view_state(self) -> dict:
         """What the viewer starts from and the saved notebook keeps: the open groups, the
         selection and the overlay (the browser's, once it said; else the Python API's)."""
-        return {"open": list(self.opened), "selected": self.selected, "overlay": "", **self._view_state}
+        state = {"open": list(self.opened), "selected": self._model_id(self.selected), "overlay": ""}
+        return {**state, **self._view_state}
+
+    @staticmethod
+    def _model_id(node_id: str) -> str:
+        """The viewer's box for a kernel id: a node of an inner graph (``n1/0/n0``, which the
+        viewer's model does not hold) is drawn as the node holding it (``n1``)."""
+        return node_id.split("/", 1)[0]
 
     def _build(self) -> Any:
         from symnb.widgets.graph_view import graph_view_class
@@ -377,7 +469,15 @@ class GraphExplorer(WidgetView):
         view = graph_view_class()(model_data=self.view_data(), view_state=self.view_state(),
                                   snapshot_key=self.snapshot_key, header=self.header, footer=self.footer)
         view.on_msg(self._on_message)
-        return view
+        self._graph_view = view
+        if not self.picked:
+            return view
+        from symnb.widgets.iteration_picker import iteration_picker
+
+        import ipywidgets
+
+        self._picker = iteration_picker(self)
+        return ipywidgets.VBox([view, self._picker])
 
     def display(self) -> None:
         """Show the live viewer, its snapshot, and the tiny output holding the view's
@@ -402,17 +502,18 @@ class GraphExplorer(WidgetView):
 
     def _sync(self) -> None:
         """The Python API changed the state: tell the view (one message) and the saved state."""
-        self._view_state = dict(self._view_state, open=list(self.opened), selected=self.selected)
-        view = self._widget
+        selected = self._model_id(self.selected)
+        self._view_state = dict(self._view_state, open=list(self.opened), selected=selected)
+        view = self._graph_view
         if view is not None:
-            view.send({"command": {"open": list(self.opened), "selected": self.selected}})
+            view.send({"command": {"open": list(self.opened), "selected": selected}})
         self.snapshot_changed()
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
         if not isinstance(content, dict):
             return
         if isinstance(content.get("details"), str):
-            self._widget.send({"details_for": content["details"], "html": self._details_of(content["details"])})
+            self._graph_view.send({"details_for": content["details"], "html": self._details_of(content["details"])})
         elif isinstance(content.get("state"), dict):
             self._take_state(content["state"])
 
