@@ -175,3 +175,21 @@ def test_the_viewer_selects_the_loop_and_shows_the_calls_values(scan_error):
     page = explorer.snapshot_body()
     assert "symnb-failing-card" in page and "symnb-iteration-snapshot" in page
     assert "i_t = 7" in _text(page)
+
+
+def test_the_live_picker_replays_the_iteration_picked(scan_error):
+    widgets = pytest.importorskip("ipywidgets", reason="the live view needs ipywidgets")
+    explorer = GraphExplorer(scan_error)
+    explorer.widget  # noqa: B018 -- builds the live view: the viewer and the picker under it
+    picker = explorer._picker
+    slider = next(c for c in picker.children if isinstance(c, widgets.IntSlider))
+    assert (slider.value, slider.max) == (FAILING, FAILING)  # opens at the failing iteration
+    assert "Scan{step}" in slider.description
+    shown = picker.children[-1]
+    slider.value = 1
+    assert explorer.picked == [1]
+    assert "i_t = 1" in _text(shown.value) and value_stats(E_VALUE[INDICES[1]]) in shown.value
+    summary = next(c for c in picker.children[-2].children if c.description == "summary")
+    summary.value = "mean"
+    plotted = [float(v) for v in re.findall(r'data-value="([^"]+)"', shown.value)]
+    np.testing.assert_allclose(plotted, [E_VALUE[i].mean() for i in INDICES[:FAILING]], rtol=1e-5)

@@ -135,7 +135,7 @@ def iteration_values_html(call: CallValues, loops: Sequence[tuple[Apply, int]],
         value = entry[1] if entry is not None and entry[0] is var else None
         if value is None:
             text = ("not computed: computing it raised the error" if failing and var.owner is call.node
-                    else "not computed at this iteration (the call failed before it)")
+                    else "not reached at this iteration: the call failed before reading or computing it")
         else:
             text = value_stats(value)
         rows.append((_e(_name_and_value(var, value)), _e(text)))
@@ -190,7 +190,8 @@ def summary_plot_svg(points: Sequence[tuple[int, float]], count: int, failed_at:
         x = x_of(failed_at)
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}" stroke="#d93025" '
                      'stroke-dasharray="3 2"/>')
-        parts.append(f'<text x="{x:.1f}" y="{top + 9}" text-anchor="end" fill="#d93025">failed, not computed </text>')
+        parts.append(f'<text x="{x - 3:.1f}" y="{bottom - 4}" text-anchor="end" fill="#d93025">'
+                     f"iteration {failed_at}: failed, not computed</text>")
     parts.append(f'<text x="{left}" y="{height - 6}" fill="#333">0</text>')
     parts.append(f'<text x="{right}" y="{height - 6}" text-anchor="end" fill="#333">iteration {count - 1}</text>')
     parts.append("</svg>")

@@ -423,10 +423,11 @@ class GraphExplorer(WidgetView):
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; open the '
                 "notebook trusted (or its nbconvert HTML) to explore it.</div>")
         details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
-        iterations = f'<div class="symnb-iteration-snapshot">{self.iteration_html()}</div>' if self.picked else ""
+        iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
+                      if self.picked else "")  # the picker's values and plot, as last shown
         return (f'<div class="symnb-explorer-snapshot">{self.header}'
                 f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}{details}</div>'
-                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{iterations}{self.footer}</div>")
+                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}{iterations}</div>")
 
     def overview_svg(self) -> str:
         """The picture of the top level with every group closed (the static overview)."""
