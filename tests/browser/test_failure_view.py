@@ -105,3 +105,59 @@ def test_the_saved_error_view_keeps_the_card_the_plot_and_the_calls_values(brows
     shot(page, "failure_saved_scan_view")
     assert not errors
     page.close()
+
+
+# -- live, in JupyterLab: the viewer with the failing loop red and selected, the card under
+# it, and the iteration picker replaying the call in the kernel ------------------------------
+from tests.browser.test_jupyterlab import (  # noqa: E402,F401 (fixtures and helpers)
+    lab, open_notebook, run_all, shut_down_kernels, write_notebook,
+)
+from tests.browser.test_jupyterlab import shot as lab_shot  # noqa: E402
+
+SCAN_CELLS = [
+    """import numpy as np
+import symnb as sn
+import symnb.tensor as T
+from symnb.widgets import GraphExplorer
+E = sn.shared(np.arange(40, dtype="float32").reshape(5, 8) / 10, name="E")
+idx = T.lvector("idx")
+def step(i_t, h, E):
+    return h + E[i_t].sum()
+hs, _ = sn.scan(step, sequences=[idx], outputs_info=[T.constant(np.float32(0))], non_sequences=[E], name="step")
+f = sn.function([idx], hs[-1])
+try:
+    f(np.array([0, 1, 2, 7, 3]))
+except Exception as e:
+    err = e""",
+    "GraphExplorer(err)",
+]
+
+
+def test_the_live_failure_view_in_jupyterlab(lab, browser):
+    write_notebook(lab["root"] / "scan_failure.ipynb", SCAN_CELLS)
+    page = open_notebook(browser, lab, "scan_failure.ipynb")
+    run_all(page)
+    explorer = page.locator(".symnb-explorer").first
+    explorer.locator("svg.symnb-graph g.symnb-node").first.wait_for(timeout=120_000)
+    page.wait_for_timeout(2_000)
+    lab_shot(page, explorer, "16_failure_view_live")
+    failing = explorer.locator("g.symnb-node.symnb-failing")
+    assert failing.count() == 1 and "symnb-selected" in failing.get_attribute("class")
+    assert failing.locator("rect.symnb-box").evaluate("r => getComputedStyle(r).stroke") == RED
+    card = explorer.locator(".symnb-failing-card")
+    assert "i_t = 7" in card.inner_text() and "float32 (5, 8)" in card.inner_text()
+    picker = page.locator(".symnb-iteration-picker").first
+    picker.wait_for(timeout=60_000)
+    values = picker.locator(".symnb-iteration-values-live")
+    assert "Values at iteration 3 of Scan{step}" in values.inner_text()
+    slider = picker.locator(".symnb-iteration-slider .slider-container, .symnb-iteration-slider .widget-readout").last
+    slider.click()  # the readout takes a typed iteration
+    page.keyboard.press("Control+A")
+    page.keyboard.type("1")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('.symnb-iteration-values-live').innerText"
+                           ".includes('Values at iteration 1 of Scan{step}')", timeout=60_000)
+    assert "i_t = 1" in values.inner_text()
+    lab_shot(page, picker, "17_failure_view_iteration_picker")
+    page.close()
+    shut_down_kernels(lab)

@@ -67,6 +67,7 @@ def test_the_failing_nodes_card_shows_that_iterations_inputs_and_no_other_value(
         assert value_stats(E_VALUE[INDICES[FAILING - 1]]) not in page
         assert "iteration 2" not in _text(page)
     assert f"not computed: this node failed at iteration {FAILING} of Scan{{step}}" in _text(details)
+    assert "i_t (reads idx[t])" in _text(details)  # the step's parameter, as the user wrote it
 
 
 def test_picked_iterations_show_numpys_values(scan_error):

@@ -20,10 +20,10 @@ import numpy as np
 from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.errors import label
-from symnb.printing.html import TEXT_STYLE, array_html, table
+from symnb.printing.html import TEXT_STYLE, array_html, shown_name, table
 from symnb.printing.values import value_stats
 
-__all__ = ["shown_name", "failing_card_html", "iteration_values_html", "summary_plot_svg",
+__all__ = ["failing_card_html", "iteration_values_html", "summary_plot_svg",
            "loop_body_variables"]
 
 _CARD = ("border:2px solid #d93025;border-radius:6px;padding:8px 12px;background:#fffafa;"
@@ -33,16 +33,6 @@ _ONE_LINE = "white-space:nowrap"
 
 def _e(text: Any) -> str:
     return html.escape(str(text))
-
-
-def shown_name(var: Variable) -> str:
-    """The name a view shows for ``var``: a step's input as its parameter (``i_t
-    (reads idx[t])``), else ``errors.label``."""
-    name = label(var)
-    parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
-    if parameter and parameter != name:
-        return f"{parameter} (reads {name})"
-    return name
 
 
 def _name_and_value(var: Variable, value: Any) -> str:
@@ -153,10 +143,10 @@ _PLOT_W, _PLOT_H, _PAD = 360, 120, 34
 
 
 def summary_plot_svg(points: Sequence[tuple[int, float]], count: int, failed_at: int | None,
-                     title: str) -> str:
+                     title: str, picked: int | None = None) -> str:
     """A small line plot (inline SVG, no library) of ``points`` = ``[(iteration,
     number)]`` over iterations ``0 .. count-1``; the failing iteration marked red (where
-    the value was not computed, a red tick says so)."""
+    the value was not computed, a red tick says so), the ``picked`` one by a grey line."""
     finite = [(i, y) for i, y in points if math.isfinite(y)]
     width, height = _PLOT_W, _PLOT_H
     left, right, top, bottom = _PAD + 16, width - 10, 18, height - 22
@@ -170,6 +160,11 @@ def summary_plot_svg(points: Sequence[tuple[int, float]], count: int, failed_at:
     def x_of(i: int) -> float:
         return left + (right - left) * i / last
 
+    if picked is not None and picked != failed_at:
+        x = x_of(picked)
+        parts.append(f'<line class="symnb-picked-iteration" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" '
+                     f'y2="{bottom}" stroke="#888" stroke-dasharray="2 2"/>')
+        parts.append(f'<text x="{x:.1f}" y="{top - 2}" text-anchor="middle" fill="#555">{picked}</text>')
     if finite:
         lo, hi = min(y for _, y in finite), max(y for _, y in finite)
         span = hi - lo or (abs(hi) or 1.0)

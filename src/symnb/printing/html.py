@@ -22,7 +22,7 @@ from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text,
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
-__all__ = ["kind_of", "value_summary", "value_html", "array_html", "pre", "table", "variable_rows",
+__all__ = ["kind_of", "shown_name", "value_summary", "value_html", "array_html", "pre", "table", "variable_rows",
            "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
@@ -44,6 +44,16 @@ def kind_of(var: Variable) -> str:
     if isinstance(var, SharedVariable):
         return "shared variable"
     return "input"
+
+
+def shown_name(var: Variable) -> str:
+    """The name a view shows for ``var``: a loop step's input as the parameter it is
+    passed to (``i_t (reads idx[t])``, ``tag.step_parameter``), else ``errors.label``."""
+    name = label(var)
+    parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
+    if parameter and parameter != name:
+        return f"{parameter} (reads {name})"
+    return name
 
 
 def value_summary(var: Variable) -> str:
@@ -274,7 +284,7 @@ def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None
         return [cell(_e(value_stats(now)) if compact and now is not None else _call_value(call, v)), cell(test)]
 
     head = ("#", "name", "type") + (("test value",) if call is None else (_CALL_VALUE, "test value"))
-    rows = [(str(i), line(label(v)), line(v.type.short()), *values(v), line(creation_text(v)))
+    rows = [(str(i), line(shown_name(v)), line(v.type.short()), *values(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
             + table(rows, header=head + ("created at",), escape=False))

@@ -305,9 +305,25 @@ class _Builder:
     def _first_open(self) -> list[str]:
         """A small graph opens its groups (not its series and op calls: those read as
         one box until asked); a larger one opens at the top level, every group closed."""
+        around_failing = failing_groups(self.groups.ordered(), [self.groups.group_of(n) for n in self.order
+                                                                if id(n) in self.failing])
         if len(self.order) > OPEN_UP_TO:
-            return []
-        return [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
+            return around_failing
+        opened = [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
+        return opened + [g for g in around_failing if g not in opened]
+
+
+def failing_groups(groups: Iterable[Any], holding: Iterable[Any]) -> list[str]:
+    """The ids of the groups around the failing nodes (``holding``: each one's innermost
+    group or None), outermost first: the first view opens them, so the failing node is
+    drawn (red), not hidden in a closed box."""
+    found: list[str] = []
+    for group in holding:
+        while group is not None:
+            found.append(group.id)
+            group = group.parent
+    ids = set(found)
+    return [g.id for g in groups if g.id in ids]
 
 
 def _updates(obj: Any, outputs: list[Variable]) -> list[tuple[Variable, Variable]]:

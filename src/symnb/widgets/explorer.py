@@ -31,9 +31,9 @@ from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.loop_values import MEASURES, iterations_run, summary_over_iterations, values_at
 from symnb.printing.failure import failure_html
 from symnb.printing.failure_card import (failing_card_html, iteration_values_html, loop_body_variables,
-                                         shown_name, summary_plot_svg)
+                                         summary_plot_svg)
 from symnb.printing.graph_model import GraphPicture, creation_text
-from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
+from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, shown_name, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
 from symnb.printing.html import pre
@@ -414,7 +414,7 @@ class GraphExplorer(WidgetView):
         title = f"{self.measure} of {shown_name(var)} per iteration of {loops[-1][0].op.display_name()}"
         if len(loops) > 1:
             title += f" ({describe_loops(loops[:-1])})"
-        return summary_plot_svg(points, count, failed_at, title)
+        return summary_plot_svg(points, count, failed_at, title, picked=self.picked[-1])
 
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model
@@ -455,8 +455,27 @@ class GraphExplorer(WidgetView):
     def view_state(self) -> dict:
         """What the viewer starts from and the saved notebook keeps: the open groups, the
         selection and the overlay (the browser's, once it said; else the Python API's)."""
-        state = {"open": list(self.opened), "selected": self._model_id(self.selected), "overlay": ""}
+        state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
         return {**state, **self._view_state}
+
+    def _open_ids(self) -> list[str]:
+        """The groups the viewer draws open: the Python API's, and those around the failing node."""
+        return list(self.opened) + [g for g in self._failing_groups() if g not in self.opened]
+
+    def _failing_groups(self) -> list[str]:
+        """The viewer's groups around the failing node (open in the first view: the node is
+        drawn red, not hidden in a closed group's box)."""
+        if self.error is None:
+            return []
+        model = self.view_model()
+        parents = {g["id"]: g["parent"] for g in model["groups"]}
+        found: list[str] = []
+        for node in model["nodes"]:
+            group = node["group"] if node["failing"] else None
+            while group is not None and group not in found:
+                found.append(group)
+                group = parents.get(group)
+        return found
 
     @staticmethod
     def _model_id(node_id: str) -> str:
@@ -504,10 +523,10 @@ class GraphExplorer(WidgetView):
     def _sync(self) -> None:
         """The Python API changed the state: tell the view (one message) and the saved state."""
         selected = self._model_id(self.selected)
-        self._view_state = dict(self._view_state, open=list(self.opened), selected=selected)
+        self._view_state = dict(self._view_state, open=self._open_ids(), selected=selected)
         view = self._graph_view
         if view is not None:
-            view.send({"command": {"open": list(self.opened), "selected": selected}})
+            view.send({"command": {"open": self._open_ids(), "selected": selected}})
         self.snapshot_changed()
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:

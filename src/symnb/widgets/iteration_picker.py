@@ -17,7 +17,8 @@ def iteration_picker(explorer: Any) -> Any:
     import ipywidgets as widgets
 
     from symnb.core.loop_values import MEASURES
-    from symnb.printing.failure_card import loop_body_variables, shown_name
+    from symnb.printing.failure_card import loop_body_variables
+    from symnb.printing.html import shown_name
 
     call = explorer.call_values
     loops = explorer.loops()
