@@ -169,6 +169,8 @@ def test_the_viewer_selects_the_loop_and_shows_the_calls_values(scan_error):
     holder = explorer.picture.id_of(loop)
     assert explorer.view_state()["selected"] == holder and nodes[holder]["failing"]
     assert "/" in explorer.selected  # the kernel's own selection: the node inside the loop
+    loop_card = _text(explorer.select(holder))  # the loop's card: why it has no value
+    assert f"not computed: E[i_t] inside it failed at iteration {FAILING} of Scan{{step}}" in loop_card
     # The boxes show the call's values (the saved view keeps them), not test values.
     shared_E = next(n for n in model["nodes"] if n["name"] == "E")
     assert shared_E["summary"] == value_stats(E_VALUE)

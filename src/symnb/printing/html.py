@@ -194,8 +194,11 @@ def _call_value(call: CallValues, var: Variable) -> str:
     value = call.value_of(var)
     if value is None:
         at = f" at {call.where}" if call.where else ""
-        return _e(f"not computed: this node failed{at} in this call" if var.owner is call.node
-                  else "not computed in this call (the replay did not reach it)")
+        if var.owner is call.node:
+            return _e(f"not computed: this node failed{at} in this call")
+        if any(holder is var.owner for holder, _ in call.levels):  # a loop whose body failed
+            return _e(f"not computed: {label(call.node.outputs[0])} inside it failed{at} in this call")
+        return _e("not computed in this call (the replay did not reach it)")
     iteration = call.iteration_of(var)  # a loop body's variable: the iteration shown
     title = f"{label(var)} in this call" + (f", {iteration}" if iteration else "")
     shown = array_html(value, title)
