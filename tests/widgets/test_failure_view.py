@@ -133,6 +133,9 @@ def test_every_level_of_a_nested_scan_is_marked():
     assert "loop Scan{outer}" in card and "failed in iteration 1" in card
     assert "loop nested 1 level deep Scan{inner}" in card and "failed in iteration 2" in card
     assert "j = 9" in card and "float32 (4,)" in card  # the inputs: j, and the row of iteration 1
+    details = _text(explorer.details_html())  # the node's card: each value says both levels
+    assert "iteration 2 of Scan{inner}, in iteration 1 of Scan{outer}: int64 () 9" in details
+    assert "row (reads X[t])" in details and "j (reads P[t][t])" in details
     # The inner loop's values at inner iteration 1 of outer iteration 1 (NumPy: row 1, picks[1][1]).
     explorer.pick_iteration(1, level=-1)
     values = explorer.iteration_values()

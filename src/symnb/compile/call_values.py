@@ -84,7 +84,7 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
 def _keep_inner(kept: dict[int, tuple], seen: NodeValues) -> None:
     """Keep the values an evaluation inside an inner graph read and made, with its
     evaluation (the iteration, in a loop body): later evaluations replace earlier ones."""
-    where = (seen.evaluation, seen.holder)
+    where = (seen.evaluation, seen.holder, seen.levels)  # levels: every loop around it
     for var, value in zip(seen.node.inputs, seen.inputs):
         kept[id(var)] = (var, value, where)
     for var, value in zip(seen.node.outputs, seen.outputs or ()):

@@ -223,7 +223,8 @@ class CallValues:
         entry = self._in_loops.get(id(var))
         if entry is None or entry[0] is not var or id(var) in self._computed:
             return ""
-        evaluation, holder = entry[2]
+        evaluation, holder, *more = entry[2]  # (evaluation, holder[, levels])
+        loops = loop_levels(more[0]) if more else []
         feeds = dict(zip(map(id, holder.op.inner_inputs), holder.op.inner_feeds(holder)))
         outer = feeds.get(id(var))
         known = self._computed.get(id(outer)) if outer is not None else None
@@ -231,7 +232,7 @@ class CallValues:
             return f"{label(outer)}'s value, passed to every run of {holder.op.display_name()}"
         if not getattr(holder.op, "loops", False):
             return f"in {holder.op.display_name()}"
-        return f"iteration {evaluation} of {holder.op.display_name()}"
+        return describe_loops(loops) if loops else f"iteration {evaluation} of {holder.op.display_name()}"
 
     def shapes(self) -> dict[Variable, tuple[str, tuple]]:
         """``{variable: (dtype, shape)}`` of every value the replay computed: what a

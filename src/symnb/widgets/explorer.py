@@ -372,8 +372,7 @@ class GraphExplorer(WidgetView):
         if not self.picked:
             raise ValueError("pick_iteration: the explorer's error is not a failed call inside a loop")
         level = level % len(self.picked)
-        count = self.iteration_count(level) if level else iterations_run(
-            self.call_values, [], self.loops()[0])
+        count = self.iteration_count(level)
         if not 0 <= iteration < count:
             raise ValueError(f"pick_iteration: {self.loops()[level].op.display_name()} ran iterations "
                              f"0 to {count - 1} in this call, not {iteration}")

@@ -24,7 +24,7 @@ def iteration_picker(explorer: Any) -> Any:
     loops = explorer.loops()
     sliders = []
     for level, loop in enumerate(loops):
-        count = explorer.iteration_count(level) if level else explorer.iteration_count(0)
+        count = explorer.iteration_count(level)
         slider = widgets.IntSlider(value=explorer.picked[level], min=0, max=max(count - 1, 0),
                                    description=f"iteration of {loop.op.display_name()}",
                                    style={"description_width": "initial"},
