@@ -27,7 +27,7 @@ def _text(page: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", re.sub(r"<img[^>]*>", "", page))).replace("&#x27;", "'")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")  # one compile; each test makes its own explorer of it
 def scan_error():
     E = sn.shared(E_VALUE, name="E")
     idx = T.lvector("idx")
