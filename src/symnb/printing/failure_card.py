@@ -52,21 +52,22 @@ def failing_card_html(call: CallValues) -> str:
     node = call.node
     title = label(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
     where = call.where or "this call"
+    at = f"at {call.where}" if call.where else "in this call"
     head = (f'<div class="symnb-failing-card" style="{TEXT_STYLE};{_CARD}">'
             f'<div style="font-size:14px;margin-bottom:4px"><b style="color:#d93025">Failed: '
-            f"{_e(title)}</b> ({_e(node.op.display_name())}) at {_e(where)}</div>")
+            f"{_e(title)}</b> ({_e(node.op.display_name())}) {_e(at)}</div>")
     parts = [head, _levels_html(call)]
     rows = []
     for var, value in call.input_values():
         rows.append((_e(_name_and_value(var, value)), _e(_reads(var)),
                      array_html(value, f"{label(var)} at {where}", "not known (the replay did not reach it)")))
-    parts.append(f"<div style=\"margin-top:4px\"><b>Its inputs at {_e(where)}</b> "
+    parts.append(f"<div style=\"margin-top:4px\"><b>Its inputs {_e(at)}</b> "
                  "(replayed in NumPy from this call's arguments)</div>")
     parts.append(table(rows, header=("input", "", "value"), escape=False))
     outputs = []
     for var, value in call.output_values():
         text = (array_html(value, f"{label(var)} at {where}") if value is not None else
-                _e(f"not computed: computing it at {where} raised the error"))
+                _e(f"not computed: computing it {at} raised the error"))
         outputs.append((_e(shown_name(var)), text))
     parts.append("<div style=\"margin-top:4px\"><b>Its output</b></div>")
     parts.append(table(outputs, header=("output", "value"), escape=False))
