@@ -199,3 +199,18 @@ def test_the_live_picker_replays_the_iteration_picked(scan_error):
     summary.value = "mean"
     plotted = [float(v) for v in re.findall(r'data-value="([^"]+)"', shown.value)]
     np.testing.assert_allclose(plotted, [E_VALUE[i].mean() for i in INDICES[:FAILING]], rtol=1e-5)
+
+
+def test_the_saved_view_keeps_the_iteration_last_picked(scan_error, monkeypatch):
+    widgets = pytest.importorskip("ipywidgets", reason="the live view needs ipywidgets")
+    explorer = GraphExplorer(scan_error)
+    explorer.widget  # noqa: B018
+    sent = []
+    explorer._shown = True  # as displayed in a kernel: the snapshot is replaced in place
+    monkeypatch.setattr("IPython.display.update_display",
+                        lambda bundle, **kw: sent.append((bundle, kw)))
+    slider = next(c for c in explorer._picker.children if isinstance(c, widgets.IntSlider))
+    slider.value = 2
+    snapshots = [b["text/html"] for b, kw in sent if kw.get("display_id") == explorer.snapshot_key]
+    assert snapshots and "Values at iteration 2 of Scan{step}" in _text(snapshots[-1])
+    assert value_stats(E_VALUE[INDICES[2]]) in snapshots[-1]

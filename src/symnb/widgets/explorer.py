@@ -510,6 +510,11 @@ class GraphExplorer(WidgetView):
     def _state_bundle(self) -> dict[str, str]:
         return {"text/html": state_html(self.snapshot_key, self.view_state()), "text/plain": ""}
 
+    def iterations_changed(self) -> None:
+        """The iteration picker moved: replace the whole snapshot (its picked values and
+        plot are part of it; the model's encoding is kept, not redone)."""
+        WidgetView.snapshot_changed(self)
+
     def snapshot_changed(self) -> None:
         """The state changed: replace the state output (not the snapshot, which holds the
         whole model and is sent once)."""

@@ -51,7 +51,7 @@ def iteration_picker(explorer: Any) -> Any:
                 sliders[inner].observe(lambda _change, i=inner: redraw(i), "value")
         explorer.plotted, explorer.measure = choices[variable.value], measure.value
         shown.value = explorer.iteration_html()
-        explorer.snapshot_changed()
+        explorer.iterations_changed()  # the saved view keeps the values last shown
 
     for level, slider in enumerate(sliders):
         slider.observe(lambda _change, i=level: redraw(i), "value")
