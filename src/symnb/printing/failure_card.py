@@ -28,7 +28,6 @@ __all__ = ["failing_card_html", "iteration_values_html", "summary_plot_svg",
 
 _CARD = ("border:2px solid #d93025;border-radius:6px;padding:8px 12px;background:#fffafa;"
          "text-align:left;margin:6px 0")
-_ONE_LINE = "white-space:nowrap"
 
 
 def _e(text: Any) -> str:

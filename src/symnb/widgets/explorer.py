@@ -25,21 +25,20 @@ import time
 from typing import Any, NamedTuple
 
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Apply, Constant, Variable
+from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
-from symnb.core.failed_call import CallValues, describe_loops
-from symnb.core.loop_values import MEASURES, iterations_run, summary_over_iterations, values_at
+from symnb.core.failed_call import CallValues
 from symnb.printing.failure import failure_html
-from symnb.printing.failure_card import (failing_card_html, iteration_values_html, loop_body_variables,
-                                         summary_plot_svg)
+from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import GraphPicture, creation_text
-from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, shown_name, value_summary
+from symnb.printing.html import PENDING, TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
 from symnb.printing.html import pre
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
+from symnb.widgets.explorer_failure import FailureParts
 from symnb.widgets.viewer import saved_viewer_html, state_html
 
 __all__ = ["GraphExplorer", "Entry"]
@@ -57,7 +56,7 @@ class Entry(NamedTuple):
     repeat: bool
 
 
-class GraphExplorer(WidgetView):
+class GraphExplorer(FailureParts, WidgetView):
     """Explore a graph as a picture: ``GraphExplorer(var)``, a list of variables, an
     Apply, a compiled function (its optimized graph) or an error carrying ``.node``.
 
@@ -348,73 +347,6 @@ class GraphExplorer(WidgetView):
             kept.append(f"... {len(text) - lines} more lines (explorer.text() has them all)")
         return "\n".join(kept)
 
-    # -- a failure in a loop body: any iteration's values --------------------------------
-    def loops(self) -> list[Apply]:
-        """The loops around the failing node, outermost first (empty unless the error is a
-        failed call's, in a loop body)."""
-        return [loop for loop, _ in self.call_values.loops] if self.picked else []
-
-    def _picked_loops(self) -> list[tuple[Apply, int]]:
-        return list(zip(self.loops(), self.picked))
-
-    def iteration_count(self, level: int = -1) -> int:
-        """How many iterations of loop ``level`` (``-1``: the innermost) the call began,
-        in the iterations picked for the loops around it (replayed)."""
-        loops = self._picked_loops()
-        level = level % len(loops)
-        return iterations_run(self.call_values, loops[:level], loops[level][0])
-
-    def pick_iteration(self, iteration: int, level: int = -1) -> str:
-        """Show the loop body's values at ``iteration`` of loop ``level`` (``-1``: the
-        innermost; nested scans: one level per loop, outermost first), computed by
-        replaying the call in NumPy; returns them as HTML. An outer level picked moves the
-        loops inside it to their first iteration."""
-        if not self.picked:
-            raise ValueError("pick_iteration: the explorer's error is not a failed call inside a loop")
-        level = level % len(self.picked)
-        count = self.iteration_count(level)
-        if not 0 <= iteration < count:
-            raise ValueError(f"pick_iteration: {self.loops()[level].op.display_name()} ran iterations "
-                             f"0 to {count - 1} in this call, not {iteration}")
-        self.picked = self.picked[:level] + [iteration] + [0] * (len(self.picked) - level - 1)
-        return self.iteration_html()
-
-    def iteration_values(self) -> dict[Variable, Any]:
-        """``{variable: value}`` of the innermost loop body at the picked iterations."""
-        return {var: value for var, value in values_at(self.call_values, self._picked_loops()).values()}
-
-    def iteration_html(self) -> str:
-        """The picked iterations' values of the failing node's inputs and outputs and of the
-        loop body's other values, and the plot of the chosen value over the iterations."""
-        loops = self._picked_loops()
-        body = loop_body_variables(loops[-1][0], self.call_values.node)
-        node = self.call_values.node
-        first = [*node.inputs, *node.outputs]
-        shown = first + [v for v in body if v not in first and not isinstance(v, Constant)]
-        values = values_at(self.call_values, loops)
-        return iteration_values_html(self.call_values, loops, values, shown[:40]) + self.plot_svg()
-
-    def plot_svg(self, variable: Variable | None = None, measure: str | None = None) -> str:
-        """A small plot (SVG) of ``variable``'s ``measure`` (one of ``MEASURES``: mean,
-        max |value|, norm) over the iterations of the innermost loop, the failing
-        iteration marked; by default the failing node's output."""
-        if variable is not None:
-            self.plotted = variable
-        if measure is not None:
-            if measure not in MEASURES:
-                raise ValueError(f"measure must be one of {sorted(MEASURES)}, not {measure!r}")
-            self.measure = measure
-        var = self.plotted if self.plotted is not None else self.call_values.node.outputs[0]
-        loops = self._picked_loops()
-        points = summary_over_iterations(self.call_values, loops[:-1], loops[-1][0], var, self.measure)
-        count = self.iteration_count(-1)
-        failing = self.call_values.loops
-        failed_at = failing[-1][1] if [n for _, n in failing[:-1]] == self.picked[:-1] else None
-        title = f"{self.measure} of {shown_name(var)} per iteration of {loops[-1][0].op.display_name()}"
-        if len(loops) > 1:
-            title += f" ({describe_loops(loops[:-1])})"
-        return summary_plot_svg(points, count, failed_at, title, picked=self.picked[-1])
-
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model
         (in the state the user left, read from the state output); where they do not, a
@@ -456,25 +388,6 @@ class GraphExplorer(WidgetView):
         selection and the overlay (the browser's, once it said; else the Python API's)."""
         state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
         return {**state, **self._view_state}
-
-    def _open_ids(self) -> list[str]:
-        """The groups the viewer draws open: the Python API's, and those around the failing node."""
-        return list(self.opened) + [g for g in self._failing_groups() if g not in self.opened]
-
-    def _failing_groups(self) -> list[str]:
-        """The viewer's groups around the failing node (open in the first view: the node is
-        drawn red, not hidden in a closed group's box)."""
-        if self.error is None:
-            return []
-        model = self.view_model()
-        parents = {g["id"]: g["parent"] for g in model["groups"]}
-        found: list[str] = []
-        for node in model["nodes"]:
-            group = node["group"] if node["failing"] else None
-            while group is not None and group not in found:
-                found.append(group)
-                group = parents.get(group)
-        return found
 
     @staticmethod
     def _model_id(node_id: str) -> str:
