@@ -149,7 +149,7 @@ def summary_plot_svg(points: Sequence[tuple[int, float]], count: int, failed_at:
     the value was not computed, a red tick says so), the ``picked`` one by a grey line."""
     finite = [(i, y) for i, y in points if math.isfinite(y)]
     width, height = _PLOT_W, _PLOT_H
-    left, right, top, bottom = _PAD + 16, width - 10, 18, height - 22
+    left, right, top, bottom = _PAD + 16, width - 10, 26, height - 22
     parts = [f'<svg class="symnb-iteration-plot" xmlns="http://www.w3.org/2000/svg" width="{width}" '
              f'height="{height}" viewBox="0 0 {width} {height}" style="font:10px monospace;background:#fff">',
              f'<text x="{left}" y="11" fill="#333">{_e(title)}</text>',
