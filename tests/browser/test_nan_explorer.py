@@ -46,7 +46,7 @@ def test_a_nan_explorer_shows_the_calls_values_and_the_message(lab, browser):
     page = open_notebook(browser, lab, "nan.ipynb")
     run_all(page)
     explorer = page.locator(".symnb-explorer").first
-    explorer.locator("svg.symnb-graph").wait_for(timeout=120_000)
+    explorer.locator("svg.symnb-graph g.symnb-node").first.wait_for(timeout=120_000)  # drawn
     shot(page, explorer, "14_nan_explorer_call_values")
     header = explorer.locator(".symnb-header")
     assert "NanGuardError" in header.inner_text() and "NanGuardMode: Inf in output #0" in header.inner_text()
@@ -56,17 +56,19 @@ def test_a_nan_explorer_shows_the_calls_values_and_the_message(lab, browser):
     values = header.inner_text().split("This call's arguments", 1)[1]
     assert _spelled(CALL) in values  # p in this call
     assert _spelled(TEST_VALUE) not in values  # the test values are not shown as the call's
-    # Red: the failing node, drawn inside its fused chain (expanded at it), and that chain.
-    red = explorer.locator("g.symnb-node.symnb-error").all_text_contents()
-    assert len(red) == 2, red
-    assert any("T.log(p)" in text and "fused" not in text for text in red), red
-    assert any("fused: log·mul" in text for text in red), red
+    # Red: the fused chain holding the failing node (the viewer draws the function's
+    # graph), selected first and still red.
+    red = explorer.locator("g.symnb-node.symnb-failing")
+    assert red.count() == 1 and "fused: log\u00b7mul" in red.text_content()
+    assert "symnb-selected" in red.get_attribute("class")
+    assert red.locator("rect.symnb-box").evaluate("r => getComputedStyle(r).stroke") == "rgb(217, 48, 37)"
     with np.errstate(divide="ignore"):
         logged = np.log(CALL)
-    details = explorer.locator(".symnb-details").inner_text()
-    assert "value in this call" in details and "pending" not in details
-    assert _spelled(logged) in details  # the failing node's output in this call, in its card
-    assert details.count("Failing node") == 0 and header.inner_text().count("Failing node") == 0
-    shot(page, explorer.locator(".symnb-details"), "15_nan_explorer_failing_node_details")
+    card = explorer.locator(".symnb-failing-card")  # under the picture: what the failing node read and made
+    details = card.inner_text()
+    assert "pending" not in details and _spelled(CALL) in details
+    assert _spelled(logged) in details  # the failing node's output in this call
+    assert header.inner_text().count("Failing node") == 0
+    shot(page, card, "15_nan_explorer_failing_node_details")
     page.close()
     shut_down_kernels(lab)

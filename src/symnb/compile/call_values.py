@@ -63,13 +63,14 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
     computed.update((id(v), (v, env[id(v)])) for n in function.nodes for v in n.outputs if id(v) in env)
     values = CallValues(arguments, node, found, other, last[0] if last else None, computed, in_loops)
     values.function = function  # GraphExplorer(err) draws its graph around a node in a loop body
+    values.program = (list(function.nodes), list(function._program_inputs))  # replayed again on demand
     return values
 
 
 def _keep_inner(kept: dict[int, tuple], seen: NodeValues) -> None:
     """Keep the values an evaluation inside an inner graph read and made, with its
     evaluation (the iteration, in a loop body): later evaluations replace earlier ones."""
-    where = (seen.evaluation, seen.holder)
+    where = (seen.evaluation, seen.holder, seen.levels)  # levels: every loop around it
     for var, value in zip(seen.node.inputs, seen.inputs):
         kept[id(var)] = (var, value, where)
     for var, value in zip(seen.node.outputs, seen.outputs or ()):

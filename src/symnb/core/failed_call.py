@@ -24,7 +24,8 @@ from symnb.core.graph.errors import input_records, label
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node, stepping
 from symnb.core.graph import Apply, Constant, Variable
 
-__all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary"]
+__all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary", "loop_levels",
+           "describe_loops"]
 
 #: ``stop(evaluation) -> bool``: is this evaluation (a :class:`NodeValues`) the one sought?
 Stop = Callable[["NodeValues"], bool]
@@ -43,9 +44,10 @@ class NodeValues(NamedTuple):
     evaluation: int
     #: The node whose inner graph this evaluation ran in (innermost), if any.
     holder: Apply | None
-    #: Every node holding the graph this evaluation ran in, outermost first, each with
-    #: the run of its inner graph this was in (the iteration, for a loop).
-    levels: tuple[tuple[Apply, int], ...] = ()
+    #: Every level of inner graphs around this evaluation, outermost first:
+    #: ``((holder, its evaluation), ...)`` -- for nested loops, the iteration of each
+    #: loop (the last pair is ``(holder, evaluation)``); ``()`` in the outer graph.
+    levels: tuple = ()
 
 
 class _Found(BaseException):
@@ -62,20 +64,20 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
     Returns ``(found, other)``: the evaluation found (None if none was), and the first
     node that failed in NumPy without being sought (None if none did).
     """
-    # (token of a run of an inner graph, the node holding it, that node's evaluation)
-    holders: list[tuple[int, Apply | None, int]] = [(0, None, 0)]
+    # (token of the current run of an inner graph, its holder, the levels around it)
+    holders: list[tuple[int, Apply | None, tuple]] = [(0, None, ())]
     tokens = itertools.count(1)
     counts: collections.Counter = collections.Counter()
     result: list[NodeValues] = []
     failed: list[NodeValues] = []
 
     def watch(node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        token, holder, _ = holders[-1]
+        token, holder, around = holders[-1]
         evaluation = counts[token, id(node)]
         counts[token, id(node)] += 1
-        levels = _levels(holders, evaluation)
-        if node.op.inner_graphs:
-            holders.append((next(tokens), node, evaluation))
+        levels = around + ((holder, evaluation),) if holder is not None else ()
+        if node.op.inner_graphs:  # its inner graphs run within this evaluation of it
+            holders.append((next(tokens), node, levels))
         try:
             outputs = run_node(node, inputs)
         except (_Found, PerformContractError):
@@ -110,15 +112,6 @@ def replay(nodes: Sequence[Apply], env: dict[int, Any], stop: Stop) -> tuple[Nod
     return (result[0] if result else None), (failed[0] if failed else None)
 
 
-def _levels(holders: Sequence[tuple[int, Apply | None, int]], evaluation: int
-            ) -> tuple[tuple[Apply, int], ...]:
-    """``((holder, run), ...)``, outermost first: each holder of the current inner graph
-    with the run of its graph the evaluation is in (the next holder's evaluation; the
-    evaluation itself for the innermost)."""
-    runs = [entry[2] for entry in holders[2:]] + [evaluation]
-    return tuple((entry[1], run) for entry, run in zip(holders[1:], runs))
-
-
 class CallValues:
     """The values of the call that failed, at the node that failed
     (``err.call_values``; ``GraphExplorer(err)`` and the error's HTML show them).
@@ -138,7 +131,9 @@ class CallValues:
       (every node of the outer graph run before the failure; the failing node's inputs;
       a node of a loop body: its value in the last iteration the replay ran, which
       ``iteration_of(var)`` names);
-    - ``function``: the compiled function that failed (set by the call), else None.
+    - ``function``: the compiled function that failed (set by the call), else None;
+    - ``loops``: ``[(loop node, iteration)]`` around the failing node, outermost first
+      (every level of nested scans; ``where`` names them all).
 
     Every value is computed from the call's arguments by the NumPy evaluator, never a
     test value.
@@ -156,6 +151,10 @@ class CallValues:
         values of inner graphs' variables, each of the last evaluation the replay ran."""
         self.arguments = arguments
         self.function: Any = None
+        #: ``(nodes in execution order, the program's inputs)``: what replays the call
+        #: again (another iteration's values, :mod:`symnb.core.loop_values`); None when
+        #: the values cannot be replayed again.
+        self.program: tuple[list[Apply], list[Variable]] | None = None
         self._computed = dict(computed or {})
         self._in_loops = dict(in_loops or {})
         self.node = node
@@ -163,12 +162,13 @@ class CallValues:
         found = found if found is not None else last
         self.inputs: list[np.ndarray] | None = found.inputs if found is not None else None
         self.outputs: list[np.ndarray] | None = found.outputs if found is not None else None
-        levels = found.levels if found is not None else ()
-        self.loops = tuple((h, i) for h, i in levels if getattr(h.op, "loops", False))
-        holder = found.holder if found is not None else None
-        loops = holder is not None and getattr(holder.op, "loops", False)
-        self.iteration: int | None = found.evaluation if loops else None
-        self.where = ", in ".join(level.text() for level in reversed(self.loop_levels()))
+        #: The loops around the failing evaluation, outermost first:
+        #: ``[(the loop's node, the iteration)]`` (nested scans: one pair per level).
+        self.loops: list[tuple[Apply, int]] = loop_levels(found.levels) if found is not None else []
+        #: The failing evaluation's levels of inner graphs (loops and others), outermost first.
+        self.levels: tuple = found.levels if found is not None else ()
+        self.iteration: int | None = self.loops[-1][1] if self.loops else None
+        self.where = describe_loops(self.loops)
 
     def loop_levels(self) -> tuple[LoopLevel, ...]:
         """The loops the failing node ran in, outermost first, with the iteration."""
@@ -205,6 +205,8 @@ class CallValues:
         for known, value in self.input_values() + self.output_values():
             if known is var and value is not None:
                 return value
+        if var.owner is self.node:  # the failing evaluation did not compute it: no other one's
+            return None
         if isinstance(var, Constant):
             return var.data
         entry = self._computed.get(id(var)) or self._in_loops.get(id(var))
@@ -218,7 +220,8 @@ class CallValues:
         entry = self._in_loops.get(id(var))
         if entry is None or entry[0] is not var or id(var) in self._computed:
             return ""
-        evaluation, holder = entry[2]
+        evaluation, holder, *more = entry[2]  # (evaluation, holder[, levels])
+        loops = loop_levels(more[0]) if more else []
         feeds = dict(zip(map(id, holder.op.inner_inputs), holder.op.inner_feeds(holder)))
         outer = feeds.get(id(var))
         known = self._computed.get(id(outer)) if outer is not None else None
@@ -226,7 +229,7 @@ class CallValues:
             return f"{label(outer)}'s value, passed to every run of {holder.op.display_name()}"
         if not getattr(holder.op, "loops", False):
             return f"in {holder.op.display_name()}"
-        return f"iteration {evaluation} of {holder.op.display_name()}"
+        return describe_loops(loops) if loops else f"iteration {evaluation} of {holder.op.display_name()}"
 
     def shapes(self) -> dict[Variable, tuple[str, tuple]]:
         """``{variable: (dtype, shape)}`` of every value the replay computed: what a
@@ -242,6 +245,18 @@ class CallValues:
 
     def __repr__(self) -> str:
         return "\n".join(self.lines())
+
+
+def loop_levels(levels: Sequence[tuple[Apply, int]]) -> list[tuple[Apply, int]]:
+    """The loops among ``levels`` (a :class:`NodeValues`' ``levels``): ``[(loop node,
+    iteration)]``, outermost first (a fused chain or a condition is no loop)."""
+    return [(holder, n) for holder, n in levels if getattr(holder.op, "loops", False)]
+
+
+def describe_loops(loops: Sequence[tuple[Apply, int]]) -> str:
+    """``"iteration 3 of Scan{step}"``; nested loops innermost first, every level named:
+    ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``; ``""`` for none."""
+    return ", in ".join(f"iteration {n} of {holder.op.display_name()}" for holder, n in reversed(loops))
 
 
 def _note(node: Apply, found: NodeValues | None, other: NodeValues | None) -> str:

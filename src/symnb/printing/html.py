@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 from typing import Any, Sequence
 
+from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.failed_call import CallValues
@@ -21,8 +22,9 @@ from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text,
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
-__all__ = ["kind_of", "value_summary", "value_html", "array_html", "pre", "table", "variable_rows",
-           "variables_table", "node_details_html", "function_rows", "TEXT_STYLE", "PENDING", "NOT_COMPUTED"]
+__all__ = ["kind_of", "shown_name", "value_summary", "value_html", "array_html", "pre", "table",
+           "variable_rows", "variables_table", "node_details_html", "function_rows", "TEXT_STYLE",
+           "PENDING", "NOT_COMPUTED"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
 #: The summary of a value not computed yet.
@@ -45,6 +47,16 @@ def kind_of(var: Variable) -> str:
     if isinstance(var, SharedVariable):
         return "shared variable"
     return "input"
+
+
+def shown_name(var: Variable) -> str:
+    """The name a view shows for ``var``: a loop step's input as the parameter it is
+    passed to (``i_t (reads idx[t])``, ``tag.step_parameter``), else ``errors.label``."""
+    name = label(var)
+    parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
+    if parameter and parameter != name:
+        return f"{parameter} (reads {name})"
+    return name
 
 
 def value_summary(var: Variable, failed: Apply | None = None) -> str:
@@ -183,12 +195,20 @@ _CALL_VALUE = "value in this call"
 
 
 def _call_value(call: CallValues, var: Variable) -> str:
-    """``var``'s value in the failed call (replayed in NumPy from its arguments)."""
-    missing = ("not computed: this node failed in this call" if var.owner is call.node
-               else "not computed in this call (the replay did not reach it)")
+    """``var``'s value in the failed call (replayed in NumPy from its arguments); a loop
+    body's value labelled with its iteration; the failing node's outputs: not computed
+    (never another iteration's value)."""
+    value = call.value_of(var)
+    if value is None:
+        at = f" at {call.where}" if call.where else ""
+        if var.owner is call.node:
+            return _e(f"not computed: this node failed{at} in this call")
+        if any(holder is var.owner for holder, _ in call.levels):  # a loop whose body failed
+            return _e(f"not computed: {label(call.node.outputs[0])} inside it failed{at} in this call")
+        return _e("not computed in this call (the replay did not reach it)")
     iteration = call.iteration_of(var)  # a loop body's variable: the iteration shown
     title = f"{label(var)} in this call" + (f", {iteration}" if iteration else "")
-    shown = array_html(call.value_of(var), title, missing)
+    shown = array_html(value, title)
     return f"<span>{_e(iteration)}:</span> {shown}" if iteration else shown
 
 
@@ -197,6 +217,8 @@ def _maker(node: PictureNode, picture: GraphPicture) -> str:
     if node.role.startswith("grad of"):
         return "sn.grad (its source line is the sn.grad call)"
     rewrite = picture.origins.get(id(node.obj), "fusion" if node.role.startswith("fused") else "")
+    if rewrite != "fusion" and config.exception_verbosity != "high":  # its name is internal
+        rewrite = "of the optimizer"
     return f"the rewrite {rewrite} (its source line is the line of the node it replaced)"
 
 
@@ -272,7 +294,7 @@ def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None
         return [cell(_e(value_stats(now)) if compact and now is not None else _call_value(call, v)), cell(test)]
 
     head = ("#", "name", "type") + (("test value",) if call is None else (_CALL_VALUE, "test value"))
-    rows = [(str(i), line(label(v)), line(v.type.short()), *values(v), line(creation_text(v)))
+    rows = [(str(i), line(shown_name(v)), line(v.type.short()), *values(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"
             + table(rows, header=head + ("created at",), escape=False))

@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.type import describe_shape
@@ -40,8 +41,9 @@ def _cut(text: str) -> str:
 
 def role_label(node: Apply, origins: dict[int, str]) -> str | None:
     """``fused: mul·add``, ``grad of tanh`` (``grad: Alloc`` for the seed), ``<rewrite>:
-    <op>``; None for a node the user's
-    own line built (its name or source text is then the label)."""
+    <op>`` (only with ``config.exception_verbosity == 'high'``: a rewrite's name is
+    internal); None for a node the user's own line built (its name or source text is
+    then the label)."""
     if type(node.op).__name__ == "Composite":
         inner = node.op.inner_graphs[0].nodes
         return _cut("fused: " + "\u00b7".join(short_op(n.op.display_name()) for n in inner))
@@ -50,7 +52,8 @@ def role_label(node: Apply, origins: dict[int, str]) -> str | None:
         return _cut(f"grad of {short_op(scopes[-1].name)}")
     if scopes and scopes[-1].kind == "grad":  # the seed (ones like the cost), the sums
         return _cut(f"grad: {short_op(node.op.display_name())}")
-    if id(node) in origins:
+    if id(node) in origins and config.exception_verbosity == "high":
+        # A rewrite's name is symnb's internal name: shown only when asked for.
         return _cut(f"{origins[id(node)]}: {short_op(node.op.display_name())}")
     return None
 

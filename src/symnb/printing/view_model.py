@@ -43,15 +43,18 @@ _CLOSED_KINDS = ("series", "opcall", "part")  # closed in a small graph's first 
 
 
 def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply, float] | None = None,
-               time_total: float | None = None, title: str | None = None) -> dict:
+               time_total: float | None = None, title: str | None = None, call_values: Any = None) -> dict:
     """The viewer's model of ``obj``: a Variable, a list of them, an Apply, a compiled
     function (its optimized graph, its last profile's times) or an error naming a node
     (highlighted; a failed call's values, ``err.call_values``, feed the overlays).
 
     ``highlight``: Apply nodes (or their outputs) marked ``failing``; ``times``:
     ``{Apply: seconds per call}`` (by default a profiled function's last profile) and
-    ``time_total`` the seconds their shares are of."""
-    obj, highlight, call_values = _resolve(obj, list(highlight))
+    ``time_total`` the seconds their shares are of; ``call_values``: a failed call's values
+    (``err.call_values``) for a graph given as the function that failed (an error brings
+    its own): the boxes then show that call's values, not the test values."""
+    obj, highlight, found = _resolve(obj, list(highlight))
+    call_values = found if found is not None else call_values
     with collector_paused():
         return _Builder(obj, highlight, call_values, times, time_total, title).model()
 
@@ -302,9 +305,25 @@ class _Builder:
     def _first_open(self) -> list[str]:
         """A small graph opens its groups (not its series and op calls: those read as
         one box until asked); a larger one opens at the top level, every group closed."""
+        around_failing = failing_groups(self.groups.ordered(), [self.groups.group_of(n) for n in self.order
+                                                                if id(n) in self.failing])
         if len(self.order) > OPEN_UP_TO:
-            return []
-        return [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
+            return around_failing
+        opened = [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
+        return opened + [g for g in around_failing if g not in opened]
+
+
+def failing_groups(groups: Iterable[Any], holding: Iterable[Any]) -> list[str]:
+    """The ids of the groups around the failing nodes (``holding``: each one's innermost
+    group or None), outermost first: the first view opens them, so the failing node is
+    drawn (red), not hidden in a closed box."""
+    found: list[str] = []
+    for group in holding:
+        while group is not None:
+            found.append(group.id)
+            group = group.parent
+    ids = set(found)
+    return [g.id for g in groups if g.id in ids]
 
 
 def _updates(obj: Any, outputs: list[Variable]) -> list[tuple[Variable, Variable]]:

@@ -29,6 +29,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues
 from symnb.printing.failure import failure_html
+from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import GraphPicture, creation_text
 from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
@@ -37,6 +38,7 @@ from symnb.printing.html import pre
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
+from symnb.widgets.explorer_failure import FailureParts
 from symnb.widgets.viewer import saved_viewer_html, state_html
 
 __all__ = ["GraphExplorer", "Entry"]
@@ -54,7 +56,7 @@ class Entry(NamedTuple):
     repeat: bool
 
 
-class GraphExplorer(WidgetView):
+class GraphExplorer(FailureParts, WidgetView):
     """Explore a graph as a picture: ``GraphExplorer(var)``, a list of variables, an
     Apply, a compiled function (its optimized graph) or an error carrying ``.node``.
 
@@ -72,6 +74,8 @@ class GraphExplorer(WidgetView):
       default the profiled function's, else the nodes' sum).
     """
 
+    _graph_view: Any = None  # the viewer's widget (in a box with the iteration picker, for a loop)
+
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
                  footer: str = "", times: dict[Apply, float] | None = None,
                  time_total: float | None = None) -> None:
@@ -84,6 +88,9 @@ class GraphExplorer(WidgetView):
             if holder is not None:  # a node of a loop body: drawn in its function's graph
                 obj, highlight = function, [obj, holder]
             header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
+            values = getattr(self.error, "call_values", None)
+            if values is not None and values.inputs is not None:  # under the picture: what it read
+                footer = failing_card_html(values) + footer
             _compute_test_values(_error_node(self.error))  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
@@ -104,6 +111,13 @@ class GraphExplorer(WidgetView):
         self._view_model: dict | None = None
         self._view_data: str | None = None
         self._view_state: dict = {}  # the view's last state: the browser's or the Python API's
+        call = self.call_values
+        #: For a failure in a loop body: the iteration picked at each loop level (outermost
+        #: first), the value plotted over the iterations and the summary plotted.
+        self.picked: list[int] = [n for _, n in call.loops] if call is not None else []
+        self.plotted: Variable | None = None
+        self.measure = "norm"
+        self._picker: Any = None
         self._redraw()
         self.opened = sorted(self.picture.opened, key=_group_order)
         first = self.picture.id_of(self.highlight[0]) if self.highlight else None
@@ -337,9 +351,11 @@ class GraphExplorer(WidgetView):
         note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; open the '
                 "notebook trusted (or its nbconvert HTML) to explore it.</div>")
         details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
+        iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
+                      if self.picked else "")  # the picker's values and plot, as last shown
         return (f'<div class="symnb-explorer-snapshot">{self.header}'
                 f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}{details}</div>'
-                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}</div>")
+                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}{iterations}</div>")
 
     def overview_svg(self) -> str:
         """The picture of the top level with every group closed (the static overview)."""
@@ -351,10 +367,11 @@ class GraphExplorer(WidgetView):
 
     # -- view ---------------------------------------------------------------------------
     def view_model(self) -> dict:
-        """The client-side viewer's model of the graph (``symnb.printing.view_model``)."""
+        """The client-side viewer's model of the graph (``symnb.printing.view_model``);
+        for a failed call, its boxes show that call's values."""
         if self._view_model is None:
             self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
-                                          time_total=self.time_total)
+                                          time_total=self.time_total, call_values=self.call_values)
         return self._view_model
 
     def view_data(self) -> str:
@@ -366,7 +383,14 @@ class GraphExplorer(WidgetView):
     def view_state(self) -> dict:
         """What the viewer starts from and the saved notebook keeps: the open groups, the
         selection and the overlay (the browser's, once it said; else the Python API's)."""
-        return {"open": list(self.opened), "selected": self.selected, "overlay": "", **self._view_state}
+        state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
+        return {**state, **self._view_state}
+
+    @staticmethod
+    def _model_id(node_id: str) -> str:
+        """The viewer's box for a kernel id: a node of an inner graph (``n1/0/n0``, which the
+        viewer's model does not hold) is drawn as the node holding it (``n1``)."""
+        return node_id.split("/", 1)[0]
 
     def _build(self) -> Any:
         from symnb.widgets.graph_view import graph_view_class
@@ -374,7 +398,15 @@ class GraphExplorer(WidgetView):
         view = graph_view_class()(model_data=self.view_data(), view_state=self.view_state(),
                                   snapshot_key=self.snapshot_key, header=self.header, footer=self.footer)
         view.on_msg(self._on_message)
-        return view
+        self._graph_view = view
+        if not self.picked:
+            return view
+        from symnb.widgets.iteration_picker import iteration_picker
+
+        import ipywidgets
+
+        self._picker = iteration_picker(self)
+        return ipywidgets.VBox([view, self._picker])
 
     def display(self) -> None:
         """Show the live viewer, its snapshot, and the tiny output holding the view's
@@ -388,6 +420,11 @@ class GraphExplorer(WidgetView):
     def _state_bundle(self) -> dict[str, str]:
         return {"text/html": state_html(self.snapshot_key, self.view_state()), "text/plain": ""}
 
+    def iterations_changed(self) -> None:
+        """The iteration picker moved: replace the whole snapshot (its picked values and
+        plot are part of it; the model's encoding is kept, not redone)."""
+        WidgetView.snapshot_changed(self)
+
     def snapshot_changed(self) -> None:
         """The state changed: replace the state output (not the snapshot, which holds the
         whole model and is sent once)."""
@@ -399,17 +436,18 @@ class GraphExplorer(WidgetView):
 
     def _sync(self) -> None:
         """The Python API changed the state: tell the view (one message) and the saved state."""
-        self._view_state = dict(self._view_state, open=list(self.opened), selected=self.selected)
-        view = self._widget
+        selected = self._model_id(self.selected)
+        self._view_state = dict(self._view_state, open=self._open_ids(), selected=selected)
+        view = self._graph_view
         if view is not None:
-            view.send({"command": {"open": list(self.opened), "selected": self.selected}})
+            view.send({"command": {"open": self._open_ids(), "selected": selected}})
         self.snapshot_changed()
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
         if not isinstance(content, dict):
             return
         if isinstance(content.get("details"), str):
-            self._widget.send({"details_for": content["details"], "html": self._details_of(content["details"])})
+            self._graph_view.send({"details_for": content["details"], "html": self._details_of(content["details"])})
         elif isinstance(content.get("state"), dict):
             self._take_state(content["state"])
 

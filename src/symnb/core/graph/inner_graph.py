@@ -90,6 +90,9 @@ def placeholder_like(var: Variable, shape: Sequence[int | None] | None = None,
     inner = ttype.variable_type(ttype, name=name if name is not None else var.name, site=var.site)
     if value is not None:
         inner._test_value = _frozen(value)
+    parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
+    if name is None and parameter is not None:  # the same value inside: the step's own name for it
+        inner.tag.step_parameter = parameter
     return inner
 
 

@@ -130,6 +130,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     state_args = _state_placeholders(states)
     _name_by_parameters(fn, seq_args + state_args)
     non_seqs = _non_sequences(non_sequences)
+    _name_after_parameters(fn, seq_args + state_args)
     outs, step_updates, condition, mark = _call_step(fn, seq_args + state_args + non_seqs, name)
     outs = _check_outputs(outs, states, name)
     inner_outputs = outs + ([_check_condition(condition)] if condition is not None else [])
@@ -317,6 +318,24 @@ def _non_sequences(non_sequences: Any) -> list[Variable]:
     """The non-sequences, passed to the step as they are: ``close_over`` later swaps
     what the step used of them (and of any outer variable) for inner inputs."""
     return [as_tensor_variable(item) for item in _as_list(non_sequences)]
+
+
+def _name_after_parameters(fn: Callable[..., Any], placeholders: list[Variable]) -> None:
+    """Mark each of the step's inputs with the name of the parameter of ``fn`` it is
+    passed to (``tag.step_parameter``: ``i_t``, what the user reads in their step), and
+    name after it those with no name (a state started from an unnamed constant, which
+    views otherwise showed as its type)."""
+    try:
+        parameters = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):  # a builtin or a callable without a signature
+        return
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    for var, parameter in zip(placeholders, parameters):
+        if parameter.kind not in positional:
+            break
+        var.tag.step_parameter = parameter.name
+        if var.name is None:
+            var.name = parameter.name
 
 
 def _tap_name(var: Variable, tap: int) -> str | None:
