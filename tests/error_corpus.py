@@ -171,3 +171,12 @@ def test_value_index_in_a_nested_loop():
         return picked.sum()
 
     sn.scan(outer, sequences=[rows], non_sequences=[table], name="outer")
+
+
+@case
+def shape_mismatch_in_a_fused_chain():
+    x, y = T.vector(), T.vector()  # unnamed: labelled by their lines
+    z = x + x
+    z = z + y
+    f = sn.function([x, y], z)  # fast_run fuses both additions into one operation
+    f(np.array([1, 2], "float32"), np.array([3, 4, 5], "float32"))

@@ -75,9 +75,9 @@ def test_batched_dot_of_more_dimensions_is_a_dot_per_example(x_shape, y_shape):
 
 def test_mismatched_batches_are_refused_with_both_shapes():
     a, b = T.dtensor3("a"), T.dtensor3("b")
-    # compiled: the operands by position (the report below the message lists them)
-    with pytest.raises(ValueError, match=r"batched_tensordot: input #0 has shape \(4, 2, 3\) and "
-                                         r"input #1 has shape \(5, 3, 2\): their batch axes "
+    # compiled: the operands by name, as when built
+    with pytest.raises(ValueError, match=r"batched_tensordot: a has shape \(4, 2, 3\) and "
+                                         r"b has shape \(5, 3, 2\): their batch axes "
                                          r"\(axis 0\) have lengths 4 and 5"):
         f = sn.function([a, b], T.batched_tensordot(a, b, 1))
         f(np.zeros((4, 2, 3)), np.zeros((5, 3, 2)))

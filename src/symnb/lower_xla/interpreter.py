@@ -245,8 +245,8 @@ def place_lines(place: Place, optimizer: Any = None) -> list[str]:
     for holder in reversed(place.enclosing):
         if isinstance(holder.node.op, Composite):
             level = f" ({optimizer!r})" if optimizer is not None else ""
-            lines.append(f"The optimizer{level} fused this operation into a fused chain of "
-                         f"operations; the line above is where it was built.")
+            lines.append(f"The optimizer{level} fused this operation with others into one; "
+                         f"the line above is where it was built.")
         else:
             lines.append(f"Inside {holder.node.op.display_name()} {holder.node.site.describe()}")
     return lines
@@ -258,5 +258,5 @@ def place_details(place: Place) -> list[str]:
     lines = [f"Toposort index: {place.index} of {place.count}"
              + (" in its inner graph" if place.enclosing else "")]
     lines += [f"{holder.node.op.display_name()}: toposort index {holder.index} of {holder.count}"
-              for holder in reversed(place.enclosing)]
+              for holder in reversed(place.enclosing)]  # a fused chain's generated name too
     return lines
