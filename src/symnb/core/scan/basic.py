@@ -128,7 +128,6 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     n_value = _int_value(n_var)
     seq_args = _sequence_placeholders(seqs, n_value, go_backwards)
     state_args = _state_placeholders(states)
-    _name_by_parameters(fn, seq_args + state_args)
     non_seqs = _non_sequences(non_sequences)
     _name_after_parameters(fn, seq_args + state_args)
     outs, step_updates, condition, mark = _call_step(fn, seq_args + state_args + non_seqs, name)
@@ -297,21 +296,6 @@ def _state_placeholders(states: list) -> list[Variable]:
             first = value[depth + tap] if value is not None else None
             args.append(placeholder_like(init, init.type.shape[1:], first, _tap_name(init, tap)))
     return args
-
-
-def _name_by_parameters(fn: Callable[..., Any], placeholders: list[Variable]) -> None:
-    """Name each unnamed placeholder (a step of a sequence or a state whose outer
-    variable has no name) as the step function's parameter receiving it (``acc``), so
-    that messages and pictures of the loop body name it as the user's code does."""
-    try:
-        parameters = list(inspect.signature(fn).parameters.values())
-    except (TypeError, ValueError):  # a builtin or a C callable: no names to read
-        return
-    kinds = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    names = [p.name for p in parameters if p.kind in kinds]
-    for var, name in zip(placeholders, names):
-        if var.name is None:
-            var.name = name
 
 
 def _non_sequences(non_sequences: Any) -> list[Variable]:
