@@ -133,11 +133,11 @@ class RewriteComparison:
         """Before and after in one picture: the unchanged values both read drawn once."""
         tops = [self.top_before] if self.top_before is self.top_after else [self.top_before, self.top_after]
         picture = GraphPicture(tops)
-        _mark(picture, self._copier.marks)
+        _mark(picture, self._copier.marks, self._copier.real)
         for top, note in ((self.top_before, "before"), (self.top_after, "after")):
             node = picture.find(picture.id_of(top) or "")
-            if node is not None:
-                node.note = note if not node.note else f"{node.note}, {note}"
+            if node is not None:  # in the label, which the layout sizes the box by
+                node.label = f"{node.label} [{note}]"
         return picture
 
     def svg(self, max_width: int | None = 900) -> str:
@@ -218,14 +218,18 @@ class RewriteComparison:
         copier.marks = {key: "removed" if id(copier.real[key]) in removed else ""
                         for key in copier.marks}
         picture = GraphPicture(outputs)
-        _mark(picture, copier.marks)
+        _mark(picture, copier.marks, copier.real)
         return picture_svg(picture, layout(picture, with_labels=False), max_width=max_width)
 
 
-def _mark(picture: GraphPicture, marks: dict[int, str]) -> None:
+def _mark(picture: GraphPicture, marks: dict[int, str], real: dict[int, Any]) -> None:
+    """Set each drawn node's change mark; a root standing for a computed value (an
+    unchanged one the region reads) is drawn as a plain box, not as an input."""
     for node in picture.nodes.values():
         if node.kind == "apply":
             node.change = marks.get(id(node.obj), "")
+        elif getattr(real.get(id(node.obj)), "owner", None) is not None:
+            node.family = "other"
 
 
 def _made_by(history: Sequence[Any]) -> dict[int, str]:
