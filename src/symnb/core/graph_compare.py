@@ -5,17 +5,29 @@ constants (same type and bytes), inputs paired by ``in_xs``/``in_ys``, or output
 same index of nodes applying equal ops to inputs that are, recursively, the same. This
 is what merging the two graphs into one (``core/rewriting/merge.py``) would find; it is
 written as a walk so that comparing needs no function graph.
+
+The same matching compares a graph before and after a rewrite
+(:func:`rewrite_changes`): a node is unchanged when the other graph has one applying an
+equal op to matched inputs, whatever object it is; the others were removed or added.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from symnb.core.graph import Constant, Variable
+from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph.history import GraphState
 
-__all__ = ["equal_computations", "is_same_graph"]
+__all__ = ["equal_computations", "is_same_graph", "same_computation", "StructuralKeys",
+           "RewriteChanges", "rewrite_changes"]
+
+InputsOf = Callable[[Apply], Sequence[Variable]]
+
+
+def _own_inputs(node: Apply) -> Sequence[Variable]:
+    return node.inputs
 
 
 def equal_computations(xs: Sequence[Variable], ys: Sequence[Variable],
@@ -27,7 +39,14 @@ def equal_computations(xs: Sequence[Variable], ys: Sequence[Variable],
         return False
     paired = {id(x): y for x, y in zip(in_xs or (), in_ys or ())}
     seen: dict[tuple[int, int], bool] = {}
-    return all(_same(x, y, paired, seen) for x, y in zip(xs, ys))
+    return all(_same(x, y, paired, seen, _own_inputs, _own_inputs) for x, y in zip(xs, ys))
+
+
+def same_computation(x: Variable, y: Variable, x_inputs_of: InputsOf, y_inputs_of: InputsOf) -> bool:
+    """True when ``x`` computes what ``y`` does, each graph read through its own
+    ``inputs_of`` (two states of one graph, :mod:`symnb.core.graph.history`). A variable
+    met on both sides is the same there: it stops the walk."""
+    return _same(x, y, {}, {}, x_inputs_of, y_inputs_of)
 
 
 def is_same_graph(var1: Variable, var2: Variable, givens: dict | None = None) -> bool:
@@ -37,7 +56,8 @@ def is_same_graph(var1: Variable, var2: Variable, givens: dict | None = None) ->
     return equal_computations([var1], [var2], list(givens), list(givens.values()))
 
 
-def _same(x: Variable, y: Variable, paired: dict, seen: dict) -> bool:
+def _same(x: Variable, y: Variable, paired: dict, seen: dict, x_inputs_of: InputsOf,
+          y_inputs_of: InputsOf) -> bool:
     stack = [(x, y)]
     while stack:  # a walk, not recursion: graphs thousands of nodes deep stay comparable
         a, b = stack.pop()
@@ -48,7 +68,7 @@ def _same(x: Variable, y: Variable, paired: dict, seen: dict) -> bool:
         if not _locally_same(a, b, paired):
             return False
         if a is not b and id(a) not in paired and a.owner is not None:
-            stack.extend(zip(a.owner.inputs, b.owner.inputs))
+            stack.extend(zip(x_inputs_of(a.owner), y_inputs_of(b.owner)))
     return True
 
 
@@ -68,3 +88,81 @@ def _locally_same(a: Variable, b: Variable, paired: dict) -> bool:
         return False
     return (a.owner.op == b.owner.op and a.index == b.index
             and len(a.owner.inputs) == len(b.owner.inputs))
+
+
+class StructuralKeys:
+    """Numbers for variables such that two get the same number exactly when they compute
+    the same thing: the same root, equal constants, or the same output of equal ops on
+    inputs of the same numbers (hash-consing). One instance numbers several graphs
+    comparably; each graph is numbered with its own ``inputs_of``."""
+
+    def __init__(self) -> None:
+        self._numbers: dict[Any, int] = {}
+
+    def number(self, key: Any) -> int:
+        return self._numbers.setdefault(key, len(self._numbers))
+
+    def of_variable(self, var: Variable, numbers: dict[int, int]) -> int:
+        """``var``'s number: from ``numbers`` (a graph's, :meth:`of_graph`) or as a root."""
+        return numbers[id(var)] if id(var) in numbers else self._root(var)
+
+    def of_graph(self, order: list[Apply], inputs_of: InputsOf,
+                 edges: dict[tuple[int, int], int] | None = None) -> tuple[dict[int, int], dict[int, int]]:
+        """``({id(variable): number}, {id(node): number})`` over the nodes of ``order``
+        (each after its inputs' nodes) and the roots they read. ``edges``: ``{(id(node),
+        input position): number}`` read there instead of the input's own."""
+        of_var: dict[int, int] = {}
+        of_node: dict[int, int] = {}
+        edges = edges or {}
+        for node in order:
+            inputs = tuple(edges[(id(node), i)] if (id(node), i) in edges
+                           else of_var.get(id(v)) if v.owner is not None else self._root(v)
+                           for i, v in enumerate(inputs_of(node)))
+            of_node[id(node)] = number = self.number(self._op_key(node.op) + (inputs,))
+            for out in node.outputs:
+                of_var[id(out)] = self.number(("output", number, out.index))
+        return of_var, of_node
+
+    @staticmethod
+    def _op_key(op: Any) -> tuple:
+        try:
+            hash(op)
+        except TypeError:  # an op whose properties cannot be hashed equals only itself
+            return ("op object", id(op))
+        return ("op", op)
+
+    def _root(self, var: Variable) -> int:
+        if isinstance(var, Constant):
+            return self.number(("constant", var.type, var.data.shape, var.data.tobytes()))
+        return self.number(("root", id(var)))
+
+
+class RewriteChanges(NamedTuple):
+    """What one rewrite changed: the nodes of the graph before it that no node after it
+    matches (``removed``), and the reverse (``added``); each state's order and its
+    variables' structural numbers (equal numbers: the same computation)."""
+
+    removed: list[Apply]
+    added: list[Apply]
+    before_order: list[Apply]
+    after_order: list[Apply]
+    before_numbers: dict[int, int]
+    after_numbers: dict[int, int]
+    keys: StructuralKeys
+
+
+def rewrite_changes(before: GraphState, after: GraphState, record: Any) -> RewriteChanges:
+    """Compare the graph before and after the step ``record`` (a
+    :class:`~symnb.core.graph.fgraph.RewriteRecord`) node by node, structurally (not by
+    their text). The readers the step moved read the replacement as the replaced value:
+    a node is not changed by reading the value a rewrite swapped in for an equal one."""
+    keys = StructuralKeys()
+    before_order, after_order = before.order(), after.order()
+    before_numbers, before_nodes = keys.of_graph(before_order, before.inputs_of)
+    replaced = keys.of_variable(record.old, before_numbers)
+    moved = {(id(client), i): replaced for client, i in record.clients if client != "output"}
+    after_numbers, after_nodes = keys.of_graph(after_order, after.inputs_of, moved)
+    kept = set(before_nodes.values()) & set(after_nodes.values())
+    return RewriteChanges([n for n in before_order if before_nodes[id(n)] not in kept],
+                          [n for n in after_order if after_nodes[id(n)] not in kept],
+                          before_order, after_order, before_numbers, after_numbers, keys)

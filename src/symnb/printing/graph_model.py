@@ -92,6 +92,7 @@ class PictureNode:
     time_share: float = 0.0  # of the call (or of the timed nodes' total)
     heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
     share_of: str = "the nodes' time"  # what time_share is a share of
+    change: str = ""     # a rewrite comparison's mark: "removed", "added" or "" (unchanged)
 
     @property
     def time_tag(self) -> str:

@@ -23,7 +23,7 @@ from symnb.printing.layout import Layout, layout
 from symnb.printing.values import value_stats
 
 __all__ = ["picture_svg", "graph_svg", "picture_img", "node_title", "time_fill", "FILL",
-           "MONOSPACE"]
+           "MONOSPACE", "CHANGE_STROKES", "CHANGE_FILLS"]
 
 MONOSPACE = ("var(--jp-code-font-family, ui-monospace, SFMono-Regular, Menlo, Consolas, "
              "'DejaVu Sans Mono', monospace)")
@@ -34,6 +34,10 @@ FILL = {
     "other": "#ffffff", "input": "#c9f0c9", "shared": "#ffe38a", "constant": "#e4e4e4",
     "group": "#e8effa",
 }
+# A rewrite comparison's marks (Model Explorer's colours): removed nodes red and dashed,
+# added ones green; unchanged nodes keep their family's fill.
+CHANGE_STROKES = {"removed": ("#c62828", 2.4), "added": ("#2e7d32", 2.4)}
+CHANGE_FILLS = {"removed": "#ffd7d5", "added": "#ccf5d3"}
 # A node's fill at heat 0 and at heat 1: the hot end stays light enough for black text
 # (contrast 7:1), since the node's own label sits on it.
 _COOL, _HOT = (255, 245, 240), (244, 109, 67)
@@ -205,14 +209,15 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
     x, y, w, h = box
     classes = f"symnb-node symnb-{node.kind}" + (" symnb-error" if node.error else "") \
         + (" symnb-output" if node.is_output else "") + (" symnb-expanded" if node.inner else "") \
-        + (" symnb-collapsed" if node.hidden else "") + (" symnb-timed" if node.seconds is not None else "")
-    stroke, stroke_width = ("#d00000", 3) if node.error else ("#444", 1.2)
+        + (" symnb-collapsed" if node.hidden else "") + (" symnb-timed" if node.seconds is not None else "") \
+        + (f" symnb-{node.change}" if node.change else "")
+    stroke, stroke_width = ("#d00000", 3) if node.error else CHANGE_STROKES.get(node.change, ("#444", 1.2))
     if node.kind == "group":
         stroke, stroke_width = _GROUP_STROKE, 1.6
     radius = h / 2 if node.kind in ("input", "shared") and not node.inner else 8 if node.kind == "group" else 4
-    dash = ' stroke-dasharray="5,3"' if node.hidden else ""
+    dash = ' stroke-dasharray="5,3"' if node.hidden or node.change == "removed" else ""
     timed = node.seconds is not None
-    fill = time_fill(node.heat) if timed else FILL.get(node.family, "#fff")
+    fill = time_fill(node.heat) if timed else CHANGE_FILLS.get(node.change) or FILL.get(node.family, "#fff")
     shapes = [f'<rect class="symnb-box" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{radius:.1f}" '
               f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"{dash}/>']
     if node.kind == "group":  # a stack of boxes: it holds several

@@ -227,10 +227,13 @@ class Apply:
 
 # -- walks --------------------------------------------------------------------------
 
-def toposort(outputs: Iterable[Variable], inputs: Iterable[Variable] = ()) -> list[Apply]:
+def toposort(outputs: Iterable[Variable], inputs: Iterable[Variable] = (),
+             inputs_of: Callable[[Apply], Sequence[Variable]] | None = None) -> list[Apply]:
     """Apply nodes needed for ``outputs``, each after the nodes producing its inputs.
 
-    The walk stops at ``inputs`` (their owners are not included).
+    The walk stops at ``inputs`` (their owners are not included). ``inputs_of(node)``,
+    when given, stands for ``node.inputs`` (a graph as it was before a rewrite edited it:
+    :mod:`symnb.core.graph.history`).
     """
     stop = {id(v) for v in inputs}
     order: list[Apply] = []
@@ -248,7 +251,7 @@ def toposort(outputs: Iterable[Variable], inputs: Iterable[Variable] = ()) -> li
             order.append(node)
             continue
         stack.append((node, True))
-        for inp in reversed(node.inputs):
+        for inp in reversed(node.inputs if inputs_of is None else inputs_of(node)):
             owner = inp.owner
             if owner is not None and id(inp) not in stop and id(owner) not in done:
                 stack.append((owner, False))

@@ -35,6 +35,10 @@ class RewriteRecord(NamedTuple):
 
     ``domain`` is None when the rewrite is exact (keeps the value for every input), else
     the rewrite's own words for where it is exact (``"where x is finite and non-zero"``).
+    ``clients``: the readers of ``old`` that were moved to ``new``, and ``imported``: the
+    nodes the replacement brought into the graph. A later rewrite edits the inputs of the
+    nodes it keeps, so these two are what lets the graph of any step be read back
+    (:mod:`symnb.core.graph.history`).
     """
 
     name: str
@@ -43,6 +47,8 @@ class RewriteRecord(NamedTuple):
     old: Variable
     new: Variable
     domain: str | None = None
+    clients: tuple = ()
+    imported: tuple = ()
 
     @property
     def exact(self) -> bool:
@@ -190,7 +196,8 @@ class FunctionGraph:
             else:
                 client.inputs[i] = new
             targets[(client, i)] = None
-        self.history.append(RewriteRecord(reason, old.owner, new.owner, old, new, domain))
+        self.history.append(RewriteRecord(reason, old.owner, new.owner, old, new, domain,
+                                          tuple(moved), tuple(imported)))
         self._order = None
         if old.owner is not None:
             self._prune(old.owner)
