@@ -3,7 +3,6 @@
 // node card and the overlay legend are DOM built the same way, the minimap is a canvas.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const REGION_GAP = 70;
 
 SN.el = function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -19,52 +18,15 @@ SN.svg = function svg(tag, attrs, text) {
   return node;
 };
 
-// Absolute geometry of laid-out region graphs placed side by side: boxes, frames, edges.
-SN.geometry = function geometry(graphs) {
-  const boxes = new Map(), frames = new Map(), edges = [], regions = [];
-  let left = 0, height = 0;
-  for (const root of graphs) {
-    const origin = { x: left, y: 0 };
-    const abs = new Map([[root.id, origin]]);
-    const visit = (n, ox, oy) => {
-      for (const c of n.children || []) {
-        const at = { x: ox + (c.x || 0), y: oy + (c.y || 0) };
-        abs.set(c.id, at);
-        const rect = { x: at.x, y: at.y, w: c.width || 0, h: c.height || 0, region: root.region };
-        if (c.children && c.children.length) frames.set(c.id, rect); else boxes.set(c.id, rect);
-        visit(c, at.x, at.y);
-      }
-    };
-    visit(root, origin.x, origin.y);
-    const route = (n) => {
-      for (const e of n.edges || []) {
-        const o = abs.get(e.container || n.id) || abs.get(n.id);
-        const points = [];
-        for (const s of e.sections || []) {
-          points.push(s.startPoint, ...(s.bendPoints || []), s.endPoint);
-        }
-        const labels = (e.labels || []).map((l) => ({ text: l.text, x: o.x + (l.x || 0), y: o.y + (l.y || 0), w: l.width, h: l.height }));
-        edges.push({ id: e.id, src: e.sources[0], dst: e.targets[0], points: points.map((p) => ({ x: o.x + p.x, y: o.y + p.y })), labels });
-      }
-      (n.children || []).forEach(route);
-    };
-    route(root);
-    regions.push({ region: root.region, x: left, w: root.width || 0, h: root.height || 0 });
-    left += (root.width || 0) + REGION_GAP;
-    height = Math.max(height, root.height || 0);
-  }
-  return { boxes, frames, edges, regions, width: Math.max(left - REGION_GAP, 1), height: Math.max(height, 1) };
-};
-
 const REGION_TITLES = { forward: "forward", gradient: "gradient", updates: "updates" };
 
-// The picture: region bands, frames (open groups), edges, boxes, stubs for edges that join
-// two regions (one per box and direction, their count in the tooltip and the card).
-SN.drawPicture = function drawPicture(layer, ix, geo, across, colours) {
+// The picture: region titles, frames (open groups), edges (those joining two regions in
+// their own colour, labelled with their count), boxes.
+SN.drawPicture = function drawPicture(layer, ix, geo, colours) {
   layer.replaceChildren();
   for (const r of geo.regions) {
     if (geo.regions.length < 2) break;
-    layer.append(SN.svg("text", { class: "symnb-region-title", x: r.x + 12, y: -6 }, REGION_TITLES[r.region] || r.region));
+    layer.append(SN.svg("text", { class: "symnb-region-title", x: r.x + 12, y: r.y - 6 }, REGION_TITLES[r.region] || r.region));
   }
   for (const [id, f] of geo.frames) {
     const g = SN.svg("g", { class: "symnb-frame", "data-group": id });
@@ -78,18 +40,17 @@ SN.drawPicture = function drawPicture(layer, ix, geo, across, colours) {
   const edgeLayer = SN.svg("g", { class: "symnb-edges" });
   for (const e of geo.edges) {
     if (e.points.length < 2) continue;
-    const g = SN.svg("g", { class: "symnb-edge", "data-source": e.src, "data-target": e.dst });
+    const g = SN.svg("g", { class: "symnb-edge" + (e.across ? " symnb-across" : ""), "data-source": e.src, "data-target": e.dst });
     const d = e.points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
     g.append(SN.svg("path", { d, "marker-end": "url(#symnb-arrow)" }));
     for (const l of e.labels) g.append(SN.svg("text", { class: "symnb-edge-label", x: l.x + 2, y: l.y + 12 }, l.text));
+    if (e.across) {
+      const from = SN.boxText(ix, e.src).title, to = SN.boxText(ix, e.dst).title;
+      g.append(SN.svg("title", {}, `${e.count} edge${e.count === 1 ? "" : "s"} from ${from} to ${to} (first: ${e.type})`));
+    }
     edgeLayer.append(g);
   }
   layer.append(edgeLayer);
-  const outward = new Map(), inward = new Map();
-  for (const b of across) {
-    outward.set(b.src, (outward.get(b.src) || 0) + b.count);
-    inward.set(b.dst, (inward.get(b.dst) || 0) + b.count);
-  }
   for (const [id, r] of geo.boxes) {
     const group = ix.groups.get(id);
     const text = SN.boxText(ix, id);
@@ -103,16 +64,7 @@ SN.drawPicture = function drawPicture(layer, ix, geo, across, colours) {
     if (group) g.append(SN.svg("rect", { class: "symnb-box-inner", x: r.x + 3, y: r.y + 3, width: Math.max(r.w - 6, 1), height: Math.max(r.h - 6, 1), rx: 4 }));
     g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 }, SN.clip(text.title)));
     g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
-    const tip = [text.title, text.sub];
-    if (outward.get(id)) {
-      g.append(SN.svg("path", { class: "symnb-stub", d: `M${r.x + r.w} ${r.y + r.h / 2} h10`, "marker-end": "url(#symnb-arrow)" }));
-      tip.push(`${outward.get(id)} edge(s) to another region`);
-    }
-    if (inward.get(id)) {
-      g.append(SN.svg("path", { class: "symnb-stub", d: `M${r.x - 12} ${r.y + r.h / 2} h10`, "marker-end": "url(#symnb-arrow)" }));
-      tip.push(`${inward.get(id)} edge(s) from another region`);
-    }
-    g.append(SN.svg("title", {}, tip.join("\n")));
+    g.append(SN.svg("title", {}, `${text.title}\n${text.sub}`));
     layer.append(g);
   }
 };

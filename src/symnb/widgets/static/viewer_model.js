@@ -101,7 +101,9 @@ SN.regionOf = function regionOf(ix, id) {
   return (top && top.region) || "forward";
 };
 
-const LEAVES = new Set(["input", "shared", "constant"]);
+// Roots drawn inside the one group using them: parameters and constants. The function's
+// inputs stay boxes of their own, at the top of the spine (where the data comes in).
+const LEAVES = new Set(["shared", "constant"]);
 
 // The box drawing each node and group for the open set `open`: the outermost closed group
 // around it, or itself. `null` for an open group (drawn as a frame).
@@ -135,7 +137,7 @@ SN.boxMap = function boxMap(ix, open) {
       if (SN.regionOf(ix, b) === home) mine.add(b);
     }
     // Its region's one user, else its one user: the uses in other regions become the
-    // bundled edges of that box (drawn as stubs).
+    // bundled edges of that box (routed between the regions).
     const users = mine.size ? mine : all;
     const target = users.size === 1 ? [...users][0] : null;
     if (target !== null && ix.groups.has(target)) absorbed.set(n.id, target);

@@ -136,9 +136,9 @@ SN.mount = function mount(host, options) {
       return false;
     }
     if (mine !== generation || destroyed) return false;
-    const nextGeo = SN.geometry(result.laid);
+    const nextGeo = SN.geometry(result.laid, result.across, ix);
     open = nextOpen; boxOf = result.nextBoxOf; selected = nextSelected; geo = nextGeo; lastEngine = result.engine;
-    SN.drawPicture(layer, ix, geo, result.across, colours());
+    SN.drawPicture(layer, ix, geo, colours());
     const first = host.dataset.drawn !== "1";
     sizeViewport();
     if (first) fit();
@@ -315,12 +315,11 @@ SN.mount = function mount(host, options) {
   on(hits, "click", (e) => { const b = e.target.closest(".symnb-hit"); if (b) reveal(b.dataset.id); });
   on(overlayMenu, "change", () => {
     overlay = overlayMenu.value;
-    SN.drawPicture(layer, ix, geo, lastAcross(), colours());
+    SN.drawPicture(layer, ix, geo, colours());
     markSelection(); markMatches(); legend();
     SN.card(cardHost, ix, selected, overlay, cardActions);
     report();
   });
-  const lastAcross = () => SN.boxEdges(ix, boxOf).filter((b) => SN.regionOf(ix, b.src) !== SN.regionOf(ix, b.dst));
 
   let destroyed = false;
   const first = show(open, selected, null).then((ok) => { if (ok && selected) centreOnIfHidden(); return ok; });
