@@ -5,6 +5,8 @@ own bookkeeping."""
 
 import json
 
+import math
+
 import numpy as np
 import pytest
 
@@ -247,6 +249,15 @@ def test_value_overlays_are_numpys_numbers_of_the_test_values():
     assert overlays["inf_count"]["values"][node_b] == int(np.isinf(reference).sum())
     assert overlays["bytes"]["values"][node_b] == reference.nbytes
     assert overlays["mean"]["source"] == "test values"
+
+
+def test_the_max_abs_of_zeros_is_plus_zero():
+    """A parameter of zeros (a bias before training) has max |value| 0, not -0.0."""
+    b = sn.shared(np.zeros(4, "float32"), name="b")
+    model = view_model(b * 2)
+    node_b = next(n["id"] for n in model["nodes"] if n["name"] == "b")
+    value = model["overlays"]["max_abs"]["values"][node_b]
+    assert value == np.abs(np.zeros(4)).max() and math.copysign(1.0, value) == 1.0
 
 
 def test_the_gradient_norm_of_each_parameter_says_which_layer_vanished(trained):

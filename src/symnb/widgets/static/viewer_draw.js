@@ -57,16 +57,51 @@ SN.drawPicture = function drawPicture(layer, ix, geo, colours) {
     const cls = ["symnb-node", group ? "symnb-group" : "symnb-op", group && group.series ? "symnb-series" : "",
       ix.nodes.get(id) && ix.nodes.get(id).failing ? "symnb-failing" : ""].filter(Boolean).join(" ");
     const g = SN.svg("g", { class: cls, "data-id": id });
-    const fill = colours && colours.get(id);
+    const fill = colours && colours.fills.get(id);
     const rect = SN.svg("rect", { class: "symnb-box", x: r.x, y: r.y, width: r.w, height: r.h, rx: group ? 6 : 3 });
     if (fill) rect.setAttribute("style", `fill:${fill}`);
     g.append(rect);
     if (group) g.append(SN.svg("rect", { class: "symnb-box-inner", x: r.x + 3, y: r.y + 3, width: Math.max(r.w - 6, 1), height: Math.max(r.h - 6, 1), rx: 4 }));
     g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 }, SN.clip(text.title)));
-    g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
+    const strip = colours && colours.strips.get(id);
+    if (strip) SN.drawStrip(g, r, strip);
+    else g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
     g.append(SN.svg("title", {}, `${text.title}\n${text.sub}`));
     layer.append(g);
   }
+};
+
+// A closed series' calls as a row of cells in the overlay's colours, in call order; the
+// lowest is outlined (the layer whose gradient vanished), each cell names its call.
+SN.drawStrip = function drawStrip(g, r, strip) {
+  const n = strip.length, left = r.x + 8, width = (r.w - 16) / n;
+  const known = strip.filter((c) => c.value !== undefined);
+  const lowest = known.length ? known.reduce((a, b) => (b.value < a.value ? b : a)) : null;
+  strip.forEach((cell, k) => {
+    const rect = SN.svg("rect", { class: "symnb-strip-cell" + (cell === lowest ? " symnb-strip-low" : ""),
+      x: left + k * width, y: r.y + 22, width: Math.max(width - 1, 1), height: 12, "data-item": cell.id });
+    rect.setAttribute("style", `fill:${cell.colour || "#fff"}`);
+    rect.append(SN.svg("title", {}, `${cell.label}: ${cell.value === undefined ? "no value" : SN.number(cell.value)}`));
+    g.append(rect);
+  });
+};
+
+// What an overlay paints: each box's fill, and the strip of each closed series.
+SN.colouring = function colouring(ix, name, boxOf, geo) {
+  const values = SN.overlayValues(ix, name, boxOf);
+  const strips = new Map();
+  for (const id of geo ? geo.boxes.keys() : []) {
+    const g = ix.groups.get(id);
+    if (!g || !g.series) continue;
+    const cells = SN.seriesValues(ix, name, id);
+    if (cells.some((c) => c.value !== undefined)) strips.set(id, cells);
+  }
+  const all = new Map(values);
+  for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) all.set(c.id, c.value); });
+  const scale = SN.colourScale(all);
+  if (!scale) return null;
+  for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) c.colour = scale.colour(c.value); });
+  return { fills: new Map([...values].map(([id, v]) => [id, scale.colour(v)])), strips, scale };
 };
 
 SN.arrowDefs = function arrowDefs() {
@@ -94,7 +129,7 @@ SN.colourScale = function colourScale(values) {
   return { lo, hi, log, colour };
 };
 
-SN.legend = function legend(host, overlay, scale) {
+SN.legend = function legend(host, overlay, scale, extremes) {
   host.replaceChildren();
   if (!overlay || !scale) { host.hidden = true; return; }
   host.hidden = false;
@@ -104,6 +139,16 @@ SN.legend = function legend(host, overlay, scale) {
   const bar = SN.el("span", "symnb-legend-bar");
   bar.style.background = `linear-gradient(to right, ${scale.colour(scale.lo)}, ${scale.colour((scale.lo + scale.hi) / 2)}, ${scale.colour(scale.hi)})`;
   host.append(bar, SN.el("span", "symnb-legend-value", SN.number(scale.hi) + unit + (scale.log ? " (log scale)" : "")));
+  for (const [word, list] of [["lowest", extremes ? extremes.low : []], ["highest", extremes ? extremes.high : []]]) {
+    if (!list.length) continue;
+    host.append(SN.el("span", "symnb-legend-key", word + ":"));
+    for (const item of list) {  // a click shows the node (its groups opened), selected
+      const link = SN.el("button", "symnb-legend-link", `${item.label} ${SN.number(item.value)}${unit}`);
+      link.dataset.id = item.id;
+      host.append(link);
+    }
+  }
+  if (overlay.note) host.append(SN.el("span", "symnb-legend-note", overlay.note));
 };
 
 SN.number = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(2) : String(Math.round(v * 1000) / 1000));

@@ -211,3 +211,43 @@ SN.overlayValues = function overlayValues(ix, name, boxOf) {
   }
   return out;
 };
+
+// The values of an overlay per call of a folded series (each call's nodes, summed or the
+// largest as above), in call order: a closed `layer() x12` box shows them as a strip.
+SN.seriesValues = function seriesValues(ix, name, seriesId) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  const series = ix.groups.get(seriesId);
+  if (!overlay || !series || !series.series) return [];
+  const items = series.series.items || [];
+  const slot = new Map(items.map((id, k) => [id, k]));
+  const values = items.map(() => undefined);
+  const sum = SUMMED.has(name);
+  for (const [id, value] of Object.entries(overlay.values || {})) {
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    const chain = [...SN.ancestors(ix, id), id];
+    const item = chain.find((g) => slot.has(g));
+    if (item === undefined) continue;
+    const k = slot.get(item), before = values[k];
+    values[k] = before === undefined ? value : sum ? before + value : Math.max(before, value);
+  }
+  return items.map((id, k) => ({ id, label: String((ix.groups.get(id) || {}).label || id), value: values[k] }));
+};
+
+// The nodes with the lowest and the highest value of an overlay (where to look first:
+// the layer whose gradient vanished, the node that overflowed).
+SN.extremes = function extremes(ix, name, count = 3) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  if (!overlay) return { low: [], high: [] };
+  const list = Object.entries(overlay.values || {})
+    .filter(([id, v]) => typeof v === "number" && Number.isFinite(v) && (ix.nodes.has(id) || ix.groups.has(id)))
+    .sort((a, b) => a[1] - b[1]);
+  const named = ([id, value]) => {
+    const item = ix.nodes.get(id) || ix.groups.get(id);
+    const chain = SN.ancestors(ix, id);
+    const where = chain.length ? ix.groups.get(chain[chain.length - 1]).label : "";
+    return { id, value, label: String(item.label || id) + (where ? ` in ${where}` : "") };
+  };
+  const low = list.slice(0, count).map(named);
+  const high = list.slice(Math.max(list.length - count, count)).reverse().map(named);
+  return { low, high };
+};

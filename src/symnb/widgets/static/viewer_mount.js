@@ -156,16 +156,10 @@ SN.mount = function mount(host, options) {
     return true;
   }
 
-  const colours = () => {
-    if (!overlay) return null;
-    const values = SN.overlayValues(ix, overlay, boxOf);
-    const scale = SN.colourScale(values);
-    if (!scale) return null;
-    return new Map([...values].map(([id, v]) => [id, scale.colour(v)]));
-  };
+  const colours = () => (overlay ? SN.colouring(ix, overlay, boxOf, geo) : null);
   const legend = () => {
-    const o = overlay && options.model.overlays[overlay];
-    SN.legend(legendHost, o, o ? SN.colourScale(SN.overlayValues(ix, overlay, boxOf)) : null);
+    const o = overlay && options.model.overlays[overlay], c = o && colours();
+    SN.legend(legendHost, o, c ? c.scale : null, o ? SN.extremes(ix, overlay) : null);
   };
 
   // -- selection, groups, search --------------------------------------------------------------
@@ -313,6 +307,7 @@ SN.mount = function mount(host, options) {
     nextMatch();
   });
   on(hits, "click", (e) => { const b = e.target.closest(".symnb-hit"); if (b) reveal(b.dataset.id); });
+  on(legendHost, "click", (e) => { const b = e.target.closest(".symnb-legend-link"); if (b) reveal(b.dataset.id); });
   on(overlayMenu, "change", () => {
     overlay = overlayMenu.value;
     SN.drawPicture(layer, ix, geo, colours());
