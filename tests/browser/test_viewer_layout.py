@@ -145,14 +145,17 @@ def test_mlp12_series_opens_in_place_to_a_straight_column(browser, tmp_path, mlp
     assert not errors
 
 
-def test_mlp12_gradient_mirrors_the_forward_layers(browser, tmp_path, mlp):
+@pytest.mark.parametrize("elk", [True, False], ids=["elk", "saved_view_simple_layout"])
+def test_mlp12_gradient_mirrors_the_forward_layers(browser, tmp_path, mlp, elk):
     groups = groups_by_id(mlp)
     series = top_series(mlp)
     gradient = next(g for g in mlp["groups"] if g["kind"] == "grad" and g["parent"] is None)
     mirror = next(g for g in mlp["groups"] if g["kind"] == "series" and g["region"] == "gradient")
     assert mirror["mirrors"] == series["id"]
     state = {"open": [series["id"], gradient["id"], mirror["id"]], "selected": "", "overlay": ""}
-    page, errors = open_page(browser, viewer_page(tmp_path / "grad.html", mlp, state=state))
+    page, errors = open_page(browser, viewer_page(tmp_path / "grad.html", mlp, state=state, elk=elk))
+    engine = "ELK layered" if elk else "simple layered layout"  # the saved view has no ELK
+    assert page.get_attribute(".symnb-viewer", "data-engine") == engine
     laid = drawn(page)
     boxes = laid["boxes"]
     pairs = [(g, groups[g]["mirrors"]) for g in mirror["series"]["items"]]
@@ -166,15 +169,16 @@ def test_mlp12_gradient_mirrors_the_forward_layers(browser, tmp_path, mlp):
     assert smallest_text_px(page) >= 9
     # Past "fit" at legible text: the minimap shows where the view is.
     assert page.locator("canvas.symnb-minimap").is_visible()
-    shot(page, "12_mlp12_gradient_mirrors_forward")
+    shot(page, f"12_mlp12_gradient_mirrors_forward_{'elk' if elk else 'simple'}")
     updates = next(g["id"] for g in mlp["groups"] if g["region"] == "updates" and g["parent"] is None)
     assert page.evaluate(f"mounted.view.open({json.dumps(updates)})") is True
+    page.evaluate("mounted.view.fit()")
     laid = drawn(page)
     assert_no_edge_crosses_a_box(laid)
     inside = [b for b in laid["boxes"] if any(n["id"] == b and n["group"] == updates for n in mlp["nodes"])]
     assert len(inside) == 24
     assert max(r[0] for r in map(laid["boxes"].get, inside)) - min(r[0] for r in map(laid["boxes"].get, inside)) < 600
-    shot(page, "13_mlp12_everything_open")
+    shot(page, f"13_mlp12_everything_open_{'elk' if elk else 'simple'}")
     assert not errors
 
 

@@ -168,6 +168,13 @@ SN.simpleLayout = function simpleLayout(root) {
     while (node && parentOf.get(node.id) !== container) node = parentOf.get(node.id);
     return node ? node.id : null;
   };
+  const upward = (n) => {  // a container's direction: its own, else its parent's
+    for (let c = n; c; c = parentOf.get(c.id)) {
+      const d = c.layoutOptions && c.layoutOptions["elk.direction"];
+      if (d) return d === "UP";
+    }
+    return false;
+  };
   const lay = (container, top) => {
     const kids = container.children || [];
     kids.forEach((k) => { if (k.children && k.children.length) lay(k, FRAME_TOP); });
@@ -191,8 +198,11 @@ SN.simpleLayout = function simpleLayout(root) {
         layer.set(d, Math.max(layer.get(d), layer.get(next.id) + 1));
       }
     }
-    const layers = [];
+    let layers = [];
     kids.forEach((k) => { const l = layer.get(k.id); (layers[l] = layers[l] || []).push(k); });
+    if (upward(container)) layers = layers.filter(Boolean).reverse();  // the gradient flows up
+    const own = container.layoutOptions && container.layoutOptions["elk.direction"];
+    if (own === "RIGHT") layers = kids.map((k) => [k]);  // a frame of unlinked boxes: a column
     let y = top, width = 0;
     const rows = layers.filter(Boolean).map((row) => {
       const w = row.reduce((s, k) => s + k.width, 0) + 24 * (row.length - 1);
@@ -217,15 +227,37 @@ SN.simpleLayout = function simpleLayout(root) {
     for (const e of container.edges || []) {
       const s = abs.get(e.sources[0]), d = abs.get(e.targets[0]);
       if (!s || !d) continue;
-      const start = { x: s.x + s.n.width / 2 - o.x, y: s.y + s.n.height - o.y };
-      const end = { x: d.x + d.n.width / 2 - o.x, y: d.y - o.y };
-      // Down, across in the gap above the target, down: no diagonal over the boxes between.
-      const bend = end.y - 16 > start.y ? [{ x: start.x, y: end.y - 16 }, { x: end.x, y: end.y - 16 }] : [];
+      let start = { x: s.x + s.n.width / 2 - o.x, y: s.y + s.n.height - o.y };
+      let end = { x: d.x + d.n.width / 2 - o.x, y: d.y - o.y };
+      // Down, across in the gap above the target, down: no diagonal over the boxes between
+      // (up, the same way, where the target is above: the gradient).
+      let bend = end.y - 16 > start.y ? [{ x: start.x, y: end.y - 16 }, { x: end.x, y: end.y - 16 }] : [];
+      if (d.y + d.n.height <= s.y) {
+        start = { x: start.x, y: s.y - o.y };
+        end = { x: end.x, y: d.y + d.n.height - o.y };
+        bend = [{ x: start.x, y: end.y + 16 }, { x: end.x, y: end.y + 16 }];
+      }
+      const up = d.y + d.n.height <= s.y;
+      if (crossing(o, [start, ...bend, end], e)) {
+        // Past the boxes between: out into the gap beside the source, along the
+        // container's right margin, back in the gap beside the target.
+        const side = container.width - 6, step = up ? -8 : 8, near = up ? 16 : -16;
+        bend = [{ x: start.x, y: start.y + step }, { x: side, y: start.y + step },
+          { x: side, y: end.y + near }, { x: end.x, y: end.y + near }];
+      }
       e.sections = [{ startPoint: start, endPoint: end, bendPoints: bend }];
-      for (const label of e.labels || []) { label.x = (start.x + end.x) / 2 + 4; label.y = (start.y + end.y) / 2 - 8; }
+      const at = bend.length === 4 ? { x: bend[1].x - 4, y: (bend[1].y + bend[2].y) / 2 } : { x: (start.x + end.x) / 2 + 4, y: (start.y + end.y) / 2 - 8 };
+      for (const label of e.labels || []) { label.x = at.x; label.y = at.y; }
     }
     (container.children || []).forEach(route);
   };
+  const leaves = [...abs.values()].filter((a) => a.n && !(a.n.children && a.n.children.length));
+  const crossing = (o, points, e) => points.some((p, i) => i > 0 && leaves.some((a) => {
+    if (a.n.id === e.sources[0] || a.n.id === e.targets[0]) return false;
+    const x0 = Math.min(p.x, points[i - 1].x) + o.x, x1 = Math.max(p.x, points[i - 1].x) + o.x;
+    const y0 = Math.min(p.y, points[i - 1].y) + o.y, y1 = Math.max(p.y, points[i - 1].y) + o.y;
+    return x1 > a.x + 1 && x0 < a.x + a.n.width - 1 && y1 > a.y + 1 && y0 < a.y + a.n.height - 1;
+  }));
   route(root);
   return root;
 };

@@ -168,7 +168,7 @@ SN.mount = function mount(host, options) {
     layer.querySelectorAll(".symnb-selected, .symnb-feeds").forEach((n) => n.classList.remove("symnb-selected", "symnb-feeds"));
     if (!selected) return;
     const box = boxOf(selected);
-    const node = boxElement(box);
+    const node = boxElement(box) || layer.querySelector(`g.symnb-frame[data-group="${CSS.escape(box)}"]`);
     if (node) node.classList.add("symnb-selected");
     layer.querySelectorAll(`g.symnb-edge[data-target="${CSS.escape(box)}"]`).forEach((e) => {
       e.classList.add("symnb-feeds");
