@@ -113,6 +113,11 @@ def test_mlp12_top_level_spine_inputs_and_bundled_regions(browser, tmp_path, mlp
             assert e["label"] == f"\u00d7{expected[(e['src'], e['dst'])]}"
     assert expected[(series, next(g["id"] for g in mlp["groups"] if g["kind"] == "grad" and g["parent"] is None))] > 12
     shot(page, "10_mlp12_top_level")
+    # The loss the user wrote as one call is one box with that call's name.
+    crossentropy = next(g["id"] for g in mlp["groups"] if g["kind"] == "opcall" and "crossentropy" in g["label"])
+    assert page.evaluate(f"mounted.view.reveal({json.dumps(crossentropy)})") is True
+    title = page.locator(f'g.symnb-node[data-id="{crossentropy}"] text.symnb-box-title').text_content()
+    assert title == "categorical_crossentropy"
     assert not errors
 
 
@@ -142,6 +147,11 @@ def test_mlp12_series_opens_in_place_to_a_straight_column(browser, tmp_path, mlp
     page.evaluate("mounted.view.fit()")
     assert smallest_text_px(page) >= 9
     shot(page, "11_mlp12_series_open_in_place")
+    # relu (abs, add, mul and its constant) is one box named relu inside each layer.
+    assert page.evaluate(f"mounted.view.open({json.dumps(layers[0])})") is True
+    relu = next(g["id"] for g in mlp["groups"] if g["kind"] == "opcall" and g["parent"] == layers[0])
+    assert page.locator(f'g.symnb-node[data-id="{relu}"] text.symnb-box-title').text_content() == "relu"
+    assert_no_edge_crosses_a_box(drawn(page))
     assert not errors
 
 
