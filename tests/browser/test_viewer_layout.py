@@ -239,3 +239,36 @@ def test_notebook_09_convnet_flatten_is_one_box(browser, tmp_path):
     assert_no_edge_crosses_a_box(laid)
     shot(page, "18_cnn09_flatten_opened")
     assert not errors
+
+
+def test_time_share_of_a_closed_series_is_its_calls_sum(browser, tmp_path):
+    """The time-share overlay from given times: the closed series box is coloured, and its
+    card shows the sum of its nodes' shares (Python's sum of the model's numbers)."""
+    from symnb.printing.view_model import view_model
+
+    train = mlp12_train()
+    times = {node: float(i + 1) for i, node in enumerate(train.nodes)}
+    model = view_model(train, times=times, time_total=sum(times.values()))
+    shares = model["overlays"]["time_share"]["values"]
+    assert sum(shares.values()) == pytest.approx(1.0, rel=1e-2)
+    series = top_series(model)
+    groups = groups_by_id(model)
+
+    def inside(group_id, target):
+        while group_id is not None:
+            if group_id == target:
+                return True
+            group_id = groups[group_id]["parent"]
+        return False
+
+    expected = sum(v for k, v in shares.items()
+                   if inside(next((n["group"] for n in model["nodes"] if n["id"] == k), k), series["id"]))
+    assert 0 < expected < 1
+    page, errors = open_page(browser, viewer_page(tmp_path / "time.html", model))
+    page.select_option("select.symnb-overlay", "time_share")
+    assert page.locator(f'g.symnb-node[data-id="{series["id"]}"] > rect.symnb-box[style*="fill"]').count() == 1
+    page.evaluate(f"mounted.view.select({json.dumps(series['id'])})")
+    row = page.locator(".symnb-card-row", has_text="time share (sum inside)")
+    assert float(row.locator(".symnb-card-value").inner_text()) == pytest.approx(expected, rel=1e-2)
+    shot(page, "19_mlp12_time_share_series_card")
+    assert not errors

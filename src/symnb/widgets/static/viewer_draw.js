@@ -60,6 +60,7 @@ SN.drawPicture = function drawPicture(layer, ix, geo, colours) {
     const fill = colours && colours.fills.get(id);
     const rect = SN.svg("rect", { class: "symnb-box", x: r.x, y: r.y, width: r.w, height: r.h, rx: group ? 6 : 3 });
     if (fill) rect.setAttribute("style", `fill:${fill}`);
+    if (fill && SN.isDark(fill)) g.classList.add("symnb-dark");  // white text on the darkest colours
     g.append(rect);
     if (group) g.append(SN.svg("rect", { class: "symnb-box-inner", x: r.x + 3, y: r.y + 3, width: Math.max(r.w - 6, 1), height: Math.max(r.h - 6, 1), rx: 4 }));
     g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 }, SN.clip(text.title)));
@@ -127,6 +128,11 @@ SN.colourScale = function colourScale(values) {
     return `rgb(${r},${g},${bl})`;
   };
   return { lo, hi, log, colour };
+};
+
+SN.isDark = (rgb) => {
+  const [r, g, b] = (rgb.match(/\d+/g) || [255, 255, 255]).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b < 140;
 };
 
 SN.legend = function legend(host, overlay, scale, extremes) {
@@ -197,8 +203,9 @@ SN.card = function card(host, ix, id, overlayName, actions) {
     row("used by", String((ix.consumers.get(id) || []).length));
   }
   if (overlay) {
-    const v = overlay.values && overlay.values[id];
-    row(overlay.label, typeof v === "number" ? SN.number(v) + (overlay.unit ? " " + overlay.unit : "") : "\u2013");
+    const v = group ? SN.groupValue(ix, overlayName, id) : overlay.values && overlay.values[id];
+    const how = group ? (SUMMED.has(overlayName) ? " (sum inside)" : " (largest inside)") : "";
+    row(overlay.label + how, typeof v === "number" ? SN.number(v) + (overlay.unit ? " " + overlay.unit : "") : "\u2013");
   }
   const more = SN.el("div", "symnb-card-kernel");
   host.append(more);

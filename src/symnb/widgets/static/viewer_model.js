@@ -205,7 +205,8 @@ SN.overlayValues = function overlayValues(ix, name, boxOf) {
   const sum = SUMMED.has(name);
   for (const [id, value] of Object.entries(overlay.values || {})) {
     if (typeof value !== "number" || !Number.isFinite(value)) continue;
-    const box = ix.nodes.has(id) ? boxOf(id) : id;
+    if (!ix.nodes.has(id) && !ix.groups.has(id)) continue;
+    const box = boxOf(id);  // a fused operation's time on its group: that group's box
     const before = out.get(box);
     out.set(box, before === undefined ? value : sum ? before + value : Math.max(before, value));
   }
@@ -250,4 +251,19 @@ SN.extremes = function extremes(ix, name, count = 3) {
   const low = list.slice(0, count).map(named);
   const high = list.slice(Math.max(list.length - count, count)).reverse().map(named);
   return { low, high };
+};
+
+// A group's number for its card: what its box shows when closed (its nodes' and inner
+// groups' values, summed or the largest).
+SN.groupValue = function groupValue(ix, name, groupId) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  if (!overlay) return undefined;
+  const sum = SUMMED.has(name);
+  let out;
+  for (const [id, value] of Object.entries(overlay.values || {})) {
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    if (id !== groupId && !SN.ancestors(ix, id).includes(groupId)) continue;
+    out = out === undefined ? value : sum ? out + value : Math.max(out, value);
+  }
+  return out;
 };
