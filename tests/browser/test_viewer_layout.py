@@ -272,3 +272,16 @@ def test_time_share_of_a_closed_series_is_its_calls_sum(browser, tmp_path):
     assert float(row.locator(".symnb-card-value").inner_text()) == pytest.approx(expected, rel=1e-2)
     shot(page, "19_mlp12_time_share_series_card")
     assert not errors
+
+
+def test_an_overlay_where_nothing_differs_paints_nothing_alarming(browser, tmp_path, mlp):
+    """No NaN anywhere (every count 0): the boxes take the scale's palest colour, not its
+    darkest (a count of 0 must not read as the worst)."""
+    assert set(mlp["overlays"]["nan_count"]["values"].values()) == {0}
+    page, errors = open_page(browser, viewer_page(tmp_path / "nan.html", mlp))
+    page.select_option("select.symnb-overlay", "nan_count")
+    fills = page.evaluate("""() => [...document.querySelectorAll('g.symnb-node > rect.symnb-box[style*=fill]')]
+        .map((r) => getComputedStyle(r).fill)""")
+    assert fills and set(fills) == {"rgb(255, 245, 235)"}  # colourScale's colour at 0
+    assert page.locator("g.symnb-dark").count() == 0
+    assert not errors

@@ -121,7 +121,9 @@ SN.colourScale = function colourScale(values) {
   const log = lo > 0 && hi / lo > 1000;
   const f = (v) => (log ? Math.log10(v) : v);
   const a = f(lo), b = f(hi);
-  const t = (v) => (b > a ? (f(v) - a) / (b - a) : 1);
+  // All alike (no NaN anywhere: every count 0): the palest colour for 0, the middle one
+  // for any other number; nothing stands out when nothing differs.
+  const t = (v) => (b > a ? (f(v) - a) / (b - a) : v === 0 ? 0 : 0.5);
   const colour = (v) => {
     const x = Math.min(Math.max(t(v), 0), 1);
     const r = Math.round(255 - 55 * x), g = Math.round(245 - 200 * x), bl = Math.round(235 - 215 * x);
