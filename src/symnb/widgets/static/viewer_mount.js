@@ -1,4 +1,4 @@
-// symnb viewer, part 4 of 4: the view. Opens and closes groups, selects, searches, pans,
+// symnb viewer, part 5 of 5: the view. Opens and closes groups, selects, searches, pans,
 // zooms, colours by an overlay: all here, with no kernel message. Options:
 //   model: the decoded view model; state: {open, selected, overlay} to start from;
 //   elkSource: ELK's worker source (none: the simple layout); details(id, host): fills
