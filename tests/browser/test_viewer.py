@@ -76,38 +76,6 @@ def smallest_text_px(page):
       return Math.min(...[...layer.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize) * scale)); }""")
 
 
-def test_the_mlp_training_function_reads_as_a_spine(browser, tmp_path, mlp):
-    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
-    assert page.get_attribute(".symnb-viewer", "data-engine") == "ELK layered"
-    first = geometry(page)
-    assert len(first["boxes"]) <= 20
-    assert smallest_text_px(page) >= 9
-    shot(page, "01_mlp12_closed")
-    series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
-    layers = mlp_series_items(mlp, series)
-    assert len(layers) == 12
-    page.evaluate(f"mounted.view.open({json.dumps(series)})")
-    page.evaluate("mounted.view.fit()")
-    laid = geometry(page)
-    assert len(laid["boxes"]) <= 20, sorted(laid["boxes"])
-    assert smallest_text_px(page) >= 9
-    shot(page, "02_mlp12_series_open_fit")
-    # The forward layers in one column: their centres within one box width.
-    centres = [laid["boxes"][g][0] + laid["boxes"][g][2] / 2 for g in layers]
-    width = min(laid["boxes"][g][2] for g in layers)
-    assert max(centres) - min(centres) <= width
-    # No edge through a box other than its two ends.
-    for edge in laid["edges"]:
-        for box_id, box in laid["boxes"].items():
-            if box_id not in (edge["src"], edge["dst"]):
-                assert not crosses(edge["points"], box), (edge["src"], edge["dst"], box_id)
-    # Between two layers' groups, only the data path: layer k into layer k + 1.
-    order = {g: i for i, g in enumerate(layers)}
-    joins = {(order[e["src"]], order[e["dst"]]) for e in laid["edges"] if e["src"] in order and e["dst"] in order}
-    assert joins == {(i, i + 1) for i in range(11)}
-    assert not errors
-
-
 def mlp_series_items(model, series):
     group = next(g for g in model["groups"] if g["id"] == series)
     return list(group["series"]["items"])

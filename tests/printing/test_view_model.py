@@ -5,6 +5,8 @@ own bookkeeping."""
 
 import json
 
+import math
+
 import numpy as np
 import pytest
 
@@ -249,6 +251,15 @@ def test_value_overlays_are_numpys_numbers_of_the_test_values():
     assert overlays["mean"]["source"] == "test values"
 
 
+def test_the_max_abs_of_zeros_is_plus_zero():
+    """A parameter of zeros (a bias before training) has max |value| 0, not -0.0."""
+    b = sn.shared(np.zeros(4, "float32"), name="b")
+    model = view_model(b * 2)
+    node_b = next(n["id"] for n in model["nodes"] if n["name"] == "b")
+    value = model["overlays"]["max_abs"]["values"][node_b]
+    assert value == np.abs(np.zeros(4)).max() and math.copysign(1.0, value) == 1.0
+
+
 def test_the_gradient_norm_of_each_parameter_says_which_layer_vanished(trained):
     f, params, model = trained
     nodes, _ = _by_id(model)
@@ -464,3 +475,21 @@ def test_calls_of_one_function_that_built_different_ops_do_not_fold():
 
 def shaped(h, power):
     return T.tanh(h) if power == 1 else T.exp(T.tanh(h))
+
+
+def test_forward_work_the_gradient_shares_is_drawn_in_the_forward_region():
+    """``log(softmax(s))`` becomes one ``LogSoftmax`` made while ``sn.grad`` ran and shared
+    with the loss: the loss needs it, so it is forward (no forward edge out of the gradient)."""
+    rng = np.random.default_rng(0)
+    x = T.matrix("x", test_value=rng.random((4, 3), dtype="float32"))
+    y = T.ivector("y", test_value=np.array([0, 1, 1, 0], "int32"))
+    W = sn.shared(rng.standard_normal((3, 2)).astype("float32"), name="W")
+    p = T.softmax(T.dot(x, W))
+    loss = -T.mean(T.log(p)[T.arange(y.shape[0]), y])
+    train = sn.function([x, y], loss, updates=[(W, W - np.float32(0.1) * sn.grad(loss, W))])
+    model = view_model(train)
+    region = {n["id"]: n["region"] for n in model["nodes"]}
+    assert "gradient" in region.values()
+    assert not [e for e in model["edges"] if region[e["src"]] == "gradient" and region[e["dst"]] == "forward"]
+    log_softmax = [n for n in model["nodes"] if (n["op"] or "").startswith("LogSoftmax")]
+    assert log_softmax and all(n["region"] == "forward" for n in log_softmax)

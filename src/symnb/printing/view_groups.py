@@ -90,6 +90,7 @@ class ViewGroups:
         self._keys = {id(child): key for (_, key), child in tree._children.items()}
         self._update_only = update_only
         self._adopt(tree.top, None, False)
+        self._forward_work_out_of_the_gradient()
         self._mirror_gradients()
         self._label_calls(tree.top)
         self._fold_series()
@@ -147,6 +148,28 @@ class ViewGroups:
         if group is self.tree.top:
             for node in group.nodes:
                 self._node_group[id(node)] = None
+
+    def _forward_work_out_of_the_gradient(self) -> None:
+        """A node the rewrites share between the loss and its gradient (``LogSoftmax``
+        standing for the user's ``log(softmax(...))``, made while ``sn.grad`` ran) sits in
+        the gradient group, yet the function's outputs need it: in a training function
+        (the gradient only feeds the updates) it goes to the forward group of the nodes
+        using it, so the forward path never runs through the gradient region."""
+        if not self._update_only:
+            return
+        users: dict[int, list[Apply]] = {}
+        for node in self.order:
+            for var in node.inputs:
+                if var.owner is not None:
+                    users.setdefault(id(var.owner), []).append(node)
+        for node in reversed(self.order):
+            group = self._node_group.get(id(node))
+            if group is None or group.region != "gradient" or id(node) in self._update_only:
+                continue
+            forward = [u for u in users.get(id(node), []) if id(u) not in self._update_only]
+            homes = [self._node_group.get(id(u)) for u in forward]
+            if forward and all(h is None or h.region == "forward" for h in homes):
+                self._node_group[id(node)] = self.common_ancestor(homes)
 
     def _mirror_gradients(self) -> None:
         """Each group inside an ``sn.grad`` group mirrors the forward group reached by the

@@ -156,7 +156,9 @@ def _profile_report(obj: Any) -> Any:
 def _rounded(number: float) -> float | int:
     """A colour's number: three significant digits (the saved model stays small; the
     node's card shows the value's own summary)."""
-    if isinstance(number, int) or number == 0 or not math.isfinite(number):
+    if number == 0:
+        return number + 0  # -0.0 (max |value| of zeros, as -min) reads as 0
+    if isinstance(number, int) or not math.isfinite(number):
         return number
     return float(f"{number:.3g}")
 

@@ -1,9 +1,8 @@
-// symnb viewer, part 3 of 4: drawing. Laid-out ELK graphs become SVG built with
+// symnb viewer, part 4 of 5: drawing. Laid-out ELK graphs become SVG built with
 // createElementNS and textContent only (a name like `<img onerror=...>` stays text), the
 // node card and the overlay legend are DOM built the same way, the minimap is a canvas.
 
 const SVG_NS = "http://www.w3.org/2000/svg";
-const REGION_GAP = 70;
 
 SN.el = function el(tag, cls, text) {
   const node = document.createElement(tag);
@@ -19,52 +18,15 @@ SN.svg = function svg(tag, attrs, text) {
   return node;
 };
 
-// Absolute geometry of laid-out region graphs placed side by side: boxes, frames, edges.
-SN.geometry = function geometry(graphs) {
-  const boxes = new Map(), frames = new Map(), edges = [], regions = [];
-  let left = 0, height = 0;
-  for (const root of graphs) {
-    const origin = { x: left, y: 0 };
-    const abs = new Map([[root.id, origin]]);
-    const visit = (n, ox, oy) => {
-      for (const c of n.children || []) {
-        const at = { x: ox + (c.x || 0), y: oy + (c.y || 0) };
-        abs.set(c.id, at);
-        const rect = { x: at.x, y: at.y, w: c.width || 0, h: c.height || 0, region: root.region };
-        if (c.children && c.children.length) frames.set(c.id, rect); else boxes.set(c.id, rect);
-        visit(c, at.x, at.y);
-      }
-    };
-    visit(root, origin.x, origin.y);
-    const route = (n) => {
-      for (const e of n.edges || []) {
-        const o = abs.get(e.container || n.id) || abs.get(n.id);
-        const points = [];
-        for (const s of e.sections || []) {
-          points.push(s.startPoint, ...(s.bendPoints || []), s.endPoint);
-        }
-        const labels = (e.labels || []).map((l) => ({ text: l.text, x: o.x + (l.x || 0), y: o.y + (l.y || 0), w: l.width, h: l.height }));
-        edges.push({ id: e.id, src: e.sources[0], dst: e.targets[0], points: points.map((p) => ({ x: o.x + p.x, y: o.y + p.y })), labels });
-      }
-      (n.children || []).forEach(route);
-    };
-    route(root);
-    regions.push({ region: root.region, x: left, w: root.width || 0, h: root.height || 0 });
-    left += (root.width || 0) + REGION_GAP;
-    height = Math.max(height, root.height || 0);
-  }
-  return { boxes, frames, edges, regions, width: Math.max(left - REGION_GAP, 1), height: Math.max(height, 1) };
-};
-
 const REGION_TITLES = { forward: "forward", gradient: "gradient", updates: "updates" };
 
-// The picture: region bands, frames (open groups), edges, boxes, stubs for edges that join
-// two regions (one per box and direction, their count in the tooltip and the card).
-SN.drawPicture = function drawPicture(layer, ix, geo, across, colours) {
+// The picture: region titles, frames (open groups), edges (those joining two regions in
+// their own colour, labelled with their count), boxes.
+SN.drawPicture = function drawPicture(layer, ix, geo, colours) {
   layer.replaceChildren();
   for (const r of geo.regions) {
     if (geo.regions.length < 2) break;
-    layer.append(SN.svg("text", { class: "symnb-region-title", x: r.x + 12, y: -6 }, REGION_TITLES[r.region] || r.region));
+    layer.append(SN.svg("text", { class: "symnb-region-title", x: r.x + 12, y: r.y - 6 }, REGION_TITLES[r.region] || r.region));
   }
   for (const [id, f] of geo.frames) {
     const g = SN.svg("g", { class: "symnb-frame", "data-group": id });
@@ -78,43 +40,69 @@ SN.drawPicture = function drawPicture(layer, ix, geo, across, colours) {
   const edgeLayer = SN.svg("g", { class: "symnb-edges" });
   for (const e of geo.edges) {
     if (e.points.length < 2) continue;
-    const g = SN.svg("g", { class: "symnb-edge", "data-source": e.src, "data-target": e.dst });
+    const g = SN.svg("g", { class: "symnb-edge" + (e.across ? " symnb-across" : ""), "data-source": e.src, "data-target": e.dst });
     const d = e.points.map((p, i) => `${i ? "L" : "M"}${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(" ");
     g.append(SN.svg("path", { d, "marker-end": "url(#symnb-arrow)" }));
     for (const l of e.labels) g.append(SN.svg("text", { class: "symnb-edge-label", x: l.x + 2, y: l.y + 12 }, l.text));
+    if (e.across) {
+      const from = SN.boxText(ix, e.src).title, to = SN.boxText(ix, e.dst).title;
+      g.append(SN.svg("title", {}, `${e.count} edge${e.count === 1 ? "" : "s"} from ${from} to ${to} (first: ${e.type})`));
+    }
     edgeLayer.append(g);
   }
   layer.append(edgeLayer);
-  const outward = new Map(), inward = new Map();
-  for (const b of across) {
-    outward.set(b.src, (outward.get(b.src) || 0) + b.count);
-    inward.set(b.dst, (inward.get(b.dst) || 0) + b.count);
-  }
   for (const [id, r] of geo.boxes) {
     const group = ix.groups.get(id);
     const text = SN.boxText(ix, id);
     const cls = ["symnb-node", group ? "symnb-group" : "symnb-op", group && group.series ? "symnb-series" : "",
       ix.nodes.get(id) && ix.nodes.get(id).failing ? "symnb-failing" : ""].filter(Boolean).join(" ");
     const g = SN.svg("g", { class: cls, "data-id": id });
-    const fill = colours && colours.get(id);
+    const fill = colours && colours.fills.get(id);
     const rect = SN.svg("rect", { class: "symnb-box", x: r.x, y: r.y, width: r.w, height: r.h, rx: group ? 6 : 3 });
     if (fill) rect.setAttribute("style", `fill:${fill}`);
+    if (fill && SN.isDark(fill)) g.classList.add("symnb-dark");  // white text on the darkest colours
     g.append(rect);
     if (group) g.append(SN.svg("rect", { class: "symnb-box-inner", x: r.x + 3, y: r.y + 3, width: Math.max(r.w - 6, 1), height: Math.max(r.h - 6, 1), rx: 4 }));
     g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 }, SN.clip(text.title)));
-    g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
-    const tip = [text.title, text.sub];
-    if (outward.get(id)) {
-      g.append(SN.svg("path", { class: "symnb-stub", d: `M${r.x + r.w} ${r.y + r.h / 2} h10`, "marker-end": "url(#symnb-arrow)" }));
-      tip.push(`${outward.get(id)} edge(s) to another region`);
-    }
-    if (inward.get(id)) {
-      g.append(SN.svg("path", { class: "symnb-stub", d: `M${r.x - 12} ${r.y + r.h / 2} h10`, "marker-end": "url(#symnb-arrow)" }));
-      tip.push(`${inward.get(id)} edge(s) from another region`);
-    }
-    g.append(SN.svg("title", {}, tip.join("\n")));
+    const strip = colours && colours.strips.get(id);
+    if (strip) SN.drawStrip(g, r, strip);
+    else g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
+    g.append(SN.svg("title", {}, `${text.title}\n${text.sub}`));
     layer.append(g);
   }
+};
+
+// A closed series' calls as a row of cells in the overlay's colours, in call order; the
+// lowest is outlined (the layer whose gradient vanished), each cell names its call.
+SN.drawStrip = function drawStrip(g, r, strip) {
+  const n = strip.length, left = r.x + 8, width = (r.w - 16) / n;
+  const known = strip.filter((c) => c.value !== undefined);
+  const lowest = known.length ? known.reduce((a, b) => (b.value < a.value ? b : a)) : null;
+  strip.forEach((cell, k) => {
+    const rect = SN.svg("rect", { class: "symnb-strip-cell" + (cell === lowest ? " symnb-strip-low" : ""),
+      x: left + k * width, y: r.y + 22, width: Math.max(width - 1, 1), height: 12, "data-item": cell.id });
+    rect.setAttribute("style", `fill:${cell.colour || "#fff"}`);
+    rect.append(SN.svg("title", {}, `${cell.label}: ${cell.value === undefined ? "no value" : SN.number(cell.value)}`));
+    g.append(rect);
+  });
+};
+
+// What an overlay paints: each box's fill, and the strip of each closed series.
+SN.colouring = function colouring(ix, name, boxOf, geo) {
+  const values = SN.overlayValues(ix, name, boxOf);
+  const strips = new Map();
+  for (const id of geo ? geo.boxes.keys() : []) {
+    const g = ix.groups.get(id);
+    if (!g || !g.series) continue;
+    const cells = SN.seriesValues(ix, name, id);
+    if (cells.some((c) => c.value !== undefined)) strips.set(id, cells);
+  }
+  const all = new Map(values);
+  for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) all.set(c.id, c.value); });
+  const scale = SN.colourScale(all);
+  if (!scale) return null;
+  for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) c.colour = scale.colour(c.value); });
+  return { fills: new Map([...values].map(([id, v]) => [id, scale.colour(v)])), strips, scale };
 };
 
 SN.arrowDefs = function arrowDefs() {
@@ -133,7 +121,9 @@ SN.colourScale = function colourScale(values) {
   const log = lo > 0 && hi / lo > 1000;
   const f = (v) => (log ? Math.log10(v) : v);
   const a = f(lo), b = f(hi);
-  const t = (v) => (b > a ? (f(v) - a) / (b - a) : 1);
+  // All alike (no NaN anywhere: every count 0): the palest colour for 0, the middle one
+  // for any other number; nothing stands out when nothing differs.
+  const t = (v) => (b > a ? (f(v) - a) / (b - a) : v === 0 ? 0 : 0.5);
   const colour = (v) => {
     const x = Math.min(Math.max(t(v), 0), 1);
     const r = Math.round(255 - 55 * x), g = Math.round(245 - 200 * x), bl = Math.round(235 - 215 * x);
@@ -142,7 +132,12 @@ SN.colourScale = function colourScale(values) {
   return { lo, hi, log, colour };
 };
 
-SN.legend = function legend(host, overlay, scale) {
+SN.isDark = (rgb) => {
+  const [r, g, b] = (rgb.match(/\d+/g) || [255, 255, 255]).map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b < 140;
+};
+
+SN.legend = function legend(host, overlay, scale, extremes) {
   host.replaceChildren();
   if (!overlay || !scale) { host.hidden = true; return; }
   host.hidden = false;
@@ -152,6 +147,16 @@ SN.legend = function legend(host, overlay, scale) {
   const bar = SN.el("span", "symnb-legend-bar");
   bar.style.background = `linear-gradient(to right, ${scale.colour(scale.lo)}, ${scale.colour((scale.lo + scale.hi) / 2)}, ${scale.colour(scale.hi)})`;
   host.append(bar, SN.el("span", "symnb-legend-value", SN.number(scale.hi) + unit + (scale.log ? " (log scale)" : "")));
+  for (const [word, list] of [["lowest", extremes ? extremes.low : []], ["highest", extremes ? extremes.high : []]]) {
+    if (!list.length) continue;
+    host.append(SN.el("span", "symnb-legend-key", word + ":"));
+    for (const item of list) {  // a click shows the node (its groups opened), selected
+      const link = SN.el("button", "symnb-legend-link", `${item.label} ${SN.number(item.value)}${unit}`);
+      link.dataset.id = item.id;
+      host.append(link);
+    }
+  }
+  if (overlay.note) host.append(SN.el("span", "symnb-legend-note", overlay.note));
 };
 
 SN.number = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(2) : String(Math.round(v * 1000) / 1000));
@@ -200,8 +205,9 @@ SN.card = function card(host, ix, id, overlayName, actions) {
     row("used by", String((ix.consumers.get(id) || []).length));
   }
   if (overlay) {
-    const v = overlay.values && overlay.values[id];
-    row(overlay.label, typeof v === "number" ? SN.number(v) + (overlay.unit ? " " + overlay.unit : "") : "\u2013");
+    const v = group ? SN.groupValue(ix, overlayName, id) : overlay.values && overlay.values[id];
+    const how = group ? (SUMMED.has(overlayName) ? " (sum inside)" : " (largest inside)") : "";
+    row(overlay.label + how, typeof v === "number" ? SN.number(v) + (overlay.unit ? " " + overlay.unit : "") : "\u2013");
   }
   const more = SN.el("div", "symnb-card-kernel");
   host.append(more);

@@ -1,4 +1,4 @@
-// symnb viewer, part 2 of 4: layout. The visible boxes become ELK graphs (one per region:
+// symnb viewer, part 2 of 5: layout. The visible boxes become ELK graphs (one per region:
 // the forward spine, the gradient, the updates, placed side by side), laid out by ELK's
 // layered algorithm in a web worker made from the shipped elkjs source (a Blob URL: no
 // server route, no CDN). When the worker fails or times out, a simple layered layout in
@@ -6,7 +6,7 @@
 
 SN.FONT = 12;  // px at zoom 1: every text in the view
 const CHAR = 7.3;  // the monospace font's advance at 12 px
-const BOX_H = 40, MAX_CHARS = 34;
+const BOX_H = 40, MAX_CHARS = 30;
 
 SN.clip = (text, n = MAX_CHARS) => (text.length > n ? text.slice(0, n - 1) + "\u2026" : text);
 
@@ -35,7 +35,7 @@ const ROOT_OPTIONS = {
   "elk.direction": "DOWN",
   "elk.hierarchyHandling": "INCLUDE_CHILDREN",
   "elk.layered.considerModelOrder.strategy": "NODES_AND_EDGES",
-  "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF",
+  "elk.layered.nodePlacement.strategy": "NETWORK_SIMPLEX",
   "elk.layered.nodePlacement.bk.fixedAlignment": "BALANCED",
   "elk.layered.nodePlacement.favorStraightEdges": "true",
   "elk.edgeRouting": "ORTHOGONAL",
@@ -49,32 +49,50 @@ const ROOT_OPTIONS = {
 const FRAME_TOP = 30;
 
 SN.REGIONS = ["forward", "gradient", "updates"];
+// The gradient flows back up, the way backpropagation is drawn: the gradient of layer k
+// then sits level with layer k (its mirror), its input (the loss) at the bottom.
+SN.direction = (region) => (region === "gradient" ? "UP" : "DOWN");
 
 // One ELK graph per region from the visible tree; bundles joining two regions are kept
-// apart (`across`): drawn as stubs, not as long edges over the spine.
+// apart (`across`): routed between the regions by SN.geometry, never over the spine.
 SN.layoutGraphs = function layoutGraphs(ix, tree, bundles) {
   const roots = new Map();
   const region = (name) => {
-    if (!roots.has(name)) roots.set(name, { id: "region:" + name, region: name, layoutOptions: ROOT_OPTIONS, children: [], edges: [] });
+    if (!roots.has(name)) {
+      roots.set(name, { id: "region:" + name, region: name, children: [], edges: [],
+        layoutOptions: { ...ROOT_OPTIONS, "elk.direction": SN.direction(name) } });
+    }
     return roots.get(name);
   };
-  const frames = new Map();
+  const frames = new Map(), flat = [];
   const order = (item) => ix.order.get(item.id) ?? 1e12;
-  const make = (item) => {
+  const make = (item, direction) => {
     const text = SN.boxText(ix, item.id);
     if (item.kind !== "frame") return { id: item.id, ...SN.boxSize(text) };
     const minWidth = SN.boxSize({ title: text.title + " \u2212", sub: "" }).width + 24;
     const frame = { id: item.id, children: [], edges: [], layoutOptions: {
       "elk.padding": `[top=${FRAME_TOP},left=12,bottom=12,right=12]`,
-      "elk.direction": "DOWN",
+      "elk.direction": direction,
       "elk.nodeSize.constraints": "MINIMUM_SIZE",
       "elk.nodeSize.minimum": `(${minWidth}, 60)`,
     } };
     frames.set(item.id, frame);
-    frame.children = [...item.children].sort((a, b) => order(a) - order(b)).map(make);
+    frame.children = [...item.children].sort((a, b) => order(a) - order(b)).map((c) => make(c, direction));
+    flat.push(frame);
     return frame;
   };
-  for (const item of [...tree].sort((a, b) => order(a) - order(b))) region(SN.regionOf(ix, item.id)).children.push(make(item));
+  for (const item of [...tree].sort((a, b) => order(a) - order(b))) {
+    const name = SN.regionOf(ix, item.id);
+    region(name).children.push(make(item, SN.direction(name)));
+  }
+  // The data path: into each box, the bundle from its biggest source (a layer's input from
+  // the layer before, not a label vector): ELK keeps those edges straight first.
+  const weight = (id) => (ix.groups.has(id) ? ix.size.get(id) || 1 : 1);
+  const spine = new Map();
+  for (const b of bundles) {
+    const best = spine.get(b.dst);
+    if (!best || weight(b.src) > weight(best.src)) spine.set(b.dst, b);
+  }
   const across = [];
   for (const b of bundles) {
     const rs = SN.regionOf(ix, b.src), rd = SN.regionOf(ix, b.dst);
@@ -85,12 +103,23 @@ SN.layoutGraphs = function layoutGraphs(ix, tree, bundles) {
     const container = (lca && frames.get(lca)) || region(rs);
     const text = b.count > 1 ? `${b.type} \u00d7${b.count}` : b.type;
     const edge = { id: b.id, sources: [b.src], targets: [b.dst] };
+    if (spine.get(b.dst) === b) edge.layoutOptions = { "elk.layered.priority.straightness": "10", "elk.layered.priority.shortness": "10" };
     if (text) edge.labels = [{ text, width: Math.round(text.length * CHAR + 6), height: 16 }];
     container.edges.push(edge);
+  }
+  // A frame of boxes with no edge between them (the updates: one per parameter, fed from
+  // the other regions) is a column in data-flow order, not one row as wide as the graph.
+  for (const frame of flat) {
+    if (frame.edges.length || !frame.children.every((c) => !c.children)) continue;
+    const inside = new Set(frame.children.map((c) => c.id));
+    if ([...roots.values()].some((r) => edgesIn(r).some((e) => inside.has(e.sources[0]) || inside.has(e.targets[0])))) continue;
+    Object.assign(frame.layoutOptions, { "elk.hierarchyHandling": "SEPARATE_CHILDREN", "elk.direction": "RIGHT" });
   }
   const ordered = [...SN.REGIONS, ...[...roots.keys()].filter((r) => !SN.REGIONS.includes(r))];
   return { graphs: ordered.filter((r) => roots.has(r)).map((r) => roots.get(r)), across };
 };
+
+const edgesIn = (n) => [...(n.edges || []), ...(n.children || []).flatMap(edgesIn)];
 
 // ELK in a worker built from its source text. One layout at a time; a timeout or an error
 // rejects (the worker is then thrown away and made again on the next call).
@@ -139,6 +168,13 @@ SN.simpleLayout = function simpleLayout(root) {
     while (node && parentOf.get(node.id) !== container) node = parentOf.get(node.id);
     return node ? node.id : null;
   };
+  const upward = (n) => {  // a container's direction: its own, else its parent's
+    for (let c = n; c; c = parentOf.get(c.id)) {
+      const d = c.layoutOptions && c.layoutOptions["elk.direction"];
+      if (d) return d === "UP";
+    }
+    return false;
+  };
   const lay = (container, top) => {
     const kids = container.children || [];
     kids.forEach((k) => { if (k.children && k.children.length) lay(k, FRAME_TOP); });
@@ -162,8 +198,11 @@ SN.simpleLayout = function simpleLayout(root) {
         layer.set(d, Math.max(layer.get(d), layer.get(next.id) + 1));
       }
     }
-    const layers = [];
+    let layers = [];
     kids.forEach((k) => { const l = layer.get(k.id); (layers[l] = layers[l] || []).push(k); });
+    if (upward(container)) layers = layers.filter(Boolean).reverse();  // the gradient flows up
+    const own = container.layoutOptions && container.layoutOptions["elk.direction"];
+    if (own === "RIGHT") layers = kids.map((k) => [k]);  // a frame of unlinked boxes: a column
     let y = top, width = 0;
     const rows = layers.filter(Boolean).map((row) => {
       const w = row.reduce((s, k) => s + k.width, 0) + 24 * (row.length - 1);
@@ -188,15 +227,37 @@ SN.simpleLayout = function simpleLayout(root) {
     for (const e of container.edges || []) {
       const s = abs.get(e.sources[0]), d = abs.get(e.targets[0]);
       if (!s || !d) continue;
-      const start = { x: s.x + s.n.width / 2 - o.x, y: s.y + s.n.height - o.y };
-      const end = { x: d.x + d.n.width / 2 - o.x, y: d.y - o.y };
-      // Down, across in the gap above the target, down: no diagonal over the boxes between.
-      const bend = end.y - 16 > start.y ? [{ x: start.x, y: end.y - 16 }, { x: end.x, y: end.y - 16 }] : [];
+      let start = { x: s.x + s.n.width / 2 - o.x, y: s.y + s.n.height - o.y };
+      let end = { x: d.x + d.n.width / 2 - o.x, y: d.y - o.y };
+      // Down, across in the gap above the target, down: no diagonal over the boxes between
+      // (up, the same way, where the target is above: the gradient).
+      let bend = end.y - 16 > start.y ? [{ x: start.x, y: end.y - 16 }, { x: end.x, y: end.y - 16 }] : [];
+      if (d.y + d.n.height <= s.y) {
+        start = { x: start.x, y: s.y - o.y };
+        end = { x: end.x, y: d.y + d.n.height - o.y };
+        bend = [{ x: start.x, y: end.y + 16 }, { x: end.x, y: end.y + 16 }];
+      }
+      const up = d.y + d.n.height <= s.y;
+      if (crossing(o, [start, ...bend, end], e)) {
+        // Past the boxes between: out into the gap beside the source, along the
+        // container's right margin, back in the gap beside the target.
+        const side = container.width - 6, step = up ? -8 : 8, near = up ? 16 : -16;
+        bend = [{ x: start.x, y: start.y + step }, { x: side, y: start.y + step },
+          { x: side, y: end.y + near }, { x: end.x, y: end.y + near }];
+      }
       e.sections = [{ startPoint: start, endPoint: end, bendPoints: bend }];
-      for (const label of e.labels || []) { label.x = (start.x + end.x) / 2 + 4; label.y = (start.y + end.y) / 2 - 8; }
+      const at = bend.length === 4 ? { x: bend[1].x - 4, y: (bend[1].y + bend[2].y) / 2 } : { x: (start.x + end.x) / 2 + 4, y: (start.y + end.y) / 2 - 8 };
+      for (const label of e.labels || []) { label.x = at.x; label.y = at.y; }
     }
     (container.children || []).forEach(route);
   };
+  const leaves = [...abs.values()].filter((a) => a.n && !(a.n.children && a.n.children.length));
+  const crossing = (o, points, e) => points.some((p, i) => i > 0 && leaves.some((a) => {
+    if (a.n.id === e.sources[0] || a.n.id === e.targets[0]) return false;
+    const x0 = Math.min(p.x, points[i - 1].x) + o.x, x1 = Math.max(p.x, points[i - 1].x) + o.x;
+    const y0 = Math.min(p.y, points[i - 1].y) + o.y, y1 = Math.max(p.y, points[i - 1].y) + o.y;
+    return x1 > a.x + 1 && x0 < a.x + a.n.width - 1 && y1 > a.y + 1 && y0 < a.y + a.n.height - 1;
+  }));
   route(root);
   return root;
 };

@@ -1,4 +1,4 @@
-// symnb viewer, part 1 of 4: the graph model in the browser (VIEWER_FORMAT.md's dict).
+// symnb viewer, part 1 of 5: the graph model in the browser (VIEWER_FORMAT.md's dict).
 //
 // Indexes the model once (nodes, groups, children, counts, search strings) and answers,
 // for a set of open groups, which boxes are visible and which bundled edges join them.
@@ -101,7 +101,9 @@ SN.regionOf = function regionOf(ix, id) {
   return (top && top.region) || "forward";
 };
 
-const LEAVES = new Set(["input", "shared", "constant"]);
+// Roots drawn inside the one group using them: parameters and constants. The function's
+// inputs stay boxes of their own, at the top of the spine (where the data comes in).
+const LEAVES = new Set(["shared", "constant"]);
 
 // The box drawing each node and group for the open set `open`: the outermost closed group
 // around it, or itself. `null` for an open group (drawn as a frame).
@@ -135,7 +137,7 @@ SN.boxMap = function boxMap(ix, open) {
       if (SN.regionOf(ix, b) === home) mine.add(b);
     }
     // Its region's one user, else its one user: the uses in other regions become the
-    // bundled edges of that box (drawn as stubs).
+    // bundled edges of that box (routed between the regions).
     const users = mine.size ? mine : all;
     const target = users.size === 1 ? [...users][0] : null;
     if (target !== null && ix.groups.has(target)) absorbed.set(n.id, target);
@@ -203,9 +205,65 @@ SN.overlayValues = function overlayValues(ix, name, boxOf) {
   const sum = SUMMED.has(name);
   for (const [id, value] of Object.entries(overlay.values || {})) {
     if (typeof value !== "number" || !Number.isFinite(value)) continue;
-    const box = ix.nodes.has(id) ? boxOf(id) : id;
+    if (!ix.nodes.has(id) && !ix.groups.has(id)) continue;
+    const box = boxOf(id);  // a fused operation's time on its group: that group's box
     const before = out.get(box);
     out.set(box, before === undefined ? value : sum ? before + value : Math.max(before, value));
+  }
+  return out;
+};
+
+// The values of an overlay per call of a folded series (each call's nodes, summed or the
+// largest as above), in call order: a closed `layer() x12` box shows them as a strip.
+SN.seriesValues = function seriesValues(ix, name, seriesId) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  const series = ix.groups.get(seriesId);
+  if (!overlay || !series || !series.series) return [];
+  const items = series.series.items || [];
+  const slot = new Map(items.map((id, k) => [id, k]));
+  const values = items.map(() => undefined);
+  const sum = SUMMED.has(name);
+  for (const [id, value] of Object.entries(overlay.values || {})) {
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    const chain = [...SN.ancestors(ix, id), id];
+    const item = chain.find((g) => slot.has(g));
+    if (item === undefined) continue;
+    const k = slot.get(item), before = values[k];
+    values[k] = before === undefined ? value : sum ? before + value : Math.max(before, value);
+  }
+  return items.map((id, k) => ({ id, label: String((ix.groups.get(id) || {}).label || id), value: values[k] }));
+};
+
+// The nodes with the lowest and the highest value of an overlay (where to look first:
+// the layer whose gradient vanished, the node that overflowed).
+SN.extremes = function extremes(ix, name, count = 3) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  if (!overlay) return { low: [], high: [] };
+  const list = Object.entries(overlay.values || {})
+    .filter(([id, v]) => typeof v === "number" && Number.isFinite(v) && (ix.nodes.has(id) || ix.groups.has(id)))
+    .sort((a, b) => a[1] - b[1]);
+  const named = ([id, value]) => {
+    const item = ix.nodes.get(id) || ix.groups.get(id);
+    const chain = SN.ancestors(ix, id);
+    const where = chain.length ? ix.groups.get(chain[chain.length - 1]).label : "";
+    return { id, value, label: String(item.label || id) + (where ? ` in ${where}` : "") };
+  };
+  const low = list.slice(0, count).map(named);
+  const high = list.slice(Math.max(list.length - count, count)).reverse().map(named);
+  return { low, high };
+};
+
+// A group's number for its card: what its box shows when closed (its nodes' and inner
+// groups' values, summed or the largest).
+SN.groupValue = function groupValue(ix, name, groupId) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  if (!overlay) return undefined;
+  const sum = SUMMED.has(name);
+  let out;
+  for (const [id, value] of Object.entries(overlay.values || {})) {
+    if (typeof value !== "number" || !Number.isFinite(value)) continue;
+    if (id !== groupId && !SN.ancestors(ix, id).includes(groupId)) continue;
+    out = out === undefined ? value : sum ? out + value : Math.max(out, value);
   }
   return out;
 };

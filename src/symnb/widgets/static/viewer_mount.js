@@ -1,4 +1,4 @@
-// symnb viewer, part 4 of 4: the view. Opens and closes groups, selects, searches, pans,
+// symnb viewer, part 5 of 5: the view. Opens and closes groups, selects, searches, pans,
 // zooms, colours by an overlay: all here, with no kernel message. Options:
 //   model: the decoded view model; state: {open, selected, overlay} to start from;
 //   elkSource: ELK's worker source (none: the simple layout); details(id, host): fills
@@ -136,9 +136,9 @@ SN.mount = function mount(host, options) {
       return false;
     }
     if (mine !== generation || destroyed) return false;
-    const nextGeo = SN.geometry(result.laid);
+    const nextGeo = SN.geometry(result.laid, result.across, ix);
     open = nextOpen; boxOf = result.nextBoxOf; selected = nextSelected; geo = nextGeo; lastEngine = result.engine;
-    SN.drawPicture(layer, ix, geo, result.across, colours());
+    SN.drawPicture(layer, ix, geo, colours());
     const first = host.dataset.drawn !== "1";
     sizeViewport();
     if (first) fit();
@@ -156,16 +156,10 @@ SN.mount = function mount(host, options) {
     return true;
   }
 
-  const colours = () => {
-    if (!overlay) return null;
-    const values = SN.overlayValues(ix, overlay, boxOf);
-    const scale = SN.colourScale(values);
-    if (!scale) return null;
-    return new Map([...values].map(([id, v]) => [id, scale.colour(v)]));
-  };
+  const colours = () => (overlay ? SN.colouring(ix, overlay, boxOf, geo) : null);
   const legend = () => {
-    const o = overlay && options.model.overlays[overlay];
-    SN.legend(legendHost, o, o ? SN.colourScale(SN.overlayValues(ix, overlay, boxOf)) : null);
+    const o = overlay && options.model.overlays[overlay], c = o && colours();
+    SN.legend(legendHost, o, c ? c.scale : null, o ? SN.extremes(ix, overlay) : null);
   };
 
   // -- selection, groups, search --------------------------------------------------------------
@@ -174,7 +168,7 @@ SN.mount = function mount(host, options) {
     layer.querySelectorAll(".symnb-selected, .symnb-feeds").forEach((n) => n.classList.remove("symnb-selected", "symnb-feeds"));
     if (!selected) return;
     const box = boxOf(selected);
-    const node = boxElement(box);
+    const node = boxElement(box) || layer.querySelector(`g.symnb-frame[data-group="${CSS.escape(box)}"]`);
     if (node) node.classList.add("symnb-selected");
     layer.querySelectorAll(`g.symnb-edge[data-target="${CSS.escape(box)}"]`).forEach((e) => {
       e.classList.add("symnb-feeds");
@@ -313,14 +307,14 @@ SN.mount = function mount(host, options) {
     nextMatch();
   });
   on(hits, "click", (e) => { const b = e.target.closest(".symnb-hit"); if (b) reveal(b.dataset.id); });
+  on(legendHost, "click", (e) => { const b = e.target.closest(".symnb-legend-link"); if (b) reveal(b.dataset.id); });
   on(overlayMenu, "change", () => {
     overlay = overlayMenu.value;
-    SN.drawPicture(layer, ix, geo, lastAcross(), colours());
+    SN.drawPicture(layer, ix, geo, colours());
     markSelection(); markMatches(); legend();
     SN.card(cardHost, ix, selected, overlay, cardActions);
     report();
   });
-  const lastAcross = () => SN.boxEdges(ix, boxOf).filter((b) => SN.regionOf(ix, b.src) !== SN.regionOf(ix, b.dst));
 
   let destroyed = false;
   const first = show(open, selected, null).then((ok) => { if (ok && selected) centreOnIfHidden(); return ok; });

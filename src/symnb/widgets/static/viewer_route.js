@@ -1,0 +1,214 @@
+// symnb viewer, part 3 of 5: the regions side by side.
+// Each region is laid out on its own (the spine stays straight whatever the gradient does);
+// a side region is then moved up or down so that its groups sit level with the forward
+// groups they mirror, and the bundles joining two regions are routed here: out of the
+// source box's side, down or up a lane of the gutter between the regions, into the target
+// box's side, through free space only (never over a box). Their count is their label.
+
+const LANE = 8, GUTTER_PAD = 14;
+
+// A laid-out region's boxes, frames and edges in its own coordinates.
+SN.regionGeometry = function regionGeometry(root) {
+  const boxes = new Map(), frames = new Map(), edges = [];
+  const abs = new Map([[root.id, { x: 0, y: 0 }]]);
+  const visit = (n, ox, oy) => {
+    for (const c of n.children || []) {
+      const at = { x: ox + (c.x || 0), y: oy + (c.y || 0) };
+      abs.set(c.id, at);
+      const rect = { x: at.x, y: at.y, w: c.width || 0, h: c.height || 0, region: root.region };
+      if (c.children && c.children.length) frames.set(c.id, rect); else boxes.set(c.id, rect);
+      visit(c, at.x, at.y);
+    }
+  };
+  visit(root, 0, 0);
+  const route = (n) => {
+    for (const e of n.edges || []) {
+      const o = abs.get(e.container || n.id) || abs.get(n.id);
+      const points = [];
+      for (const s of e.sections || []) points.push(s.startPoint, ...(s.bendPoints || []), s.endPoint);
+      const labels = (e.labels || []).map((l) => ({ text: l.text, x: o.x + (l.x || 0), y: o.y + (l.y || 0), w: l.width, h: l.height }));
+      edges.push({ id: e.id, src: e.sources[0], dst: e.targets[0], points: points.map((p) => ({ x: o.x + p.x, y: o.y + p.y })), labels });
+    }
+    (n.children || []).forEach(route);
+  };
+  route(root);
+  return { region: root.region, w: root.width || 0, h: root.height || 0, boxes, frames, edges, dx: 0, dy: 0 };
+};
+
+// How far a side region moves down so that its groups sit level with their mirrors (the
+// median offset over the visible pairs; boxes first, frames when no box pairs up).
+SN.mirrorOffset = function mirrorOffset(ix, part, forward) {
+  const offsets = (mine, theirs) => {
+    const out = [];
+    for (const [id, r] of mine) {
+      const g = ix.groups.get(id), m = g && g.mirrors;
+      const f = m && (theirs.get(m) || forward.frames.get(m) || forward.boxes.get(m));
+      if (f) out.push(theirs === forward.boxes ? f.y + f.h / 2 - (r.y + r.h / 2) : f.y - r.y);
+    }
+    return out;
+  };
+  let list = offsets(part.boxes, forward.boxes);
+  if (!list.length) list = offsets(part.frames, forward.frames);
+  if (!list.length) return 0;
+  list.sort((a, b) => a - b);
+  return list[Math.floor(list.length / 2)];
+};
+
+const shifted = (r, dx, dy) => ({ ...r, x: r.x + dx, y: r.y + dy });
+
+// The regions side by side, `gaps[k]` apart: absolute boxes, frames, edges.
+SN.assemble = function assemble(parts, gaps) {
+  const boxes = new Map(), frames = new Map(), edges = [], regions = [];
+  let left = 0, height = 0;
+  parts.forEach((p, k) => {
+    p.dx = left;
+    for (const [id, r] of p.boxes) boxes.set(id, shifted(r, p.dx, p.dy));
+    for (const [id, r] of p.frames) frames.set(id, shifted(r, p.dx, p.dy));
+    for (const e of p.edges) {
+      edges.push({ ...e, points: e.points.map((q) => ({ x: q.x + p.dx, y: q.y + p.dy })),
+        labels: e.labels.map((l) => shifted(l, p.dx, p.dy)) });
+    }
+    regions.push({ region: p.region, x: p.dx, y: p.dy, w: p.w, h: p.h });
+    height = Math.max(height, p.dy + p.h);
+    left += p.w + (k < parts.length - 1 ? gaps[k] : 0);
+  });
+  return { boxes, frames, edges, regions, width: Math.max(left, 1), height: Math.max(height, 1) };
+};
+
+SN.geometry = function geometry(graphs, across, ix) {
+  const parts = graphs.map((g) => SN.regionGeometry(g));
+  const forward = parts.find((p) => p.region === "forward");
+  if (forward && ix) for (const p of parts) if (p !== forward) p.dy = SN.mirrorOffset(ix, p, forward);
+  const top = Math.min(0, ...parts.map((p) => p.dy));
+  parts.forEach((p) => { p.dy -= top; });
+  const home = new Map();  // box id -> its region's index
+  parts.forEach((p, i) => { for (const id of p.boxes.keys()) home.set(id, i); });
+  const bundles = (across || []).filter((b) => home.has(b.src) && home.has(b.dst) && home.get(b.src) !== home.get(b.dst));
+  // Where the bundles go does not depend on the gutters' widths: plan them first, then
+  // make each gutter as wide as its labels and lanes.
+  const plan = SN.planAcross(SN.assemble(parts, parts.map(() => 60)), bundles, home, parts.length);
+  const gaps = plan.gutters.map((g) => Math.max(GUTTER_PAD * 2 + g.labelRoom + LANE * g.lanes, 56));
+  const geo = SN.assemble(parts, gaps);
+  SN.routeAcross(geo, plan, parts);
+  return geo;
+};
+
+// Whether an axis-parallel segment passes through the inside of a box (besides `skip`).
+SN.hitsBox = function hitsBox(geo, a, b, skip) {
+  const x0 = Math.min(a.x, b.x), x1 = Math.max(a.x, b.x), y0 = Math.min(a.y, b.y), y1 = Math.max(a.y, b.y);
+  for (const [id, r] of geo.boxes) {
+    if (skip.has(id)) continue;
+    if (x1 > r.x + 1 && x0 < r.x + r.w - 1 && y1 > r.y + 1 && y0 < r.y + r.h - 1) return true;
+  }
+  return false;
+};
+
+// Each bundle's way: `direct` (straight across, its two boxes level: a layer and its
+// gradient) or along a trunk, one per target box and gutter, shared by all the bundles
+// into that box (a bus, not one line each). Trunks whose spans do not overlap share a lane.
+SN.planAcross = function planAcross(geo, bundles, home, count) {
+  const gutters = Array.from({ length: Math.max(count - 1, 0) }, () => ({ labelRoom: 0, lanes: 0, trunks: new Map() }));
+  const below = geo.height + 16;
+  const plans = [];
+  for (const b of bundles) {
+    const s = geo.boxes.get(b.src), d = geo.boxes.get(b.dst);
+    const i = home.get(b.src), j = home.get(b.dst), forward = i < j;
+    const out = forward ? i : i - 1, into = forward ? j - 1 : j;
+    const label = `\u00d7${b.count}`;
+    const lo = Math.max(s.y, d.y) + 4, hi = Math.min(s.y + s.h, d.y + d.h) - 4;
+    const plan = { b, s, d, forward, out, into, label, direct: null, lo, hi };
+    plans.push(plan);
+    if (out === into && hi >= lo) {
+      const y = (lo + hi) / 2, skip = new Set([b.src, b.dst]);
+      const a = { x: forward ? s.x + s.w : s.x, y }, z = { x: forward ? d.x : d.x + d.w, y };
+      if (!SN.hitsBox(geo, a, z, skip)) { plan.direct = y; continue; }
+    }
+    // Past the next region, the bundles share one trunk (down the gutter, along the
+    // corridor under the regions) to the gutter where they part for their own boxes.
+    plan.key = out === into ? b.dst : "region:" + j;
+    const span = (g, y0, y1, key = b.dst) => {
+      const t = gutters[g].trunks.get(key) || { lo: Infinity, hi: -Infinity };
+      t.lo = Math.min(t.lo, y0 - 30); t.hi = Math.max(t.hi, y1 + 30);
+      gutters[g].trunks.set(key, t);
+    };
+    if (out === into) span(out, Math.min(s.y, d.y), Math.max(s.y + s.h, d.y + d.h));
+    else { span(out, s.y, below, plan.key); span(into, d.y, below, "corridor"); }
+  }
+  // The count labels of one box's bundles stand side by side in the gutter, each over its
+  // own line (the lines leave the box a few pixels apart: stacked labels would overlap).
+  const bySource = new Map();
+  for (const p of plans) { const k = p.b.src + "\u0000" + p.out; if (!bySource.has(k)) bySource.set(k, []); bySource.get(k).push(p); }
+  for (const list of bySource.values()) {
+    let room = 0;
+    for (const p of list.sort((m, n) => m.d.y - n.d.y)) { p.labelOffset = room; room += p.label.length * CHAR + 6; }
+    gutters[list[0].out].labelRoom = Math.max(gutters[list[0].out].labelRoom, room + 4);
+  }
+  for (const g of gutters) {  // greedy interval colouring: the fewest lanes
+    const ends = [];
+    for (const [, t] of [...g.trunks].sort((p, q) => p[1].lo - q[1].lo)) {
+      let lane = ends.findIndex((end) => end < t.lo);
+      if (lane < 0) { lane = ends.length; ends.push(0); }
+      ends[lane] = t.hi; t.lane = lane;
+    }
+    g.lanes = ends.length;
+  }
+  return { plans, gutters };
+};
+
+// The way from a box's side (`right`: its right side, else its left) to the lane at `x`:
+// straight across at `y` when that is free, else round the box's bottom or top.
+SN.sideRoute = function sideRoute(geo, r, y, right, x, skip) {
+  const side = right ? r.x + r.w : r.x, cx = r.x + r.w / 2;
+  const clear = (pts) => pts.every((p, i) => i === 0 || !SN.hitsBox(geo, pts[i - 1], p, skip));
+  const candidates = [[{ x: side, y }, { x, y }]];
+  for (const d of [10, 18, 26]) {
+    candidates.push([{ x: cx, y: r.y + r.h }, { x: cx, y: r.y + r.h + d }, { x, y: r.y + r.h + d }]);
+    candidates.push([{ x: cx, y: r.y }, { x: cx, y: r.y - d }, { x, y: r.y - d }]);
+  }
+  return candidates.find(clear) || candidates[0];
+};
+
+SN.routeAcross = function routeAcross(geo, { plans, gutters }, parts) {
+  const at = (k) => parts[k].dx + parts[k].w;  // gutter k's left side
+  const laneX = (k, dst) => at(k) + gutters[k].labelRoom + GUTTER_PAD + LANE * gutters[k].trunks.get(dst).lane;
+  const below = geo.height + 16;
+  const corridors = new Map();  // target box -> its lane under the regions
+  // Spread the ways out of (into) one box along its side: each bundle out, each trunk in.
+  const sides = new Map();
+  const mark = (key, token, y) => { if (!sides.has(key)) sides.set(key, new Map()); sides.get(key).set(token, y); };
+  for (const p of plans) {
+    mark("out:" + p.b.src, p, p.d.y);
+    if (p.direct === null) mark("in:" + p.b.dst, p.into + ":" + p.b.dst, p.s.y); else mark("in:" + p.b.dst, p, p.s.y);
+  }
+  const sideY = (key, token, r) => {
+    const list = [...sides.get(key)].sort((m, n) => m[1] - n[1]).map((m) => m[0]);
+    return r.y + (r.h * (list.indexOf(token) + 1)) / (list.length + 1);
+  };
+  for (const p of plans) {
+    const { b, s, d, forward, out, into } = p;
+    const skip = new Set([b.src, b.dst]);
+    const sNow = geo.boxes.get(b.src), dNow = geo.boxes.get(b.dst);
+    let points;
+    if (p.direct !== null) {
+      const spread = sideY("out:" + b.src, p, s);
+      const y = spread >= p.lo && spread <= p.hi ? spread : p.direct;
+      points = [{ x: forward ? sNow.x + sNow.w : sNow.x, y }, { x: forward ? dNow.x : dNow.x + dNow.w, y }];
+    } else {
+      const xOut = laneX(out, p.key), xIn = laneX(into, out === into ? b.dst : "corridor");
+      const head = SN.sideRoute(geo, sNow, sideY("out:" + b.src, p, s), forward, xOut, skip);
+      const tail = SN.sideRoute(geo, dNow, sideY("in:" + b.dst, into + ":" + b.dst, d), !forward, xIn, skip).reverse();
+      let middle = [];
+      if (out !== into) {
+        if (!corridors.has(p.key)) corridors.set(p.key, corridors.size);
+        const y = below + LANE * corridors.get(p.key);
+        middle = [{ x: xOut, y }, { x: xIn, y }];
+      }
+      points = [...head, ...middle, ...tail];
+    }
+    const y = points[0].y === points[1].y ? points[0].y : points[points.length > 2 ? 2 : 1].y;
+    const labelX = (forward ? at(out) + 4 : at(out) + gutters[out].labelRoom + GUTTER_PAD + LANE * gutters[out].lanes) + p.labelOffset;
+    geo.edges.push({ id: "across:" + b.id, src: b.src, dst: b.dst, across: true, count: b.count, type: b.type,
+      points, labels: [{ text: p.label, x: labelX, y: y - 15, w: p.label.length * CHAR, h: 14 }] });
+  }
+  if (corridors.size) geo.height = below + LANE * corridors.size + 8;
+};
