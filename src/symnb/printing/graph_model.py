@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from symnb.compile.profile_text import percent_text, seconds_text
+from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable

@@ -16,7 +16,7 @@ import html
 import urllib.parse
 from typing import Any
 
-from symnb.compile.profile_text import percent_text
+from symnb.compile.profiling.format import percent_text
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.label_places import LABEL_FONT
 from symnb.printing.layout import Layout, layout

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any, NamedTuple
 
-from symnb.compile.profile_text import percent_text, seconds_text
+from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import TEXT_STYLE, pre, table
 from symnb.widgets._view import WidgetView, live_marker

@@ -1,32 +1,32 @@
-"""A profile's tables, as Theano printed them: the Apply table (``<% time> <sum %>
+"""A profile's tables as text, as Theano printed them: the Apply table (``<% time> <sum %>
 <apply time> <time per call> <#call> <id>``, each input's dtype, shape and strides),
 the Op and Class tables, and a table by the user's lines; the rows come as data
 (``*_rows``) for the HTML view and as text (``write_summary``).
 
-Every table also has the rows that are no node's: the XLA work no node's scope names
-(copies XLA adds) and the time outside the program (argument checks, dispatch,
-transfers, copies of the outputs), so that each table sums to the real call.
+Every table has the rows that are no node's: XLA's work no node's scope names (copies
+XLA adds) and the time outside the program (argument checks, dispatch, transfers,
+copies of the outputs), so that each table sums to the real call. An XLA operation that
+fused several nodes' work is one row with its measured time (its members listed), unless
+its members all fall in one row of the table (one op, one class, one line).
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from symnb.compile.footprint import human_bytes
-from symnb.compile.profile_text import percent_text, seconds_text
-from symnb.compile.profiling_records import ProfileReport, describe_signature
+from symnb.compile.profiling.attribute import OUTSIDE, UNNAMED, where
+from symnb.compile.profiling.format import percent_text, seconds_text
+from symnb.compile.profiling.records import Operation, ProfileReport, describe_signature
 from symnb.core.graph.type import describe_shape
 
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
-           "write_overview", "OUTSIDE", "UNNAMED", "ESTIMATED_NOTE", "estimated_percent",
-           "estimated_text", "compile_text"]
+           "write_overview", "compile_text", "calls_text", "fused_text"]
 
-OUTSIDE = "(outside the XLA program: argument checks, dispatch, transfers, output copies)"
-UNNAMED = "(XLA work no node names: copies and layout changes XLA added)"
 _s, _p = seconds_text, percent_text  # short: the tables write many of them
 #: How many of the largest values ``profile_memory`` lists.
 LARGEST = 10
@@ -37,59 +37,56 @@ class Row(NamedTuple):
 
     percent: float
     seconds: float
-    key: str        # the node's id, the op, the class or the line
-    count: int      # nodes in the row (1 for the Apply table)
+    key: str        # the node's id, the op, the class, the line, or a fused operation
+    count: int      # nodes in the row (1 for a node of the Apply table); 0: no node's
     detail: str     # the Apply table: the node and its line; else ''
     index: int      # the node's toposort index (Apply table), else -1
-    split: int = 0  # Apply table: nodes one XLA operation (a fusion) of it was split among
+    members: tuple = ()  # a fused operation's row: the indices of the nodes it fused
 
 
-def _extra_rows(report: ProfileReport) -> list[tuple[str, float]]:
-    extra = []
+def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
+           rows: dict[str, list]) -> list[Row]:
+    """Sort each operation into the row of its key (``keys(op)``: its members' keys):
+    one key, that row; several, a row of its own for the fused operation. ``rows``: the
+    rows every table lists, 0 s included (key -> [seconds, count, detail, index])."""
+    fused: list[Row] = []
+    for op in report.operations:
+        found = list(dict.fromkeys(keys(op)))
+        if len(found) == 1:
+            rows.setdefault(found[0], [0.0, 1, "", -1])[0] += op.seconds
+        elif found:
+            fused.append(Row(0.0, op.seconds, fused_text(op, found), len(op.members), "", -1,
+                             op.members))
+    total = report.call_seconds or 1.0
+    table = [Row(0.0, s, key, count, detail, index) for key, (s, count, detail, index) in rows.items()]
+    table += fused
     if report.unattributed > 0:
-        extra.append((UNNAMED, report.unattributed))
+        table.append(Row(0.0, report.unattributed, UNNAMED, 0, "", -1))
     # Always listed, 0 s included, so the tables read the same on every run: whether the
     # mean call exceeds the traced run's median is a matter of timing noise.
-    extra.append((OUTSIDE, max(report.outside_seconds, 0.0)))
-    return extra
+    table.append(Row(0.0, max(report.outside_seconds, 0.0), OUTSIDE, 0, "", -1))
+    table = [r._replace(percent=100.0 * r.seconds / total) for r in table]
+    table.sort(key=lambda r: -r.seconds)
+    return table
 
 
-def _rows(report: ProfileReport, groups: dict[str, list[float]], details: dict[str, str],
-          indices: dict[str, int]) -> list[Row]:
-    total = report.call_seconds or 1.0
-    rows = [Row(100.0 * sum(v) / total, sum(v), key, len(v), details.get(key, ""),
-                indices.get(key, -1)) for key, v in groups.items()]
-    rows += [Row(100.0 * s / total, s, key, 0, "", -1) for key, s in _extra_rows(report)]
-    rows.sort(key=lambda r: -r.seconds)
-    return rows
+def fused_text(op: Operation, parts: list[str]) -> str:
+    """``(one fused XLA operation 'fusion.3': tanh + mul)``: a fused operation's row."""
+    return f"(one fused XLA operation {op.name!r}: {' + '.join(parts)})"
 
 
 def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
-    """One row per node of ``f.nodes`` (every node, those XLA did no work for at 0)."""
+    """One row per node of ``f.nodes`` (its own operations; those XLA did no work for
+    alone at 0), one per fused operation (its members listed by index)."""
     nodes = stats.function.nodes
-    groups, details, indices = {}, {}, {}
-    for i, seconds in report.node_seconds.items():
-        key = str(i)
-        groups[key], indices[key] = [seconds], i
-        details[key] = f"{nodes[i].op.display_name()}  {_where(nodes[i])}"
-    return [r._replace(split=report.split_among.get(r.index, 0)) if r.index >= 0 else r
-            for r in _rows(report, groups, details, indices)]
+    rows = {str(i): [0.0, 1, f"{node.op.display_name()}  {where(node)}", i]
+            for i, node in enumerate(nodes)}
 
+    def keys(op: Operation) -> list[str]:
+        return [str(i) for i in op.members] if len(op.members) == 1 else \
+            [f"#{i} {nodes[i].op.display_name()}" for i in op.members]
 
-#: The mark of a node's time that is in part a share of a fused XLA operation.
-ESTIMATED = "~"
-ESTIMATED_NOTE = (f"{ESTIMATED}: an estimate: XLA fused this node's work with other nodes' into one "
-                  "operation, whose measured time is split among them by output size")
-
-
-def estimated_percent(percent: float, split: int) -> str:
-    """A node's share of the call, marked when it is in part an estimate."""
-    return f"{ESTIMATED if split else ''}{_p(percent)}"
-
-
-def estimated_text(split: int) -> str:
-    """The Apply table's mark for a row whose time was split among ``split`` nodes."""
-    return f" [{ESTIMATED} one fused XLA operation of {split} nodes]" if split else ""
+    return _table(report, keys, rows)
 
 
 def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
@@ -104,28 +101,22 @@ def class_rows(stats: Any, report: ProfileReport) -> list[Row]:
 
 def line_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per user line (inside a loop body, the body's own lines); ``count``: the
-    nodes of ``f.nodes`` built there."""
+    nodes of ``f.nodes`` built there. Every node's line is listed, at 0 s if XLA did no
+    work for it alone."""
+    rows: dict[str, list] = {}
+    for node in stats.function.nodes:
+        row = rows.setdefault(where(node), [0.0, 0, "", -1])
+        row[1] += 1
+    return [r._replace(count=max(r.count, 1)) if r.count else r
+            for r in _table(report, lambda op: list(op.lines), rows)]
+
+
+def _grouped(stats: Any, report: ProfileReport, key_of: Callable[[Any], str]) -> list[Row]:
     nodes = stats.function.nodes
-    counts: dict[str, int] = {}
-    for i in report.node_seconds:  # every node's line appears, at 0 if XLA did nothing for it
-        counts[_where(nodes[i])] = counts.get(_where(nodes[i]), 0) + 1
-    groups = {line: [0.0] for line in counts}
-    for line, seconds in report.line_seconds.items():
-        groups.setdefault(line, [0.0])[0] += seconds
-    rows = _rows(report, groups, {}, {})
-    return [r._replace(count=max(counts.get(r.key, 1), 1)) if r.count else r for r in rows]
-
-
-def _grouped(stats: Any, report: ProfileReport, key_of: Any) -> list[Row]:
-    nodes = stats.function.nodes
-    groups: dict[str, list[float]] = {}
-    for i, seconds in report.node_seconds.items():
-        groups.setdefault(key_of(nodes[i]), []).append(seconds)
-    return _rows(report, groups, {}, {})
-
-
-def _where(node: Any) -> str:
-    return node.site.describe(verb="") if node.site else "(built by symnb)"
+    rows: dict[str, list] = {}
+    for node in nodes:
+        rows.setdefault(key_of(node), [0.0, 0, "", -1])[1] += 1
+    return _table(report, lambda op: [key_of(nodes[i]) for i in op.members], rows)
 
 
 # -- text --------------------------------------------------------------------------------
@@ -175,10 +166,9 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
     name = stats.function.name or "<unnamed function>"
     if report is None:
         return f"Profile of {name}: not called yet (call the function once)\n"
-    n = stats.calls
-    timed = (f"{n} call(s) timed, {_s(report.call_seconds)} per call (median)" if n else
-             f"no call timed yet (only compiles); the program alone: {_s(report.call_seconds)}")
-    out.write(f"Profile of {name}: {timed}\n")
+    timed = (f"{_s(report.call_seconds)} per call (median)" if stats.calls else
+             f"the program alone: {_s(report.call_seconds)}")
+    out.write(f"Profile of {name}: {calls_text(stats)}, {timed}\n")
     total = report.call_seconds or 1.0
     out.write(f"  in the XLA program {_s(report.program_seconds)} "
               f"({_p(100 * report.program_seconds / total)}), outside it "
@@ -195,6 +185,19 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
     return out.getvalue()
 
 
+def calls_text(stats: Any) -> str:
+    """``20 calls: 19 timed, 1 compiled the program (counted apart)``: why the timed calls
+    are fewer than the calls made."""
+    n, compiled = stats.calls, len(stats.compiles)
+    if not compiled:
+        return f"{n} call(s) timed"
+    if not n:
+        return (f"no call timed yet: {compiled} call(s) compiled the program (counted apart, "
+                "call again to time one)")
+    return (f"{n + compiled} calls: {n} timed, {compiled} compiled the program (counted "
+            "apart: tracing and compiling are not the program's time)")
+
+
 def compile_text(stats: Any) -> str:
     """What compiling cost: the compiles' stages, or, when no call compiled, that the
     program came from a cache (it was compiled before this function was made)."""
@@ -209,10 +212,10 @@ def compile_text(stats: Any) -> str:
 
 
 def _write_calls(out: io.StringIO, stats: Any) -> None:
-    n = stats.calls
-    out.write(f"  {n} call(s) timed: per call min {_s(stats.call_min)}, median "
-              f"{_s(stats.call_median)}, mean {_s(stats.call_mean)}"
-              f" (total {_s(sum(stats.call_times))})\n" if n else "  0 call(s) timed yet\n")
+    out.write(f"  {calls_text(stats)}\n")
+    if stats.calls:
+        out.write(f"  per call: min {_s(stats.call_min)}, median {_s(stats.call_median)}, mean "
+                  f"{_s(stats.call_mean)} (total {_s(sum(stats.call_times))})\n")
     out.write(f"  compile: {compile_text(stats)}; counted apart from the calls\n")
     for k, c in enumerate(stats.compiles):
         out.write(f"    compile {k + 1}: {describe_signature(c.shapes) or 'no arguments'}: the "
@@ -275,21 +278,23 @@ def _write_apply(out: io.StringIO, stats: Any, report: ProfileReport, limit: int
     running = 0.0
     for r in rows[:limit]:
         running += r.percent
+        head = f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  " \
+               f"{_s(r.seconds)}  {stats.calls:5d}"
         if r.index < 0:
-            out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  "
-                      f"{_s(r.seconds)}  {stats.calls:5d}     -  {r.key}\n")
+            out.write(f"{head}     -  {r.key}\n")
+            for i in r.members:  # a fused operation: its members, with no time of their own
+                out.write(f"      member #{i}: {nodes[i].op.display_name()}  {where(nodes[i])}\n")
             continue
-        out.write(f"  {estimated_percent(r.percent, r.split):>7}  {_p(running):>7}  "
-                  f"{_s(r.seconds * stats.calls)}  {_s(r.seconds)}  {stats.calls:5d}  {r.index:4d}  "
-                  f"{r.detail}{estimated_text(r.split)}\n")
+        out.write(f"{head}  {r.index:4d}  {r.detail}\n")
         node = nodes[r.index]
         for kind, variables in (("input", node.inputs), ("output", node.outputs)):
             for k, var in enumerate(variables):
                 out.write(f"      {kind} {k}: {_value_text(var, shapes)}\n")
     if len(rows) > limit:
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
-    if any(r.split for r in rows[:limit]):
-        out.write(f"  {ESTIMATED_NOTE}; the other times are XLA's operations measured one by one.\n")
+    if report.fused:
+        out.write("  A fused XLA operation is one row, its time measured for the whole: its "
+                  "member nodes have no time of their own in it.\n")
 
 
 def _value_text(var: Any, shapes: dict) -> str:
@@ -303,8 +308,6 @@ def _value_text(var: Any, shapes: dict) -> str:
     # XLA's buffers are dense and row-major: strides (in elements) follow from the shape.
     strides = tuple(int(np.prod(shape[k + 1:])) for k in range(len(shape)))
     return f"dtype={dtype}, shape={tuple(shape)}, strides={strides}"
-
-
 
 
 def _b(nbytes: float) -> str:
