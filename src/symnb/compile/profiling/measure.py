@@ -36,7 +36,7 @@ from symnb.compile.profiling.records import Operation, ProfileReport
 from symnb.compile.profiling.xla import compiled_facts, hlo_scopes, module_name
 from symnb.core.graph.basic import Apply
 
-__all__ = ["make_report", "trace_operations", "OperationTimes", "replay_node_seconds",
+__all__ = ["make_report", "trace_operations", "profiler_trace", "OperationTimes", "replay_node_seconds",
            "XLA_TRACE", "REPLAY"]
 
 XLA_TRACE = "XLA's trace of the compiled program (jax.profiler), scaled to the real call"
@@ -128,29 +128,39 @@ def trace_operations(run: Any, runs: int, module: str) -> OperationTimes:
     """Run ``run()`` (one call of the program, blocking) ``runs`` times under
     ``jax.profiler`` and return each operation of HLO module ``module``'s own time per run.
     Raises RuntimeError when the profiler cannot trace (another trace is running)."""
-    from jax.profiler import ProfileData
-
     times = OperationTimes()
     run()  # warm: the first run may allocate and load what later ones reuse
-    with tempfile.TemporaryDirectory(prefix="symnb-profile-") as directory:
-        jax.profiler.start_trace(directory)
-        try:
-            for _ in range(runs):
-                start = time.perf_counter()
-                run()
-                times.run_seconds.append(time.perf_counter() - start)
-        finally:
-            jax.profiler.stop_trace()
-        found = glob.glob(f"{directory}/**/*.xplane.pb", recursive=True)
-        if not found:
-            raise RuntimeError("jax.profiler wrote no trace")
-        data = ProfileData.from_file(found[0])
+
+    def timed_runs() -> None:
+        for _ in range(runs):
+            start = time.perf_counter()
+            run()
+            times.run_seconds.append(time.perf_counter() - start)
+
+    data = profiler_trace(timed_runs)
     total: dict[str, float] = {}
     for plane in data.planes:
         for line in plane.lines:
             _own_times(line.events, module, total)
     times.seconds = {name: ns * 1e-9 / runs for name, ns in total.items()}
     return times
+
+
+def profiler_trace(run: Any) -> Any:
+    """``run()`` under ``jax.profiler``: its trace (a ``jax.profiler.ProfileData``).
+    Raises RuntimeError when the profiler cannot trace (another trace is running)."""
+    from jax.profiler import ProfileData
+
+    with tempfile.TemporaryDirectory(prefix="symnb-profile-") as directory:
+        jax.profiler.start_trace(directory)
+        try:
+            run()
+        finally:
+            jax.profiler.stop_trace()
+        found = glob.glob(f"{directory}/**/*.xplane.pb", recursive=True)
+        if not found:
+            raise RuntimeError("jax.profiler wrote no trace")
+        return ProfileData.from_file(found[0])
 
 
 def _own_times(events: Any, module: str, total: dict[str, float]) -> None:

@@ -42,23 +42,50 @@ class Row(NamedTuple):
     detail: str     # the Apply table: the node and its line; else ''
     index: int      # the node's toposort index (Apply table), else -1
     members: tuple = ()  # a fused operation's row: the indices of the nodes it fused
+    fused_in: tuple = ()  # the fused operations (XLA names) that also do this row's work
+
+    def own_time(self, seconds: float) -> str:
+        """``seconds`` (this row's, or a multiple), or ``-`` for a row all of whose work
+        is in fused operations: no time of its own, not "0 s"."""
+        return "-" if self.fused_in and not self.seconds else _s(seconds)
+
+    @property
+    def share(self) -> str:
+        """This row's share of the call, or ``-`` (see :meth:`own_time`)."""
+        return "-" if self.fused_in and not self.seconds else _p(self.percent)
+
+    @property
+    def fused_note(self) -> str:
+        """`` [in fused operation 'fusion.3']`` for a row whose work XLA fused with
+        another row's (its time is that operation's row), else ''."""
+        if not self.fused_in:
+            return ""
+        names = ", ".join(repr(name) for name in self.fused_in)
+        return f" [work in fused operation{'s' if len(self.fused_in) > 1 else ''} {names}]"
 
 
 def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
-           rows: dict[str, list]) -> list[Row]:
+           rows: dict[str, list], parts: Callable[[Operation, list[str]], list[str]] | None = None
+           ) -> list[Row]:
     """Sort each operation into the row of its key (``keys(op)``: its members' keys):
-    one key, that row; several, a row of its own for the fused operation. ``rows``: the
-    rows every table lists, 0 s included (key -> [seconds, count, detail, index])."""
+    one key, that row; several, a row of its own for the fused operation, naming
+    ``parts(op, keys)`` (by default the keys). ``rows``: the rows every table lists,
+    0 s included (key -> [seconds, count, detail, index])."""
     fused: list[Row] = []
+    fused_in: dict[str, list[str]] = {}
     for op in report.operations:
         found = list(dict.fromkeys(keys(op)))
         if len(found) == 1:
             rows.setdefault(found[0], [0.0, 1, "", -1])[0] += op.seconds
         elif found:
-            fused.append(Row(0.0, op.seconds, fused_text(op, found), len(op.members), "", -1,
+            named = parts(op, found) if parts is not None else found
+            fused.append(Row(0.0, op.seconds, fused_text(op, named), len(op.members), "", -1,
                              op.members))
+            for key in found:
+                fused_in.setdefault(key, []).append(op.name)
     total = report.call_seconds or 1.0
-    table = [Row(0.0, s, key, count, detail, index) for key, (s, count, detail, index) in rows.items()]
+    table = [Row(0.0, s, key, count, detail, index, (), tuple(fused_in.get(key, ())))
+             for key, (s, count, detail, index) in rows.items()]
     table += fused
     if report.unattributed > 0:
         table.append(Row(0.0, report.unattributed, UNNAMED, 0, "", -1))
@@ -82,11 +109,8 @@ def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
     rows = {str(i): [0.0, 1, f"{node.op.display_name()}  {where(node)}", i]
             for i, node in enumerate(nodes)}
 
-    def keys(op: Operation) -> list[str]:
-        return [str(i) for i in op.members] if len(op.members) == 1 else \
-            [f"#{i} {nodes[i].op.display_name()}" for i in op.members]
-
-    return _table(report, keys, rows)
+    return _table(report, lambda op: [str(i) for i in op.members], rows,
+                  lambda op, _: [f"#{i} {nodes[i].op.display_name()}" for i in op.members])
 
 
 def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
@@ -145,8 +169,9 @@ def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str
     calls = stats.calls
     _write_table(out, "Lines (where the time goes, by your code)",
                  "<% time> <sum %> <time per call> <#apply> <line>", line_rows(stats, report),
-                 n_nodes, lambda r: f"{_s(r.seconds)}  {r.count:4d}  {r.key}")
-    grouped = lambda r: f"{_s(r.seconds * calls)}  {_s(r.seconds)}  {calls:5d}  {r.count:4d}  {r.key}"
+                 n_nodes, lambda r: f"{r.own_time(r.seconds)}  {r.count:4d}  {r.key}{r.fused_note}")
+    grouped = lambda r: (f"{r.own_time(r.seconds * calls)}  {r.own_time(r.seconds)}  {calls:5d}  "
+                         f"{r.count:4d}  {r.key}{r.fused_note}")
     _write_table(out, "Class", "<% time> <sum %> <apply time> <time per call> <#call> <#apply> "
                  "<Class name>", class_rows(stats, report), n_nodes, grouped)
     _write_table(out, "Op", "<% time> <sum %> <apply time> <time per call> <#call> <#apply> "
@@ -181,7 +206,7 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
     listed = "costliest first" if order == "time" else "listed in the code's order, not by cost"
     out.write(f"  costliest lines ({len(top)} of {len(rows)}, {listed}):\n")
     for r in top:
-        out.write(f"    {_p(r.percent):>6}  {_s(r.seconds)}  {r.key}\n")
+        out.write(f"    {r.share:>6}  {r.own_time(r.seconds)}  {r.key}\n")
     return out.getvalue()
 
 
@@ -263,7 +288,7 @@ def _write_table(out: io.StringIO, title: str, header: str, rows: list[Row], lim
     for r in rows[:limit]:
         running += r.percent
         text = f"{_s(r.seconds)}  {r.key}" if r.count == 0 else columns(r)  # a row no node's
-        out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {text}\n")
+        out.write(f"  {r.share:>7}  {_p(running):>7}  {text}\n")
     if len(rows) > limit:
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
 
@@ -278,14 +303,14 @@ def _write_apply(out: io.StringIO, stats: Any, report: ProfileReport, limit: int
     running = 0.0
     for r in rows[:limit]:
         running += r.percent
-        head = f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  " \
-               f"{_s(r.seconds)}  {stats.calls:5d}"
+        head = f"  {r.share:>7}  {_p(running):>7}  {r.own_time(r.seconds * stats.calls)}  " \
+               f"{r.own_time(r.seconds)}  {stats.calls:5d}"
         if r.index < 0:
             out.write(f"{head}     -  {r.key}\n")
             for i in r.members:  # a fused operation: its members, with no time of their own
                 out.write(f"      member #{i}: {nodes[i].op.display_name()}  {where(nodes[i])}\n")
             continue
-        out.write(f"{head}  {r.index:4d}  {r.detail}\n")
+        out.write(f"{head}  {r.index:4d}  {r.detail}{r.fused_note}\n")
         node = nodes[r.index]
         for kind, variables in (("input", node.inputs), ("output", node.outputs)):
             for k, var in enumerate(variables):
