@@ -188,8 +188,6 @@ class ProfileView(WidgetView):
 
 
 def _fused_note(row: ProfileRow) -> str:
-    if row.members:
-        return f" (members: {', '.join('#' + str(i) for i in row.members)})"
     if row.fused_in:
         return f" [work in fused operation(s) {', '.join(repr(n) for n in row.fused_in)}]"
     return ""

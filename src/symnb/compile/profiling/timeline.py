@@ -25,7 +25,7 @@ __all__ = ["Timeline", "TimelineEvent", "trace_call", "CALL"]
 
 #: The annotation around the traced call: the timeline's span.
 CALL = "symnb: one call of the function"
-#: Events shorter than this share of the call are left out of the picture (a Python
+#: Host events shorter than this share of the call are left out of the picture (a Python
 #: tracer records every function call; a picture of thousands says nothing).
 SHORTEST = 0.002
 _DEEPEST = 8  # nesting levels drawn per lane
@@ -128,10 +128,10 @@ def _timeline(name: str, data: Any) -> Timeline:
     for plane_name, line_name, event in raw:
         if event.name == CALL or event.start_ns < start or event.end_ns > end:
             continue
-        if event.duration_ns < shortest or event.name.startswith(("end: ", "ThreadpoolListener")):
-            continue
-        stats = dict(event.stats)
-        kind = "xla" if "hlo_op" in stats else "host"
+        kind = "xla" if "hlo_op" in dict(event.stats) else "host"
+        if kind == "host" and (event.duration_ns < shortest
+                               or event.name.startswith(("end: ", "ThreadpoolListener"))):
+            continue  # every operation of the program is kept, however short
         lane = _lane_name(plane_name, line_name, kind)
         lanes.setdefault(lane, []).append((event.start_ns, event.end_ns, event.name.lstrip("$"), kind))
     events = []
@@ -187,8 +187,9 @@ def _svg(timeline: Timeline, width: int) -> str:
     ticks = []
     for k in range(5):
         x = _LEFT + plot * k / 4
+        anchor = "start" if k == 0 else "end" if k == 4 else "middle"
         ticks.append(f'<line x1="{x:.1f}" y1="14" x2="{x:.1f}" y2="{y:.0f}" stroke="#ddd"/>'
-                     f'<text x="{x:.1f}" y="11" font-size="10" fill="#444" text-anchor="middle">'
+                     f'<text x="{x:.1f}" y="11" font-size="10" fill="#444" text-anchor="{anchor}">'
                      f"{_e(seconds_text(total * k / 4))}</text>")
     return (f'<svg class="symnb-timeline" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {y:.0f}" '
             f'width="{width}" style="max-width:100%;height:auto;font-family:monospace">'
