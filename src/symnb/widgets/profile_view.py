@@ -59,7 +59,7 @@ class ProfileView(WidgetView):
                              "e.g. sn.function(inputs, outputs, profile=True)")
         self.function = function
         self.rows: list[ProfileRow] = []
-        self.line_rows: list[tuple[float, float, str]] = []  # (% of the call, seconds, line)
+        self.line_rows: list[Any] = []  # the Lines table's rows (render.Row), costliest first
         self.sort = "time"
         self._overviews: dict[str, str] = {}
         self._load(self.function.profile.report())
@@ -72,7 +72,7 @@ class ProfileView(WidgetView):
         self.snapshot_changed()
 
     def _load(self, report: Any) -> None:
-        from symnb.compile.profiling.render import apply_rows
+        from symnb.compile.profiling.render import apply_rows, line_rows
 
         profile = self.function.profile
         self.report = report
@@ -82,7 +82,7 @@ class ProfileView(WidgetView):
             return
         nodes = self.function.nodes
         self.rows = [self._row(r, nodes) for r in apply_rows(profile, report)]
-        self.line_rows = [(percent, seconds, line) for line, seconds, percent in profile.line_times()]
+        self.line_rows = line_rows(profile, report)
 
     @staticmethod
     def _row(r: Any, nodes: Any) -> ProfileRow:
@@ -125,11 +125,11 @@ class ProfileView(WidgetView):
         if self.sort not in self.SORTS:
             raise ValueError(f"sort must be one of {self.SORTS}, got {self.sort!r}")
 
-    def sorted_line_rows(self) -> list[tuple[float, float, str]]:
+    def sorted_line_rows(self) -> list[Any]:
         """The by-line rows: costliest first, or by line for any other order."""
         if self.sort == "time":
             return list(self.line_rows)
-        return sorted(self.line_rows, key=lambda row: row[2])
+        return sorted(self.line_rows, key=lambda row: row.key)
 
     def text(self) -> str:
         if not self.rows:
@@ -144,8 +144,8 @@ class ProfileView(WidgetView):
         (long cells wrap)."""
         if not self.rows:
             return "<p>No profile yet: call the function once.</p>"
-        lines = [(_bar(p), percent_text(p), seconds_text(s), html.escape(line))
-                 for p, s, line in self.sorted_line_rows()]
+        lines = [(_bar(r.percent), r.share, r.own_time(r.seconds), html.escape(r.key + r.fused_note))
+                 for r in self.sorted_line_rows()]
         nodes = [(_bar(r.percent if r.share != "-" else 0.0), r.share, r.time,
                   str(r.index) if r.index >= 0 else "-",
                   html.escape(r.node + _fused_note(r)), html.escape(r.op), html.escape(r.line))

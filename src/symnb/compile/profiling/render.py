@@ -206,7 +206,7 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
     listed = "costliest first" if order == "time" else "listed in the code's order, not by cost"
     out.write(f"  costliest lines ({len(top)} of {len(rows)}, {listed}):\n")
     for r in top:
-        out.write(f"    {r.share:>6}  {r.own_time(r.seconds)}  {r.key}\n")
+        out.write(f"    {r.share:>6}  {r.own_time(r.seconds)}  {r.key}{r.fused_note}\n")
     return out.getvalue()
 
 
