@@ -218,13 +218,17 @@ class ProfileStats:
         return _write(write_overview(self, self.report(), n_lines, order), file)
 
     def line_times(self) -> list[tuple[str, float, float]]:
-        """``(line, seconds per call, % of the call)`` for each user line, costliest
-        first, with the rows no line owns (outside the program, XLA's own copies)."""
+        """``(line, seconds per call, % of the call)`` for each user line with a time of
+        its own, costliest first, with the rows no line owns (a fused operation of several
+        lines, the time outside the program, XLA's own copies): they add up to the call."""
         from symnb.compile.profiling.render import line_rows
 
         report = self.report()
+        # A line whose work is all in fused operations has no time of its own: it is
+        # named in the fused operation's row, not listed at "0 s".
         return [] if report is None else [(r.key, r.seconds, r.percent)
-                                          for r in line_rows(self, report)]
+                                          for r in line_rows(self, report)
+                                          if r.seconds or not r.fused_in]
 
 
 def _write(text: str, file: TextIO | str | None) -> str | None:
