@@ -60,8 +60,8 @@ class Row(NamedTuple):
         another row's (its time is that operation's row), else ''."""
         if not self.fused_in:
             return ""
-        names = ", ".join(repr(name) for name in self.fused_in)
-        return f" [work in fused operation{'s' if len(self.fused_in) > 1 else ''} {names}]"
+        plural = "s" if len(self.fused_in) > 1 else ""
+        return f" [work in fused operation{plural} {_names(list(self.fused_in))}]"
 
 
 def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
@@ -71,22 +71,27 @@ def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
     one key, that row; several, a row of its own for the fused operation, naming
     ``parts(op, keys)`` (by default the keys). ``rows``: the rows every table lists,
     0 s included (key -> [seconds, count, detail, index])."""
-    fused: list[Row] = []
+    # Fused operations of the same rows (six Adam updates fused alike) are one row: the
+    # sum of their measured times; the Apply table's differ by their members.
+    fused: dict[tuple, list] = {}
     fused_in: dict[str, list[str]] = {}
     for op in report.operations:
         found = list(dict.fromkeys(keys(op)))
         if len(found) == 1:
             rows.setdefault(found[0], [0.0, 1, "", -1])[0] += op.seconds
         elif found:
-            named = parts(op, found) if parts is not None else found
-            fused.append(Row(0.0, op.seconds, fused_text(op, named), len(op.members), "", -1,
-                             op.members))
+            named = tuple(parts(op, found) if parts is not None else found)
+            row = fused.setdefault(named, [0.0, [], {}])
+            row[0] += op.seconds
+            row[1].append(op.name)
+            row[2].update(dict.fromkeys(op.members))
             for key in found:
                 fused_in.setdefault(key, []).append(op.name)
     total = report.call_seconds or 1.0
     table = [Row(0.0, s, key, count, detail, index, (), tuple(fused_in.get(key, ())))
              for key, (s, count, detail, index) in rows.items()]
-    table += fused
+    table += [Row(0.0, s, fused_text(names, list(named)), len(members), "", -1, tuple(sorted(members)))
+              for named, (s, names, members) in fused.items()]
     if report.unattributed > 0:
         table.append(Row(0.0, report.unattributed, UNNAMED, 0, "", -1))
     # Always listed, 0 s included, so the tables read the same on every run: whether the
@@ -97,9 +102,18 @@ def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
     return table
 
 
-def fused_text(op: Operation, parts: list[str]) -> str:
-    """``(one fused XLA operation 'fusion.3': tanh + mul)``: a fused operation's row."""
-    return f"(one fused XLA operation {op.name!r}: {' + '.join(parts)})"
+def fused_text(names: list[str], parts: list[str]) -> str:
+    """``(one fused XLA operation 'fusion.3': tanh + mul)``: the row of a fused operation
+    (or of several fusing the same rows' work)."""
+    if len(names) == 1:
+        return f"(one fused XLA operation {names[0]!r}: {' + '.join(parts)})"
+    return f"({len(names)} fused XLA operations {_names(names)}: {' + '.join(parts)})"
+
+
+def _names(names: list[str], most: int = 3) -> str:
+    """``'a', 'b', 'c' and 4 more``."""
+    shown = ", ".join(repr(name) for name in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
