@@ -88,9 +88,12 @@ def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
             for key in found:
                 fused_in.setdefault(key, []).append(op.name)
     total = report.call_seconds or 1.0
-    table = [Row(0.0, s, key, count, detail, index, (), tuple(fused_in.get(key, ())))
+    # Names sorted: the trace lists operations in no fixed order, and a table must read
+    # the same from run to run.
+    table = [Row(0.0, s, key, count, detail, index, (), tuple(sorted(fused_in.get(key, ()))))
              for key, (s, count, detail, index) in rows.items()]
-    table += [Row(0.0, s, fused_text(names, list(named)), len(members), "", -1, tuple(sorted(members)))
+    table += [Row(0.0, s, fused_text(sorted(names), list(named)), len(members), "", -1,
+                  tuple(sorted(members)))
               for named, (s, names, members) in fused.items()]
     if report.unattributed > 0:
         table.append(Row(0.0, report.unattributed, UNNAMED, 0, "", -1))
