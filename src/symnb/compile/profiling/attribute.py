@@ -12,7 +12,7 @@ dispatch, transfers, output copies) these units add up to the real call:
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from symnb.compile.profiling.records import Operation, ProfileReport
 from symnb.core.graph.basic import Apply, walk_nodes
@@ -130,8 +130,10 @@ def node_times(report: ProfileReport | None, nodes: Sequence[Apply]) -> NodeTime
     the first call."""
     if report is None:
         return NodeTimes()
+    # In the program's order (then by name), not by time: a picture labels them F1, F2...
+    # and must label them alike from run to run.
     fused = [FusedUnit(op.name, op.seconds, tuple(nodes[i] for i in op.members))
-             for op in report.fused]
+             for op in sorted(report.fused, key=lambda op: (op.members, op.name))]
     return NodeTimes(((nodes[i], s) for i, s in report.node_seconds.items()), fused,
                      report.unattributed, max(report.outside_seconds, 0.0),
                      report.call_seconds, report.source)
