@@ -216,7 +216,9 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
               f"({_p(100 * report.program_seconds / total)}), outside it "
               f"{_s(report.outside_seconds)} ({_p(100 * report.outside_seconds / total)})\n")
     out.write(f"  compile: {compile_text(stats)}\n")
-    rows = line_rows(stats, report)
+    # A line whose work is all in fused operations has no time of its own to rank by: it
+    # is named in those operations' rows (as in line_times()).
+    rows = [r for r in line_rows(stats, report) if r.seconds or not r.fused_in]
     top = rows[:n_lines]  # line_rows are sorted costliest first
     if order == "line":  # the rows no line owns last
         top.sort(key=lambda r: (r.count == 0, r.key))
