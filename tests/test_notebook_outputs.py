@@ -25,8 +25,8 @@ SANITIZE = Path(__file__).resolve().parents[1] / "notebooks" / "nbval_sanitize.c
 # A symnb module or attribute whose name starts with "_", or a module the tutorials'
 # readers should not need: the profile's table builders, the picture's model.
 # A name with one leading underscore is private; dunders (``sn.__version__``) are public.
-PRIVATE = re.compile(r"symnb(?:\.\w+)*\._(?!_)\w+|\b\w+\._(?!repr_|_)\w+|profiling_tables|profiling_xla"
-                     r"|profiling_report|\.picture\.nodes|\bgraph_model\b")
+PRIVATE = re.compile(r"symnb(?:\.\w+)*\._(?!_)\w+|\b\w+\._(?!repr_|_)\w+|profiling\.(?:render|xla|measure|attribute|stats)\b"
+                     r"|\.picture\.nodes|\bgraph_model\b")
 
 
 def _code_cells(path):

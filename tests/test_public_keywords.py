@@ -56,6 +56,10 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     # forwarded whole to GraphPicture
     "symnb.printing.svg.graph_svg": (lambda: sn.printing.graph_svg(_x(), **{BOGUS: 1}), False),
     "symnb.printing.picture.graph_picture": (lambda: sn.printing.graph_picture(_x(), **{BOGUS: 1}), False),
+    # forwarded whole to the profiled function's call (its inputs by keyword)
+    "symnb.compile.profiling.stats.ProfileStats.timeline": (
+        lambda: (lambda x: sn.function([x], x * 2, profile=True).profile.timeline(**{BOGUS: 1}))(_x()),
+        False),
 }
 
 #: Public callables whose ``**kwargs`` are free names by design, and why.

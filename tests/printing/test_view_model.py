@@ -298,7 +298,7 @@ def test_a_failed_calls_values_colour_the_nodes():
 
 
 def test_a_fused_xla_operation_is_timed_as_one_unit_on_the_group_of_its_nodes(monkeypatch):
-    from symnb.compile.profiling_records import ProfileReport
+    from symnb.compile.profiling.records import Operation, ProfileReport
 
     f, _ = mlp_training(depth=2, profile=True)
     model = view_model(f)
@@ -306,21 +306,27 @@ def test_a_fused_xla_operation_is_timed_as_one_unit_on_the_group_of_its_nodes(mo
     members = sorted(int(n["id"][1:]) for n in model["nodes"] if n["group"] == relu["id"] and n["kind"] == "op")
     assert len(members) == 3
     others = [i for i in range(len(f.nodes)) if i not in members]
-    # One XLA operation of 0.3 s fused the relu's three nodes (split 0.1 s each); each
-    # other node ran 0.05 s alone, and the first relu node also 0.02 s of its own.
-    seconds = {i: 0.05 for i in others}
-    seconds.update({i: 0.1 for i in members})
-    seconds[members[0]] += 0.02
-    fused = ((0.3, tuple((i, 0.1) for i in members)),)
-    report = ProfileReport("a test's", 1.0, 0.9, 0.1, seconds, {}, 0.0, {i: 3 for i in members},
-                           None, [], 0.9, fused)
+    # One XLA operation of 0.3 s fused the relu's three nodes; each other node ran 0.05 s
+    # alone, and the first relu node also 0.02 s of its own; 0.1 s outside the program.
+    operations = [Operation("fusion", 0.3, tuple(members), ())]
+    operations += [Operation(f"op{i}", 0.05, (i,), ()) for i in others]
+    operations += [Operation("own", 0.02, (members[0],), ())]
+    program = 0.32 + 0.05 * len(others)
+    report = ProfileReport("a test's", program + 0.1, program, 0.1, tuple(operations),
+                           len(f.nodes), None, [], program)
     # The profile's report, made by hand (a real call's times are not known in advance).
-    monkeypatch.setattr(f.profile, "report", lambda: report)
-    shares = view_model(f)["overlays"]["time_share"]["values"]
-    assert shares[relu["id"]] == pytest.approx(0.3)
-    assert shares[f"n{members[0]}"] == pytest.approx(0.02)
+    monkeypatch.setattr(f.profile, "report", lambda *args, **kwargs: report)
+    overlay = view_model(f)["overlays"]["time_share"]
+    shares = overlay["values"]
+    whole = report.call_seconds
+    assert shares[relu["id"]] == pytest.approx(0.3 / whole, rel=1e-2)
+    assert shares[f"n{members[0]}"] == pytest.approx(0.02 / whole, rel=1e-2)
     assert all(f"n{i}" not in shares for i in members[1:])  # no invented per-node share
-    assert all(shares[f"n{i}"] == pytest.approx(0.05) for i in others)
+    assert all(shares[f"n{i}"] == pytest.approx(0.05 / whole, rel=1e-2) for i in others)
+    assert overlay["outside"] == pytest.approx(0.1 / whole, rel=1e-2)
+    assert overlay["fused"] == [{"name": "fusion", "share": pytest.approx(0.3 / whole, rel=1e-2),
+                                 "members": [f"n{i}" for i in members], "group": relu["id"]}]
+    assert sum(shares.values()) + overlay["outside"] == pytest.approx(1.0, abs=0.01)
 
 
 # -- the saved form ---------------------------------------------------------------------

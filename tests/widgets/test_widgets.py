@@ -10,6 +10,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.compile.profiling import seconds_text
 from symnb.printing.view_encode import decode_view_model
 from symnb.widgets import GraphExplorer, ProfileView, RewriteStepper, TestValueEditor
 
@@ -211,12 +212,11 @@ def test_profile_view_rows_and_table(graph):
     assert ProfileView(f).text() == "no profile yet: call the function once"
     f(np.ones(4, "float32"))
     view = ProfileView(f)
-    assert sorted(r.index for r in view.rows) == [0, 1]
-    # Shares of the real call: the nodes and the time outside the program make 100%.
-    report = f.profile.report()
-    nodes_share = 100 * sum(report.node_seconds.values()) / report.call_seconds
-    assert sum(r.percent for r in view.rows) == pytest.approx(nodes_share)
-    by_index = {r.index: r for r in view.rows}
+    assert sorted(r.index for r in view.rows if r.index >= 0) == [0, 1]
+    # Shares of the real call: the nodes, the fused operations and the time outside the
+    # program make 100%.
+    assert sum(r.percent for r in view.rows) == pytest.approx(100.0)
+    by_index = {r.index: r for r in view.rows if r.index >= 0}
     assert by_index[1].op == "Sum{axis=(0,)}"
     assert by_index[1].node == "Sum{axis=(0,)}(Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)})"
     assert by_index[1].line.endswith(": z = (y + b).sum()")
@@ -225,6 +225,7 @@ def test_profile_view_rows_and_table(graph):
     assert "z = (y + b).sum()" in table.value.split("By node")[0] and "width:" in table.value
     order.value = "op"  # Composite sorts before Sum
     assert table.value.index("Composite{") < table.value.index("Sum{axis=(0,)}</td>")
+    assert "table-layout:fixed;width:100%" in table.value  # as wide as the output: cells wrap
     assert 'style="text-align:left' in table.value  # JupyterLab right-aligns cells otherwise
     assert "z = (y + b).sum()" in table.value and "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}(x, b)" in table.value
     refresh.click()
@@ -323,6 +324,13 @@ def _darkness(fill):
     return -sum(int(fill[i:i + 2], 16) for i in (1, 3, 5))
 
 
+def _unit_fills(svg):
+    """The fill of each box of the parts of the call that are no node (fused operations,
+    the time outside the program), in order."""
+    return [group.split('fill="', 1)[1].split('"', 1)[0]
+            for group in svg.split('<g class="symnb-time-unit"')[1:]]
+
+
 def test_graph_explorer_of_a_profiled_function_shades_nodes_by_their_time():
     a = T.matrix("a", shape=(None, 256))
     b = T.matrix("b", shape=(256, 256))
@@ -331,24 +339,34 @@ def test_graph_explorer_of_a_profiled_function_shades_nodes_by_their_time():
     f(rng.normal(size=(256, 256)).astype("float32"), rng.normal(size=(256, 256)).astype("float32"))
     explorer = GraphExplorer(f)  # measures f.profile.node_times() once
     times = explorer.times
-    assert set(times) == set(f.nodes) and sum(times.values()) > 0
-    costliest = max(times, key=times.get)
-    fills = _fills(explorer.svg())
-    assert set(fills) == {explorer.id_of(node) for node in f.nodes}
-    darkest = max(_darkness(fill) for fill in fills.values())
-    assert _darkness(fills[explorer.id_of(costliest)]) == darkest  # XLA may fuse a tie
-    cheapest = min(times, key=times.get)
-    if times[cheapest] < times[costliest]:
-        assert _darkness(fills[explorer.id_of(cheapest)]) < darkest
-    assert fills[explorer.id_of(costliest)] == "#f46d43"  # the scale's hot end
+    report = f.profile.report()
+    assert set(times) == set(f.nodes)
+    svg = explorer.svg()
+    fills, units = _fills(svg), _unit_fills(svg)
+    members = {id(node) for unit in times.fused for node in unit.members}
+    # Timed boxes: the nodes with a time of their own (or in no fused operation).
+    assert set(fills) == {explorer.id_of(n) for n in f.nodes if times[n] > 0 or id(n) not in members}
+    # One box per fused operation and one for the time outside the program, on the same
+    # scale: the costliest of all these parts is the scale's hot end.
+    assert len(units) == len(report.fused) + 1 + (report.unattributed > 0)
+    parts = [(times[n], fills[explorer.id_of(n)]) for n in f.nodes if explorer.id_of(n) in fills]
+    parts += list(zip([u.seconds for u in explorer.picture.time_units], units))
+    costliest = max(parts)
+    assert costliest[1] == "#f46d43"
+    assert all(_darkness(fill) <= _darkness(costliest[1]) for _, fill in parts)
     # The saved snapshot (an <img> of the SVG) keeps the shading.
     snapshot = urllib.parse.unquote(explorer.snapshot_body())
     assert _fills(snapshot[snapshot.index("<svg"):]) == fills
-    # Shares of the real call, as f.profile.summary() counts them.
-    share = 100 * times[costliest] / f.profile.report().call_seconds
-    details = explorer.select(explorer.id_of(costliest))
-    assert f"{times[costliest]:.3e}s per call ({share:.1f}% of the call)" in details
-    assert "<th" in details and ">time<" in details
+    # Shares of the real call, as f.profile.summary() counts them; a fused operation's
+    # member has none of its own.
+    for node in f.nodes:
+        details = explorer.select(explorer.id_of(node))
+        assert "<th" in details and ">time<" in details
+        if explorer.id_of(node) in fills:
+            share = 100 * times[node] / report.call_seconds
+            assert f"{seconds_text(times[node])} per call ({share:.1f}% of the call)" in details
+        else:
+            assert "no time of its own: its work is in the fused XLA operation F" in details
 
 
 def test_graph_explorer_colours_by_given_times_and_profile_view_opens_its_graph(graph):
@@ -360,13 +378,15 @@ def test_graph_explorer_colours_by_given_times_and_profile_view_opens_its_graph(
     fills = _fills(explorer.svg())
     # White (255, 245, 240) to red (244, 109, 67) by time over the costliest node's.
     assert fills == {explorer.id_of(first): "#f46d43", explorer.id_of(second): "#fbc8b6"}
-    assert "1.000e-03s per call (25.0% of the nodes&#x27; time)" in explorer.select(explorer.id_of(second))
+    assert "1 ms per call (25.0% of the nodes&#x27; time)" in explorer.select(explorer.id_of(second))
     assert 'data-seconds="0.001"' in explorer.svg()
     f(np.ones(4, "float32"))
     view = ProfileView(f)
     coloured = view.graph()
-    assert coloured.times == {f.nodes[r.index]: r.seconds for r in view.rows}
-    assert len(_fills(coloured.svg())) == 2
+    assert coloured.times == {f.nodes[r.index]: r.seconds for r in view.rows if r.index >= 0}
+    timed = {n for n, s in coloured.times.items() if s > 0 or not any(n in u.members for u in coloured.times.fused)}
+    assert set(_fills(coloured.svg())) == {coloured.id_of(n) for n in timed}
+    assert len(_unit_fills(coloured.svg())) == len(coloured.times.fused) + 1 + (coloured.times.unnamed > 0)
 
 
 def test_a_deep_graphs_saved_text_stays_small():

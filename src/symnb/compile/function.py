@@ -33,7 +33,7 @@ from symnb.compile.io import expand_inputs, unwrap_outputs
 from symnb.compile.maker import FunctionMaker
 from symnb.compile.plan import FunctionPlan, plan_function
 from symnb.compile.mode import Mode, get_mode
-from symnb.compile.profiling import ProfileStats
+from symnb.compile.profiling.stats import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
 from symnb.compile.specialize import check_specializable, check_static_values, value_sources
 from symnb.core.graph.collector import collector_paused
@@ -375,7 +375,7 @@ class Function:
             lowered = program.jitted.lower(*call_args)
             if stage == "stablehlo":
                 return lowered.as_text(debug_info=True)
-            from symnb.compile.profiling_xla import without_stack_frames
+            from symnb.compile.profiling.xla import without_stack_frames
 
             return without_stack_frames(lowered.compile().as_text())
 

@@ -3,7 +3,7 @@
 symnb runs on JAX's public API except for what is here: the dispatch objects through
 which executables kept on disk run at ``jax.jit``'s speed (``executable_cache.py``),
 compiling with JAX's persistent cache switched off for one thread (``persistent_cache``),
-XLA's cost analysis of one HLO computation (``compile/profiling_xla.py``), and whether a
+XLA's cost analysis of one HLO computation (``compile/profiling/xla.py``), and whether a
 ``checkify`` error holds a failed check, while tracing (``checks.py``: checks inside
 loop bodies and branches). These
 names change between JAX releases without notice, so the JAX and jaxlib versions are

@@ -21,7 +21,11 @@ Nothing here computes a test value: a pending one shows as pending.
 A picture can carry each node's time per call (``times``, e.g. ``f.profile.node_times()``):
 each timed node then knows its seconds, its share (of ``time_total``, the real call's
 seconds, when given, as the profile's tables count it; else of the nodes' total), and its
-heat (its time over the costliest node's), which the drawing shades it by.
+heat (its time over the costliest unit's), which the drawing shades it by. A profile's
+times (a ``NodeTimes``) also carry the rest of the call: each fused XLA operation, one
+unit whose member nodes have no time of their own (they are marked with the unit's
+label, ``F1``), and the time outside the program; these are the picture's
+``time_units``, drawn above the graph, so the shares drawn add up to the whole call.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from symnb.compile.profile_text import percent_text, seconds_text
+from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable
@@ -41,7 +45,7 @@ from symnb.printing.node_facts import creation_text as creation_text
 from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
 
-__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "InnerPicture", "root_variables", "value_of",
+__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "value_of",
            "family_of", "creation_text"]
 
 _LABEL_LIMIT = 40
@@ -66,6 +70,18 @@ def root_variables(order: list[Apply], inputs: Sequence[Variable],
 
 def _cut(text: str, limit: int = _LABEL_LIMIT) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "\u2026"
+
+
+@dataclass
+class TimeUnit:
+    """A part of a timed call that is no single box: a fused XLA operation (one unit,
+    its members marked ``in F1``) or the time outside the program; drawn above the graph
+    with its share and the same heat scale as the boxes."""
+
+    text: str
+    seconds: float
+    share: float
+    heat: float
 
 
 @dataclass(eq=False)
@@ -93,11 +109,15 @@ class PictureNode:
     heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
     share_of: str = "the nodes' time"  # what time_share is a share of
     change: str = ""     # a rewrite comparison's mark: "removed", "added" or "" (unchanged)
+    fused_in: str = ""  # the label of the fused operation (``F1``) doing its work, if untimed
 
     @property
     def time_tag(self) -> str:
-        """`` · 35.0%``: the share a timed node shows after its op, or ''."""
-        return "" if self.seconds is None else f" \u00b7 {percent_text(100 * self.time_share)}"
+        """`` · 35.0%``: the share a timed node shows after its op (`` · in F1``: a node
+        whose work is all in a fused operation), or ''."""
+        if self.seconds is None:
+            return f" \u00b7 in {self.fused_in}" if self.fused_in else ""
+        return f" \u00b7 {percent_text(100 * self.time_share)}"
 
     @property
     def caption(self) -> str:
@@ -108,7 +128,8 @@ class PictureNode:
         """``1.200e-04s per call (35.0% of the call)``, or "" when untimed: written as
         the profile's tables write them."""
         if self.seconds is None:
-            return ""
+            return (f"no time of its own: its work is in the fused XLA operation {self.fused_in}, "
+                    "timed as one unit (above the graph)") if self.fused_in else ""
         return (f"{seconds_text(self.seconds)} per call ({percent_text(100 * self.time_share)} "
                 f"of {self.share_of})")
 
@@ -186,7 +207,8 @@ class GraphPicture:
         self._highlighted = highlight  # an inner graph's failing node is marked in it too
         self.prefix = prefix
         self.nodes: dict[str, PictureNode] = {}
-        self.max_share = 0.0  # the costliest timed node's share (the legend's red end)
+        self.max_share = 0.0  # the costliest timed unit's share (the legend's red end)
+        self.time_units: list[TimeUnit] = []  # fused operations, the time outside the program
         self.share_of = "the nodes' time"
         self.edges: list[PictureEdge] = []
         # A called function's edges carry its last call's shapes (read, never computed).
@@ -284,26 +306,62 @@ class GraphPicture:
             self._root(obj)
 
     def _set_times(self, times: Mapping[Apply, float], time_total: float | None) -> None:
-        """Each drawn node's time; a closed group's is the sum of its nodes' times. Shares
-        are of ``time_total`` (the call's time) when given, else of the nodes' total."""
+        """Each drawn node's own time, and the units that are no node's (``times.fused``,
+        ``times.outside`` of a profile's NodeTimes); a closed group's time is the sum of
+        its nodes' and of the fused operations all inside it. Shares are of
+        ``time_total`` (the call's time) when given, else of the units' total."""
         seconds = {id(node): float(s) for node, s in times.items()}
-        spent = {}
+        fused = list(getattr(times, "fused", ()))
+        names = {unit.name: f"F{k + 1}" for k, unit in enumerate(fused)}
+        member_of: dict[int, str] = {}
+        for unit in fused:
+            for node in unit.members:
+                member_of.setdefault(id(node), names[unit.name])
+        spent, marked = {}, {}
         for node_id, node in self.nodes.items():
+            if node.kind not in ("apply", "group"):
+                continue
             inside = self._members.get(node_id, [node.obj]) if node.kind == "group" else [node.obj]
+            ids = {id(m) for m in inside}
             timed = [seconds[id(m)] for m in inside if id(m) in seconds]
-            if node.kind in ("apply", "group") and timed:
+            timed += [unit.seconds for unit in fused
+                      if node.kind == "group" and all(id(m) in ids for m in unit.members)]
+            if node.kind == "apply" and not any(timed) and id(node.obj) in member_of:
+                marked[node_id] = member_of[id(node.obj)]  # no time of its own: in a unit
+            elif timed:
                 spent[node_id] = sum(timed)
-        total = time_total if time_total else sum(spent.values())
+        units = [(f"{names[u.name]}: fused XLA operation {u.name!r} of "
+                  f"{', '.join(self._node_label(m) for m in u.members)}", u.seconds) for u in fused]
+        if getattr(times, "unnamed", 0.0) > 0:
+            units.append(("XLA work no node names (copies, layouts)", times.unnamed))
+        if getattr(times, "call_seconds", None) is not None:  # a profile's: the whole call
+            units.append(("outside the XLA program: argument checks, dispatch, transfers, "
+                          "output copies", times.outside))
+        time_total = time_total or getattr(times, "call_seconds", None)
+        total = time_total if time_total else sum(spent.values()) + sum(s for _, s in units)
         self.share_of = "the call" if time_total else "the nodes' time"
-        self.max_share = 0.0
-        costliest = max(spent.values(), default=0.0)
+        costliest = max([*spent.values(), *(s for _, s in units)], default=0.0)
+
+        def heat(s: float) -> float:
+            return s / costliest if costliest > 0 else 0.0
+
+        def share(s: float) -> float:
+            return s / total if total > 0 else 0.0
+
+        self.time_units = [TimeUnit(text, s, share(s), heat(s)) for text, s in units]
         for node_id, node_seconds in spent.items():
             node = self.nodes[node_id]
-            node.seconds = node_seconds
-            node.time_share = node_seconds / total if total > 0 else 0.0
+            node.seconds, node.time_share, node.heat = node_seconds, share(node_seconds), heat(node_seconds)
             node.share_of = self.share_of
-            self.max_share = max(self.max_share, node.time_share)
-            node.heat = node_seconds / costliest if costliest > 0 else 0.0
+        for node_id, name in marked.items():
+            self.nodes[node_id].fused_in = name
+        self.max_share = max([n.time_share for n in self.nodes.values()] + [u.share for u in self.time_units],
+                             default=0.0)
+
+    def _node_label(self, node: Apply) -> str:
+        """``tanh (n3)``: a node as a unit's text names it."""
+        node_id = self._ids.get(id(node), "")
+        return f"{node.op.display_name()}{' (' + node_id + ')' if node_id else ''}"
 
     def _source(self, var: Variable) -> str:
         key = id(var.owner) if var.owner is not None and id(var.owner) in self._ids else id(var)

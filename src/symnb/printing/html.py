@@ -97,12 +97,16 @@ def pre(text: str, wrap: bool = False) -> str:
 
 
 def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None,
-          escape: bool = True, row_header: bool = True) -> str:
-    """A left-aligned table; cells are text (escaped) unless ``escape=False`` (HTML)."""
+          escape: bool = True, row_header: bool = True,
+          widths: Sequence[str] | None = None) -> str:
+    """A left-aligned table; cells are text (escaped) unless ``escape=False`` (HTML).
+    With ``widths`` (a CSS width per column, e.g. ``"6em"``, ``"auto"``) the table fits
+    the output's width: long cells wrap instead of running past its right edge."""
     def cell(tag: str, content: str) -> str:
         # A header ("input #0", "created at") on one line: a wide value column otherwise
         # squeezes it to a word a line.
-        style = _CELL + (";" + _ONE_LINE if tag == "th" else "")
+        style = _CELL + (";" + _ONE_LINE if tag == "th" and widths is None else "") \
+            + (";" + _WRAP if widths is not None else "")
         return f'<{tag} style="{style}">{_e(content) if escape else content}</{tag}>'
 
     head = ""
@@ -111,6 +115,11 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None,
     body = "".join(
         "<tr>" + "".join(cell("th" if row_header and i == 0 else "td", c) for i, c in enumerate(row))
         + "</tr>" for row in rows)
+    if widths is not None:
+        columns = "".join(f'<col style="width:{w}">' for w in widths)
+        return (f'<table class="symnb-table" style="border-collapse:collapse;margin:0;'
+                f'table-layout:fixed;width:100%;{TEXT_STYLE}"><colgroup>{columns}</colgroup>'
+                f"{head}{body}</table>")
     return (f'<table class="symnb-table" style="border-collapse:collapse;margin:0;{TEXT_STYLE}">'
             f"{head}{body}</table>")
 
@@ -138,6 +147,7 @@ def _button(action: str, node_id: str, text: str) -> str:
 _CARD = ("border:1px solid #c8d0dc;border-radius:6px;padding:8px 12px;background:#fbfcfe;"
          "text-align:left")
 _ONE_LINE = "white-space:nowrap"
+_WRAP = "white-space:normal;overflow-wrap:anywhere"
 _VALUE_MIN_WIDTH = "40ch"  # a value's summary line in an inputs table, about one line
 
 
@@ -174,7 +184,7 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
     groups = _groups_of(picture, node)
     if groups:
         rows.append(("in group", _e(" \u203a ".join(g.title for g in groups))))
-    if node.seconds is not None:
+    if node.time_text():
         rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))

@@ -5,9 +5,12 @@ kernel) and the live explorer's drawing (the widget adds clicks, search and zoom
 so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
 ``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
 A picture carrying times (a profile's) shades each timed node from white to red by its
-heat (the costliest node darkest), writes its share of the call after its op (inside its
-box) and its time in its tooltip and ``data-seconds``; a colour
-scale above the picture says what the colours and shares mean. A saved notebook keeps it all.
+heat (the costliest unit darkest), writes its share of the call after its op (inside its
+box) and its time in its tooltip and ``data-seconds``; a colour scale above the picture
+says what the colours and shares mean, and under it the parts of the call that are no
+single box (each fused XLA operation, whose member nodes say ``in F1``, and the time
+outside the program) are boxes of their own on the same scale: the shares drawn add up
+to the whole call. A saved notebook keeps it all.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import html
 import urllib.parse
 from typing import Any
 
-from symnb.compile.profile_text import percent_text
+from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.label_places import LABEL_FONT
 from symnb.printing.layout import Layout, layout
@@ -42,6 +45,7 @@ CHANGE_FILLS = {"removed": "#ffd7d5", "added": "#ccf5d3"}
 # (contrast 7:1), since the node's own label sits on it.
 _COOL, _HOT = (255, 245, 240), (244, 109, 67)
 _LEGEND_HEIGHT = 34  # pixels above a timed picture for its colour scale
+_UNIT_HEIGHT = 22  # and for each part of the call that is no single box
 _GROUP_STROKE = "#4a6fa5"
 _VALUES_IN_TOOLTIPS_UP_TO = 300  # nodes; larger pictures show values on a click only
 
@@ -62,7 +66,7 @@ def node_title(node: PictureNode, with_value: bool = True) -> str:
     if with_value:
         lines.append(f"test value: {value_stats(value_of(var))}")
     lines.append(f"created at {creation_text(var)}")
-    if node.seconds is not None:
+    if node.time_text():
         lines.append(f"time: {node.time_text()}")
     if node.hidden:
         lines.append(f"collapsed: {node.hidden} node(s) feeding only this one are hidden")
@@ -101,10 +105,11 @@ def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900
     width, height = laid.width, laid.height
     count = picture.count()
     body = _draw(picture, laid, bool(laid.labels), count <= _VALUES_IN_TOOLTIPS_UP_TO)
-    if picture.max_share > 0:  # a time-coloured picture: its scale above it
-        width, height = max(width, 470.0), height + _LEGEND_HEIGHT
-        body = (_time_legend(picture.max_share, picture.share_of)
-                + f'<g transform="translate(0,{_LEGEND_HEIGHT})">{body}</g>')
+    if picture.max_share > 0:  # a time-coloured picture: its scale and units above it
+        legend = _LEGEND_HEIGHT + _UNIT_HEIGHT * len(picture.time_units)
+        width, height = max(width, 470.0), height + legend
+        body = (_time_legend(picture.max_share, picture.share_of) + _time_units(picture.time_units, width)
+                + f'<g transform="translate(0,{legend})">{body}</g>')
     # dot's bounding box ends at the boxes' edges: an output's second border and the
     # strokes would be cut at the picture's edge without a margin all round.
     body = f'<g transform="translate({_MARGIN},{_MARGIN})">{body}</g>'
@@ -256,6 +261,28 @@ def _time_tag(node: PictureNode) -> str:
     if not node.time_tag:
         return ""
     return f'<tspan class="symnb-time-tag" font-weight="bold" fill="#111">{_e(node.time_tag)}</tspan>'
+
+
+def _time_units(units: list, width: float) -> str:
+    """The call's parts that are no single box, one row each under the scale: a box on
+    the heat scale with the unit's share, its text beside it (cut to the picture's
+    ``width``), its whole text and time in its tooltip."""
+    fits = max(int((width - 80) / 6.7), 10)  # characters of 11px monospace
+    rows = []
+    for k, unit in enumerate(units):
+        y = _LEGEND_HEIGHT + k * _UNIT_HEIGHT
+        tip = f"{unit.text}: {seconds_text(unit.seconds)} per call ({percent_text(100 * unit.share)})"
+        rows.append(f'<g class="symnb-time-unit" data-seconds="{unit.seconds:.6g}"><title>{_e(tip)}</title>'
+                    f'<rect x="4" y="{y}" width="64" height="{_UNIT_HEIGHT - 4}" rx="3" '
+                    f'fill="{time_fill(unit.heat)}" stroke="#444" stroke-width="1"/>'
+                    f'<text x="36" y="{y + 13}" font-size="11" font-weight="bold" text-anchor="middle" '
+                    f'fill="#111">{_e(percent_text(100 * unit.share))}</text>'
+                    f'<text x="76" y="{y + 13}" font-size="11" fill="#222">{_e(unit.text)}</text></g>')
+    return "".join(rows)
+
+
+def _cut(text: str, fits: int) -> str:
+    return text if len(text) <= fits else text[:fits - 1] + "\u2026"
 
 
 def _time_legend(max_share: float, share_of: str) -> str:

@@ -8,10 +8,12 @@
 - ``grad_norm``: on a parameter's node (a shared variable), the norm of its gradient's
   test value, for the gradients ``sn.grad`` made in the graph (:func:`gradients_of`);
 - ``time_share``: each node's share of the call in the last profile. A fused XLA
-  operation is one unit: a node whose time the profile split among the nodes fused
-  with it gets no share of its own; the fused operation's time goes to the innermost
-  group holding all its nodes (a group's id as the key), or, when they share no group,
-  is named in the overlay's ``note``.
+  operation is one unit: its members get no share of their own; its time goes to the
+  innermost group holding all its nodes (a group's id as the key), or, when they share
+  no group, is named in the overlay's ``note``. The time outside the XLA program is the
+  overlay's ``outside`` (a fraction of the call, as the values), XLA's unnamed work its
+  ``unnamed``: the values and these add up to the call. ``fused`` lists every fused
+  operation (XLA's name, its share, its members' node ids, the group given its time).
 """
 
 from __future__ import annotations
@@ -58,7 +60,9 @@ def overlays(builder: Any, source: str) -> dict[str, dict]:
                           "source": "test values of the gradients sn.grad made",
                           "values": _gradient_norms(builder)}
     found["time_share"] = _time_shares(builder)
-    return {key: overlay for key, overlay in found.items() if overlay["values"]}
+    # A profile's time share is kept with no node value too: the call may be all outside
+    # the program or in fused operations that share no group (its "outside", "fused").
+    return {key: overlay for key, overlay in found.items() if overlay["values"] or "outside" in overlay}
 
 
 def _gradient_norms(builder: Any) -> dict[str, float]:
@@ -101,56 +105,57 @@ def _written_graph(obj: Any) -> list:
 
 def _time_shares(builder: Any) -> dict:
     """Each node's share of the call in the last profile (``times``, else a profiled
-    function's report). An XLA operation fused from several nodes is one unit: its time
-    goes to the innermost group holding them all, keyed by the group's id, and each
-    member keeps only the time of its own operations."""
-    overlay = {"label": "time share", "unit": "", "source": "", "values": {}}
-    times, total, fused = builder.times, builder.time_total, ()
+    function's ``f.profile.node_times()``). An XLA operation fused from several nodes is
+    one unit: its time goes to the innermost group holding them all, keyed by the
+    group's id, and its members have no share of their own (none was measured). The
+    parts of the call no box shows are keys of the overlay: ``outside`` (the time
+    outside the XLA program) and ``unnamed`` (XLA work no node names), so that the
+    values and these add up to the whole call."""
+    overlay: dict[str, Any] = {"label": "time share", "unit": "", "source": "", "values": {}}
+    times, total = builder.times, builder.time_total
     if times is None:
-        report = _profile_report(builder.obj)
-        if report is None:
+        profile = getattr(builder.obj, "profile", None)
+        times = profile.node_times() if profile is not None and hasattr(profile, "node_times") else None
+        if not times:
             return overlay
-        nodes = builder.order
-        times = {nodes[i]: s for i, s in report.node_seconds.items() if i < len(nodes)}
-        total, fused = report.call_seconds, report.fused
-        overlay["source"] = f"the last profile ({report.source})"
-    else:
-        overlay["source"] = "the times given"
-    own = {id(node): float(s) for node, s in times.items()}
-    whole = total if total else sum(own.values())
+    source = getattr(times, "source", "")
+    overlay["source"] = f"the last profile ({source})" if source else "the times given"
+    fused = getattr(times, "fused", ())
+    whole = total or getattr(times, "call_seconds", None) or \
+        sum(times.values()) + sum(unit.seconds for unit in fused)
     if not whole:
         return overlay
     units: dict[str, float] = {}
     spanning = 0.0
-    for seconds, shares in fused:
-        members = [builder.order[i] for i, _ in shares if i < len(builder.order)]
-        for i, share in shares:
-            if i < len(builder.order):
-                key = id(builder.order[i])
-                own[key] = own.get(key, 0.0) - share
-        group = builder.groups.common_ancestor([builder.groups.group_of(n) for n in members])
+    listed = []
+    for unit in fused:
+        group = builder.groups.common_ancestor([builder.groups.group_of(n) for n in unit.members])
         if group is None:
-            spanning += seconds
+            spanning += unit.seconds
         else:
-            units[group.id] = units.get(group.id, 0.0) + seconds
+            units[group.id] = units.get(group.id, 0.0) + unit.seconds
+        listed.append({"name": unit.name, "share": _rounded(unit.seconds / whole),
+                       "members": [builder.ids[id(n)] for n in unit.members if id(n) in builder.ids],
+                       "group": group.id if group is not None else None})
+    if listed:
+        overlay["fused"] = listed
+    members = {id(node) for unit in fused for node in unit.members}
+    own = {id(node): float(s) for node, s in times.items()}
     values = overlay["values"]
-    fused_members = {id(builder.order[i]) for _, shares in fused for i, _ in shares if i < len(builder.order)}
     for node_id, obj in builder.node_objects:
         seconds = own.get(id(obj))
-        if seconds is None or (id(obj) in fused_members and seconds <= whole * 1e-9):
-            continue
+        if seconds is None or (id(obj) in members and seconds <= whole * 1e-9):
+            continue  # untimed, or a fused operation's member with no time of its own
         values[node_id] = _rounded(max(seconds, 0.0) / whole)
     values.update((group_id, _rounded(seconds / whole)) for group_id, seconds in units.items())
+    if getattr(times, "call_seconds", None) is not None:
+        overlay["outside"] = _rounded(times.outside / whole)
+        if times.unnamed > 0:
+            overlay["unnamed"] = _rounded(times.unnamed / whole)
     if spanning:
         overlay["note"] = (f"{100 * spanning / whole:.3g}% of the call ran in fused XLA operations "
                            "whose nodes share no group: shown on no box")
     return overlay
-
-
-def _profile_report(obj: Any) -> Any:
-    """A profiled function's kept report, once it has been called; else None."""
-    profile = getattr(obj, "profile", None)
-    return profile.report() if profile is not None and hasattr(profile, "report") else None
 
 
 def _rounded(number: float) -> float | int:

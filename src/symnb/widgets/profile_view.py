@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any, NamedTuple
 
-from symnb.compile.profile_text import percent_text, seconds_text
+from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import TEXT_STYLE, pre, table
 from symnb.widgets._view import WidgetView, live_marker
@@ -22,21 +22,34 @@ __all__ = ["ProfileView", "ProfileRow"]
 class ProfileRow(NamedTuple):
     percent: float  # of the real call, as in f.profile.summary()'s Apply table
     seconds: float  # per call
-    index: int  # position in the execution order (f.nodes)
-    node: str   # the node, as its op applied to its inputs
+    index: int  # position in the execution order (f.nodes); -1: a row that is no node
+    node: str   # the node, as its op applied to its inputs; else what the row is
     op: str
     line: str   # where the user built it
-    split: int = 0  # nodes one fused XLA operation of it was split among (an estimate)
+    fused_in: tuple = ()  # XLA operations that fused this node's work with others'
+    members: tuple = ()   # a fused operation's row: its nodes' indices
+
+    @property
+    def share(self) -> str:
+        """The share as the tables write it: ``-`` for a node whose work is all in fused
+        operations (no time of its own)."""
+        return "-" if self.fused_in and not self.seconds else percent_text(self.percent)
+
+    @property
+    def time(self) -> str:
+        return "-" if self.fused_in and not self.seconds else seconds_text(self.seconds)
 
 
 class ProfileView(WidgetView):
     """The profile of ``function`` (compiled with ``profile=True`` and called at least
     once): an overview (``f.profile.overview()``), then the time per call by the user's
-    lines and per node (% of the call, time per call, node, op, user line), costliest
-    first unless ``sort`` says otherwise ('time', 'line', 'op'). The times are
-    ``f.profile.report()``'s (XLA's trace of the program on the last call's arguments,
-    scaled to the real call), the numbers ``f.profile.summary()`` prints;
-    ``refresh()`` measures again (for every view). ``graph()`` draws the same times."""
+    lines and by node (% of the call, time per call, node, op, user line), costliest
+    first unless ``sort`` says otherwise ('time', 'line', 'op'). A fused XLA operation is
+    one row (its members listed, with no time of their own); the time outside the
+    program is a row too, so the shares add up to 100%. The times are
+    ``f.profile.report()``'s, the numbers ``f.profile.summary()`` prints; ``refresh()``
+    measures again (for every view). ``graph()`` draws the same times, ``timeline()``
+    one call in time."""
 
     SORTS = ("time", "line", "op")
 
@@ -46,7 +59,7 @@ class ProfileView(WidgetView):
                              "e.g. sn.function(inputs, outputs, profile=True)")
         self.function = function
         self.rows: list[ProfileRow] = []
-        self.line_rows: list[tuple[float, float, str]] = []  # (% of the call, seconds, line)
+        self.line_rows: list[Any] = []  # the Lines table's rows (render.Row), costliest first
         self.sort = "time"
         self._overviews: dict[str, str] = {}
         self._load(self.function.profile.report())
@@ -59,7 +72,7 @@ class ProfileView(WidgetView):
         self.snapshot_changed()
 
     def _load(self, report: Any) -> None:
-        from symnb.compile.profiling_tables import apply_rows
+        from symnb.compile.profiling.render import apply_rows, line_rows
 
         profile = self.function.profile
         self.report = report
@@ -68,11 +81,16 @@ class ProfileView(WidgetView):
             self.rows, self.line_rows = [], []
             return
         nodes = self.function.nodes
-        self.rows = [ProfileRow(r.percent, r.seconds, r.index, repr(nodes[r.index]),
-                                nodes[r.index].op.display_name(), creation_text(nodes[r.index].outputs[0]),
-                                r.split)
-                     for r in apply_rows(profile, report) if r.index >= 0]
-        self.line_rows = [(percent, seconds, line) for line, seconds, percent in profile.line_times()]
+        self.rows = [self._row(r, nodes) for r in apply_rows(profile, report)]
+        self.line_rows = line_rows(profile, report)
+
+    @staticmethod
+    def _row(r: Any, nodes: Any) -> ProfileRow:
+        if r.index < 0:
+            return ProfileRow(r.percent, r.seconds, -1, r.key, "", "", (), r.members)
+        node = nodes[r.index]
+        return ProfileRow(r.percent, r.seconds, r.index, repr(node), node.op.display_name(),
+                          creation_text(node.outputs[0]), r.fused_in)
 
     @property
     def overview(self) -> str:
@@ -82,73 +100,68 @@ class ProfileView(WidgetView):
 
     def graph(self) -> Any:
         """The function's graph (a :class:`GraphExplorer`) coloured by this profile's
-        node times, without measuring again."""
+        times, without measuring again: each node's own time, each fused operation and
+        the time outside the program as units of their own."""
+        from symnb.compile.profiling.attribute import node_times
         from symnb.widgets.explorer import GraphExplorer
 
-        nodes = self.function.nodes
-        total = self.report.call_seconds if self.report is not None else None
-        return GraphExplorer(self.function, times={nodes[r.index]: r.seconds for r in self.rows},
-                             time_total=total)
+        times = node_times(self.report, self.function.nodes)
+        return GraphExplorer(self.function, times=times, time_total=times.call_seconds)
+
+    def timeline(self) -> Any:
+        """One call on the last call's arguments, traced (``f.profile.timeline()``)."""
+        return self.function.profile.timeline()
 
     def sorted_rows(self) -> list[ProfileRow]:
         """The node rows in the order ``self.sort`` asks."""
         self._check_sort()
-        # Ties go by toposort index, so an order by line or op is the same on every run.
-        key = {"time": lambda r: -r.seconds, "line": lambda r: (r.line, r.index),
-               "op": lambda r: (r.op, r.index)}
+        # Ties go by toposort index, so an order by line or op is the same on every run
+        # (the rows that are no node's last, by what they are).
+        key = {"time": lambda r: -r.seconds, "line": lambda r: (r.index < 0, r.line, r.index, r.node),
+               "op": lambda r: (r.index < 0, r.op, r.index, r.node)}
         return sorted(self.rows, key=key[self.sort])
 
     def _check_sort(self) -> None:
         if self.sort not in self.SORTS:
             raise ValueError(f"sort must be one of {self.SORTS}, got {self.sort!r}")
 
-    def sorted_line_rows(self) -> list[tuple[float, float, str]]:
+    def sorted_line_rows(self) -> list[Any]:
         """The by-line rows: costliest first, or by line for any other order."""
         if self.sort == "time":
             return list(self.line_rows)
-        return sorted(self.line_rows, key=lambda row: row[2])
+        return sorted(self.line_rows, key=lambda row: row.key)
 
     def text(self) -> str:
-        from symnb.compile.profiling_tables import estimated_percent
-
         if not self.rows:
             return "no profile yet: call the function once"
         return self.overview + "\n".join(
-            f"{estimated_percent(r.percent, r.split):>6}  {seconds_text(r.seconds)}  #{r.index}  "
-            f"{r.node}  {r.line}" for r in self.sorted_rows()) + self._estimated_note("\n")
-
-    def _estimated_note(self, before: str) -> str:
-        from symnb.compile.profiling_tables import ESTIMATED_NOTE
-
-        if not any(r.split for r in self.rows):
-            return ""
-        return f"{before}{ESTIMATED_NOTE}; the other node times are XLA's operations measured one by one."
+            f"{r.share:>6}  {r.time:>10}  {'#' + str(r.index) if r.index >= 0 else '-':>4}  {r.node}"
+            f"{'  ' + r.line if r.line else ''}{_fused_note(r)}" for r in self.sorted_rows())
 
     def table_html(self, open_tables: bool = False) -> str:
         """The overview, then (in a ``<details>`` block, open with ``open_tables``) the
-        by-line table and the node rows as left-aligned HTML tables with bars."""
-        from symnb.compile.profiling_tables import estimated_percent
-
+        by-line table and the node rows as HTML tables with bars, as wide as the output
+        (long cells wrap)."""
         if not self.rows:
             return "<p>No profile yet: call the function once.</p>"
-        note = self._estimated_note("")
-        lines = [(_bar(p), percent_text(p), seconds_text(s), html.escape(line))
-                 for p, s, line in self.sorted_line_rows()]
-        nodes = [(_bar(r.percent), estimated_percent(r.percent, r.split), seconds_text(r.seconds),
-                  str(r.index),
-                  html.escape(r.node), html.escape(r.op), html.escape(r.line))
+        lines = [(_bar(r.percent), r.share, r.own_time(r.seconds), html.escape(r.key + r.fused_note))
+                 for r in self.sorted_line_rows()]
+        nodes = [(_bar(r.percent if r.share != "-" else 0.0), r.share, r.time,
+                  str(r.index) if r.index >= 0 else "-",
+                  html.escape(r.node + _fused_note(r)), html.escape(r.op), html.escape(r.line))
                  for r in self.sorted_rows()]
         tables = ("<p><b>By line</b> (share of the real call)</p>"
                   + table(lines, header=("", "% time", "time per call", "line"), escape=False,
-                          row_header=False)
-                  + "<p><b>By node</b> (share of the real call)</p>"
+                          row_header=False, widths=("6.5em", "5em", "7em", "auto"))
+                  + "<p><b>By node</b> (share of the real call; a fused XLA operation is one row, "
+                    "its time measured for the whole: its member nodes have none of their own)</p>"
                   + table(nodes, header=("", "% time", "time per call", "#", "node", "op", "built at"),
-                          escape=False, row_header=False)
-                  + (f"<p>{html.escape(note)}</p>" if note else ""))
-        return (f'<div class="symnb-profile">{pre(self.overview)}'
+                          escape=False, row_header=False,
+                          widths=("6.5em", "5em", "7em", "3em", "auto", "20%", "25%")))
+        return (f'<div class="symnb-profile">{pre(self.overview, wrap=True)}'
                 f'<details class="symnb-profile-tables"{" open" if open_tables else ""}>'
                 f'<summary style="{TEXT_STYLE};cursor:pointer">Tables by line and by node '
-                f"({len(self.line_rows)} lines, {len(self.rows)} nodes)</summary>{tables}</details></div>")
+                f"({len(self.line_rows)} lines, {len(self.rows)} rows)</summary>{tables}</details></div>")
 
     def snapshot_body(self) -> str:
         return self.table_html()
@@ -172,6 +185,12 @@ class ProfileView(WidgetView):
         self.sort = value
         self.table.value = self.table_html(open_tables=True)  # the user is reading them
         self.snapshot_changed()
+
+
+def _fused_note(row: ProfileRow) -> str:
+    if row.fused_in:
+        return f" [work in fused operation(s) {', '.join(repr(n) for n in row.fused_in)}]"
+    return ""
 
 
 def _bar(percent: float) -> str:

@@ -1,32 +1,32 @@
-"""A profile's tables, as Theano printed them: the Apply table (``<% time> <sum %>
+"""A profile's tables as text, as Theano printed them: the Apply table (``<% time> <sum %>
 <apply time> <time per call> <#call> <id>``, each input's dtype, shape and strides),
 the Op and Class tables, and a table by the user's lines; the rows come as data
 (``*_rows``) for the HTML view and as text (``write_summary``).
 
-Every table also has the rows that are no node's: the XLA work no node's scope names
-(copies XLA adds) and the time outside the program (argument checks, dispatch,
-transfers, copies of the outputs), so that each table sums to the real call.
+Every table has the rows that are no node's: XLA's work no node's scope names (copies
+XLA adds) and the time outside the program (argument checks, dispatch, transfers,
+copies of the outputs), so that each table sums to the real call. An XLA operation that
+fused several nodes' work is one row with its measured time (its members listed), unless
+its members all fall in one row of the table (one op, one class, one line).
 """
 
 from __future__ import annotations
 
 import io
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 from symnb.compile.footprint import human_bytes
-from symnb.compile.profile_text import percent_text, seconds_text
-from symnb.compile.profiling_records import ProfileReport, describe_signature
+from symnb.compile.profiling.attribute import OUTSIDE, UNNAMED, where
+from symnb.compile.profiling.format import percent_text, seconds_text
+from symnb.compile.profiling.records import Operation, ProfileReport, describe_signature
 from symnb.core.graph.type import describe_shape
 
 
 __all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
-           "write_overview", "OUTSIDE", "UNNAMED", "ESTIMATED_NOTE", "estimated_percent",
-           "estimated_text", "compile_text"]
+           "write_overview", "compile_text", "calls_text", "fused_text"]
 
-OUTSIDE = "(outside the XLA program: argument checks, dispatch, transfers, output copies)"
-UNNAMED = "(XLA work no node names: copies and layout changes XLA added)"
 _s, _p = seconds_text, percent_text  # short: the tables write many of them
 #: How many of the largest values ``profile_memory`` lists.
 LARGEST = 10
@@ -37,59 +37,97 @@ class Row(NamedTuple):
 
     percent: float
     seconds: float
-    key: str        # the node's id, the op, the class or the line
-    count: int      # nodes in the row (1 for the Apply table)
+    key: str        # the node's id, the op, the class, the line, or a fused operation
+    count: int      # nodes in the row (1 for a node of the Apply table); 0: no node's
     detail: str     # the Apply table: the node and its line; else ''
     index: int      # the node's toposort index (Apply table), else -1
-    split: int = 0  # Apply table: nodes one XLA operation (a fusion) of it was split among
+    members: tuple = ()  # a fused operation's row: the indices of the nodes it fused
+    fused_in: tuple = ()  # the fused operations (XLA names) that also do this row's work
+
+    def own_time(self, seconds: float) -> str:
+        """``seconds`` (this row's, or a multiple), or ``-`` for a row all of whose work
+        is in fused operations: no time of its own, not "0 s"."""
+        return "-" if self.fused_in and not self.seconds else _s(seconds)
+
+    @property
+    def share(self) -> str:
+        """This row's share of the call, or ``-`` (see :meth:`own_time`)."""
+        return "-" if self.fused_in and not self.seconds else _p(self.percent)
+
+    @property
+    def fused_note(self) -> str:
+        """`` [in fused operation 'fusion.3']`` for a row whose work XLA fused with
+        another row's (its time is that operation's row), else ''."""
+        if not self.fused_in:
+            return ""
+        plural = "s" if len(self.fused_in) > 1 else ""
+        return f" [work in fused operation{plural} {_names(list(self.fused_in))}]"
 
 
-def _extra_rows(report: ProfileReport) -> list[tuple[str, float]]:
-    extra = []
+def _table(report: ProfileReport, keys: Callable[[Operation], list[str]],
+           rows: dict[str, list], parts: Callable[[Operation, list[str]], list[str]] | None = None
+           ) -> list[Row]:
+    """Sort each operation into the row of its key (``keys(op)``: its members' keys):
+    one key, that row; several, a row of its own for the fused operation, naming
+    ``parts(op, keys)`` (by default the keys). ``rows``: the rows every table lists,
+    0 s included (key -> [seconds, count, detail, index])."""
+    # Fused operations of the same rows (six Adam updates fused alike) are one row: the
+    # sum of their measured times; the Apply table's differ by their members.
+    fused: dict[tuple, list] = {}
+    fused_in: dict[str, list[str]] = {}
+    for op in report.operations:
+        found = list(dict.fromkeys(keys(op)))
+        if len(found) == 1:
+            rows.setdefault(found[0], [0.0, 1, "", -1])[0] += op.seconds
+        elif found:
+            named = tuple(parts(op, found) if parts is not None else found)
+            row = fused.setdefault(named, [0.0, [], {}])
+            row[0] += op.seconds
+            row[1].append(op.name)
+            row[2].update(dict.fromkeys(op.members))
+            for key in found:
+                fused_in.setdefault(key, []).append(op.name)
+    total = report.call_seconds or 1.0
+    # Names sorted: the trace lists operations in no fixed order, and a table must read
+    # the same from run to run.
+    table = [Row(0.0, s, key, count, detail, index, (), tuple(sorted(fused_in.get(key, ()))))
+             for key, (s, count, detail, index) in rows.items()]
+    table += [Row(0.0, s, fused_text(sorted(names), list(named)), len(members), "", -1,
+                  tuple(sorted(members)))
+              for named, (s, names, members) in fused.items()]
     if report.unattributed > 0:
-        extra.append((UNNAMED, report.unattributed))
+        table.append(Row(0.0, report.unattributed, UNNAMED, 0, "", -1))
     # Always listed, 0 s included, so the tables read the same on every run: whether the
     # mean call exceeds the traced run's median is a matter of timing noise.
-    extra.append((OUTSIDE, max(report.outside_seconds, 0.0)))
-    return extra
+    table.append(Row(0.0, max(report.outside_seconds, 0.0), OUTSIDE, 0, "", -1))
+    table = [r._replace(percent=100.0 * r.seconds / total) for r in table]
+    table.sort(key=lambda r: -r.seconds)
+    return table
 
 
-def _rows(report: ProfileReport, groups: dict[str, list[float]], details: dict[str, str],
-          indices: dict[str, int]) -> list[Row]:
-    total = report.call_seconds or 1.0
-    rows = [Row(100.0 * sum(v) / total, sum(v), key, len(v), details.get(key, ""),
-                indices.get(key, -1)) for key, v in groups.items()]
-    rows += [Row(100.0 * s / total, s, key, 0, "", -1) for key, s in _extra_rows(report)]
-    rows.sort(key=lambda r: -r.seconds)
-    return rows
+def fused_text(names: list[str], parts: list[str]) -> str:
+    """``(one fused XLA operation 'fusion.3': tanh + mul)``: the row of a fused operation
+    (or of several fusing the same rows' work)."""
+    if len(names) == 1:
+        return f"(one fused XLA operation {names[0]!r}: {' + '.join(parts)})"
+    return f"({len(names)} fused XLA operations {_names(names)}: {' + '.join(parts)})"
+
+
+def _names(names: list[str], most: int = 3) -> str:
+    """``'a', 'b', 'c' and 4 more``."""
+    shown = ", ".join(repr(name) for name in names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
 def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
-    """One row per node of ``f.nodes`` (every node, those XLA did no work for at 0)."""
+    """One row per node of ``f.nodes`` (its own operations; those XLA did no work for
+    alone at 0), one per fused operation (its members listed by index)."""
     nodes = stats.function.nodes
-    groups, details, indices = {}, {}, {}
-    for i, seconds in report.node_seconds.items():
-        key = str(i)
-        groups[key], indices[key] = [seconds], i
-        details[key] = f"{nodes[i].op.display_name()}  {_where(nodes[i])}"
-    return [r._replace(split=report.split_among.get(r.index, 0)) if r.index >= 0 else r
-            for r in _rows(report, groups, details, indices)]
+    rows = {str(i): [0.0, 1, f"{node.op.display_name()}  {where(node)}", i]
+            for i, node in enumerate(nodes)}
 
-
-#: The mark of a node's time that is in part a share of a fused XLA operation.
-ESTIMATED = "~"
-ESTIMATED_NOTE = (f"{ESTIMATED}: an estimate: XLA fused this node's work with other nodes' into one "
-                  "operation, whose measured time is split among them by output size")
-
-
-def estimated_percent(percent: float, split: int) -> str:
-    """A node's share of the call, marked when it is in part an estimate."""
-    return f"{ESTIMATED if split else ''}{_p(percent)}"
-
-
-def estimated_text(split: int) -> str:
-    """The Apply table's mark for a row whose time was split among ``split`` nodes."""
-    return f" [{ESTIMATED} one fused XLA operation of {split} nodes]" if split else ""
+    return _table(report, lambda op: [str(i) for i in op.members], rows,
+                  lambda op, _: [f"#{i} {nodes[i].op.display_name()}" for i in op.members])
 
 
 def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
@@ -104,28 +142,22 @@ def class_rows(stats: Any, report: ProfileReport) -> list[Row]:
 
 def line_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per user line (inside a loop body, the body's own lines); ``count``: the
-    nodes of ``f.nodes`` built there."""
+    nodes of ``f.nodes`` built there. Every node's line is listed, at 0 s if XLA did no
+    work for it alone."""
+    rows: dict[str, list] = {}
+    for node in stats.function.nodes:
+        row = rows.setdefault(where(node), [0.0, 0, "", -1])
+        row[1] += 1
+    return [r._replace(count=max(r.count, 1)) if r.count else r
+            for r in _table(report, lambda op: list(op.lines), rows)]
+
+
+def _grouped(stats: Any, report: ProfileReport, key_of: Callable[[Any], str]) -> list[Row]:
     nodes = stats.function.nodes
-    counts: dict[str, int] = {}
-    for i in report.node_seconds:  # every node's line appears, at 0 if XLA did nothing for it
-        counts[_where(nodes[i])] = counts.get(_where(nodes[i]), 0) + 1
-    groups = {line: [0.0] for line in counts}
-    for line, seconds in report.line_seconds.items():
-        groups.setdefault(line, [0.0])[0] += seconds
-    rows = _rows(report, groups, {}, {})
-    return [r._replace(count=max(counts.get(r.key, 1), 1)) if r.count else r for r in rows]
-
-
-def _grouped(stats: Any, report: ProfileReport, key_of: Any) -> list[Row]:
-    nodes = stats.function.nodes
-    groups: dict[str, list[float]] = {}
-    for i, seconds in report.node_seconds.items():
-        groups.setdefault(key_of(nodes[i]), []).append(seconds)
-    return _rows(report, groups, {}, {})
-
-
-def _where(node: Any) -> str:
-    return node.site.describe(verb="") if node.site else "(built by symnb)"
+    rows: dict[str, list] = {}
+    for node in nodes:
+        rows.setdefault(key_of(node), [0.0, 0, "", -1])[1] += 1
+    return _table(report, lambda op: [key_of(nodes[i]) for i in op.members], rows)
 
 
 # -- text --------------------------------------------------------------------------------
@@ -154,8 +186,9 @@ def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str
     calls = stats.calls
     _write_table(out, "Lines (where the time goes, by your code)",
                  "<% time> <sum %> <time per call> <#apply> <line>", line_rows(stats, report),
-                 n_nodes, lambda r: f"{_s(r.seconds)}  {r.count:4d}  {r.key}")
-    grouped = lambda r: f"{_s(r.seconds * calls)}  {_s(r.seconds)}  {calls:5d}  {r.count:4d}  {r.key}"
+                 n_nodes, lambda r: f"{r.own_time(r.seconds)}  {r.count:4d}  {r.key}{r.fused_note}")
+    grouped = lambda r: (f"{r.own_time(r.seconds * calls)}  {r.own_time(r.seconds)}  {calls:5d}  "
+                         f"{r.count:4d}  {r.key}{r.fused_note}")
     _write_table(out, "Class", "<% time> <sum %> <apply time> <time per call> <#call> <#apply> "
                  "<Class name>", class_rows(stats, report), n_nodes, grouped)
     _write_table(out, "Op", "<% time> <sum %> <apply time> <time per call> <#call> <#apply> "
@@ -175,24 +208,38 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
     name = stats.function.name or "<unnamed function>"
     if report is None:
         return f"Profile of {name}: not called yet (call the function once)\n"
-    n = stats.calls
-    timed = (f"{n} call(s) timed, {_s(report.call_seconds)} per call (median)" if n else
-             f"no call timed yet (only compiles); the program alone: {_s(report.call_seconds)}")
-    out.write(f"Profile of {name}: {timed}\n")
+    timed = (f"{_s(report.call_seconds)} per call (median)" if stats.calls else
+             f"the program alone: {_s(report.call_seconds)}")
+    out.write(f"Profile of {name}: {calls_text(stats)}, {timed}\n")
     total = report.call_seconds or 1.0
     out.write(f"  in the XLA program {_s(report.program_seconds)} "
               f"({_p(100 * report.program_seconds / total)}), outside it "
               f"{_s(report.outside_seconds)} ({_p(100 * report.outside_seconds / total)})\n")
     out.write(f"  compile: {compile_text(stats)}\n")
-    rows = line_rows(stats, report)
+    # A line whose work is all in fused operations has no time of its own to rank by: it
+    # is named in those operations' rows (as in line_times()).
+    rows = [r for r in line_rows(stats, report) if r.seconds or not r.fused_in]
     top = rows[:n_lines]  # line_rows are sorted costliest first
     if order == "line":  # the rows no line owns last
         top.sort(key=lambda r: (r.count == 0, r.key))
     listed = "costliest first" if order == "time" else "listed in the code's order, not by cost"
     out.write(f"  costliest lines ({len(top)} of {len(rows)}, {listed}):\n")
     for r in top:
-        out.write(f"    {_p(r.percent):>6}  {_s(r.seconds)}  {r.key}\n")
+        out.write(f"    {r.share:>6}  {r.own_time(r.seconds)}  {r.key}{r.fused_note}\n")
     return out.getvalue()
+
+
+def calls_text(stats: Any) -> str:
+    """``20 calls: 19 timed, 1 compiled the program (counted apart)``: why the timed calls
+    are fewer than the calls made."""
+    n, compiled = stats.calls, len(stats.compiles)
+    if not compiled:
+        return f"{n} call(s) timed"
+    if not n:
+        return (f"no call timed yet: {compiled} call(s) compiled the program (counted apart, "
+                "call again to time one)")
+    return (f"{n + compiled} calls: {n} timed, {compiled} compiled the program (counted "
+            "apart: tracing and compiling are not the program's time)")
 
 
 def compile_text(stats: Any) -> str:
@@ -209,10 +256,10 @@ def compile_text(stats: Any) -> str:
 
 
 def _write_calls(out: io.StringIO, stats: Any) -> None:
-    n = stats.calls
-    out.write(f"  {n} call(s) timed: per call min {_s(stats.call_min)}, median "
-              f"{_s(stats.call_median)}, mean {_s(stats.call_mean)}"
-              f" (total {_s(sum(stats.call_times))})\n" if n else "  0 call(s) timed yet\n")
+    out.write(f"  {calls_text(stats)}\n")
+    if stats.calls:
+        out.write(f"  per call: min {_s(stats.call_min)}, median {_s(stats.call_median)}, mean "
+                  f"{_s(stats.call_mean)} (total {_s(sum(stats.call_times))})\n")
     out.write(f"  compile: {compile_text(stats)}; counted apart from the calls\n")
     for k, c in enumerate(stats.compiles):
         out.write(f"    compile {k + 1}: {describe_signature(c.shapes) or 'no arguments'}: the "
@@ -260,7 +307,7 @@ def _write_table(out: io.StringIO, title: str, header: str, rows: list[Row], lim
     for r in rows[:limit]:
         running += r.percent
         text = f"{_s(r.seconds)}  {r.key}" if r.count == 0 else columns(r)  # a row no node's
-        out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {text}\n")
+        out.write(f"  {r.share:>7}  {_p(running):>7}  {text}\n")
     if len(rows) > limit:
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
 
@@ -275,21 +322,23 @@ def _write_apply(out: io.StringIO, stats: Any, report: ProfileReport, limit: int
     running = 0.0
     for r in rows[:limit]:
         running += r.percent
+        head = f"  {r.share:>7}  {_p(running):>7}  {r.own_time(r.seconds * stats.calls)}  " \
+               f"{r.own_time(r.seconds)}  {stats.calls:5d}"
         if r.index < 0:
-            out.write(f"  {_p(r.percent):>7}  {_p(running):>7}  {_s(r.seconds * stats.calls)}  "
-                      f"{_s(r.seconds)}  {stats.calls:5d}     -  {r.key}\n")
+            out.write(f"{head}     -  {r.key}\n")
+            for i in r.members:  # a fused operation: its members, with no time of their own
+                out.write(f"      member #{i}: {nodes[i].op.display_name()}  {where(nodes[i])}\n")
             continue
-        out.write(f"  {estimated_percent(r.percent, r.split):>7}  {_p(running):>7}  "
-                  f"{_s(r.seconds * stats.calls)}  {_s(r.seconds)}  {stats.calls:5d}  {r.index:4d}  "
-                  f"{r.detail}{estimated_text(r.split)}\n")
+        out.write(f"{head}  {r.index:4d}  {r.detail}{r.fused_note}\n")
         node = nodes[r.index]
         for kind, variables in (("input", node.inputs), ("output", node.outputs)):
             for k, var in enumerate(variables):
                 out.write(f"      {kind} {k}: {_value_text(var, shapes)}\n")
     if len(rows) > limit:
         out.write(f"  ... ({len(rows) - limit} more row(s), {sum(r.percent for r in rows[limit:]):.1f}%)\n")
-    if any(r.split for r in rows[:limit]):
-        out.write(f"  {ESTIMATED_NOTE}; the other times are XLA's operations measured one by one.\n")
+    if report.fused:
+        out.write("  A fused XLA operation is one row, its time measured for the whole: its "
+                  "member nodes have no time of their own in it.\n")
 
 
 def _value_text(var: Any, shapes: dict) -> str:
@@ -303,8 +352,6 @@ def _value_text(var: Any, shapes: dict) -> str:
     # XLA's buffers are dense and row-major: strides (in elements) follow from the shape.
     strides = tuple(int(np.prod(shape[k + 1:])) for k in range(len(shape)))
     return f"dtype={dtype}, shape={tuple(shape)}, strides={strides}"
-
-
 
 
 def _b(nbytes: float) -> str:

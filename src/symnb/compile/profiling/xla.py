@@ -3,23 +3,12 @@
 - Cost and memory: the program compiled ahead of time (``jitted.lower(...).compile()``)
   gives ``cost_analysis()`` (flops, bytes accessed) and ``memory_analysis()``
   (argument, output, temporary and aliased bytes).
-- Time per operation: JAX 0.10's CPU runtime (the thunk executor) records one trace
-  event per HLO operation it runs, with the operation's name (``hlo_op``), when
-  ``jax.profiler`` traces. The program is run a few times under a trace; each HLO
-  operation's own time (its events' durations less the events nested in them, e.g.
-  a loop's body) is then mapped back to symnb nodes through the operation's
-  ``op_name`` metadata, which holds the ``OpClass(file.py:line)`` named scopes the
-  lowering writes (``interpreter.scope_name``): the outermost scope is the node of
-  ``f.nodes``, the innermost one the user's line (inside a loop body, the body's line).
-  Operations XLA fused are one event: its time is shared among the scopes of the
-  fused instructions, by their output sizes. Operations with no scope (copies XLA adds
-  for layouts or donation) are reported apart.
-
-We chose the trace over the alternatives: XLA's HLO profile (``xla_hlo_profile``) is
-not offered by the CPU client of JAX 0.10, and timing each node alone (the replay,
-``replay_node_seconds``) measures a different program (no fusion, one dispatch per
-node); the replay remains for programs that are not one XLA program (debugging
-linkers) or when the profiler cannot be started (another trace running).
+- Which nodes each operation works for (:func:`hlo_scopes`): each HLO instruction's
+  ``op_name`` metadata holds the ``OpClass(file.py:line)`` named scopes the lowering
+  writes (``interpreter.scope_name``): the outermost scope is the node of ``f.nodes``,
+  the innermost one the user's line (inside a loop body, the body's line). A fusion's
+  scopes are those of the instructions fused into it. ``measure.py`` times the
+  operations, ``attribute.py`` gives their times to the nodes.
 
 Loops: XLA's ``cost_analysis`` counts a while loop's body once, however many times it
 runs (a scan of 200 steps reports one step's flops). ``loop_cost_correction`` adds the
@@ -35,28 +24,19 @@ backward scans of a gradient too), with no second compile.
 from __future__ import annotations
 
 import contextlib
-import glob
 import re
-import statistics
-import tempfile
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import jax
-import numpy as np
 
-from symnb.core.graph.basic import Apply, walk_nodes
-from symnb.lower_xla.interpreter import scope_name, scope_names
 from symnb.lower_xla.jax_private import hlo_cost_analyser
 
-__all__ = ["CompiledFacts", "compiled_facts", "OperationTimes", "trace_operations",
-           "hlo_scopes", "attribute_to_nodes", "without_stack_frames"]
+__all__ = ["CompiledFacts", "compiled_facts", "hlo_scopes", "module_name",
+           "without_stack_frames", "loop_cost_correction"]
 
 _SCOPE = re.compile(r"^[A-Za-z_]\w*\([^()]*:\d+\)(#\d+)?$")
-_REPEAT = re.compile(r"#\d+$")  # scope_names' suffix for a node's repeat of op and line
 _INSTRUCTION = re.compile(r"^\s*(?:ROOT\s+)?%([\w.\-]+)\s*=\s*(.*)$")
-_SHAPE = re.compile(r"\[([\d,]*)\]")
 _CALLS = re.compile(r"calls=%([\w.\-]+)")
 _OP_NAME = re.compile(r'op_name="([^"]*)"')
 _COMPUTATION = re.compile(r"^(?:ENTRY\s+)?%([\w.\-]+)\s.*\{\s*$")
@@ -214,69 +194,6 @@ def _body_cost_analyser(hlo_text: str, computations: dict[str, str]) -> Any:
     return analyse
 
 
-@dataclass
-class OperationTimes:
-    """One traced replay: seconds per run of each HLO operation (its own time), and the
-    wall time of each run of the program."""
-
-    seconds: dict[str, float] = field(default_factory=dict)
-    run_seconds: list[float] = field(default_factory=list)
-
-    @property
-    def run_median(self) -> float:
-        return statistics.median(self.run_seconds) if self.run_seconds else 0.0
-
-
-def trace_operations(run: Any, runs: int, module: str) -> OperationTimes:
-    """Run ``run()`` (one call of the program, blocking) ``runs`` times under
-    ``jax.profiler`` and return each operation of HLO module ``module``'s own time per run.
-    Raises RuntimeError when the profiler cannot trace (another trace is running)."""
-    from jax.profiler import ProfileData
-
-    times = OperationTimes()
-    run()  # warm: the first run may allocate and load what later ones reuse
-    with tempfile.TemporaryDirectory(prefix="symnb-profile-") as directory:
-        jax.profiler.start_trace(directory)
-        try:
-            for _ in range(runs):
-                start = time.perf_counter()
-                run()
-                times.run_seconds.append(time.perf_counter() - start)
-        finally:
-            jax.profiler.stop_trace()
-        found = glob.glob(f"{directory}/**/*.xplane.pb", recursive=True)
-        if not found:
-            raise RuntimeError("jax.profiler wrote no trace")
-        data = ProfileData.from_file(found[0])
-    total: dict[str, float] = {}
-    for plane in data.planes:
-        for line in plane.lines:
-            _own_times(line.events, module, total)
-    times.seconds = {name: ns * 1e-9 / runs for name, ns in total.items()}
-    return times
-
-
-def _own_times(events: Any, module: str, total: dict[str, float]) -> None:
-    """Add each HLO operation's own time (less the operations nested in it on the same
-    thread, e.g. a loop's body inside the loop) to ``total`` (nanoseconds)."""
-    ops = []
-    for event in events:
-        stats = dict(event.stats)
-        if stats.get("hlo_module") == module and "hlo_op" in stats:
-            ops.append((event.start_ns, event.end_ns, stats["hlo_op"]))
-    ops.sort(key=lambda op: (op[0], -op[1]))
-    stack: list[list[Any]] = []  # [end, name, own time]
-    for start, end, name in ops:
-        while stack and stack[-1][0] <= start:
-            _, done, own = stack.pop()
-            total[done] = total.get(done, 0.0) + own
-        if stack:
-            stack[-1][2] -= end - start
-        stack.append([end, name, end - start])
-    for _, name, own in stack:
-        total[name] = total.get(name, 0.0) + own
-
-
 _STACK_SECTIONS = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
 _STACK_FRAME_ID = re.compile(r",? stack_frame_id=\d+")
 
@@ -298,10 +215,11 @@ def module_name(hlo_text: str) -> str:
     return first.split()[1].rstrip(",") if first.startswith("HloModule") else ""
 
 
-def hlo_scopes(hlo_text: str) -> dict[str, list[tuple[tuple[str, ...], float]]]:
-    """For each HLO instruction: the symnb scopes of the work it does, as (scope path,
-    weight) pairs; a fusion's are its fused instructions', weighted by output size."""
-    computations: dict[str, list[tuple[str, tuple[str, ...], float, str | None]]] = {}
+def hlo_scopes(hlo_text: str) -> dict[str, list[tuple[str, ...]]]:
+    """For each HLO instruction: the symnb scope paths of the work it does (a fusion's:
+    its fused instructions'), in the program's order; () for an instruction no scope
+    names."""
+    computations: dict[str, list[tuple[str, tuple[str, ...], str | None]]] = {}
     current: list | None = None
     for line in hlo_text.splitlines():
         header = _COMPUTATION.match(line)
@@ -311,82 +229,14 @@ def hlo_scopes(hlo_text: str) -> dict[str, list[tuple[tuple[str, ...], float]]]:
         found = _INSTRUCTION.match(line)
         if found is None or current is None:
             continue
-        name, shape_text = found.group(1), found.group(2)
         op_name = _OP_NAME.search(line)
         path = tuple(part for part in op_name.group(1).split("/") if _SCOPE.match(part)) \
             if op_name else ()
-        dims = _SHAPE.search(shape_text)
-        size = float(np.prod([int(d) for d in dims.group(1).split(",") if d])) if dims else 1.0
         calls = _CALLS.search(line) if "fusion(" in line else None
-        current.append((name, path, max(size, 1.0), calls.group(1) if calls else None))
-    result: dict[str, list[tuple[tuple[str, ...], float]]] = {}
+        current.append((found.group(1), path, calls.group(1) if calls else None))
+    result: dict[str, list[tuple[str, ...]]] = {}
     for instructions in computations.values():
-        for name, path, size, fused in instructions:
-            if fused is not None and fused in computations:
-                parts = [(p, s) for _, p, s, _ in computations[fused] if p]
-                result[name] = parts or [(path, size)]
-            else:
-                result[name] = [(path, size)]
+        for name, path, fused in instructions:
+            parts = [p for _, p, _ in computations.get(fused, ()) if p] if fused else []
+            result[name] = parts or [path]
     return result
-
-
-@dataclass
-class Attribution:
-    """Operation time mapped onto the function's nodes and the user's lines."""
-
-    node_seconds: dict[int, float]
-    line_seconds: dict[str, float]
-    unattributed: float
-    # node index -> how many nodes shared an XLA operation (a fusion) with it: its time
-    # is in part an estimate, the operation's time split by output size
-    split_among: dict[int, int]
-    # each operation split among several nodes: (its seconds, ((node index, the share
-    # given to it), ...)): what a view showing a fused operation as one unit reads
-    fused: list = field(default_factory=list)
-
-
-def attribute_to_nodes(times: dict[str, float], scopes: dict[str, list], nodes: Sequence[Apply]
-                       ) -> Attribution:
-    """Give each operation's time to the nodes whose scopes it carries.
-
-    Each node of the program has a scope of its own (:func:`scope_names`), so an
-    operation of one node is measured for that node alone; an operation several nodes'
-    work was fused into is split among them by its instructions' output sizes."""
-    by_scope = {scope: index for index, scope in enumerate(scope_names(nodes))}
-    lines = _scope_lines(nodes)
-    node_seconds = {i: 0.0 for i in range(len(nodes))}
-    line_seconds: dict[str, float] = {}
-    split_among: dict[int, int] = {}
-    fused: list = []
-    unattributed = 0.0
-    for op, seconds in times.items():
-        parts = scopes.get(op) or [((), 1.0)]
-        whole = sum(w for _, w in parts) or 1.0
-        sharing = {by_scope[path[0]] for path, _ in parts if path and path[0] in by_scope}
-        shares: dict[int, float] = {}
-        for path, weight in parts:
-            share = seconds * weight / whole
-            member = by_scope.get(path[0]) if path else None
-            if member is None:
-                unattributed += share
-                continue
-            node_seconds[member] += share
-            shares[member] = shares.get(member, 0.0) + share
-            if len(sharing) > 1 and seconds > 0:
-                split_among[member] = max(split_among.get(member, 0), len(sharing))
-            inner = _REPEAT.sub("", path[-1])
-            line = lines.get(inner) or lines.get(_REPEAT.sub("", path[0])) or inner
-            line_seconds[line] = line_seconds.get(line, 0.0) + share
-        if len(shares) > 1 and seconds > 0:
-            fused.append((seconds, tuple(sorted(shares.items()))))
-    return Attribution(node_seconds, line_seconds, unattributed, split_among, fused)
-
-
-def _scope_lines(nodes: Sequence[Apply]) -> dict[str, str]:
-    """Scope -> the user's line it names (``file.py:12: y = x * 2``), for every node of
-    the graph and of its inner graphs (a loop body's scopes name the body's lines)."""
-    lines: dict[str, str] = {}
-    for node in walk_nodes(nodes):
-        if node.site:
-            lines.setdefault(scope_name(node), node.site.describe(verb=""))
-    return lines

@@ -1,24 +1,20 @@
-"""``sn.function(..., profile=True)``: where the time (and memory) goes, by the user's lines.
+"""``sn.function(..., profile=True)``: recording a function's calls (``f.profile``).
 
-Recording (this module) costs a clock read and a few additions per call; the
-program itself runs at full speed. A call that traced and compiled the program (the
-first call, or a call with an input-shape signature new to the program) is not a
-call: it is counted apart, with the shapes that caused it and its time split into
-tracing, lowering and XLA compile (JAX's own compile-time events). Calls keep their
-wall time each (min/median/mean), and the bytes and number of host-to-device and
-device-to-host transfers they made.
+Recording costs a clock read and a few additions per call; the program itself runs at
+full speed. A call that traced and compiled the program (the first call, or a call
+with an input-shape signature new to the program) is not a timed call: it is counted
+apart, with the shapes that caused it and its time split into tracing, lowering and
+XLA compile (JAX's own compile-time events). Calls keep their wall time each
+(min/median/mean), and the bytes and number of host-to-device and device-to-host
+transfers they made.
 
-The per-node and per-line times are measured when first asked for (``report()``), from
-XLA's own trace of the program replayed on the last call's arguments
-(``profiling_xla``), and scaled so that the table sums to the real per-call time: the program's share is split by XLA's operation times, and
-what happens outside the program (argument checks, dispatch, transfers, copies of the
-outputs) is its own row. A program that is not one XLA program (a debugging linker),
-or a trace that cannot be made, falls back to the node-by-node replay, labelled so.
-
-That measurement is kept: ``summary()``, ``overview()``, ``node_times()``,
-``ProfileView``, the time-coloured ``GraphExplorer`` and ``%%symgraph --profile`` all
-read the same one, so they print the same numbers. It is measured again after new
-calls, or when asked (``report(refresh=True)``, ``ProfileView``'s Refresh).
+The time of each operation is measured when first asked for (``report()``,
+``measure.py``), given to the nodes and lines (``attribute.py``), and written as text
+(``render.py``); one call's timeline is traced on demand (``timeline.py``). That
+measurement is kept: ``summary()``, ``overview()``, ``node_times()``, ``ProfileView``,
+the time-coloured graphs and ``%%symgraph --profile`` all read the same one, so they
+print the same numbers. It is measured again after new calls, or when asked
+(``report(refresh=True)``, ``ProfileView``'s Refresh).
 
 ``config.profile`` (``profile=True`` as a flag) also prints every profiled function's
 summary when the program exits, as Theano did.
@@ -36,14 +32,11 @@ from typing import Any, TextIO
 import jax
 import numpy as np
 
-from symnb.compile.linkers import Linker
-from symnb.compile.node_by_node import node_by_node_program
+from symnb.compile.profiling.attribute import NodeTimes, node_times
+from symnb.compile.profiling.records import CompileRecord, ProfileReport
 from symnb.core.graph.config import config
-from symnb.core.graph.basic import Apply
-from symnb.compile.profiling_records import CompileRecord as CompileRecord
-from symnb.compile.profiling_records import ProfileReport as ProfileReport
 
-__all__ = ["ProfileStats", "CompileRecord", "ProfileReport"]
+__all__ = ["ProfileStats"]
 
 # JAX's compile-time events (jax/_src/dispatch.py), by the stage they time.
 _STAGES = {"/jax/core/compile/jaxpr_trace_duration": "tracing",
@@ -68,6 +61,7 @@ class ProfileStats:
         self.compiled: tuple | None = None
         self._stages = dict.fromkeys(_STAGES.values(), 0.0)
         self._lock = threading.Lock()  # calls record from several threads
+        self._paused = False  # a call the profile makes itself (a timeline's) is no call
         _listen_to_compiles()
         if config.profile:
             _printed_at_exit.append(self)
@@ -83,6 +77,8 @@ class ProfileStats:
         """A call that succeeded: a timed call, or a compile (the program traced)."""
         seconds = time.perf_counter() - token[0]
         _sink.stats = None
+        if self._paused:
+            return
         program = token[1]
         compiled = program.traces != token[2] or self.function._program is not program
         with self._lock:
@@ -156,47 +152,58 @@ class ProfileStats:
         """Per-node and per-line time (and XLA's analyses), on the last call's arguments;
         None before the first call. Measured once and kept until the function is called
         again (or ``refresh``): every view of the profile reads this one measurement."""
-        from symnb.compile import profiling_report
+        from symnb.compile.profiling import measure
 
         if self._last_arrays is None:
             return None
         key = (len(self.call_times), len(self.compiles), repeats)
         if refresh or self._report is None or self._report[0] != key:
-            self._report = (key, profiling_report.make_report(self, self._last_arrays, repeats))
+            self._report = (key, measure.make_report(self, self._last_arrays, repeats))
         return self._report[1]
 
     def node_seconds(self, repeats: int = 5) -> dict[int, float]:
-        """Seconds per call of each node (every toposort index), scaled so that the
-        nodes, the work outside any node and outside the program sum to the real call."""
+        """Each node's own seconds per call (every toposort index): the operations that
+        do its work alone. A node whose work XLA fused with other nodes' has no time of
+        its own: the fused operation's time is one unit (``report().fused``)."""
         report = self.report(repeats)
-        return dict(report.node_seconds) if report is not None else {}
+        return report.node_seconds if report is not None else {}
 
-    def node_times(self, repeats: int = 5) -> dict[Apply, float]:
-        """``{node: seconds per call}`` for the nodes of ``f.nodes``: what a graph view
-        colours nodes by."""
-        nodes = self.function.nodes
-        return {nodes[i]: s for i, s in self.node_seconds(repeats).items()}
+    def node_times(self, repeats: int = 5) -> NodeTimes:
+        """``{node: own seconds per call}`` for the nodes of ``f.nodes``, with the fused
+        operations, XLA's unnamed work and the time outside the program (a
+        :class:`~symnb.compile.profiling.attribute.NodeTimes`): what a graph view
+        colours by, covering the whole call."""
+        return node_times(self.report(repeats), self.function.nodes)
 
-    def replay_node_seconds(self, arrays: list[Any], repeats: int = 3) -> dict[int, float]:
-        """Seconds per toposort index of a node-by-node run (each node through its own
-        lowering, eagerly): relative costs of the nodes, not a share of the fused call."""
-        fn = self.function
-        linker = _TimingLinker()
-        program = node_by_node_program(fn._program_inputs, fn.maker.fgraph.outputs, fn.nodes, linker)
-        with fn._locks if fn._locks is not None else contextlib.nullcontext(), \
-                fn._context() if fn._context is not None else contextlib.nullcontext():
-            current = [var._backend_value() for var in fn._all_shared]
-            for run in range(repeats + 1):  # the first run compiles each node's operations
-                if run == 1:
-                    linker.seconds.clear()
-                program.call(*(arrays + current))
-        return {i: linker.seconds.get(i, 0.0) / repeats for i in range(len(fn.nodes))}
+    def timeline(self, *args: Any, **kwargs: Any) -> Any:
+        """One call of the function on ``args`` (by default the last call's arguments),
+        traced by ``jax.profiler``: its host work and its XLA operations in time, shown
+        in the notebook as a picture (:class:`~symnb.compile.profiling.timeline.Timeline`).
+        The call is not counted among the profile's calls."""
+        from symnb.compile.profiling.timeline import trace_call
+
+        if not args and not kwargs:
+            if self._last_arrays is None:
+                raise ValueError("f.profile.timeline() without arguments traces a call on the "
+                                 "last call's arguments: call the function once first, or pass "
+                                 "the arguments")
+            args = tuple(self._last_arrays)
+        return trace_call(self, args, kwargs)
+
+    @contextlib.contextmanager
+    def paused(self) -> Any:
+        """Calls made inside are not recorded (a timeline's traced call)."""
+        self._paused = True
+        try:
+            yield
+        finally:
+            self._paused = False
 
     def summary(self, file: TextIO | str | None = None, n_nodes: int = 20) -> str | None:
         """Print (or with ``file='str'`` return) the profile: calls, compiles, time per
         call, flops and bandwidth, transfers, memory (``profile_memory``), and the
         Apply, Op, Class and by-line tables."""
-        from symnb.compile.profiling_tables import write_summary
+        from symnb.compile.profiling.render import write_summary
 
         return _write(write_summary(self, self.report(), n_nodes), file)
 
@@ -206,18 +213,22 @@ class ProfileStats:
         call (inside and outside the XLA program), the compile time, and the ``n_lines``
         costliest lines of the user's code, costliest first, or with ``order="line"`` in
         the code's order (stable from run to run). The same numbers as ``summary()``'s."""
-        from symnb.compile.profiling_tables import write_overview
+        from symnb.compile.profiling.render import write_overview
 
         return _write(write_overview(self, self.report(), n_lines, order), file)
 
     def line_times(self) -> list[tuple[str, float, float]]:
-        """``(line, seconds per call, % of the call)`` for each user line, costliest
-        first, with the rows no line owns (outside the program, XLA's own copies)."""
-        from symnb.compile.profiling_tables import line_rows
+        """``(line, seconds per call, % of the call)`` for each user line with a time of
+        its own, costliest first, with the rows no line owns (a fused operation of several
+        lines, the time outside the program, XLA's own copies): they add up to the call."""
+        from symnb.compile.profiling.render import line_rows
 
         report = self.report()
+        # A line whose work is all in fused operations has no time of its own: it is
+        # named in the fused operation's row, not listed at "0 s".
         return [] if report is None else [(r.key, r.seconds, r.percent)
-                                          for r in line_rows(self, report)]
+                                          for r in line_rows(self, report)
+                                          if r.seconds or not r.fused_in]
 
 
 def _write(text: str, file: TextIO | str | None) -> str | None:
@@ -225,16 +236,6 @@ def _write(text: str, file: TextIO | str | None) -> str | None:
         return text
     (file or sys.stdout).write(text)
     return None
-
-
-class _TimingLinker(Linker):
-    def __init__(self) -> None:
-        self.seconds: dict[int, float] = {}
-
-    def hook(self, index: int, node: Apply, thunk: Any) -> None:
-        start = time.perf_counter()
-        jax.block_until_ready(thunk())
-        self.seconds[index] = self.seconds.get(index, 0.0) + time.perf_counter() - start
 
 
 # -- compile-time events ---------------------------------------------------------------
