@@ -75,8 +75,10 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>{css} body {{ 
 window.ELK_SOURCE = {elk};
 window.start = async (encoded) => {{
   const t0 = performance.now();
+  const elk = new SymnbViewer.ElkRunner(window.ELK_SOURCE);  // as the widget does
+  elk.start();
   const model = await SymnbViewer.decodeModel(encoded);
-  window.mounted = SymnbViewer.mount(document.getElementById("host"), {{ model, elkSource: window.ELK_SOURCE }});
+  window.mounted = SymnbViewer.mount(document.getElementById("host"), {{ model, elk }});
   await window.mounted.ready;
   await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   return performance.now() - t0;
