@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -150,6 +151,8 @@ def main() -> None:
             runs = [measure(browser, encoded, page_path) for _ in range(args.runs)]
             browser.close()
     best = {key: min(r[key] for r in runs) for key in runs[0]}
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} after the runs "
+          "(the figures are wall-clock times in the page: a loaded machine lengthens them)")
     print(f"first paint (50,000 nodes, closed top level): {best['first_paint_ms']:.0f} ms (target 1000)")
     print(f"open a block (10 layers): {best['open_block_ms']:.0f} ms; open a layer (100 nodes): "
           f"{best['open_layer_ms']:.0f} ms (target 200)")
