@@ -133,7 +133,8 @@ SN.colourScale = function colourScale(values) {
   const log = lo > 0 && hi / lo > 1000;
   const f = (v) => (log ? Math.log10(v) : v);
   const a = f(lo), b = f(hi);
-  const t = (v) => (b > a ? (f(v) - a) / (b - a) : 1);
+  // All values equal: all zero (no NaN anywhere) reads as the scale's pale end, not its alarm.
+  const t = (v) => (b > a ? (f(v) - a) / (b - a) : hi === 0 ? 0 : 1);
   const colour = (v) => {
     const x = Math.min(Math.max(t(v), 0), 1);
     const r = Math.round(255 - 55 * x), g = Math.round(245 - 200 * x), bl = Math.round(235 - 215 * x);
