@@ -5,7 +5,8 @@ notebook, GitHub, a page without JavaScript).
 One column per region (the forward data path, the gradient, the updates), each box a
 top-level group (``layer() x12``, ``grad(loss)``) or node, in data-flow order, with an
 arrow where a box feeds the next one in its column. Root variables (inputs, parameters,
-constants) that feed one group only are drawn inside it, as the viewer draws them. Text is
+constants) that feed one group of their region only are drawn inside it, as the viewer
+draws them (``SN.boxMap`` in static/viewer_model.js). Text is
 12 px (11 px for the second line) at the picture's natural width, which is the cell's.
 """
 
@@ -84,8 +85,13 @@ def _top_level(model: dict) -> tuple[list[dict], set[tuple[str, str]]]:
     for e in model.get("edges", []):
         if e["src"] in nodes and e["dst"] in nodes:
             users.setdefault(e["src"], set()).add(top_of[e["dst"]])
-    for nid, n in nodes.items():  # a root feeding one group is drawn inside it
-        mine = users.get(nid, set()) - {nid}
+    def region(box: str) -> str:
+        return (groups[box] if box in groups else nodes[box]).get("region") or "forward"
+
+    for nid, n in nodes.items():  # a root feeding one group (of its own region) is drawn inside it
+        every = users.get(nid, set()) - {nid}
+        own = {u for u in every if region(u) == (n.get("region") or "forward")}
+        mine = own or every
         if top_of[nid] == nid and n.get("kind") in _LEAVES and len(mine) == 1 and next(iter(mine)) in groups:
             top_of[nid] = next(iter(mine))
     order = _data_flow_order(model, nodes)
