@@ -190,6 +190,11 @@ def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp)
     page.locator(".symnb-kernel-details").click()
     assert page.evaluate("window.sent.length") == 2
     # The cleanup removes what the view added (its window listeners are gone with it).
+    # The view listens on the window only while panning: cleaned up mid-drag.
+    assert page.evaluate("window.listening") == 0
+    box = page.locator(".symnb-viewport").bounding_box()
+    page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)
+    page.mouse.down()
     assert page.evaluate("window.listening") > 0
     page.evaluate("window.cleanup()")
     assert page.locator("#host g.symnb-node").count() == 0 and page.locator(".symnb-viewer").count() == 0

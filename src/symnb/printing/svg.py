@@ -126,17 +126,26 @@ def picture_svg(picture: GraphPicture, laid: Layout, max_width: int | None = 900
             f"{body}</svg>")
 
 
-def picture_img(svg: str) -> str:
+def picture_img(svg: str, min_scale: float | None = None) -> str:
     """The picture as an ``<img>`` holding the SVG (a ``data:`` URI): what a saved
     notebook keeps. Notebook viewers sanitize the HTML of outputs they do not trust (a
     notebook from elsewhere, GitHub) and drop inline ``<svg>``, but keep images. The SVG
     is percent-encoded, not base64, so its text (labels, types, values) can still be
-    compared by the notebook tests."""
+    compared by the notebook tests.
+
+    ``min_scale``: the picture is never shown smaller than this fraction of its natural
+    size (its text stays legible); a wider picture scrolls sideways in its cell."""
     head = svg[:svg.index(">")]
     width = _attribute(head, "width")
     uri = "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg, safe=" =:/,;()._-{}!*+@$[]'")
-    return (f'<img class="symnb-graph" src="{uri}" width="{width}" '
-            'alt="graph picture" style="max-width:100%;height:auto">')
+    if min_scale is None:
+        return (f'<img class="symnb-graph" src="{uri}" width="{width}" '
+                'alt="graph picture" style="max-width:100%;height:auto">')
+    natural = float(_attribute(head, "viewBox").split()[2])
+    shown = max(float(width), natural * min_scale)
+    return (f'<div class="symnb-scroll" style="overflow-x:auto;max-width:100%">'
+            f'<img class="symnb-graph" src="{uri}" width="{shown:.0f}" '
+            'alt="graph picture" style="max-width:none;height:auto"></div>')
 
 
 def _attribute(tag: str, name: str) -> str:

@@ -30,13 +30,14 @@ from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues
 from symnb.printing.failure import failure_html
 from symnb.printing.failure_card import failing_card_html
-from symnb.printing.graph_model import GraphPicture, creation_text
+from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
 from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
 from symnb.printing.html import pre
 from symnb.printing.svg import picture_img, picture_svg
 from symnb.printing.view_model import encode_view_model, view_model
+from symnb.printing.view_overview import overview_svg as view_overview_svg
 from symnb.widgets._view import WidgetView
 from symnb.widgets.explorer_failure import FailureParts
 from symnb.widgets.viewer import saved_viewer_html, state_html
@@ -44,6 +45,8 @@ from symnb.widgets.viewer import saved_viewer_html, state_html
 __all__ = ["GraphExplorer", "Entry"]
 
 _INDENT = "\u00a0\u00a0"  # non-breaking: the text tree keeps its indentation in HTML
+# The static overview's smallest text (11 px in the picture) stays at 9 px or more.
+OVERVIEW_MIN_SCALE = 9 / 11
 SAVED_TEXT_LINES = 200  # the saved text/plain's lines (the viewer and its overview carry the rest)
 
 
@@ -354,11 +357,17 @@ class GraphExplorer(FailureParts, WidgetView):
         iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
                       if self.picked else "")  # the picker's values and plot, as last shown
         return (f'<div class="symnb-explorer-snapshot">{self.header}'
-                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg())}{details}</div>'
+                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg(), OVERVIEW_MIN_SCALE)}'
+                f'{details}</div>'
                 f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}{iterations}</div>")
 
     def overview_svg(self) -> str:
-        """The picture of the top level with every group closed (the static overview)."""
+        """The static overview: a graph the viewer opens with its groups closed (more than
+        ``OPEN_UP_TO`` nodes) as its collapsed top level in columns that fit the cell (the
+        forward path, the gradient, the updates: ``view_overview``); a smaller one as its
+        whole picture."""
+        if len(self.view_model()["nodes"]) > OPEN_UP_TO:
+            return view_overview_svg(self.view_model())
         if not self.opened and not self.expanded:
             return self._svg
         picture = GraphPicture(self.obj, [], [], self.highlight, self.times, opened=[],

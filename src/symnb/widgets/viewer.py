@@ -22,13 +22,14 @@ when it boots. Opening, closing, selecting and searching send nothing else.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["viewer_source", "elk_source", "viewer_css", "widget_esm", "saved_viewer_html", "state_html",
-           "STATE_DEBOUNCE_MS"]
+           "STATE_DEBOUNCE_MS", "viewer_version"]
 
 _STATIC = Path(__file__).parent / "static"
 _PARTS = ("viewer_model.js", "viewer_layout.js", "viewer_route.js", "viewer_draw.js", "viewer_mount.js")
@@ -36,10 +37,32 @@ STATE_DEBOUNCE_MS = 1500
 
 
 @lru_cache(maxsize=1)
+def _viewer_expression() -> str:
+    """The viewer as one JavaScript expression whose value is its namespace."""
+    body = "\n".join((_STATIC / part).read_text(encoding="utf-8") for part in _PARTS)
+    return f"(function () {{\n\"use strict\";\nconst SN = {{}};\n{body}\nreturn SN;\n}})()"
+
+
+@lru_cache(maxsize=1)
 def viewer_source() -> str:
     """The viewer as one script defining ``SymnbViewer`` (``decodeModel``, ``mount``, ...)."""
-    body = "\n".join((_STATIC / part).read_text(encoding="utf-8") for part in _PARTS)
-    return f"const SymnbViewer = (function () {{\n\"use strict\";\nconst SN = {{}};\n{body}\nreturn SN;\n}})();\n"
+    return f"const SymnbViewer = {_viewer_expression()};\n"
+
+
+@lru_cache(maxsize=1)
+def viewer_version() -> str:
+    """A digest of the viewer's source: saved views made by one symnb share one copy."""
+    return hashlib.sha256(_viewer_expression().encode("utf-8")).hexdigest()[:12]
+
+
+@lru_cache(maxsize=1)
+def _saved_viewer_source() -> str:
+    # Saved outputs are classic scripts sharing the page's global scope: a top-level
+    # `const` would be declared again by the next saved view (a SyntaxError that stops it).
+    # Each viewer version is defined once, under its digest, for all the views on the page.
+    key = json.dumps(viewer_version())
+    return (f"window.SymnbViewers = window.SymnbViewers || {{}};\n"
+            f"if (!window.SymnbViewers[{key}]) window.SymnbViewers[{key}] = {_viewer_expression()};\n")
 
 
 @lru_cache(maxsize=1)
@@ -55,17 +78,30 @@ def viewer_css() -> str:
 
 
 _WIDGET_GLUE = """
+// While a live view shows, its saved snapshot (the next output) is hidden by a style rule
+// in the page's head; the rule goes with the last live view of that key.
+const hiding = new Map();  // snapshot key -> live views showing it
 function hideSnapshot(key) {
+  if (!key) return () => {};
   const id = `symnb-live-${key}`;
-  if (!key || document.getElementById(id)) return;
-  const style = document.createElement("style");
-  style.id = id;
-  style.textContent = `.symnb-snapshot[data-symnb-key="${key}"] { display: none !important; }`;
-  document.head.appendChild(style);
+  hiding.set(key, (hiding.get(key) || 0) + 1);
+  if (!document.getElementById(id)) {
+    const style = document.createElement("style");
+    style.id = id;
+    style.textContent = `.symnb-snapshot[data-symnb-key="${CSS.escape(key)}"] { display: none !important; }`;
+    document.head.appendChild(style);
+  }
+  return () => {
+    const left = (hiding.get(key) || 1) - 1;
+    if (left > 0) { hiding.set(key, left); return; }
+    hiding.delete(key);
+    const style = document.getElementById(id);
+    if (style) style.remove();
+  };
 }
 
 function render({ model, el }) {
-  hideSnapshot(model.get("snapshot_key"));
+  const unhide = hideSnapshot(model.get("snapshot_key"));
   el.classList.add("symnb-explorer");
   const header = document.createElement("div"), footer = document.createElement("div"), host = document.createElement("div");
   header.className = "symnb-header"; footer.className = "symnb-footer";
@@ -85,10 +121,13 @@ function render({ model, el }) {
     }
   };
   model.on("msg:custom", onMessage);
+  // ELK's worker starts while the model is decoded (the two take about as long).
+  const elk = ELK_SOURCE ? new SymnbViewer.ElkRunner(ELK_SOURCE) : null;
+  try { if (elk) elk.start(); } catch (err) { /* the first layout falls back and says why */ }
   SymnbViewer.decodeModel(model.get("model_data")).then((data) => {
     if (gone) return;
     mounted = SymnbViewer.mount(host, {
-      model: data, state: model.get("view_state"), elkSource: ELK_SOURCE, live: true,
+      model: data, state: model.get("view_state"), elk, live: true,
       details(id, into) {
         const button = document.createElement("button");
         button.className = "symnb-card-button symnb-kernel-details";
@@ -108,6 +147,10 @@ function render({ model, el }) {
     clearTimeout(stateTimer);
     model.off("msg:custom", onMessage);
     if (mounted) mounted.destroy();
+    else if (elk) elk.stop();
+    unhide();
+    el.replaceChildren();
+    el.classList.remove("symnb-explorer");
     delete el.symnbView;
   };
 }
@@ -130,6 +173,7 @@ def _script_text(source: str) -> str:
 
 _BOOT = """
 (function () {
+  const SymnbViewer = window.SymnbViewers[%(version)s];
   const key = %(key)s;
   const here = (document.currentScript && document.currentScript.closest(".symnb-snapshot"))
     || document.querySelector(`.symnb-snapshot[data-symnb-key="${key}"]`);
@@ -165,10 +209,10 @@ def saved_viewer_html(key: str, encoded_model: str) -> str:
     """The saved viewer's part of the snapshot: its host, the model and the boot script
     (inert where scripts do not run: then the static overview beside it shows)."""
     style = f"<style>{viewer_css()}</style>"
-    boot = _BOOT % {"key": json.dumps(key)}
+    boot = _BOOT % {"key": json.dumps(key), "version": json.dumps(viewer_version())}
     return (f'{style}<div class="symnb-saved-viewer"></div>'
             f'<script type="application/x-symnb-model" class="symnb-model">{_script_text(encoded_model)}</script>'
-            f"<script>{_script_text(viewer_source() + boot)}</script>")
+            f"<script>{_script_text(_saved_viewer_source() + boot)}</script>")
 
 
 def state_html(key: str, state: dict) -> str:

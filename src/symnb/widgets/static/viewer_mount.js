@@ -8,15 +8,18 @@
 
 const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
 const LAYOUT_TIMEOUT_MS = 20000;
+const BIG_VIEW = 100;  // boxes and frames
 
 SN.mount = function mount(host, options) {
+  // ELK's worker first: it reads its 1.6 MB script on its own thread while the model is indexed.
+  const elk = options.elk || (options.elkSource ? new SN.ElkRunner(options.elkSource) : null);
+  if (elk) { try { elk.start(); } catch (err) { /* the first layout reports it */ } }
   const ix = SN.indexModel(options.model);
   const disposers = [];
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); disposers.push(() => target.removeEventListener(type, fn, opts)); };
   const timers = new Set();
   const later = (fn, ms) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); return t; };
   const cancel = (t) => { clearTimeout(t); timers.delete(t); };
-  const elk = options.elkSource ? new SN.ElkRunner(options.elkSource) : null;
 
   // -- the page ---------------------------------------------------------------------------
   host.classList.add("symnb-viewer");
@@ -98,6 +101,17 @@ SN.mount = function mount(host, options) {
     return r ? { x: view.tx + (r.x + r.w / 2) * view.scale, y: view.ty + r.y * view.scale } : null;
   };
 
+  // A big view (past BIG_VIEW boxes) is laid out with one pass of ELK's crossing
+  // minimisation instead of seven: half the time (bench/bench_viewer.py), and the order
+  // the model gives (data-flow order) already leaves few crossings to remove.
+  const lighter = (graph) => {
+    let boxes = 0;
+    const count = (n) => { boxes += 1; (n.children || []).forEach(count); };
+    (graph.children || []).forEach(count);
+    if (boxes <= BIG_VIEW) return graph;
+    return { ...graph, layoutOptions: { ...graph.layoutOptions, "elk.layered.thoroughness": "1" } };
+  };
+
   async function layoutFor(nextOpen) {
     const nextBoxOf = SN.boxMap(ix, nextOpen).boxOf;
     const tree = SN.visibleTree(ix, nextOpen, nextBoxOf);
@@ -110,7 +124,7 @@ SN.mount = function mount(host, options) {
     }
     try {
       if (failing) throw new Error(`forced failure (${failing})`);
-      laid = await Promise.all(graphs.map((g) => elk.layout(g, LAYOUT_TIMEOUT_MS)));
+      laid = await Promise.all(graphs.map((g) => elk.layout(lighter(g), LAYOUT_TIMEOUT_MS)));
     } catch (err) {
       why = err && err.message ? err.message : String(err);
       if (failing === "all") throw new Error(`layout failed: ${why}; the simple layout was forced to fail too`);
@@ -248,22 +262,40 @@ SN.mount = function mount(host, options) {
   const cardActions = {
     isOpen, toggle: (g) => toggle(g), select: (id) => reveal(id),
     details: (id, into) => {
-      if (options.details) options.details(id, into);
-      else if (!ix.nodes.has(id)) return;
-      else into.append(SN.el("div", "symnb-card-note", "heatmaps and whole arrays come from a live kernel (not saved)"));
+      if (options.details) { options.details(id, into); return; }
+      const node = ix.nodes.get(id);
+      if (!node) return;
+      // Past the saved budget a node's summary and source line were left out: say so here,
+      // where the user looks for them, not only in the view's footer.
+      const trimmed = (options.model.not_saved || []).length && node.summary == null && node.code == null;
+      if (trimmed) into.append(SN.el("div", "symnb-card-note symnb-card-not-saved",
+        "value summary and source line: not saved (past the notebook's size budget)"));
+      into.append(SN.el("div", "symnb-card-note", "heatmaps and whole arrays come from a live kernel (not saved)"));
     },
   };
 
   // -- events --------------------------------------------------------------------------------
+  // Panning listens on the window only while the button is down: a view removed from the
+  // page without destroy() (a saved output JupyterLab drops) leaves no listener behind.
   let drag = null, dragged = false;
-  on(viewport, "mousedown", (e) => { if (e.target === mini) return; drag = { x: e.clientX, y: e.clientY, tx: view.tx, ty: view.ty }; dragged = false; });
-  on(window, "mousemove", (e) => {
+  const dragMove = (e) => {
     if (!drag) return;
     const dx = e.clientX - drag.x, dy = e.clientY - drag.y;
     if (Math.abs(dx) + Math.abs(dy) > 4) dragged = true;
     if (dragged) { view.tx = drag.tx + dx; view.ty = drag.ty + dy; applyView(); }
+  };
+  const dragEnd = () => {
+    drag = null;
+    window.removeEventListener("mousemove", dragMove);
+    window.removeEventListener("mouseup", dragEnd);
+  };
+  disposers.push(dragEnd);
+  on(viewport, "mousedown", (e) => {
+    if (e.target === mini) return;
+    drag = { x: e.clientX, y: e.clientY, tx: view.tx, ty: view.ty }; dragged = false;
+    window.addEventListener("mousemove", dragMove);
+    window.addEventListener("mouseup", dragEnd);
   });
-  on(window, "mouseup", () => { drag = null; });
   on(viewport, "click", (e) => {
     if (dragged) { dragged = false; return; }
     const box = e.target.closest && e.target.closest("g.symnb-node");

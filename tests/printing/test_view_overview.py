@@ -1,0 +1,27 @@
+"""The static overview of a view model (printing/view_overview.py): the collapsed top level
+in region columns that fit a cell, names as text."""
+
+import re
+
+from symnb.printing.view_overview import overview_svg
+from tests.browser.viewer_page import mlp_model
+
+XSS = "<img src=x onerror=alert(1)>"
+
+
+def test_the_overview_is_the_collapsed_top_level_in_region_columns():
+    model = mlp_model(layers=12)
+    model["groups"][-1]["label"] = XSS  # the updates group, named like an HTML tag
+    svg = overview_svg(model, width=860)
+    titles = re.findall(r'font-weight="bold">([^<]*)</text>', svg)
+    # The top level by hand: the series, the loss, the gradient, the updates. The roots are
+    # drawn inside the one box of their region they feed, as the viewer draws them: x and
+    # each layer's W and b in the series, y in the loss group.
+    top_groups = [g["label"] for g in model["groups"] if g["parent"] is None]
+    assert sorted(titles) == sorted(top_groups[:-1] + ["&lt;img src=x onerror=alert(1)&gt;"])
+    assert XSS not in svg
+    assert 'width="860"' in svg
+    columns = re.findall(r'<text x="[\d.]+" y="14" font-size="11" fill="#777">(\w+)</text>', svg)
+    assert columns == ["forward", "gradient", "updates"]
+    # The series box says how many calls it folds.
+    assert "12 calls" in svg
