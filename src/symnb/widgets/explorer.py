@@ -137,9 +137,28 @@ class GraphExplorer(FailureParts, WidgetView):
                                     self.times, opened=self.opened, time_total=self.time_total,
                                     like=getattr(self, "picture", None),
                                     call_shapes=self.call_values.shapes() if self.call_values else None)
-        self.layout = layout(self.picture, self.engine)
-        self._svg = picture_svg(self.picture, self.layout)
+        self._laid_out: tuple | None = None
         self.draw_seconds = time.perf_counter() - started
+
+    # The server-side picture is laid out only when asked for (``svg()``, ``layout``, a
+    # small graph's static overview): the browser's viewer draws the live view, and
+    # Graphviz takes minutes on some graphs of a few hundred boxes (a 260-step chain).
+    @property
+    def layout(self) -> Any:
+        """The server-side picture's layout (made on first use)."""
+        return self._server_picture()[0]
+
+    @property
+    def _svg(self) -> str:
+        return self._server_picture()[1]
+
+    def _server_picture(self) -> tuple:
+        if self._laid_out is None:
+            started = time.perf_counter()
+            laid_out = layout(self.picture, self.engine)
+            self._laid_out = (laid_out, picture_svg(self.picture, laid_out))
+            self.draw_seconds += time.perf_counter() - started
+        return self._laid_out
 
     def svg(self) -> str:
         """The picture, as SVG."""
