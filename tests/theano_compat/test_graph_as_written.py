@@ -79,8 +79,13 @@ def test_compiled_values_and_gradients(optimizer):
     assert {"local_sigmoid", "local_log_sigmoid", "local_log1m_sigmoid"} <= applied
     steps = RewriteStepper(f)
     assert "local_sigmoid" in {record.name for record in steps.history}
-    step = steps.step(next(i for i, r in enumerate(steps.history) if r.name == "local_sigmoid"))
+    index = next(i for i, r in enumerate(steps.history) if r.name == "local_sigmoid")
+    step = steps.step(index)
     assert "true_div" in step.before and "sigmoid" in step.after
+    # The gradient already computes sigmoid(z) (its stable form): the rewrite's own
+    # sigmoid(z) is one more, so it is added (nodes are matched one for one).
+    assert [str(n.op) for n in steps.comparison(index).added] == ["Elemwise{add,no_inplace}",
+                                                                 "Elemwise{sigmoid,no_inplace}"]
 
 
 def test_debugmode_notes_the_values_the_stabilization_changed():

@@ -13,6 +13,7 @@ equal op to matched inputs, whatever object it is; the others were removed or ad
 
 from __future__ import annotations
 
+import collections
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
@@ -162,7 +163,39 @@ def rewrite_changes(before: GraphState, after: GraphState, record: Any) -> Rewri
     replaced = keys.of_variable(record.old, before_numbers)
     moved = {(id(client), i): replaced for client, i in record.clients if client != "output"}
     after_numbers, after_nodes = keys.of_graph(after_order, after.inputs_of, moved)
-    kept = set(before_nodes.values()) & set(after_nodes.values())
-    return RewriteChanges([n for n in before_order if before_nodes[id(n)] not in kept],
-                          [n for n in after_order if after_nodes[id(n)] not in kept],
-                          before_order, after_order, before_numbers, after_numbers, keys)
+    # Matched as multisets: a graph may compute one thing twice (the gradient builds
+    # sigmoid(z) stably while a rewrite turns the forward 1 / (1 + exp(-z)) into another
+    # sigmoid(z)); one more of a key after the step is one added node, not zero.
+    old_region = {id(n) for n in _ancestors(record.old, before.inputs_of)}
+    new_region = {id(n) for n in record.imported}
+    removed = _unmatched(before_order, before_nodes, after_nodes, old_region)
+    added = _unmatched(after_order, after_nodes, before_nodes, new_region)
+    return RewriteChanges(removed, added, before_order, after_order, before_numbers,
+                          after_numbers, keys)
+
+
+def _unmatched(order: list[Apply], keys_here: dict[int, int], keys_there: dict[int, int],
+               region: set[int]) -> list[Apply]:
+    """The nodes of ``order`` left over once each is matched to a node of the other side
+    with the same key, one for one; the nodes of ``region`` (the step's own) are the
+    ones left over first."""
+    spare = collections.Counter(keys_here.values())
+    spare.subtract(collections.Counter(keys_there.values()))
+    left: set[int] = set()
+    for node in sorted(order, key=lambda n: id(n) not in region):  # the region's first
+        if spare[keys_here[id(node)]] > 0:
+            spare[keys_here[id(node)]] -= 1
+            left.add(id(node))
+    return [n for n in order if id(n) in left]
+
+
+def _ancestors(var: Variable, inputs_of: Callable[[Apply], Sequence[Variable]]) -> list[Apply]:
+    """The nodes ``var`` is computed from (its own first), reading inputs through ``inputs_of``."""
+    seen: dict[int, Apply] = {}
+    stack = [var]
+    while stack:
+        node = stack.pop().owner
+        if node is not None and id(node) not in seen:
+            seen[id(node)] = node
+            stack.extend(inputs_of(node))
+    return list(seen.values())
