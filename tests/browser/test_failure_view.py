@@ -19,11 +19,11 @@ from tests.browser.test_jupyterlab import chromium_browser
 from tests.browser.test_viewer import open_page, shot
 from tests.browser.viewer_page import viewer_page
 from tests.optional_tools import needs_chromium
+from tests.widgets.test_failure_view import make_scan_error
 
 pytestmark = [pytest.mark.slow, needs_chromium]
 
 RED = "rgb(217, 48, 37)"
-E_VALUE = np.arange(40, dtype="float32").reshape(5, 8) / 10
 
 
 @pytest.fixture(scope="module")
@@ -33,18 +33,7 @@ def browser():
 
 
 def _scan_error():
-    E = sn.shared(E_VALUE, name="E")
-    idx = T.lvector("idx")
-
-    def step(i_t, h, E):
-        return h + E[i_t].sum()
-
-    hs, _ = sn.scan(step, sequences=[idx], outputs_info=[T.constant(np.float32(0))],
-                    non_sequences=[E], name="step")
-    f = sn.function([idx], hs[-1])
-    with pytest.raises(sn.IndexOutOfBoundsError) as info:
-        f(np.array([0, 1, 2, 7, 3]))
-    return info.value
+    return make_scan_error()
 
 
 def _top_level_error():

@@ -29,6 +29,11 @@ def _text(page: str) -> str:
 
 @pytest.fixture(scope="module")  # one compile; each test makes its own explorer of it
 def scan_error():
+    return make_scan_error()
+
+
+def make_scan_error() -> BaseException:
+    """The issue's case: the step reads ``E[i_t]`` with ``i_t = 7`` at iteration 3."""
     E = sn.shared(E_VALUE, name="E")
     idx = T.lvector("idx")
 
