@@ -285,3 +285,28 @@ def test_an_overlay_where_nothing_differs_paints_nothing_alarming(browser, tmp_p
     assert fills and set(fills) == {"rgb(255, 245, 235)"}  # colourScale's colour at 0
     assert page.locator("g.symnb-dark").count() == 0
     assert not errors
+
+
+def test_time_outside_the_program_is_in_the_legend_on_the_same_scale(browser, tmp_path):
+    """A profile's time outside the XLA program (no box does that work) is drawn in the
+    legend with its share and coloured on the boxes' scale: with the boxes it makes up
+    the call. The share here is set in the model, as a profile's attribution writes it."""
+    from symnb.printing.view_model import view_model
+
+    train = mlp12_train()
+    times = {node: float(i + 1) for i, node in enumerate(train.nodes)}
+    model = view_model(train, times=times, time_total=sum(times.values()) / 0.6)
+    overlay = model["overlays"]["time_share"]
+    overlay["outside"] = 0.4  # the 40% of the call the node times above leave out
+    assert sum(overlay["values"].values()) + overlay["outside"] == pytest.approx(1.0, rel=1e-2)
+    page, errors = open_page(browser, viewer_page(tmp_path / "outside.html", model))
+    page.select_option("select.symnb-overlay", "time_share")
+    part = page.locator(".symnb-legend-part", has_text="outside the XLA program")
+    assert part.count() == 1 and "40%" in part.inner_text()
+    swatch = part.evaluate("el => getComputedStyle(el).borderLeftColor")
+    r, g, b = (int(c) for c in swatch[4:-1].split(","))
+    x = (245 - g) / 200  # where on the boxes' scale (viewer_draw.js colourScale) it sits
+    assert abs(255 - 55 * x - r) <= 1 and abs(235 - 215 * x - b) <= 1
+    assert x > 0.9  # 40% of the call: near the top of a scale whose boxes hold a few % each
+    shot(page, "20_mlp12_time_outside_the_program_in_legend")
+    assert not errors

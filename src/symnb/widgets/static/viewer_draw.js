@@ -156,6 +156,15 @@ SN.legend = function legend(host, overlay, scale, extremes) {
       host.append(link);
     }
   }
+  // A profile's parts of the call no box shows, coloured on the same scale: with the
+  // boxes' shares they make up the whole call.
+  for (const [key, words] of [["outside", "outside the XLA program (argument checks, dispatch, transfers, copies)"],
+                              ["unnamed", "XLA work no node names"]]) {
+    if (overlay[key] === undefined) continue;
+    const part = SN.el("span", "symnb-legend-part", `${words}: ${SN.number(100 * overlay[key])}%`);
+    part.style.borderLeft = `12px solid ${scale.colour(overlay[key])}`;
+    host.append(part);
+  }
   if (overlay.note) host.append(SN.el("span", "symnb-legend-note", overlay.note));
 };
 
