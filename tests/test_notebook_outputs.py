@@ -134,16 +134,21 @@ def _notebook(prefix: str) -> dict:
 def test_the_lasagne_explorers_edges_show_shapes():
     """Notebook 11 sets test values: its explorer's edges carry the values' shapes, not
     ``float32 (?, ?)`` (the static type, which is all a graph without values knows)."""
-    import urllib.parse
+    from symnb.printing.view_encode import decode_view_model
 
     cells = _notebook("11_")["cells"]
     (snapshot,) = ["".join(o["data"]["text/html"]) for c in cells if c["cell_type"] == "code"
                    for o in c.get("outputs", []) if "symnb-explorer-snapshot" in "".join(
                        o.get("data", {}).get("text/html", ""))]
-    (picture,) = re.findall(r'<img class="symnb-graph" src="data:image/svg\+xml;charset=utf-8,([^"]*)"', snapshot)
-    labels = re.findall(r'symnb-edge-label"[^>]*>([^<]*)<', urllib.parse.unquote(picture))
+    # The saved viewer's model: each edge's dtype and shape are its source's output's.
+    (blob,) = re.findall(r'class="symnb-model">([A-Za-z0-9+/=\s]+)</script>', snapshot)
+    model = decode_view_model(blob)
+    outs = {node["id"]: node["outs"] for node in model["nodes"]}
+    carried = [outs[e["src"]][e["out"]] for e in model["edges"]]
+    labels = {f'{o["dtype"]} {tuple(o["shape"])}' for o in carried if o["shape"] is not None}
     assert "float32 (8, 2)" in labels and "int32 (8,)" in labels
-    assert not [label for label in labels if "?" in label], labels
+    unknown = [o for o in carried if o["shape"] is None or None in o["shape"]]
+    assert not unknown, unknown
 
 
 def test_the_nan_notebooks_text_states_what_its_numbers_show():
