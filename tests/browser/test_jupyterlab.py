@@ -419,16 +419,13 @@ def check_snapshots(page) -> None:
 
 def open_big_graph(page) -> float:
     """In BIG_NOTEBOOK, open in ``page``: build the graph, then the seconds from running
-    ``GraphExplorer(w)`` to its 2,000 boxes drawn in the page."""
+    ``GraphExplorer(w)`` to its picture drawn in the page (the viewer's data-drawn)."""
     page.locator(".jp-Cell").first.click()
     page.keyboard.press("Shift+Enter")  # builds the graph (imports, 2,000 nodes)
     page.wait_for_selector(".jp-Cell >> nth=0 >> .jp-InputArea-prompt:has-text('[1]')", timeout=120_000)
     started = time.monotonic()
     page.keyboard.press("Shift+Enter")  # GraphExplorer(w)
-    page.wait_for_function(
-        "() => { const s = document.querySelector('.symnb-explorer svg.symnb-graph');"
-        " return s && Number(s.dataset.nodes) >= 2000 && s.querySelectorAll('g.symnb-node').length >= 2000; }",
-        timeout=120_000)
+    page.wait_for_selector(".symnb-explorer .symnb-viewer[data-drawn='1'] g.symnb-node", timeout=120_000)
     return time.monotonic() - started
 
 
@@ -445,15 +442,16 @@ def search_big_graph(explorer) -> float:
 def test_two_thousand_nodes_open_and_search_in_seconds(lab, browser):
     page = open_notebook(browser, lab, BIG_NOTEBOOK)
     seconds = open_big_graph(page)
-    explorer = page.locator(".symnb-explorer").first
-    status = explorer.locator(".symnb-status").inner_text()
+    explorer = page.locator(".symnb-explorer .symnb-viewer").first
+    status = explorer.get_attribute("data-engine")
     print(f"\n2,000-node explorer opened in {seconds:.2f} s in the browser ({status}; "
           f"drawn in the page in {explorer.get_attribute('data-draw-ms')} ms)")
     (SCREENSHOTS).mkdir(parents=True, exist_ok=True)
     (SCREENSHOTS / "timings.txt").write_text(f"2000-node explorer open: {seconds:.2f} s ({status})\n")
     # Usable: search finds a node and brings it into view.
     search_seconds = search_big_graph(explorer)
-    assert explorer.locator("g.symnb-node.symnb-match").count() == 1000  # the mul and add of each step
+    # The mul and add of each step, found by the page's index (most inside closed groups).
+    assert explorer.locator(".symnb-found").inner_text().startswith("1 of 1000")
     shot(page, explorer, "13_explorer_2000_nodes_search")
     page.close()
     shut_down_kernels(lab)
