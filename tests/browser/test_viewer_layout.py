@@ -13,25 +13,12 @@ import pytest
 
 from tests.browser.cnn09 import cnn09_train
 from tests.browser.mlp12 import mlp12_train
-from tests.browser.test_jupyterlab import chromium_browser
 from tests.browser.test_viewer import crosses, open_page, shot, smallest_text_px
+from tests.browser.test_viewer import browser, mlp  # noqa: F401 (the same module-scoped fixtures)
 from tests.browser.viewer_page import viewer_page
 from tests.optional_tools import needs_chromium
 
 pytestmark = [pytest.mark.slow, needs_chromium]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium_browser() as chromium:
-        yield chromium
-
-
-@pytest.fixture(scope="module")
-def mlp():
-    from symnb.printing.view_model import view_model
-
-    return view_model(mlp12_train())
 
 
 def drawn(page):
