@@ -181,3 +181,24 @@ def test_a_saved_viewers_model_is_compared_through_the_pictures_beside_it():
     assert first != again and 'class="symnb-model">' in first
     assert _as_nbval_compares(first) == _as_nbval_compares(again)
     assert _as_nbval_compares(first) != _as_nbval_compares(other)
+
+
+def test_a_saved_viewers_library_is_not_compared_but_its_view_is():
+    """The saved viewer's own script and style (symnb's JavaScript, tested in
+    tests/browser/) change with symnb, not with the notebook: a stored view made by an
+    older viewer compares equal to a fresh one. Its boot script and the view it draws
+    (the overview picture, the model's text beside it) stay compared."""
+    from symnb.widgets import GraphExplorer
+    from symnb.widgets.viewer import viewer_version
+
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    fresh = GraphExplorer(x * 2).snapshot_bundle()["text/html"]
+    version = viewer_version()
+    older = (fresh.replace(version, "0123456789ab")
+             .replace("const SN = {};", "const SN = { older: true };")
+             .replace(".symnb-viewer {", ".symnb-viewer { color: red;", 1))
+    assert older != fresh and "older: true" in older and "color: red" in older
+    assert _as_nbval_compares(older) == _as_nbval_compares(fresh)
+    assert "const SymnbViewer = window.SymnbViewers" in _as_nbval_compares(fresh)  # the boot script stays
+    changed_boot = fresh.replace("watch.observe(here);", "watch.observe(document.body);")
+    assert _as_nbval_compares(changed_boot) != _as_nbval_compares(fresh)

@@ -47,6 +47,9 @@ const ROOT_OPTIONS = {
   "elk.padding": "[top=12,left=12,bottom=12,right=12]",
 };
 const FRAME_TOP = 30;
+// A big view's options (SN.mount's `lighter`): one pass of crossing minimisation instead of
+// seven, Brandes-Koepf's node placement instead of network simplex.
+SN.BIG_VIEW_OPTIONS = { "elk.layered.thoroughness": "1", "elk.layered.nodePlacement.strategy": "BRANDES_KOEPF" };
 
 SN.REGIONS = ["forward", "gradient", "updates"];
 // The gradient flows back up, the way backpropagation is drawn: the gradient of layer k
@@ -121,18 +124,54 @@ SN.layoutGraphs = function layoutGraphs(ix, tree, bundles) {
 
 const edgesIn = (n) => [...(n.edges || []), ...(n.children || []).flatMap(edgesIn)];
 
+const LAYOUTS_KEPT = 32;
+
+// The warm-up graph: three frames of a chain of ten labelled boxes, a bundle between them.
+SN.warmUpGraph = function warmUpGraph(options) {
+  const frame = (f) => ({
+    id: `w${f}`, layoutOptions: { "elk.padding": `[top=${FRAME_TOP},left=12,bottom=12,right=12]` },
+    children: Array.from({ length: 10 }, (_, k) => ({ id: `w${f}_${k}`, width: 120, height: BOX_H })),
+    edges: Array.from({ length: 9 }, (_, k) => ({ id: `w${f}e${k}`, sources: [`w${f}_${k}`], targets: [`w${f}_${k + 1}`],
+      labels: [{ text: "float32 (64, 64)", width: 120, height: 16 }] })),
+  });
+  const edges = [0, 1].map((f) => ({ id: `wx${f}`, sources: [`w${f}_9`], targets: [`w${f + 1}_0`] }));
+  return { id: "warm-up", layoutOptions: { ...ROOT_OPTIONS, ...options }, children: [0, 1, 2].map(frame), edges };
+};
+
 // ELK in a worker built from its source text. One layout at a time; a timeout or an error
 // rejects (the worker is then thrown away and made again on the next call).
 SN.ElkRunner = class ElkRunner {
-  constructor(source) { this.source = source; this.worker = null; this.url = null; this.next = 0; }
+  constructor(source) { this.source = source; this.worker = null; this.url = null; this.next = 0; this.done = new Map(); }
   start() {
     if (this.worker) return;
     if (!this.source) throw new Error("no ELK source in this page");
     this.url = URL.createObjectURL(new Blob([this.source], { type: "text/javascript" }));
     this.worker = new Worker(this.url);
     this.worker.postMessage({ id: this.next++, cmd: "register", algorithms: ["layered"] });
+    // A first layout warms ELK's code up (the browser compiles its hot paths as they run:
+    // a 160-box view took 170 ms after one layout, 55 ms after ten). It runs while the page
+    // decodes the model; warmUp() runs more while the worker is idle.
+    this.warmUp(1);
+  }
+  warmUp(times) {
+    if (!this.worker) return;
+    for (let i = 0; i < times; i++) {
+      const graph = SN.warmUpGraph(i % 2 ? SN.BIG_VIEW_OPTIONS : {});  // both kinds of view
+      this.worker.postMessage({ id: this.next++, cmd: "layout", graph, layoutOptions: {}, options: {} });
+    }
   }
   layout(graph, timeoutMs) {
+    // A region whose boxes did not change (the gradient while a forward group opens) is
+    // not laid out again: its last layout, by the graph's text.
+    const key = JSON.stringify(graph);
+    if (this.done.has(key)) return Promise.resolve(JSON.parse(this.done.get(key)));
+    return this.run(graph, timeoutMs).then((laid) => {
+      if (this.done.size >= LAYOUTS_KEPT) this.done.delete(this.done.keys().next().value);
+      this.done.set(key, JSON.stringify(laid));
+      return laid;
+    });
+  }
+  run(graph, timeoutMs) {
     return new Promise((resolve, reject) => {
       try { this.start(); } catch (err) { reject(err); return; }
       const id = this.next++, worker = this.worker;

@@ -61,12 +61,7 @@ SN.indexModel = function indexModel(model) {
       for (let g = nodeGroup.get(id); g && !order.has(g); g = parent.get(g)) order.set(g, at);
     }
   }
-  const searchText = [];
-  for (const n of nodes.values()) {
-    searchText.push([n.id, `${n.label || ""}\u0001${n.name || ""}\u0001${n.op || ""}`.toLowerCase()]);
-  }
-  for (const g of groups.values()) searchText.push([g.id, String(g.label || "").toLowerCase()]);
-  return { model, nodes, groups, parent, kids, nodeGroup, size, order, inputs, consumers, searchText };
+  return { model, nodes, groups, parent, kids, nodeGroup, size, order, inputs, consumers, searchText: null };
 };
 
 // Node ids in data-flow order (Kahn's, ties in the model's order; a cycle's rest last).
@@ -186,12 +181,24 @@ SN.typeText = function typeText(ix, edge) {
   return `${out.dtype || ""}${shape}`;
 };
 
+// One lower-cased string per node (label, name, op) and group, made at the first search:
+// not on the way to the first paint.
+SN.searchText = function searchText(ix) {
+  if (ix.searchText) return ix.searchText;
+  ix.searchText = [];
+  for (const n of ix.nodes.values()) {
+    ix.searchText.push([n.id, `${n.label || ""}\u0001${n.name || ""}\u0001${n.op || ""}`.toLowerCase()]);
+  }
+  for (const g of ix.groups.values()) ix.searchText.push([g.id, String(g.label || "").toLowerCase()]);
+  return ix.searchText;
+};
+
 // Search in the whole graph (closed groups too): ids whose label, name or op contain `query`.
 SN.search = function search(ix, query, limit = 5000) {
   const q = query.trim().toLowerCase();
   if (!q) return [];
   const hits = [];
-  for (const [id, text] of ix.searchText) {
+  for (const [id, text] of SN.searchText(ix)) {
     if (text.includes(q)) { hits.push(id); if (hits.length >= limit) break; }
   }
   return hits;

@@ -9,6 +9,7 @@
 const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
 const LAYOUT_TIMEOUT_MS = 20000;
 const BIG_VIEW = 100;  // boxes and frames
+const IDLE_WARM_UPS = 4;  // ELK layouts run after the first paint (SN.ElkRunner.warmUp)
 
 SN.mount = function mount(host, options) {
   // ELK's worker first: it reads its 1.6 MB script on its own thread while the model is indexed.
@@ -102,14 +103,16 @@ SN.mount = function mount(host, options) {
   };
 
   // A big view (past BIG_VIEW boxes) is laid out with one pass of ELK's crossing
-  // minimisation instead of seven: half the time (bench/bench_viewer.py), and the order
-  // the model gives (data-flow order) already leaves few crossings to remove.
+  // minimisation instead of seven, and Brandes-Koepf's node placement instead of network
+  // simplex: together a quarter of the time (bench/bench_viewer.py: 160 boxes, 190 ms to
+  // 90 ms warm), and the order the model gives (data-flow order) already leaves few
+  // crossings to remove. Small views keep the straighter placement.
   const lighter = (graph) => {
     let boxes = 0;
     const count = (n) => { boxes += 1; (n.children || []).forEach(count); };
     (graph.children || []).forEach(count);
     if (boxes <= BIG_VIEW) return graph;
-    return { ...graph, layoutOptions: { ...graph.layoutOptions, "elk.layered.thoroughness": "1" } };
+    return { ...graph, layoutOptions: { ...graph.layoutOptions, ...SN.BIG_VIEW_OPTIONS } };
   };
 
   async function layoutFor(nextOpen) {
@@ -349,7 +352,11 @@ SN.mount = function mount(host, options) {
   });
 
   let destroyed = false;
-  const first = show(open, selected, null).then((ok) => { if (ok && selected) centreOnIfHidden(); return ok; });
+  const first = show(open, selected, null).then((ok) => {
+    if (ok && selected) centreOnIfHidden();
+    if (elk) later(() => elk.warmUp(IDLE_WARM_UPS), 0);  // before the user's first click
+    return ok;
+  });
   function centreOnIfHidden() {
     const p = screenOf(boxOf(selected));
     if (p && (p.x < 0 || p.y < 0 || p.x > viewport.clientWidth || p.y > viewport.clientHeight)) centreOn(selected);
