@@ -14,11 +14,14 @@ def test_the_overview_is_the_collapsed_top_level_in_region_columns():
     model["groups"][-1]["label"] = XSS  # the updates group, named like an HTML tag
     svg = overview_svg(model, width=860)
     titles = re.findall(r'font-weight="bold">([^<]*)</text>', svg)
-    # The top level by hand: the series, the loss, the gradient, the updates. The roots are
-    # drawn inside the one box of their region they feed, as the viewer draws them: x and
-    # each layer's W and b in the series, y in the loss group.
+    # The top level by hand: the inputs x and y, the series, the loss, the gradient, the
+    # updates. Parameters are drawn inside the one box of their region they feed, as the
+    # viewer draws them (each layer's W and b in the series); the function's inputs are
+    # boxes of their own at the top of the spine, as in the viewer.
     top_groups = [g["label"] for g in model["groups"] if g["parent"] is None]
-    assert sorted(titles) == sorted(top_groups[:-1] + ["&lt;img src=x onerror=alert(1)&gt;"])
+    inputs = [n["label"] for n in model["nodes"] if n["kind"] == "input"]
+    assert sorted(inputs) == ["x", "y"]
+    assert sorted(titles) == sorted(inputs + top_groups[:-1] + ["&lt;img src=x onerror=alert(1)&gt;"])
     assert XSS not in svg
     assert 'width="860"' in svg
     columns = re.findall(r'<text x="[\d.]+" y="14" font-size="11" fill="#777">(\w+)</text>', svg)

@@ -11,6 +11,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile.profiling import seconds_text
+from symnb.core.graph import toposort
 from symnb.printing.view_encode import decode_view_model
 from symnb.widgets import GraphExplorer, ProfileView, RewriteStepper, TestValueEditor
 
@@ -404,3 +405,18 @@ def test_a_deep_graphs_saved_text_stays_small():
     assert len(whole) > 260 and len(explorer.text()) > 30_000
     assert saved[:200] == [line if len(line) <= 160 else line[:159] + "\u2026" for line in whole[:200]]
     assert saved[200] == f"... {len(whole) - 200} more lines (explorer.text() has them all)" and len(saved) == 201
+
+
+def test_the_saved_overview_counts_the_whole_graph():
+    # The overview's note counted the server picture's boxes (17 for a 270-node training
+    # step whose groups start closed); it names the graph's operations, as toposort has them.
+    def block(h):
+        return T.tanh(h * 1.5)
+
+    x = T.vector("x", test_value=np.ones(2, "float32"))
+    h = x
+    for _ in range(60):
+        h = block(h)  # 60 calls: the view folds them into one closed box
+    explorer = GraphExplorer(h)
+    saved = explorer.snapshot_bundle()["text/html"]
+    assert len(toposort([h])) == 120 and "120 operations; open the notebook trusted" in saved

@@ -133,8 +133,8 @@ def picture_img(svg: str, min_scale: float | None = None) -> str:
     is percent-encoded, not base64, so its text (labels, types, values) can still be
     compared by the notebook tests.
 
-    ``min_scale``: the picture is never shown smaller than this fraction of its natural
-    size (its text stays legible); a wider picture scrolls sideways in its cell."""
+    ``min_scale``: the picture shrinks to fit its cell, but never below this fraction of
+    its natural size (its text stays legible); past that it scrolls sideways in its cell."""
     head = svg[:svg.index(">")]
     width = _attribute(head, "width")
     uri = "data:image/svg+xml;charset=utf-8," + urllib.parse.quote(svg, safe=" =:/,;()._-{}!*+@$[]'")
@@ -144,8 +144,8 @@ def picture_img(svg: str, min_scale: float | None = None) -> str:
     natural = float(_attribute(head, "viewBox").split()[2])
     shown = max(float(width), natural * min_scale)
     return (f'<div class="symnb-scroll" style="overflow-x:auto;max-width:100%">'
-            f'<img class="symnb-graph" src="{uri}" width="{shown:.0f}" '
-            'alt="graph picture" style="max-width:none;height:auto"></div>')
+            f'<img class="symnb-graph" src="{uri}" width="{shown:.0f}" alt="graph picture" '
+            f'style="width:100%;max-width:{shown:.0f}px;min-width:{natural * min_scale:.0f}px;height:auto"></div>')
 
 
 def _attribute(tag: str, name: str) -> str:

@@ -4,9 +4,10 @@ notebook, GitHub, a page without JavaScript).
 
 One column per region (the forward data path, the gradient, the updates), each box a
 top-level group (``layer() x12``, ``grad(loss)``) or node, in data-flow order, with an
-arrow where a box feeds the next one in its column. Root variables (inputs, parameters,
-constants) that feed one group of their region only are drawn inside it, as the viewer
-draws them (``SN.boxMap`` in static/viewer_model.js). Text is
+arrow where a box feeds the next one in its column. Parameters and constants that feed
+one group of their region only are drawn inside it, and the function's inputs are boxes of
+their own at the top of the spine, as the viewer draws them (``SN.boxMap`` in
+static/viewer_model.js). Text is
 12 px (11 px for the second line) at the picture's natural width, which is the cell's.
 """
 
@@ -20,7 +21,7 @@ __all__ = ["overview_svg"]
 _REGIONS = ("forward", "gradient", "updates")
 _FILL = {"forward": "#eef3fb", "gradient": "#fdecea", "updates": "#fff4e0"}
 _STROKE = {"forward": "#4a6fa5", "gradient": "#b3261e", "updates": "#9a6700"}
-_LEAVES = {"input", "shared", "constant"}
+_LEAVES = {"shared", "constant"}  # drawn inside the one group using them (the viewer's LEAVES)
 _CHAR = 7.3  # the monospace font's advance at 12 px
 _BOX_H, _GAP, _TOP = 40, 26, 26
 

@@ -370,7 +370,8 @@ class GraphExplorer(FailureParts, WidgetView):
         """The saved form: where scripts run, the client-side viewer on the embedded model
         (in the state the user left, read from the state output); where they do not, a
         static overview of the collapsed top level, legible at the cell's width."""
-        note = (f'<div style="{TEXT_STYLE};color:#555">{self.picture.count()} nodes; open the '
+        operations = sum(node["kind"] == "op" for node in self.view_model()["nodes"])
+        note = (f'<div style="{TEXT_STYLE};color:#555">{operations} operations; open the '
                 "notebook trusted (or its nbconvert HTML) to explore it.</div>")
         details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
         iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
