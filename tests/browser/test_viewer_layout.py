@@ -297,3 +297,23 @@ def test_time_outside_the_program_is_in_the_legend_on_the_same_scale(browser, tm
     assert x > 0.9  # 40% of the call: near the top of a scale whose boxes hold a few % each
     shot(page, "20_mlp12_time_outside_the_program_in_legend")
     assert not errors
+
+
+def test_opening_a_forward_group_lays_out_only_the_forward_region_again(browser, tmp_path, mlp):
+    """A region whose boxes did not change (the gradient, the updates, while a forward
+    group opens) keeps its layout: ELK's worker lays out the forward region alone, and
+    closing the group again lays out nothing (the first view's layout, drawn the same)."""
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
+    before = drawn(page)
+    page.evaluate("""() => { window.laidOut = [];
+      const run = SymnbViewer.ElkRunner.prototype.run;
+      SymnbViewer.ElkRunner.prototype.run = function (graph, ms) { laidOut.push(graph.id); return run.call(this, graph, ms); }; }""")
+    series = top_series(mlp)["id"]
+    regions = {g.get("region") or "forward" for g in mlp["groups"]}
+    assert {"forward", "gradient", "updates"} <= regions
+    assert page.evaluate(f"mounted.view.open({json.dumps(series)})") is True
+    assert page.evaluate("window.laidOut") == ["region:forward"]
+    assert page.evaluate(f"mounted.view.close({json.dumps(series)})") is True
+    assert page.evaluate("window.laidOut") == ["region:forward"]
+    assert drawn(page) == before
+    assert not errors
