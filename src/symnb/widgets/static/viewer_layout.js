@@ -126,15 +126,15 @@ const edgesIn = (n) => [...(n.edges || []), ...(n.children || []).flatMap(edgesI
 
 const LAYOUTS_KEPT = 32;
 
-// The warm-up graph: three frames of a chain of ten labelled boxes, a bundle between them.
-SN.warmUpGraph = function warmUpGraph(options) {
+// The warm-up graph: three frames of a chain of `boxes` labelled boxes, a bundle between them.
+SN.warmUpGraph = function warmUpGraph(options, boxes) {
   const frame = (f) => ({
     id: `w${f}`, layoutOptions: { "elk.padding": `[top=${FRAME_TOP},left=12,bottom=12,right=12]` },
-    children: Array.from({ length: 10 }, (_, k) => ({ id: `w${f}_${k}`, width: 120, height: BOX_H })),
-    edges: Array.from({ length: 9 }, (_, k) => ({ id: `w${f}e${k}`, sources: [`w${f}_${k}`], targets: [`w${f}_${k + 1}`],
+    children: Array.from({ length: boxes }, (_, k) => ({ id: `w${f}_${k}`, width: 120, height: BOX_H })),
+    edges: Array.from({ length: boxes - 1 }, (_, k) => ({ id: `w${f}e${k}`, sources: [`w${f}_${k}`], targets: [`w${f}_${k + 1}`],
       labels: [{ text: "float32 (64, 64)", width: 120, height: 16 }] })),
   });
-  const edges = [0, 1].map((f) => ({ id: `wx${f}`, sources: [`w${f}_9`], targets: [`w${f + 1}_0`] }));
+  const edges = [0, 1].map((f) => ({ id: `wx${f}`, sources: [`w${f}_${boxes - 1}`], targets: [`w${f + 1}_0`] }));
   return { id: "warm-up", layoutOptions: { ...ROOT_OPTIONS, ...options }, children: [0, 1, 2].map(frame), edges };
 };
 
@@ -151,12 +151,12 @@ SN.ElkRunner = class ElkRunner {
     // A first layout warms ELK's code up (the browser compiles its hot paths as they run:
     // a 160-box view took 170 ms after one layout, 55 ms after ten). It runs while the page
     // decodes the model; warmUp() runs more while the worker is idle.
-    this.warmUp(1);
+    this.warmUp(1, 10);
   }
-  warmUp(times) {
+  warmUp(times, boxes) {
     if (!this.worker) return;
     for (let i = 0; i < times; i++) {
-      const graph = SN.warmUpGraph(i % 2 ? SN.BIG_VIEW_OPTIONS : {});  // both kinds of view
+      const graph = SN.warmUpGraph(i % 2 ? SN.BIG_VIEW_OPTIONS : {}, boxes);  // both kinds of view
       this.worker.postMessage({ id: this.next++, cmd: "layout", graph, layoutOptions: {}, options: {} });
     }
   }

@@ -9,7 +9,7 @@
 const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
 const LAYOUT_TIMEOUT_MS = 20000;
 const BIG_VIEW = 100;  // boxes and frames
-const IDLE_WARM_UPS = 4;  // ELK layouts run after the first paint (SN.ElkRunner.warmUp)
+const IDLE_WARM_UPS = 6;  // ELK layouts of 120 boxes run after the first paint (SN.ElkRunner.warmUp)
 
 SN.mount = function mount(host, options) {
   // ELK's worker first: it reads its 1.6 MB script on its own thread while the model is indexed.
@@ -354,7 +354,7 @@ SN.mount = function mount(host, options) {
   let destroyed = false;
   const first = show(open, selected, null).then((ok) => {
     if (ok && selected) centreOnIfHidden();
-    if (elk) later(() => elk.warmUp(IDLE_WARM_UPS), 0);  // before the user's first click
+    if (elk) later(() => elk.warmUp(IDLE_WARM_UPS, 40), 0);  // before the user's first click
     return ok;
   });
   function centreOnIfHidden() {
