@@ -1,5 +1,5 @@
 """The graph model the client-side viewer draws: :func:`view_model` (a JSON-able dict,
-the contract written in the viewer's VIEWER_FORMAT notes) and :func:`encode_view_model`
+the contract written in the docs' viewer_format.md) and :func:`encode_view_model`
 (its saved form within a byte budget, :mod:`symnb.printing.view_encode`).
 
 It is read from the pictures' data layer: the node ids, labels and shapes of
