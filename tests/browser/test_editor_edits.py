@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.browser.test_jupyterlab import (  # noqa: F401 (fixtures)
-    browser, lab, open_notebook, run_all, shot, shut_down_kernels, write_notebook,
+    browser, lab, open_notebook, run_all, save_and_close, shot, shut_down_kernels, write_notebook,
 )
 from tests.optional_tools import needs_chromium
 
@@ -56,10 +56,7 @@ def test_an_edit_shows_the_code_that_keeps_it_live_and_saved(lab, browser):
     editor = page.locator(".symnb-editor-result").first.locator("xpath=..")
     shot(page, editor, "20_editor_edited_code")
 
-    page.keyboard.press("Control+s")
-    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
-    page.close()
-    shut_down_kernels(lab)
+    save_and_close(page, lab)
     page = open_notebook(browser, lab, "editor.ipynb", kernel=False)
     saved = page.locator(".symnb-snapshot .symnb-editor-snapshot").first
     saved.wait_for(timeout=60_000)

@@ -196,6 +196,15 @@ def open_notebook(browser, lab, name: str, kernel: bool = True):
     return page
 
 
+def save_and_close(page, lab) -> None:
+    """Save the notebook (waiting until Lab marks it clean), close its page and shut its
+    kernel down: what a user does before the notebook is reopened to read."""
+    page.keyboard.press("Control+s")
+    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
+    page.close()
+    shut_down_kernels(lab)
+
+
 def run_all(page) -> None:
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -306,10 +315,7 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     shot(page, stepper, "9_stepper_next")
 
     # Save, close, shut the kernel down; reopen with a fresh kernel: the snapshots show.
-    page.keyboard.press("Control+s")
-    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
-    page.close()
-    shut_down_kernels(lab)
+    save_and_close(page, lab)
     saved = json.loads((lab["root"] / NOTEBOOK).read_text())
     assert any("symnb-snapshot" in "".join(o.get("data", {}).get("text/html", ""))
                for c in saved["cells"] for o in c.get("outputs", []))
@@ -381,10 +387,7 @@ def test_profile_views_are_compact_agree_and_save_what_was_refreshed(lab, browse
     shot(page, graph, "17_time_coloured_graph_legend")
 
     # Save; reopen with no kernel: the profile's snapshot is the refreshed one.
-    page.keyboard.press("Control+s")
-    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
-    page.close()
-    shut_down_kernels(lab)
+    save_and_close(page, lab)
     page = open_notebook(browser, lab, PROFILE_NOTEBOOK, kernel=False)
     snapshots = page.locator(".symnb-snapshot .symnb-profile pre")
     snapshots.first.wait_for(timeout=30_000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.test_jupyterlab import (  # noqa: F401 (fixtures)
-    browser, lab, open_notebook, run_all, shot, shut_down_kernels, write_notebook,
+    browser, lab, open_notebook, run_all, save_and_close, shot, shut_down_kernels, write_notebook,
 )
 from tests.magics.test_symgraph import MLP_CELL
 from tests.optional_tools import needs_chromium
@@ -56,10 +56,7 @@ def test_symgraph_of_a_model_fits_one_screen_until_opened(lab, browser):
     shot(page, header, "17_symgraph_mlp_group_opened")
 
     # Saved and reopened without a kernel: the snapshot folds the same way.
-    page.keyboard.press("Control+s")
-    page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
-    page.close()
-    shut_down_kernels(lab)
+    save_and_close(page, lab)
     page = open_notebook(browser, lab, "mlp.ipynb", kernel=False)
     snapshot = page.locator(".symnb-snapshot").first
     snapshot.wait_for(timeout=60_000)

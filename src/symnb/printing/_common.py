@@ -18,7 +18,7 @@ from symnb.core.graph.collector import collector_paused as collector_paused
 from symnb.core.graph.type import describe_shape
 
 __all__ = ["char_id", "leaf_text", "value_text", "output_text", "graph_parts", "summarize_value",
-           "collector_paused"]
+           "collector_paused", "cut_text"]
 
 _SMALL = 6  # arrays up to this size are shown in full
 
@@ -56,6 +56,11 @@ def value_text(data: np.ndarray) -> str:
     if array.ndim == 0:
         return str(array[()])  # NumPy scalar: '2.0', not array2string's '2.'
     return " ".join(np.array2string(array, separator=", ").split())  # one line
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, the last an ellipsis when cut."""
+    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
 
 
 def output_text(var: Variable) -> str:

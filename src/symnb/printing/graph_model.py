@@ -30,27 +30,27 @@ label, ``F1``), and the time outside the program; these are the picture's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable
-from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
+from symnb.printing._common import collector_paused, cut_text, graph_parts, output_text, value_text
 from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, crossings, node_name, role_label, rewrite_origins
 from symnb.printing.node_facts import creation_text as creation_text
 from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
+from symnb.printing.picture_nodes import InnerPicture, PictureEdge, PictureNode, TimeUnit
 
 __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "value_of",
            "family_of", "creation_text"]
 
-_LABEL_LIMIT = 40
+LABEL_LIMIT = 40  # characters of a box's label
 OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
 FIRST_BOXES = 24  # boxes a larger graph's first picture may grow to by opening groups
+
 
 def root_variables(order: list[Apply], inputs: Sequence[Variable],
                    outputs: Sequence[Variable]) -> list[Variable]:
@@ -66,105 +66,6 @@ def root_variables(order: list[Apply], inputs: Sequence[Variable],
         if var.owner is None:
             roots.setdefault(id(var), var)
     return list(roots.values())
-
-
-def _cut(text: str, limit: int = _LABEL_LIMIT) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "\u2026"
-
-
-@dataclass
-class TimeUnit:
-    """A part of a timed call that is no single box: a fused XLA operation (one unit,
-    its members marked ``in F1``) or the time outside the program; drawn above the graph
-    with its share and the same heat scale as the boxes."""
-
-    text: str
-    seconds: float
-    share: float
-    heat: float
-
-
-@dataclass(eq=False)
-class PictureNode:
-    """One drawn node: an Apply (``kind`` ``apply``) or a root variable (``input``,
-    ``shared``, ``constant``)."""
-
-    id: str
-    kind: str
-    label: str           # the user's name / source text (apply), the name (root)
-    sublabel: str        # the op (apply), the type (root)
-    family: str
-    obj: Apply | Variable
-    is_output: bool = False
-    note: str = ""       # an inner graph's output role: then / else / until
-    error: bool = False  # named by the error being shown
-    has_inner: bool = False
-    inner: list["InnerPicture"] = field(default_factory=list)  # when expanded
-    hidden: int = 0      # nodes folded into this one when collapsed
-    role: str = ""       # what made it, when not the user's line: "grad of tanh", "fused: ..."
-    group_inputs: list = field(default_factory=list)   # a group's box: what enters it
-    group_outputs: list = field(default_factory=list)  # and what leaves it
-    seconds: float | None = None  # time per call, when the picture carries times
-    time_share: float = 0.0  # of the call (or of the timed nodes' total)
-    heat: float = 0.0        # seconds over the costliest node's: 1.0 for the costliest
-    share_of: str = "the nodes' time"  # what time_share is a share of
-    change: str = ""     # a rewrite comparison's mark: "removed", "added" or "" (unchanged)
-    fused_in: str = ""  # the label of the fused operation (``F1``) doing its work, if untimed
-
-    @property
-    def time_tag(self) -> str:
-        """`` · 35.0%``: the share a timed node shows after its op (`` · in F1``: a node
-        whose work is all in a fused operation), or ''."""
-        if self.seconds is None:
-            return f" \u00b7 in {self.fused_in}" if self.fused_in else ""
-        return f" \u00b7 {percent_text(100 * self.time_share)}"
-
-    @property
-    def caption(self) -> str:
-        """The second line drawn in the box: the op (or type), then the time tag."""
-        return self.sublabel + self.time_tag
-
-    def time_text(self) -> str:
-        """``1.200e-04s per call (35.0% of the call)``, or "" when untimed: written as
-        the profile's tables write them."""
-        if self.seconds is None:
-            return (f"no time of its own: its work is in the fused XLA operation {self.fused_in}, "
-                    "timed as one unit (above the graph)") if self.fused_in else ""
-        return (f"{seconds_text(self.seconds)} per call ({percent_text(100 * self.time_share)} "
-                f"of {self.share_of})")
-
-    @property
-    def variable(self) -> Variable:
-        """The variable this node stands for (an Apply's first output; a group's first
-        output)."""
-        if self.kind == "group":
-            return self.group_outputs[0] if self.group_outputs else self.group_inputs[0]
-        return self.obj.outputs[0] if isinstance(self.obj, Apply) else self.obj
-
-    def search_text(self) -> str:
-        return f"{self.label} {self.sublabel}".lower()
-
-
-@dataclass(eq=False)
-class PictureEdge:
-    source: str
-    target: str
-    label: str           # the shape moved, ``float32 (256, 3)``, prefixed by the input position
-    variable: Variable
-    port: tuple[int, int] = (0, 1)  # (input position, number of inputs) of the target
-    variables: list = field(default_factory=list)  # every variable it carries (into a group)
-
-    def __post_init__(self) -> None:
-        if not self.variables:
-            self.variables.append(self.variable)
-
-
-@dataclass(eq=False)
-class InnerPicture:
-    """An inner graph drawn inside an expanded node, under ``title``."""
-
-    title: str
-    picture: "GraphPicture"
 
 
 class GraphPicture:
@@ -377,7 +278,8 @@ class GraphPicture:
             outer = self._outer_names.get(id(var))
             if outer:
                 name = f"{name} \u2190 {outer}" if name != outer else name
-        self.nodes[node_id] = PictureNode(node_id, kind, _cut(name), self.shapes.text(var), kind, var)
+        self.nodes[node_id] = PictureNode(node_id, kind, cut_text(name, LABEL_LIMIT), self.shapes.text(var),
+                                          kind, var)
         return node_id
 
     def _apply(self, node: Apply, node_id: str, hidden: set[int]) -> None:
@@ -385,11 +287,12 @@ class GraphPicture:
         text = output_text(out) if len(node.outputs) == 1 else node.op.display_name()
         role = role_label(node, self.origins)
         name = node_name(node, self.origins)
-        picture_node = PictureNode(node_id, "apply", _cut(name), _cut(node.op.display_name(), 48),
+        picture_node = PictureNode(node_id, "apply", cut_text(name, LABEL_LIMIT),
+                                   cut_text(node.op.display_name(), 48),
                                    family_of(node.op), node, error=id(node) in self.highlight,
                                    has_inner=bool(node.op.inner_graphs), role=role or "")
         if name == text:  # no user name or source text: the op alone says it
-            picture_node.label = _cut(node.op.display_name(), 48)
+            picture_node.label = cut_text(node.op.display_name(), 48)
             picture_node.sublabel = self.shapes.text(out)
         self.nodes[node_id] = picture_node
         if picture_node.has_inner and node_id in self.expanded:
@@ -446,7 +349,7 @@ class GraphPicture:
                            and self._box_of(v.owner) == group_id}}
         sublabel = (f"{group.size} nodes \u00b7 {len(ins)} in \u00b7 {len(outs)} out"
                     if group.kind != "roots" else f"{len(group.roots)} variables")
-        node = PictureNode(group_id, "group", _cut(group.title), sublabel, "group", group)
+        node = PictureNode(group_id, "group", cut_text(group.title, LABEL_LIMIT), sublabel, "group", group)
         node.group_inputs, node.group_outputs = list(ins.values()), list(outs.values())
         return node
 

@@ -23,7 +23,7 @@ from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
 __all__ = ["kind_of", "shown_name", "value_summary", "value_html", "array_html", "pre", "table",
-           "variable_rows", "variables_table", "node_details_html", "function_rows", "TEXT_STYLE",
+           "variable_rows", "node_details_html", "function_rows", "TEXT_STYLE",
            "PENDING", "NOT_COMPUTED"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
@@ -128,15 +128,6 @@ def variable_rows(var: Variable) -> list[tuple[str, str]]:
     """The (field, HTML) rows describing ``var``."""
     return [("name", _e(label(var))), ("type", _e(repr(var.type))), ("computed by", _e(kind_of(var))),
             ("test value", value_html(var)), ("created at", _e(creation_text(var)))]
-
-
-def variables_table(named: Sequence[tuple[str, Variable]]) -> str:
-    """One compact table of several variables: name, type, op, value, line."""
-    # The type on one line: "float32 (?, ?)" broke after "float32" in a crowded table.
-    rows = [(_e(name), f'<span style="{_ONE_LINE}">{_e(var.type.short())}</span>', _e(kind_of(var)),
-             value_html(var), _e(creation_text(var))) for name, var in named]
-    return table(rows, header=("name", "type", "computed by", "test value", "created at"),
-                 escape=False)
 
 
 def _button(action: str, node_id: str, text: str) -> str:

@@ -20,6 +20,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.type import describe_shape
+from symnb.printing._common import cut_text
 
 __all__ = ["short_op", "role_label", "node_name", "rewrite_origins", "Shapes", "crossings"]
 
@@ -35,10 +36,6 @@ def short_op(name: str) -> str:
     return head
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= _ROLE_LIMIT else text[:_ROLE_LIMIT - 1] + "\u2026"
-
-
 def role_label(node: Apply, origins: dict[int, str]) -> str | None:
     """``fused: mul·add``, ``grad of tanh`` (``grad: Alloc`` for the seed), ``<rewrite>:
     <op>`` (only with ``config.exception_verbosity == 'high'``: a rewrite's name is
@@ -46,15 +43,15 @@ def role_label(node: Apply, origins: dict[int, str]) -> str | None:
     then the label)."""
     if type(node.op).__name__ == "Composite":
         inner = node.op.inner_graphs[0].nodes
-        return _cut("fused: " + "\u00b7".join(short_op(n.op.display_name()) for n in inner))
+        return cut_text("fused: " + "\u00b7".join(short_op(n.op.display_name()) for n in inner), _ROLE_LIMIT)
     scopes = node.site.scoping.scopes
     if scopes and scopes[-1].kind == "grad_of":
-        return _cut(f"grad of {short_op(scopes[-1].name)}")
+        return cut_text(f"grad of {short_op(scopes[-1].name)}", _ROLE_LIMIT)
     if scopes and scopes[-1].kind == "grad":  # the seed (ones like the cost), the sums
-        return _cut(f"grad: {short_op(node.op.display_name())}")
+        return cut_text(f"grad: {short_op(node.op.display_name())}", _ROLE_LIMIT)
     if id(node) in origins and config.exception_verbosity == "high":
         # A rewrite's name is symnb's internal name: shown only when asked for.
-        return _cut(f"{origins[id(node)]}: {short_op(node.op.display_name())}")
+        return cut_text(f"{origins[id(node)]}: {short_op(node.op.display_name())}", _ROLE_LIMIT)
     return None
 
 

@@ -1,5 +1,5 @@
 """The graph model the client-side viewer draws: :func:`view_model` (a JSON-able dict,
-the contract written in the viewer's VIEWER_FORMAT notes) and :func:`encode_view_model`
+the contract written in the docs' viewer_format.md) and :func:`encode_view_model`
 (its saved form within a byte budget, :mod:`symnb.printing.view_encode`).
 
 It is read from the pictures' data layer: the node ids, labels and shapes of
@@ -25,7 +25,7 @@ import numpy as np
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
 from symnb.core.tensor.shared import SharedVariable
-from symnb.printing._common import collector_paused, graph_parts, output_text, value_text
+from symnb.printing._common import collector_paused, cut_text, graph_parts, output_text, value_text
 from symnb.printing.graph_model import OPEN_UP_TO, root_variables
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, node_name, rewrite_origins, short_op
@@ -214,7 +214,7 @@ class _Builder:
             text = self.texts.label(var)
         view = self.groups.of_tree(self.tree.group_of(var))
         line, code = self.texts.where(var.site)
-        return {"id": self.ids[id(var)], "kind": kind, "label": _cut(text), "op": None, "name": name,
+        return {"id": self.ids[id(var)], "kind": kind, "label": cut_text(text, _LABEL_LIMIT), "op": None, "name": name,
                 "group": view.id if view is not None else None,
                 "region": view.region if view is not None else "forward", "line": line, "code": code,
                 "outs": [self._out(var)], "summary": self._summary(var), "failing": False}
@@ -230,7 +230,7 @@ class _Builder:
                 text = display
         line, code = self.texts.where(node.site)
         first = node.outputs[0]
-        return {"id": self.ids[id(node)], "kind": "op", "label": _cut(text), "op": display,
+        return {"id": self.ids[id(node)], "kind": "op", "label": cut_text(text, _LABEL_LIMIT), "op": display,
                 "name": first.name if len(node.outputs) == 1 or first.name else None,
                 "group": group.id if group is not None else None,
                 "region": self.groups.update_region(node),
@@ -391,7 +391,3 @@ class _SiteTexts:
         if found is None:
             found = self._where[key] = (site.short(), site.line or None)
         return found
-
-
-def _cut(text: str) -> str:
-    return text if len(text) <= _LABEL_LIMIT else text[:_LABEL_LIMIT - 1] + "\u2026"
