@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser.mlp12 import mlp12_train
 from tests.browser.test_jupyterlab import SCREENSHOTS, chromium_browser
-from tests.browser.viewer_page import mlp_model, viewer_page
+from tests.browser.viewer_page import STAND_IN_MODEL, mlp_model, viewer_page
 from tests.optional_tools import needs_chromium
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -141,64 +141,101 @@ def test_names_reach_the_page_as_text(browser, tmp_path):
     shot(page, "05_xss_name_as_text")
 
 
-COUNT_MESSAGES = """async ([esm, data]) => {
-  const handlers = {}, sent = [];
+COUNT_MESSAGES = """async ([esm, data, elk]) => {
+  const sent = [];
   // The listeners put on window by code in the view's module (not the page's tooling), less those it took off.
   window.listening = 0;
   const add = window.addEventListener.bind(window), remove = window.removeEventListener.bind(window);
   const ours = () => /blob:/.test(new Error().stack);
   window.addEventListener = (...a) => { if (ours()) window.listening += 1; add(...a); };
   window.removeEventListener = (...a) => { if (ours()) window.listening -= 1; remove(...a); };
-  const model = {
-    get: (k) => ({ model_data: data, view_state: {}, snapshot_key: "k1", header: "", footer: "" })[k],
-    on: (name, fn) => { handlers[name] = fn; }, off: () => {},
-    send: (m) => sent.push(m), set: () => {}, save_changes: () => {},
-  };
+  const model = STAND_IN(data, elk, sent);
   const module = await import(URL.createObjectURL(new Blob([esm], { type: "text/javascript" })));
+  window.esmModule = module;
   const el = document.getElementById("host");
   window.cleanup = module.default.render({ model, el });
   window.sent = sent;
-  for (let i = 0; i < 200 && !el.symnbView; i++) await new Promise((r) => setTimeout(r, 50));
-  return !!el.symnbView;
-}"""
+  for (let i = 0; i < 200 && !(el.querySelector(".symnb-viewer") && el.querySelector(".symnb-viewer").dataset.drawn); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return el.querySelector(".symnb-viewer").dataset.engine;
+}""".replace("STAND_IN", STAND_IN_MODEL)
+
+# A second view of the same module on the page (another widget, its own model).
+SECOND_VIEW = """async ([data, elk]) => {
+  const sent = [], el = document.createElement("div");
+  document.body.append(el);
+  window.esmModule.default.render({ model: STAND_IN(data, elk, sent), el });
+  for (let i = 0; i < 200 && !(el.querySelector(".symnb-viewer") && el.querySelector(".symnb-viewer").dataset.drawn); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return { engine: el.querySelector(".symnb-viewer").dataset.engine, sent };
+}""".replace("STAND_IN", STAND_IN_MODEL)
 
 
-def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
-    from symnb.printing.view_encode import encode_view_model
-    from symnb.widgets.viewer import STATE_DEBOUNCE_MS, viewer_css, widget_esm
+def widget_page(browser, tmp_path):
+    from symnb.widgets.viewer import viewer_css
 
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     (tmp_path / "w.html").write_text(f"<!doctype html><style>{viewer_css()}</style><div id=host></div>")
     page.goto((tmp_path / "w.html").as_uri())
-    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), encode_view_model(mlp)]) is True
+    return page
+
+
+def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
+    from symnb.printing.view_encode import encode_view_model
+    from symnb.widgets.viewer import STATE_DEBOUNCE_MS, elk_source, widget_esm
+
+    page = widget_page(browser, tmp_path)
+    data = encode_view_model(mlp)
+    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), data, elk_source()]) == "ELK layered"
+    # One message: the page asks its kernel for ELK's source (not in the widget's module,
+    # which is saved with each view).
+    assert page.evaluate("window.sent") == [{"elk": True}]
+    # Another view on the page uses the same answer: it asks nothing.
+    second = page.evaluate(SECOND_VIEW, [data, elk_source()])
+    assert second == {"engine": "ELK layered", "sent": []}
+    page.evaluate("document.body.lastChild.remove()")
+    page.evaluate("window.sent.length = 0")
     page.wait_for_selector("g.symnb-node")
     series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
-    box = page.locator(f'g.symnb-node[data-id="{series}"]')
+    box = page.locator(f'#host g.symnb-node[data-id="{series}"]')
     box.click()  # select
     box.click()  # open (a selected group's second click)
-    page.wait_for_selector(f'g.symnb-frame[data-group="{series}"]')
-    page.locator(f'g.symnb-node[data-id="{mlp_series_items(mlp, series)[0]}"]').click()  # select another
-    page.locator("input.symnb-search").type("dot", delay=20)
-    page.locator(f'g.symnb-frame[data-group="{series}"] .symnb-frame-title').click()  # close
-    page.wait_for_function(f"!document.querySelector('g.symnb-frame[data-group=\"{series}\"]')")
+    page.wait_for_selector(f'#host g.symnb-frame[data-group="{series}"]')
+    page.locator(f'#host g.symnb-node[data-id="{mlp_series_items(mlp, series)[0]}"]').click()  # select another
+    page.locator("#host input.symnb-search").type("dot", delay=20)
+    page.locator(f'#host g.symnb-frame[data-group="{series}"] .symnb-frame-title').click()  # close
+    page.wait_for_function(f"!document.querySelector('#host g.symnb-frame[data-group=\"{series}\"]')")
     assert page.evaluate("window.sent.length") == 0
     # After the user stops: ONE state message (what the saved notebook keeps).
     page.wait_for_timeout(STATE_DEBOUNCE_MS + 700)
     sent = page.evaluate("window.sent")
     assert len(sent) == 1 and set(sent[0]["state"]) == {"open", "selected", "overlay"}
     # The card's kernel button asks for details: one message, on demand.
-    page.locator(".symnb-kernel-details").click()
+    page.locator("#host .symnb-kernel-details").click()
     assert page.evaluate("window.sent.length") == 2
     # The cleanup removes what the view added (its window listeners are gone with it).
     # The view listens on the window only while panning: cleaned up mid-drag.
     assert page.evaluate("window.listening") == 0
-    box = page.locator(".symnb-viewport").bounding_box()
+    box = page.locator("#host .symnb-viewport").bounding_box()
     page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)
     page.mouse.down()
     assert page.evaluate("window.listening") > 0
     page.evaluate("window.cleanup()")
     assert page.locator("#host g.symnb-node").count() == 0 and page.locator(".symnb-viewer").count() == 0
     assert page.evaluate("window.listening") == 0
+
+
+def test_with_no_kernel_to_send_elk_the_view_lays_out_simply_and_says_why(browser, tmp_path, mlp):
+    """Widget state restored with no kernel: nobody answers the ELK request."""
+    from symnb.printing.view_encode import encode_view_model
+    from symnb.widgets.viewer import ELK_WAIT_MS, widget_esm
+
+    page = widget_page(browser, tmp_path)
+    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), encode_view_model(mlp), None]) == "simple layered layout"
+    status = page.locator(".symnb-status").inner_text()
+    assert f"no kernel sent ELK's source in {ELK_WAIT_MS / 1000:g} s" in status, status
+    assert page.locator("#host g.symnb-node").count() > 0
+    shot(page, "06_no_kernel_simple_layout")
 
 
 def saved_notebook(tmp_path, explorer_obj, state=None):

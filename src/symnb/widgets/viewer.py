@@ -5,7 +5,12 @@ places from the same source:
 
 - live, as the anywidget front end of :class:`~symnb.widgets.explorer.GraphExplorer`
   (:func:`widget_esm`), with ELK (``static/elk-worker.min.js``, elkjs, EPL-2.0, built by
-  ``js/build.sh``) in a web worker made from a Blob URL of its text;
+  ``js/build.sh``) in a web worker made from a Blob URL of its text. The module holds no
+  ELK: anywidget saves the module with every view's widget state, and ELK's 1.6 MB there
+  grew a notebook by that much per view. The first view on a page asks its kernel for
+  ELK's source (``{"elk": true}``, answered ``{"elk_source": ...}``); every view on the page
+  shares that one answer. With no kernel to answer (widget state restored without one)
+  the view lays out with the simple layout and says why;
 - saved, as a ``<script>`` in the snapshot's ``text/html`` (:func:`saved_viewer_html`),
   which boots the same viewer on the embedded model where a page runs scripts (trusted
   JupyterLab and Notebook 7, VS Code, nbconvert's HTML) -- lazily, when it scrolls into
@@ -29,11 +34,14 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["viewer_source", "elk_source", "viewer_css", "widget_esm", "saved_viewer_html", "state_html",
-           "STATE_DEBOUNCE_MS", "viewer_version"]
+           "STATE_DEBOUNCE_MS", "ELK_WAIT_MS", "viewer_version"]
 
 _STATIC = Path(__file__).parent / "static"
 _PARTS = ("viewer_model.js", "viewer_layout.js", "viewer_route.js", "viewer_draw.js", "viewer_mount.js")
 STATE_DEBOUNCE_MS = 1500
+# How long a live view waits for its kernel to send ELK's source before it lays out with
+# the simple layout (no kernel: a notebook opened with its widget state saved).
+ELK_WAIT_MS = 5000
 
 
 @lru_cache(maxsize=1)
@@ -100,6 +108,35 @@ function hideSnapshot(key) {
   };
 }
 
+// ELK's source, asked of the kernel once per page and shared by every view on it (a
+// promise on globalThis, by viewer version: each view's module is its own copy). A view
+// waits ELK_WAIT_MS for it; unanswered, it is asked again by the next view made (a kernel
+// may have started since), and an answer that comes late serves the views made after it.
+function elkSource(model) {
+  const pages = (globalThis.SymnbElkSources = globalThis.SymnbElkSources || {});
+  if (!pages[VIEWER_VERSION]) {
+    let answered = false;
+    const asked = new Promise((resolve, reject) => {
+      const listen = (msg) => {
+        if (!msg || typeof msg.elk_source !== "string") return;
+        answered = true;
+        model.off("msg:custom", listen);
+        resolve(msg.elk_source);
+      };
+      model.on("msg:custom", listen);
+      try { model.send({ elk: true }); } catch (err) { model.off("msg:custom", listen); reject(err); }
+    });
+    pages[VIEWER_VERSION] = asked;
+    asked.then(() => { pages[VIEWER_VERSION] = asked; }, () => { if (pages[VIEWER_VERSION] === asked) delete pages[VIEWER_VERSION]; });
+    setTimeout(() => { if (!answered && pages[VIEWER_VERSION] === asked) delete pages[VIEWER_VERSION]; }, ELK_WAIT_MS);
+  }
+  let timer = null;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no kernel sent ELK's source in ${ELK_WAIT_MS / 1000} s`)), ELK_WAIT_MS);
+  });
+  return Promise.race([pages[VIEWER_VERSION], late]).finally(() => clearTimeout(timer));
+}
+
 function render({ model, el }) {
   const unhide = hideSnapshot(model.get("snapshot_key"));
   el.classList.add("symnb-explorer");
@@ -121,9 +158,10 @@ function render({ model, el }) {
     }
   };
   model.on("msg:custom", onMessage);
-  // ELK's worker starts while the model is decoded (the two take about as long).
-  const elk = ELK_SOURCE ? new SymnbViewer.ElkRunner(ELK_SOURCE) : null;
-  try { if (elk) elk.start(); } catch (err) { /* the first layout falls back and says why */ }
+  // ELK's source is asked for and its worker started while the model is decoded (the two
+  // take about as long); with no answer, each layout falls back and says why.
+  const elk = new SymnbViewer.ElkRunner(elkSource(model));
+  elk.start().catch(() => { /* the first layout falls back and says why */ });
   SymnbViewer.decodeModel(model.get("model_data")).then((data) => {
     if (gone) return;
     mounted = SymnbViewer.mount(host, {
@@ -147,7 +185,7 @@ function render({ model, el }) {
     clearTimeout(stateTimer);
     model.off("msg:custom", onMessage);
     if (mounted) mounted.destroy();
-    else if (elk) elk.stop();
+    else elk.stop();
     unhide();
     el.replaceChildren();
     el.classList.remove("symnb-explorer");
@@ -161,9 +199,11 @@ export default { render };
 
 @lru_cache(maxsize=1)
 def widget_esm() -> str:
-    """The anywidget module: the viewer, ELK's source as a string, and ``render``."""
-    return (viewer_source() + f"const ELK_SOURCE = {json.dumps(elk_source())};\n"
-            f"const STATE_DEBOUNCE_MS = {STATE_DEBOUNCE_MS};\n" + _WIDGET_GLUE)
+    """The anywidget module: the viewer and ``render`` (ELK's source is asked of the kernel
+    once per page, :meth:`GraphView answers <symnb.widgets.graph_view.graph_view_class>`)."""
+    return (viewer_source() + f"const VIEWER_VERSION = {json.dumps(viewer_version())};\n"
+            f"const STATE_DEBOUNCE_MS = {STATE_DEBOUNCE_MS};\nconst ELK_WAIT_MS = {ELK_WAIT_MS};\n"
+            + _WIDGET_GLUE)
 
 
 def _script_text(source: str) -> str:

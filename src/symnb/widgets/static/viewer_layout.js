@@ -121,20 +121,25 @@ SN.layoutGraphs = function layoutGraphs(ix, tree, bundles) {
 
 const edgesIn = (n) => [...(n.edges || []), ...(n.children || []).flatMap(edgesIn)];
 
-// ELK in a worker built from its source text. One layout at a time; a timeout or an error
-// rejects (the worker is then thrown away and made again on the next call).
+// ELK in a worker built from its source text, or from a promise of it (the live view asks
+// its kernel for the text while the model is decoded). start() resolves once the worker
+// runs; a stop() before the text comes makes none. One layout at a time; a timeout or an
+// error rejects (the worker is then thrown away and made again on the next call).
 SN.ElkRunner = class ElkRunner {
-  constructor(source) { this.source = source; this.worker = null; this.url = null; this.next = 0; }
+  constructor(source) { this.source = Promise.resolve(source); this.worker = null; this.url = null; this.next = 0; this.stops = 0; }
   start() {
-    if (this.worker) return;
-    if (!this.source) throw new Error("no ELK source in this page");
-    this.url = URL.createObjectURL(new Blob([this.source], { type: "text/javascript" }));
-    this.worker = new Worker(this.url);
-    this.worker.postMessage({ id: this.next++, cmd: "register", algorithms: ["layered"] });
+    const stops = this.stops;
+    return this.source.then((text) => {
+      if (this.worker || stops !== this.stops) return;
+      if (!text) throw new Error("no ELK source in this page");
+      this.url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      this.worker = new Worker(this.url);
+      this.worker.postMessage({ id: this.next++, cmd: "register", algorithms: ["layered"] });
+    });
   }
   layout(graph, timeoutMs) {
-    return new Promise((resolve, reject) => {
-      try { this.start(); } catch (err) { reject(err); return; }
+    return this.start().then(() => new Promise((resolve, reject) => {
+      if (!this.worker) { reject(new Error("the layout worker was stopped")); return; }
       const id = this.next++, worker = this.worker;
       const timer = setTimeout(() => { this.stop(); reject(new Error(`ELK took more than ${timeoutMs / 1000} s`)); }, timeoutMs);
       const listen = (event) => {
@@ -147,9 +152,10 @@ SN.ElkRunner = class ElkRunner {
       worker.addEventListener("message", listen);
       worker.onerror = (event) => { clearTimeout(timer); this.stop(); reject(new Error(event.message || "the layout worker failed")); };
       worker.postMessage({ id, cmd: "layout", graph, layoutOptions: {}, options: {} });
-    });
+    }));
   }
   stop() {
+    this.stops += 1;
     if (this.worker) this.worker.terminate();
     if (this.url) URL.revokeObjectURL(this.url);
     this.worker = null; this.url = null;

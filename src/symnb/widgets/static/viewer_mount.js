@@ -1,7 +1,8 @@
 // symnb viewer, part 5 of 5: the view. Opens and closes groups, selects, searches, pans,
 // zooms, colours by an overlay: all here, with no kernel message. Options:
 //   model: the decoded view model; state: {open, selected, overlay} to start from;
-//   elkSource: ELK's worker source (none: the simple layout); details(id, host): fills
+//   elkSource: ELK's worker source (none: the simple layout), or elk: an SN.ElkRunner
+//   (the live view's, started while its source comes); details(id, host): fills
 //   the card's kernel part (a live kernel's heatmaps) or says what was not saved;
 //   onState(state): told after each successful draw (the live view saves it, debounced).
 // Returns {destroy, view}: destroy() removes every listener, timer and worker it made.
@@ -13,7 +14,7 @@ const BIG_VIEW = 100;  // boxes and frames
 SN.mount = function mount(host, options) {
   // ELK's worker first: it reads its 1.6 MB script on its own thread while the model is indexed.
   const elk = options.elk || (options.elkSource ? new SN.ElkRunner(options.elkSource) : null);
-  if (elk) { try { elk.start(); } catch (err) { /* the first layout reports it */ } }
+  if (elk) elk.start().catch(() => { /* the first layout reports it */ });
   const ix = SN.indexModel(options.model);
   const disposers = [];
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); disposers.push(() => target.removeEventListener(type, fn, opts)); };
