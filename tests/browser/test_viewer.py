@@ -150,6 +150,7 @@ COUNT_MESSAGES = """async ([esm, data, elk]) => {
   window.addEventListener = (...a) => { if (ours()) window.listening += 1; add(...a); };
   window.removeEventListener = (...a) => { if (ours()) window.listening -= 1; remove(...a); };
   const model = STAND_IN(data, elk, sent);
+  window.standIn = model;
   const module = await import(URL.createObjectURL(new Blob([esm], { type: "text/javascript" })));
   window.esmModule = module;
   const el = document.getElementById("host");
@@ -236,6 +237,45 @@ def test_with_no_kernel_to_send_elk_the_view_lays_out_simply_and_says_why(browse
     assert f"no kernel sent ELK's source in {ELK_WAIT_MS / 1000:g} s" in status, status
     assert page.locator("#host g.symnb-node").count() > 0
     shot(page, "06_no_kernel_simple_layout")
+
+
+def test_the_python_api_opens_groups_in_the_live_view(browser, tmp_path):
+    """Notebook 06: ``explorer.expand(loop)`` left the loop's group closed in the viewer;
+    ``open`` of a call inside a folded series left the series closed."""
+    import numpy as np
+
+    import symnb as sn
+    import symnb.tensor as T
+    from symnb.widgets import GraphExplorer
+    from symnb.widgets.viewer import elk_source, widget_esm
+
+    xs = T.matrix("xs", test_value=np.array([[1, 2], [3, 4], [5, 6]], "float32"))
+    hs, _ = sn.scan(lambda x_t, h: T.tanh(x_t + 0.5 * h), sequences=[xs], outputs_info=[T.zeros(2, "float32")])
+    mlp_explorer = GraphExplorer(mlp12_train(layers=3))
+    for explorer in (GraphExplorer((hs ** 2).sum()), mlp_explorer):
+        sent = []
+        explorer.widget.send = lambda content, buffers=None: sent.append(content)
+        page = widget_page(browser, tmp_path)
+        assert page.evaluate(COUNT_MESSAGES, [widget_esm(), explorer.view_data(), elk_source()]) == "ELK layered"
+        model = explorer.view_model()
+        parents = {g["id"]: g["parent"] for g in model["groups"]}
+        if explorer is mlp_explorer:  # a call inside the series `layer() x3`
+            target = next(g for g in parents if parents[g] is not None and parents[parents[g]] is None)
+            explorer.open(target)
+            shown = next(n["id"] for n in model["nodes"] if n["group"] == target)
+            opened = [target, parents[target]]
+        else:
+            (target,) = explorer.search("scan")
+            explorer.expand(target)
+            shown = target
+            opened = [next(n["group"] for n in model["nodes"] if n["id"] == target)]
+        assert page.locator(f'#host g.symnb-node[data-id="{shown}"]').count() == 0  # inside a closed group
+        page.evaluate("(m) => window.standIn.deliver(m)", sent[-1])
+        page.wait_for_selector(f'#host g.symnb-node[data-id="{shown}"]', timeout=20_000)
+        for group in opened:
+            assert page.locator(f'#host g.symnb-frame[data-group="{group}"]').count() == 1
+        shot(page, f"07_python_opened_{'call' if explorer is mlp_explorer else 'loop'}")
+        page.close()
 
 
 def saved_notebook(tmp_path, explorer_obj, state=None):

@@ -107,7 +107,8 @@ window.ready = SymnbViewer.decodeModel({text}).then((model) => {{
 
 # A stand-in for anywidget's model, for the widget's own module (`render`): it records
 # what the view sends in `sent` and answers the page's ELK request as the kernel's
-# GraphView does, with `elk` (null: no kernel, no answer). A JS expression.
+# GraphView does, with `elk` (null: no kernel, no answer); `deliver(msg)` hands the view a
+# message from the kernel (a Python-side command). A JS expression.
 STAND_IN_MODEL = """((data, elk, sent) => {
   const handlers = [];
   return {
@@ -119,5 +120,6 @@ STAND_IN_MODEL = """((data, elk, sent) => {
       if (m.elk && elk !== null) setTimeout(() => handlers.slice().forEach((h) => h({ elk_source: elk })), 10);
     },
     set: () => {}, save_changes: () => {},
+    deliver: (msg) => handlers.slice().forEach((h) => h(msg)),
   };
 })"""

@@ -28,6 +28,8 @@ class FailureParts:
     measure: str
     error: BaseException | None
     opened: list[str]
+    expanded: list[str]
+    selected: str
 
     def loops(self) -> list[Apply]:
         """The loops around the failing node, outermost first (empty unless the error is a
@@ -96,19 +98,20 @@ class FailureParts:
         return summary_plot_svg(points, count, failed_at, title, picked=self.picked[-1])
 
     def _open_ids(self) -> list[str]:
-        """The groups the viewer draws open: the Python API's, and those around the failing node."""
-        return list(self.opened) + [g for g in self._failing_groups() if g not in self.opened]
-
-    def _failing_groups(self) -> list[str]:
-        """The viewer's groups around the failing node (open in the first view: the node is
-        drawn red, not hidden in a closed group's box)."""
-        if self.error is None:
-            return []
+        """The groups the viewer draws open: those the Python API opened, with the viewer's
+        groups around them (a call inside a folded series ``layer() x12``), and the groups
+        around the nodes the Python API expanded (the viewer draws a loop's node, not its
+        inner graph) or selected, and around the failing node (drawn red, not hidden in a
+        closed group's box)."""
         model = self.view_model()
         parents = {g["id"]: g["parent"] for g in model["groups"]}
-        found: list[str] = []
-        for node in model["nodes"]:
-            group = node["group"] if node["failing"] else None
+        holders = {n["id"]: n["group"] for n in model["nodes"]}
+        shown = [self._model_id(i) for i in [*self.expanded, self.selected] if i]
+        shown += [n["id"] for n in model["nodes"] if n["failing"]]
+        found = list(self.opened)
+        starts = [parents[g] for g in self.opened if g in parents]
+        starts += [holders[i] if i in holders else parents.get(i) for i in shown]
+        for group in starts:
             while group is not None and group not in found:
                 found.append(group)
                 group = parents.get(group)
