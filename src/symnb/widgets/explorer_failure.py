@@ -1,6 +1,5 @@
 """The parts of :class:`~symnb.widgets.explorer.GraphExplorer` about a failed call
-(``GraphExplorer(err)``): the viewer's groups opened around the failing node, and, for a
-failure in a loop body, any iteration's values (the call replayed in NumPy on demand,
+(``GraphExplorer(err)``): for a failure in a loop body, any iteration's values (the call replayed in NumPy on demand,
 :mod:`symnb.core.loop_values`) and a value's summary plotted over the iterations; every
 level of nested loops picked on its own."""
 
@@ -27,9 +26,6 @@ class FailureParts:
     plotted: Variable | None
     measure: str
     error: BaseException | None
-    opened: list[str]
-    expanded: list[str]
-    selected: str
 
     def loops(self) -> list[Apply]:
         """The loops around the failing node, outermost first (empty unless the error is a
@@ -96,23 +92,3 @@ class FailureParts:
         if len(loops) > 1:
             title += f" ({describe_loops(loops[:-1])})"
         return summary_plot_svg(points, count, failed_at, title, picked=self.picked[-1])
-
-    def _open_ids(self) -> list[str]:
-        """The groups the viewer draws open: those the Python API opened, with the viewer's
-        groups around them (a call inside a folded series ``layer() x12``), and the groups
-        around the nodes the Python API expanded (the viewer draws a loop's node, not its
-        inner graph) or selected, and around the failing node (drawn red, not hidden in a
-        closed group's box)."""
-        model = self.view_model()
-        parents = {g["id"]: g["parent"] for g in model["groups"]}
-        holders = {n["id"]: n["group"] for n in model["nodes"]}
-        shown = [self._model_id(i) for i in [*self.expanded, self.selected] if i]
-        shown += [n["id"] for n in model["nodes"] if n["failing"]]
-        found = list(self.opened)
-        starts = [parents[g] for g in self.opened if g in parents]
-        starts += [holders[i] if i in holders else parents.get(i) for i in shown]
-        for group in starts:
-            while group is not None and group not in found:
-                found.append(group)
-                group = parents.get(group)
-        return found
