@@ -221,6 +221,7 @@ LEFT_BEHIND = """async ([esm, data, elk]) => {
   window.removeEventListener = (...a) => { if (ours()) window.added.windowListeners -= 1; remove(...a); };
   const model = STAND_IN(data, elk, []);
   const module = await import(create(new Blob([esm], { type: "text/javascript" })));
+  window.again = () => module.default.render({ model, el: document.getElementById("host") });
   const el = document.getElementById("host");
   window.cleanup = module.default.render({ model, el });
   for (let i = 0; i < 400 && !(el.querySelector(".symnb-viewer") && el.querySelector(".symnb-viewer").dataset.drawn); i++)
@@ -257,6 +258,10 @@ def test_the_live_view_removes_what_it_added(browser, tmp_path):
     assert page.locator("#host *").count() == 0
     assert page.locator("style[id^='symnb-live-']").count() == 0
     assert page.locator(".symnb-snapshot").is_visible()  # the view is gone: its snapshot shows
+    # A view gone before ELK's source reaches it (its worker would start then) leaves no worker.
+    page.evaluate("window.again()()")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.added") == {"workers": 0, "urls": 0, "windowListeners": 0}
 
 
 # -- JupyterLab ---------------------------------------------------------------------------------
