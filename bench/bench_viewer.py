@@ -9,7 +9,8 @@ Chromium) on a page that mounts it the way the live widget does (ELK in its work
   groups included, and the boxes marked). Target: 50 ms;
 - the saved notebook's size per view: the explorer's outputs (live view, snapshot with
   the saved viewer and the model, state output) for a real 2,000-node graph, and the
-  50,000-node model's encoded size in the same snapshot.
+  50,000-node model's encoded size in the same snapshot; and the live view's widget
+  state (its synced traits, which a notebook saved with widget state keeps per view).
 
     python bench/bench_viewer.py [--runs N]
 
@@ -76,8 +77,8 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><style>{css} body {{ 
 window.ELK_SOURCE = {elk};
 window.start = async (encoded) => {{
   const t0 = performance.now();
-  const elk = new SymnbViewer.ElkRunner(window.ELK_SOURCE);  // as the widget does
-  elk.start();
+  const elk = new SymnbViewer.ElkRunner(window.ELK_SOURCE);  // as the widget does (its source from the kernel)
+  elk.start().catch(() => {});
   const model = await SymnbViewer.decodeModel(encoded);
   window.mounted = SymnbViewer.mount(document.getElementById("host"), {{ model, elk }});
   await window.mounted.ready;
@@ -123,9 +124,13 @@ def saved_sizes() -> dict:
     outputs = [explorer.live_bundle(), explorer.snapshot_bundle(),
                {"text/html": state_html(explorer.snapshot_key, explorer.view_state()), "text/plain": ""}]
     per_view = sum(len(json.dumps(o)) for o in outputs)
+    # A notebook saved with its widget state also keeps each live view's synced traits
+    # (anywidget's module and style, the model, the state): the part that grows per view.
+    widget_state = len(json.dumps(explorer.widget.get_state()))
     big = encode_view_model(synthetic_model())
     viewer_only = per_view - len(explorer.view_data())
     return {"nodes_real": nodes, "saved_per_view_real_bytes": per_view,
+            "widget_state_per_view_real_bytes": widget_state,
             "saved_per_view_50k_bytes": viewer_only + len(big), "model_50k_encoded_bytes": len(big)}
 
 
@@ -161,6 +166,8 @@ def main() -> None:
     sizes = saved_sizes()
     print(f"saved notebook per view, {sizes['nodes_real']}-node training function: "
           f"{sizes['saved_per_view_real_bytes'] / 1e3:.0f} kB")
+    print(f"widget state per live view (saved with the notebook's widget state), same graph: "
+          f"{sizes['widget_state_per_view_real_bytes'] / 1e3:.0f} kB")
     print(f"saved notebook per view, 50,000 nodes: {sizes['saved_per_view_50k_bytes'] / 1e6:.2f} MB "
           f"(model {sizes['model_50k_encoded_bytes'] / 1e6:.2f} MB encoded; budget 2 MB)")
 

@@ -19,6 +19,7 @@ import pytest
 from tests.browser.mlp12 import mlp12_train
 from tests.browser.test_jupyterlab import (SCREENSHOTS, sync_api, chromium_browser, jupyterlab_server, open_notebook,
                                            shut_down_kernels, write_notebook)
+from tests.browser.viewer_page import STAND_IN_MODEL
 from tests.optional_tools import needs_chromium
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -202,7 +203,7 @@ def test_past_the_budget_what_was_not_saved_is_named(browser, tmp_path):
     shot(page, "05_past_the_budget_named")
 
 
-LEFT_BEHIND = """async ([esm, data]) => {
+LEFT_BEHIND = """async ([esm, data, elk]) => {
   // What the view's module (loaded from a Blob URL) adds to the page, less what it removes.
   const ours = () => /blob:/.test(new Error().stack);
   window.added = { workers: 0, urls: 0, windowListeners: 0 };
@@ -218,17 +219,15 @@ LEFT_BEHIND = """async ([esm, data]) => {
   const add = window.addEventListener.bind(window), remove = window.removeEventListener.bind(window);
   window.addEventListener = (...a) => { if (ours()) window.added.windowListeners += 1; add(...a); };
   window.removeEventListener = (...a) => { if (ours()) window.added.windowListeners -= 1; remove(...a); };
-  const model = {
-    get: (k) => ({ model_data: data, view_state: {}, snapshot_key: "k1", header: "", footer: "" })[k],
-    on: () => {}, off: () => {}, send: () => {}, set: () => {}, save_changes: () => {},
-  };
+  const model = STAND_IN(data, elk, []);
   const module = await import(create(new Blob([esm], { type: "text/javascript" })));
+  window.again = () => module.default.render({ model, el: document.getElementById("host") });
   const el = document.getElementById("host");
   window.cleanup = module.default.render({ model, el });
   for (let i = 0; i < 400 && !(el.querySelector(".symnb-viewer") && el.querySelector(".symnb-viewer").dataset.drawn); i++)
     await new Promise((r) => setTimeout(r, 50));
   return el.querySelector(".symnb-viewer").dataset.engine;
-}"""
+}""".replace("STAND_IN", STAND_IN_MODEL)
 
 
 def test_the_live_view_removes_what_it_added(browser, tmp_path):
@@ -237,13 +236,14 @@ def test_the_live_view_removes_what_it_added(browser, tmp_path):
     from symnb.printing.view_encode import encode_view_model
     from symnb.printing.view_model import view_model
     from symnb.widgets._view import snapshot_html
-    from symnb.widgets.viewer import viewer_css, widget_esm
+    from symnb.widgets.viewer import elk_source, viewer_css, widget_esm
 
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     snapshot = snapshot_html("k1", "<p>the saved view</p>")
     (tmp_path / "w.html").write_text(f"<!doctype html><style>{viewer_css()}</style><div id=host></div>{snapshot}")
     page.goto((tmp_path / "w.html").as_uri())
-    engine = page.evaluate(LEFT_BEHIND, [widget_esm(), encode_view_model(view_model(mlp12_train(layers=3)))])
+    engine = page.evaluate(LEFT_BEHIND, [widget_esm(), encode_view_model(view_model(mlp12_train(layers=3))),
+                                         elk_source()])
     assert engine == "ELK layered"
     added = page.evaluate("window.added")
     assert added["workers"] == 1 and added["urls"] == 1, added
@@ -258,6 +258,10 @@ def test_the_live_view_removes_what_it_added(browser, tmp_path):
     assert page.locator("#host *").count() == 0
     assert page.locator("style[id^='symnb-live-']").count() == 0
     assert page.locator(".symnb-snapshot").is_visible()  # the view is gone: its snapshot shows
+    # A view gone before ELK's source reaches it (its worker would start then) leaves no worker.
+    page.evaluate("window.again()()")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.added") == {"workers": 0, "urls": 0, "windowListeners": 0}
 
 
 # -- JupyterLab ---------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from tests.browser.mlp12 import mlp12_train
 from tests.browser.test_jupyterlab import SCREENSHOTS, chromium_browser
-from tests.browser.viewer_page import mlp_model, viewer_page
+from tests.browser.viewer_page import STAND_IN_MODEL, mlp_model, viewer_page
 from tests.optional_tools import needs_chromium
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -141,64 +141,166 @@ def test_names_reach_the_page_as_text(browser, tmp_path):
     shot(page, "05_xss_name_as_text")
 
 
-COUNT_MESSAGES = """async ([esm, data]) => {
-  const handlers = {}, sent = [];
+COUNT_MESSAGES = """async ([esm, data, elk, answerMs]) => {
+  const sent = [];
   // The listeners put on window by code in the view's module (not the page's tooling), less those it took off.
   window.listening = 0;
   const add = window.addEventListener.bind(window), remove = window.removeEventListener.bind(window);
   const ours = () => /blob:/.test(new Error().stack);
   window.addEventListener = (...a) => { if (ours()) window.listening += 1; add(...a); };
   window.removeEventListener = (...a) => { if (ours()) window.listening -= 1; remove(...a); };
-  const model = {
-    get: (k) => ({ model_data: data, view_state: {}, snapshot_key: "k1", header: "", footer: "" })[k],
-    on: (name, fn) => { handlers[name] = fn; }, off: () => {},
-    send: (m) => sent.push(m), set: () => {}, save_changes: () => {},
-  };
+  const model = STAND_IN(data, elk, sent, answerMs);
+  window.standIn = model;
   const module = await import(URL.createObjectURL(new Blob([esm], { type: "text/javascript" })));
+  window.esmModule = module;
   const el = document.getElementById("host");
   window.cleanup = module.default.render({ model, el });
   window.sent = sent;
-  for (let i = 0; i < 200 && !el.symnbView; i++) await new Promise((r) => setTimeout(r, 50));
-  return !!el.symnbView;
-}"""
+  for (let i = 0; i < 200 && !(el.querySelector(".symnb-viewer") && el.querySelector(".symnb-viewer").dataset.drawn); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return el.querySelector(".symnb-viewer").dataset.engine;
+}""".replace("STAND_IN", STAND_IN_MODEL)
+
+# A second view of the same module on the page (another widget, its own model).
+SECOND_VIEW = """async ([data, elk]) => {
+  const sent = [], el = document.createElement("div");
+  document.body.append(el);
+  window.esmModule.default.render({ model: STAND_IN(data, elk, sent), el });
+  for (let i = 0; i < 200 && !(el.querySelector(".symnb-viewer") && el.querySelector(".symnb-viewer").dataset.drawn); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return { engine: el.querySelector(".symnb-viewer").dataset.engine, sent };
+}""".replace("STAND_IN", STAND_IN_MODEL)
 
 
-def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
-    from symnb.printing.view_encode import encode_view_model
-    from symnb.widgets.viewer import STATE_DEBOUNCE_MS, viewer_css, widget_esm
+def widget_page(browser, tmp_path):
+    from symnb.widgets.viewer import viewer_css
 
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     (tmp_path / "w.html").write_text(f"<!doctype html><style>{viewer_css()}</style><div id=host></div>")
     page.goto((tmp_path / "w.html").as_uri())
-    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), encode_view_model(mlp)]) is True
+    return page
+
+
+def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
+    from symnb.printing.view_encode import encode_view_model
+    from symnb.widgets.viewer import STATE_DEBOUNCE_MS, elk_source, widget_esm
+
+    page = widget_page(browser, tmp_path)
+    data = encode_view_model(mlp)
+    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), data, elk_source(), 10]) == "ELK layered"
+    # One message: the page asks its kernel for ELK's source (not in the widget's module,
+    # which is saved with each view).
+    assert page.evaluate("window.sent") == [{"elk": True}]
+    # Another view on the page uses the same answer: it asks nothing.
+    second = page.evaluate(SECOND_VIEW, [data, elk_source()])
+    assert second == {"engine": "ELK layered", "sent": []}
+    page.evaluate("document.body.lastChild.remove()")
+    page.evaluate("window.sent.length = 0")
     page.wait_for_selector("g.symnb-node")
     series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
-    box = page.locator(f'g.symnb-node[data-id="{series}"]')
+    box = page.locator(f'#host g.symnb-node[data-id="{series}"]')
     box.click()  # select
     box.click()  # open (a selected group's second click)
-    page.wait_for_selector(f'g.symnb-frame[data-group="{series}"]')
-    page.locator(f'g.symnb-node[data-id="{mlp_series_items(mlp, series)[0]}"]').click()  # select another
-    page.locator("input.symnb-search").type("dot", delay=20)
-    page.locator(f'g.symnb-frame[data-group="{series}"] .symnb-frame-title').click()  # close
-    page.wait_for_function(f"!document.querySelector('g.symnb-frame[data-group=\"{series}\"]')")
+    page.wait_for_selector(f'#host g.symnb-frame[data-group="{series}"]')
+    page.locator(f'#host g.symnb-node[data-id="{mlp_series_items(mlp, series)[0]}"]').click()  # select another
+    page.locator("#host input.symnb-search").type("dot", delay=20)
+    page.locator(f'#host g.symnb-frame[data-group="{series}"] .symnb-frame-title').click()  # close
+    page.wait_for_function(f"!document.querySelector('#host g.symnb-frame[data-group=\"{series}\"]')")
     assert page.evaluate("window.sent.length") == 0
     # After the user stops: ONE state message (what the saved notebook keeps).
     page.wait_for_timeout(STATE_DEBOUNCE_MS + 700)
     sent = page.evaluate("window.sent")
     assert len(sent) == 1 and set(sent[0]["state"]) == {"open", "selected", "overlay"}
     # The card's kernel button asks for details: one message, on demand.
-    page.locator(".symnb-kernel-details").click()
+    page.locator("#host .symnb-kernel-details").click()
     assert page.evaluate("window.sent.length") == 2
     # The cleanup removes what the view added (its window listeners are gone with it).
     # The view listens on the window only while panning: cleaned up mid-drag.
     assert page.evaluate("window.listening") == 0
-    box = page.locator(".symnb-viewport").bounding_box()
+    box = page.locator("#host .symnb-viewport").bounding_box()
     page.mouse.move(box["x"] + 5, box["y"] + box["height"] - 5)
     page.mouse.down()
     assert page.evaluate("window.listening") > 0
     page.evaluate("window.cleanup()")
     assert page.locator("#host g.symnb-node").count() == 0 and page.locator(".symnb-viewer").count() == 0
     assert page.evaluate("window.listening") == 0
+
+
+def test_with_no_kernel_to_send_elk_the_view_lays_out_simply_and_says_why(browser, tmp_path, mlp):
+    """Widget state restored with no kernel: nobody answers the ELK request."""
+    from symnb.printing.view_encode import encode_view_model
+    from symnb.widgets.viewer import ELK_WAIT_MS, widget_esm
+
+    page = widget_page(browser, tmp_path)
+    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), encode_view_model(mlp), None, None]) == "simple layered layout"
+    status = page.locator(".symnb-status").inner_text()
+    assert "ELK's source has not come from the kernel yet" in status, status
+    assert page.locator("#host g.symnb-node").count() > 0
+    shot(page, "06_no_kernel_simple_layout")
+    # Opening a group still works (simply), and the request is not repeated by this view.
+    series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
+    assert page.evaluate(f"document.getElementById('host').symnbView.open({json.dumps(series)})") is True
+    assert page.evaluate("window.sent.filter((m) => 'elk' in m)") == [{"elk": True}]
+    assert ELK_WAIT_MS <= 5000  # the first paint does not wait long for a kernel
+
+
+def test_a_busy_kernels_late_elk_lays_the_view_out_again(browser, tmp_path, mlp):
+    """A kernel running cells answers the ELK request after them: the view draws simply
+    first, then ELK lays it out, in the state the user left (a group opened meanwhile)."""
+    from symnb.printing.view_encode import encode_view_model
+    from symnb.widgets.viewer import ELK_WAIT_MS, elk_source, widget_esm
+
+    page = widget_page(browser, tmp_path)
+    late = ELK_WAIT_MS + 2500
+    data = encode_view_model(mlp)
+    assert page.evaluate(COUNT_MESSAGES, [widget_esm(), data, elk_source(), late]) == "simple layered layout"
+    series = next(g["id"] for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
+    assert page.evaluate(f"document.getElementById('host').symnbView.open({json.dumps(series)})") is True
+    page.wait_for_function("document.querySelector('#host .symnb-viewer').dataset.engine === 'ELK layered'",
+                           timeout=late + 20000)
+    assert page.evaluate("document.getElementById('host').symnbView.state().open") == [series]
+    assert page.locator(f'#host g.symnb-frame[data-group="{series}"]').count() == 1
+    assert "layoutError" not in page.evaluate("Object.keys(document.querySelector('#host .symnb-viewer').dataset)")
+    assert page.evaluate("window.sent.filter((m) => 'elk' in m)") == [{"elk": True}]
+
+
+def test_the_python_api_opens_groups_in_the_live_view(browser, tmp_path):
+    """Notebook 06: ``explorer.expand(loop)`` left the loop's group closed in the viewer;
+    ``open`` of a call inside a folded series left the series closed."""
+    import numpy as np
+
+    import symnb as sn
+    import symnb.tensor as T
+    from symnb.widgets import GraphExplorer
+    from symnb.widgets.viewer import elk_source, widget_esm
+
+    xs = T.matrix("xs", test_value=np.array([[1, 2], [3, 4], [5, 6]], "float32"))
+    hs, _ = sn.scan(lambda x_t, h: T.tanh(x_t + 0.5 * h), sequences=[xs], outputs_info=[T.zeros(2, "float32")])
+    mlp_explorer = GraphExplorer(mlp12_train(layers=3))
+    for explorer in (GraphExplorer((hs ** 2).sum()), mlp_explorer):
+        sent = []
+        explorer.widget.send = lambda content, buffers=None: sent.append(content)
+        page = widget_page(browser, tmp_path)
+        assert page.evaluate(COUNT_MESSAGES, [widget_esm(), explorer.view_data(), elk_source(), 10]) == "ELK layered"
+        model = explorer.view_model()
+        parents = {g["id"]: g["parent"] for g in model["groups"]}
+        if explorer is mlp_explorer:  # a call inside the series `layer() x3`
+            target = next(g for g in parents if parents[g] is not None and parents[parents[g]] is None)
+            explorer.open(target)
+            shown = next(n["id"] for n in model["nodes"] if n["group"] == target)
+            opened = [target, parents[target]]
+        else:
+            (target,) = explorer.search("scan")
+            explorer.expand(target)
+            shown = target
+            opened = [next(n["group"] for n in model["nodes"] if n["id"] == target)]
+        assert page.locator(f'#host g.symnb-node[data-id="{shown}"]').count() == 0  # inside a closed group
+        page.evaluate("(m) => window.standIn.deliver(m)", sent[-1])
+        page.wait_for_selector(f'#host g.symnb-node[data-id="{shown}"]', timeout=20_000)
+        for group in opened:
+            assert page.locator(f'#host g.symnb-frame[data-group="{group}"]').count() == 1
+        shot(page, f"07_python_opened_{'call' if explorer is mlp_explorer else 'loop'}")
+        page.close()
 
 
 def saved_notebook(tmp_path, explorer_obj, state=None):

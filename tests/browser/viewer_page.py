@@ -103,3 +103,24 @@ window.ready = SymnbViewer.decodeModel({text}).then((model) => {{
 </script></body></html>"""
     path.write_text(page, encoding="utf-8")
     return path
+
+
+# A stand-in for anywidget's model, for the widget's own module (`render`): it records
+# what the view sends in `sent` and answers the page's ELK request as the kernel's
+# GraphView does, with `elk` (null: no kernel, no answer) after `answerMs` (a busy kernel
+# answers late); `deliver(msg)` hands the view a
+# message from the kernel (a Python-side command). A JS expression.
+STAND_IN_MODEL = """((data, elk, sent, answerMs = 10) => {
+  const handlers = [];
+  return {
+    get: (k) => ({ model_data: data, view_state: {}, snapshot_key: "k1", header: "", footer: "" })[k],
+    on: (name, fn) => { if (name === "msg:custom") handlers.push(fn); },
+    off: (name, fn) => { const i = handlers.indexOf(fn); if (i >= 0) handlers.splice(i, 1); },
+    send: (m) => {
+      sent.push(m);
+      if (m.elk && elk !== null) setTimeout(() => handlers.slice().forEach((h) => h({ elk_source: elk })), answerMs);
+    },
+    set: () => {}, save_changes: () => {},
+    deliver: (msg) => handlers.slice().forEach((h) => h(msg)),
+  };
+})"""

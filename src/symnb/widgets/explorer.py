@@ -31,22 +31,18 @@ from symnb.core.failed_call import CallValues
 from symnb.printing.failure import failure_html
 from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
-from symnb.printing.html import TEXT_STYLE, kind_of, node_details_html, value_summary
+from symnb.printing.html import kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
-from symnb.printing.html import pre
-from symnb.printing.svg import picture_img, picture_svg
-from symnb.printing.view_model import encode_view_model, view_model
+from symnb.printing.svg import picture_svg
 from symnb.printing.view_overview import overview_svg as view_overview_svg
 from symnb.widgets._view import WidgetView
 from symnb.widgets.explorer_failure import FailureParts
-from symnb.widgets.viewer import saved_viewer_html, state_html
+from symnb.widgets.explorer_viewer import ViewerParts
 
 __all__ = ["GraphExplorer", "Entry"]
 
 _INDENT = "\u00a0\u00a0"  # non-breaking: the text tree keeps its indentation in HTML
-# The static overview's smallest text (11 px in the picture) stays at 9 px or more.
-OVERVIEW_MIN_SCALE = 9 / 11
 SAVED_TEXT_LINES = 200  # the saved text/plain's lines (the viewer and its overview carry the rest)
 
 
@@ -59,7 +55,7 @@ class Entry(NamedTuple):
     repeat: bool
 
 
-class GraphExplorer(FailureParts, WidgetView):
+class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     """Explore a graph as a picture: ``GraphExplorer(var)``, a list of variables, an
     Apply, a compiled function (its optimized graph) or an error carrying ``.node``.
 
@@ -76,8 +72,6 @@ class GraphExplorer(FailureParts, WidgetView):
     - ``time_total``: the seconds the nodes' shares are of (a profile's real call; by
       default the profiled function's, else the nodes' sum).
     """
-
-    _graph_view: Any = None  # the viewer's widget (in a box with the iteration picker, for a loop)
 
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
                  footer: str = "", times: dict[Apply, float] | None = None,
@@ -366,21 +360,6 @@ class GraphExplorer(FailureParts, WidgetView):
             kept.append(f"... {len(text) - lines} more lines (explorer.text() has them all)")
         return "\n".join(kept)
 
-    def snapshot_body(self) -> str:
-        """The saved form: where scripts run, the client-side viewer on the embedded model
-        (in the state the user left, read from the state output); where they do not, a
-        static overview of the collapsed top level, legible at the cell's width."""
-        operations = sum(node["kind"] == "op" for node in self.view_model()["nodes"])
-        note = (f'<div style="{TEXT_STYLE};color:#555">{operations} operations; open the '
-                "notebook trusted (or its nbconvert HTML) to explore it.</div>")
-        details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
-        iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
-                      if self.picked else "")  # the picker's values and plot, as last shown
-        return (f'<div class="symnb-explorer-snapshot">{self.header}'
-                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg(), OVERVIEW_MIN_SCALE)}'
-                f'{details}</div>'
-                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}{iterations}</div>")
-
     def overview_svg(self) -> str:
         """The static overview: a graph the viewer opens with its groups closed (more than
         ``OPEN_UP_TO`` nodes) as its collapsed top level in columns that fit the cell (the
@@ -393,117 +372,6 @@ class GraphExplorer(FailureParts, WidgetView):
         picture = GraphPicture(self.obj, [], [], self.highlight, self.times, opened=[],
                                time_total=self.time_total)
         return picture_svg(picture, layout(picture, self.engine))
-
-    # -- view ---------------------------------------------------------------------------
-    def view_model(self) -> dict:
-        """The client-side viewer's model of the graph (``symnb.printing.view_model``);
-        for a failed call, its boxes show that call's values."""
-        if self._view_model is None:
-            self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
-                                          time_total=self.time_total, call_values=self.call_values)
-        return self._view_model
-
-    def view_data(self) -> str:
-        """The model as it travels and is saved: gzip + base64 within the saved budget."""
-        if self._view_data is None:
-            self._view_data = encode_view_model(self.view_model())
-        return self._view_data
-
-    def view_state(self) -> dict:
-        """What the viewer starts from and the saved notebook keeps: the open groups, the
-        selection and the overlay (the browser's, once it said; else the Python API's)."""
-        state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
-        return {**state, **self._view_state}
-
-    @staticmethod
-    def _model_id(node_id: str) -> str:
-        """The viewer's box for a kernel id: a node of an inner graph (``n1/0/n0``, which the
-        viewer's model does not hold) is drawn as the node holding it (``n1``)."""
-        return node_id.split("/", 1)[0]
-
-    def _build(self) -> Any:
-        from symnb.widgets.graph_view import graph_view_class
-
-        view = graph_view_class()(model_data=self.view_data(), view_state=self.view_state(),
-                                  snapshot_key=self.snapshot_key, header=self.header, footer=self.footer)
-        view.on_msg(self._on_message)
-        self._graph_view = view
-        if not self.picked:
-            return view
-        from symnb.widgets.iteration_picker import iteration_picker
-
-        import ipywidgets
-
-        self._picker = iteration_picker(self)
-        return ipywidgets.VBox([view, self._picker])
-
-    def display(self) -> None:
-        """Show the live viewer, its snapshot, and the tiny output holding the view's
-        state (which the saved viewer reads; replaced in place as the state changes)."""
-        super().display()
-        if self._shown:
-            from IPython.display import display
-
-            display(self._state_bundle(), raw=True, display_id=self.snapshot_key + "-state")
-
-    def _state_bundle(self) -> dict[str, str]:
-        return {"text/html": state_html(self.snapshot_key, self.view_state()), "text/plain": ""}
-
-    def iterations_changed(self) -> None:
-        """The iteration picker moved: replace the whole snapshot (its picked values and
-        plot are part of it; the model's encoding is kept, not redone)."""
-        WidgetView.snapshot_changed(self)
-
-    def snapshot_changed(self) -> None:
-        """The state changed: replace the state output (not the snapshot, which holds the
-        whole model and is sent once)."""
-        if not self._shown:
-            return
-        from IPython.display import update_display
-
-        update_display(self._state_bundle(), raw=True, display_id=self.snapshot_key + "-state")
-
-    def _sync(self) -> None:
-        """The Python API changed the state: tell the view (one message) and the saved state."""
-        selected = self._model_id(self.selected)
-        self._view_state = dict(self._view_state, open=self._open_ids(), selected=selected)
-        view = self._graph_view
-        if view is not None:
-            view.send({"command": {"open": self._open_ids(), "selected": selected}})
-        self.snapshot_changed()
-
-    def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
-        if not isinstance(content, dict):
-            return
-        if isinstance(content.get("details"), str):
-            self._graph_view.send({"details_for": content["details"], "html": self._details_of(content["details"])})
-        elif isinstance(content.get("state"), dict):
-            self._take_state(content["state"])
-
-    def _details_of(self, node_id: str) -> str:
-        """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
-        base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
-        known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
-        if not known:
-            return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
-        before = self.selected
-        self.selected = base if self.picture.find(base) is not None else before
-        try:
-            if self.picture.find(base) is None:
-                return pre(self._describe_id(base))
-            return self.details_html(actions=False)
-        finally:
-            self.selected = before
-
-    def _take_state(self, state: dict) -> None:
-        """The browser's state (debounced): kept for the saved notebook."""
-        groups = [g for g in state.get("open", []) if isinstance(g, str)]
-        selected = state.get("selected") if isinstance(state.get("selected"), str) else ""
-        overlay = state.get("overlay") if isinstance(state.get("overlay"), str) else ""
-        self._view_state = {"open": groups, "selected": selected, "overlay": overlay}
-        if selected and self.picture.find(selected) is not None:
-            self.selected = selected  # what the Python API reads (no redraw: the browser drew it)
-        self.snapshot_changed()
 
 
 def _group_order(group_id: str) -> int:

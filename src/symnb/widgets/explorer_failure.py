@@ -1,6 +1,5 @@
 """The parts of :class:`~symnb.widgets.explorer.GraphExplorer` about a failed call
-(``GraphExplorer(err)``): the viewer's groups opened around the failing node, and, for a
-failure in a loop body, any iteration's values (the call replayed in NumPy on demand,
+(``GraphExplorer(err)``): for a failure in a loop body, any iteration's values (the call replayed in NumPy on demand,
 :mod:`symnb.core.loop_values`) and a value's summary plotted over the iterations; every
 level of nested loops picked on its own."""
 
@@ -27,7 +26,6 @@ class FailureParts:
     plotted: Variable | None
     measure: str
     error: BaseException | None
-    opened: list[str]
 
     def loops(self) -> list[Apply]:
         """The loops around the failing node, outermost first (empty unless the error is a
@@ -94,22 +92,3 @@ class FailureParts:
         if len(loops) > 1:
             title += f" ({describe_loops(loops[:-1])})"
         return summary_plot_svg(points, count, failed_at, title, picked=self.picked[-1])
-
-    def _open_ids(self) -> list[str]:
-        """The groups the viewer draws open: the Python API's, and those around the failing node."""
-        return list(self.opened) + [g for g in self._failing_groups() if g not in self.opened]
-
-    def _failing_groups(self) -> list[str]:
-        """The viewer's groups around the failing node (open in the first view: the node is
-        drawn red, not hidden in a closed group's box)."""
-        if self.error is None:
-            return []
-        model = self.view_model()
-        parents = {g["id"]: g["parent"] for g in model["groups"]}
-        found: list[str] = []
-        for node in model["nodes"]:
-            group = node["group"] if node["failing"] else None
-            while group is not None and group not in found:
-                found.append(group)
-                group = parents.get(group)
-        return found

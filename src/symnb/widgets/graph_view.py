@@ -8,15 +8,20 @@ Python sends it the graph's model ONCE (``model_data``, encoded by
 opens, closes, selects, searches and colours with no kernel message. Custom messages:
 
 - browser to kernel: ``{"details": id}`` (the user asked for a node's heatmap and
-  inputs' values) and ``{"state": {...}}`` (one, debounced, after the user stops
-  changing the view: what the saved notebook keeps);
-- kernel to browser: ``{"details_for": id, "html": ...}`` and ``{"command": {"open":
-  [...], "selected": id}}`` (the Python API's ``open``, ``select``, ...).
+  inputs' values), ``{"state": {...}}`` (one, debounced, after the user stops
+  changing the view: what the saved notebook keeps) and ``{"elk": true}`` (the first
+  view on a page asks for ELK's source, which the widget's module does not carry: it is
+  saved with every view's widget state);
+- kernel to browser: ``{"details_for": id, "html": ...}``, ``{"command": {"open":
+  [...], "selected": id}}`` (the Python API's ``open``, ``select``, ...) and
+  ``{"elk_source": text}`` (answered here, by the widget itself).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from symnb.widgets.viewer import elk_source, viewer_css, widget_esm
 
 __all__ = ["graph_view_class"]
 
@@ -35,8 +40,6 @@ def _define() -> Any:
     import anywidget
     import traitlets
 
-    from symnb.widgets.viewer import viewer_css, widget_esm
-
     class GraphView(anywidget.AnyWidget):
         """The client-side graph viewer (model sent once; state kept in the browser)."""
 
@@ -49,4 +52,15 @@ def _define() -> Any:
         header = traitlets.Unicode("").tag(sync=True)
         footer = traitlets.Unicode("").tag(sync=True)
 
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.on_msg(_answer_elk)
+
     return GraphView
+
+
+def _answer_elk(view: Any, content: Any, _buffers: Any) -> None:
+    """Send ELK's source to the view that asked for it (once per page: the views on a
+    page share it)."""
+    if isinstance(content, dict) and content.get("elk") is True:
+        view.send({"elk_source": elk_source()})

@@ -5,7 +5,12 @@ places from the same source:
 
 - live, as the anywidget front end of :class:`~symnb.widgets.explorer.GraphExplorer`
   (:func:`widget_esm`), with ELK (``static/elk-worker.min.js``, elkjs, EPL-2.0, built by
-  ``js/build.sh``) in a web worker made from a Blob URL of its text;
+  ``js/build.sh``) in a web worker made from a Blob URL of its text. The module holds no
+  ELK: anywidget saves the module with every view's widget state, and ELK's 1.6 MB there
+  grew a notebook by that much per view. The first view on a page asks its kernel for
+  ELK's source (``{"elk": true}``, answered ``{"elk_source": ...}``); every view on the page
+  shares that one answer. With no kernel to answer (widget state restored without one)
+  the view lays out with the simple layout and says why;
 - saved, as a ``<script>`` in the snapshot's ``text/html`` (:func:`saved_viewer_html`),
   which boots the same viewer on the embedded model where a page runs scripts (trusted
   JupyterLab and Notebook 7, VS Code, nbconvert's HTML) -- lazily, when it scrolls into
@@ -29,11 +34,14 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["viewer_source", "elk_source", "viewer_css", "widget_esm", "saved_viewer_html", "state_html",
-           "STATE_DEBOUNCE_MS", "viewer_version"]
+           "STATE_DEBOUNCE_MS", "ELK_WAIT_MS", "viewer_version"]
 
 _STATIC = Path(__file__).parent / "static"
 _PARTS = ("viewer_model.js", "viewer_layout.js", "viewer_route.js", "viewer_draw.js", "viewer_mount.js")
 STATE_DEBOUNCE_MS = 1500
+# How long a live view waits for its kernel to send ELK's source before it lays out with
+# the simple layout (no kernel: a notebook opened with its widget state saved).
+ELK_WAIT_MS = 2000  # a live view's first paint waits this long at most for ELK's source
 
 
 @lru_cache(maxsize=1)
@@ -100,6 +108,34 @@ function hideSnapshot(key) {
   };
 }
 
+// ELK's source, asked of the kernel once per page and shared by every view on it (a
+// promise on globalThis, by viewer version: each view's module is its own copy). The
+// promise waits for an answer however late (a busy kernel reads the request after its
+// running cells); the views lay out simply meanwhile (SN.mount's elkWaitMs). A request
+// unanswered for ELK_WAIT_MS is sent again by the next view made (a kernel may have
+// started since); any answer serves every view on the page.
+function elkSource(model) {
+  const pages = (globalThis.SymnbElkSources = globalThis.SymnbElkSources || {});
+  if (!pages[VIEWER_VERSION]) {
+    let resolve = null;
+    const text = new Promise((r) => { resolve = r; });
+    pages[VIEWER_VERSION] = { text, resolve, answered: false, asked: -Infinity };
+  }
+  const page = pages[VIEWER_VERSION];
+  if (!page.answered && performance.now() - page.asked > ELK_WAIT_MS) {
+    page.asked = performance.now();
+    const listen = (msg) => {
+      if (!msg || typeof msg.elk_source !== "string") return;
+      model.off("msg:custom", listen);
+      page.answered = true;
+      page.resolve(msg.elk_source);
+    };
+    model.on("msg:custom", listen);
+    try { model.send({ elk: true }); } catch (err) { model.off("msg:custom", listen); }
+  }
+  return page.text;
+}
+
 function render({ model, el }) {
   const unhide = hideSnapshot(model.get("snapshot_key"));
   el.classList.add("symnb-explorer");
@@ -121,13 +157,14 @@ function render({ model, el }) {
     }
   };
   model.on("msg:custom", onMessage);
-  // ELK's worker starts while the model is decoded (the two take about as long).
-  const elk = ELK_SOURCE ? new SymnbViewer.ElkRunner(ELK_SOURCE) : null;
-  try { if (elk) elk.start(); } catch (err) { /* the first layout falls back and says why */ }
+  // ELK's source is asked for and its worker started while the model is decoded (the two
+  // take about as long); with no answer yet, the view lays out simply and says why.
+  const elk = new SymnbViewer.ElkRunner(elkSource(model));
+  elk.start().catch(() => { /* the first layout falls back and says why */ });
   SymnbViewer.decodeModel(model.get("model_data")).then((data) => {
     if (gone) return;
     mounted = SymnbViewer.mount(host, {
-      model: data, state: model.get("view_state"), elk, live: true,
+      model: data, state: model.get("view_state"), elk, live: true, elkWaitMs: ELK_WAIT_MS,
       details(id, into) {
         const button = document.createElement("button");
         button.className = "symnb-card-button symnb-kernel-details";
@@ -147,7 +184,7 @@ function render({ model, el }) {
     clearTimeout(stateTimer);
     model.off("msg:custom", onMessage);
     if (mounted) mounted.destroy();
-    else if (elk) elk.stop();
+    else elk.stop();
     unhide();
     el.replaceChildren();
     el.classList.remove("symnb-explorer");
@@ -161,9 +198,11 @@ export default { render };
 
 @lru_cache(maxsize=1)
 def widget_esm() -> str:
-    """The anywidget module: the viewer, ELK's source as a string, and ``render``."""
-    return (viewer_source() + f"const ELK_SOURCE = {json.dumps(elk_source())};\n"
-            f"const STATE_DEBOUNCE_MS = {STATE_DEBOUNCE_MS};\n" + _WIDGET_GLUE)
+    """The anywidget module: the viewer and ``render`` (ELK's source is asked of the kernel
+    once per page, :meth:`GraphView answers <symnb.widgets.graph_view.graph_view_class>`)."""
+    return (viewer_source() + f"const VIEWER_VERSION = {json.dumps(viewer_version())};\n"
+            f"const STATE_DEBOUNCE_MS = {STATE_DEBOUNCE_MS};\nconst ELK_WAIT_MS = {ELK_WAIT_MS};\n"
+            + _WIDGET_GLUE)
 
 
 def _script_text(source: str) -> str:

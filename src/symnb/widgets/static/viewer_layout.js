@@ -138,20 +138,30 @@ SN.warmUpGraph = function warmUpGraph(options, boxes) {
   return { id: "warm-up", layoutOptions: { ...ROOT_OPTIONS, ...options }, children: [0, 1, 2].map(frame), edges };
 };
 
-// ELK in a worker built from its source text. One layout at a time; a timeout or an error
-// rejects (the worker is then thrown away and made again on the next call).
+// ELK in a worker built from its source text, or from a promise of it (the live view asks
+// its kernel for the text while the model is decoded). start() resolves once the worker
+// runs; a stop() before the text comes makes none. One layout at a time; a timeout or an
+// error rejects (the worker is then thrown away and made again on the next call).
 SN.ElkRunner = class ElkRunner {
-  constructor(source) { this.source = source; this.worker = null; this.url = null; this.next = 0; this.done = new Map(); }
+  constructor(source) {
+    this.source = Promise.resolve(source); this.worker = null; this.url = null; this.next = 0; this.stops = 0;
+    this.done = new Map();
+    this.arrived = false;  // the source's text is here
+    this.source.then((text) => { this.arrived = Boolean(text); }, () => {});
+  }
   start() {
-    if (this.worker) return;
-    if (!this.source) throw new Error("no ELK source in this page");
-    this.url = URL.createObjectURL(new Blob([this.source], { type: "text/javascript" }));
-    this.worker = new Worker(this.url);
-    this.worker.postMessage({ id: this.next++, cmd: "register", algorithms: ["layered"] });
-    // A first layout warms ELK's code up (the browser compiles its hot paths as they run:
-    // a 160-box view took 170 ms after one layout, 55 ms after ten). It runs while the page
-    // decodes the model; warmUp() runs more while the worker is idle.
-    this.warmUp(1, 10);
+    const stops = this.stops;
+    return this.source.then((text) => {
+      if (this.worker || stops !== this.stops) return;
+      if (!text) throw new Error("no ELK source in this page");
+      this.url = URL.createObjectURL(new Blob([text], { type: "text/javascript" }));
+      this.worker = new Worker(this.url);
+      this.worker.postMessage({ id: this.next++, cmd: "register", algorithms: ["layered"] });
+      // A first layout warms ELK's code up (the browser compiles its hot paths as they run:
+      // a 160-box view took 170 ms after one layout, 55 ms after ten). It runs while the
+      // page decodes the model; warmUp() runs more while the worker is idle.
+      this.warmUp(1, 10);
+    });
   }
   warmUp(times, boxes) {
     if (!this.worker) return;
@@ -172,8 +182,8 @@ SN.ElkRunner = class ElkRunner {
     });
   }
   run(graph, timeoutMs) {
-    return new Promise((resolve, reject) => {
-      try { this.start(); } catch (err) { reject(err); return; }
+    return this.start().then(() => new Promise((resolve, reject) => {
+      if (!this.worker) { reject(new Error("the layout worker was stopped")); return; }
       const id = this.next++, worker = this.worker;
       const timer = setTimeout(() => { this.stop(); reject(new Error(`ELK took more than ${timeoutMs / 1000} s`)); }, timeoutMs);
       const listen = (event) => {
@@ -186,9 +196,10 @@ SN.ElkRunner = class ElkRunner {
       worker.addEventListener("message", listen);
       worker.onerror = (event) => { clearTimeout(timer); this.stop(); reject(new Error(event.message || "the layout worker failed")); };
       worker.postMessage({ id, cmd: "layout", graph, layoutOptions: {}, options: {} });
-    });
+    }));
   }
   stop() {
+    this.stops += 1;
     if (this.worker) this.worker.terminate();
     if (this.url) URL.revokeObjectURL(this.url);
     this.worker = null; this.url = null;

@@ -1,20 +1,23 @@
 // symnb viewer, part 5 of 5: the view. Opens and closes groups, selects, searches, pans,
 // zooms, colours by an overlay: all here, with no kernel message. Options:
 //   model: the decoded view model; state: {open, selected, overlay} to start from;
-//   elkSource: ELK's worker source (none: the simple layout); details(id, host): fills
+//   elkSource: ELK's worker source (none: the simple layout), or elk: an SN.ElkRunner
+//   (the live view's, started while its source comes; elkWaitMs: how long a layout waits
+//   for that source before drawing simply, ELK's layout following); details(id, host): fills
 //   the card's kernel part (a live kernel's heatmaps) or says what was not saved;
 //   onState(state): told after each successful draw (the live view saves it, debounced).
 // Returns {destroy, view}: destroy() removes every listener, timer and worker it made.
 
 const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
 const LAYOUT_TIMEOUT_MS = 20000;
+const ELK_WAIT_DEFAULT_MS = 2000;  // a first paint waits this long at most for ELK's source
 const BIG_VIEW = 100;  // boxes and frames
 const IDLE_WARM_UPS = 6;  // ELK layouts of 120 boxes run after the first paint (SN.ElkRunner.warmUp)
 
 SN.mount = function mount(host, options) {
   // ELK's worker first: it reads its 1.6 MB script on its own thread while the model is indexed.
   const elk = options.elk || (options.elkSource ? new SN.ElkRunner(options.elkSource) : null);
-  if (elk) { try { elk.start(); } catch (err) { /* the first layout reports it */ } }
+  if (elk) elk.start().catch(() => { /* the first layout reports it */ });
   const ix = SN.indexModel(options.model);
   const disposers = [];
   const on = (target, type, fn, opts) => { target.addEventListener(type, fn, opts); disposers.push(() => target.removeEventListener(type, fn, opts)); };
@@ -115,6 +118,22 @@ SN.mount = function mount(host, options) {
     return { ...graph, layoutOptions: { ...graph.layoutOptions, ...SN.BIG_VIEW_OPTIONS } };
   };
 
+  // Whether ELK's source is here, waiting up to elkWaitMs for it; when it comes later, the
+  // view is laid out again by ELK (once), as the user left it.
+  let upgrading = false;
+  async function elkCame() {
+    if (elk.arrived) return true;
+    let timer = null;
+    const came = await Promise.race([elk.source.then((text) => Boolean(text), () => false),
+      new Promise((resolve) => { timer = later(() => resolve(false), options.elkWaitMs ?? ELK_WAIT_DEFAULT_MS); })]);
+    cancel(timer);
+    if (!came && !upgrading) {
+      upgrading = true;
+      elk.source.then((text) => { if (text && !destroyed) show(open, selected, selected); }, () => {});
+    }
+    return came;
+  }
+
   async function layoutFor(nextOpen) {
     const nextBoxOf = SN.boxMap(ix, nextOpen).boxOf;
     const tree = SN.visibleTree(ix, nextOpen, nextBoxOf);
@@ -124,6 +143,10 @@ SN.mount = function mount(host, options) {
     const failing = options.failLayout || "";  // tests: "elk" or "all"
     if (!elk && !failing) {  // the saved view: ELK is not saved with each notebook output
       return { laid: graphs.map((g) => SN.simpleLayout(g)), across, engine: "simple layered layout", why: "", nextBoxOf };
+    }
+    if (!failing && !(await elkCame())) {  // the live view, its kernel busy or gone
+      return { laid: graphs.map((g) => SN.simpleLayout(g)), across, engine: "simple layered layout", nextBoxOf,
+        why: "ELK's source has not come from the kernel yet (a busy kernel answers after its running cells); ELK lays the view out when it comes" };
     }
     try {
       if (failing) throw new Error(`forced failure (${failing})`);

@@ -1,0 +1,175 @@
+"""The live viewer's side of :class:`~symnb.widgets.explorer.GraphExplorer`: the
+client-side viewer's model and state, the widget showing it, the messages between the
+two (the browser's details requests and debounced state, the Python API's commands), and
+the saved form (the viewer on the embedded model, the state output beside it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from symnb.printing.html import TEXT_STYLE, pre
+from symnb.printing.svg import picture_img
+from symnb.printing.view_model import encode_view_model, view_model
+from symnb.widgets._view import WidgetView
+from symnb.widgets.viewer import saved_viewer_html, state_html
+
+__all__ = ["ViewerParts", "OVERVIEW_MIN_SCALE"]
+
+# The static overview's smallest text (11 px in the picture) stays at 9 px or more.
+OVERVIEW_MIN_SCALE = 9 / 11
+
+
+class ViewerParts:
+    """Mixed into ``GraphExplorer`` (before ``WidgetView``): reads its ``obj``,
+    ``picture``, ``highlight``, ``times``, ``time_total``, ``call_values``, ``opened``,
+    ``expanded``, ``selected``, ``picked``, ``header``, ``footer`` and ``snapshot_key``."""
+
+    _graph_view: Any = None  # the viewer's widget (in a box with the iteration picker, for a loop)
+    _view_model: dict | None
+    _view_data: str | None
+    _view_state: dict  # the view's last state: the browser's or the Python API's
+
+    def snapshot_body(self) -> str:
+        """The saved form: where scripts run, the client-side viewer on the embedded model
+        (in the state the user left, read from the state output); where they do not, a
+        static overview of the collapsed top level, legible at the cell's width."""
+        operations = sum(node["kind"] == "op" for node in self.view_model()["nodes"])
+        note = (f'<div style="{TEXT_STYLE};color:#555">{operations} operations; open the '
+                "notebook trusted (or its nbconvert HTML) to explore it.</div>")
+        details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
+        iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
+                      if self.picked else "")  # the picker's values and plot, as last shown
+        return (f'<div class="symnb-explorer-snapshot">{self.header}'
+                f'<div class="symnb-overview">{note}{picture_img(self.overview_svg(), OVERVIEW_MIN_SCALE)}'
+                f'{details}</div>'
+                f"{saved_viewer_html(self.snapshot_key, self.view_data())}{self.footer}{iterations}</div>")
+
+    def view_model(self) -> dict:
+        """The client-side viewer's model of the graph (``symnb.printing.view_model``);
+        for a failed call, its boxes show that call's values."""
+        if self._view_model is None:
+            self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
+                                          time_total=self.time_total, call_values=self.call_values)
+        return self._view_model
+
+    def view_data(self) -> str:
+        """The model as it travels and is saved: gzip + base64 within the saved budget."""
+        if self._view_data is None:
+            self._view_data = encode_view_model(self.view_model())
+        return self._view_data
+
+    def view_state(self) -> dict:
+        """What the viewer starts from and the saved notebook keeps: the open groups, the
+        selection and the overlay (the browser's, once it said; else the Python API's)."""
+        state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
+        return {**state, **self._view_state}
+
+    @staticmethod
+    def _model_id(node_id: str) -> str:
+        """The viewer's box for a kernel id: a node of an inner graph (``n1/0/n0``, which the
+        viewer's model does not hold) is drawn as the node holding it (``n1``)."""
+        return node_id.split("/", 1)[0]
+
+    def _build(self) -> Any:
+        from symnb.widgets.graph_view import graph_view_class
+
+        view = graph_view_class()(model_data=self.view_data(), view_state=self.view_state(),
+                                  snapshot_key=self.snapshot_key, header=self.header, footer=self.footer)
+        view.on_msg(self._on_message)
+        self._graph_view = view
+        if not self.picked:
+            return view
+        from symnb.widgets.iteration_picker import iteration_picker
+
+        import ipywidgets
+
+        self._picker = iteration_picker(self)
+        return ipywidgets.VBox([view, self._picker])
+
+    def display(self) -> None:
+        """Show the live viewer, its snapshot, and the tiny output holding the view's
+        state (which the saved viewer reads; replaced in place as the state changes)."""
+        super().display()
+        if self._shown:
+            from IPython.display import display
+
+            display(self._state_bundle(), raw=True, display_id=self.snapshot_key + "-state")
+
+    def _state_bundle(self) -> dict[str, str]:
+        return {"text/html": state_html(self.snapshot_key, self.view_state()), "text/plain": ""}
+
+    def iterations_changed(self) -> None:
+        """The iteration picker moved: replace the whole snapshot (its picked values and
+        plot are part of it; the model's encoding is kept, not redone)."""
+        WidgetView.snapshot_changed(self)
+
+    def snapshot_changed(self) -> None:
+        """The state changed: replace the state output (not the snapshot, which holds the
+        whole model and is sent once)."""
+        if not self._shown:
+            return
+        from IPython.display import update_display
+
+        update_display(self._state_bundle(), raw=True, display_id=self.snapshot_key + "-state")
+
+    def _open_ids(self) -> list[str]:
+        """The groups the viewer draws open: those the Python API opened, with the viewer's
+        groups around them (a call inside a folded series ``layer() x12``), and the groups
+        around the nodes the Python API expanded (the viewer draws a loop's node, not its
+        inner graph) or selected, and around the failing node (drawn red, not hidden in a
+        closed group's box)."""
+        model = self.view_model()
+        parents = {g["id"]: g["parent"] for g in model["groups"]}
+        holders = {n["id"]: n["group"] for n in model["nodes"]}
+        shown = [self._model_id(i) for i in [*self.expanded, self.selected] if i]
+        shown += [n["id"] for n in model["nodes"] if n["failing"]]
+        found = list(self.opened)
+        starts = [parents[g] for g in self.opened if g in parents]
+        starts += [holders[i] if i in holders else parents.get(i) for i in shown]
+        for group in starts:
+            while group is not None and group not in found:
+                found.append(group)
+                group = parents.get(group)
+        return found
+
+    def _sync(self) -> None:
+        """The Python API changed the state: tell the view (one message) and the saved state."""
+        selected = self._model_id(self.selected)
+        self._view_state = dict(self._view_state, open=self._open_ids(), selected=selected)
+        view = self._graph_view
+        if view is not None:
+            view.send({"command": {"open": self._open_ids(), "selected": selected}})
+        self.snapshot_changed()
+
+    def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
+        if not isinstance(content, dict):
+            return
+        if isinstance(content.get("details"), str):
+            self._graph_view.send({"details_for": content["details"], "html": self._details_of(content["details"])})
+        elif isinstance(content.get("state"), dict):
+            self._take_state(content["state"])
+
+    def _details_of(self, node_id: str) -> str:
+        """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
+        base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
+        known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
+        if not known:
+            return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
+        before = self.selected
+        self.selected = base if self.picture.find(base) is not None else before
+        try:
+            if self.picture.find(base) is None:
+                return pre(self._describe_id(base))
+            return self.details_html(actions=False)
+        finally:
+            self.selected = before
+
+    def _take_state(self, state: dict) -> None:
+        """The browser's state (debounced): kept for the saved notebook."""
+        groups = [g for g in state.get("open", []) if isinstance(g, str)]
+        selected = state.get("selected") if isinstance(state.get("selected"), str) else ""
+        overlay = state.get("overlay") if isinstance(state.get("overlay"), str) else ""
+        self._view_state = {"open": groups, "selected": selected, "overlay": overlay}
+        if selected and self.picture.find(selected) is not None:
+            self.selected = selected  # what the Python API reads (no redraw: the browser drew it)
+        self.snapshot_changed()

@@ -1,0 +1,72 @@
+"""GraphExplorer's Python API drives the live viewer: each state change sends the view one
+``command`` naming the viewer's groups to draw open (its model's groups, which fold calls
+into series and hold a loop's node in the call that made it). No browser; the page's side
+is tests/browser/test_viewer.py."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.widgets import GraphExplorer
+from tests.browser.mlp12 import mlp12_train
+
+
+def live(explorer):
+    """The commands the explorer sends its view."""
+    sent = []
+    explorer.widget.send = lambda content, buffers=None: sent.append(content)
+    return sent
+
+
+def around(model, node_or_group):
+    """The viewer groups holding a node (or a group), innermost first, from the model."""
+    parents = {g["id"]: g["parent"] for g in model["groups"]}
+    group = next((n["group"] for n in model["nodes"] if n["id"] == node_or_group), None)
+    group = parents[node_or_group] if node_or_group in parents else group
+    chain = []
+    while group is not None:
+        chain.append(group)
+        group = parents[group]
+    return chain
+
+
+@pytest.fixture
+def loop_explorer():
+    xs = T.matrix("xs", test_value=np.array([[1, 2], [3, 4], [5, 6]], "float32"))
+    h0 = T.zeros(2, "float32")
+    hs, _ = sn.scan(lambda x_t, h: T.tanh(x_t + 0.5 * h), sequences=[xs], outputs_info=[h0])
+    return GraphExplorer((hs ** 2).sum())
+
+
+def test_expanding_a_loop_opens_the_viewer_groups_around_its_node(loop_explorer):
+    """Notebook 06: ``explorer.expand(loop)`` drew the loop's group closed in the viewer."""
+    explorer = loop_explorer
+    sent = live(explorer)
+    loop, = explorer.search("scan")
+    holders = around(explorer.view_model(), loop)
+    assert holders and all(g not in explorer.view_state()["open"] for g in holders)  # closed at first
+    explorer.expand(loop)
+    assert set(holders) <= set(sent[-1]["command"]["open"])
+    assert set(holders) <= set(explorer.view_state()["open"])  # what the saved viewer opens
+    explorer.close(loop)
+    assert not set(holders) & set(sent[-1]["command"]["open"])
+
+
+def test_opening_a_call_opens_the_series_folding_it():
+    explorer = GraphExplorer(mlp12_train(layers=3))
+    model = explorer.view_model()
+    sent = live(explorer)
+    call = next(g["id"] for g in model["groups"] if g["kind"] == "call" and g["region"] == "forward"
+                and g["parent"] is not None)
+    series = around(model, call)
+    assert series and model["groups"][[g["id"] for g in model["groups"]].index(series[0])]["kind"] == "series"
+    explorer.open(call)
+    assert {call, *series} <= set(sent[-1]["command"]["open"])
+    explorer.close_group(call)
+    assert not {call, *series} & set(sent[-1]["command"]["open"])
+    # Selecting a node inside closed groups brings it into sight in the viewer too.
+    inner = next(n["id"] for n in model["nodes"] if n["group"] == call and n["id"].startswith("n"))
+    explorer.select(inner)
+    assert sent[-1]["command"]["selected"] == inner
+    assert set(around(model, inner)) <= set(sent[-1]["command"]["open"])
