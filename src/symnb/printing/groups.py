@@ -299,7 +299,11 @@ class GroupTree:
             if frame is not None:
                 by_line.setdefault((frame.filename, frame.lineno), []).append(node)
         for (filename, lineno), nodes in by_line.items():
-            if len(nodes) < LINE_GROUP_FROM or (len(nodes) == len(self.top.nodes) and not self.top.children):
+            # A line that built the whole graph is no group, unless it built too many
+            # nodes to draw side by side (a top-level loop: ``for _ in range(500): w =
+            # T.tanh(w * 0.5 + x)``): then it is one, cut into parts like any big group.
+            whole = len(nodes) == len(self.top.nodes) and not self.top.children
+            if len(nodes) < LINE_GROUP_FROM or (whole and len(nodes) <= PARTS_OVER):
                 continue
             site = nodes[-1].site
             name = site.assigned_name() or site.frame.short()

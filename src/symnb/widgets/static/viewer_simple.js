@@ -5,7 +5,8 @@
 // own, never over a box); within a layer the boxes are ordered by the barycentre of their
 // neighbours (a few sweeps down and up: fewer crossings); each gap between two layers holds
 // the edges' labels (in rows, never over each other) and the horizontal runs of the edges
-// (one track per target: runs into different boxes never lie on each other). A container
+// (one track per source fanning out, else per target: runs of edges that share neither
+// end never lie on each other). A container
 // that flows up (the gradient) is laid out downwards and mirrored.
 
 const GAP_X = 24, DUMMY_W = 8, DUMMY_GAP = 10, LABEL_H = 16, TRACK = 8;
@@ -140,7 +141,7 @@ function placeRows(container, top, { rows, chains, item }, flip, byId, parentOf)
   // Each gap's labels (first segment of an edge, beside its source) and tracks (one per target).
   const gaps = rows.map(() => ({ labels: [], tracks: new Map() }));
   const seen = new Set();
-  const plans = [];
+  const plans = [], runs = [];
   for (const c of chains) {
     const { e, s, d } = c.link;
     const from = rectOf(s, e.sources[0]), to = rectOf(d, e.targets[0]);
@@ -158,14 +159,22 @@ function placeRows(container, top, { rows, chains, item }, flip, byId, parentOf)
       if (!j) return;
       const a = j === 1 ? from.x + from.w / 2 : left + c.items[j - 1].x + c.items[j - 1].width / 2;
       const b = j === c.items.length - 1 ? to.x + to.w / 2 : left + it.x + it.width / 2;
-      const run = { gap: c.items[j - 1].layer, a, b, into: j === c.items.length - 1 ? e.targets[0] : it.id };
+      const run = { gap: c.items[j - 1].layer, a, b, from: j === 1 ? e.sources[0] : c.items[j - 1].id,
+        into: j === c.items.length - 1 ? e.targets[0] : it.id };
       plan.runs.push(run);
-      if (Math.abs(a - b) < 0.5) return;
-      const tracks = gaps[run.gap].tracks;
-      const t = tracks.get(run.into) || { lo: Infinity, hi: -Infinity };
-      t.lo = Math.min(t.lo, a, b) - 2; t.hi = Math.max(t.hi, a, b) + 2;
-      tracks.set(run.into, t);
+      if (Math.abs(a - b) >= 0.5) runs.push(run);
     });
+  }
+  // A box's runs fanning out in one gap share its track (a bus out of it, the way they
+  // share the line down from it); the other runs into one box share that box's track.
+  const fanning = new Map();
+  for (const run of runs) fanning.set(run.gap + "\u0000" + run.from, (fanning.get(run.gap + "\u0000" + run.from) || 0) + 1);
+  for (const run of runs) {
+    run.key = fanning.get(run.gap + "\u0000" + run.from) > 1 ? "from:" + run.from : "into:" + run.into;
+    const tracks = gaps[run.gap].tracks;
+    const t = tracks.get(run.key) || { lo: Infinity, hi: -Infinity };
+    t.lo = Math.min(t.lo, run.a, run.b) - 2; t.hi = Math.max(t.hi, run.a, run.b) + 2;
+    tracks.set(run.key, t);
   }
   gaps.forEach((g) => { g.labelRows = levels(g.labels); g.trackCount = levels([...g.tracks.values()]); });
   const rowTop = [];
@@ -180,7 +189,7 @@ function placeRows(container, top, { rows, chains, item }, flip, byId, parentOf)
     for (const it of row) if (!it.dummy) { it.node.x = left + it.x; it.node.y = rowTop[r]; }
   });
   const height = y + 12;
-  const trackY = (r, into) => { const g = gaps[r]; return g.top + 6 + LABEL_H * g.labelRows + TRACK * (g.tracks.get(into).level + 1); };
+  const trackY = (r, key) => { const g = gaps[r]; return g.top + 6 + LABEL_H * g.labelRows + TRACK * (g.tracks.get(key).level + 1); };
   // The boxes and frames inside the child frames, in this container's downward frame.
   const inner = [];
   for (const it of item.values()) {
@@ -200,7 +209,7 @@ function placeRows(container, top, { rows, chains, item }, flip, byId, parentOf)
     if (p.items) {
       for (const run of p.runs) {
         if (Math.abs(run.a - run.b) < 0.5) continue;
-        const ty = trackY(run.gap, run.into);
+        const ty = trackY(run.gap, run.key);
         bends.push({ x: run.a, y: ty }, { x: run.b, y: ty });
       }
     } else {  // against the layers: out below, up a lane on the right, in from above
