@@ -27,7 +27,9 @@ Derived from what each node records when it is built (its creation site,
   top-level loop (``for i in range(50): h = relu(dot(h, W[i]) + b[i])``) holds hundreds
   of nodes and no call to group them by; drawn flat, its many similar siblings
   (``grad of add`` of each layer) made one row thousands of boxes wide;
-- a **line** group for a line of the top level that built several nodes (the loss);
+- a **line** group for a line of the top level that built several nodes (the loss); a
+  line that built the whole graph is one only past ``PARTS_OVER`` nodes (a top-level loop:
+  its parts then keep the first view to a few boxes);
 - a **roots** group bundling the top level's inputs and shared variables when there are
   many of them.
 
