@@ -66,6 +66,13 @@ function longestPath(kids, links) {
       layer.set(d, Math.max(layer.get(d), layer.get(next.id) + 1));
     }
   }
+  // A source (an input, a constant) sits in the layer just above its first reader, not at
+  // the top with a long edge down (as ELK's network-simplex layering places it).
+  for (const k of kids) {
+    const reads = [...out.get(k.id)];
+    if (!reads.length || links.some((l) => l.d === k.id)) continue;
+    layer.set(k.id, Math.max(0, Math.min(...reads.map((d) => layer.get(d))) - 1));
+  }
   return layer;
 }
 
@@ -108,7 +115,32 @@ function orderedRows(kids, links, layer) {
     }
   }
   place();
+  straighten(rows, chains, above, centre);
   return { rows, chains, item };
+}
+
+// Each row, top down, moves under what feeds it (keeping its order and spacing): a box
+// under the source of its data path (the edge layoutGraphs marks straight: a layer under
+// the layer before), else under the mean of its sources; the spine then runs straight
+// instead of each row being centred on its own width.
+function straighten(rows, chains, above, centre) {
+  const spine = new Map();
+  for (const c of chains) {
+    const straight = c.items && c.link.e.layoutOptions && c.link.e.layoutOptions["elk.layered.priority.straightness"];
+    if (straight) c.items.forEach((it, j) => { if (j) spine.set(it, c.items[j - 1]); });
+  }
+  for (const row of rows.slice(1)) {
+    const want = row.map((it) => (spine.has(it) ? centre.get(spine.get(it))
+      : above.has(it) ? above.get(it).reduce((s, a) => s + centre.get(a), 0) / above.get(it).length : centre.get(it)) - it.width / 2);
+    // Packed left to right from where each wants to be, then the row as a whole moved
+    // back by the mean push, so that pushes do not all go one way.
+    let x = -Infinity;
+    const got = row.map((it, j) => { x = Math.max(want[j], j ? x + row[j - 1].width + spacing(row[j - 1], it) : want[j]); return x; });
+    const back = got.reduce((s, g, j) => s + g - want[j], 0) / row.length;
+    row.forEach((it, j) => { it.x = got[j] - back; centre.set(it, it.x + it.width / 2); });
+  }
+  const least = Math.min(...rows.flat().map((it) => it.x));
+  for (const it of rows.flat()) { it.x -= least; centre.set(it, it.x + it.width / 2); }
 }
 
 const spacing = (a, b) => (a.dummy || b.dummy ? DUMMY_GAP : GAP_X);
@@ -200,7 +232,7 @@ function placeRows(container, top, { rows, chains, item }, flip, byId, parentOf)
     });
     visit(it.node);
   }
-  let right = left + Math.max(0, ...rows.map(rowWidth));
+  let right = left + Math.max(0, ...rows.flat().map((it) => it.x + it.width));
   let lanes = 0;
   for (const p of plans) {
     const start = { x: p.from.x + p.from.w / 2, y: p.from.kid.node.y + p.from.oy + p.from.h };
