@@ -368,3 +368,46 @@ def test_the_saved_notebook_is_the_viewer_with_no_kernel(browser, tmp_path):
     assert overview.bounding_box()["width"] <= 900
     SHOTS.mkdir(parents=True, exist_ok=True)
     quiet.screenshot(path=str(SHOTS / "07_saved_no_javascript_overview.png"), full_page=True)
+
+
+def test_the_minimap_can_be_put_away_to_show_the_corner_it_covers(browser, tmp_path, mlp):
+    """The minimap stands over the view's bottom-right corner: the toolbar's "map" button
+    hides it (every box in the viewport then shows), and shows it again, still panning."""
+    series = next(g for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None and g["region"] == "forward")
+    gradient = next(g for g in mlp["groups"] if g["kind"] == "grad" and g["parent"] is None)
+    state = {"open": [series["id"], gradient["id"]], "selected": "", "overlay": ""}
+    page, errors = open_page(browser, viewer_page(tmp_path / "saved.html", mlp, state=state, elk=False))
+    page.evaluate("mounted.view.fit()")
+    mini = page.locator("canvas.symnb-minimap")
+    assert mini.is_visible()  # past "fit" at legible text
+
+    def covered():
+        """The boxes in the viewport whose centre shows something else (the minimap)."""
+        return page.evaluate("""() => { const v = document.querySelector('.symnb-viewport').getBoundingClientRect();
+          return [...document.querySelectorAll('g.symnb-node')].filter((g) => {
+            const r = g.querySelector('rect.symnb-box').getBoundingClientRect();
+            const x = r.x + r.width / 2, y = r.y + r.height / 2;
+            if (x < v.left || x > v.right || y < v.top || y > v.bottom) return false;
+            const hit = document.elementFromPoint(x, y);
+            return !(hit && g.contains(hit)); }).map((g) => g.dataset.id); }""")
+
+    # Panned so that a box lies under the minimap (the picture's bottom-right corner at fit).
+    page.evaluate("""() => { const m = document.querySelector('canvas.symnb-minimap').getBoundingClientRect();
+      const box = document.querySelector('g.symnb-node rect.symnb-box').getBoundingClientRect();
+      const layer = document.querySelector('g.symnb-layer');
+      const [, tx, ty, s] = layer.getAttribute('transform').match(/translate\\(([-\\d.]+) ([-\\d.]+)\\) scale\\(([\\d.]+)\\)/).map(Number);
+      const dx = m.x + m.width / 2 - (box.x + box.width / 2), dy = m.y + m.height / 2 - (box.y + box.height / 2);
+      layer.setAttribute('transform', `translate(${tx + dx} ${ty + dy}) scale(${s})`); }""")
+    assert covered(), "the scene this test is about: a box under the minimap"
+    toggle = page.locator("button.symnb-map-toggle")
+    toggle.click()
+    assert not mini.is_visible()
+    assert covered() == []
+    shot(page, "31_minimap_put_away")
+    toggle.click()  # back, and still pans the view
+    assert mini.is_visible()
+    before = page.get_attribute("g.symnb-layer", "transform")
+    box = mini.bounding_box()
+    page.mouse.click(box["x"] + 10, box["y"] + 10)
+    assert page.get_attribute("g.symnb-layer", "transform") != before
+    assert not errors

@@ -499,3 +499,61 @@ def test_forward_work_the_gradient_shares_is_drawn_in_the_forward_region():
     assert not [e for e in model["edges"] if region[e["src"]] == "gradient" and region[e["dst"]] == "forward"]
     log_softmax = [n for n in model["nodes"] if (n["op"] or "").startswith("LogSoftmax")]
     assert log_softmax and all(n["region"] == "forward" for n in log_softmax)
+
+
+def tanh_loop(steps):
+    """A top-level loop on one line, the JupyterLab test's 2,000-node graph in small:
+    ``steps`` x (mul, add, tanh) on one line of this file."""
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    w = x
+    for _ in range(steps):
+        w = T.tanh(w * np.float32(0.5) + x)
+    return x, w
+
+
+def test_a_top_level_loop_of_hundreds_of_nodes_opens_to_a_few_boxes_cut_into_parts():
+    """Every node built on one line is no group in a small graph, but a loop that built
+    hundreds of them at the top level must not open as hundreds of boxes (the 2,000-node
+    graph's first view was 1,502 boxes: 22 s in the browser): one line group, cut into
+    parts of 40."""
+    x, w = tanh_loop(150)
+    applies = toposort([w])
+    assert len(applies) == 450  # 150 x (mul, add, tanh)
+    model = view_model(w)
+    assert model["open"] == []
+    top = [g for g in model["groups"] if g["parent"] is None] + [n for n in model["nodes"] if n["group"] is None]
+    assert len(top) <= 5, [t["id"] for t in top]
+    line = next(g for g in model["groups"] if g["kind"] == "line" and g["parent"] is None)
+    parts = [g for g in model["groups"] if g["kind"] == "part" and g["parent"] == line["id"]]
+    assert len(parts) == math.ceil(450 / 40)
+    groups = {g["id"]: g for g in model["groups"]}
+
+    def inside_line(group):
+        while group is not None:
+            if group == line["id"]:
+                return True
+            group = groups[group]["parent"]
+        return False
+
+    ops = [n for n in model["nodes"] if n["kind"] == "op"]
+    assert len(ops) == 450 and all(inside_line(n["group"]) for n in ops)
+
+
+def test_one_call_in_a_loop_is_one_op_call_not_every_steps_call_merged():
+    """``T.tanh(...)`` run 30 times at one instruction is 30 calls: no op-call group holds
+    two of them (it read as one ``tanh`` box holding every step, with edges in and out of
+    it at each step). relu's parts, which read each other, stay one call each."""
+    x, w = tanh_loop(30)
+    model = view_model(w)
+    by_group = {}
+    for n in model["nodes"]:
+        if n["op"] and "tanh" in n["op"].lower():
+            by_group.setdefault(n["group"], []).append(n["id"])
+    opcalls = {g["id"] for g in model["groups"] if g["kind"] == "opcall"}
+    assert sum(len(v) for v in by_group.values()) == 30
+    assert all(len(v) == 1 for g, v in by_group.items() if g in opcalls), by_group
+    h = x
+    for _ in range(3):
+        h = T.nnet.relu(h * np.float32(0.5))
+    relus = [g for g in view_model(h)["groups"] if g["kind"] == "opcall" and g["label"] == "relu"]
+    assert len(relus) == 3

@@ -27,7 +27,9 @@ Derived from what each node records when it is built (its creation site,
   top-level loop (``for i in range(50): h = relu(dot(h, W[i]) + b[i])``) holds hundreds
   of nodes and no call to group them by; drawn flat, its many similar siblings
   (``grad of add`` of each layer) made one row thousands of boxes wide;
-- a **line** group for a line of the top level that built several nodes (the loss);
+- a **line** group for a line of the top level that built several nodes (the loss); a
+  line that built the whole graph is one only past ``PARTS_OVER`` nodes (a top-level loop:
+  its parts then keep the first view to a few boxes);
 - a **roots** group bundling the top level's inputs and shared variables when there are
   many of them.
 
@@ -299,7 +301,11 @@ class GroupTree:
             if frame is not None:
                 by_line.setdefault((frame.filename, frame.lineno), []).append(node)
         for (filename, lineno), nodes in by_line.items():
-            if len(nodes) < LINE_GROUP_FROM or (len(nodes) == len(self.top.nodes) and not self.top.children):
+            # A line that built the whole graph is no group, unless it built too many
+            # nodes to draw side by side (a top-level loop: ``for _ in range(500): w =
+            # T.tanh(w * 0.5 + x)``): then it is one, cut into parts like any big group.
+            whole = len(nodes) == len(self.top.nodes) and not self.top.children
+            if len(nodes) < LINE_GROUP_FROM or (whole and len(nodes) <= PARTS_OVER):
                 continue
             site = nodes[-1].site
             name = site.assigned_name() or site.frame.short()

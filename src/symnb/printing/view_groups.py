@@ -325,7 +325,7 @@ class ViewGroups:
             key = (id(group), id(site[0]), site[1], calls[0] if calls else None)
             by_site.setdefault(key, []).append(node)
         names: dict[tuple, str | None] = {}
-        for nodes in by_site.values():
+        for nodes in (call for site_nodes in by_site.values() for call in _one_call_each(site_nodes)):
             if len(nodes) < 2:
                 continue
             site = nodes[0].site
@@ -397,6 +397,32 @@ class ViewGroups:
         if group is not None:
             return group.region
         return "updates" if id(node) in self._update_only else "forward"
+
+
+def _one_call_each(nodes: list[Apply]) -> list[list[Apply]]:
+    """The nodes one instruction built, split into the calls that built them: a loop runs
+    ``T.tanh(w * 0.5 + x)`` once per step at the same instruction, and those steps are
+    separate calls. The parts of one call (``relu``'s abs, add and mul) read each other;
+    nodes joined only through other instructions' nodes (the step's mul and add) are
+    different calls. Connected runs over direct reads, in the order they run."""
+    index = {id(node): i for i, node in enumerate(nodes)}
+    parent = list(range(len(nodes)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, node in enumerate(nodes):
+        for var in node.inputs:
+            j = index.get(id(var.owner)) if var.owner is not None else None
+            if j is not None:
+                parent[root(i)] = root(j)
+    calls: dict[int, list[Apply]] = {}
+    for i, node in enumerate(nodes):
+        calls.setdefault(root(i), []).append(node)
+    return list(calls.values())
 
 
 def _family(group: Group) -> str:

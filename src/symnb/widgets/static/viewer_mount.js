@@ -35,6 +35,10 @@ SN.mount = function mount(host, options) {
   const button = (text, title) => { const b = SN.el("button", "symnb-button", text); b.title = title; toolbar.append(b); return b; };
   toolbar.append(search, found);
   const zoomOut = button("\u2212", "zoom out"), zoomIn = button("+", "zoom in"), fitButton = button("fit", "fit (text stays 9 px or more)");
+  // The minimap covers the view's bottom-right corner: this hides it (and shows it again).
+  const mapButton = button("map", "hide the minimap (it covers the bottom-right corner of the view)");
+  mapButton.classList.add("symnb-map-toggle");
+  let mapShown = true;
   const overlayMenu = SN.el("select", "symnb-overlay");
   overlayMenu.append(new Option("no overlay", ""));
   for (const [name, o] of Object.entries(options.model.overlays || {})) overlayMenu.append(new Option(o.label || name, name));
@@ -76,8 +80,11 @@ SN.mount = function mount(host, options) {
     host.dataset.scale = view.scale.toFixed(4);
     if (!geo) return;
     const fits = geo.width * view.scale <= viewport.clientWidth && geo.height * view.scale <= viewport.clientHeight;
-    mini.hidden = fits;
-    if (!fits) SN.minimap(mini, geo, { x: -view.tx / view.scale, y: -view.ty / view.scale, w: viewport.clientWidth / view.scale, h: viewport.clientHeight / view.scale });
+    mini.hidden = fits || !mapShown;
+    mapButton.hidden = fits;
+    mapButton.setAttribute("aria-pressed", String(mapShown));
+    mapButton.title = `${mapShown ? "hide" : "show"} the minimap${mapShown ? " (it covers the bottom-right corner of the view)" : ""}`;
+    if (!mini.hidden) SN.minimap(mini, geo, { x: -view.tx / view.scale, y: -view.ty / view.scale, w: viewport.clientWidth / view.scale, h: viewport.clientHeight / view.scale });
   };
 
   const fit = () => {
@@ -347,6 +354,7 @@ SN.mount = function mount(host, options) {
   on(zoomIn, "click", () => zoomAt(1.25, viewport.clientWidth / 2, viewport.clientHeight / 2));
   on(zoomOut, "click", () => zoomAt(0.8, viewport.clientWidth / 2, viewport.clientHeight / 2));
   on(fitButton, "click", fit);
+  on(mapButton, "click", () => { mapShown = !mapShown; applyView(); });
   const miniMove = (e) => {
     if (!geo || !(e.buttons & 1) && e.type !== "click") return;
     const s = Math.min(mini.width / geo.width, mini.height / geo.height);

@@ -93,15 +93,21 @@ SN.geometry = function geometry(graphs, across, ix) {
   return geo;
 };
 
-// Whether an axis-parallel segment passes through the inside of a box (besides `skip`).
+// Whether an axis-parallel segment passes through the inside of a box (besides `skip`),
+// or through the title row of a frame holding neither of the `skip` boxes (an edge drawn
+// over "layer() x12 −" hides the title that closes it).
 SN.hitsBox = function hitsBox(geo, a, b, skip) {
   const x0 = Math.min(a.x, b.x), x1 = Math.max(a.x, b.x), y0 = Math.min(a.y, b.y), y1 = Math.max(a.y, b.y);
-  for (const [id, r] of geo.boxes) {
-    if (skip.has(id)) continue;
-    if (x1 > r.x + 1 && x0 < r.x + r.w - 1 && y1 > r.y + 1 && y0 < r.y + r.h - 1) return true;
+  const inside = (r) => x1 > r.x + 1 && x0 < r.x + r.w - 1 && y1 > r.y + 1 && y0 < r.y + r.h - 1;
+  for (const [id, r] of geo.boxes) if (!skip.has(id) && inside(r)) return true;
+  const ends = [...skip].map((id) => geo.boxes.get(id)).filter(Boolean);
+  for (const f of geo.frames.values()) {
+    const holds = ends.some((r) => r.x >= f.x && r.y >= f.y && r.x + r.w <= f.x + f.w && r.y + r.h <= f.y + f.h);
+    if (!holds && inside({ x: f.x, y: f.y, w: f.w, h: TITLE_ROW })) return true;
   }
   return false;
 };
+const TITLE_ROW = 26;  // a frame's title row (its text at y + 19: viewer_draw.js)
 
 // Each bundle's way: `direct` (straight across, its two boxes level: a layer and its
 // gradient) or along a trunk, one per target box and gutter, shared by all the bundles
