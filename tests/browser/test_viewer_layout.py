@@ -317,3 +317,32 @@ def test_opening_a_forward_group_lays_out_only_the_forward_region_again(browser,
     assert page.evaluate("window.laidOut") == ["region:forward"]
     assert drawn(page) == before
     assert not errors
+
+
+def chain_model(length: int) -> dict:
+    """A flat chain of ``length`` ops after one input: as many boxes, no group."""
+    nodes = [{"id": "n0", "kind": "input", "label": "x", "op": None, "name": "x", "group": None,
+              "outs": [{"dtype": "float32", "shape": [4]}]}]
+    for k in range(1, length + 1):
+        nodes.append({"id": f"n{k}", "kind": "op", "label": f"tanh {k}", "op": "Elemwise", "name": None,
+                      "group": None, "outs": [{"dtype": "float32", "shape": [4]}]})
+    edges = [{"src": f"n{k - 1}", "out": 0, "dst": f"n{k}"} for k in range(1, length + 1)]
+    return {"format": 1, "title": "chain", "nodes": nodes, "edges": edges, "groups": [], "open": [],
+            "overlays": {}, "not_saved": []}
+
+
+def test_a_view_past_what_elk_lays_out_in_seconds_is_laid_out_simply_and_says_so(browser, tmp_path):
+    """ELK took 11-15 s on a 2,001-box view and never finished a 1,502-box flat one: past
+    1,000 boxes the live view draws with the simple layout at once and names the reason."""
+    page, errors = open_page(browser, viewer_page(tmp_path / "chain.html", chain_model(1200)))
+    host = page.locator(".symnb-viewer")
+    assert host.get_attribute("data-engine") == "simple layered layout"
+    assert "1201 boxes, past the 1000 ELK lays out in seconds" in page.locator(".symnb-status").inner_text()
+    laid = drawn(page)
+    assert len(laid["boxes"]) == 1201
+    ys = [laid["boxes"][f"n{k}"][1] for k in range(1201)]
+    assert ys == sorted(ys) and len(set(ys)) == 1201  # the chain runs down, one box a row
+    small = chain_model(300)  # under the limit: ELK
+    page2, _ = open_page(browser, viewer_page(tmp_path / "small.html", small))
+    assert page2.locator(".symnb-viewer").get_attribute("data-engine") == "ELK layered"
+    assert not errors

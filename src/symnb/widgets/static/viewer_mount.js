@@ -12,6 +12,7 @@ const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
 const LAYOUT_TIMEOUT_MS = 20000;
 const ELK_WAIT_DEFAULT_MS = 2000;  // a first paint waits this long at most for ELK's source
 const BIG_VIEW = 100;  // boxes and frames
+const ELK_MAX_BOXES = 1000;  // a bigger view is laid out simply (see layoutFor)
 const IDLE_WARM_UPS = 6;  // ELK layouts of 120 boxes run after the first paint (SN.ElkRunner.warmUp)
 
 SN.mount = function mount(host, options) {
@@ -117,13 +118,14 @@ SN.mount = function mount(host, options) {
   // simplex: together a quarter of the time (bench/bench_viewer.py: 160 boxes, 190 ms to
   // 90 ms warm), and the order the model gives (data-flow order) already leaves few
   // crossings to remove. Small views keep the straighter placement.
-  const lighter = (graph) => {
+  const boxesIn = (graph) => {
     let boxes = 0;
     const count = (n) => { boxes += 1; (n.children || []).forEach(count); };
     (graph.children || []).forEach(count);
-    if (boxes <= BIG_VIEW) return graph;
-    return { ...graph, layoutOptions: { ...graph.layoutOptions, ...SN.BIG_VIEW_OPTIONS } };
+    return boxes;
   };
+  const lighter = (graph) => (boxesIn(graph) <= BIG_VIEW ? graph
+    : { ...graph, layoutOptions: { ...graph.layoutOptions, ...SN.BIG_VIEW_OPTIONS } });
 
   // Whether ELK's source is here, waiting up to elkWaitMs for it; when it comes later, the
   // view is laid out again by ELK (once), as the user left it.
@@ -154,6 +156,13 @@ SN.mount = function mount(host, options) {
     if (!failing && !(await elkCame())) {  // the live view, its kernel busy or gone
       return { laid: graphs.map((g) => SN.simpleLayout(g)), across, engine: "simple layered layout", nextBoxOf,
         why: "ELK's source has not come from the kernel yet (a busy kernel answers after its running cells); ELK lays the view out when it comes" };
+    }
+    // Past ELK_MAX_BOXES ELK takes tens of seconds (2,001 boxes: 11-15 s; a 1,502-box flat
+    // view never finished): the simple layout draws it in under a second, and says so.
+    const boxes = graphs.reduce((sum, g) => sum + boxesIn(g), 0);
+    if (!failing && boxes > ELK_MAX_BOXES) {
+      return { laid: graphs.map((g) => SN.simpleLayout(g)), across, engine: "simple layered layout", nextBoxOf,
+        why: `${boxes} boxes, past the ${ELK_MAX_BOXES} ELK lays out in seconds` };
     }
     try {
       if (failing) throw new Error(`forced failure (${failing})`);
