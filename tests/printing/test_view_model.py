@@ -294,7 +294,18 @@ def test_a_failed_calls_values_colour_the_nodes():
     assert "failed call" in overlay["source"]
     argument = next(n["id"] for n in model["nodes"] if n["name"] == "p")
     assert overlay["values"][argument] == pytest.approx(call.std(), rel=5e-3)  # not the test value's
-    assert f"n{holder}" not in overlay["values"]  # the replay stopped inside it: no number made up
+    # The failing chain and what follows it: the call replayed on past the NaN check, the
+    # NaN spreading as the call would have made it (NumPy: 0 * log(0) is NaN). The NaN
+    # notebook's colouring by NaN count showed 0 everywhere: the replay had stopped inside
+    # the failing chain, so no computed node had a number.
+    with np.errstate(all="ignore"):
+        chain = call * np.log(call)
+    nan_count = model["overlays"]["nan_count"]["values"]
+    assert nan_count[f"n{holder}"] == int(np.isnan(chain).sum()) == 1
+    output = next(n["id"] for n in model["nodes"] if n["kind"] == "op" and n["id"] != f"n{holder}"
+                  and int(n["id"][1:]) == len(guarded.nodes) - 1)
+    assert nan_count[output] == int(np.isnan(-chain.sum())) == 1
+    assert nan_count[argument] == 0
 
 
 def test_a_fused_xla_operation_is_timed_as_one_unit_on_the_group_of_its_nodes(monkeypatch):

@@ -19,7 +19,7 @@ import numpy as np
 from symnb.core.failed_call import CallValues, NodeValues, loop_levels, replay
 from symnb.core.graph import Apply, Variable
 
-__all__ = ["values_at", "summary_over_iterations", "iterations_run", "MEASURES"]
+__all__ = ["values_at", "values_through", "summary_over_iterations", "iterations_run", "MEASURES"]
 
 #: The numbers a value's summary over the iterations can plot, by name.
 MEASURES: dict[str, Callable[[np.ndarray], float]] = {
@@ -46,6 +46,23 @@ def _rerun(call: CallValues, watch: Callable[[NodeValues], bool]) -> None:
     # Copies: an in-place node of the replay must not change the call's kept arguments.
     env = {id(v): np.array(value, copy=True) for v, (_, value) in zip(inputs, call.arguments)}
     replay(nodes, env, watch)
+
+
+def values_through(call: CallValues) -> dict[int, tuple[Variable, Any]]:
+    """``{id(variable): (variable, value)}`` of every output of the outer graph's nodes,
+    the call replayed past its failure: after a failed value check (``NanGuardMode``'s
+    NaN) the nodes after it compute on, as the call would have without the check (the
+    NaN spreads); after a node that raised, nothing after it is computed (the replay stops
+    there, as the call did). What the views colour a failed call's graph by."""
+    kept: dict[int, tuple[Variable, Any]] = {}
+
+    def watch(seen: NodeValues) -> bool:
+        if seen.holder is None and seen.outputs is not None:
+            kept.update((id(var), (var, value)) for var, value in zip(seen.node.outputs, seen.outputs))
+        return False  # never the one sought: run on
+
+    _rerun(call, watch)
+    return kept
 
 
 def values_at(call: CallValues, loops: Loops) -> dict[int, tuple[Variable, Any]]:

@@ -24,6 +24,7 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
+from symnb.core.loop_values import values_through
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, cut_text, graph_parts, output_text, value_text
 from symnb.printing.graph_model import OPEN_UP_TO, root_variables
@@ -97,6 +98,7 @@ class _Builder:
                  times: Mapping[Apply, float] | None, time_total: float | None, title: str | None) -> None:
         self.obj = obj
         self.call_values = call_values
+        self._through: dict | None = None  # the call replayed past its failure, when asked
         self.failing = {id(node) for node in highlight}
         outputs, order = graph_parts(obj)
         self.outputs = outputs
@@ -249,10 +251,23 @@ class _Builder:
 
     def value(self, var: Variable) -> np.ndarray | None:
         """The value the model shows for ``var``: the failed call's when there is one
-        (None where the replay did not reach), else its test value (never computed here)."""
-        if self.call_values is not None:
-            return self.call_values.value_of(var)
-        return value_of(var)
+        (past a failed NaN check, the call replayed on: the NaN spreads; None where the
+        replay did not reach), else its test value (never computed here)."""
+        if self.call_values is None:
+            return value_of(var)
+        value = self.call_values.value_of(var)
+        if value is None and var.owner is not None:
+            known = self._values_through().get(id(var))
+            value = known[1] if known is not None and known[0] is var else None
+        return value
+
+    def _values_through(self) -> dict:
+        if self._through is None:
+            try:
+                self._through = values_through(self.call_values)
+            except ValueError:  # call values with no program to replay (not a compiled call's)
+                self._through = {}
+        return self._through
 
     def _summary(self, var: Variable) -> str | None:
         value, numbers = self.numbers[id(var)]
