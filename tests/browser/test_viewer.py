@@ -181,6 +181,25 @@ def widget_page(browser, tmp_path):
     return page
 
 
+def test_search_finds_a_node_by_its_source_line_after_its_names(browser, tmp_path, mlp):
+    """An error names the expression (`T.log(noise_var)`) its user wrote; a fused box reads
+    `fused: log\u00b7mul`. Search looks in the source lines too, after names and ops."""
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
+    lower = lambda text: str(text or "").lower()  # noqa: E731
+    query = "standard_normal"  # in the line that made the Ws, in no name or op
+    named = [n["id"] for n in mlp["nodes"] if query in lower(n["label"]) + lower(n["name"]) + lower(n["op"])]
+    by_line = [n["id"] for n in mlp["nodes"] if query in lower(n.get("code"))]
+    assert named == [] and len(by_line) >= 12
+    found = page.evaluate(f"SymnbViewer.search(mounted.view.index(), {json.dumps(query)})")
+    assert found == by_line
+    # Name matches come first: "W1" names W1 (and W10, W11) before any line holding it.
+    first = page.evaluate("SymnbViewer.search(mounted.view.index(), 'w1')")
+    names = [n["id"] for n in mlp["nodes"] if "w1" in lower(n["label"]) + lower(n["name"]) + lower(n["op"])]
+    names += [g["id"] for g in mlp["groups"] if "w1" in lower(g["label"])]
+    assert set(first[:len(names)]) == set(names)
+    assert not errors
+
+
 def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
     from symnb.printing.view_encode import encode_view_model
     from symnb.widgets.viewer import STATE_DEBOUNCE_MS, elk_source, widget_esm

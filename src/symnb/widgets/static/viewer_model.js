@@ -181,27 +181,31 @@ SN.typeText = function typeText(ix, edge) {
   return `${out.dtype || ""}${shape}`;
 };
 
-// One lower-cased string per node (label, name, op) and group, made at the first search:
-// not on the way to the first paint.
+// One lower-cased string per node (label, name, op) and group, and its source line, made
+// at the first search: not on the way to the first paint.
 SN.searchText = function searchText(ix) {
   if (ix.searchText) return ix.searchText;
   ix.searchText = [];
   for (const n of ix.nodes.values()) {
-    ix.searchText.push([n.id, `${n.label || ""}\u0001${n.name || ""}\u0001${n.op || ""}`.toLowerCase()]);
+    ix.searchText.push([n.id, `${n.label || ""}\u0001${n.name || ""}\u0001${n.op || ""}`.toLowerCase(),
+      String(n.code || "").toLowerCase()]);
   }
-  for (const g of ix.groups.values()) ix.searchText.push([g.id, String(g.label || "").toLowerCase()]);
+  for (const g of ix.groups.values()) ix.searchText.push([g.id, String(g.label || "").toLowerCase(), ""]);
   return ix.searchText;
 };
 
-// Search in the whole graph (closed groups too): ids whose label, name or op contain `query`.
+// Search in the whole graph (closed groups too): ids whose label, name or op contain
+// `query`, then those whose source line does (an error names `T.log(noise_var)`, the box
+// of the fused operation holding it reads `fused: log\u00b7mul`; its line has the text).
 SN.search = function search(ix, query, limit = 5000) {
   const q = query.trim().toLowerCase();
   if (!q) return [];
-  const hits = [];
-  for (const [id, text] of SN.searchText(ix)) {
-    if (text.includes(q)) { hits.push(id); if (hits.length >= limit) break; }
+  const hits = [], byLine = [];
+  for (const [id, text, line] of SN.searchText(ix)) {
+    if (text.includes(q)) { hits.push(id); if (hits.length >= limit) return hits; }
+    else if (line.includes(q) && byLine.length < limit) byLine.push(id);
   }
-  return hits;
+  return hits.concat(byLine).slice(0, limit);
 };
 
 // A per-box number for an overlay: a node's own; a closed group's, its nodes' sum (counts,

@@ -31,7 +31,8 @@ SN.mount = function mount(host, options) {
   const toolbar = SN.el("div", "symnb-toolbar");
   const search = SN.el("input", "symnb-search");
   search.type = "search";
-  search.placeholder = "search names and ops (Enter: next)";
+  search.placeholder = "search (Enter: next)";
+  search.title = "search names, ops and source lines (closed groups too); Enter: the next match";
   const found = SN.el("span", "symnb-found", "");
   const button = (text, title) => { const b = SN.el("button", "symnb-button", text); b.title = title; toolbar.append(b); return b; };
   toolbar.append(search, found);
@@ -409,6 +410,7 @@ SN.mount = function mount(host, options) {
       reveal, select, fit,
       setOpen: (ids, sel) => show(new Set(ids.filter((g) => ix.groups.has(g))), sel === undefined ? selected : sel, null),
       state: () => ({ open: [...open], selected, overlay }),
+      index: () => ix,
       geometry: () => geo, boxOf: (id) => boxOf(id),
       failLayout: (mode) => { options.failLayout = mode; },
     },
