@@ -200,6 +200,25 @@ def test_search_finds_a_node_by_its_source_line_after_its_names(browser, tmp_pat
     assert not errors
 
 
+def test_a_boxs_second_line_starts_with_its_type_not_a_long_op(browser, tmp_path, mlp):
+    """`Elemwise{tanh,no_inplace} fl\u2026`: the op first cut the shape off at the box's width."""
+    series = next(g for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
+    layer = series["series"]["items"][0]
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp, state={"open": [series["id"], layer]}))
+    ops = [n for n in mlp["nodes"] if n["kind"] == "op" and n["group"] == layer and n["outs"]]
+    checked = 0
+    for node in ops:
+        box = page.locator(f'g.symnb-node[data-id="{node["id"]}"] text.symnb-box-sub')
+        if box.count() == 0:
+            continue  # drawn inside a closed call (relu)
+        out = node["outs"][0]
+        shape = ", ".join("?" if d is None else str(d) for d in out["shape"])
+        assert box.text_content().startswith(f"{out['dtype']} ({shape})"), box.text_content()
+        checked += 1
+    assert checked >= 1
+    assert not errors
+
+
 def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp):
     from symnb.printing.view_encode import encode_view_model
     from symnb.widgets.viewer import STATE_DEBOUNCE_MS, elk_source, widget_esm

@@ -123,7 +123,8 @@ def _text(box_id: str, groups: dict, nodes: dict, count: int) -> dict[str, str]:
     shape = out.get("shape")
     typ = f"{out.get('dtype', '')}" + ("" if shape is None else
                                         f" ({', '.join('?' if d is None else str(d) for d in shape)})")
-    return {"title": str(n.get("label") or n.get("op") or box_id), "sub": f"{n.get('op') or n.get('kind')}  {typ}"}
+    # The type first, as the viewer's boxes: a long op clipped at the width would cut it off.
+    return {"title": str(n.get("label") or n.get("op") or box_id), "sub": f"{typ}  {n.get('op') or n.get('kind')}"}
 
 
 def _data_flow_order(model: dict, nodes: dict) -> dict[str, int]:

@@ -21,7 +21,9 @@ SN.boxText = function boxText(ix, id) {
   const n = ix.nodes.get(id) || {};
   const type = n.outs && n.outs[0] ? SN.typeText(ix, { src: id, out: 0 }) : "";
   const title = String(n.label || n.op || id);
-  const sub = n.op && n.op !== title ? `${n.op}${type ? "  " + type : ""}` : type || n.kind || "";
+  // The type first: a long op (`Elemwise{tanh,no_inplace}`) clipped at the box's width
+  // would cut the shape off; the card has the whole op.
+  const sub = n.op && n.op !== title ? `${type ? type + "  " : ""}${n.op}` : type || n.kind || "";
   return { title, sub };
 };
 
