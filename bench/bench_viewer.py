@@ -78,7 +78,7 @@ window.ELK_SOURCE = {elk};
 window.start = async (encoded) => {{
   const t0 = performance.now();
   const elk = new SymnbViewer.ElkRunner(window.ELK_SOURCE);  // as the widget does (its source from the kernel)
-  elk.start().catch(() => {});
+  elk.start().catch(() => {{}});
   const model = await SymnbViewer.decodeModel(encoded);
   window.mounted = SymnbViewer.mount(document.getElementById("host"), {{ model, elk }});
   await window.mounted.ready;
