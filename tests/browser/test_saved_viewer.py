@@ -18,7 +18,7 @@ import pytest
 
 from tests.browser.mlp12 import mlp12_train
 from tests.browser.test_jupyterlab import (SCREENSHOTS, sync_api, chromium_browser, jupyterlab_server, open_notebook,
-                                           shut_down_kernels, write_notebook)
+                                           save_and_close, shut_down_kernels, write_notebook)
 from tests.browser.viewer_page import STAND_IN_MODEL
 from tests.optional_tools import needs_chromium
 
@@ -340,10 +340,7 @@ def test_in_jupyterlab_no_kernel_message_then_saved_and_reopened_with_no_kernel(
         page.wait_for_timeout(1500)  # the state output updated in the page
 
         # Save, close, no kernel: the saved viewer, in the state left.
-        page.keyboard.press("Control+s")
-        page.wait_for_function("() => !document.querySelector('.jp-mod-dirty')", timeout=20_000)
-        page.close()
-        shut_down_kernels(lab)
+        save_and_close(page, lab)
         saved = json.loads((lab["root"] / LAB_NOTEBOOK).read_text())
         size = len(json.dumps(saved))
         assert size < 2_000_000, size
