@@ -14,6 +14,7 @@ from tests.browser.test_viewer import crosses, open_page, shot
 from tests.browser.test_viewer import browser, mlp  # noqa: F401 (the same module-scoped fixtures)
 from tests.browser.test_viewer_layout import groups_by_id, top_series
 from tests.browser.viewer_page import viewer_page
+from tests.printing.test_view_model import _ancestors
 from tests.optional_tools import needs_chromium
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -41,14 +42,8 @@ def holders(model, item):
     """The groups holding a node or group (innermost first), from the model (Python's reading)."""
     groups = groups_by_id(model)
     if item in groups:
-        g = groups[item]["parent"]
-    else:
-        g = next(n["group"] for n in model["nodes"] if n["id"] == item)
-    out = []
-    while g is not None:
-        out.append(g)
-        g = groups[g]["parent"]
-    return out
+        return _ancestors(groups, groups[item]["parent"])
+    return _ancestors(groups, next(n["group"] for n in model["nodes"] if n["id"] == item))
 
 
 def segments(points):
