@@ -28,6 +28,7 @@ class ViewerParts:
     _view_model: dict | None
     _view_data: str | None
     _view_state: dict  # the view's last state: the browser's or the Python API's
+    _view_ids: set[str] | None = None  # the model's node ids
 
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model
@@ -64,10 +65,15 @@ class ViewerParts:
         state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
         return {**state, **self._view_state}
 
-    @staticmethod
-    def _model_id(node_id: str) -> str:
-        """The viewer's box for a kernel id: a node of an inner graph (``n1/0/n0``, which the
-        viewer's model does not hold) is drawn as the node holding it (``n1``)."""
+    def _model_id(self, node_id: str) -> str:
+        """The viewer's node for a kernel id: the same id (a loop body's node ``n1/0/n0``
+        too: the model holds the inner graphs of loops and conditions), else, for a node
+        the model does not hold (inside a fused chain), the top-level node holding it."""
+        model = self.view_model()
+        if getattr(self, "_view_ids", None) is None:
+            self._view_ids = {n["id"] for n in model["nodes"]}
+        if not node_id or node_id in self._view_ids:
+            return node_id
         return node_id.split("/", 1)[0]
 
     def _build(self) -> Any:
@@ -115,8 +121,8 @@ class ViewerParts:
     def _open_ids(self) -> list[str]:
         """The groups the viewer draws open: those the Python API opened, with the viewer's
         groups around them (a call inside a folded series ``layer() x12``), and the groups
-        around the nodes the Python API expanded (the viewer draws a loop's node, not its
-        inner graph) or selected, and around the failing node (drawn red, not hidden in a
+        around the nodes the Python API expanded (and their loop bodies: the model's inner
+        groups) or selected, and around the failing node (drawn red, not hidden in a
         closed group's box)."""
         model = self.view_model()
         parents = {g["id"]: g["parent"] for g in model["groups"]}
@@ -124,7 +130,9 @@ class ViewerParts:
         shown = [self._model_id(i) for i in [*self.expanded, self.selected] if i]
         shown += [n["id"] for n in model["nodes"] if n["failing"]]
         found = list(self.opened)
-        starts = [parents[g] for g in self.opened if g in parents]
+        # An expanded loop (or condition) draws its body: its inner groups open.
+        bodies = [g["id"] for g in model["groups"] if g["kind"] == "inner" and g.get("holder") in self.expanded]
+        starts = [parents[g] for g in self.opened if g in parents] + bodies
         starts += [holders[i] if i in holders else parents.get(i) for i in shown]
         for group in starts:
             while group is not None and group not in found:
