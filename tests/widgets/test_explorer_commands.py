@@ -70,3 +70,20 @@ def test_opening_a_call_opens_the_series_folding_it():
     explorer.select(inner)
     assert sent[-1]["command"]["selected"] == inner
     assert set(around(model, inner)) <= set(sent[-1]["command"]["open"])
+
+
+def test_expanding_a_loop_opens_its_body_in_the_viewer(loop_explorer):
+    """Notebook 06 promised the loop opens in place: the viewer's model holds the step's
+    nodes in an "inner" group, and ``expand`` sends that group open (``close`` closes it)."""
+    explorer = loop_explorer
+    sent = live(explorer)
+    loop, = explorer.search("scan")
+    model = explorer.view_model()
+    body = [g["id"] for g in model["groups"] if g["kind"] == "inner" and g["holder"] == loop]
+    assert len(body) == 1 and body[0] not in explorer.view_state()["open"]  # closed at first
+    tanh = [n for n in model["nodes"] if n["group"] == body[0] and n["op"] and "tanh" in n["op"]]
+    assert len(tanh) == 1  # the step's tanh(x_t + 0.5 * h) is in it
+    explorer.expand(loop)
+    assert body[0] in sent[-1]["command"]["open"] and body[0] in explorer.view_state()["open"]
+    explorer.close(loop)
+    assert body[0] not in sent[-1]["command"]["open"]
