@@ -623,3 +623,35 @@ def test_a_failing_node_in_a_loop_body_is_drawn_with_its_failing_iterations_inpu
     summaries = {n["summary"] for n in sources}
     assert value_stats(np.int64(INDICES[FAILING])) in summaries
     assert value_stats(E_VALUE) in summaries
+
+
+def test_a_failing_node_in_a_nested_loop_marks_every_loop_and_opens_both_bodies():
+    rows = np.arange(12, dtype="float32").reshape(3, 4)
+    picks = np.array([[0, 1, 2], [3, 0, 9], [1, 1, 1]])  # row 1, inner iteration 2: index 9
+    X, P = T.matrix("X"), T.lmatrix("P")
+
+    def row_total(row, picked):
+        def take(j, acc, row):
+            return acc + row[j]
+
+        sums, _ = sn.scan(take, sequences=[picked], outputs_info=[T.constant(np.float32(0))],
+                          non_sequences=[row], name="inner")
+        return sums[-1]
+
+    totals, _ = sn.scan(row_total, sequences=[X, P], name="outer")
+    f = sn.function([X, P], totals)
+    with pytest.raises(sn.IndexOutOfBoundsError) as info:
+        f(rows, picks)
+    model = view_model(info.value)
+    nodes = {n["id"]: n for n in model["nodes"]}
+    groups = {g["id"]: g for g in model["groups"]}
+    failing = [n for n in model["nodes"] if n["failing"]]
+    assert [n["op"] for n in failing] == ["Scan{outer}", "Scan{inner}", info.value.node.op.display_name()]
+    inner_body = groups[failing[-1]["group"]]
+    outer_body = groups[inner_body["parent"]]
+    assert (outer_body["label"], inner_body["label"]) == ("Scan{outer} body", "Scan{inner} body")
+    assert inner_body["holder"] == failing[1]["id"] and outer_body["holder"] == failing[0]["id"]
+    assert [g for g in model["open"] if g in groups and groups[g]["kind"] == "inner"] == [outer_body["id"], inner_body["id"]]
+    # What it read at that iteration (NumPy): j = picks[1][2] and the row X[1].
+    read = {nodes[e["src"]]["summary"] for e in model["edges"] if e["dst"] == failing[-1]["id"]}
+    assert value_stats(np.int64(picks[1][2])) in read and value_stats(rows[1]) in read

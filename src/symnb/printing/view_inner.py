@@ -101,7 +101,7 @@ class InnerParts:
                 failing = True
                 self.failing_open.extend(g for g in around if g not in self.failing_open)
             if shows_inner(node) and self._add(node, node_id, group_id, region, around):
-                failing = True
+                failing = entry["failing"] = True  # a nested loop holding the failing node: marked too
         return failing
 
     def _root(self, var: Variable, node_id: str, group_id: str, region: str, is_input: bool,
