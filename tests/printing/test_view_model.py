@@ -651,7 +651,8 @@ def test_a_failing_node_in_a_nested_loop_marks_every_loop_and_opens_both_bodies(
     outer_body = groups[inner_body["parent"]]
     assert (outer_body["label"], inner_body["label"]) == ("Scan{outer} body", "Scan{inner} body")
     assert inner_body["holder"] == failing[1]["id"] and outer_body["holder"] == failing[0]["id"]
-    assert [g for g in model["open"] if g in groups and groups[g]["kind"] == "inner"] == [outer_body["id"], inner_body["id"]]
+    bodies_open = [g for g in model["open"] if g in groups and groups[g]["kind"] == "inner"]
+    assert bodies_open == [outer_body["id"], inner_body["id"]]
     # What it read at that iteration (NumPy): j = picks[1][2] and the row X[1].
     read = {nodes[e["src"]]["summary"] for e in model["edges"] if e["dst"] == failing[-1]["id"]}
     assert value_stats(np.int64(picks[1][2])) in read and value_stats(rows[1]) in read
