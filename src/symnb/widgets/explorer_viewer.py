@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import TEXT_STYLE, pre
+from symnb.printing.picture_search import expansions_for
 from symnb.printing.svg import picture_img
 from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
@@ -160,17 +162,31 @@ class ViewerParts:
     def _details_of(self, node_id: str) -> str:
         """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
         base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
-        known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
-        if not known:
-            return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
+        drawn = self.picture
+        # A node of a loop's body the viewer opened: the kernel's picture with that loop
+        # expanded answers (made for this answer only: the explorer's state is the same).
+        self.picture = self._picture_holding(base)
         before = self.selected
-        self.selected = base if self.picture.find(base) is not None else before
         try:
+            known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
+            if not known:
+                return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
+            self.selected = base if self.picture.find(base) is not None else before
             if self.picture.find(base) is None:
                 return pre(self._describe_id(base))
             return self.details_html(actions=False)
         finally:
-            self.selected = before
+            self.selected, self.picture = before, drawn
+
+    def _picture_holding(self, node_id: str) -> Any:
+        """The kernel's picture, with the loops holding ``node_id`` (``n1/0/n2``) expanded
+        when they are not."""
+        missing = [i for i in expansions_for(node_id) if i not in self.expanded]
+        if self.picture.find(node_id) is not None or not missing:
+            return self.picture
+        return GraphPicture(self.obj, [*self.expanded, *missing], self.collapsed, self.highlight, self.times,
+                            opened=self.opened, time_total=self.time_total, like=self.picture,
+                            call_shapes=self.call_values.shapes() if self.call_values else None)
 
     def _take_state(self, state: dict) -> None:
         """The browser's state (debounced): kept for the saved notebook."""
