@@ -130,8 +130,10 @@ def test_the_live_failure_view_in_jupyterlab(lab, browser):
     explorer.locator("svg.symnb-graph g.symnb-node").first.wait_for(timeout=120_000)
     page.wait_for_timeout(2_000)
     lab_shot(page, explorer, "16_failure_view_live")
-    failing = explorer.locator("g.symnb-node.symnb-failing")
-    assert failing.count() == 1 and "symnb-selected" in failing.get_attribute("class")
+    # Two boxes red: the loop, and E[i_t] in the loop's body (opened), which is selected.
+    assert explorer.locator("g.symnb-node.symnb-failing").count() == 2
+    failing = explorer.locator("g.symnb-node.symnb-failing.symnb-selected")
+    assert failing.count() == 1 and "/" in failing.get_attribute("data-id")
     assert failing.locator("rect.symnb-box").evaluate("r => getComputedStyle(r).stroke") == RED
     card = explorer.locator(".symnb-failing-card")
     assert "i_t = 7" in card.inner_text() and "float32 (5, 8)" in card.inner_text()

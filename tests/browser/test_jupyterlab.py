@@ -268,9 +268,12 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
     # The loop, opened in place, and the error's node in red.
     loop = page.locator(".symnb-explorer").nth(1)
     # explorer.expand(loop) in the cell opens the group around the loop's node in the
-    # client-side viewer (which draws the node; its inner graph is not in the viewer's model).
+    # client-side viewer, and the loop's body: the step's nodes, tanh(x_t + 0.5 * h).
     loop.locator("g.symnb-frame", has_text="scan").first.wait_for(timeout=20_000)
     assert loop.locator("g.symnb-node", has_text="Scan{scan_fn}").count() == 1
+    body = loop.locator("g.symnb-frame", has_text="Scan{scan_fn} body")
+    body.first.wait_for(timeout=20_000)
+    assert loop.locator("g.symnb-node", has_text="tanh").count() >= 1
     shot(page, loop, "4_explorer_loop_opened")
     failing = page.locator(".symnb-explorer").nth(2)
     assert failing.locator("g.symnb-node.symnb-failing").count() == 1

@@ -13,6 +13,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.core.graph import toposort
+from symnb.printing.values import value_stats
 from symnb.printing.view_model import view_model
 
 DEPTH = 12
@@ -568,3 +569,90 @@ def test_one_call_in_a_loop_is_one_op_call_not_every_steps_call_merged():
         h = T.nnet.relu(h * np.float32(0.5))
     relus = [g for g in view_model(h)["groups"] if g["kind"] == "opcall" and g["label"] == "relu"]
     assert len(relus) == 3
+
+
+def _step_scan():
+    """``h_t = tanh(x_t + 0.5 * h)`` over three rows: the notebook 06 loop."""
+    xs = T.matrix("xs", test_value=np.array([[1, 2], [3, 4], [5, 6]], "float32"))
+    h0 = T.vector("h0", test_value=np.zeros(2, "float32"))
+    hs, _ = sn.scan(lambda x_t, h: T.tanh(x_t + 0.5 * h), sequences=[xs], outputs_info=[h0], name="step")
+    return hs
+
+
+def test_a_loops_body_is_an_inner_group_holding_its_steps_nodes():
+    hs = _step_scan()
+    model = view_model(hs)
+    loop = hs.owner
+    holder = next(n for n in model["nodes"] if n["op"] == loop.op.display_name())
+    bodies = [g for g in model["groups"] if g["kind"] == "inner"]
+    assert [(g["holder"], g["label"], g["parent"]) for g in bodies] == [(holder["id"], "Scan{step} body",
+                                                                           holder["group"])]
+    body = bodies[0]["id"]
+    assert body not in model["open"]  # closed: the loop's box stands for it
+    graph, = loop.op.inner_graphs
+    inside = [n for n in model["nodes"] if n["group"] == body]
+    steps = toposort(graph.outputs, graph.inputs)
+    assert sorted(n["op"] for n in inside if n["kind"] == "op") == sorted(s.op.display_name() for s in steps)
+    assert sum(n["kind"] == "inner_input" for n in inside) == len(graph.inputs)
+    # The edges among them are the step's wiring: tanh reads add, add reads mul and x_t.
+    ids = {n["id"] for n in inside}
+    inner_edges = [e for e in model["edges"] if e["dst"] in ids]
+    assert all(e["src"] in ids for e in inner_edges)
+    assert len(inner_edges) == sum(len(s.inputs) for s in steps)
+    # The test values: x_t is the first row; tanh(x_0 + 0.5 * 0).
+    tanh = next(n for n in inside if n["kind"] == "op" and "tanh" in n["op"])
+    assert tanh["summary"] == value_stats(np.tanh(np.array([1, 2], "float32")))
+    assert tanh["outs"] == [{"dtype": "float32", "shape": [2]}]
+
+
+def test_a_failing_node_in_a_loop_body_is_drawn_with_its_failing_iterations_inputs():
+    from tests.widgets.test_failure_view import E_VALUE, FAILING, INDICES, make_scan_error
+
+    err = make_scan_error()
+    model = view_model(err)
+    nodes = {n["id"]: n for n in model["nodes"]}
+    failing = [n for n in model["nodes"] if n["failing"]]
+    inner = [n for n in failing if n["group"] is not None and n["id"].count("/") == 2]
+    assert len(inner) == 1 and inner[0]["label"] == "E[i_t]"
+    body = next(g for g in model["groups"] if g["id"] == inner[0]["group"])
+    assert body["kind"] == "inner" and nodes[body["holder"]]["failing"]  # the loop marked too
+    assert body["id"] in model["open"]  # opened around the failing node
+    assert inner[0]["summary"] is None  # it failed: no value
+    # Its inputs show the failing iteration's values (NumPy: i_t = INDICES[FAILING], E).
+    sources = [nodes[e["src"]] for e in model["edges"] if e["dst"] == inner[0]["id"]]
+    summaries = {n["summary"] for n in sources}
+    assert value_stats(np.int64(INDICES[FAILING])) in summaries
+    assert value_stats(E_VALUE) in summaries
+
+
+def test_a_failing_node_in_a_nested_loop_marks_every_loop_and_opens_both_bodies():
+    rows = np.arange(12, dtype="float32").reshape(3, 4)
+    picks = np.array([[0, 1, 2], [3, 0, 9], [1, 1, 1]])  # row 1, inner iteration 2: index 9
+    X, P = T.matrix("X"), T.lmatrix("P")
+
+    def row_total(row, picked):
+        def take(j, acc, row):
+            return acc + row[j]
+
+        sums, _ = sn.scan(take, sequences=[picked], outputs_info=[T.constant(np.float32(0))],
+                          non_sequences=[row], name="inner")
+        return sums[-1]
+
+    totals, _ = sn.scan(row_total, sequences=[X, P], name="outer")
+    f = sn.function([X, P], totals)
+    with pytest.raises(sn.IndexOutOfBoundsError) as info:
+        f(rows, picks)
+    model = view_model(info.value)
+    nodes = {n["id"]: n for n in model["nodes"]}
+    groups = {g["id"]: g for g in model["groups"]}
+    failing = [n for n in model["nodes"] if n["failing"]]
+    assert [n["op"] for n in failing] == ["Scan{outer}", "Scan{inner}", info.value.node.op.display_name()]
+    inner_body = groups[failing[-1]["group"]]
+    outer_body = groups[inner_body["parent"]]
+    assert (outer_body["label"], inner_body["label"]) == ("Scan{outer} body", "Scan{inner} body")
+    assert inner_body["holder"] == failing[1]["id"] and outer_body["holder"] == failing[0]["id"]
+    bodies_open = [g for g in model["open"] if g in groups and groups[g]["kind"] == "inner"]
+    assert bodies_open == [outer_body["id"], inner_body["id"]]
+    # What it read at that iteration (NumPy): j = picks[1][2] and the row X[1].
+    read = {nodes[e["src"]]["summary"] for e in model["edges"] if e["dst"] == failing[-1]["id"]}
+    assert value_stats(np.int64(picks[1][2])) in read and value_stats(rows[1]) in read

@@ -28,3 +28,24 @@ def test_the_overview_is_the_collapsed_top_level_in_region_columns():
     assert columns == ["forward", "gradient", "updates"]
     # The series box says how many calls it folds.
     assert "12 calls" in svg
+
+
+def test_a_top_level_loops_body_is_drawn_as_the_loop_not_a_box_of_its_own():
+    """A loop's body (an "inner" group at the top level) is inside the loop's box, as the
+    viewer draws it closed: the overview's boxes are the outer graph's, by hand."""
+    import numpy as np
+
+    import symnb as sn
+    import symnb.tensor as T
+    from symnb.printing.view_model import view_model
+
+    xs = T.matrix("xs", test_value=np.ones((3, 2), "float32"))
+    hs, _ = sn.scan(lambda x_t: T.tanh(x_t), sequences=[xs], name="step")
+    model = view_model(hs)
+    model["groups"] = [dict(g, parent=None) for g in model["groups"] if g["kind"] == "inner"]
+    for node in model["nodes"]:  # everything at the top level, but the body's nodes
+        node["group"] = node["group"] if "/" in node["id"] else None
+    assert any(g["kind"] == "inner" and g["parent"] is None for g in model["groups"])
+    titles = re.findall(r'font-weight="bold">([^<]*)</text>', overview_svg(model))
+    outer = [n["label"] for n in model["nodes"] if "/" not in n["id"] and n["kind"] != "constant"]
+    assert sorted(titles) == sorted(outer) and "Scan{step} body" not in titles

@@ -8,6 +8,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.printing.values import value_stats
 from symnb.widgets import GraphExplorer
 from tests.browser.mlp12 import mlp12_train
 
@@ -70,3 +71,36 @@ def test_opening_a_call_opens_the_series_folding_it():
     explorer.select(inner)
     assert sent[-1]["command"]["selected"] == inner
     assert set(around(model, inner)) <= set(sent[-1]["command"]["open"])
+
+
+def test_expanding_a_loop_opens_its_body_in_the_viewer(loop_explorer):
+    """Notebook 06 promised the loop opens in place: the viewer's model holds the step's
+    nodes in an "inner" group, and ``expand`` sends that group open (``close`` closes it)."""
+    explorer = loop_explorer
+    sent = live(explorer)
+    loop, = explorer.search("scan")
+    model = explorer.view_model()
+    body = [g["id"] for g in model["groups"] if g["kind"] == "inner" and g["holder"] == loop]
+    assert len(body) == 1 and body[0] not in explorer.view_state()["open"]  # closed at first
+    tanh = [n for n in model["nodes"] if n["group"] == body[0] and n["op"] and "tanh" in n["op"]]
+    assert len(tanh) == 1  # the step's tanh(x_t + 0.5 * h) is in it
+    explorer.expand(loop)
+    assert body[0] in sent[-1]["command"]["open"] and body[0] in explorer.view_state()["open"]
+    explorer.close(loop)
+    assert body[0] not in sent[-1]["command"]["open"]
+
+
+def test_the_kernel_answers_the_details_of_a_node_in_a_loops_body(loop_explorer):
+    """A click on a body's node (``n1/0/n2``) in the live viewer asks the kernel for its
+    details: it answers with that node (its op, its test value), the loop not expanded."""
+    explorer = loop_explorer
+    sent = live(explorer)
+    model = explorer.view_model()
+    tanh = next(n for n in model["nodes"] if n["kind"] == "op" and "/" in n["id"] and "tanh" in n["op"])
+    explorer._on_message(explorer.widget, {"details": tanh["id"]}, None)
+    answer = sent[-1]
+    assert answer["details_for"] == tanh["id"] and "no details" not in answer["html"]
+    assert "Elemwise{tanh,no_inplace}" in answer["html"]
+    # Its test value: the first step's, tanh(xs[0] + 0.5 * 0) (NumPy).
+    assert value_stats(np.tanh(np.array([1, 2], "float32"))) in answer["html"]
+    assert explorer.expanded == [] and explorer.selected == ""  # asking changed nothing

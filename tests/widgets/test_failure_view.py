@@ -169,14 +169,17 @@ def test_no_internal_name_reaches_the_failure_view(scan_error):
         assert "scan_keep_last_step" in GraphExplorer(scan_error).overview_svg()
 
 
-def test_the_viewer_selects_the_loop_and_shows_the_calls_values(scan_error):
+def test_the_viewer_selects_the_failing_node_in_the_loop_and_shows_the_calls_values(scan_error):
     explorer = GraphExplorer(scan_error)
     loop = scan_error.call_values.loops[-1][0]
     model = explorer.view_model()
     nodes = {n["id"]: n for n in model["nodes"]}
     holder = explorer.picture.id_of(loop)
-    assert explorer.view_state()["selected"] == holder and nodes[holder]["failing"]
     assert "/" in explorer.selected  # the kernel's own selection: the node inside the loop
+    # The viewer selects that node too (the model holds the loop's body), the loop marked.
+    selected = explorer.view_state()["selected"]
+    assert selected == explorer.selected and nodes[selected]["failing"] and nodes[holder]["failing"]
+    assert nodes[selected]["group"] in explorer.view_state()["open"]  # its body drawn open
     loop_card = _text(explorer.select(holder))  # the loop's card: why it has no value
     assert f"not computed: E[i_t] inside it failed at iteration {FAILING} of Scan{{step}}" in loop_card
     # The boxes show the call's values (the saved view keeps them), not test values.

@@ -7,8 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.errors import label
 
-__all__ = ["has_inner_graphs", "inner_to_outer", "inner_output_notes", "inner_summary", "is_fused",
+__all__ = ["has_inner_graphs", "inner_to_outer", "inner_outer_names", "inner_output_notes", "inner_summary", "is_fused",
            "inner_titles"]
 
 
@@ -24,6 +25,16 @@ def inner_to_outer(node: Apply) -> dict[int, Variable]:
     op = node.op
     return {id(inner): outer for inner, outer in zip(op.inner_inputs, op.inner_feeds(node))
             if outer is not None}
+
+
+def inner_outer_names(node: Apply) -> dict[int, str]:
+    """``id(inner input) -> the label of the outer variable feeding it`` (a fused chain's
+    inner inputs: its node's inputs, in order)."""
+    op = node.op
+    outer = inner_to_outer(node)
+    if not outer and hasattr(op, "inner_inputs"):
+        outer = {id(i): v for i, v in zip(op.inner_inputs, node.inputs)}
+    return {key: label(var) for key, var in outer.items()}
 
 
 def inner_output_notes(node: Apply) -> list[str]:

@@ -36,7 +36,7 @@ from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, cut_text, graph_parts, output_text, value_text
-from symnb.printing._inner import inner_output_notes, inner_titles, inner_to_outer, is_fused
+from symnb.printing._inner import inner_outer_names, inner_output_notes, inner_titles, is_fused
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, crossings, node_name, role_label, rewrite_origins
 from symnb.printing.node_facts import creation_text as creation_text
@@ -387,10 +387,7 @@ class GraphPicture:
 
     def _inner_pictures(self, node: Apply, node_id: str) -> list[InnerPicture]:
         op = node.op
-        outer = inner_to_outer(node)
-        if not outer and hasattr(op, "inner_inputs"):  # a fused chain: inputs in order
-            outer = {id(i): v for i, v in zip(op.inner_inputs, node.inputs)}
-        outer_names = {key: label(var) for key, var in outer.items()}
+        outer_names = inner_outer_names(node)
         notes = inner_output_notes(node) if not is_fused(op) else []
         pictures = []
         graphs = op.inner_graphs

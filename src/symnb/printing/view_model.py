@@ -34,6 +34,7 @@ from symnb.printing.node_facts import value_of
 from symnb.printing.values import value_numbers, value_stats
 from symnb.printing.view_encode import encode_view_model
 from symnb.printing.view_groups import ViewGroups
+from symnb.printing.view_inner import InnerParts
 from symnb.printing.view_overlays import overlays, values_source
 
 __all__ = ["view_model", "encode_view_model", "FORMAT"]
@@ -73,7 +74,11 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
         if function is not None and node not in function.nodes:
             # A node of a fused chain or a loop body: its holder in the function's graph.
             holder = next((n for n in function.nodes if _holds(n, node)), None)
-            function, node = (function, holder) if holder is not None else (None, node)
+            if holder is None:
+                function = None
+            else:  # the holder marked, and the node itself in its loop body's group
+                highlight = highlight + [node]
+                node = holder
         highlight = highlight + [node]
         obj = function if function is not None else node
     marked = []
@@ -130,13 +135,16 @@ class _Builder:
         edges = self._edges(constant_like, copies)
         groups = [g.to_json() for g in self.groups.ordered()]
         source = values_source(self.call_values)
+        # Loop bodies, branches: one closed group per inner graph (opened around a failing node).
+        inner = InnerParts(self).add_all(nodes)
+        opened = self._first_open()
         return {
             "format": FORMAT,
             "title": self.title,
-            "nodes": nodes,
-            "edges": edges,
-            "groups": groups,
-            "open": self._first_open(),
+            "nodes": nodes + inner.nodes,
+            "edges": edges + inner.edges,
+            "groups": groups + inner.groups,
+            "open": opened + [g for g in inner.failing_open if g not in opened],
             "overlays": overlays(self, source),
             "not_saved": [],
         }

@@ -81,7 +81,14 @@ def _top_level(model: dict) -> tuple[list[dict], set[tuple[str, str]]]:
             group_id, seen = groups[group_id]["parent"], seen + 1
         return group_id if group_id in groups else None
 
-    top_of = {nid: top_group(n.get("group")) or nid for nid, n in nodes.items()}
+    def top_box(nid: str) -> str:
+        group = top_group(nodes[nid].get("group"))
+        holder = groups[group].get("holder") if group is not None and groups[group].get("kind") == "inner" else None
+        if holder in nodes and holder != nid:  # a top-level loop's body: drawn as the loop's box
+            return top_box(holder)
+        return group or nid
+
+    top_of = {nid: top_box(nid) for nid in nodes}
     users: dict[str, set[str]] = {}
     for e in model.get("edges", []):
         if e["src"] in nodes and e["dst"] in nodes:

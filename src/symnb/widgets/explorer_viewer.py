@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import TEXT_STYLE, pre
+from symnb.printing.picture_search import expansions_for
 from symnb.printing.svg import picture_img
 from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
@@ -28,6 +30,7 @@ class ViewerParts:
     _view_model: dict | None
     _view_data: str | None
     _view_state: dict  # the view's last state: the browser's or the Python API's
+    _view_ids: set[str] | None = None  # the model's node ids
 
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model
@@ -64,10 +67,15 @@ class ViewerParts:
         state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
         return {**state, **self._view_state}
 
-    @staticmethod
-    def _model_id(node_id: str) -> str:
-        """The viewer's box for a kernel id: a node of an inner graph (``n1/0/n0``, which the
-        viewer's model does not hold) is drawn as the node holding it (``n1``)."""
+    def _model_id(self, node_id: str) -> str:
+        """The viewer's node for a kernel id: the same id (a loop body's node ``n1/0/n0``
+        too: the model holds the inner graphs of loops and conditions), else, for a node
+        the model does not hold (inside a fused chain), the top-level node holding it."""
+        model = self.view_model()
+        if getattr(self, "_view_ids", None) is None:
+            self._view_ids = {n["id"] for n in model["nodes"]}
+        if not node_id or node_id in self._view_ids:
+            return node_id
         return node_id.split("/", 1)[0]
 
     def _build(self) -> Any:
@@ -115,8 +123,8 @@ class ViewerParts:
     def _open_ids(self) -> list[str]:
         """The groups the viewer draws open: those the Python API opened, with the viewer's
         groups around them (a call inside a folded series ``layer() x12``), and the groups
-        around the nodes the Python API expanded (the viewer draws a loop's node, not its
-        inner graph) or selected, and around the failing node (drawn red, not hidden in a
+        around the nodes the Python API expanded (and their loop bodies: the model's inner
+        groups) or selected, and around the failing node (drawn red, not hidden in a
         closed group's box)."""
         model = self.view_model()
         parents = {g["id"]: g["parent"] for g in model["groups"]}
@@ -124,7 +132,9 @@ class ViewerParts:
         shown = [self._model_id(i) for i in [*self.expanded, self.selected] if i]
         shown += [n["id"] for n in model["nodes"] if n["failing"]]
         found = list(self.opened)
-        starts = [parents[g] for g in self.opened if g in parents]
+        # An expanded loop (or condition) draws its body: its inner groups open.
+        bodies = [g["id"] for g in model["groups"] if g["kind"] == "inner" and g.get("holder") in self.expanded]
+        starts = [parents[g] for g in self.opened if g in parents] + bodies
         starts += [holders[i] if i in holders else parents.get(i) for i in shown]
         for group in starts:
             while group is not None and group not in found:
@@ -152,17 +162,31 @@ class ViewerParts:
     def _details_of(self, node_id: str) -> str:
         """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
         base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
-        known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
-        if not known:
-            return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
+        drawn = self.picture
+        # A node of a loop's body the viewer opened: the kernel's picture with that loop
+        # expanded answers (made for this answer only: the explorer's state is the same).
+        self.picture = self._picture_holding(base)
         before = self.selected
-        self.selected = base if self.picture.find(base) is not None else before
         try:
+            known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
+            if not known:
+                return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
+            self.selected = base if self.picture.find(base) is not None else before
             if self.picture.find(base) is None:
                 return pre(self._describe_id(base))
             return self.details_html(actions=False)
         finally:
-            self.selected = before
+            self.selected, self.picture = before, drawn
+
+    def _picture_holding(self, node_id: str) -> Any:
+        """The kernel's picture, with the loops holding ``node_id`` (``n1/0/n2``) expanded
+        when they are not."""
+        missing = [i for i in expansions_for(node_id) if i not in self.expanded]
+        if self.picture.find(node_id) is not None or not missing:
+            return self.picture
+        return GraphPicture(self.obj, [*self.expanded, *missing], self.collapsed, self.highlight, self.times,
+                            opened=self.opened, time_total=self.time_total, like=self.picture,
+                            call_shapes=self.call_values.shapes() if self.call_values else None)
 
     def _take_state(self, state: dict) -> None:
         """The browser's state (debounced): kept for the saved notebook."""

@@ -200,6 +200,14 @@ SN.card = function card(host, ix, id, overlayName, actions) {
     if (node.code) host.append(SN.el("pre", "symnb-card-code", node.code));
     row("value", node.summary);
     if (node.failing) row("error", "this node failed");
+    for (const inner of SN.innerGroups(ix, id)) {  // a loop's body, a condition's branches
+      const label = ix.groups.get(inner).label || inner;
+      const words = ix.groups.get(inner).label && /\sbody$/.test(label) ? "its body" : label;
+      const button = SN.el("button", "symnb-card-button symnb-card-inner", actions.isOpen(inner) ? `close ${words}` : `open ${words}`);
+      button.dataset.group = inner;
+      button.addEventListener("click", () => actions.toggle(inner));
+      host.append(button);
+    }
     const ins = ix.inputs.get(id) || [];
     if (ins.length) {
       host.append(SN.el("div", "symnb-card-key", "inputs"));

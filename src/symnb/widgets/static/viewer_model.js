@@ -91,6 +91,11 @@ SN.ancestors = function ancestors(ix, id) {
   return chain.reverse();
 };
 
+// The "inner" groups (loop bodies, branches) of the node `holder`, in the model's order.
+SN.innerGroups = function innerGroups(ix, holder) {
+  return [...ix.groups.values()].filter((g) => g.kind === "inner" && g.holder === holder).map((g) => g.id);
+};
+
 SN.regionOf = function regionOf(ix, id) {
   // A box's region: its outermost group's (the spine unless a group says otherwise).
   const chain = SN.ancestors(ix, id);
@@ -110,7 +115,11 @@ SN.boxMap = function boxMap(ix, open) {
     if (groupBox.has(g)) return groupBox.get(g);
     const p = ix.parent.get(g);
     const outer = p ? boxOfGroup(p) : null;
-    const box = outer !== null ? outer : (open.has(g) ? null : g);
+    // A closed loop body (an "inner" group) is drawn as the node holding it, not as a box
+    // of its own: the loop's box stands for it until its card opens it.
+    const group = ix.groups.get(g);
+    const closed = group && group.kind === "inner" && group.holder && ix.nodes.has(group.holder) ? group.holder : g;
+    const box = outer !== null ? outer : (open.has(g) ? null : closed);
     groupBox.set(g, box);
     return box;
   };
@@ -149,6 +158,7 @@ SN.visibleTree = function visibleTree(ix, open, boxOf) {
     const slot = ix.kids.get(groupId || "") || { groups: [], nodes: [] };
     const items = [];
     for (const g of slot.groups) {
+      if (!open.has(g) && ix.groups.get(g).kind === "inner") continue;  // drawn as its holder
       items.push(open.has(g) ? { id: g, kind: "frame", children: build(g) } : { id: g, kind: "group" });
     }
     for (const n of slot.nodes) if (!boxOf || boxOf(n) === n) items.push({ id: n, kind: "node" });
