@@ -262,7 +262,9 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
 
     # Search: matching nodes are marked, the rest dimmed.
     symgraph.locator("input.symnb-search").fill("dot")  # the page's own index answers
-    sync_api.expect(symgraph.locator("g.symnb-node.symnb-match")).to_have_count(1)
+    # The dot by its op and name, the tanh by its source line (hidden = T.tanh(T.dot(x, w))).
+    sync_api.expect(symgraph.locator("g.symnb-node.symnb-match")).to_have_count(2)
+    assert symgraph.locator(".symnb-hit").first.inner_text().lower().startswith("t.dot")
     symgraph.locator("input.symnb-search").fill("")
 
     # The loop, opened in place, and the error's node in red.
