@@ -75,7 +75,16 @@ SN.mount = function mount(host, options) {
   overlayMenu.value = overlay;
   let geo = null, view = { scale: 1, tx: 0, ty: 0 }, boxOf = SN.boxMap(ix, open).boxOf;
   let generation = 0, lastEngine = "";
-  const report = () => { if (options.onState) options.onState({ open: [...open], selected, overlay }); };
+  // The state goes out only when it changed: a redraw that changes nothing the user chose
+  // (ELK's layout replacing the simple one, a Python command already in force) sends nothing.
+  const stateKey = () => JSON.stringify([[...open].sort(), selected, overlay]);
+  let reported = stateKey();
+  const report = () => {
+    const key = stateKey();
+    if (key === reported) return;
+    reported = key;
+    if (options.onState) options.onState({ open: [...open], selected, overlay });
+  };
 
   const applyView = () => {
     layer.setAttribute("transform", `translate(${view.tx.toFixed(1)} ${view.ty.toFixed(1)}) scale(${view.scale.toFixed(4)})`);
