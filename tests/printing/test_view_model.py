@@ -626,22 +626,9 @@ def test_a_failing_node_in_a_loop_body_is_drawn_with_its_failing_iterations_inpu
 
 
 def test_a_failing_node_in_a_nested_loop_marks_every_loop_and_opens_both_bodies():
-    rows = np.arange(12, dtype="float32").reshape(3, 4)
-    picks = np.array([[0, 1, 2], [3, 0, 9], [1, 1, 1]])  # row 1, inner iteration 2: index 9
-    X, P = T.matrix("X"), T.lmatrix("P")
+    from tests.widgets.test_failure_view import NESTED_PICKS as picks, NESTED_ROWS as rows, make_nested_scan_error
 
-    def row_total(row, picked):
-        def take(j, acc, row):
-            return acc + row[j]
-
-        sums, _ = sn.scan(take, sequences=[picked], outputs_info=[T.constant(np.float32(0))],
-                          non_sequences=[row], name="inner")
-        return sums[-1]
-
-    totals, _ = sn.scan(row_total, sequences=[X, P], name="outer")
-    f = sn.function([X, P], totals)
-    with pytest.raises(sn.IndexOutOfBoundsError) as info:
-        f(rows, picks)
+    info = make_nested_scan_error()
     model = view_model(info.value)
     nodes = {n["id"]: n for n in model["nodes"]}
     groups = {g["id"]: g for g in model["groups"]}

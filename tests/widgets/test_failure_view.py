@@ -113,9 +113,13 @@ def test_a_values_summary_over_the_iterations_matches_numpy_and_marks_the_failur
     assert svg.startswith("<svg") and "failed, not computed" in svg
 
 
-def test_every_level_of_a_nested_scan_is_marked():
-    rows = np.arange(12, dtype="float32").reshape(3, 4)
-    picks = np.array([[0, 1, 2], [3, 0, 9], [1, 1, 1]])  # row 1, inner iteration 2: index 9
+NESTED_ROWS = np.arange(12, dtype="float32").reshape(3, 4)
+NESTED_PICKS = np.array([[0, 1, 2], [3, 0, 9], [1, 1, 1]])  # row 1, inner iteration 2: index 9
+
+
+def make_nested_scan_error():
+    """A scan in a scan: ``row[j]`` out of bounds at inner iteration 2 of outer iteration 1
+    (``NESTED_PICKS[1][2]`` is 9, a row holds 4). Returns pytest's ``ExceptionInfo``."""
     X, P = T.matrix("X"), T.lmatrix("P")
 
     def row_total(row, picked):
@@ -129,7 +133,13 @@ def test_every_level_of_a_nested_scan_is_marked():
     totals, _ = sn.scan(row_total, sequences=[X, P], name="outer")
     f = sn.function([X, P], totals)
     with pytest.raises(sn.IndexOutOfBoundsError) as info:
-        f(rows, picks)
+        f(NESTED_ROWS, NESTED_PICKS)
+    return info
+
+
+def test_every_level_of_a_nested_scan_is_marked():
+    rows, picks = NESTED_ROWS, NESTED_PICKS
+    info = make_nested_scan_error()
     call = info.value.call_values
     assert [(loop.op.display_name(), n) for loop, n in call.loops] == [("Scan{outer}", 1), ("Scan{inner}", 2)]
     assert call.where == "iteration 2 of Scan{inner}, in iteration 1 of Scan{outer}"
