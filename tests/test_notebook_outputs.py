@@ -202,3 +202,20 @@ def test_a_saved_viewers_library_is_not_compared_but_its_view_is():
     assert "const SymnbViewer = window.SymnbViewers" in _as_nbval_compares(fresh)  # the boot script stays
     changed_boot = fresh.replace("watch.observe(here);", "watch.observe(document.body);")
     assert _as_nbval_compares(changed_boot) != _as_nbval_compares(fresh)
+
+
+@needs_dot
+def test_a_saved_explorer_compares_the_same_whichever_layout_drew_its_picture():
+    """The saved explorer's overview picture shrinks to its cell between two widths (its
+    style), which follow the picture's natural size: Graphviz's and symnb's own layout
+    differ there, as in the picture's geometry. The notebooks stored with Graphviz failed
+    under nbval where it is not installed."""
+    from symnb.widgets import GraphExplorer
+
+    loss = _convnet_loss(images=8)
+    saved = {engine: GraphExplorer(loss, engine=engine).snapshot_bundle()["text/html"] for engine in ("dot", "layered")}
+    widths = {engine: re.findall(r"max-width:\d+px;min-width:\d+px", html) for engine, html in saved.items()}
+    assert widths["dot"] and widths["dot"] != widths["layered"]
+    assert _as_nbval_compares(saved["dot"]) == _as_nbval_compares(saved["layered"])
+    other = GraphExplorer(_convnet_loss(images=6), engine="layered").snapshot_bundle()["text/html"]
+    assert _as_nbval_compares(other) != _as_nbval_compares(saved["layered"])
