@@ -16,8 +16,7 @@ from nbval.plugin import get_sanitize_patterns
 import symnb as sn
 import symnb.tensor as T
 from symnb.core.graph import toposort
-from symnb.tensor.nnet import conv2d
-from symnb.tensor.signal.pool import pool_2d
+from tests.browser.cnn09 import cnn09_loss
 from tests.optional_tools import needs_dot
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
@@ -64,17 +63,7 @@ def _as_nbval_compares(output: str) -> str:
 
 def _convnet_loss(images: int):
     """notebooks/09_convnets.ipynb's graph: conv, pool, dense, softmax, the mean NLL."""
-    rng = np.random.default_rng(0)
-    x = T.tensor4("images", test_value=rng.standard_normal((images, 1, 12, 12)).astype("float32"))
-    labels = T.ivector("labels", test_value=np.arange(images, dtype="int32") % 2)
-    w1 = sn.shared((0.3 * rng.standard_normal((4, 1, 3, 3))).astype("float32"), name="w1")
-    b1 = sn.shared(np.zeros(4, "float32"), name="b1")
-    h1 = T.tanh(conv2d(x, w1) + b1.dimshuffle("x", 0, "x", "x"))
-    p1 = pool_2d(h1, ws=(2, 2), ignore_border=True)
-    w2 = sn.shared((0.1 * rng.standard_normal((100, 2))).astype("float32"), name="w2")
-    b2 = sn.shared(np.zeros(2, "float32"), name="b2")
-    scores = T.dot(p1.flatten(2), w2) + b2
-    return -T.mean(T.log(T.softmax(scores))[T.arange(labels.shape[0]), labels])
+    return cnn09_loss(images)[2]
 
 
 @needs_dot
