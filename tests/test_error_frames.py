@@ -3,7 +3,7 @@
 Each scenario below is a short user program that fails on the line marked ``# fails
 here``: a graph built with a bad test value, bad arguments, run-time checks, NanGuardMode,
 a scan iteration, DebugMode, a program read back from the disk cache, ``var.eval()``, an
-update of a shared variable... The scenarios run as scripts print their tracebacks (a
+update of a shared variable, the constructors of modes and widgets... The scenarios run as scripts print their tracebacks (a
 fresh interpreter per way of running them, all scenarios in it: importing JAX takes
 seconds), and the printed text is parsed: no frame of it may lie in the symnb package, and
 the user's failing line must be shown. Printed as Python prints an uncaught exception
@@ -151,6 +151,13 @@ SCENARIOS: dict[str, tuple[str, str, str, tuple[str, object] | None]] = {
         """, "TypeError", "cannot be replaced by 'm'", None),
     "printing": ("""
         sn.printing.debugprint(3)  # fails here
+        """, "TypeError", "cannot print an object of type int", None),
+    "mode": ("""
+        mode = sn.Mode(linker="nope")  # fails here
+        """, "ValueError", "unknown linker 'nope'", None),
+    "widget": ("""
+        from symnb.widgets import GraphExplorer
+        GraphExplorer(3)  # fails here
         """, "TypeError", "cannot print an object of type int", None),
 }
 
