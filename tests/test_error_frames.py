@@ -14,16 +14,21 @@ library frames back. A wrapper added in front of an entry point shows here as a 
 
 from __future__ import annotations
 
+import importlib
+import inspect
 import json
 import os
+import pkgutil
 import re
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 
 import symnb
+from symnb.core.graph.traceback_filter import api_boundary
 
 SYMNB_DIR = os.path.dirname(os.path.abspath(symnb.__file__))
 # The children import this checkout's symnb (the one under test).
@@ -290,3 +295,32 @@ def test_exception_verbosity_high_keeps_the_library_frames():
     assert os.path.join("compile", "function.py") in library, stderr
     assert _frames(stderr)[0] == ("<string>", 1)
     assert NOTE not in stderr
+
+
+# The public namespaces (docs/design.md, docs/porting.md): each one's public functions are
+# entry points, so an error they raise is filtered in the frame the user called.
+PUBLIC_NAMESPACES = ["symnb", "symnb.gradient", "symnb.printing", "symnb.compile", "symnb.io",
+                     "symnb.ifelse", "symnb.scalar", "symnb.errors", "symnb.widgets"]
+PUBLIC_PACKAGES = ["symnb.tensor", "symnb.gof", "symnb.scan_module", "symnb.sandbox", "symnb.gpuarray"]
+
+
+def _public_namespaces() -> list[str]:
+    names = list(PUBLIC_NAMESPACES)
+    for package in PUBLIC_PACKAGES:
+        module = importlib.import_module(package)
+        names.append(package)
+        names += [found.name for found in pkgutil.walk_packages(module.__path__, package + ".")
+                  if "._" not in found.name]
+    return names
+
+
+@pytest.mark.parametrize("namespace", _public_namespaces())
+def test_every_public_function_of_a_public_namespace_is_an_entry_point(namespace):
+    module = importlib.import_module(namespace)
+    public = getattr(module, "__all__", None) or [name for name in vars(module) if not name.startswith("_")]
+    boundary = api_boundary(lambda: None).__code__  # the code every entry point runs
+    plain = [name for name in public
+             if isinstance(value := getattr(module, name), types.FunctionType)
+             and value.__module__.startswith("symnb") and value.__code__ is not boundary
+             and not inspect.isgeneratorfunction(getattr(value, "__wrapped__", None))]  # context managers
+    assert not plain, f"{namespace}: {plain} are not entry points (traceback_filter.entry_points)"
