@@ -187,8 +187,8 @@ _CHILD = textwrap.dedent("""
                 try:
                     exec(compile(source, path, "exec"), namespace)
                 except Exception as caught:  # printed as Python prints it, without this frame
-                    error = caught
-                    sys.excepthook(type(caught), caught, caught.__traceback__.tb_next)
+                    error = caught.with_traceback(caught.__traceback__.tb_next)
+                    sys.excepthook(type(error), error, error.__traceback__)
         value = None if probe is None else eval(probe, namespace)
         results[name] = {"printed": printed.getvalue(), "error": type(error).__name__, "probe": value}
     print(json.dumps(results))
@@ -264,10 +264,12 @@ def test_the_printed_traceback_has_no_symnb_frame_and_shows_the_users_line(print
         assert result["probe"] == probe[1], f"the scenario did not take its path: {probe[0]}"
     assert _library_frames(shown) == [], shown
     assert SYMNB_DIR not in shown  # nor anywhere else in the message
+    # The traceback, down to the message, is the user's failing line and nothing else.
     number, text = _failing_line(name)
     user_file = "<cell>" if how == "ipython" else paths[name][0]
-    assert (user_file, number) in _frames(shown), shown
-    assert text in shown
+    message_line = re.search(rf"^(?:[\w.]+\.)?{error}: ", shown, re.MULTILINE)
+    assert _frames(shown[:message_line.start()]) == [(user_file, number)], shown
+    assert text in shown[:message_line.start()]
 
 
 def _run_python_c(flags: str) -> str:
