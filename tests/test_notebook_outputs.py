@@ -54,6 +54,48 @@ def test_tutorials_use_the_public_api(path):
         assert not found, f"{path.name}, code cell {number} uses private names: {found}"
 
 
+# What a stored output may not hold: a frame of a file in the symnb package (errors start
+# at the user's line: core/graph/traceback_filter.py), or a path of the machine that ran
+# the notebook (an absolute path: '/home/...', 'C:\...').
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+LIBRARY_FRAME = re.compile(r'File "?\S*symnb[/\\]\S+\.py')
+ABSOLUTE_PATH = re.compile(r'(?:^|[\s"\'(=])((?:/|[A-Za-z]:\\)(?:[\w.-]+[/\\])+[\w.-]+)', re.MULTILINE)
+
+
+def _shown_text(output: dict) -> str:
+    """What an output shows as text: a traceback, a stream, or a value's text/plain."""
+    if output["output_type"] == "error":
+        text = "\n".join(output["traceback"])
+    elif output["output_type"] == "stream":
+        text = "".join(output["text"])
+    else:
+        text = "".join(output.get("data", {}).get("text/plain", ""))
+    return ANSI.sub("", text)
+
+
+def _leaks(text: str) -> list[str]:
+    return LIBRARY_FRAME.findall(text) + ABSOLUTE_PATH.findall(text)
+
+
+def test_a_library_frame_or_a_machines_path_is_seen():
+    """The patterns below find what notebooks 01 and 07 once stored."""
+    stored = ("\x1b[36mFile \x1b[39m\x1b[32m/work/main/src/symnb/compile/function.py:450\x1b[39m, "
+              "in \x1b[36m_weak_method.<locals>.call\x1b[39m")
+    assert _leaks(ANSI.sub("", stored)) == ["File /work/main/src/symnb/compile/function.py",
+                                             "/work/main/src/symnb/compile/function.py"]
+    assert _leaks('  File "C:\\Users\\me\\symnb\\compile\\function.py", line 450, in call')
+    assert not _leaks("Cell In[12], line 2\n----> 2 guarded(batch)\n(x / y) created at shape_bug.py:5")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_stored_output_holds_a_library_frame_or_a_machines_path(path):
+    for number, cell in enumerate(_code_cells(path)):
+        for output in cell.get("outputs", []):
+            leaks = _leaks(_shown_text(output))
+            assert not leaks, (f"{path.name}, code cell {number}: {leaks} (re-run the notebook: "
+                               f"errors start at the user's line, without symnb's frames)")
+
+
 def _as_nbval_compares(output: str) -> str:
     """``output`` with the sanitizers applied, as nbval applies them (in the file's order)."""
     for regex, replace in dict(get_sanitize_patterns(SANITIZE.read_text())).items():

@@ -33,6 +33,7 @@ from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as j
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb.printing import pp
 from symnb.core.absent import module_getattr
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 from symnb._version import __version__
 
@@ -68,3 +69,8 @@ def unload_ipython_extension(ipython: Any) -> None:
     from symnb.magics import unload_ipython_extension as _unload
 
     _unload(ipython)
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

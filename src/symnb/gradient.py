@@ -12,6 +12,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from symnb.core.graph.error_base import SymnbError
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.gradient import DisconnectedInputError, NullGradientError, disconnected_grad, grad
 from symnb.core.jacobian import hessian, jacobian
 from symnb.core.tensor.extra_ops import grad_clip
@@ -101,3 +102,8 @@ def _compare(what: str, analytic: Any, numeric: np.ndarray, abs_tol: float, rel_
             f"  largest relative error {rel_err[worst_rel]:.3g} at index {worst_rel}: "
             f"analytic {analytic[worst_rel]:.6g}, numeric {numeric[worst_rel]:.6g}\n"
             f"  tolerances: abs_tol={abs_tol:g}, rel_tol={rel_tol:g}")
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

@@ -9,11 +9,13 @@ import types
 
 from symnb.core.ifelse import IfElse as IfElse
 from symnb.core.ifelse import ifelse as ifelse
+from symnb.core.graph.traceback_filter import api_boundary as _api_boundary
 
 __all__ = ["ifelse", "IfElse"]
 
 
 class _CallableModule(types.ModuleType):
+    @_api_boundary  # the user calls it: errors show the user's line
     def __call__(self, *args, **kwargs):
         return ifelse(*args, **kwargs)
 

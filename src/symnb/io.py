@@ -19,6 +19,7 @@ import numpy as np
 
 from symnb.core.graph.errors import SymnbError, label
 from symnb.core.tensor.shared import SharedVariable
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = ["save", "load", "ModelFileError"]
 
@@ -105,3 +106,8 @@ def _check_matches(path: Any, var: SharedVariable, value: np.ndarray) -> None:
             f"{value.shape}, but the shared variable {label(var)!r}, "
             f"{var.site.describe('created at')}, holds a {current.dtype} array of shape "
             f"{current.shape}; the model changed since the file was saved")
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

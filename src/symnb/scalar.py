@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from symnb.core.graph.config import config
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = ["upcast"]
 
@@ -20,3 +21,8 @@ def upcast(dtype: Any, *dtypes: Any) -> str:
     """The promoted dtype of ``dtype`` and ``dtypes`` (``'floatX'`` means config.floatX)."""
     names = [config.floatX if d == "floatX" else d for d in (dtype, *dtypes)]
     return str(np.result_type(*[np.dtype(d) for d in names]))
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

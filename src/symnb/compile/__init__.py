@@ -14,6 +14,7 @@ from symnb.compile.io import In, Out
 from symnb.core.tensor.shared import SharedVariable  # theano.compile.SharedVariable
 
 from symnb.core.tensor.variable import install_evaluator
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 
 def _evaluate(var, inputs_to_values):
@@ -27,6 +28,10 @@ install_evaluator(_evaluate)
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
            "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "SharedVariable"]
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())
 
 from symnb.core.absent import module_getattr  # noqa: E402
 

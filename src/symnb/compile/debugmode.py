@@ -23,6 +23,7 @@ from symnb.compile.mode import Mode, register_mode_name
 from symnb.core.graph.errors import SymnbError, label, node_error
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.source import warn_at_user_line
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
 
@@ -75,6 +76,7 @@ class _DebugLinker(Linker):
 class DebugMode(Mode):
     """Check every node's XLA lowering against its NumPy reference, and the rewrites."""
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, optimizer: Any = "default") -> None:
         super().__init__(linker=_DebugLinker(), optimizer=optimizer)
 

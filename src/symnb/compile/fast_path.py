@@ -54,9 +54,11 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         return _one_output(spec, program, full, recover_and_run, execution_error)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != n_inputs:
-            return full(*args, **kwargs)
+        # The user calls this frame: it must be the one that removes symnb's frames, the
+        # full path's included (core/graph/traceback_filter.py).
         try:  # free unless it raises: errors leave without symnb's frames
+            if kwargs or len(args) != n_inputs:
+                return full(*args, **kwargs)
             args = check_all(args)
             if locks is None:
                 return finish(run(args))
@@ -108,9 +110,9 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
 #: arguments, more, or keywords go to the full path (which reports what is wrong).
 _ONE_OUTPUT = """
 def one_output({params}/, *more, **kwargs):
-    if kwargs or more or {last} is missing:
-        return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
-    try:  # free unless it raises: errors leave without symnb's frames
+    try:  # free unless it raises: errors leave without symnb's frames (the full path's too)
+        if kwargs or more or {last} is missing:
+            return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
         if {inexact}:
             {unpacked}= check_all(({args},))
         try:

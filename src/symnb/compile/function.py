@@ -154,6 +154,7 @@ class Function:
         self._set_program(self._build_program())
         self._built = True
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __setattr__(self, name: str, value: Any) -> None:
         # Everything is made from the plan in __init__; a call replaces only its program.
         if name not in _REBUILT and "_built" in self.__dict__:
@@ -161,6 +162,7 @@ class Function:
                                  f"be set after construction (compile another function)")
         object.__setattr__(self, name, value)
 
+    @api_boundary  # the user calls it: errors show the user's line
     def copy(self, share_memory: bool = False, swap: Any = None, delete_updates: bool = False,
              name: str | None = None, profile: bool | None = None) -> "Function":
         """A new function compiled from the same graph (Theano's ``Function.copy``):
@@ -204,6 +206,7 @@ class Function:
             shapes.update(zip(node.outputs, outputs))
         return shapes
 
+    @api_boundary  # the user calls it: errors show the user's line
     def sharding_lines(self, *args: Any) -> list[str]:
         """For a function over several devices, what ``debugprint(f)`` shows: each
         input's, shared variable's and output's sharding, and the collectives XLA
@@ -213,6 +216,7 @@ class Function:
 
         return sharding_lines(self, args)
 
+    @api_boundary  # the user calls it: errors show the user's line
     def as_jax(self) -> tuple[Any, dict[str, Any]]:
         """The compiled graph as a pure JAX function: ``fn, params = f.as_jax()``, then
         ``outputs, new_params = fn(params, *inputs)``. ``params`` maps each shared
@@ -247,11 +251,10 @@ class Function:
                 # Shared values are read, donated, replaced and copied out with their locks held.
                 with call.locks:
                     outputs = call.finish(self._run(arrays + call.shared_values()))
-        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
+        except Exception:
             if profile is not None:
                 profile.abort()
-            hide_library_frames(err)
-            raise
+            raise  # without symnb's frames: the call path's outermost frame (_weak_method)
         if profile is not None:
             profile.end(token, arrays, outputs)
         return outputs
@@ -351,6 +354,7 @@ class Function:
             self._set_program(self._build_program())
         return True
 
+    @api_boundary  # the user calls it: errors show the user's line
     def lowered_text(self, stage: str = "stablehlo", *args: Any) -> str:
         """The program as JAX and XLA see it: ``'jaxpr'``, ``'stablehlo'`` or ``'hlo'``
         (optimized by XLA). Each operation is tagged with its symnb node's scope,
@@ -438,16 +442,24 @@ class _Summary:
 
 def _weak_method(function: Function, name: str) -> Callable[..., Any]:
     """``function``'s method ``name``, called through a weak reference to ``function``
-    (for the call path the function keeps: see ``Function._set_program``)."""
+    (for the call path the function keeps: see ``Function._set_program``).
+
+    The user may call it directly (``f(...)`` on the full path), so it is an entry point
+    (core/graph/traceback_filter.py): a frame joins a traceback as the exception leaves
+    it, so only this outermost frame can remove every symnb frame, its own included."""
     reference = weakref.ref(function)
     title = function._title()
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        alive = reference()
-        if alive is None:  # a call path kept apart from its function: ``g = f.__call__``
-            raise ReferenceError(f"{title} was deleted: keep the function itself to call it, "
-                                 f"not only its __call__")
-        return getattr(alive, name)(*args, **kwargs)
+        try:  # free unless it raises (Python 3.11)
+            alive = reference()
+            if alive is None:  # a call path kept apart from its function: ``g = f.__call__``
+                raise ReferenceError(f"{title} was deleted: keep the function itself to call it, "
+                                     f"not only its __call__")
+            return getattr(alive, name)(*args, **kwargs)
+        except Exception as err:
+            hide_library_frames(err)
+            raise
 
     return call
 

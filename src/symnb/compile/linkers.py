@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from symnb.core.graph.basic import Apply
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["Linker", "WrapLinker"]
 
@@ -57,6 +58,7 @@ class WrapLinker(Linker):
     second, and so on; the last one's ``fn()`` runs the node. The node runs once.
     """
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, callbacks: Sequence[Callback] | Callback) -> None:
         self.callbacks = [callbacks] if callable(callbacks) else list(callbacks)
         if not self.callbacks:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from symnb.core.graph.config import config
 from symnb.core.rewriting import RewriteQuery, rewrite_tags
+from symnb.core.graph.traceback_filter import api_boundary
 
 if TYPE_CHECKING:  # the program types import JAX; this module must not
     from symnb.core.graph.basic import Apply, Variable
@@ -55,6 +56,7 @@ class Mode:
     to choose).
     """
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, linker: Any = None, optimizer: Any = "fast_run") -> None:
         if isinstance(linker, str):
             if linker not in LINKER_NAMES:

@@ -18,6 +18,7 @@ import numpy as np
 from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode
 from symnb.core.graph.basic import Apply
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["MonitorMode", "MONITOR_LINKER_NAMES"]
 
@@ -38,6 +39,7 @@ class MonitorMode(Mode):
     each node (``symnb.gof.OpWiseCLinker()``); anything else raises ``ValueError``.
     """
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, pre_func: Callback | None = None, post_func: Callback | None = None,
                  optimizer: Any = "default", linker: Any = None) -> None:
         _check_linker(linker)

@@ -19,6 +19,7 @@ from symnb.core.failed_call import NodeValues, replay
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.type import describe_shape
 from symnb.core.tensor.composite import Composite
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["NanGuardMode", "NanGuardError"]
 
@@ -101,6 +102,7 @@ def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:
 class NanGuardMode(Mode):
     """Raise at the first node whose inputs or outputs hold NaN, Inf or ``|value| > 1e10``."""
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, nan_is_error: bool = True, inf_is_error: bool = True,
                  big_is_error: bool = True, optimizer: Any = "default") -> None:
         super().__init__(linker=_NanGuardLinker(nan_is_error, inf_is_error, big_is_error),

@@ -15,6 +15,7 @@ from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.keywords import checked_keywords
 from symnb.core.graph.op import Op
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
@@ -56,3 +57,8 @@ def WrapLinkerMany(linkers: Sequence[Linker], wrappers: Sequence[Callable[[int, 
         if not isinstance(linker, Linker):
             raise TypeError(f"WrapLinkerMany: {linker!r} is not a linker (e.g. OpWiseCLinker())")
     return WrapLinker(list(wrappers))
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

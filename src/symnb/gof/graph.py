@@ -13,6 +13,7 @@ from typing import Iterable
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.graph import ancestors as _ancestors
 from symnb.core.graph_compare import equal_computations, is_same_graph
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = ["Apply", "Variable", "Constant", "ancestors", "inputs", "variables", "ops",
            "io_toposort", "is_same_graph", "equal_computations"]
@@ -53,3 +54,8 @@ def variables(i: Iterable[Variable], o: Iterable[Variable]) -> list[Variable]:
 def ops(i: Iterable[Variable], o: Iterable[Variable]) -> set[Apply]:
     """The nodes between ``i`` and ``o`` (Theano's name: they are Apply nodes)."""
     return set(io_toposort(i, o))
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

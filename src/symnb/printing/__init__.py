@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from symnb.core.graph.errors import (
     register_error_html, register_high_verbosity_section, register_node_printer,
 )
+from symnb.core.graph.traceback_filter import entry_point as _entry_point
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.print_op import Print
 from symnb.printing.debugprint import debugprint
 from symnb.printing.min_informative_str import min_informative_str
@@ -86,6 +88,12 @@ def __getattr__(name: str) -> Any:
     module = _ON_FIRST_USE.get(name)
     if module is None:
         return _absent(name)
-    value = getattr(importlib.import_module(f"symnb.printing.{module}"), name)
+    value = _entry_point(getattr(importlib.import_module(f"symnb.printing.{module}"), name))
     globals()[name] = value  # found directly from now on
     return value
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter); those loaded on
+# first use become entry points as they load (__getattr__).
+_entry_points(globals())

@@ -6,5 +6,11 @@ working with ``theano`` renamed; the loop itself is :func:`symnb.scan`.
 
 from symnb.core.scan import scan, until
 from symnb.scan_module import scan_utils  # noqa: F401
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = ["scan", "until", "scan_utils"]
+
+
+# The functions above are public entry points: an error they raise shows the user's line
+# first, without symnb's frames (symnb.core.graph.traceback_filter).
+_entry_points(globals())

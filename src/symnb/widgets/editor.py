@@ -30,6 +30,7 @@ from symnb.printing._common import summarize_value
 from symnb.printing.html import TEXT_STYLE, table
 from symnb.printing.values import heatmap_html, value_stats
 from symnb.widgets._view import WidgetView, live_marker
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["TestValueEditor"]
 
@@ -49,6 +50,7 @@ class TestValueEditor(WidgetView):
 
     __test__ = False  # not a pytest test class, despite its name
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, outputs: Variable | Sequence[Variable]) -> None:
         self.outputs = [outputs] if isinstance(outputs, Variable) else list(outputs)
         for i, var in enumerate(self.outputs):

@@ -39,6 +39,7 @@ from symnb.printing.view_overview import overview_svg as view_overview_svg
 from symnb.widgets._view import WidgetView
 from symnb.widgets.explorer_failure import FailureParts
 from symnb.widgets.explorer_viewer import ViewerParts
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["GraphExplorer", "Entry"]
 
@@ -73,6 +74,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
       default the profiled function's, else the nodes' sum).
     """
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, obj: Any, highlight: Any = None, engine: str = "auto", header: str = "",
                  footer: str = "", times: dict[Apply, float] | None = None,
                  time_total: float | None = None) -> None:

@@ -15,6 +15,7 @@ from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import TEXT_STYLE, pre, table
 from symnb.widgets._view import WidgetView, live_marker
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["ProfileView", "ProfileRow"]
 
@@ -53,6 +54,7 @@ class ProfileView(WidgetView):
 
     SORTS = ("time", "line", "op")
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, function: Any) -> None:
         if getattr(function, "profile", None) is None:
             raise ValueError("ProfileView needs a function compiled with profile=True, "

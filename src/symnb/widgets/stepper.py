@@ -21,6 +21,7 @@ from symnb.printing.html import TEXT_STYLE
 from symnb.printing.rewrite_compare import DiffLine, RewriteComparison
 from symnb.printing.svg import CHANGE_FILLS, picture_img
 from symnb.widgets._view import WidgetView, live_marker
+from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["RewriteStepper", "Step"]
 
@@ -40,6 +41,7 @@ class RewriteStepper(WidgetView):
     it sits in the function's graph, and the user line of the node it replaced.
     ``history`` holds the steps shown; ``skipped`` counts the no-op ones."""
 
+    @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, function: Any) -> None:
         self.function = function
         fgraph = function.maker.fgraph

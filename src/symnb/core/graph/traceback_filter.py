@@ -10,6 +10,15 @@ gets its ``__traceback__`` rebuilt without symnb's frames -- the frames of the u
 code called back by symnb (a scan step, a callback) stay -- and a note saying so. The
 outermost entry point does it last, so nested entry points compose.
 
+A frame joins a traceback as the exception leaves it, so an entry point removes only the
+frames below its own: whatever the user calls directly must itself be an entry point, never
+a wrapper around one (a wrapper's frame would stand above the user's line, as the weak
+call path of a compiled function once did). The public namespaces are made entry points
+whole (:func:`entry_points`, :func:`entry_point`, :func:`api_boundaries`), so a function
+added to one is covered; a callable that symnb hands out (a compiled function's call path)
+catches and filters in its own outermost frame. tests/test_error_frames.py walks every way
+an error reaches the user and counts the library frames printed.
+
 ``sn.config.exception_verbosity = 'high'`` keeps every frame. Frames are symnb's by
 the same rule the creation lines use (:mod:`symnb.core.graph.source`): the package's files,
 except a module run as the main program (``python -m symnb.tour``).
@@ -24,8 +33,8 @@ from typing import Any, Callable, TypeVar
 from symnb.core.graph.config import config
 from symnb.core.graph.source import is_library_frame
 
-__all__ = ["api_boundary", "api_boundaries", "entry_points", "hide_library_frames", "filter_traceback",
-           "NOTE"]
+__all__ = ["api_boundary", "api_boundaries", "entry_point", "entry_points", "hide_library_frames",
+           "filter_traceback", "NOTE"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -86,20 +95,27 @@ def api_boundaries(cls: type) -> type:
 _entry_point_of: dict[Callable[..., Any], Callable[..., Any]] = {}
 
 
+def entry_point(value: Any) -> Any:
+    """``value`` as a public entry point when it is one of symnb's functions not yet
+    behind :func:`api_boundary` (anything else is returned as it is). One wrapper per
+    function, so a function re-exported by two namespaces is the same object in both
+    (``T.nnet.softmax is T.softmax``); ``fn.__wrapped__`` is the core function."""
+    if not isinstance(value, types.FunctionType) or hasattr(value, "__wrapped__") \
+            or not (value.__module__ == "symnb" or value.__module__.startswith("symnb.")):
+        return value
+    wrapper = _entry_point_of.get(value)
+    if wrapper is None:
+        wrapper = _entry_point_of[value] = api_boundary(value)
+    return wrapper
+
+
 def entry_points(namespace: dict[str, Any]) -> None:
-    """Make the public functions of a public namespace (``symnb.tensor``, ``T.nnet``, ...)
-    entry points, in place: each name keeps the core function, behind :func:`api_boundary`.
+    """Make the public functions of a public namespace (``symnb``, ``symnb.tensor``,
+    ``T.nnet``, ``symnb.printing``, ...) entry points, in place (:func:`entry_point`).
 
     Only the public namespaces are wrapped: symnb's own code calls the core modules, so
-    a call inside the library pays nothing. One wrapper per function, so a function
-    re-exported by two namespaces is the same object in both (``T.nnet.softmax is
-    T.softmax``); ``fn.__wrapped__`` is the core function.
+    a call inside the library pays nothing.
     """
     for name, value in list(namespace.items()):
-        if name.startswith("_") or not isinstance(value, types.FunctionType) \
-                or not value.__module__.startswith("symnb.") or hasattr(value, "__wrapped__"):
-            continue
-        wrapper = _entry_point_of.get(value)
-        if wrapper is None:
-            wrapper = _entry_point_of[value] = api_boundary(value)
-        namespace[name] = wrapper
+        if not name.startswith("_"):
+            namespace[name] = entry_point(value)

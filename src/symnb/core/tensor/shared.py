@@ -25,6 +25,7 @@ from symnb.core.graph.basic import Constant, Variable, copy_tag, graph_inputs
 from symnb.core.graph.source import capture_site
 from symnb.core.tensor.variable import _TensorOperators
 from symnb.core.graph.test_value import coerce_test_value
+from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.graph.type import TensorType
 
 __all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs",
@@ -83,6 +84,7 @@ class SharedVariable(_TensorOperators, Variable):
         self._origin: SharedVariable | None = None
         self.set_value(value)
 
+    @api_boundary  # the user calls it: errors show the user's line
     def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
         """The current value as a NumPy array (a copy unless ``borrow=True``, which may
         return a read-only view of the stored value). ``return_internal_type=True``
@@ -94,6 +96,7 @@ class SharedVariable(_TensorOperators, Variable):
             value = np.asarray(self._value)
             return value if borrow else value.copy()
 
+    @api_boundary  # the user calls it: errors show the user's line
     def set_value(self, value: Any, borrow: bool = False) -> None:
         """Replace the value; it must fit the variable's dtype and static shape.
 
@@ -126,6 +129,7 @@ class SharedVariable(_TensorOperators, Variable):
             f"{array.dtype}, and casting it to {dtype} could lose precision. Cast it yourself "
             f"(value.astype('{dtype}')), or make the shared variable with allow_downcast=True.")
 
+    @api_boundary  # the user calls it: errors show the user's line
     def clone(self) -> "SharedVariable":
         """A memory-aliased copy (Theano's ``SharedVariable.clone``, which shares the
         container): a distinct variable of the same class, type and name, with no
@@ -178,9 +182,11 @@ class _SharedAlias(SharedVariable):
 
     __slots__ = ()
 
+    @api_boundary  # the user calls it: errors show the user's line
     def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
         return self._origin.get_value(borrow, return_internal_type)
 
+    @api_boundary  # the user calls it: errors show the user's line
     def set_value(self, value: Any, borrow: bool = False) -> None:
         self._origin.set_value(value, borrow)
 
