@@ -79,13 +79,14 @@ def _filtered(op: Op, node: Apply, index: int, value: Any) -> np.ndarray:
     return array
 
 
-def as_type(spec: Any, op: Op, where: str) -> TensorType:
-    """A type of ``itypes``/``otypes``: a ``TensorType``, or a constructor of a fixed
-    dtype that stands for one as in Theano (``T.dmatrix``: its ``type``)."""
+def as_type(spec: Any, where: str) -> TensorType:
+    """A type of ``itypes``/``otypes`` (``where`` names the list, for the message): a
+    ``TensorType``, or a constructor of a fixed dtype that stands for one as in Theano
+    (``T.dmatrix``: its ``type``)."""
     found = spec if isinstance(spec, TensorType) else getattr(spec, "type", None)
     if not isinstance(found, TensorType):
-        raise TypeError(f"{op.display_name()}.{where} holds {spec!r}: give types, e.g. "
-                        f"T.dmatrix, T.fvector or T.TensorType('float64', (None, None))")
+        raise TypeError(f"{where} holds {spec!r}: give types, e.g. T.dmatrix, T.fvector "
+                        f"or T.TensorType('float64', (None, None))")
     return found
 
 
@@ -93,8 +94,8 @@ def node_from_itypes(op: Op, inputs: Sequence[Any]) -> Apply:
     """Theano's default ``make_node``: inputs checked against ``op.itypes`` (dtype and
     number of dimensions; a static length where the type fixes one), one fresh
     output of each of ``op.otypes``."""
-    itypes = [as_type(t, op, "itypes") for t in op.itypes]
-    otypes = [as_type(t, op, "otypes") for t in op.otypes]
+    itypes = [as_type(t, f"{op.display_name()}.itypes") for t in op.itypes]
+    otypes = [as_type(t, f"{op.display_name()}.otypes") for t in op.otypes]
     if len(inputs) != len(itypes):
         raise TypeError(f"{op.display_name()} takes {len(itypes)} input(s) (its itypes), "
                         f"got {len(inputs)}")
