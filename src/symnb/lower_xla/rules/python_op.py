@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 import jax
 import numpy as np
 
 from symnb.core.graph.basic import Apply, Variable, walk_nodes
-from symnb.core.graph.errors import DynamicShapeError
 from symnb.core.graph.evaluate import run_node
 from symnb.core.graph.op import Op
 from symnb.core.graph.static import static_value
@@ -37,7 +36,12 @@ from symnb.lower_xla.interpreter import NodeFailure
 from symnb.lower_xla.jax_private import silence_callback_log
 from symnb.lower_xla.registry import install_host_rule
 
-__all__ = ["python_op", "output_shapes", "take_failure", "PythonOpFailed"]
+__all__ = ["python_op", "output_shapes", "take_failure", "PythonOpFailed", "ShapesUnknown", "Shapes"]
+
+
+class ShapesUnknown(ValueError):
+    """Nothing gives the output shapes of an op run as Python (raised while tracing: the
+    call's error names the node and the user's line that built it)."""
 
 
 class PythonOpFailed(Exception):
@@ -71,17 +75,17 @@ def python_op(op: Op, node: Apply) -> Callable[..., Any]:
             # exception reaches the mode as any rule's.
             values = [np.asarray(a) for a in arrays]
             return tuple(_outputs(node, values, output_shapes(node, [v.shape for v in values])))
-        shapes = output_shapes(node, [tuple(a.shape) for a in arrays])
+        expected = output_shapes(node, [tuple(a.shape) for a in arrays])
 
         def on_host(*values: np.ndarray) -> tuple[np.ndarray, ...]:
             try:
-                return tuple(_outputs(node, [np.asarray(v) for v in values], shapes))
+                return tuple(_outputs(node, [np.asarray(v) for v in values], expected))
             except Exception as err:  # kept for the call's error (see the module)
                 with _failures_lock:
                     _failures[node] = NodeFailure(node, 0, values, err)
                 raise PythonOpFailed(f"{op.display_name()}.perform failed: {err}") from err
 
-        results = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in zip(shapes, dtypes)]
+        results = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in zip(expected.shapes, dtypes)]
         # "sequential": under jax.vmap, perform runs once per element (it may not
         # broadcast over a leading axis it was not written for).
         return tuple(jax.pure_callback(on_host, results, *arrays, vmap_method="sequential"))
@@ -92,33 +96,45 @@ def python_op(op: Op, node: Apply) -> Callable[..., Any]:
 install_host_rule(python_op)
 
 
-def _outputs(node: Apply, inputs: list[np.ndarray], shapes: Sequence[tuple]) -> list[np.ndarray]:
+def _outputs(node: Apply, inputs: list[np.ndarray], expected: "Shapes") -> list[np.ndarray]:
     """``perform``'s outputs (of exactly the declared dtypes: ``run_node``), checked to
     have the shapes the program was compiled for."""
     outputs = run_node(node, inputs)
-    for index, (value, shape) in enumerate(zip(outputs, shapes)):
+    for index, (value, shape) in enumerate(zip(outputs, expected.shapes)):
         if value.shape != tuple(shape):
             raise ValueError(
                 f"{node.op.display_name()}.perform returned shape {value.shape} for output "
                 f"{index}; the compiled program expects {tuple(shape)} (from "
-                f"{_shape_source(node)}, for inputs of shapes "
+                f"{expected.source}, for inputs of shapes "
                 f"{', '.join(str(v.shape) for v in inputs)})")
     return outputs
 
 
-def output_shapes(node: Apply, input_shapes: Sequence[tuple]) -> list[tuple[int, ...]]:
+class Shapes(NamedTuple):
+    """The output shapes of a node run as Python, and what gave them (for messages)."""
+
+    shapes: list[tuple[int, ...]]
+    source: str
+
+
+def output_shapes(node: Apply, input_shapes: Sequence[tuple]) -> Shapes:
     """The shape of each of ``node``'s outputs for inputs of ``input_shapes`` (see the
-    module); raises :class:`DynamicShapeError` when nothing gives them."""
+    module); raises :class:`ShapesUnknown` when nothing gives them."""
     types = [var.type for var in node.outputs]
     if all(t.fully_known for t in types):
-        return [t.shape for t in types]
+        return Shapes([t.shape for t in types], "its output types")
     op = node.op
-    if type(op).infer_shape is not Op.infer_shape:
+    try:
         inferred = op.infer_shape(node, [tuple(int(n) for n in s) for s in input_shapes])
-        return [_static_shape(node, i, shape) for i, shape in enumerate(inferred)]
+    except NotImplementedError:  # none (as_op without infer_shape: see core's Op)
+        inferred = None
+    if inferred is not None:
+        return Shapes([_static_shape(node, i, shape) for i, shape in enumerate(inferred)],
+                      "its infer_shape")
     if op.fixed_output_shapes:
-        return [tuple(var.test_value.shape) for var in node.outputs]
-    raise DynamicShapeError(
+        return Shapes([tuple(var.test_value.shape) for var in node.outputs],
+                      "its test values: fixed_output_shapes")
+    raise ShapesUnknown(
         f"{op.display_name()} runs as Python in the compiled program (its perform, called "
         f"from XLA), which needs its output shapes before it runs; the output types "
         f"({', '.join(repr(t) for t in types)}) do not fix them. Give the op an "
@@ -133,18 +149,10 @@ def _static_shape(node: Apply, index: int, shape: Sequence[Any]) -> tuple[int, .
     for axis, length in enumerate(shape):
         value = static_value(length) if isinstance(length, Variable) else length
         if value is None or np.ndim(value) != 0:
-            raise DynamicShapeError(
+            raise ShapesUnknown(
                 f"{node.op.display_name()}.infer_shape gave length {length!r} for axis {axis} "
                 f"of output {index}, not a number computed from the input shapes; the "
                 f"compiled program (which runs its perform from XLA) needs a static length")
         lengths.append(int(value))
     return tuple(lengths)
 
-
-def _shape_source(node: Apply) -> str:
-    """What gave a node's output shapes (for the message of a perform that broke them)."""
-    if all(var.type.fully_known for var in node.outputs):
-        return "its output types"
-    if type(node.op).infer_shape is not Op.infer_shape:
-        return "its infer_shape"
-    return "its test values (fixed_output_shapes)"
