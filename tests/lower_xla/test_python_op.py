@@ -209,3 +209,22 @@ def test_the_disk_cache_key_refuses_an_op_run_as_python():
     x = T.dvector("x", test_value=np.ones(2))
     assert program_bytes((negative,)) is None
     assert program_bytes((T.exp(x).owner.op,)) is not None
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int64", "uint64", "complex128", "float32", "int8"])
+def test_values_of_every_width_come_back_bit_for_bit_from_a_large_program(dtype):
+    # Large enough that XLA runs the callback on a thread of its own, where JAX's global
+    # setting (no 64-bit types) would convert a float64 result: see python_op.py.
+    n = 1_000_000
+    rng = np.random.default_rng(1)
+    # Integers beyond 32 bits where the dtype holds them; floats with float64's digits.
+    value = (rng.normal(size=n) * 1e3).astype(dtype) if np.dtype(dtype).kind in "fc" else \
+        rng.integers(0, 2 ** 40 if np.dtype(dtype).itemsize == 8 else 60, size=n).astype(dtype)
+    if dtype == "complex128":
+        value = value + 1j * rng.normal(size=n)
+    x = T.tensor(dtype, shape=(None,), name="x", test_value=value[:3])
+    f = sn.function([x], [DoubleOp()(x), DoubleOp()(x)[::-1]])
+    doubled, backwards = f(value)
+    assert doubled.dtype == np.dtype(dtype) and backwards.dtype == np.dtype(dtype)
+    np.testing.assert_array_equal(doubled, double(value))
+    np.testing.assert_array_equal(backwards, double(value)[::-1])

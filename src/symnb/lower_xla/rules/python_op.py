@@ -77,23 +77,81 @@ def python_op(op: Op, node: Apply) -> Callable[..., Any]:
             return tuple(_outputs(node, values, output_shapes(node, [v.shape for v in values])))
         expected = output_shapes(node, [tuple(a.shape) for a in arrays])
 
-        def on_host(*values: np.ndarray) -> tuple[np.ndarray, ...]:
+        in_dtypes = [np.dtype(a.dtype) for a in arrays]
+
+        def on_host(*sent: np.ndarray) -> tuple[np.ndarray, ...]:
+            values = [_host_value(np.asarray(v), dtype) for v, dtype in zip(sent, in_dtypes)]
             try:
-                return tuple(_outputs(node, [np.asarray(v) for v in values], expected))
+                outputs = _outputs(node, values, expected)
             except Exception as err:  # kept for the call's error (see the module)
                 with _failures_lock:
                     _failures[node] = NodeFailure(node, 0, values, err)
                 raise PythonOpFailed(f"{op.display_name()}.perform failed: {err}") from err
+            return tuple(_as_words(value) if value.dtype in _WIDE else value for value in outputs)
 
-        results = [jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in zip(expected.shapes, dtypes)]
+        results = [jax.ShapeDtypeStruct(_words_shape(shape, dtype), np.uint32) if dtype in _WIDE
+                   else jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in zip(expected.shapes, dtypes)]
         # "sequential": under jax.vmap, perform runs once per element (it may not
         # broadcast over a leading axis it was not written for).
-        return tuple(jax.pure_callback(on_host, results, *arrays, vmap_method="sequential"))
+        sent = [_as_words_traced(a) if np.dtype(a.dtype) in _WIDE else a for a in arrays]
+        returned = jax.pure_callback(on_host, results, *sent, vmap_method="sequential")
+        return tuple(_from_words(value, dtype) if dtype in _WIDE else value
+                     for value, dtype in zip(returned, dtypes))
 
     return run
 
 
 install_host_rule(python_op)
+
+# -- 64-bit values to and from the host ---------------------------------------------------
+# JAX converts a callback's arguments and results in the thread XLA runs it on to the
+# dtypes JAX's global setting allows there (without jax_enable_x64, float64 becomes
+# float32), not under the setting the program was traced with (symnb's ``jax.enable_x64``
+# scope: the calling thread's). A large program runs the callback on a thread of XLA's:
+# a float64 argument would reach perform rounded to float32 (a silent wrong number) and a
+# float64 result be refused. So 64-bit values cross as their bytes, in uint32 words (a
+# last axis of 2), reinterpreted on the other side bit for bit.
+
+#: The dtypes whose values cross as uint32 words, and the float dtype of a complex's parts.
+_WIDE = {np.dtype("float64"): None, np.dtype("int64"): None, np.dtype("uint64"): None,
+         np.dtype("complex128"): np.dtype("float64")}
+
+
+def _words_shape(shape: tuple, dtype: np.dtype) -> tuple:
+    """The shape of a value of ``dtype`` as uint32 words (two per 64 bits)."""
+    parts = (2,) if _WIDE[dtype] is not None else ()  # a complex: real and imaginary parts
+    return tuple(shape) + parts + (2,)
+
+
+def _as_words(value: np.ndarray) -> np.ndarray:
+    """(On the host) ``value``'s bytes as uint32 words: see :func:`_words_shape`."""
+    if _WIDE[value.dtype] is not None:
+        value = np.stack([value.real, value.imag], axis=-1)
+    return np.ascontiguousarray(value).reshape(-1).view(np.uint32).reshape(
+        value.shape + (2,))
+
+
+def _host_value(sent: np.ndarray, dtype: np.dtype) -> np.ndarray:
+    """(On the host) an argument of ``dtype`` as the program sent it (see :func:`_as_words_traced`)."""
+    if dtype not in _WIDE:
+        return sent
+    part = _WIDE[dtype]
+    value = np.ascontiguousarray(sent).view(dtype if part is None else part)[..., 0]
+    return value if part is None else (value[..., 0] + 1j * value[..., 1]).astype(dtype)
+
+
+def _as_words_traced(value: Any) -> Any:
+    """(In the program) a 64-bit value's bytes as uint32 words: see :func:`_words_shape`."""
+    if _WIDE[np.dtype(value.dtype)] is not None:
+        value = jax.numpy.stack([jax.numpy.real(value), jax.numpy.imag(value)], axis=-1)
+    return jax.lax.bitcast_convert_type(value, np.uint32)
+
+
+def _from_words(words: Any, dtype: np.dtype) -> Any:
+    """(In the program) the value of ``dtype`` whose bytes ``words`` hold."""
+    part = _WIDE[dtype]
+    value = jax.lax.bitcast_convert_type(words, dtype if part is None else part)
+    return value if part is None else jax.lax.complex(value[..., 0], value[..., 1])
 
 
 def _outputs(node: Apply, inputs: list[np.ndarray], expected: "Shapes") -> list[np.ndarray]:
