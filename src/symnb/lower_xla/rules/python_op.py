@@ -70,7 +70,7 @@ def python_op(op: Op, node: Apply) -> Callable[..., Any]:
     dtypes = [var.type.numpy_dtype for var in node.outputs]
 
     def run(*arrays: Any) -> tuple[Any, ...]:
-        if not any(isinstance(a, jax.core.Tracer) for a in arrays):
+        if _eager(arrays):
             # Run eagerly, node by node (a debugging mode): perform itself, whose
             # exception reaches the mode as any rule's.
             values = [np.asarray(a) for a in arrays]
@@ -102,6 +102,15 @@ def python_op(op: Op, node: Apply) -> Callable[..., Any]:
 
 
 install_host_rule(python_op)
+
+
+def _eager(arrays: Sequence[Any]) -> bool:
+    """Whether a node runs eagerly (node by node: its inputs are concrete JAX arrays)
+    rather than in a program being traced. NumPy inputs alone (constants, known while
+    tracing) do not tell: the node then runs at each call (an op that may run ahead was
+    run at trace time by the interpreter already; one with effects must not be)."""
+    return not any(isinstance(a, jax.core.Tracer) for a in arrays) \
+        and any(isinstance(a, jax.Array) for a in arrays)
 
 # -- 64-bit values to and from the host ---------------------------------------------------
 # JAX converts a callback's arguments and results in the thread XLA runs it on to the
