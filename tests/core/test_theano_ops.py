@@ -130,3 +130,24 @@ def test_symnb_s_own_ops_are_not_perform_only():
     x = T.dvector("x", test_value=np.ones(2))
     assert not perform_only(T.exp(x).owner.op)
     assert perform_only(DoubleOp()(x).owner.op)
+
+
+def test_a_perform_taking_params_gets_the_ops_get_params():
+    class Scale(Op):
+        __props__ = ("factor",)
+
+        def __init__(self, factor):
+            self.factor = factor
+
+        def make_node(self, x):
+            return Apply(self, [x], [x.type()])
+
+        def get_params(self, node):
+            return self.factor
+
+        def perform(self, node, inputs, output_storage, params):
+            output_storage[0][0] = inputs[0] * params
+
+    value = np.array([1.0, -2.0])
+    y = Scale(3.0)(T.dvector("x", test_value=value))
+    np.testing.assert_array_equal(y.test_value, value * 3.0)

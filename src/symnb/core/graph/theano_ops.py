@@ -29,22 +29,28 @@ Op = Any
 __all__ = ["writes_output_storage", "returning_outputs", "node_from_itypes", "as_type"]
 
 
-def writes_output_storage(perform: Callable[..., Any]) -> bool:
-    """Whether ``perform`` takes Theano's ``output_storage`` (``self, node, inputs,
-    output_storage`` and maybe ``params``) rather than returning its outputs."""
+def _required_positional(perform: Callable[..., Any]) -> int:
+    """How many positional parameters ``perform`` requires (``self`` included)."""
     try:
         parameters = list(inspect.signature(perform).parameters.values())
     except (TypeError, ValueError):
-        return False
-    positional = [p for p in parameters
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
-    return len(positional) >= 4
+        return 0
+    return len([p for p in parameters
+                if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty])
+
+
+def writes_output_storage(perform: Callable[..., Any]) -> bool:
+    """Whether ``perform`` takes Theano's ``output_storage`` (``self, node, inputs,
+    output_storage`` and maybe ``params``) rather than returning its outputs."""
+    return _required_positional(perform) >= 4
 
 
 def returning_outputs(perform: Callable[..., Any]) -> Callable[..., Any]:
     """Theano's ``perform(self, node, inputs, output_storage)`` as symnb's
     ``perform(self, node, inputs) -> outputs`` (called with ``output_storage``, it
-    behaves as Theano's, for code that calls it so)."""
+    behaves as Theano's, for code that calls it so). A ``params`` parameter it requires
+    gets the op's ``get_params(node)``, as Theano gave it (None without one)."""
+    wants_params = _required_positional(perform) >= 5
 
     @functools.wraps(perform)
     def perform_returning(self: Op, node: Apply, inputs: Sequence[np.ndarray],
@@ -52,7 +58,11 @@ def returning_outputs(perform: Callable[..., Any]) -> Callable[..., Any]:
         if output_storage is not None:
             return perform(self, node, inputs, output_storage, *params)
         storage: list[list[Any]] = [[None] for _ in node.outputs]
-        perform(self, node, inputs, storage)
+        if wants_params:
+            get_params = getattr(self, "get_params", None)
+            perform(self, node, inputs, storage, get_params(node) if get_params else None)
+        else:
+            perform(self, node, inputs, storage)
         return [_filtered(self, node, i, cell[0]) for i, cell in enumerate(storage)]
 
     perform_returning.writes_output_storage = True  # type: ignore[attr-defined]
