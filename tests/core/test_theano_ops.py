@@ -69,24 +69,28 @@ def test_itypes_otypes_op_builds_its_node_and_checks_inputs():
         DoubleOpTyped()(T.dmatrix("a"), T.dmatrix("b"))
 
 
+class WithValue(Op):
+    """An op of one parameter, ``value``, whose output has its input's type."""
+
+    __props__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def make_node(self, x):
+        return Apply(self, [x], [x.type()])
+
+
 def test_perform_values_are_converted_only_without_loss():
-    class Halves(Op):
-        __props__ = ("value",)
-
-        def __init__(self, value):
-            self.value = value
-
-        def make_node(self, x):
-            return Apply(self, [x], [T.TensorType("float32", x.type.shape)])
-
+    class Fill(WithValue):
         def perform(self, node, inputs, output_storage):
             output_storage[0][0] = np.full(inputs[0].shape, self.value)
 
     x = T.fvector("x", test_value=np.ones(3, "float32"))
     # int64 -> float32 may lose digits: refused, naming the op and the output.
-    with pytest.raises(Exception, match=r"Halves\{1\}.perform returned int64 for output 0"):
-        Halves(1)(x)
-    ok = Halves(np.float16(0.5))(x)  # float16 -> float32: exact
+    with pytest.raises(Exception, match=r"Fill\{1\}.perform returned int64 for output 0"):
+        Fill(1)(x)
+    ok = Fill(np.float16(0.5))(x)  # float16 -> float32: exact
     np.testing.assert_array_equal(ok.test_value, np.full(3, 0.5, "float32"))
     assert ok.test_value.dtype == np.float32
 
@@ -133,17 +137,9 @@ def test_symnb_s_own_ops_are_not_perform_only():
 
 
 def test_a_perform_taking_params_gets_the_ops_get_params():
-    class Scale(Op):
-        __props__ = ("factor",)
-
-        def __init__(self, factor):
-            self.factor = factor
-
-        def make_node(self, x):
-            return Apply(self, [x], [x.type()])
-
+    class Scale(WithValue):
         def get_params(self, node):
-            return self.factor
+            return self.value
 
         def perform(self, node, inputs, output_storage, params):
             output_storage[0][0] = inputs[0] * params
