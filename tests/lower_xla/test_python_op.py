@@ -228,3 +228,17 @@ def test_values_of_every_width_come_back_bit_for_bit_from_a_large_program(dtype)
     assert doubled.dtype == np.dtype(dtype) and backwards.dtype == np.dtype(dtype)
     np.testing.assert_array_equal(doubled, double(value))
     np.testing.assert_array_equal(backwards, double(value)[::-1])
+
+
+def test_an_op_with_two_outputs_of_two_dtypes():
+    divmod_op = as_op(itypes=[T.lvector, T.lvector], otypes=[T.lvector, T.dvector],
+                      infer_shape=lambda node, shapes: [shapes[0], shapes[0]])(
+        lambda a, b: (a // b, (a % b).astype("float64") / b))
+    a, b = T.lvector("a", test_value=np.array([7, 9])), T.lvector("b", test_value=np.array([2, 4]))
+    quotient, fraction = divmod_op(a, b)
+    f = sn.function([a, b], [quotient * 2, fraction])
+    av, bv = np.array([2 ** 40 + 3, 17, -5]), np.array([3, 5, 2])
+    q, r = f(av, bv)
+    assert q.dtype == np.int64 and r.dtype == np.float64
+    np.testing.assert_array_equal(q, (av // bv) * 2)
+    np.testing.assert_array_equal(r, (av % bv) / bv)
