@@ -25,6 +25,8 @@ INTERNAL = {
     "symnb.lower_xla.cache.ChangedShape": "the compiled function rebuilds its program",
     "symnb.lower_xla.executable_cache._Uncacheable": "the program is not cached",
     "symnb.core.failed_call._Found": "ends the replay of a failed call",
+    "symnb.lower_xla.rules.python_op.PythonOpFailed": "stops the program; the call raises the node's GraphRuntimeError",
+    "symnb.lower_xla.rules.python_op.ShapesUnknown": "becomes the compiled function's GraphRuntimeError",
     "symnb.magics.cell_variables.SymgraphUsageError": "becomes IPython's UsageError for %%symgraph",
 }
 

@@ -11,6 +11,7 @@ from symnb.compile.nanguard import NanGuardMode
 from symnb.compile.debugmode import DebugMode
 from symnb.compile.monitormode import MonitorMode
 from symnb.compile.io import In, Out
+from symnb.compile.ops import as_op  # theano.compile.as_op
 from symnb.core.tensor.shared import SharedVariable  # theano.compile.SharedVariable
 
 from symnb.core.tensor.variable import install_evaluator
@@ -27,7 +28,7 @@ def _evaluate(var, inputs_to_values):
 install_evaluator(_evaluate)
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
-           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "SharedVariable"]
+           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "SharedVariable", "as_op"]
 
 # The functions above are public entry points: an error they raise shows the user's line
 # first, without symnb's frames (symnb.core.graph.traceback_filter).

@@ -47,6 +47,7 @@ from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.checks import FailedCheck, failed_check_error, raise_failed_check
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_details, place_lines
+from symnb.lower_xla.rules.python_op import take_failure
 from symnb.lower_xla.registry import StaticValueRequired
 from symnb.core.graph.traceback_filter import api_boundary, hide_library_frames
 
@@ -417,7 +418,11 @@ class Function:
     def _execution_error(self, error: Exception, program: Program, arrays: list[Any]) -> Exception:
         """What to raise when the compiled program failed while running, or ran out of
         memory (running, or refused while tracing): out of memory becomes an
-        :class:`OutOfMemoryError` naming the largest value."""
+        :class:`OutOfMemoryError` naming the largest value; the failure of an op written in
+        Python (its perform, called from the program) that node's error."""
+        failure = take_failure(program.nodes)
+        if failure is not None:
+            return self._runtime_error(failure, arrays)
         if is_out_of_memory(error):
             original, error = error, out_of_memory_error(
                 self._program_inputs, arrays, self.nodes, self._context, program.static,

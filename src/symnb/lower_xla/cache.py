@@ -36,6 +36,7 @@ from symnb.lower_xla.jax_private import checkify_predicates_readable
 from symnb.lower_xla.executable_cache import disk_cached_call
 from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
 from symnb.lower_xla.program_memory import graph_bytes, trace_bytes
+from symnb.lower_xla.registry import holds_host_ops
 
 __all__ = ["Program", "TraceRecord", "StaticArgument", "ProgramCache", "program_cache", "graph_signature",
            "compiled_program", "ChangedShape", "copy_array"]
@@ -352,7 +353,10 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
             error = error._replace(code=None)  # the code travels in the carrier
         return error, results[0] if bare else results
 
-    donated = donate if own or inner or not checked else ()
+    # A check that fails, or an op's perform raising in its host callback, must leave the
+    # shared variables as they were: such a program donates only when it returns the old
+    # values (a failed perform returns nothing).
+    donated = donate if (own or inner or not checked) and not holds_host_ops(nodes) else ()
     jitted = jax.jit(traced, static_argnums=static, donate_argnums=donated,
                      **_jit_shardings(shardings, static, checked, bare))
     folder = executables_folder()

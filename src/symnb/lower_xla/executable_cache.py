@@ -14,7 +14,9 @@ for (kept beside it), and runs only if it lies there and where the call's argume
 (``_runs_where_called``); otherwise it is compiled anew. Programs specialized on argument values or over several devices are left
 to JAX's cache (``cache.compiled_program``). A program holding anything defined
 outside symnb, NumPy and the standard library (a user's op, whose lowering rule may
-change between processes) is not kept: what the key cannot see, it must not reuse.
+change between processes) is not kept: what the key cannot see, it must not reuse;
+nor one running an op as Python (``rules/python_op.py``: its host callback is an
+object of this process, whatever the op's class).
 
 A call with a new argument signature (``jax.jit``'s C++ dispatch misses) comes to
 :func:`disk_cached_call`'s ``cache_miss``: it loads the executable (a hit: no trace, no
@@ -53,7 +55,7 @@ from symnb.lower_xla.jax_private import (Traceback, compiled_dispatch_object, di
                                          executable_devices, jit_cache_miss)
 from symnb.lower_xla.persistent_cache import jax_cache_bypassed
 from symnb.lower_xla.program_memory import loaded_bytes
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import lower, runs_on_host
 
 __all__ = ["CacheCounts", "counts", "disk_cached_call", "program_bytes"]
 
@@ -95,6 +97,8 @@ class _KeyPickler(pickle.Pickler):
         if isinstance(obj, Op):
             # The rule lowering it is code the key must cover too: a rule a user
             # registered for one of symnb's ops may change between processes.
+            if runs_on_host(obj):  # its perform, a callback of this process's
+                raise _Uncacheable(f"{type(obj).__name__} runs as Python (a host callback)")
             rule = lower.dispatch(type(obj))
             module = getattr(rule, "__module__", None) or ""
             if module.partition(".")[0] != "symnb":

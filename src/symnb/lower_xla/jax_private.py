@@ -37,7 +37,7 @@ from symnb.core.graph.errors import UnsupportedJaxError
 __all__ = ["SUPPORTED_JAX", "UnsupportedJaxError", "check_jax_version", "Traceback",
            "compilation_cache_disabled", "jit_cache_miss", "dispatch_object",
            "compiled_dispatch_object", "executable_devices", "hlo_cost_analyser",
-           "checkify_predicates_readable", "checkify_failed"]
+           "checkify_predicates_readable", "checkify_failed", "silence_callback_log"]
 
 #: The lowest JAX (and jaxlib) release tested, and the first release not tested: the
 #: bounds in pyproject.toml. On the CPU, 0.10.2 runs the suite and 0.10.0 a subset
@@ -171,3 +171,18 @@ def checkify_failed(error: Any) -> Any:
     for predicate in error._pred.values():
         failed = jnp.logical_or(failed, jnp.asarray(predicate, bool))
     return failed
+
+
+def silence_callback_log(drops: Callable[[BaseException], bool]) -> None:
+    """Keep JAX from logging (with a traceback, on stderr) the exceptions of host
+    callbacks for which ``drops(exception)`` is true: symnb reports those itself, as an
+    error naming the node (``rules/python_op.py``). JAX logs them on the logger of the
+    module defining ``pure_callback``."""
+    import logging
+
+    class _Drop(logging.Filter):
+        def filter(self, record: logging.LogRecord) -> bool:
+            error = record.exc_info[1] if record.exc_info else None
+            return error is None or not drops(error)
+
+    logging.getLogger(jax.pure_callback.__module__).addFilter(_Drop())

@@ -13,15 +13,15 @@ the compile pipeline can refuse a graph no call could run before compiling it.
 from __future__ import annotations
 
 from functools import singledispatch
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 # Re-exported: rules raise DynamicShapeError; MissingLoweringError is public (symnb.errors).
 from symnb.core.graph.errors import DynamicShapeError, MissingLoweringError  # noqa: F401
-from symnb.core.graph.basic import Apply
-from symnb.core.graph.op import Op
+from symnb.core.graph.basic import Apply, walk_nodes
+from symnb.core.graph.op import Op, perform_only
 
 __all__ = ["lower", "static_inputs", "passed_as_is", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
-           "DynamicShapeError"]
+           "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule"]
 
 
 class StaticValueRequired(ValueError):
@@ -34,12 +34,40 @@ class StaticValueRequired(ValueError):
         self.indices = tuple(indices)
 
 
+#: The rule of ops written in Python only (``core.graph.op.perform_only``): their
+#: ``perform`` run from the program by a host callback. ``rules/python_op.py`` installs it.
+_host_rule: Callable[[Op, Apply], Callable[..., Any]] | None = None
+
+
+def install_host_rule(rule: Callable[[Op, Apply], Callable[..., Any]]) -> None:
+    """Install the rule lowering the ops :func:`runs_on_host` names."""
+    global _host_rule
+    _host_rule = rule
+
+
 @singledispatch
 def lower(op: Op, node: Apply) -> Callable[..., Any]:
+    # No rule registered for the op's class: an op written in Python only runs its
+    # perform from the program (as Theano ran it); any other is refused, named.
+    if _host_rule is not None and perform_only(op):
+        return _host_rule(op, node)
     raise MissingLoweringError(
         f"no XLA lowering rule for {type(op).__module__}.{type(op).__qualname__} "
         f"(op {op.display_name()}); register one with @symnb.lower_xla.lower.register("
         f"{type(op).__name__})")
+
+
+def runs_on_host(op: Op) -> bool:
+    """Whether compiled programs run ``op`` as Python: its ``perform``, called from the
+    program by a host callback (an op written in Python only, with no rule registered
+    for its class). Such a program is kept on no disk cache and donates nothing."""
+    return _host_rule is not None and lower.dispatch(type(op)) is lower.dispatch(object) \
+        and perform_only(op)
+
+
+def holds_host_ops(nodes: Sequence[Apply]) -> bool:
+    """Whether a program over ``nodes`` (their inner graphs too) runs an op as Python."""
+    return any(runs_on_host(node.op) for node in walk_nodes(nodes))
 
 
 #: The roles an input needed while tracing may have (what ``static_inputs`` says).

@@ -19,6 +19,7 @@ from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.failed_call import CallValues
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
+from symnb.printing.node_facts import runs_as
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
@@ -159,6 +160,9 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
         return _group_details(node, call)
     var = node.variable
     rows = [("op", _e(kind_of(var)))]
+    runs = runs_as(var.owner.op) if var.owner is not None else None
+    if runs:
+        rows.append(("runs", _e(runs)))
     if node.role:
         rows.append(("made by", _e(_maker(node, picture))))
     value = value_html(var, failed) if call is None else _e(value_summary(var, failed))

@@ -4,14 +4,16 @@ these names on."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
 
 from symnb.core.graph.basic import Constant, Variable
+from symnb.core.graph.op import perform_only
 from symnb.core.tensor.shared import SharedVariable
 
-__all__ = ["value_of", "family_of", "creation_text"]
+__all__ = ["value_of", "family_of", "creation_text", "runs_as", "PYTHON_OP"]
 
 # Op families (by class name anywhere in the op's class hierarchy) -> the picture's colour
 # key; the first match wins.
@@ -50,3 +52,18 @@ def creation_text(var: Variable) -> str:
         return "(unknown)"
     line = site.line
     return f"{site.short()}: {line}" if line else site.short()
+
+
+#: How a picture's card names an op a compiled program runs as Python.
+PYTHON_OP = "Python (host callback)"
+
+
+def runs_as(op: Any) -> str | None:
+    """:data:`PYTHON_OP` for an op compiled programs run as Python (its perform, called
+    back from XLA: an op written in Python only, with no lowering rule), else None.
+    Rules are registered only where the lowering layer (and JAX) was imported: a picture
+    drawn before asks nothing of it (and loads no JAX)."""
+    if not perform_only(op):
+        return None
+    registry = sys.modules.get("symnb.lower_xla.registry")
+    return PYTHON_OP if registry is None or registry.runs_on_host(op) else None

@@ -19,6 +19,7 @@ from symnb.printing._common import cut_text, output_text, value_text
 from symnb.printing._inner import inner_outer_names, inner_titles, is_fused
 from symnb.printing.graph_model import root_variables
 from symnb.printing.labels import node_name
+from symnb.printing.node_facts import runs_as
 from symnb.printing.values import value_numbers, value_stats
 
 __all__ = ["InnerParts", "shows_inner"]
@@ -131,4 +132,5 @@ class InnerParts:
                 "name": first.name if len(node.outputs) == 1 or first.name else None,
                 "group": group_id, "region": region, "line": line, "code": code,
                 "outs": [self.builder._out(v) for v in node.outputs],
-                "failing": id(node) in self.builder.failing, "has_inner": bool(node.op.inner_graphs)}
+                "failing": id(node) in self.builder.failing, "has_inner": bool(node.op.inner_graphs),
+                "runs": runs_as(node.op)}

@@ -30,7 +30,7 @@ from symnb.printing._common import collector_paused, cut_text, graph_parts, outp
 from symnb.printing.graph_model import OPEN_UP_TO, root_variables
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, node_name, rewrite_origins, short_op
-from symnb.printing.node_facts import value_of
+from symnb.printing.node_facts import runs_as, value_of
 from symnb.printing.values import value_numbers, value_stats
 from symnb.printing.view_encode import encode_view_model
 from symnb.printing.view_groups import ViewGroups
@@ -247,7 +247,7 @@ class _Builder:
                 "line": line, "code": code,
                 "outs": [self._out(v) for v in node.outputs],
                 "summary": self._summary(first), "failing": id(node) in self.failing,
-                "has_inner": bool(node.op.inner_graphs)}
+                "has_inner": bool(node.op.inner_graphs), "runs": runs_as(node.op)}
 
     def _out(self, var: Variable) -> dict:
         shape = self.shapes.shape(var)

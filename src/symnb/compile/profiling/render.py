@@ -24,7 +24,7 @@ from symnb.compile.profiling.records import Operation, ProfileReport, describe_s
 from symnb.core.graph.type import describe_shape
 
 
-__all__ = ["Row", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
+__all__ = ["Row", "HOST_NOTE", "host_seconds", "apply_rows", "op_rows", "class_rows", "line_rows", "write_summary",
            "write_overview", "compile_text", "calls_text", "fused_text"]
 
 _s, _p = seconds_text, percent_text  # short: the tables write many of them
@@ -119,11 +119,41 @@ def _names(names: list[str], most: int = 3) -> str:
     return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
+#: The note on a row of work done on the host by an op written in Python: its perform,
+#: called back from the program (``lower_xla/rules/python_op.py``). Its time is the
+#: callback's, measured as the program's operation that calls it.
+HOST_NOTE = " [Python, on the host]"
+
+
+def _on_host(node: Any) -> bool:
+    """Whether the program runs ``node``'s op as Python on the host."""
+    from symnb.lower_xla.registry import runs_on_host  # loaded: the function was compiled
+
+    return runs_on_host(node.op)
+
+
+def _host_note(node: Any) -> str:
+    return HOST_NOTE if _on_host(node) else ""
+
+
+def host_seconds(stats: Any, report: ProfileReport) -> float:
+    """The time per call of the program's operations that run Python ops' perform."""
+    nodes = stats.function.nodes
+    return sum(op.seconds for op in report.operations
+               if len(op.members) == 1 and _on_host(nodes[op.members[0]]))
+
+
+def _host_text(stats: Any, report: ProfileReport) -> str:
+    """`` (of which 10.79 ms Python ops on the host)``, or '' when it runs none."""
+    seconds = host_seconds(stats, report)
+    return f" (of which {_s(seconds)} Python ops on the host)" if seconds else ""
+
+
 def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per node of ``f.nodes`` (its own operations; those XLA did no work for
     alone at 0), one per fused operation (its members listed by index)."""
     nodes = stats.function.nodes
-    rows = {str(i): [0.0, 1, f"{node.op.display_name()}  {where(node)}", i]
+    rows = {str(i): [0.0, 1, f"{node.op.display_name()}{_host_note(node)}  {where(node)}", i]
             for i, node in enumerate(nodes)}
 
     return _table(report, lambda op: [str(i) for i in op.members], rows,
@@ -132,12 +162,12 @@ def apply_rows(stats: Any, report: ProfileReport) -> list[Row]:
 
 def op_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per op (class and parameters), with how many nodes apply it."""
-    return _grouped(stats, report, lambda node: node.op.display_name())
+    return _grouped(stats, report, lambda node: node.op.display_name() + _host_note(node))
 
 
 def class_rows(stats: Any, report: ProfileReport) -> list[Row]:
     """One row per op class."""
-    return _grouped(stats, report, lambda node: type(node.op).__name__)
+    return _grouped(stats, report, lambda node: type(node.op).__name__ + _host_note(node))
 
 
 def line_rows(stats: Any, report: ProfileReport) -> list[Row]:
@@ -145,10 +175,14 @@ def line_rows(stats: Any, report: ProfileReport) -> list[Row]:
     nodes of ``f.nodes`` built there. Every node's line is listed, at 0 s if XLA did no
     work for it alone."""
     rows: dict[str, list] = {}
+    host_lines = set()
     for node in stats.function.nodes:
         row = rows.setdefault(where(node), [0.0, 0, "", -1])
         row[1] += 1
-    return [r._replace(count=max(r.count, 1)) if r.count else r
+        if _on_host(node):
+            host_lines.add(where(node))
+    return [r._replace(count=max(r.count, 1),
+                       key=r.key + HOST_NOTE if r.key in host_lines else r.key) if r.count else r
             for r in _table(report, lambda op: list(op.lines), rows)]
 
 
@@ -178,7 +212,8 @@ def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str
     shapes = describe_signature(tuple((tuple(np.shape(a)), str(a.dtype)) for a in stats._last_arrays))
     out.write(f"\n  Node times: {report.source}, on the last call's arguments"
               f"{' (' + shapes + ')' if shapes else ''}. Per call: the XLA program "
-              f"{_s(report.program_seconds)}, outside it {_s(report.outside_seconds)}, "
+              f"{_s(report.program_seconds)}{_host_text(stats, report)}, outside it "
+              f"{_s(report.outside_seconds)}, "
               f"total {_s(report.call_seconds)}.\n")
     if report.traced_seconds > report.call_seconds:  # the trace's share is then scaled down
         out.write(f"  (XLA's operations took {_s(report.traced_seconds)} when traced, longer than the "
@@ -213,7 +248,7 @@ def write_overview(stats: Any, report: ProfileReport | None, n_lines: int, order
     out.write(f"Profile of {name}: {calls_text(stats)}, {timed}\n")
     total = report.call_seconds or 1.0
     out.write(f"  in the XLA program {_s(report.program_seconds)} "
-              f"({_p(100 * report.program_seconds / total)}), outside it "
+              f"({_p(100 * report.program_seconds / total)}){_host_text(stats, report)}, outside it "
               f"{_s(report.outside_seconds)} ({_p(100 * report.outside_seconds / total)})\n")
     out.write(f"  compile: {compile_text(stats)}\n")
     # A line whose work is all in fused operations has no time of its own to rank by: it

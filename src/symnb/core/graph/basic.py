@@ -201,19 +201,22 @@ def format_constant(data: np.ndarray) -> str:
 class Apply:
     """One application of ``op`` to ``inputs`` producing ``outputs``.
 
-    ``site`` records where user code built it; rewrites copy it to the nodes they
+    ``outputs``: the output types (a variable of each is made), or, as Theano's
+    ``Apply``, fresh output variables (``x.type()``: no owner yet), which become the
+    node's. ``site`` records where user code built it; rewrites copy it to the nodes they
     create, so errors keep pointing at the user's line after optimization.
     """
 
     __slots__ = ("op", "inputs", "outputs", "site", "__weakref__")
 
-    def __init__(self, op: "Op", inputs: Sequence[Variable], output_types: Sequence[TensorType],
-                 site: Site | None = None) -> None:
+    def __init__(self, op: "Op", inputs: Sequence[Variable],
+                 outputs: Sequence[TensorType | Variable], site: Site | None = None) -> None:
         self.op = op
         self.inputs = list(inputs)
         self.site = site if site is not None else Site()
         output_class = op.output_class
-        self.outputs = [output_class(t, owner=self, index=i) for i, t in enumerate(output_types)]
+        self.outputs = [_adopted(out, self, i) if isinstance(out, Variable)
+                        else output_class(out, owner=self, index=i) for i, out in enumerate(outputs)]
 
     @property
     def out(self) -> Variable:
@@ -223,6 +226,21 @@ class Apply:
     def __repr__(self) -> str:
         args = ", ".join(v.auto_name() for v in self.inputs)
         return f"{self.op.display_name()}({args})"
+
+
+def _adopted(var: Variable, node: Apply, index: int) -> Variable:
+    """``var`` made output ``index`` of ``node``: Theano's ``Apply(op, inputs, outputs)``
+    takes output *variables*, fresh ones (``x.type()`` in a ``make_node``)."""
+    if var.owner is not None:
+        raise ValueError(f"{node.op.display_name()}.make_node: output {index} ({var.auto_name()}) "
+                         f"is already an output of {var.owner.op.display_name()}; give a new "
+                         f"variable (x.type()) or a type")
+    var.owner, var.index = node, index
+    # Its test value is the node's to compute (test_value.compute_node), not a value
+    # generated for a fresh input of a fully known type.
+    var._test_value = None
+    var._site = None
+    return var
 
 
 # -- walks --------------------------------------------------------------------------

@@ -16,20 +16,27 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph import test_value
+from symnb.core.graph import test_value, theano_ops
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.core.graph.type import TensorType
 
-__all__ = ["Op"]
+__all__ = ["Op", "perform_only"]
 
 
 class Op:
     """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
 
     __props__: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        perform = cls.__dict__.get("perform")
+        # Theano's perform(node, inputs, output_storage) as symnb's, which returns them.
+        if perform is not None and theano_ops.writes_output_storage(perform):
+            cls.perform = theano_ops.returning_outputs(perform)
 
     @property
     def output_class(self) -> type[Variable]:
@@ -84,7 +91,12 @@ class Op:
         return node.outputs
 
     def make_node(self, *inputs: Any) -> Apply:
-        raise NotImplementedError(f"{type(self).__name__} does not implement make_node")
+        """The node of ``self`` over ``inputs``. Default: Theano's, from the class's
+        ``itypes`` and ``otypes`` (lists of types, e.g. ``[T.dmatrix]``)."""
+        if hasattr(self, "itypes") and hasattr(self, "otypes"):
+            return theano_ops.node_from_itypes(self, inputs)
+        raise NotImplementedError(f"{type(self).__name__} does not implement make_node "
+                                  f"(nor lists itypes and otypes)")
 
     # -- the NumPy reference -------------------------------------------------------------
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -105,6 +117,18 @@ class Op:
     #: floating-point flag (a ufunc's arithmetic, checked by NumPy after each call): the
     #: test values' NaN/Inf warning then checks the outputs only when a flag was raised.
     nonfinite_raises_flag = False
+
+    #: The op is an extension written in Python (its ``perform``), as Theano's
+    #: documentation writes them, even though its class is symnb's (``as_op``'s): a
+    #: compiled program runs its ``perform`` through a host callback (what
+    #: :func:`perform_only` says). Ops defined outside symnb with a ``perform`` and no
+    #: lowering rule are so without saying it.
+    perform_only = False
+
+    #: Each output's shape is always its test value's (whatever the inputs' shapes): a
+    #: host callback may then take it when neither the output types nor ``infer_shape``
+    #: give it (Theano's ops ran with shapes known only as they ran; XLA needs them first).
+    fixed_output_shapes = False
 
     #: Computing the outputs ahead of the program may cost more than the program would (a
     #: loop; an array whose size its inputs do not bound): not folded, nor run at trace
@@ -176,8 +200,25 @@ class Op:
         """Gradients of a cost with respect to each input, given ``output_grads``.
 
         Return ``None`` for an input the outputs do not depend on differentiably.
+        Default: Theano's ``grad(inputs, output_grads)`` when the class defines one
+        (``output_grads`` holds None for an output the cost does not depend on).
         """
-        raise NotImplementedError(f"{self.display_name()} has no gradient rule (L_op)")
+        grad = getattr(self, "grad", None)
+        if callable(grad):
+            return list(grad(list(inputs), list(output_grads)))
+        raise NotImplementedError(f"{self.display_name()} has no gradient rule (L_op, or "
+                                  f"Theano's grad)")
+
+
+def perform_only(op: Op) -> bool:
+    """Whether ``op`` is written in Python only (Theano's way of extending it): its class
+    has a ``perform`` of its own and comes from outside symnb, or says so
+    (``Op.perform_only``). Unless a lowering rule is registered for its class, a
+    compiled program runs its perform through a host callback."""
+    cls = type(op)
+    if cls.perform is Op.perform:
+        return False
+    return cls.perform_only or cls.__module__.partition(".")[0] != "symnb"
 
 
 def _prop_str(value: Any) -> str:

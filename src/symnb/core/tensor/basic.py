@@ -56,6 +56,8 @@ def _constructor(ndim: int, fixed_dtype: str | None, kind: str):
 
     prefix = {None: "", "int32": "i", "float32": "f", "float64": "d", "int64": "l", "int8": "b"}[fixed_dtype]
     make.__name__ = prefix + kind
+    if fixed_dtype is not None:  # Theano's T.dmatrix is a type: Op.itypes = [T.dmatrix]
+        make.type = TensorType(fixed_dtype, (None,) * ndim)
     make.__doc__ = (f"A symbolic {ndim}-d input ({kind}) named ``name``; dtype "
                     f"{fixed_dtype or 'defaults to config.floatX'}.")
     return make

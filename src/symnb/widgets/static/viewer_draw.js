@@ -193,6 +193,7 @@ SN.card = function card(host, ix, id, overlayName, actions) {
     host.append(button);
   } else if (node) {
     row("op", node.op);
+    row("runs", node.runs);  // "Python (host callback)": an op written in Python only
     row("name", node.name);
     row("kind", node.kind);
     (node.outs || []).forEach((o, i) => row(node.outs.length > 1 ? `out ${i}` : "type", SN.typeText(ix, { src: id, out: i })));
