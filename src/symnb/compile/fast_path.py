@@ -23,7 +23,7 @@ from typing import Any, Callable
 import jax
 import numpy as np
 
-from symnb.compile.call import CallSpec
+from symnb.compile.call import NOT_PASSED, CallSpec
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.interpreter import NodeFailure
@@ -54,9 +54,9 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         return _one_output(spec, program, full, recover_and_run, execution_error)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
-        if kwargs or len(args) != n_inputs:
-            return full(*args, **kwargs)
-        try:  # free unless it raises: errors leave without symnb's frames
+        try:  # free unless it raises: errors leave without symnb's frames (the full path's too)
+            if kwargs or len(args) != n_inputs:
+                return full(*args, **kwargs)
             args = check_all(args)
             if locks is None:
                 return finish(run(args))
@@ -93,7 +93,7 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
     scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=program.run, program=program,
                  recover_and_run=recover_and_run, execution_error=execution_error,
                  hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
-                 missing=_MISSING, retraced=(NodeFailure, ChangedShape),
+                 missing=NOT_PASSED, retraced=(NodeFailure, ChangedShape),
                  runtime_error=jax.errors.JaxRuntimeError,
                  **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
     # Compiled as this file's code (its template is): its frame is symnb's, removed
@@ -105,12 +105,14 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
 
 
 #: The one-output call, for inputs ``a0, a1, ...`` (see ``_one_output``). Fewer
-#: arguments, more, or keywords go to the full path (which reports what is wrong).
+#: arguments, more, or keywords go to the full path, which binds them (``CallSpec.bind``:
+#: defaults, or what is wrong); a parameter not passed is ``missing`` (``NOT_PASSED``),
+#: so a ``None`` passed is a value, checked as any other.
 _ONE_OUTPUT = """
 def one_output({params}/, *more, **kwargs):
-    if kwargs or more or {last} is missing:
-        return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
-    try:  # free unless it raises: errors leave without symnb's frames
+    try:  # free unless it raises: errors leave without symnb's frames (the full path's too)
+        if kwargs or more or {last} is missing:
+            return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
         if {inexact}:
             {unpacked}= check_all(({args},))
         try:
@@ -124,7 +126,3 @@ def one_output({params}/, *more, **kwargs):
         raise
     return array(output)  # a copy the caller owns, as CallSpec.finish (call.owned)
 """
-
-
-#: No argument given (``None`` may be one).
-_MISSING = object()
