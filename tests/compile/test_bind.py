@@ -36,6 +36,7 @@ class Kind:
     default: np.ndarray | None = None
     none_error: str = r"input 'y' expects float32 \(\?,\), got NoneType"
     givens: Callable[[Any], dict] | None = None  # y -> givens, for an argument replacing y
+    holds_state: bool = False  # a shared variable updated: the fast path's other closure
 
     def function(self, path: str) -> Any:
         a, y = T.vector("a"), T.vector("y")
@@ -49,6 +50,13 @@ class Kind:
 
 def _add(a, y):
     return a + y
+
+
+def _after_a_state_input(a, y):
+    """``a`` and ``y`` after an input holding state (its value is kept in a shared
+    variable, the default of every call): no argument."""
+    s = T.scalar("s")
+    return [sn.In(s, value=0.0, update=s + 1), a, y]
 
 
 KINDS = [
@@ -66,6 +74,7 @@ KINDS = [
          none_error=r"input 'y' is strict: it takes arrays of dtype float32 only, got NoneType"),
     Kind("In with a name", lambda a, y: [a, sn.In(y, value=DEFAULT, name="why")], "why", _add,
          default=DEFAULT),
+    Kind("after a state input (a shared default)", _after_a_state_input, "y", _add, holds_state=True),
     Kind("givens-replaced", lambda a, z: [a, z], "z", lambda a, z: a + 3 * z,
          none_error=r"input 'z' expects float32 \(\?,\), got NoneType",
          givens=lambda y, z: {y: z * 3}),
@@ -124,6 +133,12 @@ PATHS = ["one output", "other outputs", "full"]
 INVOKE = {"one output": "one_output", "other outputs": "positional", "full": "call"}
 
 
+def invoke(kind: Kind, path: str) -> str:
+    """The call path ``kind``'s function takes: one with shared variables holds their
+    locks, which the one-output closure does not."""
+    return "positional" if kind.holds_state and path == "one output" else INVOKE[path]
+
+
 def check(path: str, call: Callable[[], Any], want: np.ndarray | str) -> None:
     if isinstance(want, str):
         with pytest.raises(TypeError, match=want) as info:
@@ -142,12 +157,14 @@ def check(path: str, call: Callable[[], Any], want: np.ndarray | str) -> None:
 def test_every_kind_of_argument_binds_the_same_on_every_path(kind, path):
     for form, call in FORMS:
         f = kind.function(path)
-        assert f._invoke.__name__ == INVOKE[path]
+        assert f._invoke.__name__ == invoke(kind, path)
         want = expected(kind, form)
         check(path, lambda: call(f, kind.keyword), want)  # the first call (it compiles)
         np.testing.assert_array_equal(np.asarray(f(A0, Y0)).reshape(3), kind.reference(A0, Y0))
         check(path, lambda: call(f, kind.keyword), want)  # a later call (compiled)
-        assert f._invoke.__name__ == INVOKE[path]  # still the path named
+        assert f._invoke.__name__ == invoke(kind, path)  # still the path named
+        if kind.holds_state:  # counts the calls that ran: a refused binding runs nothing
+            assert f.updated_shared[0].get_value() == (1 if isinstance(want, str) else 3)
 
 
 def test_a_default_is_used_only_when_not_passed_and_stays_as_given():
