@@ -35,7 +35,7 @@ class Kind:
     reference: Callable[[np.ndarray, np.ndarray], np.ndarray]
     default: np.ndarray | None = None
     none_error: str = r"input 'y' expects float32 \(\?,\), got NoneType"
-    givens: Callable[[Any], dict] | None = None  # y -> givens, for an argument replacing y
+    givens: Callable[[Any, Any], dict] | None = None  # (y, z) -> givens: z replaces y
     holds_state: bool = False  # a shared variable updated: the fast path's other closure
 
     def function(self, path: str) -> Any:
@@ -45,6 +45,7 @@ class Kind:
         givens = self.givens(y, z) if self.givens is not None else None
         inputs = self.inputs(a, z if givens is not None else y)
         outputs = output if path == "one output" else [output]  # a list: the other closure
+        # A profiled function takes the full path at every call (no fast path).
         return sn.function(inputs, outputs, givens=givens, profile=path == "full")
 
 
