@@ -54,7 +54,9 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
         return _one_output(spec, program, full, recover_and_run, execution_error)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
-        try:  # free unless it raises: errors leave without symnb's frames (the full path's too)
+        # The user calls this frame: it must be the one that removes symnb's frames, the
+        # full path's included (core/graph/traceback_filter.py).
+        try:  # free unless it raises: errors leave without symnb's frames
             if kwargs or len(args) != n_inputs:
                 return full(*args, **kwargs)
             args = check_all(args)
@@ -93,7 +95,8 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
     scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=program.run, program=program,
                  recover_and_run=recover_and_run, execution_error=execution_error,
                  hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
-                 missing=NOT_PASSED, retraced=(NodeFailure, ChangedShape),
+                 missing=NOT_PASSED,  # a parameter not passed (a None passed is a value)
+                 retraced=(NodeFailure, ChangedShape),
                  runtime_error=jax.errors.JaxRuntimeError,
                  **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
     # Compiled as this file's code (its template is): its frame is symnb's, removed
@@ -105,9 +108,7 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
 
 
 #: The one-output call, for inputs ``a0, a1, ...`` (see ``_one_output``). Fewer
-#: arguments, more, or keywords go to the full path, which binds them (``CallSpec.bind``:
-#: defaults, or what is wrong); a parameter not passed is ``missing`` (``NOT_PASSED``),
-#: so a ``None`` passed is a value, checked as any other.
+#: arguments, more, or keywords go to the full path (which reports what is wrong).
 _ONE_OUTPUT = """
 def one_output({params}/, *more, **kwargs):
     try:  # free unless it raises: errors leave without symnb's frames (the full path's too)
