@@ -14,14 +14,24 @@ import numpy as np
 
 from symnb.compile.devices import on_device
 from symnb.compile.inputs import ArgumentChecks
-from symnb.compile.io import NO_DEFAULT
+from symnb.compile.io import NO_DEFAULT, state_names
 from symnb.compile.plan import FunctionPlan
 from symnb.core.graph.errors import label
 from symnb.core.graph.keywords import did_you_mean
 from symnb.core.graph import Variable
 from symnb.core.tensor.shared import SharedVariable, holding
 
-__all__ = ["CallSpec", "owned"]
+__all__ = ["CallSpec", "NOT_PASSED", "owned"]
+
+
+class _NotPassed:
+    def __repr__(self) -> str:
+        return "NOT_PASSED"
+
+
+#: An argument not passed in a call (``None`` passed is a value): the one sentinel of
+#: every call path (``CallSpec.bind``, and the fast path's parameters' default).
+NOT_PASSED = _NotPassed()
 
 
 def owned(result: Any) -> np.ndarray:
@@ -57,29 +67,56 @@ class CallSpec:
         #: Per input: the keyword it is passed by, and its default (sn.In's value=).
         self.names = plan.names
         self.defaults = plan.defaults
+        #: The keywords of the inputs holding state (``sn.In(..., update=...)``): no
+        #: arguments, named in the error of a call passing one.
+        self.state_names = frozenset(state_names(plan.construction["inputs"]))
 
-    def bind(self, args: tuple, kwargs: dict) -> list[Any]:
-        """The arguments in input order, from positions, keywords and defaults."""
+    def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[Any]:
+        """The arguments in input order: positions first, then keywords by input name;
+        an input not passed takes its default (``sn.In``'s ``value=``). Every call path
+        binds here, with Theano's rule: a value passed is a value, ``None`` included (the
+        input's check then refuses it, naming the input); only an argument not passed
+        (:data:`NOT_PASSED`) takes its default."""
         n = len(self.inputs)
+        if not kwargs and len(args) == n:
+            return args
         if len(args) > n:
             raise TypeError(f"{self.title} takes {n} argument(s) "
-                            f"({', '.join(map(label, self.inputs))}), got {len(args)}")
-        bound = list(args) + [None] * (n - len(args))
+                            f"({', '.join(self._called(range(n)))}), got {len(args)}")
+        bound = [*args, *[NOT_PASSED] * (n - len(args))]
         for key, value in kwargs.items():
-            if key not in self.names:
-                named = [name for name in self.names if name is not None]
-                raise TypeError(f"{self.title} has no input named {key!r}"
-                                f"{did_you_mean(key, named)}; inputs: {list(self.names)}")
-            position = self.names.index(key)
+            position = self._position(key)
             if position < len(args):
                 raise TypeError(f"{self.title} got multiple values for input {key!r} "
                                 f"(argument #{position}, also passed by keyword)")
             bound[position] = value
-        bound = [d if b is None and d is not NO_DEFAULT else b for b, d in zip(bound, self.defaults)]
-        missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
+        missing = [i for i, (b, d) in enumerate(zip(bound, self.defaults))
+                   if b is NOT_PASSED and d is NO_DEFAULT]
         if missing:
-            raise TypeError(f"{self.title} is missing argument(s): {', '.join(missing)}")
-        return bound
+            raise TypeError(f"{self.title} is missing argument(s): "
+                            f"{', '.join(self._called(missing))}")
+        return [d if b is NOT_PASSED else b for b, d in zip(bound, self.defaults)]
+
+    def _called(self, positions: Sequence[int]) -> list[str]:
+        """How messages name the arguments at ``positions``: by their keyword, else (an
+        unnamed input) by their variable's label."""
+        return [self.names[i] or label(self.inputs[i]) for i in positions]
+
+    def _position(self, key: str) -> int:
+        """The position of the input passed by keyword ``key``, or the error naming it."""
+        positions = [i for i, name in enumerate(self.names) if name == key]
+        if len(positions) == 1:
+            return positions[0]
+        if positions:  # which of them was meant cannot be known: Theano refuses it too
+            numbers = ", ".join(f"#{i}" for i in positions)
+            raise TypeError(f"{self.title} has {len(positions)} inputs named {key!r} (arguments "
+                            f"{numbers}): pass them by position, or name them apart with "
+                            f"sn.In(variable, name=...)")
+        named = [name for name in self.names if name is not None]
+        state = f" ({key!r} is internal state: an sn.In with update= is not an argument)" \
+            if key in self.state_names else did_you_mean(key, named)
+        raise TypeError(f"{self.title} has no input named {key!r}{state}; "
+                        f"inputs: {list(self.names)}")
 
     def shared_values(self) -> list[Any]:
         """The shared variables' values on the device (read with their locks held)."""

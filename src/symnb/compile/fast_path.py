@@ -23,7 +23,7 @@ from typing import Any, Callable
 import jax
 import numpy as np
 
-from symnb.compile.call import CallSpec
+from symnb.compile.call import NOT_PASSED, CallSpec
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.lower_xla.cache import ChangedShape, Program
 from symnb.lower_xla.interpreter import NodeFailure
@@ -95,7 +95,8 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
     scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=program.run, program=program,
                  recover_and_run=recover_and_run, execution_error=execution_error,
                  hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
-                 missing=_MISSING, retraced=(NodeFailure, ChangedShape),
+                 missing=NOT_PASSED,  # a parameter not passed (a None passed is a value)
+                 retraced=(NodeFailure, ChangedShape),
                  runtime_error=jax.errors.JaxRuntimeError,
                  **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
     # Compiled as this file's code (its template is): its frame is symnb's, removed
@@ -126,7 +127,3 @@ def one_output({params}/, *more, **kwargs):
         raise
     return array(output)  # a copy the caller owns, as CallSpec.finish (call.owned)
 """
-
-
-#: No argument given (``None`` may be one).
-_MISSING = object()

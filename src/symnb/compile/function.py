@@ -243,9 +243,7 @@ class Function:
         profile, call = self.profile, self._call_spec
         token = profile.begin() if profile is not None else None
         try:  # free unless it raises (Python 3.11): the call overhead stays as it was
-            if kwargs or len(args) != len(self.inputs):
-                args = call.bind(args, kwargs)
-            arrays = list(call.checks(args))
+            arrays = list(call.checks(call.bind(args, kwargs)))
             if call.locks is None:
                 outputs = call.finish(self._run(arrays))
             else:
@@ -367,7 +365,7 @@ class Function:
             raise ValueError(f"stage must be 'jaxpr', 'stablehlo' or 'hlo', got {stage!r}")
         if not self._program.whole_graph:
             raise ValueError("lowered_text needs a function compiled as one program (no linker)")
-        examples = list(args) if args else [v.test_value for v in self.inputs]
+        examples = self._call_spec.bind(args, {}) if args else [v.test_value for v in self.inputs]
         arrays = [check(a) for check, a in zip(self._call_spec.checks.checkers, examples)]
         with self._locks if self._locks is not None else contextlib.nullcontext():
             arrays += self._call_spec.shared_values()

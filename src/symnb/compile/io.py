@@ -18,7 +18,7 @@ from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.shared import SharedVariable, shared
 
-__all__ = ["In", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "unwrap_outputs"]
+__all__ = ["In", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "state_names", "unwrap_outputs"]
 
 
 class _NoDefault:
@@ -36,7 +36,8 @@ class In:
     """An input of ``sn.function`` with Theano's options.
 
     - ``name``: the keyword the argument may be passed by (default: the variable's name);
-    - ``value``: the default used when the argument is omitted;
+    - ``value``: the default used when the argument is not passed (``None``, as in
+      Theano: no default, the argument is required);
     - ``update``: an expression of the inputs giving the next value (the input then
       holds internal state and is not an argument);
     - ``allow_downcast``, ``strict``: this argument's conversion rule (``strict``: the
@@ -53,6 +54,8 @@ class In:
                  shared: bool = False) -> None:
         if not isinstance(variable, Variable):
             raise TypeError(f"In: expected a symbolic variable, got {type(variable).__name__}")
+        if value is None:  # Theano's In: value=None is no default (a passed None is a value)
+            value = NO_DEFAULT
         if update is not None and value is NO_DEFAULT:
             raise ValueError(f"In({label(variable)!r}, update=...): an input with an update holds "
                              f"state, and needs its initial value= ")
@@ -119,11 +122,22 @@ def expand_inputs(inputs: Any) -> InputSpec:
             spec.state_updates.append((state, item.update))
             continue
         spec.variables.append(item.variable)
-        spec.names.append(item.name if item.name is not None else item.variable.name)
+        spec.names.append(_keyword(item))
         spec.defaults.append(item.value)
         spec.allow_downcast.append(item.allow_downcast)
         spec.strict.append(bool(item.strict))
     return spec
+
+
+def state_names(inputs: Any) -> list[str]:
+    """The keywords of the state inputs among ``sn.function``'s ``inputs``
+    (``sn.In(..., update=...)``): names that are no argument."""
+    return [_keyword(item) for item in inputs if isinstance(item, In) and item.update is not None]
+
+
+def _keyword(item: In) -> str | None:
+    """The keyword an ``In`` is passed by: its ``name``, else its variable's."""
+    return item.name if item.name is not None else item.variable.name
 
 
 def unwrap_outputs(outputs: Any) -> Any:

@@ -19,8 +19,9 @@ from symnb.compile.construction import (
     to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.inputs import make_checker, strict_checker
-from symnb.compile.io import InputSpec
+from symnb.compile.io import NO_DEFAULT, InputSpec
 from symnb.core.graph.basic import Variable, graph_inputs
+from symnb.core.graph.errors import label
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.updates import with_default_updates
@@ -49,8 +50,9 @@ class FunctionPlan:
     update_exprs: tuple[Variable, ...]
     updated_shared: tuple[SharedVariable, ...]
     read_shared: tuple[SharedVariable, ...]
-    #: Per input: the keyword it is passed by, its default (``sn.In(value=...)``) and
-    #: the function checking (and converting) its argument.
+    #: Per input: the keyword it is passed by, its default (``sn.In(value=...)``, as its
+    #: check returned it; ``NO_DEFAULT``: none) and the function checking (and
+    #: converting) its argument.
     names: tuple[str | None, ...]
     defaults: tuple[Any, ...]
     checkers: tuple[Callable[[Any], Any], ...]
@@ -93,12 +95,13 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     read_only = [v for v in roots if isinstance(v, SharedVariable)
                  and v not in inputs and not any(v is s for s in updated)]
     n = len(user_outputs)
+    checkers = tuple(_checker(var, spec, i, allow_input_downcast) for i, var in enumerate(inputs))
     return FunctionPlan(
         name=name, inputs=tuple(inputs), outputs=tuple(user_outputs), single=single,
         graph_outputs=tuple(replaced[:n]), update_exprs=tuple(replaced[n:]),
         updated_shared=tuple(updated), read_shared=tuple(read_only),
-        names=tuple(spec.names), defaults=tuple(spec.defaults),
-        checkers=tuple(_checker(var, spec, i, allow_input_downcast) for i, var in enumerate(inputs)),
+        names=tuple(spec.names), defaults=_checked_defaults(inputs, spec.defaults, checkers),
+        checkers=checkers,
         allow_input_downcast=allow_input_downcast,
         construction=MappingProxyType(dict(construction)))
 
@@ -110,3 +113,21 @@ def _checker(var: Variable, spec: InputSpec, position: int,
     own = spec.allow_downcast[position]
     check = make_checker(var, allow_input_downcast if own is None else own)
     return strict_checker(var, check) if spec.strict[position] else check
+
+
+def _checked_defaults(inputs: list[Variable], defaults: list[Any],
+                      checkers: tuple[Callable[[Any], Any], ...]) -> tuple[Any, ...]:
+    """Each default (``sn.In(value=...)``) checked once, as Theano filters it when the
+    function is made: a default the input cannot take is refused here, not at each call
+    that uses it, and a call passes the checked array as it is."""
+    checked = []
+    for var, default, check in zip(inputs, defaults, checkers):
+        if default is NO_DEFAULT:
+            checked.append(default)
+            continue
+        try:
+            checked.append(check(default))
+        except (TypeError, ValueError) as error:
+            raise type(error)(f"sn.In({label(var)!r}, value=...): the default value does not "
+                              f"fit the input: {error}") from None
+    return tuple(checked)

@@ -106,7 +106,7 @@ def _call_inputs(obj: Any, args: Sequence[Any] | None) -> dict[int, Any]:
                              "profile's last call: compile with profile=True and call the "
                              "function, or pass args=[the call's arguments]")
     else:
-        arrays = list(spec.checks(list(args)))
+        arrays = list(spec.checks(spec.bind(tuple(args), {})))
     values = [np.asarray(a) for a in arrays] + [v.get_value(borrow=True) for v in obj._all_shared]
     return {id(v): value for v, value in zip(program_inputs, values)}
 
