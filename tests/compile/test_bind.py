@@ -145,9 +145,7 @@ def check(path: str, call: Callable[[], Any], want: np.ndarray | str) -> None:
         with pytest.raises(TypeError, match=want) as info:
             call()
         where = [frame.filename for frame in traceback.extract_tb(info.value.__traceback__)]
-        assert where[0] == __file__  # the traceback starts at the user's line
-        if path != "full":  # the full path's call wrapper: issue 37's part 1
-            assert all(name == __file__ for name in where), where
+        assert all(name == __file__ for name in where), where  # the user's lines, no symnb frame
         return
     result = call()
     np.testing.assert_array_equal(result if path == "one output" else result[0], want)
