@@ -80,6 +80,16 @@ def test_updates_and_until(spelling):
     assert total.get_value() == expected == 13.0
 
 
+def test_outputs_and_no_updates():
+    """``return h, []`` and ``return h, {}``: Theano reads an empty list as no updates."""
+    x = T.dvector("x")
+    expected, _ = numpy_loop()
+    for empty in ([], {}, ()):
+        h, updates = scan(lambda xt, h: (2 * h + xt, empty), sequences=x, outputs_info=np.float64(0.0))
+        assert not updates
+        np.testing.assert_allclose(sn.function([x], h)(VALUES), expected)
+
+
 def test_outputs_and_until():
     x = T.dvector("x")
     h, _ = scan(lambda xt, h: ([2 * h + xt], scan_until(2 * h + xt > 5)), sequences=x,

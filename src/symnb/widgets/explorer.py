@@ -232,7 +232,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         """Stop drawing node ``node_id``'s inner graphs (and those opened inside them)."""
         removed = [i for i in self.expanded if i == node_id or i.startswith(node_id + "/")]
         self._set("expanded", [i for i in self.expanded if i not in removed],
-                  closed=self.inner_groups_of(removed))
+                  closed=self._inner_groups_of(removed))
 
     def open(self, group_id: str) -> None:
         """Draw group ``group_id`` (a closed group's box, ``g3``) open: its boxes in a frame.

@@ -184,7 +184,7 @@ class ViewerParts:
                 inside.add(group)
         return inside
 
-    def inner_groups_of(self, node_ids: Sequence[str]) -> list[str]:
+    def _inner_groups_of(self, node_ids: Sequence[str]) -> list[str]:
         """The viewer's groups drawing the inner graphs (loop bodies) of ``node_ids``."""
         return [g["id"] for g in self.view_model()["groups"]
                 if g["kind"] == "inner" and g.get("holder") in node_ids]

@@ -75,7 +75,9 @@ def read_step_return(returned: Any, name: str) -> StepReturn:
 def _read_parts(returned: list | tuple, name: str) -> StepReturn:
     """A list or tuple of parts: outputs (listed flat, or as one list), updates, and
     ``scan_until(c)`` last."""
-    kinds = [_kind(part) for part in returned]
+    # An empty list after the first part is no updates (Theano reads ``return h, []`` so).
+    kinds = ["updates" if i and isinstance(part, (list, tuple)) and not part else _kind(part)
+             for i, part in enumerate(returned)]
     for i, (part, kind) in enumerate(zip(returned, kinds)):
         if kind is None:
             _refuse(returned, name, f"its item #{i}, {_structure(part)}, is neither an output, "
