@@ -100,8 +100,9 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
                  recover_and_run=recover_and_run, execution_error=execution_error,
                  hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
                  missing=_MISSING, retraced=(NodeFailure, ChangedShape),
-                 runtime_error=jax.errors.JaxRuntimeError, device_mismatch=spec.device_mismatch,
+                 runtime_error=jax.errors.JaxRuntimeError,
                  **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
+    scope["device_mismatch"] = spec.device_mismatch  # a call JAX refused: on different devices?
     # Compiled as this file's code (its template is): its frame is symnb's, removed
     # from the tracebacks users see (core/graph/traceback_filter.py).
     exec(compile(source, __file__, "exec"), scope)
