@@ -68,7 +68,7 @@ def read_step_return(returned: Any, name: str) -> StepReturn:
     if kind == "until":
         return StepReturn([], [], returned.condition)
     if not isinstance(returned, (list, tuple)):
-        _refuse(returned, name, f"a {type(returned).__name__} is neither an output nor updates")
+        _refuse(returned, name, f"{_structure(returned)} is neither an output nor updates")
     return _read_parts(returned, name)
 
 
