@@ -21,6 +21,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     ├── GraphRuntimeError           a compiled function failed on its arguments (ValueError)
     │   └── IndexOutOfBoundsError   an index out of range at run time (IndexError)
     ├── OutOfMemoryError            the device has not the memory (MemoryError)
+    ├── DeviceMismatchError         a call's values committed to different devices (ValueError)
     ├── X64DisabledError            a 64-bit graph traced by JAX with x64 off (TypeError)
     ├── UnsupportedJaxError         JAX or jaxlib outside the tested versions (ImportError)
     ├── MissingLoweringError        an Op class without XLA lowering (NotImplementedError)
@@ -59,7 +60,7 @@ from symnb.core.graph.config import ConfigError, UnknownFlagError
 from symnb.core.graph.error_base import SymnbError
 from symnb.core.graph.errors import (
     BuildError, BuildIndexError, BuildKeyError, BuildNotImplementedError, BuildTypeError,
-    DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, InnerNodeError,
+    DeviceMismatchError, DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, InnerNodeError,
     MissingLoweringError, MissingTestValueError, OutOfMemoryError, TestValueAssertionError,
     TestValueError, UnsupportedJaxError, X64DisabledError,
 )
@@ -79,7 +80,7 @@ __all__ = [
     "BuildKeyError", "BuildNotImplementedError",
     "MissingTestValueError", "InnerNodeError", "DynamicShapeError",
     "GraphRuntimeError", "IndexOutOfBoundsError", "OutOfMemoryError", "X64DisabledError", "UnsupportedJaxError",
-    "MissingLoweringError",
+    "MissingLoweringError", "DeviceMismatchError",
     "AssertionFailedError", "NanGuardError", "DebugModeError",
     "MissingInputError", "UnusedInputError",
     "DisconnectedInputError", "NullGradientError", "GradientError",

@@ -341,6 +341,40 @@ def test_the_python_api_opens_groups_in_the_live_view(browser, tmp_path):
         page.close()
 
 
+def test_a_python_open_keeps_what_the_user_opened_in_the_browser(browser, tmp_path):
+    """``explorer.open(...)`` closed the groups the user had opened only in the browser
+    (its command was the whole open set); ``close_group`` closes one opened there."""
+    from symnb.widgets import GraphExplorer
+    from symnb.widgets.viewer import elk_source, widget_esm
+
+    explorer = GraphExplorer(mlp12_train(layers=3))
+    sent = []
+    explorer.widget.send = lambda content, buffers=None: sent.append(content)
+    page = widget_page(browser, tmp_path)
+    page.evaluate(COUNT_MESSAGES, [widget_esm(), explorer.view_data(), elk_source(), 10])
+    model = explorer.view_model()
+    calls = [g["id"] for g in model["groups"] if g["kind"] == "call" and g["region"] == "forward"
+             and g["parent"] is not None]
+    series = model["groups"][[g["id"] for g in model["groups"]].index(calls[0])]["parent"]
+    frame = lambda group: page.locator(f'#host g.symnb-frame[data-group="{group}"]')  # noqa: E731
+    # The user opens the series and its second call in the browser.
+    page.evaluate("async (gs) => { for (const g of gs) await document.getElementById('host').symnbView.open(g); }",
+                  [series, calls[1]])
+    assert frame(calls[1]).count() == 1
+    explorer.open(calls[0])
+    page.evaluate("(m) => window.standIn.deliver(m)", sent[-1])
+    frame(calls[0]).wait_for(timeout=20_000)
+    assert frame(calls[1]).count() == 1 and frame(series).count() == 1  # still open
+    explorer.close_group(calls[1])  # opened only in the browser (its state not yet sent)
+    page.evaluate("(m) => window.standIn.deliver(m)", sent[-1])
+    frame(calls[1]).wait_for(state="detached", timeout=20_000)
+    assert frame(calls[0]).count() == 1
+    state = page.evaluate("document.getElementById('host').symnbView.state()")
+    assert set(state["open"]) == {series, calls[0]}
+    shot(page, "08_python_open_keeps_the_users_groups")
+    page.close()
+
+
 def saved_notebook(tmp_path, explorer_obj, state=None):
     """A notebook holding an explorer's outputs as a kernel displayed them, its nbconvert
     HTML, and both paths."""

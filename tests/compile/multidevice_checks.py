@@ -116,6 +116,65 @@ def check_an_update_follows_an_input_on_another_device():
         np.testing.assert_allclose(W.get_value(), before * 2 + 1, rtol=1e-6)
 
 
+def _moved_to_device_1(**options):
+    """A step whose shared variable W an input committed to device 1 took there."""
+    value = np.linspace(-1, 1, 12).reshape(4, 3).astype("float32")
+    W = sn.shared(value, name="W_moved")
+    x = T.matrix("x")
+    step = sn.function([x], T.dot(x, W).sum(), updates=[(W, W * 2 + 1)], **options)
+    X = np.linspace(-2, 2, 20).reshape(5, 4).astype("float32")
+    step(jax.device_put(X, jax.devices()[1]))
+    assert W._backend_value().devices() == {jax.devices()[1]}
+    return step, W, X
+
+
+def _device_mismatch(call, *args) -> str:
+    try:
+        call(*args)
+    except sn.errors.DeviceMismatchError as err:
+        assert isinstance(err, ValueError)
+        assert err.__cause__ is None and err.__suppress_context__, "JAX's message is not the user's"
+        return str(err)
+    raise AssertionError("values committed to different devices were accepted")
+
+
+def check_a_shared_variable_on_another_device_than_an_input_is_named():
+    """An input committed to device 0, a shared variable an earlier call left on device
+    1: the error names both with their devices and how to move them; nothing ran. The
+    fast path and the full path (profile=True) both say so, for shapes that ran before
+    (the value itself donated) and new ones (a copy donated)."""
+    for options in ({}, {"profile": True}):
+        step, W, X = _moved_to_device_1(**options)
+        before = W.get_value()
+        for rows in (5, 3):
+            message = _device_mismatch(step, jax.device_put(X[:rows], jax.devices()[0]))
+            assert "input 'x': committed to cpu:0" in message, message
+            assert "shared variable 'W_moved': committed to cpu:1" in message, message
+            assert "W_moved.set_value(W_moved.get_value())" in message, message
+            assert "the shared variables are unchanged" in message, message
+            np.testing.assert_array_equal(W.get_value(), before)
+        # What the message says works: NumPy follows W; W placed anew follows the input.
+        np.testing.assert_allclose(step(X), (X @ before).sum(), rtol=1e-5)
+        np.testing.assert_allclose(W.get_value(), before * 2 + 1, rtol=1e-6)
+        W.set_value(W.get_value())
+        moved = W.get_value()
+        np.testing.assert_allclose(step(jax.device_put(X, jax.devices()[0])), (X @ moved).sum(), rtol=1e-5)
+        assert W._backend_value().devices() == {jax.devices()[0]}
+
+
+def check_two_inputs_on_different_devices_are_named():
+    """The one-output fast path (no shared variable): two committed inputs."""
+    a, b = T.vector("a"), T.vector("b")
+    add = sn.function([a, b], a + b)
+    values = np.arange(3, dtype="float32"), np.ones(3, dtype="float32")
+    message = _device_mismatch(add, jax.device_put(values[0], jax.devices()[0]),
+                               jax.device_put(values[1], jax.devices()[2]))
+    assert "input 'a': committed to cpu:0" in message and "input 'b': committed to cpu:2" in message, message
+    assert "pass 'a', 'b' as NumPy" in message, message
+    np.testing.assert_array_equal(add(values[0], jax.device_put(values[1], jax.devices()[2])),
+                                  values[0] + values[1])
+
+
 def check_debugprint_and_profile_show_shardings():
     step, _ = data_parallel_step()
     text = sn.printing.debugprint(step, file="str")

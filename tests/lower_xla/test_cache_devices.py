@@ -19,6 +19,7 @@ import textwrap
 import numpy as np
 
 import symnb
+from tests.lower_xla.frozen_sources import frozen_sources
 
 # The children import this checkout's symnb (the one under test).
 _SOURCES = os.path.dirname(os.path.dirname(symnb.__file__))
@@ -125,7 +126,9 @@ def _run(tmp_path, variants: list[dict], name: str) -> dict:
     listing.write_text(json.dumps(variants))
     script = tmp_path / "variants.py"
     script.write_text(_CHILD)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([_SOURCES, os.environ.get("PYTHONPATH", "")]),
+    # The processes share executables: they run one copy of the sources (frozen_sources.py).
+    sources = frozen_sources(tmp_path)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
                XLA_FLAGS="--xla_force_host_platform_device_count=8",
                SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
     env["JAX_PLATFORMS"] = "cpu"  # 8 host devices, whatever accelerator the machine has

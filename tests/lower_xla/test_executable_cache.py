@@ -1,6 +1,8 @@
 """lower_xla/executable_cache.py: executables kept on disk, found before tracing.
 
-Each test runs fresh Python processes over a temporary cache folder; the child reports
+Each test runs fresh Python processes over a temporary cache folder and a copy of this
+checkout's symnb (the key holds symnb's sources: a checkout edited while the suite runs
+must not change what a test's processes share); the child reports
 the executable cache's counts (hits, misses), how many times programs were traced, its
 results and the shared variable's new value, all checked against NumPy. A second
 process running the same program reads the executable back without tracing it; a
@@ -14,15 +16,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-import symnb
 from symnb.lower_xla.checks import CheckSite, CheckTable
-
-# The children import this checkout's symnb (the one under test).
-_SOURCES = os.path.dirname(os.path.dirname(symnb.__file__))
+from tests.lower_xla.frozen_sources import frozen_sources
 
 # A softmax classifier's SGD step: W (shared, updated: donated) indexed by labels known
 # only at run time (an index check). argv: a JSON of the variant to build.
@@ -35,6 +35,21 @@ _CHILD = textwrap.dedent("""
     if options.get("jax_version"):
         import jax
         jax.__version__ = options["jax_version"]
+    if options.get("jax_cache_read_once"):
+        # JAX reads its own cache despite symnb's bypass when another thread made it
+        # decide to, meanwhile: that race, made certain (the first compile is said read).
+        import contextlib
+        import symnb.lower_xla.executable_cache as kept
+        bypassed, said = kept.jax_cache_bypassed, []
+
+        @contextlib.contextmanager
+        def read_once():
+            with bypassed() as read_back:
+                yield read_back
+            if not said:
+                said.append(True)
+                read_back[0] = True
+        kept.jax_cache_bypassed = read_once
     import numpy as np
     import symnb as sn, symnb.tensor as T
     from symnb.lower_xla.cache import program_cache
@@ -59,16 +74,21 @@ _CHILD = textwrap.dedent("""
         out["error"] = str(error)
         out["unchanged"] = bool(np.array_equal(W.get_value(), before))
     out.update(W=W.get_value().tolist(), hits=counts.hits, misses=counts.misses,
-               writes=counts.writes, traces=program_cache.traces,
+               writes=counts.writes, skipped=counts.skipped, traces=program_cache.traces,
                shapes=sorted(str(v) for v in f.last_shapes.values()))
     print(json.dumps(out))
 """)
 
 
+def _sources(tmp_path) -> Path:
+    return Path(frozen_sources(tmp_path))
+
+
 def _run(tmp_path, cache: str | None = None, flags: str = "", **options) -> dict:
     script = tmp_path / "training_step.py"
     script.write_text(_CHILD)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([_SOURCES, os.environ.get("PYTHONPATH", "")]))
+    sources = str(_sources(tmp_path))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]))
     folder = str(tmp_path / "cache") if cache is None else cache
     env["SYMNB_FLAGS"] = f"compile_cache_min_seconds=0,compile_cache_dir={folder}{flags}"
     done = subprocess.run([sys.executable, str(script), json.dumps(options)], capture_output=True,
@@ -139,6 +159,36 @@ def test_a_failed_check_read_back_reports_the_same_error(tmp_path):
     assert first["unchanged"] and second["unchanged"]
     np.testing.assert_array_equal(second["W"], np.linspace(-1, 1, 12).reshape(4, 3)
                                   .astype("float32"))
+
+
+def test_sources_rewritten_unchanged_keep_the_executable_changed_ones_do_not(tmp_path):
+    """A merge or a checkout rewrites files it leaves unchanged: the key held their
+    modification times, so the next process compiled anew (a second process of a test
+    missed the executable the first had kept)."""
+    first = _run(tmp_path)
+    later = os.stat(_sources(tmp_path) / "symnb" / "__init__.py").st_mtime_ns + 10**9
+    for path in _sources(tmp_path).rglob("*.py"):
+        os.utime(path, ns=(later, later))
+    second = _run(tmp_path)
+    assert (first["writes"], second["hits"], second["traces"]) == (1, 1, 0)
+    with open(_sources(tmp_path) / "symnb" / "widgets" / "viewer.py", "a") as file:
+        file.write("# another version\n")
+    third = _run(tmp_path)
+    assert (third["hits"], third["misses"], third["traces"]) == (0, 1, 1)
+    for run in (first, second, third):
+        _check_values(run)
+
+
+def test_a_compile_jax_read_from_its_cache_is_done_again_and_kept(tmp_path):
+    """symnb keeps only executables XLA compiled (JAX's cache gives ones that serialize
+    incompletely on CPU); one JAX read back anyway was not kept, so the next process
+    compiled again. It is compiled again, fresh, and kept."""
+    first = _run(tmp_path, jax_cache_read_once=True)
+    assert (first["misses"], first["writes"], first["skipped"], first["traces"]) == (1, 1, 0, 1)
+    second = _run(tmp_path)
+    assert (second["hits"], second["misses"], second["traces"]) == (1, 0, 0)
+    for run in (first, second):
+        _check_values(run)
 
 
 def test_the_good_call_and_the_failing_one_share_the_executable(tmp_path):

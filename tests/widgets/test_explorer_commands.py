@@ -1,7 +1,8 @@
 """GraphExplorer's Python API drives the live viewer: each state change sends the view one
-``command`` naming the viewer's groups to draw open (its model's groups, which fold calls
-into series and hold a loop's node in the call that made it). No browser; the page's side
-is tests/browser/test_viewer.py."""
+``command`` naming the viewer's groups to open and to close (its model's groups, which fold
+calls into series and hold a loop's node in the call that made it), added to the groups
+the user opened in the browser. No browser (its messages simulated); the page's side is
+tests/browser/test_viewer.py."""
 
 import numpy as np
 import pytest
@@ -51,7 +52,7 @@ def test_expanding_a_loop_opens_the_viewer_groups_around_its_node(loop_explorer)
     assert set(holders) <= set(sent[-1]["command"]["open"])
     assert set(holders) <= set(explorer.view_state()["open"])  # what the saved viewer opens
     explorer.close(loop)
-    assert not set(holders) & set(sent[-1]["command"]["open"])
+    assert not sent[-1]["command"]["open"]  # the loop's box stays in sight: its groups stay open
 
 
 def test_opening_a_call_opens_the_series_folding_it():
@@ -65,7 +66,8 @@ def test_opening_a_call_opens_the_series_folding_it():
     explorer.open(call)
     assert {call, *series} <= set(sent[-1]["command"]["open"])
     explorer.close_group(call)
-    assert not {call, *series} & set(sent[-1]["command"]["open"])
+    assert sent[-1]["command"]["close"] == [call] and not sent[-1]["command"]["open"]
+    assert call not in explorer.view_state()["open"]
     # Selecting a node inside closed groups brings it into sight in the viewer too.
     inner = next(n["id"] for n in model["nodes"] if n["group"] == call and n["id"].startswith("n"))
     explorer.select(inner)
@@ -87,7 +89,7 @@ def test_expanding_a_loop_opens_its_body_in_the_viewer(loop_explorer):
     explorer.expand(loop)
     assert body[0] in sent[-1]["command"]["open"] and body[0] in explorer.view_state()["open"]
     explorer.close(loop)
-    assert body[0] not in sent[-1]["command"]["open"]
+    assert sent[-1]["command"]["close"] == body and body[0] not in explorer.view_state()["open"]
 
 
 def test_the_kernel_answers_the_details_of_a_node_in_a_loops_body(loop_explorer):
@@ -104,3 +106,54 @@ def test_the_kernel_answers_the_details_of_a_node_in_a_loops_body(loop_explorer)
     # Its test value: the first step's, tanh(xs[0] + 0.5 * 0) (NumPy).
     assert value_stats(np.tanh(np.array([1, 2], "float32"))) in answer["html"]
     assert explorer.expanded == [] and explorer.selected == ""  # asking changed nothing
+
+
+def browser_state(explorer, opened, selected=""):
+    """The browser's debounced state message: the groups the user has open there."""
+    explorer._on_message(explorer.widget, {"state": {"open": opened, "selected": selected,
+                                                     "overlay": ""}}, None)
+
+
+def forward_calls(model):
+    """Two calls of the series ``layer() x3`` (inside it) and the series."""
+    calls = [g["id"] for g in model["groups"] if g["kind"] == "call" and g["region"] == "forward"
+             and g["parent"] is not None]
+    return calls[0], calls[1], around(model, calls[0])
+
+
+def test_a_python_open_adds_to_the_groups_the_user_opened_in_the_browser():
+    """``explorer.open(...)`` sent the whole open set: it closed what the user had opened
+    only in the browser. Now it sends what it opens, and the kernel keeps both."""
+    explorer = GraphExplorer(mlp12_train(layers=3))
+    model = explorer.view_model()
+    sent = live(explorer)
+    mine, theirs, series = forward_calls(model)
+    browser_state(explorer, [*series, theirs])  # the user opened a call in the browser
+    assert theirs in explorer.opened
+    explorer.open(mine)
+    command = sent[-1]["command"]
+    assert command["open"] == [mine] and command["close"] == []  # the series is open already
+    # What the browser draws after the command (viewer_mount.js changeOpen): both calls.
+    in_browser = ({*series, theirs} | set(command["open"])) - set(command["close"])
+    assert {mine, theirs} <= in_browser
+    assert {mine, theirs, *series} <= set(explorer.view_state()["open"])  # the saved state too
+    assert {mine, theirs} <= set(explorer.opened)
+    assert explorer.picture.tree.get(theirs) is not None
+
+
+def test_close_group_closes_a_group_opened_only_in_the_browser():
+    explorer = GraphExplorer(mlp12_train(layers=3))
+    model = explorer.view_model()
+    sent = live(explorer)
+    mine, theirs, series = forward_calls(model)
+    explorer.open(mine)
+    browser_state(explorer, [*series, mine, theirs])
+    explorer.close_group(theirs)
+    assert sent[-1]["command"] == {"open": [], "close": [theirs], "selected": ""}
+    assert theirs not in explorer.opened and mine in explorer.opened
+    assert set(explorer.view_state()["open"]) == {*series, mine}
+    # Before the browser says (its state is debounced): closed there all the same.
+    explorer2 = GraphExplorer(mlp12_train(layers=3))
+    sent2 = live(explorer2)
+    explorer2.close_group(theirs)
+    assert sent2[-1]["command"]["close"] == [theirs]

@@ -89,7 +89,7 @@ def test_graph_explorer_view_gets_the_model_once_and_answers_details(graph):
     assert explorer.view_state() == {"open": [], "selected": explorer.id_of(y), "overlay": "max_abs"}
     assert explorer.selected == explorer.id_of(y)
     explorer.select(explorer.id_of(x))
-    assert sent[-1] == {"command": {"open": explorer.opened, "selected": explorer.id_of(x)}}
+    assert sent[-1] == {"command": {"open": [], "close": [], "selected": explorer.id_of(x)}}
 
 
 def test_graph_explorer_marks_a_node_shown_twice(graph):

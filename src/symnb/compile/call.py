@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.compile.devices import on_device
+from symnb.compile.devices import device_mismatch, on_device
 from symnb.compile.inputs import ArgumentChecks
 from symnb.compile.io import NO_DEFAULT, state_names
 from symnb.compile.plan import FunctionPlan
@@ -121,6 +121,17 @@ class CallSpec:
     def shared_values(self) -> list[Any]:
         """The shared variables' values on the device (read with their locks held)."""
         return [on_device(v) for v in self.shared]
+
+    def device_mismatch(self, arrays: Sequence[Any]) -> Exception | None:
+        """The error to raise for a call JAX refused with a ``ValueError`` (nothing ran)
+        because ``arrays`` (the arguments, then the shared values) are committed to
+        different devices, naming each variable and its devices; None when it is not
+        that (the refusal is raised as it is). Looked for only once JAX refused: a call
+        that runs checks nothing."""
+        error = device_mismatch((*self.inputs, *self.shared), arrays, self.title)
+        if error is not None:
+            error.__suppress_context__ = True  # JAX's message names positions only
+        return error
 
     def finish(self, results: Any) -> Any:
         """Apply the updates (the results after the outputs) and return the outputs as

@@ -17,9 +17,11 @@ import numpy as np
 from symnb.compile.sharding import as_sharding
 from symnb.core.graph.config import config
 from symnb.core.graph.basic import Apply, Variable, walk_nodes
+from symnb.core.graph.errors import DeviceMismatchError, ErrorRecord, error_from_record, label
+from symnb.core.graph.source import capture_site
 from symnb.core.tensor.shared import SharedVariable
 
-__all__ = ["call_context", "on_device", "uses_64_bits", "is_64_bit", "gpu_device"]
+__all__ = ["call_context", "on_device", "uses_64_bits", "is_64_bit", "gpu_device", "device_mismatch"]
 
 
 def on_device(var: SharedVariable) -> Any:
@@ -106,3 +108,53 @@ def gpu_device(name: str) -> Any:
         raise RuntimeError(f"config.device={name!r} but JAX finds {len(gpus)} GPU(s): "
                            f"{', '.join(map(str, gpus))}")
     return gpus[number]
+
+
+def device_mismatch(variables: Sequence[Variable], arrays: Sequence[Any], title: str
+                    ) -> DeviceMismatchError | None:
+    """The error for a call JAX refused (a ``ValueError`` naming argument positions only)
+    because values in ``arrays`` (the program's arguments: ``variables``' values) are
+    committed to different devices; None when the committed values agree (the refusal
+    was something else).
+
+    Committed: a JAX array placed with ``jax.device_put(x, device)``, or a shared value
+    an earlier call left where its committed input was. An uncommitted value (a NumPy
+    array, one placed without a device) goes wherever the committed ones are."""
+    committed = [(var, array.sharding.device_set) for var, array in zip(variables, arrays)
+                 if isinstance(array, jax.Array) and array.committed]
+    if len({frozenset(devices) for _, devices in committed}) < 2:
+        return None
+    lines = [f"  {_kind(var)} {label(var)!r}: committed to {_devices(devices)}"
+             for var, devices in committed]
+    inputs = [label(v) for v, _ in committed if not isinstance(v, SharedVariable)]
+    shared = [label(v) for v, _ in committed if isinstance(v, SharedVariable)]
+    record = ErrorRecord(
+        f"{title} cannot run: the values it was called with are committed to different "
+        f"devices, and one program runs on one set of devices",
+        site=capture_site(config.traceback__limit),
+        notes=(*lines, *_fixes(inputs, shared),
+               "Nothing ran: the shared variables are unchanged."))
+    return error_from_record(DeviceMismatchError, record)
+
+
+def _kind(var: Variable) -> str:
+    return "shared variable" if isinstance(var, SharedVariable) else "input"
+
+
+def _devices(devices: Any) -> str:
+    names = sorted(map(str, devices))
+    if len(names) <= 4:
+        return ", ".join(names)
+    return f"{len(names)} devices ({', '.join(names[:3])}, ...)"
+
+
+def _fixes(inputs: list[str], shared: list[str]) -> list[str]:
+    """How to put the values on one device."""
+    fixes = []
+    if inputs:
+        fixes.append(f"pass {', '.join(map(repr, inputs))} as NumPy (placed by symnb, a value "
+                     f"goes where the committed ones are) or jax.device_put to one device")
+    for name in shared:
+        fixes.append(f"move {name!r} with {name}.set_value({name}.get_value()) (placed anew, "
+                     f"it follows the inputs) or give it a sharding= where it must stay")
+    return ["To run, put them on one device: " + "; or ".join(fixes) + "."]

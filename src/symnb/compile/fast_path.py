@@ -41,6 +41,7 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     returns the program's results; one while running to ``execution_error``."""
     check_all, call, n_inputs = spec.checks.check_all, program.call, len(spec.inputs)
     locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
+    device_mismatch = spec.device_mismatch
 
     def run(arrays: Any) -> Any:
         try:
@@ -49,6 +50,11 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
             return recover_and_run(program, failure, list(arrays))
         except jax.errors.JaxRuntimeError as error:
             raise execution_error(error, program, list(arrays)) from None
+        except ValueError:  # refused before running: values on different devices?
+            mismatch = device_mismatch(arrays)
+            if mismatch is None:
+                raise
+            raise mismatch from None
 
     if spec.bare and spec.single and locks is None and n_inputs:
         return _one_output(spec, program, full, recover_and_run, execution_error)
@@ -99,6 +105,7 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
                  retraced=(NodeFailure, ChangedShape),
                  runtime_error=jax.errors.JaxRuntimeError,
                  **{f"dtype{i}": dtype for i, (dtype, _) in enumerate(spec.checks.exact)})
+    scope["device_mismatch"] = spec.device_mismatch  # a call JAX refused: on different devices?
     # Compiled as this file's code (its template is): its frame is symnb's, removed
     # from the tracebacks users see (core/graph/traceback_filter.py).
     exec(compile(source, __file__, "exec"), scope)
@@ -122,6 +129,11 @@ def one_output({params}/, *more, **kwargs):
             output = recover_and_run(program, failure, [{args}])
         except runtime_error as error:
             raise execution_error(error, program, [{args}]) from None
+        except ValueError:  # refused before running: values on different devices?
+            mismatch = device_mismatch([{args}])
+            if mismatch is None:
+                raise
+            raise mismatch from None
     except Exception as err:
         hide_library_frames(err)
         raise

@@ -290,6 +290,11 @@ class Function:
                 raise self._execution_error(error, program, arrays) from None
             except SymnbError as error:  # a debugging mode's verdict on a node (NanGuardMode)
                 raise with_call_values(error, self, arrays) from None
+            except ValueError:  # refused before running: values on different devices?
+                mismatch = self._call_spec.device_mismatch(arrays)
+                if mismatch is None:
+                    raise
+                raise mismatch from None
             if program.checked:
                 error, results = results
                 try:

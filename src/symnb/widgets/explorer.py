@@ -192,8 +192,9 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
             if obj is None:
                 raise KeyError(f"no node {node_id!r} in the picture")
             self.selected = node_id  # kept through the redraws that draw it
-            self._set("opened", self.opened + self.picture.closed_groups_around(obj))
-            self._set("expanded", self.expanded + outer)
+            # Redrawn, told to the view once, below (one command per call).
+            self._change("opened", self.opened + self.picture.closed_groups_around(obj))
+            self._change("expanded", self.expanded + outer)
             if self.picture.find(node_id) is None:
                 raise KeyError(f"no node {node_id!r} in the picture")
         self.selected = node_id
@@ -231,10 +232,13 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     def close(self, node_id: str) -> None:
         """Stop drawing node ``node_id``'s inner graphs (and those opened inside them)."""
-        self._set("expanded", [i for i in self.expanded if i != node_id and not i.startswith(node_id + "/")])
+        removed = [i for i in self.expanded if i == node_id or i.startswith(node_id + "/")]
+        self._set("expanded", [i for i in self.expanded if i not in removed],
+                  closed=self._inner_groups_of(removed))
 
     def open(self, group_id: str) -> None:
         """Draw group ``group_id`` (a closed group's box, ``g3``) open: its boxes in a frame.
+        The groups the user opened in the live viewer stay open.
 
         A graph of more than ``OPEN_UP_TO`` nodes is first drawn with its groups closed
         (the calls of the user's functions, ``sn.name_scope`` blocks, ``sn.grad`` calls)."""
@@ -243,10 +247,12 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self._set("opened", self.opened + [group_id])
 
     def close_group(self, group_id: str) -> None:
-        """Draw group ``group_id`` as one box again (its open subgroups close with it)."""
+        """Draw group ``group_id`` as one box again (its open subgroups close with it),
+        in the live viewer too, where the user may have opened it."""
         group = self.picture.tree.get(group_id) if self.picture.tree is not None else None
         inside = {g.id for g in self.picture.tree.groups() if group in g.ancestors()} if group else set()
-        self._set("opened", [i for i in self.opened if i != group_id and i not in inside])
+        self._set("opened", [i for i in self.opened if i != group_id and i not in inside],
+                  closed=[group_id])
 
     def collapse(self, node_id: str) -> None:
         """Hide the nodes that only feed ``node_id`` (it then shows how many it hides)."""
@@ -255,17 +261,25 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     def uncollapse(self, node_id: str) -> None:
         self._set("collapsed", [i for i in self.collapsed if i != node_id])
 
-    def _set(self, name: str, ids: list[str]) -> None:
+    def _set(self, name: str, ids: list[str], closed: list[str] = ()) -> None:
+        """Set the ids of ``name`` (``opened``, ``expanded``, ``collapsed``), redraw and
+        tell the view; ``closed``: viewer groups to close there (open in the browser, maybe
+        only there)."""
+        if self._change(name, ids) or closed:
+            self._sync(closed)
+
+    def _change(self, name: str, ids: list[str]) -> bool:
+        """Set the ids of ``name`` and redraw the picture; False when they are the same."""
         ids = list(dict.fromkeys(ids))
         if name == "opened":
             ids.sort(key=_group_order)
         if ids == getattr(self, name):
-            return
+            return False
         setattr(self, name, ids)
         self._redraw()
         if self.selected and self.picture.find(self.selected) is None:
             self.selected = ""
-        self._sync()
+        return True
 
     def search(self, query: str) -> list[str]:
         """Ids of the nodes whose name or op contains ``query`` (any case): every node of

@@ -5,7 +5,7 @@ the saved form (the viewer on the embedded model, the state output beside it).""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import TEXT_STYLE, pre
@@ -24,13 +24,17 @@ OVERVIEW_MIN_SCALE = 9 / 11
 class ViewerParts:
     """Mixed into ``GraphExplorer`` (before ``WidgetView``): reads its ``obj``,
     ``picture``, ``highlight``, ``times``, ``time_total``, ``call_values``, ``opened``,
-    ``expanded``, ``selected``, ``picked``, ``header``, ``footer`` and ``snapshot_key``."""
+    ``expanded``, ``selected``, ``picked``, ``header``, ``footer`` and ``snapshot_key``,
+    and sets ``opened`` through its ``_change`` (the browser's open groups)."""
 
     _graph_view: Any = None  # the viewer's widget (in a box with the iteration picker, for a loop)
     _view_model: dict | None
     _view_data: str | None
     _view_state: dict  # the view's last state: the browser's or the Python API's
     _view_ids: set[str] | None = None  # the model's node ids
+    #: The groups the Python API drew open (``_open_ids``) as the view last heard of them;
+    #: None until the view is made. A command sends the view what changed since.
+    _commanded: list[str] | None = None
 
     def snapshot_body(self) -> str:
         """The saved form: where scripts run, the client-side viewer on the embedded model
@@ -85,6 +89,7 @@ class ViewerParts:
                                   snapshot_key=self.snapshot_key, header=self.header, footer=self.footer)
         view.on_msg(self._on_message)
         self._graph_view = view
+        self._commanded = self._open_ids()
         if not self.picked:
             return view
         from symnb.widgets.iteration_picker import iteration_picker
@@ -142,14 +147,47 @@ class ViewerParts:
                 group = parents.get(group)
         return found
 
-    def _sync(self) -> None:
-        """The Python API changed the state: tell the view (one message) and the saved state."""
+    def _sync(self, closed: Sequence[str] = ()) -> None:
+        """The Python API changed the state: tell the view (one message) and the saved state.
+
+        The view keeps its own open groups (the user opens and closes them there, and
+        says so seconds later, debounced): a command names what changes, never the whole
+        set, so a Python call adds to what the user opened in the browser. ``open``: the
+        groups the Python API needs open since its last command (``_open_ids``);
+        ``close``: the groups it closed (``closed``; the view closes those inside too)."""
         selected = self._model_id(self.selected)
-        self._view_state = dict(self._view_state, open=self._open_ids(), selected=selected)
-        view = self._graph_view
-        if view is not None:
-            view.send({"command": {"open": self._open_ids(), "selected": selected}})
+        wanted = self._open_ids()
+        if self._commanded is None:  # no view yet: it starts from this state
+            self._view_state = dict(self._view_state, open=wanted, selected=selected)
+            self.snapshot_changed()
+            return
+        opened = [g for g in wanted if g not in self._commanded and g not in closed]
+        shut = self._with_inside(closed)
+        shown = [g for g in self.view_state()["open"] if g not in shut]
+        self._view_state = dict(self._view_state, open=shown + [g for g in opened if g not in shown],
+                                selected=selected)
+        self._commanded = wanted
+        self._graph_view.send({"command": {"open": opened, "close": list(closed), "selected": selected}})
         self.snapshot_changed()
+
+    def _with_inside(self, groups: Sequence[str]) -> set[str]:
+        """``groups`` and every viewer group inside them (which close with them)."""
+        if not groups:
+            return set()
+        parents = {g["id"]: g["parent"] for g in self.view_model()["groups"]}
+        inside = set(groups)
+        for group in parents:
+            holder = parents[group]
+            while holder is not None and holder not in inside:
+                holder = parents.get(holder)
+            if holder is not None:
+                inside.add(group)
+        return inside
+
+    def _inner_groups_of(self, node_ids: Sequence[str]) -> list[str]:
+        """The viewer's groups drawing the inner graphs (loop bodies) of ``node_ids``."""
+        return [g["id"] for g in self.view_model()["groups"]
+                if g["kind"] == "inner" and g.get("holder") in node_ids]
 
     def _on_message(self, _view: Any, content: dict, _buffers: Any) -> None:
         if not isinstance(content, dict):
@@ -189,11 +227,18 @@ class ViewerParts:
                             call_shapes=self.call_values.shapes() if self.call_values else None)
 
     def _take_state(self, state: dict) -> None:
-        """The browser's state (debounced): kept for the saved notebook."""
+        """The browser's state (debounced): kept for the saved notebook, and its open
+        groups taken as the Python API's (``opened``: ``close_group`` closes a group the
+        user opened in the browser; the next command adds to them)."""
         groups = [g for g in state.get("open", []) if isinstance(g, str)]
         selected = state.get("selected") if isinstance(state.get("selected"), str) else ""
         overlay = state.get("overlay") if isinstance(state.get("overlay"), str) else ""
         self._view_state = {"open": groups, "selected": selected, "overlay": overlay}
+        tree = self.picture.tree
+        known = [g for g in groups if tree is not None and tree.get(g) is not None]
         if selected and self.picture.find(selected) is not None:
             self.selected = selected  # what the Python API reads (no redraw: the browser drew it)
+        self._change("opened", known)  # redrawn, nothing sent: the browser drew it
+        if self._commanded is not None:
+            self._commanded = self._open_ids()  # what the browser has: no news for it
         self.snapshot_changed()

@@ -13,7 +13,8 @@ opens, closes, selects, searches and colours with no kernel message. Custom mess
   view on a page asks for ELK's source, which the widget's module does not carry: it is
   saved with every view's widget state);
 - kernel to browser: ``{"details_for": id, "html": ...}``, ``{"command": {"open":
-  [...], "selected": id}}`` (the Python API's ``open``, ``select``, ...) and
+  [...], "close": [...], "selected": id}}`` (the Python API's ``open``, ``select``, ...:
+  the groups it opens and closes, added to what the user opened in the browser) and
   ``{"elk_source": text}`` (answered here, by the widget itself).
 """
 

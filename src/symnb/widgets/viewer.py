@@ -22,7 +22,9 @@ The view's state (open groups, selection, overlay) lives in the browser. The liv
 sends it to the kernel in ONE debounced message after the user stops changing it
 (``{"state": ...}``, 1.5 s); Python writes it into a tiny separate output
 (:func:`state_html`, updated in place by its display id), which the saved viewer reads
-when it boots. Opening, closing, selecting and searching send nothing else.
+when it boots. Opening, closing, selecting and searching send nothing else. The Python
+API's changes come as commands naming the groups to open and to close (never the whole
+set): what the user opened in the browser stays open.
 """
 
 from __future__ import annotations
@@ -152,8 +154,8 @@ function render({ model, el }) {
       const into = waiting.get(msg.details_for);
       waiting.delete(msg.details_for);
       if (into && into.isConnected) into.innerHTML = msg.html;  // Python's escaped HTML
-    } else if (msg.command) {
-      mounted.view.setOpen(msg.command.open || [], msg.command.selected || "");
+    } else if (msg.command) {  // what the Python API changed: added to what the user opened here
+      mounted.view.changeOpen(msg.command.open || [], msg.command.close || [], msg.command.selected || "");
     }
   };
   model.on("msg:custom", onMessage);

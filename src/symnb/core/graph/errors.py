@@ -22,6 +22,7 @@ subclass of the built-in type a user would catch (``ValueError``, ``TypeError``,
     ├── GraphRuntimeError            a compiled function failed on its arguments (ValueError)
     │   └── IndexOutOfBoundsError    ... an index out of range (IndexError)
     ├── OutOfMemoryError             (MemoryError)
+    ├── DeviceMismatchError          a call's JAX arrays committed to different devices (ValueError)
     ├── X64DisabledError             a 64-bit graph traced by JAX with x64 off (TypeError)
     └── MissingLoweringError         an Op class has no XLA lowering rule (NotImplementedError)
 
@@ -46,7 +47,7 @@ __all__ = [
     "SymnbError", "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError",
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
-    "DynamicShapeError", "X64DisabledError", "MissingLoweringError",
+    "DynamicShapeError", "X64DisabledError", "MissingLoweringError", "DeviceMismatchError",
     "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section", "register_node_printer", "printed_node",
@@ -113,6 +114,14 @@ class GraphRuntimeError(SymnbError, ValueError):
 class OutOfMemoryError(SymnbError, MemoryError):
     """A compiled function needed more memory than the device has; the message names
     the node whose output is largest, its shape and bytes, and the largest values."""
+
+
+class DeviceMismatchError(SymnbError, ValueError):
+    """A compiled function was called with values committed to different devices (a JAX
+    array placed with ``jax.device_put``, a shared variable an earlier call left on
+    another device): one program runs on one set of devices. The message names each
+    input and shared variable with its devices, and how to move them. Nothing ran: the
+    shared variables are unchanged."""
 
 
 class MissingLoweringError(SymnbError, NotImplementedError):

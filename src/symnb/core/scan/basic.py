@@ -20,6 +20,7 @@ from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.updates import carry_default_updates, shared_states
 from symnb.core.scan.op import Scan, ScanInfo
+from symnb.core.scan.returns import Until, read_step_return
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor.shared import SharedVariable, serial_mark
 from symnb.core.tensor import math as m
@@ -28,13 +29,6 @@ from symnb.core.graph.type import describe_shape, is_bool, is_integer
 from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["scan", "scan_until", "until", "Until", "steps_run"]
-
-
-class Until:
-    """The stopping condition returned by a step function (see :func:`scan_until`)."""
-
-    def __init__(self, condition: Any) -> None:
-        self.condition = as_tensor_variable(condition)
 
 
 def scan_until(condition: Any) -> Until:
@@ -72,9 +66,10 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
 
     ``fn`` receives the sequence taps, then the output taps, then the non-sequences,
-    and returns the outputs (one, or a list), and optionally a dict of shared-variable
-    updates ``{shared: new_value}`` and ``scan_until(cond)``, in any order (as in
-    Theano). Each output stacks every step along a new axis 0; ``return_list=True``
+    and returns the outputs (one, or a list), optionally the shared-variable updates
+    (a dict ``{shared: new_value}`` or a list of pairs) and ``scan_until(cond)``, last:
+    Theano's forms (``symnb.core.scan.returns``; anything else is refused, naming what
+    it returned). Each output stacks every step along a new axis 0; ``return_list=True``
     returns the outputs as a list even when there is one.
 
     ``updates`` maps each shared variable the step updates to its value after the
@@ -357,33 +352,7 @@ def _call_step(fn: Callable[..., Any], args: list[Variable], name: str
         raise error from None
     finally:
         _outermost_step_mark.reset(token)
-    return (*_split_returned(returned), mark)
-
-
-def _split_returned(returned: Any) -> tuple[list[Any], list[tuple[Any, Any]], Variable | None]:
-    """``(outputs, update pairs, condition)`` from what a step returned: outputs, a dict
-    of updates and ``scan_until(c)``, each optional, in the combinations Theano allows
-    (``outs``, ``updates``, ``(outs, updates)``, ``(updates, outs)``, ``(outs, until)``,
-    ``(outs, updates, until)``, ...)."""
-    if isinstance(returned, (Until, dict)):
-        returned = (returned,)
-    items = list(returned) if isinstance(returned, (list, tuple)) else [returned]
-    dicts = [x for x in items if isinstance(x, dict)]
-    if len(dicts) > 1:
-        raise build_error("scan: the step function returned several dicts of updates; return "
-                          "one", TypeError)
-    updates = list(dicts[0].items()) if dicts else []
-    items = [x for x in items if not isinstance(x, dict)]
-    untils = [i for i, x in enumerate(items) if isinstance(x, Until)]
-    condition = None
-    if untils:
-        if untils != [len(items) - 1]:
-            raise build_error("scan: scan_until(...) must be the last value the step function "
-                               "returns, and appear once", TypeError)
-        condition = items.pop().condition
-    if (dicts or untils) and len(items) == 1 and isinstance(items[0], (list, tuple)):
-        items = list(items[0])  # return [h, y], scan_until(c)  /  return [h, y], updates
-    return items, updates, condition
+    return (*read_step_return(returned, name), mark)
 
 
 def _check_outputs(outs: list[Any], states: list, name: str) -> list[Variable]:

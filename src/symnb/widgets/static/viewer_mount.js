@@ -249,13 +249,22 @@ SN.mount = function mount(host, options) {
     report();
   }
   const isOpen = (g) => open.has(g);
+  function closeIn(set, g) {  // a group closes with the groups inside it
+    set.delete(g);
+    for (const other of [...set]) if (SN.ancestors(ix, other).includes(g)) set.delete(other);
+  }
   function toggle(g) {
     const next = new Set(open);
-    if (next.has(g)) {
-      next.delete(g);
-      for (const other of [...next]) if (SN.ancestors(ix, other).includes(g)) next.delete(other);
-    } else next.add(g);
+    if (next.has(g)) closeIn(next, g);
+    else next.add(g);
     return show(next, selected || g, selected || g);
+  }
+  // The Python API's command: its groups opened and closed, the user's others kept.
+  function changeOpen(add, remove, sel) {
+    const next = new Set(open);
+    add.filter((g) => ix.groups.has(g)).forEach((g) => next.add(g));
+    remove.forEach((g) => closeIn(next, g));
+    return show(next, sel === undefined ? selected : sel, null);
   }
   function reveal(id) {  // open the groups around `id`, select it, bring it into view
     const next = new Set(open);
@@ -417,7 +426,7 @@ SN.mount = function mount(host, options) {
       open: (g) => (open.has(g) ? Promise.resolve(true) : toggle(g)),
       close: (g) => (open.has(g) ? toggle(g) : Promise.resolve(true)),
       reveal, select, fit,
-      setOpen: (ids, sel) => show(new Set(ids.filter((g) => ix.groups.has(g))), sel === undefined ? selected : sel, null),
+      changeOpen,
       state: () => ({ open: [...open], selected, overlay }),
       index: () => ix,
       geometry: () => geo, boxOf: (id) => boxOf(id),
