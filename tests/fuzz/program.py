@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 import numpy as np
 
+import symnb as sn
 import symnb.tensor as T
 
 __all__ = ["Input", "Step", "Program", "Builder", "input_error"]
@@ -31,6 +32,10 @@ class Input:
 
     def variable(self):
         return T.tensor(self.dtype, shape=self.static_shape, name=self.name, test_value=self.value)
+
+    def shared_variable(self):
+        """A shared variable holding the value, of the same static shape."""
+        return sn.shared(self.value, name=self.name, shape=self.static_shape)
 
     def __repr__(self) -> str:
         return (f"{self.name} = T.tensor({self.dtype!r}, shape={self.static_shape}, "
@@ -68,18 +73,38 @@ class Program:
         names = ", ".join(self.order[i].name for i in self.outputs)
         return "\n".join(lines + [f"outputs: [{names}]"])
 
-    def build(self) -> tuple[list, list]:
-        """The symbolic inputs and every value's variable (in ``order``)."""
+    def build(self, shared: Collection[int] = ()) -> tuple[list, list]:
+        """The symbolic inputs and every value's variable (in ``order``). The inputs at
+        the positions ``shared`` are shared variables holding their value instead (not
+        among the symbolic inputs)."""
         variables: list[Any] = []
         inputs = []
-        for item in self.order:
-            if isinstance(item, Input):
+        for position, item in enumerate(self.order):
+            if isinstance(item, Input) and position in shared:
+                var = item.shared_variable()
+            elif isinstance(item, Input):
                 var = item.variable()
                 inputs.append(var)
             else:
                 var = item.build(*(variables[i] for i in item.operands))
             variables.append(var)
         return inputs, variables
+
+    def needed(self, cut: Collection[int]) -> set[int]:
+        """The positions of the values the outputs need when those at ``cut`` are given
+        (Theano's cut: a function of interior values): walked from the outputs through
+        the steps' operands, not past ``cut``."""
+        reached: set[int] = set()
+        stack = list(self.outputs)
+        while stack:
+            position = stack.pop()
+            if position in reached:
+                continue
+            reached.add(position)
+            item = self.order[position]
+            if isinstance(item, Step) and position not in cut:
+                stack.extend(item.operands)
+        return reached
 
     def evaluate(self, values: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Every value, recomputed by the steps' own NumPy functions from ``values``

@@ -15,6 +15,10 @@ For every generated program (see ``graphs`` for what is drawn and what is left o
   rewrite that declared itself inexact (Theano's ``x / x -> 1``, the stabilizations of
   the written ``log(sigmoid(x))``...) changed a value on these inputs: DebugMode's own
   check says which. ``None`` computes the graph as written, as the test values do.
+
+And with a random cut (random interior values given as the function's inputs, some
+inputs made shared variables with a default update): the function needs and updates
+only what lies below the cut, and computes the reference from the values given there.
 """
 
 from __future__ import annotations
@@ -23,14 +27,17 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import event, given, note
+from hypothesis import assume, event, given, note
+from hypothesis import strategies as st
 
 import symnb as sn
+import symnb.tensor as T
 from symnb.compile import Mode
 from symnb.compile.debugmode import check_rewrites
 from symnb.core.graph import test_value_memory
 from tests.fuzz.bounds import difference
 from tests.fuzz.graphs import programs
+from tests.fuzz.program import Input
 
 pytestmark = pytest.mark.slow  # 500 examples: run with --run-slow (CI does)
 
@@ -93,6 +100,66 @@ def test_test_values_dropped_to_save_memory_are_computed_again_the_same(program)
                     value = variables[position].test_value
                     assert value.dtype == expected[position].dtype, name
                     np.testing.assert_array_equal(value, expected[position], err_msg=name)
+
+
+@given(programs(), st.data())
+def test_a_random_cut_computes_the_graph_below_it(program, data):
+    """Random interior values given as the function's inputs, some inputs made shared
+    variables with a default update: the function is the graph between its inputs and
+    its outputs (Theano's rule). It needs, and updates, only what lies below the cut
+    (the recipe's own walk says what that is), and computes the reference from the
+    values given there."""
+    note(repr(program))
+    input_positions = [p for p, item in enumerate(program.order) if isinstance(item, Input)]
+    shared = data.draw(st.sets(st.sampled_from(input_positions)), label="shared inputs")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's, on NaN and inf values
+        _, variables = program.build(shared)
+    # A declared dtype that is not NumPy's fails the test above; this one is the cut's.
+    assume(all(var.dtype == ref.dtype for var, ref in zip(variables, program.refs)))
+    # A step that returns its operand itself (an identity) is that operand, not a cut.
+    cuttable = [p for p, var in enumerate(variables) if var.owner is not None
+                and not any(var is other for other in variables[:p])]
+    cut = data.draw(st.sets(st.sampled_from(cuttable), max_size=3) if cuttable else st.just(set()),
+                    label="cut")
+    needed = program.needed(cut)
+    arguments = sorted(p for p in needed if p in cut or (p in input_positions and p not in shared))
+    next_values = {p: _default_update(variables[p]) for p in shared}
+    outputs = [variables[i] for i in program.outputs]
+    for level in ("fast_run", None):
+        for p in shared:
+            variables[p].set_value(program.refs[p])
+        f = sn.function([variables[p] for p in arguments], outputs, mode=Mode(optimizer=level),
+                        on_unused_input="ignore")
+        arrays = [program.refs[p] for p in arguments]
+        results = f(*arrays)
+        problems = [_problem(program, i, result) for i, result in zip(program.outputs, results)]
+        problems = [p for p in problems if p is not None]
+        if problems and level is not None:
+            # The graph compiled is the cut one: its own inputs (the given values, then
+            # the shared variables' values before the call).
+            given = {id(var): array for var, array in zip(f.inputs, arrays)}
+            given.update({id(variables[p]): program.refs[p] for p in shared})
+            cut_inputs, cut_outputs = f.maker.inputs, f.maker.outputs[:len(outputs)]
+            if _explained_by_inexact_rewrites(f, cut_outputs, cut_inputs,
+                                              [given[id(var)] for var in cut_inputs], results):
+                event("fast_run differs where an inexact rewrite changed a value")
+                continue
+        assert not problems, f"optimizer={level!r}, cut {sorted(cut)}: " + "; ".join(problems)
+        for p in shared:
+            expected = next_values[p] if p in needed else program.refs[p]
+            np.testing.assert_array_equal(
+                variables[p].get_value(), expected,
+                err_msg=f"{program.order[p].name} ({'below' if p in needed else 'above'} the cut)")
+
+
+def _default_update(var) -> np.ndarray:
+    """Give shared variable ``var`` a default update that changes its value (where it
+    has elements), and return that new value."""
+    value = var.get_value()
+    ones = bool(value.size) and bool(np.all(value == 1))
+    var.default_update = T.zeros_like(var) if ones else T.ones_like(var)
+    return np.zeros_like(value) if ones else np.ones_like(value)
 
 
 def _problem(program, index, result) -> str | None:

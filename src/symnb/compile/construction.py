@@ -1,5 +1,7 @@
-"""What ``sn.function`` checks of its arguments before compiling: the inputs are root
-variables listed once, the outputs depend on nothing else (``MissingInputError``) and
+"""What ``sn.function`` checks of its arguments before compiling, and the graph it
+compiles: the one between its inputs and its outputs (as in Theano, an input computed in
+the graph cuts it; every walk here stops at the inputs). The inputs are variables listed
+once, the outputs depend on nothing else (``MissingInputError``) and
 on every input (``UnusedInputError``, per ``on_unused_input``), updates target shared
 variables and keep their types, givens keep types. Each error names the variable and
 the user's line."""
@@ -14,7 +16,7 @@ from symnb.core.tensor.shared import SharedVariable, storage_owner
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 
-__all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_keys",
+__all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_pairs",
            "update_pairs", "apply_givens", "to_storage_owners", "check_inputs_listed", "check_missing", "check_unused"]
 
 
@@ -32,10 +34,19 @@ def update_items(updates: Any) -> list[tuple[Any, Any]]:
     return list(updates.items()) if isinstance(updates, dict) else list(updates)
 
 
-def givens_keys(givens: Any) -> list[Any]:
+def givens_pairs(givens: Any) -> list[tuple[Variable, Variable]]:
+    """``givens`` (a dict or pairs) as pairs ``(old, new)``, ``new`` a tensor variable of
+    ``old``'s dtype and number of dimensions."""
     if not givens:
         return []
-    return [old for old, _ in (givens.items() if isinstance(givens, dict) else givens)]
+    pairs = []
+    for old, new in (givens.items() if isinstance(givens, dict) else givens):
+        new = as_tensor_variable(new)
+        if old.dtype != new.dtype or old.ndim != new.ndim:
+            raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
+                            f"{label(new)!r} of type {new.type.short()}")
+        pairs.append((old, new))
+    return pairs
 
 
 def update_pairs(items: list[tuple[Any, Any]]) -> list[tuple[SharedVariable, Variable]]:
@@ -61,28 +72,23 @@ def shapes_compatible(a: tuple, b: tuple) -> bool:
     return all(x is None or y is None or x == y for x, y in zip(a, b))
 
 
-def apply_givens(outputs: list[Variable], givens: Any) -> list[Variable]:
+def apply_givens(outputs: list[Variable], givens: list[tuple[Variable, Variable]],
+                 inputs: list[Variable]) -> list[Variable]:
+    """``outputs`` with the pairs of :func:`givens_pairs` applied below the ``inputs``
+    (a variable replaced above an input that cuts the graph is not part of it)."""
     if not givens:
         return outputs
-    items = list(givens.items()) if isinstance(givens, dict) else list(givens)
-    mapping = {}
-    for old, new in items:
-        new = as_tensor_variable(new)
-        if old.dtype != new.dtype or old.ndim != new.ndim:
-            raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
-                            f"{label(new)!r} of type {new.type.short()}")
-        mapping[old] = new
-    return clone_replace(outputs, mapping)
+    return clone_replace(outputs, dict(givens), blockers=inputs)
 
 
-def to_storage_owners(targets: list[SharedVariable], graph: list[Variable]
+def to_storage_owners(targets: list[SharedVariable], graph: list[Variable], inputs: list[Variable]
                       ) -> tuple[list[SharedVariable], list[Variable]]:
     """The update targets and the graph with every memory-aliased clone of a shared
     variable (``sn.clone(..., share_inputs=False)``) replaced by the variable whose
     storage it uses: the program then reads and updates each storage once (one argument,
     donated once), and an update of the clone is an update of the original. Two updates
     of one storage are refused (which one Theano kept depended on the order of its
-    inputs)."""
+    inputs). The graph is the one below ``inputs``."""
     owners = [storage_owner(t) for t in targets]
     for i, owner in enumerate(owners):
         twin = next((targets[j] for j in range(i) if owners[j] is owner), None)
@@ -91,17 +97,18 @@ def to_storage_owners(targets: list[SharedVariable], graph: list[Variable]
                 f"shared variables {label(twin)!r} and {label(targets[i])!r} are one storage "
                 f"(one is a clone of the other made by sn.clone(..., share_inputs=False)), "
                 f"and both are updated: keep one update (or one default_update)")
-    aliases = {v: storage_owner(v) for v in graph_inputs(graph)
+    aliases = {v: storage_owner(v) for v in graph_inputs(graph, blockers=inputs)
                if isinstance(v, SharedVariable) and storage_owner(v) is not v}
-    return owners, (clone_replace(graph, aliases) if aliases else graph)
+    return owners, (clone_replace(graph, aliases, blockers=inputs) if aliases else graph)
 
 
 def cut_at_inputs(inputs: list[Variable], outputs: list[Variable]
                   ) -> tuple[list[Variable], list[Variable]]:
     """Theano's rule for an input that is computed in the graph (``f = function([h], out)``
     with ``h = 2 * x``): the graph is cut there, and the argument is ``h``'s value. Each
-    such input becomes a root of its type and name."""
-    roots = {id(v): v.type(name=v.name) for v in inputs
+    such input becomes a root like it (``Variable.clone``: its type, name, creation site
+    and test value if it has one); what is above it is not part of the function."""
+    roots = {id(v): v.clone() for v in inputs
              if isinstance(v, Variable) and not isinstance(v, Constant) and v.owner is not None}
     if not roots:
         return inputs, outputs

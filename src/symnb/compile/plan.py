@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
 from symnb.compile.construction import (
-    apply_givens, check_inputs_listed, check_missing, check_unused, cut_at_inputs, givens_keys,
+    apply_givens, check_inputs_listed, check_missing, check_unused, cut_at_inputs, givens_pairs,
     to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.inputs import make_checker, strict_checker
@@ -82,13 +82,17 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     single = outputs is not None and not isinstance(outputs, (list, tuple))
     listed = [] if outputs is None else [outputs] if single else list(outputs)
     user_outputs = [as_tensor_variable(o) for o in listed]
-    pairs = update_pairs(with_default_updates(
-        user_outputs, update_items(updates), no_default_updates, skip=givens_keys(givens)))
-    replaced = apply_givens(user_outputs + [expr for _, expr in pairs], givens)
-    updated, replaced = to_storage_owners([s for s, _ in pairs], replaced)
-    inputs, replaced = cut_at_inputs(list(spec.variables), replaced)
-
+    inputs = list(spec.variables)
     check_inputs_listed(inputs)
+    # Every walk stops at the inputs: the function is the graph between them and the
+    # outputs, so a draw above an input is no part of it (its stream does not advance).
+    givens = givens_pairs(givens)
+    pairs = update_pairs(with_default_updates(
+        user_outputs, update_items(updates), no_default_updates, givens=givens, blockers=inputs))
+    replaced = apply_givens(user_outputs + [expr for _, expr in pairs], givens, inputs)
+    updated, replaced = to_storage_owners([s for s, _ in pairs], replaced, inputs)
+    inputs, replaced = cut_at_inputs(inputs, replaced)
+
     roots = graph_inputs(replaced, blockers=inputs)
     check_missing(roots, inputs, replaced)
     check_unused(inputs, roots, on_unused_input)

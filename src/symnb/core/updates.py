@@ -41,32 +41,41 @@ def excluded_from_default_updates(no_default_updates: Any) -> Any:
 
 
 def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[Any, Any]],
-                         no_default_updates: Any = False, skip: Iterable[Variable] = (),
+                         no_default_updates: Any = False,
+                         givens: Sequence[tuple[Variable, Variable]] = (),
                          blockers: Iterable[Variable] = ()) -> list[tuple[Any, Any]]:
     """``updates`` (pairs ``shared -> expression``) followed by the default updates of the
     shared variables that ``outputs`` and the update expressions read.
 
     A default update's expression may read other shared variables with default updates:
     they are added too, until none is missing (as Theano does). Variables already
-    updated, those in ``skip`` (replaced by givens, say) and those excluded by
-    ``no_default_updates`` keep no default update. The walk does not go past
-    ``blockers`` (a scan's non-sequences, computed once before the loop).
+    updated and those excluded by ``no_default_updates`` keep no default update.
+
+    The walk is the graph the caller compiles: it does not go past ``blockers`` (a
+    function's inputs, which cut the graph; a scan's non-sequences, computed once
+    before the loop), and where it reaches the key of a pair of ``givens`` (old, new)
+    it reads ``new`` instead (a shared variable so replaced keeps no default update).
+    So a draw only reachable through an input, or through a replaced variable, is not
+    part of the graph, and its stream does not advance (Theano's ``pfunc``).
     """
     excluded = excluded_from_default_updates(no_default_updates)
     if excluded is True:
         return list(updates)
     from symnb.core.tensor.shared import SharedVariable
 
-    done = {id(s) for s, _ in updates} | {id(v) for v in skip}
+    replacements = {id(old): new for old, new in givens}
+    done = {id(s) for s, _ in updates} | set(replacements)
     if excluded:
         done |= {id(v) for v in excluded}
     pairs = list(updates)
     pending = list(outputs) + [expr for _, expr in updates if isinstance(expr, Variable)]
-    blockers = list(blockers)
+    stops = list(blockers) + [old for old, _ in givens]
     while pending:
         added = []
-        for var in graph_inputs(pending, blockers):
-            if isinstance(var, SharedVariable) and var.default_update is not None \
+        for var in graph_inputs(pending, stops):
+            if id(var) in replacements:  # read once, the first time it is reached
+                added.append(replacements.pop(id(var)))
+            elif isinstance(var, SharedVariable) and var.default_update is not None \
                     and id(var) not in done:
                 done.add(id(var))
                 pairs.append((var, var.default_update))

@@ -326,15 +326,16 @@ def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ())
     return [v for v in ancestors(outputs, blockers) if v.owner is None or id(v) in stop]
 
 
-def clone_replace(outputs: Sequence[Variable], replace: dict[Variable, Variable] | None = None
-                  ) -> list[Variable]:
+def clone_replace(outputs: Sequence[Variable], replace: dict[Variable, Variable] | None = None,
+                  blockers: Iterable[Variable] = ()) -> list[Variable]:
     """Copies of ``outputs`` with the variables in ``replace`` swapped for their values.
 
     Nodes that do not depend on a replaced variable are shared, not copied. Copies keep
-    the creation site of the node they copy.
+    the creation site of the node they copy. The walk does not go past ``blockers``
+    (kept as they are: a replaced variable above them is not reached).
     """
     mapping: dict[int, Variable] = {id(k): v for k, v in (replace or {}).items()}
-    for node in toposort(outputs, list(replace or {})):
+    for node in toposort(outputs, list(replace or {}) + list(blockers)):
         new_inputs = [mapping.get(id(i), i) for i in node.inputs]
         if all(a is b for a, b in zip(new_inputs, node.inputs)):
             continue
