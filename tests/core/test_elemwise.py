@@ -145,6 +145,11 @@ def test_clip_bounds_promote_like_numpy(rng):
     # NumPy 2 gives float64): the bounds here are float32 constants.
     check_paths(lambda x: T.clip(x, -0.5, 0.5), [x8],
                 lambda x: np.clip(x, np.float32(-0.5), np.float32(0.5)))
+    # The same rule when the other bound is an int outside the dtype (found by the fuzz
+    # test of random cuts): float32 throughout, not NumPy's float64.
+    u8 = np.array([0, 3, 200], dtype="uint8")
+    check_paths(lambda x: T.clip(x, 0.0, -1), [u8],
+                lambda x: np.clip(x, np.float32(0.0), np.float32(-1)))
     check_paths(lambda x: T.clip(x, 0, 1), [x32], lambda x: np.clip(x, 0, 1))
     bound = small_values(rng, (5,), "int32")
     check_paths(lambda x, lo: T.clip(x, lo, 3), [x32, bound], lambda x, lo: np.clip(x, lo, 3))

@@ -212,7 +212,8 @@ def _out_of_range_operand(value: int, dtype: np.dtype, numpy_fn: Callable[..., A
                             f"other operand (NumPy 2 promotion); cast the tensor first")
     if numpy_fn is None:
         raise refusal
-    probes = [a if _is_python_scalar(a) else np.zeros(0, dtype=_dtype_of(a)) for a in args]
+    probes = [_weak_probe(a, args) if _is_python_scalar(a) else np.zeros(0, dtype=_dtype_of(a))
+              for a in args]
     try:
         with np.errstate(all="ignore"):
             result = np.asarray(numpy_fn(*probes)).dtype
@@ -228,6 +229,15 @@ def _out_of_range_operand(value: int, dtype: np.dtype, numpy_fn: Callable[..., A
     # np.clip: a bound outside the dtype clips nothing beyond the dtype's own range.
     info = np.iinfo(result)
     return np.asarray(min(max(value, info.min), info.max), dtype=result)
+
+
+def _weak_probe(value: Any, args: tuple) -> Any:
+    """What NumPy is asked with for the Python scalar ``value``: itself, except a float
+    next to integers only, which is a floatX operand in symnb (see _weak_constant)."""
+    strong = [_dtype_of(a) for a in args if not _is_python_scalar(a)]
+    if isinstance(value, float) and strong and all(d.kind in "biu" for d in strong):
+        return np.zeros(0, dtype=config.floatX)
+    return value
 
 
 def _dtype_of(a: Any) -> np.dtype:
