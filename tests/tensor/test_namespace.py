@@ -13,7 +13,7 @@ PUBLIC = {
     "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
     "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
-    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4", "TensorType",
+    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4", "TensorType", "Elemwise",
     # Theano's rows, columns and plural forms
     "row", "col", "rows", "cols", "scalars", "vectors", "matrices", "tensor3s", "tensor4s",
     *(p + kind for p in "fdilb" for kind in ("row", "col", "rows", "cols", "scalars", "vectors",

@@ -35,6 +35,8 @@ from symnb.core.tensor.constructors import (  # Theano's rows, columns and plura
     btensor4s as btensor4s,
 )
 from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
+# Theano's Elemwise(scalar_op, inplace_pattern=None, name=None): every elementwise op's class
+from symnb.core.tensor.elemwise import Elemwise as Elemwise
 from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
