@@ -268,3 +268,12 @@ def test_variadic_add_and_mul():
     assert tt.add(x) is x
     with pytest.raises(TypeError):
         tt.add()
+
+
+def test_printers_show_it():
+    x = tt.dvector("x", test_value=POSITIVE["float64"][0])
+    y = gammaln(x) + i0e(x)
+    assert sn.printing.pprint(y) == "(scalar_gammaln(x) + i0e(x))"
+    text = sn.printing.debugprint(y, file="str")
+    assert "gammaln" in text and "Elemwise{i0e,no_inplace}" in text
+    assert "<svg" in sn.printing.graph_svg(y)
