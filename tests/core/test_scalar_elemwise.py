@@ -277,3 +277,10 @@ def test_printers_show_it():
     text = sn.printing.debugprint(y, file="str")
     assert "gammaln" in text and "Elemwise{i0e,no_inplace}" in text
     assert "<svg" in sn.printing.graph_svg(y)
+
+
+@pytest.mark.parametrize("shape", [(0,), (1,), (), (2, 0)])
+def test_empty_size_one_and_0d_values(shape):
+    x = np.full(shape, 1.5)
+    check_paths(gammaln, [x], scipy.special.gammaln)
+    check_paths(tt.Elemwise(logistic_impl), [x], lambda v: 1 / (1 + np.exp(-v)))

@@ -173,6 +173,12 @@ class Elemwise(Op):
                 shape.append(out_static[axis])
                 continue
             candidates = [s[axis] for s in padded if not (isinstance(s[axis], int) and s[axis] == 1)]
+            if not candidates:  # every input has length 1 there (ints: a host callback's)
+                shape.append(1)
+                continue
+            if all(isinstance(n, int) for n in candidates):  # lengths known as numbers
+                shape.append(max(candidates))
+                continue
             length = candidates[0]
             for other in candidates[1:]:
                 length = _maximum(length, other)
