@@ -284,3 +284,13 @@ def test_empty_size_one_and_0d_values(shape):
     x = np.full(shape, 1.5)
     check_paths(gammaln, [x], scipy.special.gammaln)
     check_paths(tt.Elemwise(logistic_impl), [x], lambda v: 1 / (1 + np.exp(-v)))
+
+
+def test_mistakes_are_refused_naming_the_op():
+    x = tt.dvector("x", test_value=POSITIVE["float64"][0])
+    with pytest.raises(TypeError, match="gammaln takes 1 input"):
+        gammaln(x, x)
+    with pytest.raises(TypeError, match="output_types_preference"):
+        tt.Elemwise(I1e())(x)  # no preference: no output type
+    with pytest.raises(TypeError, match="scalar op"):
+        tt.Elemwise(np.exp)
