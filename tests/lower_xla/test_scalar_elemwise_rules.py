@@ -94,3 +94,28 @@ def test_a_compiled_function_pickles_with_its_scalar_ops():
     g = pickle.loads(pickle.dumps(f))
     t = np.array([0.7, 4.0])
     np.testing.assert_allclose(g(t), 2 * scipy.special.psi(t), rtol=1e-12)
+
+
+class SinCos(scalar.UnaryScalarOp):
+    """Two outputs with a gradient: a cost reading one of them leaves the other's None."""
+
+    nout = 2
+
+    def impl(self, x):
+        return np.sin(x), np.cos(x)
+
+    def grad(self, inputs, grads):
+        (x,), (gs, gc) = inputs, grads
+        return [gs * T.cos(x) - gc * T.sin(x)]
+
+
+def test_a_gradient_through_one_output_of_two():
+    t = np.array([0.3, 1.2, -2.0])
+    x = T.dvector("x", test_value=t)
+    s, c = T.Elemwise(SinCos(scalar.transfer_type(0, 0)))(x)
+    np.testing.assert_allclose(c.test_value, np.cos(t))
+    (g,) = sn.grad(s.sum(), [x])
+    np.testing.assert_allclose(g.test_value, np.cos(t))
+    np.testing.assert_allclose(sn.function([x], g)(t), np.cos(t))
+    (g2,) = sn.grad((s * c).sum(), [x])
+    np.testing.assert_allclose(sn.function([x], g2)(t), np.cos(2 * t), rtol=1e-12)

@@ -32,6 +32,7 @@ import numpy as np
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.type import TensorType, is_float
+from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.elemwise import Elemwise, broadcasting, install_scalar_elemwise
@@ -125,7 +126,7 @@ class ScalarElemwise(Elemwise):
         if not any(is_float(v.dtype) for v in outputs):
             return [None] * len(inputs)
         # Theano's scalar grads read no missing output gradient: zeros stand for them.
-        output_grads = [g if g is not None else out.zeros_like() for g, out in zip(output_grads, outputs)]
+        output_grads = [g if g is not None else zeros_like(out) for g, out in zip(output_grads, outputs)]
         grads = self.scalar_op.L_op(list(inputs), list(outputs), output_grads)
         if len(grads) != len(inputs):
             raise ValueError(f"{self.scalar_op}'s grad returned {len(grads)} gradients for "
