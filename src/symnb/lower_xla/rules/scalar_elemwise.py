@@ -7,7 +7,8 @@ The JAX function of a node's scalar op is, in this order:
 2. the function :data:`SCALAR_RULES` holds for its class or a base class (``Psi``:
    ``jax.scipy.special.digamma``), unless its class redefines that class's ``impl``;
 3. the JAX function named as its ``nfunc_spec`` (``'scipy.special.i0e'``:
-   ``jax.scipy.special.i0e``), which is what ``perform`` computes with.
+   ``jax.scipy.special.i0e``), which is what ``perform`` computes with (unless its
+   class gives ``perform`` an ``array_impl`` of its own).
 
 Its inputs are converted to the output dtype first, as ``perform`` converts them before
 its array function. Without any of these (an op with an ``impl`` only, several outputs),
@@ -25,6 +26,7 @@ import jax.numpy as jnp
 from symnb.core.graph.basic import Apply
 from symnb.core.tensor.scalar_basic import TensorScalarOp
 from symnb.core.tensor.scalar_elemwise import ScalarElemwise
+from symnb.core.tensor.scalar_op import ScalarOp
 from symnb.core.tensor import scalar_scipy as sp
 from symnb.lower_xla.registry import lower, register_host_decider
 from symnb.lower_xla.rules.elemwise import _elementwise, jax_function
@@ -83,7 +85,12 @@ def scalar_jax_function(op: ScalarElemwise, nin: int) -> Callable[..., Any] | No
     scalar_op = op.scalar_op
     if scalar_op.nout != 1:
         return None
-    return _registered(scalar_op) or _from_nfunc(op.nfunc_spec, nin)
+    registered = _registered(scalar_op)
+    if registered is not None:
+        return registered
+    if getattr(type(scalar_op), "array_impl", ScalarOp.array_impl) is not ScalarOp.array_impl:
+        return None  # perform computes with the class's own array function, not nfunc_spec's
+    return _from_nfunc(op.nfunc_spec, nin)
 
 
 def _row_rule(op: ScalarElemwise, node: Apply) -> Callable[..., Any]:
