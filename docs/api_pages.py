@@ -38,7 +38,8 @@ PUBLIC_MODULES = [
     ("symnb.gof", "Theano's ``gof``: linkers and graph classes"),
     ("symnb.gof.graph", "Theano's graph walks"),
     ("symnb.scan_module", "Theano's module path for ``scan``"),
-    ("symnb.scalar", "Theano's ``scalar`` helpers"),
+    ("symnb.scalar", "Theano's scalar layer: ``ScalarOp``, scalar types, output types preferences"),
+    ("symnb.scalar.basic_scipy", "Theano's SciPy-computed scalar ops (``gammaln``, ``psi``...)"),
     ("symnb.gpuarray", "Theano's GPU-backend probes"),
     ("symnb.sandbox.cuda", "Theano's old CUDA-backend probes"),
 ]

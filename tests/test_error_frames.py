@@ -302,8 +302,8 @@ def test_exception_verbosity_high_keeps_the_library_frames():
 # The public namespaces (docs/design.md, docs/porting.md): each one's public functions are
 # entry points, so an error they raise is filtered in the frame the user called.
 PUBLIC_NAMESPACES = ["symnb", "symnb.gradient", "symnb.printing", "symnb.compile", "symnb.io",
-                     "symnb.ifelse", "symnb.scalar", "symnb.errors", "symnb.widgets"]
-PUBLIC_PACKAGES = ["symnb.tensor", "symnb.gof", "symnb.scan_module", "symnb.sandbox", "symnb.gpuarray"]
+                     "symnb.ifelse", "symnb.errors", "symnb.widgets"]
+PUBLIC_PACKAGES = ["symnb.tensor", "symnb.scalar", "symnb.gof", "symnb.scan_module", "symnb.sandbox", "symnb.gpuarray"]
 
 
 def _public_namespaces() -> list[str]:

@@ -53,6 +53,9 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     "symnb.core.tensor.random.ops.RandomVariable": (
         lambda: __import__("symnb.core.tensor.random.ops", fromlist=["_"]).RandomVariable(
             T.vector().type, **{BOGUS: 1}), False),
+    # Elemwise.__new__ hands its arguments to the class it makes (Elemwise(scalar_op)'s)
+    "symnb.core.tensor.elemwise.Elemwise": (
+        lambda: T.Elemwise(sn.scalar.exp, **{BOGUS: 1}), False),
     # forwarded whole to GraphPicture
     "symnb.printing.svg.graph_svg": (lambda: sn.printing.graph_svg(_x(), **{BOGUS: 1}), False),
     "symnb.printing.picture.graph_picture": (lambda: sn.printing.graph_picture(_x(), **{BOGUS: 1}), False),

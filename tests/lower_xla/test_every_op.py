@@ -33,7 +33,9 @@ def missing_pieces(cls):
         missing.append("infer_shape")
     differentiable = cls.differentiable if isinstance(cls.differentiable, bool) else True
     if differentiable:
-        if issubclass(cls, Elemwise) and cls not in GRADIENTS:
+        # An elementwise op made from a row has its gradient rule in GRADIENTS; one with
+        # an L_op of its own (Elemwise(scalar_op)'s: the scalar op's grad) needs none.
+        if issubclass(cls, Elemwise) and cls.L_op is Elemwise.L_op and cls not in GRADIENTS:
             missing.append("gradient rule (its row in elemwise_specs.SPECS)")
         elif cls.L_op is Op.L_op:
             missing.append("L_op")

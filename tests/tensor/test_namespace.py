@@ -13,7 +13,9 @@ PUBLIC = {
     "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
     "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
-    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4", "TensorType",
+    "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4", "TensorType", "Elemwise",
+    "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma", "gammainc",
+    "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv",
     # Theano's rows, columns and plural forms
     "row", "col", "rows", "cols", "scalars", "vectors", "matrices", "tensor3s", "tensor4s",
     *(p + kind for p in "fdilb" for kind in ("row", "col", "rows", "cols", "scalars", "vectors",

@@ -48,8 +48,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "mgrid": "not in this release: build grids with T.arange and broadcasting",
         "ogrid": "not in this release: build grids with T.arange and broadcasting",
         "stacklists": "use T.stack (nested for nested lists)",
-        "erfinv": "not in this release (no NumPy reference without SciPy in the core)",
-        "gammaln": "not in this release (no NumPy reference without SciPy in the core)",
     },
     "symnb.tensor.nnet": {
         "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",

@@ -21,7 +21,8 @@ from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.core.graph.op import Op, perform_only
 
 __all__ = ["lower", "static_inputs", "passed_as_is", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
-           "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule"]
+           "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule",
+           "register_host_decider"]
 
 
 class StaticValueRequired(ValueError):
@@ -57,12 +58,28 @@ def lower(op: Op, node: Apply) -> Callable[..., Any]:
         f"{type(op).__name__})")
 
 
+#: For op classes whose rule runs some of their ops as Python (through the host rule)
+#: and lowers others: which, per op (``register_host_decider``).
+_host_deciders: dict[type, Callable[[Op], bool]] = {}
+
+
+def register_host_decider(op_class: type, decides: Callable[[Op], bool]) -> None:
+    """Say, beside a rule of ``op_class`` that calls the host rule for some ops, which:
+    ``decides(op)`` is True for those (what :func:`runs_on_host` answers)."""
+    _host_deciders[op_class] = decides
+
+
 def runs_on_host(op: Op) -> bool:
     """Whether compiled programs run ``op`` as Python: its ``perform``, called from the
     program by a host callback (an op written in Python only, with no rule registered
-    for its class). Such a program is kept on no disk cache and donates nothing."""
-    return _host_rule is not None and lower.dispatch(type(op)) is lower.dispatch(object) \
-        and perform_only(op)
+    for its class, or one its class's rule runs so: ``register_host_decider``). Such a
+    program is kept on no disk cache and donates nothing."""
+    if _host_rule is None:
+        return False
+    decides = _host_deciders.get(type(op))
+    if decides is not None:
+        return decides(op)
+    return lower.dispatch(type(op)) is lower.dispatch(object) and perform_only(op)
 
 
 def holds_host_ops(nodes: Sequence[Apply]) -> bool:

@@ -63,7 +63,7 @@ def runs_as(op: Any) -> str | None:
     back from XLA: an op written in Python only, with no lowering rule), else None.
     Rules are registered only where the lowering layer (and JAX) was imported: a picture
     drawn before asks nothing of it (and loads no JAX)."""
-    if not perform_only(op):
-        return None
     registry = sys.modules.get("symnb.lower_xla.registry")
-    return PYTHON_OP if registry is None or registry.runs_on_host(op) else None
+    if registry is not None:  # it also knows the ops a rule runs so (Elemwise(scalar_op)'s)
+        return PYTHON_OP if registry.runs_on_host(op) else None
+    return PYTHON_OP if perform_only(op) else None

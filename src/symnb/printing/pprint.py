@@ -21,6 +21,7 @@ from typing import Callable
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.scalar_elemwise import ScalarElemwise
 from symnb.printing._common import value_text
 
 __all__ = ["pprint", "pp", "register_pprinter"]
@@ -90,6 +91,13 @@ def _elemwise(node: Apply, index: int, inputs: list[str]) -> str:
     if props:
         name += "{" + ", ".join(str(p) for p in props) + "}"
     return f"{name}({', '.join(inputs)})"
+
+
+@register_pprinter(ScalarElemwise)
+def _scalar_elemwise(node: Apply, index: int, inputs: list[str]) -> str:
+    # Theano's pprint writes the scalar op's name in function form: gammaln(x).
+    suffix = f".{index}" if len(node.outputs) > 1 else ""
+    return f"{node.op.scalar_op}({', '.join(inputs)}){suffix}"
 
 
 @register_pprinter("Dot")

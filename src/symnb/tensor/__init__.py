@@ -35,6 +35,8 @@ from symnb.core.tensor.constructors import (  # Theano's rows, columns and plura
     btensor4s as btensor4s,
 )
 from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
+# Theano's Elemwise(scalar_op, inplace_pattern=None, name=None): every elementwise op's class
+from symnb.core.tensor.elemwise import Elemwise as Elemwise
 from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
@@ -87,6 +89,11 @@ from symnb.core.tensor.extra_ops import (
 from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
+)
+from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
+    erfc as erfc, erfcx as erfcx, erfinv as erfinv, erfcinv as erfcinv, gamma as gamma,
+    gammaln as gammaln, psi as psi, tri_gamma as tri_gamma, gammainc as gammainc,
+    gammaincc as gammaincc, i0 as i0, i1 as i1, iv as iv, j0 as j0, j1 as j1, jv as jv,
 )
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings

@@ -21,7 +21,7 @@ __all__ = ["FusionPass", "fuse"]
 
 
 def _fusable(node: Apply) -> bool:
-    return isinstance(node.op, Elemwise) and len(node.outputs) == 1
+    return isinstance(node.op, Elemwise) and node.op.fusable and len(node.outputs) == 1
 
 
 class FusionPass(GraphPass):

@@ -8,3 +8,6 @@ the library imports the modules here directly.
 # TensorType, stack into basic.py, the stable forms into math.py, the elementwise
 # gradients into elemwise.GRADIENTS.
 from symnb.core.tensor import elemwise_grad, join, stable_forms, variable  # noqa: F401,E402
+# scalar_elemwise installs Elemwise(scalar_op); scalar_scipy (above it) holds Theano's
+# basic_scipy scalar ops, which the lowering reads.
+from symnb.core.tensor import scalar_scipy  # noqa: F401,E402

@@ -21,7 +21,7 @@ from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
 from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
-           "ELEMWISE_OPS", "GRADIENTS", "Cast"]
+           "ELEMWISE_OPS", "GRADIENTS", "Cast", "broadcasting", "install_scalar_elemwise"]
 
 
 class BroadcastError(ValueError):
@@ -103,6 +103,19 @@ class Elemwise(Op):
     #: (as the lowering does), for functions written for floats only.
     float_inputs: bool = False
 
+    #: The fusion rewrite may fuse it into a ``Composite`` (an op made from a row).
+    fusable = True
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Elemwise":
+        # Theano's ``Elemwise(scalar_op, inplace_pattern=None, name=None)``: the op applying
+        # a scalar op elementwise, whose class scalar_elemwise.py installs (it is built
+        # on this one). A row's class is made with no arguments.
+        if cls is Elemwise:
+            if _from_scalar_op is None:
+                raise TypeError("Elemwise(scalar_op) needs symnb.core.tensor imported")
+            cls = _from_scalar_op
+        return super().__new__(cls)
+
     def display_name(self) -> str:
         return f"Elemwise{{{self.scalar_name},no_inplace}}"
 
@@ -112,24 +125,23 @@ class Elemwise(Op):
     def make_node(self, *inputs: Variable) -> Apply:
         if len(inputs) != self.nin:
             raise TypeError(f"{self.scalar_name} takes {self.nin} input(s), got {len(inputs)}")
-        types = [v.type for v in inputs]
+        dtype = self.output_dtype(tuple(v.type.dtype for v in inputs))
+        return Apply(self, inputs, [TensorType(dtype, self.output_shape(inputs))])
+
+    def output_shape(self, inputs: Sequence[Variable]) -> tuple[int | None, ...]:
+        """The static shape of the outputs: the inputs' broadcast (a build error naming
+        them when they cannot broadcast)."""
+        shapes = [v.type.shape for v in inputs]
         try:
-            shape = broadcast_static_shapes([t.shape for t in types])
+            return broadcast_static_shapes(shapes)
         except BroadcastError:
-            raise build_error(DimensionMismatch([t.shape for t in types]), op=self, inputs=inputs) from None
-        dtype = self.output_dtype(tuple(t.dtype for t in types))
-        return Apply(self, inputs, [TensorType(dtype, shape)])
+            raise build_error(DimensionMismatch(shapes), op=self, inputs=inputs) from None
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         if self.float_inputs:
             dtype = node.outputs[0].type.numpy_dtype
             inputs = [np.asarray(a, dtype=dtype) for a in inputs]
-        try:
-            result = self.numpy_fn(*inputs)
-        except ValueError as err:
-            if "broadcast" in str(err):
-                raise DimensionMismatch([a.shape for a in inputs]) from None
-            raise
+        result = broadcasting(self.numpy_fn, inputs)
         return [np.asarray(result, dtype=node.outputs[0].type.numpy_dtype)]
 
     @property
@@ -161,6 +173,12 @@ class Elemwise(Op):
                 shape.append(out_static[axis])
                 continue
             candidates = [s[axis] for s in padded if not (isinstance(s[axis], int) and s[axis] == 1)]
+            if not candidates:  # every input has length 1 there (ints: a host callback's)
+                shape.append(1)
+                continue
+            if all(isinstance(n, int) for n in candidates):  # lengths known as numbers
+                shape.append(max(candidates))
+                continue
             length = candidates[0]
             for other in candidates[1:]:
                 length = _maximum(length, other)
@@ -179,6 +197,16 @@ class Elemwise(Op):
                     for g in grads]
         return [None if g is None or not is_float(x.dtype) else sum_to_shape(g, x)
                 for g, x in zip(grads, inputs)]
+
+
+def broadcasting(fn: Callable[..., Any], inputs: Sequence[np.ndarray]) -> Any:
+    """``fn(*inputs)``, NumPy's broadcast failure raised as :class:`DimensionMismatch`."""
+    try:
+        return fn(*inputs)
+    except ValueError as err:
+        if "broadcast" in str(err):
+            raise DimensionMismatch([np.shape(a) for a in inputs]) from None
+        raise
 
 
 @lru_cache(maxsize=None)
@@ -289,6 +317,17 @@ _CLASSES["cast"] = Cast
 
 #: The op class of every row, in the rows' order (each row has one: checked here).
 ELEMWISE_OPS: tuple[type[Elemwise], ...] = tuple(_CLASSES[row.name] for row in SPECS)
+
+#: The class ``Elemwise(scalar_op)`` makes (Theano's way of making an elementwise op from
+#: a scalar op): installed by ``scalar_elemwise.py``, which builds on this module.
+_from_scalar_op: type[Elemwise] | None = None
+
+
+def install_scalar_elemwise(op_class: type[Elemwise]) -> None:
+    """Make ``Elemwise(scalar_op, ...)`` build an ``op_class``."""
+    global _from_scalar_op
+    _from_scalar_op = op_class
+
 
 #: The gradient rule of each differentiable op class (``Elemwise.L_op`` reads it here),
 #: registered by elemwise_grad.py: its rules build with math's functions, which are made
