@@ -5,8 +5,7 @@ The modules a run lacks, and why, come from ``SYMNB_PORT_MISSING_MODULES``, a JS
 ``{module: why}`` (Keras: ``{"tensorflow": "TensorFlow, not installed", ...}``). Three rules,
 each decided by the code or by the exception, never by a list of test names:
 
-- a test module whose import fails on a missing module (``import symnb.sparse``, or
-  ``from symnb import sparse`` where ``symnb`` has no ``sparse``) is one skipped collection;
+- a test module whose import fails on a missing module is one skipped collection;
 - a test whose code uses a name that its module bound by an optional import that failed on a
   missing module (``try: from keras.backend import tensorflow_backend as KTF`` /
   ``except ImportError: KTF = None``), or an attribute of a module so bound
@@ -39,13 +38,6 @@ def missing_module(error: BaseException) -> str | None:
     return next((module for module in MISSING if name == module or (name or "").startswith(module + ".")), None)
 
 
-def _cannot_import_name(module: str) -> str:
-    """The message of ``from parent import leaf`` when ``parent.leaf`` is missing:
-    "cannot import name 'sparse' from 'symnb'" for ``symnb.sparse``."""
-    parent, _, leaf = module.rpartition(".")
-    return f"cannot import name '{leaf}' from '{parent}'" if parent else f"No module named '{module}'"
-
-
 def _reason(module: str, use: str = "") -> str:
     return f"uses {use}: needs {MISSING[module]}" if use else f"needs {MISSING[module]}"
 
@@ -58,7 +50,7 @@ def pytest_make_collect_report(collector):
         return
     text = str(report.longrepr)
     for module in MISSING:
-        if f"No module named '{module}'" in text or _cannot_import_name(module) in text:
+        if f"No module named '{module}'" in text:
             report.outcome = "skipped"
             report.longrepr = (str(collector.path), 0, f"Skipped: {_reason(module)}")
             return

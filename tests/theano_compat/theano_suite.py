@@ -13,13 +13,17 @@ test_basic import makeTester``) would look for it in symnb; :func:`rename_test_i
 sends every dotted name with a ``tests`` part to ``symnb_tests`` instead
 (``symnb_tests.tests.unittest_tools``), so the renamed tests find the renamed helpers. The
 harness then applies :data:`ENVIRONMENT_FIXES` (today's Python, NumPy and SciPy) and runs
-the files of :data:`PUBLIC_API_FILES` in one pytest process with the plug-ins
+the files of :data:`PUBLIC_API_FILES` in one pytest process with two plug-ins:
 ``nose_compat`` (what pytest 8 dropped of nose, which Theano's tests were written for) and
-``ported_suite_skips`` (a test needing what symnb lacks by design is skipped with the
-reason: :data:`MISSING_MODULES`).
+``lacking_names`` (a test that uses a module symnb lacks by design, :data:`MISSING_MODULES`,
+is skipped with the reason, decided where the test uses it).
 
-``python tests/theano_compat/theano_suite.py [WORK_DIR] [FILE ...]`` runs it by hand and
-prints the counts per file, the skip reasons and the first causes of the failures.
+``python tests/theano_compat/theano_suite.py [--force-imports] [WORK_DIR] [FILE ...]`` runs
+it by hand and prints the counts per file, the skip reasons, the symnb names each file
+uses that symnb lacks (read from the code) and the failures counted by what they stopped
+at. ``--force-imports`` is the diagnosis past the imports: every name symnb lacks is a
+stand-in that fails the test using it, naming it (lacking_names.py), so the counts say how
+many tests each missing name holds back.
 """
 
 from __future__ import annotations
@@ -99,11 +103,9 @@ ENVIRONMENT_FIXES: dict[str, list[tuple[str, str]]] = {
     "compile/tests/test_shared.py": [("np.float(", "float(")],
 }
 
-#: What symnb does not have, by design, that the files import (sparse tensors, the graph
-#: optimizer's internals, in-place and BLAS ops), and what a test
-#: using it needs: a test whose module fails to import one, or whose code uses one bound by
-#: an optional import, or that stops at importing one, is reported skipped with the reason
-#: (ported_suite_skips.py's rules).
+#: What symnb does not have, by design, that the files use (sparse tensors, the graph
+#: optimizer's internals, in-place and BLAS ops), and why. Such a module is a stand-in, and
+#: a test that uses it is reported skipped with the reason (lacking_names.py).
 MISSING_MODULES = {
     "symnb.sparse": "sparse tensors (symnb.sparse), which symnb does not have by design: "
                     "its XLA programs use dense arrays",
@@ -162,14 +164,17 @@ def port_theano(theano_tests: Path, dest: Path) -> Path:
 
 
 def run_suite(ported: Path, site: Path, files: list[str] = PUBLIC_API_FILES,
-              timeout: float = 3000) -> dict:
-    """Run ``files`` (paths in Theano's layout) on symnb, in one pytest process."""
+              timeout: float = 3000, force_imports: bool = False) -> dict:
+    """Run ``files`` (paths in Theano's layout) on symnb, in one pytest process.
+    ``force_imports``: the diagnosis of lacking_names.py (each test stops where it first
+    uses a name symnb lacks), not the suite's own outcome."""
     plugin_dir = Path(__file__).resolve().parent
     return run_pytest(ported, [f"{TESTS_PACKAGE}/{f}" for f in files], [site, plugin_dir],
                       timeout=timeout,
-                      env={"SYMNB_PORT_MISSING_MODULES": json.dumps(MISSING_MODULES)},
+                      env={"SYMNB_PORT_MISSING_MODULES": json.dumps(MISSING_MODULES),
+                           "SYMNB_PORT_FORCE_IMPORTS": "1" if force_imports else "0"},
                       # nose collected plain classes named test_... too (test_shared_options)
-                      options=["-p", "nose_compat", "-p", "ported_suite_skips",
+                      options=["-p", "lacking_names", "-p", "nose_compat",
                                "-o", "python_classes=Test test"])
 
 
@@ -259,20 +264,24 @@ def prepare(work: Path) -> tuple[Path, Path]:
     return ported, site
 
 
-if __name__ == "__main__":  # python tests/theano_compat/theano_suite.py [WORK_DIR] [FILE ...]
+if __name__ == "__main__":  # python tests/theano_compat/theano_suite.py [--force-imports] [WORK_DIR] [FILE ...]
     import tempfile
 
-    work = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(tempfile.mkdtemp())
+    arguments = sys.argv[1:]
+    force = "--force-imports" in arguments
+    arguments = [a for a in arguments if a != "--force-imports"]
+    work = Path(arguments[0]) if arguments else Path(tempfile.mkdtemp())
+    files = arguments[1:] or PUBLIC_API_FILES
     work.mkdir(parents=True, exist_ok=True)
     ported, site = prepare(work)
-    result = run_suite(ported, site, sys.argv[2:] or PUBLIC_API_FILES, timeout=36000)
+    result = run_suite(ported, site, files, timeout=36000, force_imports=force)
     print(result["counts"])
-    print("per file (test_theano_suite.py's EXPECTED):")
-    for name, counts in per_file(result, sys.argv[2:] or PUBLIC_API_FILES).items():
+    print("per file (test_theano_suite.py's EXPECTED):" if not force else "per file, imports forced:")
+    for name, counts in per_file(result, files).items():
         print(f"    {name!r}: {counts},")
     for reason, count in sorted(result["skips"].items()):
         print(f"skipped {count}: {reason}")
-    lacking = missing_names(ported, (sys.argv[2:] or PUBLIC_API_FILES) + [UNITTEST_TOOLS])
+    lacking = missing_names(ported, files + [UNITTEST_TOOLS])
     for name, count in Counter(n for names in lacking.values() for n in names).most_common():
         print(f"used by {count} files, lacking: {name}")
     for text, count in causes(result).most_common():
