@@ -32,10 +32,9 @@ import ast
 import importlib
 import json
 import re
-import shutil
 import sys
 import tarfile
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path, PurePosixPath
 
 from tests.theano_compat.ported_suite import SRC, apply_fixes, pip_download, pip_install, port, run_pytest
