@@ -94,22 +94,36 @@ def run_pytest(ported: Path, tests: list[str], paths: list[Path], *, env: dict |
 
 
 def outcomes(report: Path, output: str) -> dict:
-    """Counts by outcome, failures ``[(id, message)]`` and skip reasons from a JUnit XML file."""
+    """Counts by outcome, failures ``[(id, message)]``, skip reasons and each test's outcome
+    ``[(id, outcome)]`` from a JUnit XML file."""
     counts: Counter = Counter()
-    failures, skips = [], Counter()
+    failures, skips, each = [], Counter(), []
     for case in ET.parse(report).getroot().iter("testcase"):
-        name = f"{case.get('classname')}::{case.get('name')}"
+        # A module that failed to import has no class name: its name is the module's.
+        name = f"{case.get('classname')}::{case.get('name')}" if case.get("classname") else case.get("name")
         tags = {child.tag: child for child in case}
         if "failure" in tags or "error" in tags:
             kind = "failed" if "failure" in tags else "error"
-            counts[kind] += 1
-            failures.append((name, tags[kind if kind == "error" else "failure"].get("message", "")))
+            failures.append((name, _failure_message(tags["failure" if kind == "failed" else "error"])))
         elif "skipped" in tags:
-            counts["skipped"] += 1
+            kind = "skipped"
             skips[_skip_reason(tags["skipped"])] += 1
         else:
-            counts["passed"] += 1
-    return {"counts": dict(counts), "failures": failures, "skips": dict(skips), "output": output}
+            kind = "passed"
+        counts[kind] += 1
+        each.append((name, kind))
+    return {"counts": dict(counts), "failures": failures, "skips": dict(skips), "outcomes": each,
+            "output": output}
+
+
+def _failure_message(element: ET.Element) -> str:
+    """A failure's message; for a module that failed to import (pytest's message is only
+    "collection failure"), the exception's line from the traceback (``E   ImportError: ...``)."""
+    message = element.get("message", "")
+    if message == "collection failure":
+        lines = [line[1:].strip() for line in (element.text or "").splitlines() if line.startswith("E ")]
+        return lines[0] if lines else message
+    return message
 
 
 def _skip_reason(skipped: ET.Element) -> str:

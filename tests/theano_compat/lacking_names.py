@@ -1,0 +1,148 @@
+"""A pytest plug-in for the Theano suite: names and modules that symnb lacks are bound to
+:class:`Lacking` stand-ins, so that a test module imports and each test stops where it
+*uses* one. Two kinds:
+
+- **lacking by design** (always): a module of ``SYMNB_PORT_MISSING_MODULES`` (JSON
+  ``{module: why}``: ``symnb.sparse``, ``symnb.tensor.inplace``...), imported or read as an
+  attribute, is a stand-in, and a test that uses it (calls it, reads its truth, iterates...)
+  is reported skipped: ``uses symnb.sparse: needs sparse tensors ...``. A module importing
+  ``symnb.tensor.inplace`` for one of its tests thus keeps its other tests; a use at the
+  module's top level skips the module, with the same reason.
+- **any other lacking name** (a diagnosis, never CI's run: ``SYMNB_PORT_FORCE_IMPORTS=1``):
+  an attribute a symnb module lacks (``T.verify_grad``) or a symnb module that does not exist
+  (``symnb.compat``) is a stand-in too, and its use raises ``AttributeError: symnb lacks
+  symnb.tensor.verify_grad``; failures counted by that message say how many tests each
+  missing name holds back. Without the diagnosis such a name raises as it always does.
+
+A stand-in's attributes are stand-ins (``T.verify_grad.E_grad`` read at a module's top
+level imports); using it in any other way raises (or skips). A Theano name symnb refuses
+with its reason (``NotInSymnbError``: ``T.nlinalg``) keeps its refusal unless it is lacking
+by design. Names with double underscores are never stand-ins (probes such as ``__path__``).
+Load it before the suite's modules (``-p lacking_names``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import json
+import os
+import sys
+import types
+
+import pytest
+
+import symnb  # noqa: F401  (its namespaces, patched before any test module imports them)
+from symnb.core.absent import NotInSymnbError
+
+BY_DESIGN = json.loads(os.environ.get("SYMNB_PORT_MISSING_MODULES", "{}"))
+FORCE = os.environ.get("SYMNB_PORT_FORCE_IMPORTS") == "1"
+
+
+def lacking_by_design(name: str) -> str | None:
+    """The module of :data:`BY_DESIGN` that ``name`` is, or is in."""
+    return next((m for m in BY_DESIGN if name == m or name.startswith(m + ".")), None)
+
+
+class Lacking:
+    """Stands for the symnb name ``name``, which symnb lacks: reading an attribute gives a
+    stand-in, any other use skips the test (lacking by design) or raises AttributeError."""
+
+    def __init__(self, name: str) -> None:
+        self._lacking_name = name
+
+    def _refuse(self, *args, **kwargs):
+        module = lacking_by_design(self._lacking_name)
+        if module is not None:
+            raise pytest.skip.Exception(f"uses {module}: needs {BY_DESIGN[module]}",
+                                        allow_module_level=True)
+        raise AttributeError(f"symnb lacks {self._lacking_name}")
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return Lacking(f"{self._lacking_name}.{attribute}")
+
+    def __mro_entries__(self, bases):
+        self._refuse()
+
+    def __repr__(self) -> str:
+        return f"<symnb lacks {self._lacking_name}>"
+
+    __call__ = __bool__ = __iter__ = __getitem__ = __len__ = __index__ = __eq__ = _refuse
+    __hash__ = object.__hash__
+
+
+def _wanted(name: str, refusal: BaseException | None = None) -> bool:
+    """Whether the lacking ``name`` gets a stand-in (``refusal``: symnb's own error)."""
+    if name.rpartition(".")[2].startswith("__"):
+        return False
+    return lacking_by_design(name) is not None or (FORCE and not isinstance(refusal, NotInSymnbError))
+
+
+class _LackingGetattr:
+    """A symnb module's ``__getattr__``: its own first, then a stand-in where wanted."""
+
+    def __init__(self, module: str, original) -> None:
+        self.module, self.original = module, original
+
+    def __call__(self, name: str):
+        refusal = AttributeError(f"module {self.module!r} has no attribute {name!r}")
+        if self.original is not None:
+            try:
+                return self.original(name)
+            except AttributeError as error:
+                refusal = error
+        if _wanted(f"{self.module}.{name}", refusal):
+            submodule = _submodule(self.module, name)
+            return submodule if submodule is not None else Lacking(f"{self.module}.{name}")
+        raise refusal
+
+
+def _submodule(package: str, name: str) -> types.ModuleType | None:
+    """The submodule ``package.name`` when it exists but is not imported yet (``from
+    symnb.compile import function`` imports it: a stand-in must not hide it)."""
+    path = getattr(sys.modules.get(package), "__path__", None)
+    if path is None or importlib.machinery.PathFinder.find_spec(f"{package}.{name}", path) is None:
+        return None
+    return importlib.import_module(f"{package}.{name}")
+
+
+class _LackingModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Last on ``sys.meta_path``: a symnb module that no other finder finds, where wanted,
+    is a stand-in module (a package, so that its submodules are stand-ins too)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if _is_symnb(name) and _wanted(name):
+            return importlib.machinery.ModuleSpec(name, self, is_package=True)
+        return None
+
+    def create_module(self, spec):
+        module = types.ModuleType(spec.name)
+        module.__getattr__ = _LackingGetattr(spec.name, None)
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
+
+
+def _is_symnb(name: str) -> bool:
+    return name == "symnb" or name.startswith("symnb.")
+
+
+def patch_loaded() -> None:
+    """Give each symnb module imported so far the stand-in ``__getattr__``."""
+    for name, module in list(sys.modules.items()):
+        if _is_symnb(name) and isinstance(module, types.ModuleType) \
+                and not isinstance(module.__dict__.get("__getattr__"), _LackingGetattr):
+            module.__getattr__ = _LackingGetattr(name, module.__dict__.get("__getattr__"))
+
+
+sys.meta_path.append(_LackingModules())
+patch_loaded()
+
+
+def pytest_collectstart(collector):
+    patch_loaded()  # the symnb modules imported since

@@ -1,0 +1,91 @@
+"""The nose plug-in for ported suites (nose_compat.py) runs the nose idioms Theano 1.0's
+tests use and pytest 8+ does not: test generators (each yielded check runs, the first
+failure fails the test and names the check) and the setup/teardown methods of plain test
+classes. Run on a small suite of its own in one pytest process, as the harness runs
+Theano's tests."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.theano_compat.ported_suite import run_pytest
+
+SUITE = """
+    import unittest
+
+    CALLS = []
+    TEARDOWNS = []
+
+
+    def check_square(x, expected):
+        CALLS.append(x)
+        assert x * x == expected
+
+
+    def test_generator_all_pass():
+        for x in (1, 2, 3):
+            yield check_square, x, x * x
+
+
+    def test_generator_second_fails():
+        yield check_square, 1, 1
+        yield check_square, 2, 5
+        yield check_square, 3, 9
+
+
+    def test_checks_ran():
+        # the first generator's 3 checks, then the second's 2 (it stops at its failure)
+        assert CALLS == [1, 2, 3, 1, 2]
+
+
+    class TestPlain:
+        def setup(self):
+            self.ready = True
+            self.log = ["setup"]
+
+        def teardown(self):
+            TEARDOWNS.append(self.log)
+
+        def test_setup_ran(self):
+            self.log.append("test")
+            assert self.ready
+
+        def test_method_generator(self):
+            for x in (4, 5):
+                yield self.check, x
+
+        def check(self, x):
+            assert self.ready and x > 3
+
+
+    def test_teardowns_ran():
+        assert TEARDOWNS == [["setup", "test"], ["setup"]]
+
+
+    class test_nose_named:  # nose's name pattern: a lowercase class
+        def setUp(self):
+            self.value = 7
+
+        def test_value(self):
+            assert self.value == 7
+
+
+    class TestCase(unittest.TestCase):
+        def setUp(self):
+            self.value = 3
+
+        def test_value(self):
+            assert self.value == 3
+"""
+
+
+@pytest.mark.slow  # a pytest process of its own (seconds): CI runs it (--run-slow)
+def test_nose_generators_and_plain_class_setup_run(tmp_path):
+    (tmp_path / "test_nose_style.py").write_text(textwrap.dedent(SUITE))
+    result = run_pytest(tmp_path, ["."], [Path(__file__).resolve().parent],
+                        options=["-p", "nose_compat", "-o", "python_classes=Test test"])
+    assert [name.rsplit("::", 1)[1] for name, _ in result["failures"]] == \
+        ["test_generator_second_fails"], result["output"][-3000:]
+    assert "in the generated check #1: check_square(2, 5)" in result["output"], result["output"][-3000:]
+    assert result["counts"] == {"passed": 7, "failed": 1}, result["output"][-3000:]

@@ -1,0 +1,305 @@
+"""Run Theano 1.0.5's own tests of its public API on symnb, renamed ``theano`` -> ``symnb``.
+
+Theano's code is not part of this project, and none of it runs: :func:`download` fetches
+Theano's source release from the package index (the sdist ships each package's ``tests``
+folder) and extracts only the test files and the test helpers that live beside them
+(``theano/tests/unittest_tools.py``, ``theano/tensor/tests/test_basic.py``'s makers...),
+never the library. :func:`port_theano` renames ``theano`` to ``symnb`` (ported_suite.py's
+:func:`port`), so ``import theano.tensor as T`` imports symnb, and places the tests in a
+package of their own, ``symnb_tests``, laid out as Theano's: ``theano/tensor/tests/
+test_basic.py`` becomes ``symnb_tests/tensor/tests/test_basic.py``. A test importing a test
+helper (``from theano.tests import unittest_tools as utt``, ``from theano.tensor.tests.
+test_basic import makeTester``) would look for it in symnb; :func:`rename_test_imports`
+sends every dotted name with a ``tests`` part to ``symnb_tests`` instead
+(``symnb_tests.tests.unittest_tools``), so the renamed tests find the renamed helpers. The
+harness then applies :data:`ENVIRONMENT_FIXES` (today's Python, NumPy and SciPy) and runs
+the files of :data:`PUBLIC_API_FILES` in one pytest process with two plug-ins:
+``nose_compat`` (what pytest 8 dropped of nose, which Theano's tests were written for) and
+``lacking_names`` (a test that uses a module symnb lacks by design, :data:`MISSING_MODULES`,
+is skipped with the reason, decided where the test uses it).
+
+``python tests/theano_compat/theano_suite.py [--force-imports] [WORK_DIR] [FILE ...]`` runs
+it by hand and prints the counts per file, the skip reasons, the symnb names each file
+uses that symnb lacks (read from the code) and the failures counted by what they stopped
+at. ``--force-imports`` is the diagnosis past the imports: every name symnb lacks is a
+stand-in that fails the test using it, naming it (lacking_names.py), so the counts say how
+many tests each missing name holds back.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import re
+import sys
+import tarfile
+from collections import Counter
+from pathlib import Path, PurePosixPath
+
+from tests.theano_compat.ported_suite import SRC, apply_fixes, pip_download, pip_install, port, run_pytest
+
+VERSION = "1.0.5"
+#: What Theano 1.0.5's tests import beyond NumPy, SciPy and pytest, each named (installed
+#: with ``--no-deps`` into a folder of the run, not into the environment): nose (its
+#: ``assert_raises``, ``attr``, ``SkipTest``), parameterized and six.
+REQUIREMENTS = ["nose==1.3.7", "parameterized==0.9.0", "six==1.17.0"]
+
+#: Theano's test files of its public API (paths in Theano's package, as it lays them out).
+PUBLIC_API_FILES = [
+    "tensor/tests/test_basic.py", "tensor/tests/test_elemwise.py",
+    "tensor/tests/test_subtensor.py", "tensor/tests/test_extra_ops.py",
+    "tensor/tests/test_nlinalg.py", "tensor/tests/test_slinalg.py",
+    "tensor/tests/test_sharedvar.py", "tensor/tests/test_shared_randomstreams.py",
+    "scan_module/tests/test_scan.py",
+    "tests/test_ifelse.py", "tests/test_gradient.py", "tests/test_rop.py", "tests/test_printing.py",
+    "compile/tests/test_function_module.py", "compile/tests/test_pfunc.py",
+    "compile/tests/test_shared.py", "compile/tests/test_builders.py",
+    "sparse/tests/test_basic.py",
+    "tensor/nnet/tests/test_nnet.py", "tensor/nnet/tests/test_conv.py",
+    "tensor/nnet/tests/test_abstract_conv.py", "tensor/nnet/tests/test_bn.py",
+    "tensor/nnet/tests/test_sigm.py",
+    "tensor/signal/tests/test_pool.py",
+    "sandbox/tests/test_rng_mrg.py",
+]
+
+#: Test data that Theano keeps beside its library code rather than in a ``tests`` folder:
+#: ``test_rng_mrg.py`` reads the Java reference samples of MRG31k3p from ``theano/sandbox/``
+#: (``os.path.split(theano.__file__)[0]``); extracted too, to the same place in
+#: ``symnb_tests``, where :data:`HARNESS_FIXES` sends the test.
+TEST_DATA = ["sandbox/samples_MRG31k3p_12_7_5.txt"]
+
+#: Theano's test helper that almost every test file imports (``utt``), in Theano's layout.
+UNITTEST_TOOLS = "tests/unittest_tools.py"
+
+#: The package the renamed tests and their helpers live in (Theano's layout under it).
+TESTS_PACKAGE = "symnb_tests"
+
+#: The changes today's Python (3.11), NumPy (2) and SciPy need in Theano 1.0.5's test
+#: files, none about symnb: {file under symnb_tests: [(text, replacement)]}, each text found
+#: (every occurrence replaced). docs/porting.md lists them with their reasons.
+_NUMPY_CAST = ("import numpy as np\n", "import numpy as np\n\n\n"
+               "class _NumpyCast:  # NumPy 2 removed np.cast: np.cast[t](x) was np.asarray(x).astype(t)\n"
+               "    def __getitem__(self, dtype):\n"
+               "        return lambda x: np.asarray(x).astype(dtype)\n\n\n"
+               "_np_cast = _NumpyCast()\n")
+ENVIRONMENT_FIXES: dict[str, list[tuple[str, str]]] = {
+    "tensor/tests/test_basic.py": [
+        # NumPy 1.25 removed numpy.testing.dec (nose's decorators); dec.skipif(condition,
+        # message) is unittest's skipIf(condition, reason).
+        ("from numpy.testing import dec, ", "from unittest import skipIf\nfrom numpy.testing import "),
+        ("@dec.skipif(", "@skipIf("),
+        # NumPy 1.24 removed the aliases np.float and np.complex of the builtins.
+        ("np.float(", "float("), ("np.complex(", "complex("),
+        # NumPy 2 removed np.find_common_type(arrays, [np.float16]): the arrays' common type,
+        # or float16 when none of them is floating point or complex (the scalar's kind wins).
+        ("        out_dtype = np.find_common_type(\n            [a.dtype for a in args], [np.float16])\n",
+         "        out_dtype = np.result_type(*[a.dtype for a in args])\n"
+         "        out_dtype = out_dtype if out_dtype.kind in 'fc' else np.dtype('float16')\n")],
+    "tensor/tests/test_nlinalg.py": [("from numpy.testing import dec, ", "from numpy.testing import ")],
+    "tensor/tests/test_slinalg.py": [("from numpy.testing import dec, ", "from numpy.testing import ")],
+    "scan_module/tests/test_scan.py": [("from numpy.testing import dec\n", "from unittest import skipIf\n"),
+                                       ("@dec.skipif(", "@skipIf(")],
+    # NumPy 2 removed np.product (np.prod) and np.cast (above).
+    "tensor/tests/test_subtensor.py": [("np.product(", "np.prod(")],
+    "tensor/tests/test_extra_ops.py": [("np.product(", "np.prod("), _NUMPY_CAST, ("np.cast[", "_np_cast[")],
+    "tensor/nnet/tests/test_nnet.py": [_NUMPY_CAST, ("np.cast[", "_np_cast[")],
+    "tests/test_gradient.py": [_NUMPY_CAST, ("np.cast[", "_np_cast[")],
+    "compile/tests/test_shared.py": [("np.float(", "float(")],
+}
+
+#: Where the renamed tests find what the harness placed (not about Python or NumPy):
+#: {file under symnb_tests: [(text, replacement)]}, applied as the environment fixes are.
+HARNESS_FIXES = {
+    # The MRG31k3p reference samples (TEST_DATA) are in symnb_tests/sandbox, not in symnb.
+    "sandbox/tests/test_rng_mrg.py": [("os.path.split(symnb.__file__)[0]", "os.path.split(symnb_tests.__file__)[0]"),
+                                      ("import symnb\n", "import symnb\nimport symnb_tests\n")],
+}
+
+#: What symnb does not have, by design, that the files use (sparse tensors, the graph
+#: optimizer's internals, in-place and BLAS ops), and why. Such a module is a stand-in, and
+#: a test that uses it is reported skipped with the reason (lacking_names.py).
+MISSING_MODULES = {
+    "symnb.sparse": "sparse tensors (symnb.sparse), which symnb does not have by design: "
+                    "its XLA programs use dense arrays",
+    "symnb.gof.opt": "Theano's graph optimizer (symnb.gof.opt), which symnb does not have by "
+                     "design: XLA optimizes the program",
+    "symnb.tensor.blas": "Theano's BLAS ops (symnb.tensor.blas), which symnb does not have by "
+                         "design: XLA chooses the BLAS calls",
+    "symnb.tensor.inplace": "Theano's in-place ops (symnb.tensor.inplace), which symnb does not "
+                            "have by design: XLA decides buffer reuse",
+}
+
+
+def download(dest: Path) -> tuple[Path, Path]:
+    """Theano's test files and test helpers (the members of its sdist under a ``tests``
+    folder of the ``theano`` package, nothing else) under ``dest``, and a folder with the
+    tests' requirements. Returns ``(the extracted theano folder, the requirements' folder)``."""
+    sdist = pip_download(f"theano=={VERSION}", dest, "--no-binary", ":all:")
+    root = f"Theano-{VERSION}/theano/"
+    with tarfile.open(sdist) as archive:
+        members = [m for m in archive.getmembers() if m.isfile()
+                   and (_is_test_file(m.name, root) or m.name[len(root):] in TEST_DATA)]
+        archive.extractall(dest, members=members,
+                           **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+    return dest / root, pip_install(REQUIREMENTS, dest / "site")
+
+
+def _is_test_file(name: str, root: str) -> bool:
+    """Whether the sdist member ``name`` is in a ``tests`` folder of the ``theano`` package."""
+    return name.startswith(root) and "tests" in PurePosixPath(name[len(root):]).parts[:-1]
+
+
+#: A dotted name with a ``tests`` part, after the rename: ``symnb.tensor.tests.test_basic``,
+#: ``symnb.tests`` (not ``symnb_tests``, nor a name merely starting with "tests").
+_TEST_MODULE = re.compile(r"\bsymnb((?:\.\w+)*?\.tests)\b")
+
+
+def rename_test_imports(text: str) -> str:
+    """``symnb.X.tests...`` (a renamed Theano test module or helper) becomes
+    ``symnb_tests.X.tests...``: the ported tests, not symnb, hold it."""
+    return _TEST_MODULE.sub(TESTS_PACKAGE + r"\1", text)
+
+
+def port_theano(theano_tests: Path, dest: Path) -> Path:
+    """The renamed tests in ``dest/symnb_tests`` (a package at every level), with the test
+    imports sent there and the environment fixes applied; returns ``dest``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    package = port(theano_tests, dest / TESTS_PACKAGE)
+    for path in package.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        renamed = rename_test_imports(text)
+        if renamed != text:
+            path.write_text(renamed, encoding="utf-8")
+    for folder in [package, *(p for p in package.rglob("*") if p.is_dir())]:
+        (folder / "__init__.py").touch()  # Theano's own __init__ (library code) is not copied
+    apply_fixes(package, ENVIRONMENT_FIXES)
+    apply_fixes(package, HARNESS_FIXES)
+    return dest
+
+
+def run_suite(ported: Path, site: Path, files: list[str] = PUBLIC_API_FILES,
+              timeout: float = 3000, force_imports: bool = False) -> dict:
+    """Run ``files`` (paths in Theano's layout) on symnb, in one pytest process.
+    ``force_imports``: the diagnosis of lacking_names.py (each test stops where it first
+    uses a name symnb lacks), not the suite's own outcome."""
+    plugin_dir = Path(__file__).resolve().parent
+    return run_pytest(ported, [f"{TESTS_PACKAGE}/{f}" for f in files], [site, plugin_dir],
+                      timeout=timeout,
+                      env={"SYMNB_PORT_MISSING_MODULES": json.dumps(MISSING_MODULES),
+                           "SYMNB_PORT_FORCE_IMPORTS": "1" if force_imports else "0"},
+                      # nose collected plain classes named test_... too (test_shared_options)
+                      options=["-p", "lacking_names", "-p", "nose_compat",
+                               "-o", "python_classes=Test test"])
+
+
+def per_file(result: dict, files: list[str] = PUBLIC_API_FILES) -> dict[str, dict[str, int]]:
+    """The counts by outcome of each test file (Theano's path), from ``run_suite``'s result."""
+    modules = {f"{TESTS_PACKAGE}.{f.removesuffix('.py').replace('/', '.')}": f for f in files}
+    counts: dict[str, Counter] = {f: Counter() for f in files}
+    for name, outcome in result["outcomes"]:
+        module = max((m for m in modules if name == m or name.startswith((m + ".", m + "::"))), key=len)
+        counts[modules[module]][outcome] += 1
+    return {f: dict(c) for f, c in counts.items()}
+
+
+def cause(message: str) -> str:
+    """What a failure stopped at, to count failures by cause: the first line of its message
+    (``AttributeError: module 'symnb.tensor' has no attribute 'raw_random'``), an assertion's
+    as "AssertionError" (its text is the test's values)."""
+    first = message.strip().splitlines()[0] if message.strip() else "(no message)"
+    if first.startswith(("assert ", "AssertionError")):
+        return "AssertionError (a value the test compares differs)"
+    return first[:160]
+
+
+def causes(result: dict) -> Counter:
+    """The failures and collection errors of ``run_suite``'s result, counted by cause."""
+    return Counter(cause(message) for _, message in result["failures"])
+
+
+def missing_names(ported: Path, files: list[str] = PUBLIC_API_FILES) -> dict[str, list[str]]:
+    """``{file: [the symnb names it uses that symnb lacks]}``, found by reading the code, not
+    running it: what each ``from symnb.X import a`` and ``import symnb.X`` names, and each
+    attribute of a module alias (``T.verify_grad`` after ``import symnb.tensor as T``). A
+    test file that stops at its first missing import shows the rest of its needs here.
+    Imports symnb from this checkout (and the modules named), so call it in a process of
+    its own (``python tests/theano_compat/theano_suite.py`` does)."""
+    if str(SRC) not in sys.path:
+        sys.path.insert(0, str(SRC))
+    return {f: _missing_in(ast.parse((ported / TESTS_PACKAGE / f).read_text(encoding="utf-8")))
+            for f in files}
+
+
+def _missing_in(tree: ast.Module) -> list[str]:
+    aliases, missing = {}, []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.split(".")[0] == "symnb":
+                    missing.append(_lacks(alias.name))
+                    aliases[alias.asname or "symnb"] = alias.name if alias.asname else "symnb"
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").split(".")[0] == "symnb":
+            for alias in node.names:
+                missing.append(_lacks(node.module, alias.name))
+                if _module(f"{node.module}.{alias.name}") is not None:
+                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases:
+            missing.append(_lacks(aliases[node.value.id], node.attr))
+    return sorted(set(filter(None, missing)))
+
+
+def _lacks(module: str, name: str | None = None) -> str | None:
+    """``module`` (or ``module.name``) when symnb lacks it, else None."""
+    found = _module(module)
+    if found is None:
+        return module
+    if name is None or hasattr(found, name) or _module(f"{module}.{name}") is not None:
+        return None
+    return f"{module}.{name}"
+
+
+def _module(name: str):
+    try:
+        return importlib.import_module(name)
+    except Exception:  # missing, or failing to import (the name is then what is lacking)
+        return None
+
+
+def prepare(work: Path) -> tuple[Path, Path]:
+    """The ported tests and the requirements' folder under ``work``, reusing what an earlier
+    call left there (delete ``work/ported`` to port again after changing the fixes)."""
+    theano_tests, site = work / "download" / f"Theano-{VERSION}" / "theano", work / "download" / "site"
+    if not site.exists():
+        theano_tests, site = download(work / "download")
+    ported = work / "ported"
+    if not ported.exists():
+        port_theano(theano_tests, ported)
+    return ported, site
+
+
+if __name__ == "__main__":  # python tests/theano_compat/theano_suite.py [--force-imports] [WORK_DIR] [FILE ...]
+    import tempfile
+
+    arguments = sys.argv[1:]
+    force = "--force-imports" in arguments
+    arguments = [a for a in arguments if a != "--force-imports"]
+    work = Path(arguments[0]) if arguments else Path(tempfile.mkdtemp())
+    files = arguments[1:] or PUBLIC_API_FILES
+    work.mkdir(parents=True, exist_ok=True)
+    ported, site = prepare(work)
+    result = run_suite(ported, site, files, timeout=36000, force_imports=force)
+    print(result["counts"])
+    print("per file (test_theano_suite.py's EXPECTED):" if not force else "per file, imports forced:")
+    for name, counts in per_file(result, files).items():
+        print(f"    {name!r}: {counts},")
+    for reason, count in sorted(result["skips"].items()):
+        print(f"skipped {count}: {reason}")
+    lacking = missing_names(ported, files + [UNITTEST_TOOLS])
+    for name, count in Counter(n for names in lacking.values() for n in names).most_common():
+        print(f"used by {count} files, lacking: {name}")
+    for text, count in causes(result).most_common():
+        print(f"{count} stopped at: {text}")
+    for name, message in result["failures"]:
+        print(f"{name}: {message[:300]}")
