@@ -22,9 +22,6 @@ class NotInSymnbError(SymnbError, AttributeError):
     what to use instead)."""
 
 
-_LINALG = ("linear algebra beyond dot products (matrix_inverse, det, eigh, cholesky, solve...) "
-           "is not in this release")
-
 #: module -> {Theano name: what to use instead, or why it is absent}
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
@@ -42,8 +39,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "inplace": "symnb has no in-place ops: XLA decides buffer reuse; use the plain function "
                    "(T.exp for exp_inplace)",
         "blas": "XLA chooses the BLAS calls: use T.dot / T.matmul",
-        "nlinalg": _LINALG,
-        "slinalg": _LINALG,
         "fft": "FFTs are not in this release",
         "mgrid": "not in this release: build grids with T.arange and broadcasting",
         "ogrid": "not in this release: build grids with T.arange and broadcasting",

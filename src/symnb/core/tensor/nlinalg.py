@@ -1,0 +1,496 @@
+"""Theano's ``theano.tensor.nlinalg``: linear algebra on matrices, ``numpy.linalg``'s.
+
+Ops: ``MatrixInverse``, ``MatrixPinv``, ``Det``, ``Eig``, ``Eigh`` (and its gradient
+``EighGrad``), ``QRFull``/``QRIncomplete``, ``SVD``; functions built from existing ops:
+``matrix_dot``, ``matrix_power``, ``trace``, ``diag``, ``extract_diag``, ``alloc_diag``,
+``norm``, ``tensorinv``, ``tensorsolve``. Dtypes follow ``numpy.linalg``
+(``linalg_base``); gradients are Theano's formulas. Where Theano had no gradient (QR,
+SVD, Eig), ``sn.grad`` refuses and says so rather than letting zeros through.
+
+Differences from Theano, each to avoid a silently wrong number: integer inputs give
+float64 results (Theano truncated them to the input's integer dtype); ``eig`` keeps
+Theano's real outputs but raises where an eigenvalue is complex (Theano dropped the
+imaginary parts); ``matrix_power`` of a negative power inverts (Theano returned 1);
+``norm`` of a vector takes ``abs(x) ** ord`` (Theano's ``abs(x ** ord)`` is NaN for
+fractional orders of negative entries).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.op import Op
+from symnb.core.graph.type import TensorType
+from symnb.core.tensor import math as m
+from symnb.core.tensor.alloc import arange, eye, zeros_like
+from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.blas import dot
+from symnb.core.tensor.linalg_base import (
+    LinAlgOp, check_square, linalg_dtype, matrix_operand, no_gradient,
+)
+from symnb.core.tensor.linalg_formulas import eigh_grad
+from symnb.core.tensor.math_extra import diag
+from symnb.core.tensor.reduction import max as _max, min as _min, sum as _sum
+from symnb.core.tensor.shape import dimshuffle, product, reshape, shape_i, transpose
+from symnb.core.tensor.slinalg import solve
+from symnb.core.tensor.subtensor import getitem
+
+__all__ = ["MatrixInverse", "matrix_inverse", "MatrixPinv", "pinv", "Det", "det", "Eig", "eig",
+           "Eigh", "eigh", "EighGrad", "QRFull", "QRIncomplete", "qr", "SVD", "svd",
+           "matrix_dot", "matrix_power", "trace", "diag", "extract_diag", "alloc_diag", "norm",
+           "tensorinv", "tensorsolve"]
+
+
+def square_shape(shape: Sequence[int | None]) -> tuple[int | None, int | None]:
+    """The static shape of a square matrix whose static shape is ``shape``: a length
+    known on either axis is known on both."""
+    n = shape[0] if shape[0] is not None else shape[1]
+    return (n, n)
+
+
+class MatrixInverse(LinAlgOp):
+    """``numpy.linalg.inv`` of a square matrix (Theano's ``MatrixInverse``)."""
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("matrix_inverse", x, self, square=True)
+        dtype = linalg_dtype("matrix_inverse", x, op=self)
+        return Apply(self, [x], [TensorType(dtype, square_shape(x.type.shape))])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        check_square("matrix_inverse", node, 0, x)
+        try:
+            result = np.linalg.inv(x)
+        except np.linalg.LinAlgError:
+            raise np.linalg.LinAlgError(self.failure(node)) from None
+        return [np.asarray(result, dtype=node.outputs[0].type.dtype)]
+
+    def failure(self, node: Apply) -> str:
+        return (f"matrix_inverse: {label(node.inputs[0])!r} is singular (its inverse is not "
+                f"finite)")
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [input_shapes[0]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        # d(x^-1) = -x^-1 dx x^-1, so the gradient is -(x^-1)^T g (x^-1)^T.
+        (inverse,) = outputs
+        (g,) = output_grads
+        return [m.neg(transpose(matrix_dot(inverse, transpose(g), inverse)))]
+
+
+matrix_inverse = MatrixInverse()
+
+
+class MatrixPinv(Op):
+    """``numpy.linalg.pinv``: the Moore-Penrose pseudo-inverse of a matrix (Theano's
+    ``MatrixPinv``); singular values below ``max(M, N) * eps`` times the largest are
+    dropped, as in NumPy 2 and JAX."""
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("pinv", x, self)
+        dtype = linalg_dtype("pinv", x, op=self)
+        return Apply(self, [x], [TensorType(dtype, tuple(reversed(x.type.shape)))])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        dtype = node.outputs[0].type.dtype
+        return [np.asarray(np.linalg.pinv(x.astype(dtype), rtol=pinv_rtol(x.shape, dtype)),
+                           dtype=dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [tuple(reversed(input_shapes[0]))]
+
+    def L_op(self, inputs, outputs, output_grads):
+        # Theano's formula (Wikipedia, "Moore-Penrose inverse", derivative).
+        (x,), (z,), (gz,) = inputs, outputs, output_grads
+        x_z, z_x = dot(x, z), dot(z, x)
+        grad = m.add(m.add(m.neg(matrix_dot(z, transpose(gz), z)),
+                           matrix_dot(z, transpose(z), gz, m.sub(eye(shape_i(x_z, 0), dtype=x_z.dtype), x_z))),
+                     matrix_dot(m.sub(eye(shape_i(z_x, 0), dtype=z_x.dtype), z_x), gz, transpose(z), z))
+        return [transpose(grad)]
+
+
+def pinv_rtol(shape: Sequence[int], dtype: str) -> float:
+    """The relative cutoff of small singular values: ``max(M, N) * eps``."""
+    return max(shape) * float(np.finfo(dtype).eps)
+
+
+pinv = MatrixPinv()
+
+
+class Det(Op):
+    """``numpy.linalg.det`` of a square matrix, a scalar (Theano's ``Det``)."""
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("det", x, self, square=True)
+        return Apply(self, [x], [TensorType(linalg_dtype("det", x, op=self), ())])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        check_square("det", node, 0, x)
+        return [np.asarray(np.linalg.det(x), dtype=node.outputs[0].type.dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [()]
+
+    def L_op(self, inputs, outputs, output_grads):
+        # d det(x) = det(x) tr(x^-1 dx): the gradient is g det(x) x^-T.
+        (x,), (d,), (g,) = inputs, outputs, output_grads
+        return [m.mul(m.mul(g, d), transpose(matrix_inverse(x)))]
+
+    def display_name(self) -> str:
+        return "Det"
+
+
+det = Det()
+
+
+class Eig(LinAlgOp):
+    """``numpy.linalg.eig``: eigenvalues and right eigenvectors of a square matrix, real
+    as in Theano, whose outputs are of the input's real dtype. Where an eigenvalue is
+    complex, it raises (Theano silently dropped the imaginary parts)."""
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("eig", x, self, square=True)
+        dtype = linalg_dtype("eig", x, op=self)
+        n, _ = square_shape(x.type.shape)
+        return Apply(self, [x], [TensorType(dtype, (n,)), TensorType(dtype, (n, n))])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        check_square("eig", node, 0, x)
+        w, v = np.linalg.eig(x)
+        if np.iscomplexobj(w) and np.any(w.imag != 0):
+            raise np.linalg.LinAlgError(self.failure(node))
+        dtype = node.outputs[0].type.dtype
+        return [np.asarray(w.real, dtype=dtype), np.asarray(v.real, dtype=dtype)]
+
+    def failure(self, node: Apply) -> str:
+        return (f"eig: {label(node.inputs[0])!r} has complex eigenvalues; eig's outputs are "
+                f"real (Theano's); use eigh for a symmetric matrix")
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        n = input_shapes[0][0]
+        return [(n,), (n, n)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return no_gradient(self, "; eigh has one, for symmetric matrices")
+
+
+eig = Eig()
+
+
+class Eigh(Op):
+    """``numpy.linalg.eigh``: eigenvalues (ascending) and eigenvectors of a symmetric
+    matrix, read from its lower (``UPLO='L'``) or upper triangle (Theano's ``Eigh``)."""
+
+    __props__ = ("UPLO",)
+
+    def __init__(self, UPLO: str = "L") -> None:
+        if UPLO not in ("L", "U"):
+            raise build_error(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
+        self.UPLO = UPLO
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("eigh", x, self, square=True)
+        dtype = linalg_dtype("eigh", x, op=self)
+        n, _ = square_shape(x.type.shape)
+        return Apply(self, [x], [TensorType(dtype, (n,)), TensorType(dtype, (n, n))])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        check_square("eigh", node, 0, x)
+        w, v = np.linalg.eigh(x, self.UPLO)
+        dtype = node.outputs[0].type.dtype
+        return [np.asarray(w, dtype=dtype), np.asarray(v, dtype=dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        n = input_shapes[0][0]
+        return [(n,), (n, n)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        (x,), (w, v) = inputs, outputs
+        gw, gv = (zeros_like(out) if g is None else g for out, g in zip(outputs, output_grads))
+        return [EighGrad(self.UPLO)(x, w, v, gw, gv)]
+
+
+def eigh(a: Any, UPLO: str = "L") -> list[Variable]:
+    """``[w, v]``: eigenvalues (ascending) and eigenvectors of the symmetric matrix ``a``,
+    read from its lower (``UPLO='L'``) or upper triangle (``numpy.linalg.eigh``)."""
+    return Eigh(UPLO)(a)
+
+
+class EighGrad(Op):
+    """The gradient of ``eigh(x)`` given those of its eigenvalues and eigenvectors
+    (Theano's ``EighGrad``); nonzero on the triangle ``eigh`` reads only."""
+
+    __props__ = ("UPLO",)
+
+    def __init__(self, UPLO: str = "L") -> None:
+        self.UPLO = UPLO
+
+    def make_node(self, x: Any, w: Any, v: Any, gw: Any, gv: Any) -> Apply:
+        x, w, v, gw, gv = (as_tensor_variable(a) for a in (x, w, v, gw, gv))
+        for var, ndim in ((x, 2), (w, 1), (v, 2), (gw, 1), (gv, 2)):
+            matrix_operand("EighGrad", var, self, ndims=(ndim,))
+        dtype = str(np.result_type(*(a.dtype for a in (x, w, v, gw, gv))))
+        return Apply(self, [x, w, v, gw, gv], [TensorType(dtype, x.type.shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        _, w, v, gw, gv = inputs
+        grad = eigh_grad(np, w, v, gw, gv, self.UPLO == "L")
+        return [np.asarray(grad, dtype=node.outputs[0].type.dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [input_shapes[0]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return no_gradient(self)
+
+
+class QRFull(Op):
+    """``numpy.linalg.qr`` returning ``q`` and ``r`` (modes ``'reduced'`` and
+    ``'complete'``; Theano's ``QRFull``)."""
+
+    __props__ = ("mode",)
+
+    def __init__(self, mode: str = "reduced") -> None:
+        self.mode = mode
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("qr", x, self)
+        dtype = linalg_dtype("qr", x, op=self)
+        q_shape, r_shape = _qr_shapes(self.mode, x.type.shape, _static_min)
+        return Apply(self, [x], [TensorType(dtype, q_shape), TensorType(dtype, r_shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        q, r = np.linalg.qr(inputs[0], self.mode)
+        return [np.asarray(v, dtype=out.type.dtype) for v, out in zip((q, r), node.outputs)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return list(_qr_shapes(self.mode, input_shapes[0], m.minimum))
+
+    def L_op(self, inputs, outputs, output_grads):
+        return no_gradient(self)
+
+
+class QRIncomplete(Op):
+    """``numpy.linalg.qr(x, 'r')``: the upper-triangular ``r`` alone (Theano's
+    ``QRIncomplete``)."""
+
+    __props__ = ("mode",)
+
+    def __init__(self, mode: str = "r") -> None:
+        self.mode = mode
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("qr", x, self)
+        dtype = linalg_dtype("qr", x, op=self)
+        return Apply(self, [x], [TensorType(dtype, _qr_shapes("reduced", x.type.shape, _static_min)[1])])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.asarray(np.linalg.qr(inputs[0], "r"), dtype=node.outputs[0].type.dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [_qr_shapes("reduced", input_shapes[0], m.minimum)[1]]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return no_gradient(self)
+
+
+def _static_min(a: int | None, b: int | None) -> int | None:
+    return None if a is None or b is None else min(a, b)
+
+
+def _qr_shapes(mode: str, shape: Sequence[Any], minimum: Any) -> tuple[tuple, tuple]:
+    rows, cols = shape
+    if mode == "complete":
+        return (rows, rows), (rows, cols)
+    k = minimum(rows, cols)
+    return (rows, k), (k, cols)
+
+
+def qr(a: Any, mode: str = "reduced") -> Any:
+    """``numpy.linalg.qr``: ``[q, r]`` for modes ``'reduced'`` (the default: ``(M, K)`` and
+    ``(K, N)``, ``K = min(M, N)``) and ``'complete'`` (``(M, M)`` and ``(M, N)``), ``r``
+    alone for ``'r'``. NumPy's ``'raw'`` (LAPACK's Householder form) has no XLA
+    counterpart and is refused."""
+    if mode == "r":
+        return QRIncomplete("r")(a)
+    if mode not in ("reduced", "complete"):
+        raise build_error(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}"
+                          + (" ('raw' has no XLA counterpart)" if mode == "raw" else ""),
+                          NotImplementedError if mode == "raw" else ValueError)
+    return QRFull(mode)(a)
+
+
+class SVD(Op):
+    """``numpy.linalg.svd`` (Theano's ``SVD``): ``[u, s, vt]``, or ``s`` alone when
+    ``compute_uv`` is False; ``u`` and ``vt`` square (``full_matrices``) or ``(M, K)`` and
+    ``(K, N)``."""
+
+    __props__ = ("full_matrices", "compute_uv")
+
+    def __init__(self, full_matrices: bool = True, compute_uv: bool = True) -> None:
+        self.full_matrices = bool(full_matrices)
+        self.compute_uv = bool(compute_uv)
+
+    def make_node(self, x: Any) -> Apply:
+        x = matrix_operand("svd", x, self)
+        dtype = linalg_dtype("svd", x, op=self)
+        shapes = self._shapes(x.type.shape, _static_min)
+        return Apply(self, [x], [TensorType(dtype, shape) for shape in shapes])
+
+    def _shapes(self, shape: Sequence[Any], minimum: Any) -> list[tuple]:
+        rows, cols = shape
+        k = minimum(rows, cols)
+        if not self.compute_uv:
+            return [(k,)]
+        if self.full_matrices:
+            return [(rows, rows), (k,), (cols, cols)]
+        return [(rows, k), (k,), (k, cols)]
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        result = np.linalg.svd(inputs[0], self.full_matrices, self.compute_uv)
+        values = result if self.compute_uv else (result,)
+        return [np.asarray(v, dtype=out.type.dtype) for v, out in zip(values, node.outputs)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return self._shapes(input_shapes[0], m.minimum)
+
+    def L_op(self, inputs, outputs, output_grads):
+        return no_gradient(self)
+
+
+def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+    """``numpy.linalg.svd``: ``[u, s, vt]`` (``s`` alone when ``compute_uv`` is False)."""
+    return SVD(full_matrices, compute_uv)(a)
+
+
+# -- functions built from other ops (their gradients come with them) ---------------------
+
+def matrix_dot(*args: Any) -> Variable:
+    """``dot(dot(a0, a1), a2) ...``: the product of several matrices, in order."""
+    result = as_tensor_variable(args[0])
+    for arg in args[1:]:
+        result = dot(result, arg)
+    return result
+
+
+def matrix_power(M: Any, n: int) -> Variable:
+    """``M`` to the integer power ``n`` (``numpy.linalg.matrix_power``): by repeated
+    squaring; the identity for 0, powers of the inverse below 0."""
+    M = matrix_operand("matrix_power", M, square=True)
+    n = int(n)
+    if n == 0:
+        return eye(shape_i(M, 0), dtype=M.dtype)
+    power = matrix_inverse(M) if n < 0 else M
+    result, remaining = None, abs(n)
+    while remaining:  # the bits of |n|, least significant first
+        if remaining & 1:
+            result = power if result is None else dot(result, power)
+        remaining >>= 1
+        if remaining:
+            power = dot(power, power)
+    return result
+
+
+def trace(X: Any) -> Variable:
+    """The sum of the main diagonal of ``X``."""
+    return _sum(extract_diag(X))
+
+
+def extract_diag(x: Any) -> Variable:
+    """The main diagonal of ``x`` (``numpy.diagonal(x)``: of axes 0 and 1, as the last
+    axis of the result; Theano's ``ExtractDiag()``)."""
+    x = as_tensor_variable(x)
+    if x.ndim < 2:
+        raise build_error(f"extract_diag: {label(x)!r} ({x.type.short()}) has {x.ndim} "
+                          f"dimension(s); it needs at least 2", TypeError, inputs=[x])
+    positions = arange(m.minimum(shape_i(x, 0), shape_i(x, 1)))
+    along_first = getitem(x, (positions, positions))
+    return dimshuffle(along_first, list(range(1, x.ndim - 1)) + [0])
+
+
+def alloc_diag(x: Any) -> Variable:
+    """The square matrix with the vector ``x`` on its diagonal (Theano's ``AllocDiag()``)."""
+    x = matrix_operand("alloc_diag", x, ndims=(1,))
+    return diag(x)
+
+
+def norm(x: Any, ord: Any = None) -> Variable:
+    """Theano's ``norm``: of a vector, ``ord`` None (2-norm), ``'inf'``/``'-inf'`` (or
+    ``np.inf``), 0 (the count of nonzero entries) or a number ``p`` (``sum(|x|^p)^(1/p)``);
+    of a matrix, None or ``'fro'`` (Frobenius), ``'inf'``/``'-inf'`` (max/min row sum of
+    ``|x|``), 1/-1 (max/min column sum)."""
+    x = as_tensor_variable(x)
+    ord = {np.inf: "inf", -np.inf: "-inf"}.get(ord, ord) if not isinstance(ord, str) else ord
+    if x.ndim == 1:
+        return _vector_norm(x, ord)
+    if x.ndim == 2:
+        return _matrix_norm(x, ord)
+    raise build_error(f"norm: {label(x)!r} ({x.type.short()}) must be a vector or a matrix",
+                      NotImplementedError if x.ndim > 2 else ValueError, inputs=[x])
+
+
+def _vector_norm(x: Variable, ord: Any) -> Variable:
+    magnitude = m.abs(x)
+    if ord is None:
+        return m.sqrt(_sum(m.square(x)))
+    if ord == "inf":
+        return _max(magnitude)
+    if ord == "-inf":
+        return _min(magnitude)
+    if ord == 0:
+        return _sum(m.neq(x, 0), dtype="int64")
+    if isinstance(ord, (int, float)) and not isinstance(ord, bool):
+        return m.pow(_sum(m.pow(magnitude, ord)), 1.0 / ord)
+    raise build_error(f"norm: invalid norm order {ord!r} for the vector {label(x)!r}", inputs=[x])
+
+
+def _matrix_norm(x: Variable, ord: Any) -> Variable:
+    magnitude = m.abs(x)
+    if ord is None or ord == "fro":
+        return m.sqrt(_sum(m.square(x)))
+    rows, cols = _sum(magnitude, axis=1), _sum(magnitude, axis=0)
+    chosen = {"inf": (_max, rows), "-inf": (_min, rows), 1: (_max, cols), -1: (_min, cols)}.get(ord)
+    if chosen is None:
+        raise build_error(f"norm: order {ord!r} is not supported for the matrix {label(x)!r} "
+                          f"(None, 'fro', 'inf', '-inf', 1 and -1 are, as in Theano)", inputs=[x])
+    reduce, sums = chosen
+    return reduce(sums)
+
+
+def tensorinv(a: Any, ind: int = 2) -> Variable:
+    """``numpy.linalg.tensorinv``: the inverse of ``a`` for ``tensordot(., ., ind)``, of
+    shape ``a.shape[ind:] + a.shape[:ind]``; ``a`` must be "square"
+    (``prod(a.shape[:ind]) == prod(a.shape[ind:])``)."""
+    a = as_tensor_variable(a)
+    ind = int(ind)
+    if not 0 < ind < a.ndim:
+        raise build_error(f"tensorinv: ind must be in 1..{a.ndim - 1} for {label(a)!r} "
+                          f"({a.type.short()}), got {ind}", ValueError, inputs=[a])
+    lengths = [shape_i(a, i) for i in range(a.ndim)]
+    inverse = matrix_inverse(reshape(a, [product(lengths[:ind]), product(lengths[ind:])]))
+    return reshape(inverse, lengths[ind:] + lengths[:ind])
+
+
+def tensorsolve(a: Any, b: Any, axes: Sequence[int] | None = None) -> Variable:
+    """``numpy.linalg.tensorsolve``: ``x`` such that ``tensordot(a, x, x.ndim) == b``;
+    ``axes`` of ``a`` are moved to the end first."""
+    a, b = as_tensor_variable(a), as_tensor_variable(b)
+    if axes is not None:
+        order = [i for i in range(a.ndim) if i not in [k % a.ndim for k in axes]]
+        a = transpose(a, order + [k % a.ndim for k in axes])
+    if not 0 <= b.ndim < a.ndim:
+        raise build_error(f"tensorsolve: {label(a)!r} ({a.type.short()}) needs more dimensions "
+                          f"than {label(b)!r} ({b.type.short()})", ValueError, inputs=[a, b])
+    solved = [shape_i(a, i) for i in range(b.ndim, a.ndim)]
+    rows = product([shape_i(a, i) for i in range(b.ndim)])
+    solution = solve(reshape(a, [rows, product(solved)]), reshape(b, [rows]))
+    return reshape(solution, solved)
