@@ -51,7 +51,9 @@ def _require_finite(node: Apply, result, read) -> None:
 
 
 def _solve_triangular(a, b, lower: bool):
-    return jsl.solve_triangular(a, b, lower=lower)
+    """``a^-1 b`` reading one triangle of ``a``: the other is masked, since XLA's solve
+    lets a NaN there through (NumPy's and SciPy's never read it)."""
+    return jsl.solve_triangular(jnp.tril(a) if lower else jnp.triu(a), b, lower=lower)
 
 
 def _square_check(fn_name: str, x, position: int = 0) -> None:
@@ -182,7 +184,7 @@ def _solve(op, node):
             read = a
         else:
             lower = op.triangle == "lower"
-            x = jsl.solve_triangular(a, b, lower=lower)
+            x = _solve_triangular(a, b, lower)
             read = jnp.tril(a) if lower else jnp.triu(a)
         _require_finite(node, x, [read, b])
         return x
