@@ -243,3 +243,29 @@ def test_reachable_as_theano_spells_it():
     assert T.nlinalg is module
     assert isinstance(T.nlinalg.matrix_inverse, T.nlinalg.MatrixInverse)
     assert T.nlinalg.diag is T.diag  # Theano's nlinalg.diag: T.diag without its k
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_lstsq(dtype, rng):
+    tall = rng.normal(size=(6, 3)).astype(dtype)
+    for b in (rng.normal(size=6).astype(dtype), rng.normal(size=(6, 2)).astype(dtype)):
+        a_var, b_var = symbolic_like(tall, "a"), symbolic_like(b, "b")
+        outputs = nlinalg.lstsq()(a_var, b_var, -1.0)
+        x, residuals, rank, s = np.linalg.lstsq(tall, b, rcond=-1)
+        compiled = sn.function([a_var, b_var], outputs)(tall, b)
+        for got in ([o.test_value for o in outputs], compiled):
+            assert [g.dtype for g in got] == [np.dtype(dtype)] * 2 + [np.dtype("int64"), np.dtype(dtype)]
+            for actual, expected in zip(got, (x, residuals, rank, s)):
+                np.testing.assert_allclose(actual, expected, rtol=RTOL[dtype] * 10, atol=RTOL[dtype] * 10)
+    # rank-deficient and wide: NumPy gives no residuals; symnb gives them (see the op)
+    deficient = np.hstack([tall, tall[:, :1]]).astype("float64")
+    b = rng.normal(size=6)
+    a_var, b_var = symbolic_like(deficient, "a"), symbolic_like(b, "b")
+    outputs = nlinalg.lstsq()(a_var, b_var)
+    x, _, rank, s = np.linalg.lstsq(deficient, b)
+    compiled = sn.function([a_var, b_var], outputs)(deficient, b)
+    for got in ([o.test_value for o in outputs], compiled):
+        np.testing.assert_allclose(got[0], x, atol=1e-10)
+        np.testing.assert_allclose(got[1], [np.sum((b - deficient @ x) ** 2)], atol=1e-10)
+        assert got[2] == rank == 3
+        np.testing.assert_allclose(got[3], s, atol=1e-10)

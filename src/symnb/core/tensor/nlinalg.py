@@ -1,11 +1,11 @@
 """Theano's ``theano.tensor.nlinalg``: linear algebra on matrices, ``numpy.linalg``'s.
 
 Ops: ``MatrixInverse``, ``MatrixPinv``, ``Det``, ``Eig``, ``Eigh`` (and its gradient
-``EighGrad``), ``QRFull``/``QRIncomplete``, ``SVD``; functions built from existing ops:
+``EighGrad``), ``QRFull``/``QRIncomplete``, ``SVD``, ``lstsq``; functions built from existing ops:
 ``matrix_dot``, ``matrix_power``, ``trace``, ``diag``, ``extract_diag``, ``alloc_diag``,
 ``norm``, ``tensorinv``, ``tensorsolve``. Dtypes follow ``numpy.linalg``
 (``linalg_base``); gradients are Theano's formulas. Where Theano had no gradient (QR,
-SVD, Eig), ``sn.grad`` refuses and says so rather than letting zeros through.
+SVD, Eig, lstsq), ``sn.grad`` refuses and says so rather than letting zeros through.
 
 Differences from Theano, each to avoid a silently wrong number: integer inputs give
 float64 results (Theano truncated them to the input's integer dtype); ``eig`` keeps
@@ -40,7 +40,7 @@ from symnb.core.tensor.slinalg import solve
 from symnb.core.tensor.subtensor import getitem
 
 __all__ = ["MatrixInverse", "matrix_inverse", "MatrixPinv", "pinv", "Det", "det", "Eig", "eig",
-           "Eigh", "eigh", "EighGrad", "QRFull", "QRIncomplete", "qr", "SVD", "svd",
+           "Eigh", "eigh", "EighGrad", "QRFull", "QRIncomplete", "qr", "SVD", "svd", "lstsq",
            "matrix_dot", "matrix_power", "trace", "diag", "extract_diag", "alloc_diag", "norm",
            "tensorinv", "tensorsolve"]
 
@@ -370,6 +370,54 @@ class SVD(Op):
 def svd(a: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
     """``numpy.linalg.svd``: ``[u, s, vt]`` (``s`` alone when ``compute_uv`` is False)."""
     return SVD(full_matrices, compute_uv)(a)
+
+
+class lstsq(Op):  # noqa: N801  (Theano's name for the class: T.nlinalg.lstsq()(a, b, rcond))
+    """``numpy.linalg.lstsq(a, b, rcond)``: ``[x, residuals, rank, s]``, the least-squares
+    solution of ``a x = b`` (``b`` a vector or a matrix), the sums of squared residuals
+    per column of ``b``, the effective rank of ``a`` and its singular values; singular
+    values below ``rcond`` times the largest count as zero (``rcond`` omitted or None:
+    ``max(M, N) * eps``, NumPy's default; negative: ``eps``).
+
+    The residuals are always computed (one per column of ``b``, one for a vector ``b``):
+    NumPy returns an empty array where ``rank < N`` or ``M <= N``, a length that depends
+    on the values, which no compiled program can have.
+    """
+
+    def make_node(self, a: Any, b: Any, rcond: Any = None) -> Apply:
+        a = matrix_operand("lstsq", a, self)
+        b = matrix_operand("lstsq", b, self, ndims=(1, 2))
+        if a.type.shape[0] is not None and b.type.shape[0] is not None \
+                and a.type.shape[0] != b.type.shape[0]:
+            raise build_error(f"lstsq: {label(a)!r} ({a.type.short()}) and {label(b)!r} "
+                              f"({b.type.short()}) need as many rows", ValueError, op=self, inputs=[a, b])
+        dtype = linalg_dtype("lstsq", a, b, op=self)
+        inputs = [a, b] if rcond is None else [a, b, as_tensor_variable(rcond)]
+        rows, cols = a.type.shape
+        columns = tuple(b.type.shape[1:])
+        outputs = [TensorType(dtype, (cols,) + columns), TensorType(dtype, columns or (1,)),
+                   TensorType("int64", ()), TensorType(dtype, (_static_min(rows, cols),))]
+        return Apply(self, inputs, outputs)
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        dtype = node.outputs[0].type.dtype
+        a, b = inputs[0].astype(dtype), inputs[1].astype(dtype)
+        if a.shape[0] != b.shape[0]:
+            raise ValueError(f"lstsq: {label(node.inputs[0])!r} has {a.shape[0]} rows and "
+                             f"{label(node.inputs[1])!r} has {b.shape[0]}; they need as many")
+        rcond = float(inputs[2]) if len(inputs) == 3 else pinv_rtol(a.shape, dtype)
+        x, _, rank, s = np.linalg.lstsq(a, b, rcond=rcond)
+        residuals = np.atleast_1d(np.sum(np.square(b - a @ x), axis=0))
+        values = (x, residuals, np.asarray(rank), s)
+        return [np.asarray(v, dtype=out.type.dtype) for v, out in zip(values, node.outputs)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        (rows, cols), b_shape = input_shapes[0], input_shapes[1]
+        columns = tuple(b_shape[1:])
+        return [(cols,) + columns, columns or (1,), (), (m.minimum(rows, cols),)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        return no_gradient(self, "; pinv(a) . b has one")
 
 
 # -- functions built from other ops (their gradients come with them) ---------------------

@@ -148,6 +148,18 @@ def _svd(op, node):
     return svd
 
 
+@lower.register(nlinalg.lstsq)
+def _lstsq(op, node):
+    def lstsq(a, b, rcond=None):
+        a, b = _in(node, a, b)
+        if rcond is None:
+            rcond = nlinalg.pinv_rtol(a.shape, str(a.dtype))
+        x, residuals, rank, s = jnp.linalg.lstsq(a, b, rcond)  # residuals always: see the op
+        return x, residuals, rank.astype("int64"), s
+
+    return lstsq
+
+
 @lower.register(slinalg.Cholesky)
 def _cholesky(op, node):
     def cholesky(x):
