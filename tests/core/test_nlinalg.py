@@ -269,3 +269,22 @@ def test_lstsq(dtype, rng):
         np.testing.assert_allclose(got[1], [np.sum((b - deficient @ x) ** 2)], atol=1e-10)
         assert got[2] == rank == 3
         np.testing.assert_allclose(got[3], s, atol=1e-10)
+
+
+def test_infer_shape_of_every_linalg_op_matches_perform(rng):
+    from symnb.tensor import slinalg
+
+    tall, wide = rng.normal(size=(5, 3)), rng.normal(size=(3, 5))
+    square = well_conditioned(rng, 4, "float64")
+    x, w = symbolic_like(tall, "x"), symbolic_like(wide, "w")
+    a, b = symbolic_like(square, "a"), symbolic_like(rng.normal(size=(4, 2)), "b")
+    outputs = [nlinalg.matrix_inverse(a), nlinalg.pinv(x), nlinalg.det(a), *nlinalg.eig(T.dot(a, a.T)),
+               *nlinalg.eigh(a), *nlinalg.qr(x), *nlinalg.qr(w, "complete"), nlinalg.qr(w, "r"),
+               *nlinalg.svd(x), *nlinalg.svd(w, False), nlinalg.svd(x, compute_uv=False),
+               *nlinalg.lstsq()(x, x[:, 0]), *nlinalg.lstsq()(x, x),
+               slinalg.cholesky(T.dot(a, a.T)), slinalg.solve(a, b), slinalg.solve(a, b[:, 0]),
+               slinalg.eigvalsh(a, None), slinalg.expm(a)]
+    for node in {id(o.owner): o.owner for o in outputs}.values():
+        shapes = node.op.infer_shape(node, [v.test_value.shape for v in node.inputs])
+        assert [tuple(int(n) for n in s) for s in shapes] == [o.test_value.shape for o in node.outputs], \
+            node.op

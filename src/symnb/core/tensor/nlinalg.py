@@ -265,7 +265,7 @@ class QRFull(Op):
     def make_node(self, x: Any) -> Apply:
         x = matrix_operand("qr", x, self)
         dtype = linalg_dtype("qr", x, op=self)
-        q_shape, r_shape = _qr_shapes(self.mode, x.type.shape, _static_min)
+        q_shape, r_shape = _qr_shapes(self.mode, x.type.shape)
         return Apply(self, [x], [TensorType(dtype, q_shape), TensorType(dtype, r_shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -273,7 +273,7 @@ class QRFull(Op):
         return [np.asarray(v, dtype=out.type.dtype) for v, out in zip((q, r), node.outputs)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        return list(_qr_shapes(self.mode, input_shapes[0], m.minimum))
+        return list(_qr_shapes(self.mode, input_shapes[0]))
 
     def L_op(self, inputs, outputs, output_grads):
         return no_gradient(self)
@@ -291,27 +291,33 @@ class QRIncomplete(Op):
     def make_node(self, x: Any) -> Apply:
         x = matrix_operand("qr", x, self)
         dtype = linalg_dtype("qr", x, op=self)
-        return Apply(self, [x], [TensorType(dtype, _qr_shapes("reduced", x.type.shape, _static_min)[1])])
+        return Apply(self, [x], [TensorType(dtype, _qr_shapes("reduced", x.type.shape)[1])])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return [np.asarray(np.linalg.qr(inputs[0], "r"), dtype=node.outputs[0].type.dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        return [_qr_shapes("reduced", input_shapes[0], m.minimum)[1]]
+        return [_qr_shapes("reduced", input_shapes[0])[1]]
 
     def L_op(self, inputs, outputs, output_grads):
         return no_gradient(self)
 
 
-def _static_min(a: int | None, b: int | None) -> int | None:
-    return None if a is None or b is None else min(a, b)
+def _shorter(a: Any, b: Any) -> Any:
+    """The smaller of two lengths: ints (None where not known: static shapes) or
+    symbolic scalars (shapes for ``infer_shape``)."""
+    if a is None or b is None:
+        return None
+    if isinstance(a, (int, np.integer)) and isinstance(b, (int, np.integer)):
+        return min(int(a), int(b))
+    return m.minimum(a, b)
 
 
-def _qr_shapes(mode: str, shape: Sequence[Any], minimum: Any) -> tuple[tuple, tuple]:
+def _qr_shapes(mode: str, shape: Sequence[Any]) -> tuple[tuple, tuple]:
     rows, cols = shape
     if mode == "complete":
         return (rows, rows), (rows, cols)
-    k = minimum(rows, cols)
+    k = _shorter(rows, cols)
     return (rows, k), (k, cols)
 
 
@@ -343,12 +349,12 @@ class SVD(Op):
     def make_node(self, x: Any) -> Apply:
         x = matrix_operand("svd", x, self)
         dtype = linalg_dtype("svd", x, op=self)
-        shapes = self._shapes(x.type.shape, _static_min)
+        shapes = self._shapes(x.type.shape)
         return Apply(self, [x], [TensorType(dtype, shape) for shape in shapes])
 
-    def _shapes(self, shape: Sequence[Any], minimum: Any) -> list[tuple]:
+    def _shapes(self, shape: Sequence[Any]) -> list[tuple]:
         rows, cols = shape
-        k = minimum(rows, cols)
+        k = _shorter(rows, cols)
         if not self.compute_uv:
             return [(k,)]
         if self.full_matrices:
@@ -361,7 +367,7 @@ class SVD(Op):
         return [np.asarray(v, dtype=out.type.dtype) for v, out in zip(values, node.outputs)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        return self._shapes(input_shapes[0], m.minimum)
+        return self._shapes(input_shapes[0])
 
     def L_op(self, inputs, outputs, output_grads):
         return no_gradient(self)
@@ -396,7 +402,7 @@ class lstsq(Op):  # noqa: N801  (Theano's name for the class: T.nlinalg.lstsq()(
         rows, cols = a.type.shape
         columns = tuple(b.type.shape[1:])
         outputs = [TensorType(dtype, (cols,) + columns), TensorType(dtype, columns or (1,)),
-                   TensorType("int64", ()), TensorType(dtype, (_static_min(rows, cols),))]
+                   TensorType("int64", ()), TensorType(dtype, (_shorter(rows, cols),))]
         return Apply(self, inputs, outputs)
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
@@ -414,7 +420,7 @@ class lstsq(Op):  # noqa: N801  (Theano's name for the class: T.nlinalg.lstsq()(
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         (rows, cols), b_shape = input_shapes[0], input_shapes[1]
         columns = tuple(b_shape[1:])
-        return [(cols,) + columns, columns or (1,), (), (m.minimum(rows, cols),)]
+        return [(cols,) + columns, columns or (1,), (), (_shorter(rows, cols),)]
 
     def L_op(self, inputs, outputs, output_grads):
         return no_gradient(self, "; pinv(a) . b has one")
