@@ -26,7 +26,7 @@ from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.op import Op
 from symnb.core.graph.type import TensorType
 from symnb.core.tensor import math as m
-from symnb.core.tensor.alloc import arange, eye, zeros_like
+from symnb.core.tensor.alloc import arange, eye, identity_like, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import dot
 from symnb.core.tensor.linalg_base import (
@@ -109,9 +109,11 @@ class MatrixPinv(Op):
         # Theano's formula (Wikipedia, "Moore-Penrose inverse", derivative).
         (x,), (z,), (gz,) = inputs, outputs, output_grads
         x_z, z_x = dot(x, z), dot(z, x)
+        off_range = m.sub(identity_like(x_z), x_z)  # I - x x+
+        off_rows = m.sub(identity_like(z_x), z_x)   # I - x+ x
         grad = m.add(m.add(m.neg(matrix_dot(z, transpose(gz), z)),
-                           matrix_dot(z, transpose(z), gz, m.sub(eye(shape_i(x_z, 0), dtype=x_z.dtype), x_z))),
-                     matrix_dot(m.sub(eye(shape_i(z_x, 0), dtype=z_x.dtype), z_x), gz, transpose(z), z))
+                           matrix_dot(z, transpose(z), gz, off_range)),
+                     matrix_dot(off_rows, gz, transpose(z), z))
         return [transpose(grad)]
 
 
@@ -142,9 +144,6 @@ class Det(Op):
         # d det(x) = det(x) tr(x^-1 dx): the gradient is g det(x) x^-T.
         (x,), (d,), (g,) = inputs, outputs, output_grads
         return [m.mul(m.mul(g, d), transpose(matrix_inverse(x)))]
-
-    def display_name(self) -> str:
-        return "Det"
 
 
 det = Det()
@@ -493,31 +492,31 @@ def norm(x: Any, ord: Any = None) -> Variable:
 
 
 def _vector_norm(x: Variable, ord: Any) -> Variable:
-    magnitude = m.abs(x)
     if ord is None:
         return m.sqrt(_sum(m.square(x)))
     if ord == "inf":
-        return _max(magnitude)
+        return _max(m.abs(x))
     if ord == "-inf":
-        return _min(magnitude)
+        return _min(m.abs(x))
     if ord == 0:
         return _sum(m.neq(x, 0), dtype="int64")
     if isinstance(ord, (int, float)) and not isinstance(ord, bool):
-        return m.pow(_sum(m.pow(magnitude, ord)), 1.0 / ord)
+        return m.pow(_sum(m.pow(m.abs(x), ord)), 1.0 / ord)
     raise build_error(f"norm: invalid norm order {ord!r} for the vector {label(x)!r}", inputs=[x])
 
 
+#: matrix norm order -> the reduction of the sums of |x| along an axis (1: rows, 0: columns)
+_MATRIX_NORMS = {"inf": (_max, 1), "-inf": (_min, 1), 1: (_max, 0), -1: (_min, 0)}
+
+
 def _matrix_norm(x: Variable, ord: Any) -> Variable:
-    magnitude = m.abs(x)
     if ord is None or ord == "fro":
         return m.sqrt(_sum(m.square(x)))
-    rows, cols = _sum(magnitude, axis=1), _sum(magnitude, axis=0)
-    chosen = {"inf": (_max, rows), "-inf": (_min, rows), 1: (_max, cols), -1: (_min, cols)}.get(ord)
-    if chosen is None:
+    if ord not in _MATRIX_NORMS:
         raise build_error(f"norm: order {ord!r} is not supported for the matrix {label(x)!r} "
                           f"(None, 'fro', 'inf', '-inf', 1 and -1 are, as in Theano)", inputs=[x])
-    reduce, sums = chosen
-    return reduce(sums)
+    reduce, axis = _MATRIX_NORMS[ord]
+    return reduce(_sum(m.abs(x), axis=axis))
 
 
 def tensorinv(a: Any, ind: int = 2) -> Variable:
