@@ -1,8 +1,8 @@
 """Theano names that symnb deliberately lacks, and what to write instead.
 
 Each module that Theano programs import from (``symnb``, ``symnb.tensor``,
-``symnb.tensor.nnet``, ``symnb.compile``, ``symnb.printing``) answers a missing
-attribute through :func:`module_getattr`: a name listed here raises
+``symnb.tensor.nlinalg``, ``symnb.tensor.nnet``, ``symnb.compile``, ``symnb.printing``)
+answers a missing attribute through :func:`module_getattr`: a name listed here raises
 :class:`NotInSymnbError` (an ``AttributeError``) saying so and naming the symnb
 spelling or the reason; any other name gets the usual ``AttributeError``.
 ``docs/porting.md`` shows this table (:func:`markdown_table`; a test keeps them in sync).
@@ -45,6 +45,14 @@ ABSENT: dict[str, dict[str, str]] = {
         "stacklists": "use T.stack (nested for nested lists)",
         "erfinv": "not in this release (no NumPy reference without SciPy in the core)",
         "gammaln": "not in this release (no NumPy reference without SciPy in the core)",
+    },
+    "symnb.tensor.nlinalg": {
+        "TensorInv": "use T.nlinalg.tensorinv(a, ind), built from matrix_inverse (so it has a "
+                     "gradient)",
+        "TensorSolve": "use T.nlinalg.tensorsolve(a, b, axes), built from solve (so it has a "
+                       "gradient)",
+        "AllocDiag": "use T.nlinalg.alloc_diag(x) (Theano's deprecated op)",
+        "ExtractDiag": "use T.nlinalg.extract_diag(x)",
     },
     "symnb.tensor.nnet": {
         "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",

@@ -14,3 +14,8 @@ __all__ = ["MatrixInverse", "matrix_inverse", "MatrixPinv", "pinv", "Det", "det"
            "tensorinv", "tensorsolve"]
 
 _entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)
+
+from symnb.core.absent import module_getattr  # noqa: E402
+
+__getattr__ = module_getattr("symnb.tensor.nlinalg")  # Theano names symnb lacks: say so
+del module_getattr
