@@ -1,6 +1,7 @@
 """Run-time checks inside the one jitted program.
 
-``Assert`` and the index checks of the indexing ops share this mechanism. A rule calls
+``Assert``, the index checks of the indexing ops and the linear-algebra ops (a matrix
+that cannot be factored) share this mechanism. A rule calls
 :func:`require` with the condition:
 
 - a condition known while tracing (NumPy, or a concrete array in the node-by-node
