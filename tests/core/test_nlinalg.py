@@ -52,11 +52,13 @@ def test_integer_inputs_give_float64_as_numpy():
     check_paths(lambda x: nlinalg.eigh(x)[0], [a], lambda x: np.linalg.eigh(x)[0])
 
 
-def test_float16_is_refused_at_the_users_line():
+def test_float16_and_complex_are_refused_at_the_users_line():
     x = T.matrix("x", dtype="float16")
     with pytest.raises(TypeError) as info:
         nlinalg.matrix_inverse(x)  # the float16 inverse
     assert "float16" in str(info.value) and "# the float16 inverse" in str(info.value)
+    with pytest.raises(TypeError, match="complex64"):
+        nlinalg.det(T.matrix("z", dtype="complex64"))
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

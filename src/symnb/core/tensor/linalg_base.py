@@ -3,7 +3,8 @@ checks of their operands' shapes, and how an op says that a matrix cannot be fac
 
 Dtypes are NumPy's (``numpy.linalg``): float32 in, float32 out; float64 in, float64 out;
 integers and bools give float64 (Theano's ops kept an integer input's dtype and truncated
-the result, a silently wrong number); float16 is refused, as NumPy refuses it.
+the result, a silently wrong number); float16 is refused, as NumPy refuses it, and so are
+complex matrices (Theano's ops were real).
 
 A matrix an op cannot factor or invert (a Cholesky factor of a matrix that is not
 positive definite, the inverse of a singular matrix) makes NumPy raise
@@ -52,7 +53,10 @@ class LinAlgOp(Op):
 
 @lru_cache(maxsize=None)
 def _probed_dtype(dtypes: tuple[str, ...]) -> str | None:
-    """The dtype ``numpy.linalg.solve`` gives for operands of these dtypes (None: refused)."""
+    """The dtype ``numpy.linalg.solve`` gives for operands of these dtypes (None: refused;
+    complex ones too: the formulas here transpose without conjugating)."""
+    if any(np.dtype(d).kind == "c" for d in dtypes):
+        return None
     try:
         operands = [np.eye(1, dtype=d) for d in dtypes]
         if len(operands) == 1:
@@ -68,7 +72,8 @@ def linalg_dtype(fn_name: str, *operands: Variable, op: Op | None = None) -> str
     dtype = _probed_dtype(tuple(v.dtype for v in operands))
     if dtype is None:
         names = ", ".join(f"{label(v)!r} ({v.dtype})" for v in operands)
-        raise build_error(f"{fn_name}: NumPy's linear algebra takes no {names}; cast to "
+        raise build_error(f"{fn_name}: takes real matrices of float32, float64 or integers "
+                          f"(NumPy's linear algebra has no float16), not {names}; cast to "
                           f"float32 or float64", TypeError, op=op, inputs=list(operands))
     return dtype
 
