@@ -2,10 +2,13 @@
 algebra after ``numpy.linalg``."""
 
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
+from symnb.core.tensor.linalg_functions import (
+    alloc_diag, extract_diag, matrix_power, norm, tensorinv, tensorsolve, trace,
+)
+from symnb.core.tensor.math_extra import diag
 from symnb.core.tensor.nlinalg import (
-    Det, Eig, Eigh, EighGrad, MatrixInverse, MatrixPinv, QRFull, QRIncomplete, SVD, alloc_diag,
-    det, diag, eig, eigh, extract_diag, lstsq, matrix_dot, matrix_inverse, matrix_power, norm,
-    pinv, qr, svd, tensorinv, tensorsolve, trace,
+    SVD, Det, Eig, Eigh, EighGrad, MatrixInverse, MatrixPinv, QRFull, QRIncomplete, det, eig, eigh,
+    lstsq, matrix_dot, matrix_inverse, pinv, qr, svd,
 )
 
 __all__ = ["MatrixInverse", "matrix_inverse", "MatrixPinv", "pinv", "Det", "det", "Eig", "eig",
