@@ -142,33 +142,50 @@ class Det(Op):
 det = Det()
 
 
-class Eig(LinAlgOp):
-    """``numpy.linalg.eig``: eigenvalues and right eigenvectors of a square matrix, real
-    as in Theano, whose outputs are of the input's real dtype. Where an eigenvalue is
-    complex, it raises (Theano silently dropped the imaginary parts)."""
+class Eigensystem(Op):
+    """Base class of ``Eig`` and ``Eigh``: a square matrix in, its eigenvalues ``w`` (a
+    vector) and eigenvectors ``v`` (the columns of a matrix) out."""
+
+    fn_name = ""
 
     def make_node(self, x: Any) -> Apply:
-        x = matrix_operand("eig", x, self, square=True)
-        dtype = linalg_dtype("eig", x, op=self)
+        x = matrix_operand(self.fn_name, x, self, square=True)
+        dtype = linalg_dtype(self.fn_name, x, op=self)
         n, _ = square_shape(x.type.shape)
         return Apply(self, [x], [TensorType(dtype, (n,)), TensorType(dtype, (n, n))])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         (x,) = inputs
-        check_square("eig", node, 0, x)
-        w, v = np.linalg.eig(x)
-        if np.iscomplexobj(w) and np.any(w.imag != 0):
-            raise np.linalg.LinAlgError(self.failure(node))
+        check_square(self.fn_name, node, 0, x)
+        w, v = self.eigensystem(node, x)
         dtype = node.outputs[0].type.dtype
-        return [np.asarray(w.real, dtype=dtype), np.asarray(v.real, dtype=dtype)]
+        return [np.asarray(w, dtype=dtype), np.asarray(v, dtype=dtype)]
 
-    def failure(self, node: Apply) -> str:
-        return (f"eig: {label(node.inputs[0])!r} has complex eigenvalues; eig's outputs are "
-                f"real (Theano's); use eigh for a symmetric matrix")
+    def eigensystem(self, node: Apply, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(w, v)`` of the matrix ``x``, in NumPy."""
+        raise NotImplementedError
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         n = input_shapes[0][0]
         return [(n,), (n, n)]
+
+
+class Eig(Eigensystem, LinAlgOp):
+    """``numpy.linalg.eig``: eigenvalues and right eigenvectors of a square matrix, real
+    as in Theano, whose outputs are of the input's real dtype. Where an eigenvalue is
+    complex, it raises (Theano silently dropped the imaginary parts)."""
+
+    fn_name = "eig"
+
+    def eigensystem(self, node: Apply, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        w, v = np.linalg.eig(x)
+        if np.iscomplexobj(w) and np.any(w.imag != 0):
+            raise np.linalg.LinAlgError(self.failure(node))
+        return w.real, v.real
+
+    def failure(self, node: Apply) -> str:
+        return (f"eig: {label(node.inputs[0])!r} has complex eigenvalues; eig's outputs are "
+                f"real (Theano's); use eigh for a symmetric matrix")
 
     def L_op(self, inputs, outputs, output_grads):
         return no_gradient(self, "; eigh has one, for symmetric matrices")
@@ -177,33 +194,20 @@ class Eig(LinAlgOp):
 eig = Eig()
 
 
-class Eigh(Op):
+class Eigh(Eigensystem):
     """``numpy.linalg.eigh``: eigenvalues (ascending) and eigenvectors of a symmetric
     matrix, read from its lower (``UPLO='L'``) or upper triangle (Theano's ``Eigh``)."""
 
     __props__ = ("UPLO",)
+    fn_name = "eigh"
 
     def __init__(self, UPLO: str = "L") -> None:
         if UPLO not in ("L", "U"):
             raise build_error(f"eigh: UPLO must be 'L' or 'U', got {UPLO!r}")
         self.UPLO = UPLO
 
-    def make_node(self, x: Any) -> Apply:
-        x = matrix_operand("eigh", x, self, square=True)
-        dtype = linalg_dtype("eigh", x, op=self)
-        n, _ = square_shape(x.type.shape)
-        return Apply(self, [x], [TensorType(dtype, (n,)), TensorType(dtype, (n, n))])
-
-    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        (x,) = inputs
-        check_square("eigh", node, 0, x)
-        w, v = np.linalg.eigh(x, self.UPLO)
-        dtype = node.outputs[0].type.dtype
-        return [np.asarray(w, dtype=dtype), np.asarray(v, dtype=dtype)]
-
-    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        n = input_shapes[0][0]
-        return [(n,), (n, n)]
+    def eigensystem(self, node: Apply, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.linalg.eigh(x, self.UPLO)
 
     def L_op(self, inputs, outputs, output_grads):
         (x,), (w, v) = inputs, outputs
