@@ -115,11 +115,14 @@ def test_cholesky_grad_op_is_theanos(dtype, rng):
     x = spd(rng, 5, dtype)
     chol = np.linalg.cholesky(x)
     dz = rng.normal(size=(5, 5)).astype(dtype)
-    check_paths(slinalg.CholeskyGrad(lower=True), [x, chol, dz],
-                lambda x_, l_, g_: smith_cholesky_grad(l_.astype("float64"), g_.astype("float64")).astype(dtype),
-                rtol=RTOL[dtype] * 10)
-    check_paths(slinalg.CholeskyGrad(lower=False), [x, chol.T.copy(), dz.T.copy()],
-                lambda x_, u_, g_: smith_cholesky_grad(u_.T.astype("float64"), g_.T.astype("float64")).T.astype(dtype),
+    def lower(x_, l_, g_):
+        return smith_cholesky_grad(l_.astype("float64"), g_.astype("float64")).astype(dtype)
+
+    def upper(x_, u_, g_):
+        return lower(x_, u_.T, g_.T).T
+
+    check_paths(slinalg.CholeskyGrad(lower=True), [x, chol, dz], lower, rtol=RTOL[dtype] * 10)
+    check_paths(slinalg.CholeskyGrad(lower=False), [x, chol.T.copy(), dz.T.copy()], upper,
                 rtol=RTOL[dtype] * 10)
 
 
@@ -201,6 +204,17 @@ def test_eigvalsh_gradient(lower, rng):
     verify_grad(lambda a_: slinalg.eigvalsh(a_, None, lower), [a], rng=rng)
 
 
+def test_eigvalsh_sizes_must_agree():
+    with pytest.raises(ValueError, match="'b' has shape \\(3, 3\\); they must have the same size"):
+        slinalg.eigvalsh(T.dmatrix("a", shape=(2, 2)), T.dmatrix("b", shape=(3, 3)))
+    a, b = T.dmatrix("a"), T.dmatrix("b")
+    f = sn.function([a, b], slinalg.eigvalsh(a, b))
+    with pytest.raises(ValueError, match="'a' has shape \\(2, 2\\) and 'b' has shape \\(3, 3\\)"):
+        f(np.eye(2), np.eye(3))
+    with pytest.raises(TestValueError, match="'b' has shape \\(2, 3\\); it must be a square"):
+        slinalg.eigvalsh(T.dmatrix("a", test_value=np.eye(2)), T.dmatrix("b", test_value=np.ones((2, 3))))
+
+
 def test_eigvalsh_b_not_positive_definite():
     a, b = T.dmatrix("a"), T.dmatrix("b")
     w = slinalg.eigvalsh(a, b)  # the spectrum
@@ -252,7 +266,8 @@ def test_kron(dtype, rng):
 def test_kron_of_a_matrix_and_a_vector_follows_theano(rng):
     a, b = rng.normal(size=(2, 3)), rng.normal(size=4)
     # Theano's kron: outer product reshaped to (2, 3, 4), axes 0 and 1 swapped, flattened
-    check_paths(slinalg.kron, [a, b], lambda a_, b_: np.outer(a_, b_).reshape(2, 3, 4).transpose(1, 0, 2).ravel())
+    check_paths(slinalg.kron, [a, b],
+                lambda a_, b_: np.outer(a_, b_).reshape(2, 3, 4).transpose(1, 0, 2).ravel())
 
 
 def test_ops_without_gradient_refuse():

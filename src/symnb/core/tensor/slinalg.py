@@ -240,13 +240,27 @@ class Eigvalsh(LinAlgOp):
     def make_node(self, a: Any, b: Any = None) -> Apply:
         a = matrix_operand("eigvalsh", a, self, square=True)
         inputs = [a] if b is None else [a, matrix_operand("eigvalsh", b, self, square=True)]
+        problem = self.shape_problem([repr(label(v)) for v in inputs], [v.type.shape for v in inputs])
+        raise_problem(problem, lambda message: build_error(message, ValueError, op=self, inputs=inputs))
         dtype = linalg_dtype("eigvalsh", *inputs, op=self)
         n = next((s for v in inputs for s in v.type.shape if s is not None), None)
         return Apply(self, inputs, [TensorType(dtype, (n,))])
 
+    def shape_problem(self, names: Sequence[str], shapes: Sequence[Sequence]) -> str | None:
+        """The message when ``a`` (or ``b``) is not square, or their sizes differ."""
+        for name, shape in zip(names, shapes):
+            problem = square_problem("eigvalsh", name, shape)
+            if problem is not None:
+                return problem
+        sizes = [shape[0] for shape in shapes if shape[0] is not None]
+        if len(set(sizes)) > 1:
+            return (f"eigvalsh: {names[0]} has shape {describe_shape(shapes[0])} and {names[1]} "
+                    f"has shape {describe_shape(shapes[1])}; they must have the same size")
+        return None
+
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        for position, value in enumerate(inputs):
-            check_square("eigvalsh", node, position, value)
+        names = [repr(label(v)) for v in node.inputs]
+        raise_problem(self.shape_problem(names, [v.shape for v in inputs]))
         dtype = node.outputs[0].type.dtype
         arrays = [v.astype(dtype) for v in inputs]
         if len(arrays) == 1:

@@ -56,9 +56,8 @@ def _solve_triangular(a, b, lower: bool):
     return jsl.solve_triangular(jnp.tril(a) if lower else jnp.triu(a), b, lower=lower)
 
 
-def _square_check(fn_name: str, x, position: int = 0) -> None:
-    with_input_names(lambda names: refuse(square_problem(fn_name, names[position], x.shape)),
-                     position + 1)
+def _square_check(fn_name: str, x) -> None:
+    with_input_names(lambda names: refuse(square_problem(fn_name, names[0], x.shape)), 1)
 
 
 def _in(node: Apply, *arrays):
@@ -207,11 +206,12 @@ def _solve(op, node):
 @lower.register(slinalg.Eigvalsh)
 def _eigvalsh(op, node):
     def eigvalsh(a, b=None):
-        _square_check("eigvalsh", a)
+        given = [a] if b is None else [a, b]
+        with_input_names(lambda names: refuse(op.shape_problem(names, [v.shape for v in given])),
+                         len(given))
         if b is None:
             (a,) = _in(node, a)
             return jnp.linalg.eigvalsh(a, UPLO="L" if op.lower else "U", symmetrize_input=False)
-        _square_check("eigvalsh", b, 1)
         a, b = _in(node, a, b)
         w, _ = generalized_eigh(jnp, a, b, op.lower, _solve_triangular)
         triangle = jnp.tril if op.lower else jnp.triu
