@@ -171,3 +171,12 @@ def checkify_failed(error: Any) -> Any:
     for predicate in error._pred.values():
         failed = jnp.logical_or(failed, jnp.asarray(predicate, bool))
     return failed
+
+
+def initialize_lapack() -> None:
+    """Load LAPACK's CPU kernels (jaxlib takes them from SciPy, about 0.3 s), as lowering
+    a linear-algebra operation does first: an executable read back from disk that calls
+    them without it would call a null function (the process crashes)."""
+    from jax._src.lax import linalg as _linalg
+
+    _linalg.initialize_lapack()

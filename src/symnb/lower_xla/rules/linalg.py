@@ -2,7 +2,10 @@
 
 Each rule computes what the op's ``perform`` computes, in the op's dtypes: the formulas
 the two share are in ``symnb.core.tensor.linalg_formulas``. Symmetric routines read the
-triangle the op names (``symmetrize_input=False``), as LAPACK does for NumPy.
+triangle the op names (``symmetrize_input=False``), as LAPACK does for NumPy. Matrix
+products run at full precision (``_rule``): on GPUs XLA's default rounds float32
+operands (TF32), as ``rules/blas.py`` says, which JAX's own routines (``expm``) and the
+shared formulas would inherit.
 
 Where NumPy raises ``LinAlgError`` (a matrix that is not positive definite, a singular
 one, complex eigenvalues for ``eig``) XLA returns NaN or Inf: the rule checks its result
@@ -13,6 +16,9 @@ there too.
 """
 
 from __future__ import annotations
+
+import functools
+from typing import Any, Callable
 
 import jax
 import jax.numpy as jnp
@@ -27,11 +33,36 @@ from symnb.core.tensor.linalg_formulas import (
 )
 from symnb.lower_xla.checks import CheckKind, may_check, register_check_kind, require
 from symnb.lower_xla.convert import as_dtype
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.jax_private import initialize_lapack
+from symnb.lower_xla.registry import before_running, lower
 from symnb.lower_xla.rules.shape import refuse, with_input_names
 
 register_check_kind("linalg", CheckKind(lambda node, facts: node.op.failure(node),
                                         plain=np.linalg.LinAlgError, error=LinAlgError))
+
+
+def _rule(op_class: type) -> Callable:
+    """``@lower.register(op_class)`` for a rule whose callable runs with float32 matrix
+    products at full precision (see the module docstring); a program holding such nodes
+    read back from disk loads LAPACK's kernels first (``registry.before_running``)."""
+    before_running.register(op_class)(lambda op: initialize_lapack())
+
+    def register(make: Callable) -> Callable:
+        @lower.register(op_class)
+        @functools.wraps(make)
+        def rule(op: Any, node: Apply) -> Callable:
+            compute = make(op, node)
+
+            @functools.wraps(compute)
+            def at_full_precision(*arrays: Any) -> Any:
+                with jax.default_matmul_precision("highest"):
+                    return compute(*arrays)
+
+            return at_full_precision
+
+        return rule
+
+    return register
 
 
 @may_check.register(LinAlgOp)
@@ -66,7 +97,7 @@ def _in(node: Apply, *arrays):
     return [as_dtype(a, dtype) for a in arrays]
 
 
-@lower.register(nlinalg.MatrixInverse)
+@_rule(nlinalg.MatrixInverse)
 def _matrix_inverse(op, node):
     def inverse(x):
         _square_check("matrix_inverse", x)
@@ -78,7 +109,7 @@ def _matrix_inverse(op, node):
     return inverse
 
 
-@lower.register(nlinalg.MatrixPinv)
+@_rule(nlinalg.MatrixPinv)
 def _pinv(op, node):
     def pinv(x):
         (x,) = _in(node, x)
@@ -87,7 +118,7 @@ def _pinv(op, node):
     return pinv
 
 
-@lower.register(nlinalg.Det)
+@_rule(nlinalg.Det)
 def _det(op, node):
     def det(x):
         _square_check("det", x)
@@ -96,7 +127,7 @@ def _det(op, node):
     return det
 
 
-@lower.register(nlinalg.Eig)
+@_rule(nlinalg.Eig)
 def _eig(op, node):
     def eig(x):
         _square_check("eig", x)
@@ -108,7 +139,7 @@ def _eig(op, node):
     return eig
 
 
-@lower.register(nlinalg.Eigh)
+@_rule(nlinalg.Eigh)
 def _eigh(op, node):
     def eigh(x):
         _square_check("eigh", x)
@@ -119,7 +150,7 @@ def _eigh(op, node):
     return eigh
 
 
-@lower.register(nlinalg.EighGrad)
+@_rule(nlinalg.EighGrad)
 def _eigh_grad(op, node):
     def grad(x, w, v, gw, gv):
         return eigh_grad(jnp, *_in(node, w, v, gw, gv), op.UPLO == "L")
@@ -127,17 +158,17 @@ def _eigh_grad(op, node):
     return grad
 
 
-@lower.register(nlinalg.QRFull)
+@_rule(nlinalg.QRFull)
 def _qr(op, node):
     return lambda x: tuple(jnp.linalg.qr(*_in(node, x), mode=op.mode))
 
 
-@lower.register(nlinalg.QRIncomplete)
+@_rule(nlinalg.QRIncomplete)
 def _qr_r(op, node):
     return lambda x: jnp.linalg.qr(*_in(node, x), mode="r")
 
 
-@lower.register(nlinalg.SVD)
+@_rule(nlinalg.SVD)
 def _svd(op, node):
     def svd(x):
         result = jnp.linalg.svd(*_in(node, x), full_matrices=op.full_matrices,
@@ -147,7 +178,7 @@ def _svd(op, node):
     return svd
 
 
-@lower.register(nlinalg.lstsq)
+@_rule(nlinalg.lstsq)
 def _lstsq(op, node):
     def lstsq(a, b, rcond=None):
         a, b = _in(node, a, b)
@@ -159,7 +190,7 @@ def _lstsq(op, node):
     return lstsq
 
 
-@lower.register(slinalg.Cholesky)
+@_rule(slinalg.Cholesky)
 def _cholesky(op, node):
     def cholesky(x):
         _square_check("cholesky", x)
@@ -177,7 +208,7 @@ def _cholesky(op, node):
     return cholesky
 
 
-@lower.register(slinalg.CholeskyGrad)
+@_rule(slinalg.CholeskyGrad)
 def _cholesky_grad(op, node):
     def grad(x, chol, g):
         return cholesky_grad(jnp, *_in(node, chol, g), op.lower, _solve_triangular)
@@ -185,7 +216,7 @@ def _cholesky_grad(op, node):
     return grad
 
 
-@lower.register(slinalg.Solve)
+@_rule(slinalg.Solve)
 def _solve(op, node):
     def solve(a, b):
         with_input_names(lambda names: refuse(op.shape_problem(names, a.shape, b.shape)), 2)
@@ -203,7 +234,7 @@ def _solve(op, node):
     return solve
 
 
-@lower.register(slinalg.Eigvalsh)
+@_rule(slinalg.Eigvalsh)
 def _eigvalsh(op, node):
     def eigvalsh(a, b=None):
         given = [a] if b is None else [a, b]
@@ -221,7 +252,7 @@ def _eigvalsh(op, node):
     return eigvalsh
 
 
-@lower.register(slinalg.EigvalshGrad)
+@_rule(slinalg.EigvalshGrad)
 def _eigvalsh_grad(op, node):
     def grad(a, *rest):
         *matrices, gw = _in(node, a, *rest)
@@ -233,7 +264,7 @@ def _eigvalsh_grad(op, node):
     return grad
 
 
-@lower.register(slinalg.Expm)
+@_rule(slinalg.Expm)
 def _expm(op, node):
     def expm(a):
         _square_check("expm", a)
@@ -242,7 +273,7 @@ def _expm(op, node):
     return expm
 
 
-@lower.register(slinalg.ExpmGrad)
+@_rule(slinalg.ExpmGrad)
 def _expm_grad(op, node):
     def grad(a, g):
         a, g = _in(node, a, g)
