@@ -19,7 +19,8 @@ Every error symnb raises about the user's graph, call or configuration is a
     ├── InnerNodeError              a node of a loop body or branch failed (ValueError)
     ├── DynamicShapeError           a shape no call can make static (ValueError)
     ├── GraphRuntimeError           a compiled function failed on its arguments (ValueError)
-    │   └── IndexOutOfBoundsError   an index out of range at run time (IndexError)
+    │   ├── IndexOutOfBoundsError   an index out of range at run time (IndexError)
+    │   └── LinAlgError             a matrix a compiled op cannot factor (numpy.linalg.LinAlgError)
     ├── OutOfMemoryError            the device has not the memory (MemoryError)
     ├── DeviceMismatchError         a call's values committed to different devices (ValueError)
     ├── X64DisabledError            a 64-bit graph traced by JAX with x64 off (TypeError)
@@ -69,6 +70,7 @@ from symnb.core.graph.fgraph import InconsistencyError
 from symnb.core.graph.rewriting import RewriteFailureWarning, RewriteLimitWarning
 from symnb.core.graph.test_value import NonFiniteTestValueWarning, TestValueWarning
 from symnb.core.tensor.assertion import AssertionFailedError
+from symnb.core.tensor.linalg_base import LinAlgError
 from symnb.gradient import GradientError
 from symnb.io import ModelFileError
 from symnb.printing.pydot import GraphvizNotFoundError
@@ -79,8 +81,8 @@ __all__ = [
     "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError", "BuildTypeError",
     "BuildKeyError", "BuildNotImplementedError",
     "MissingTestValueError", "InnerNodeError", "DynamicShapeError",
-    "GraphRuntimeError", "IndexOutOfBoundsError", "OutOfMemoryError", "X64DisabledError", "UnsupportedJaxError",
-    "MissingLoweringError", "DeviceMismatchError",
+    "GraphRuntimeError", "IndexOutOfBoundsError", "LinAlgError", "OutOfMemoryError", "X64DisabledError",
+    "UnsupportedJaxError", "MissingLoweringError", "DeviceMismatchError",
     "AssertionFailedError", "NanGuardError", "DebugModeError",
     "MissingInputError", "UnusedInputError",
     "DisconnectedInputError", "NullGradientError", "GradientError",

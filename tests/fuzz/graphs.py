@@ -55,11 +55,12 @@ FAMILIES = [
 ]
 
 
-#: The gradient fuzz's families: smooth float64 steps, and the shape, join, indexing
-#: and softmax steps (differentiable everywhere), drawn on float64 inputs only.
+#: The gradient fuzz's families: smooth float64 steps (linear algebra included), and the
+#: shape, join, indexing and softmax steps (differentiable everywhere), drawn on float64
+#: inputs only.
 SMOOTH_FAMILIES = [
     sm.unary, sm.unary, sm.binary, sm.binary, sm.reduction, sm.reduction, sm.clip, sm.switch,
-    so.product, so.reshape, so.permute, so.join, so.normalize, ix.get, ix.get, ix.assign,
+    sm.linalg, so.product, so.reshape, so.permute, so.join, so.normalize, ix.get, ix.get, ix.assign,
 ]
 
 

@@ -4,20 +4,24 @@ Each step is drawn only where its function is smooth around the values drawn, wi
 margin far larger than the finite-difference step: logs and square roots of values
 above 0.1, divisions by values beyond 0.1 in magnitude, maxima, clips and absolute
 values away from their kinks, unique maxima in max/min reductions, standard
-deviations above 0.01, results below 1e6 in magnitude (see ``_MARGIN``).
+deviations above 0.01, results below 1e6 in magnitude (see ``_MARGIN``); linear algebra
+on square matrices whose condition number is below 100 (eigenvalues apart by more than
+0.01, for ``eigh``).
 """
 
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 import scipy.special
 from hypothesis import strategies as st
 
 import symnb.tensor as T
+from symnb.tensor import nlinalg, slinalg
 from tests.fuzz.program import Builder
 from tests.fuzz.shapes import broadcast_partner, pick
 
-__all__ = ["unary", "binary", "reduction", "clip", "switch"]
+__all__ = ["unary", "binary", "reduction", "clip", "switch", "linalg"]
 
 _MARGIN = 1e-3
 _LARGEST = 1e6
@@ -149,3 +153,51 @@ def switch(draw, b: Builder) -> int | None:
         return None
     return _add(b, "T.switch(T.gt({}, {}), {}, {})", [x, y, a, c], lambda p, q, u, w: T.switch(T.gt(p, q), u, w),
                 lambda p, q, u, w: np.where(p > q, u, w))
+
+
+def _well_conditioned(x: np.ndarray) -> bool:
+    return bool(np.linalg.cond(x) < 100)
+
+
+def _spread(x: np.ndarray) -> bool:
+    """Eigenvalues of the symmetric matrix ``eigh`` reads apart (their vectors smooth)."""
+    w = np.linalg.eigvalsh(x)
+    return bool(np.all(np.diff(w) > 1e-2))
+
+
+#: the step's text, symbolic, NumPy, where the square matrix must lie.
+_LINALG = [
+    ("nlinalg.matrix_inverse({0})", nlinalg.matrix_inverse, np.linalg.inv, _well_conditioned),
+    ("nlinalg.det({0})", nlinalg.det, np.linalg.det, _well_conditioned),
+    ("nlinalg.eigh({0})[0]", lambda v: nlinalg.eigh(v)[0], lambda v: np.linalg.eigh(v)[0], _spread),
+    ("nlinalg.eigh({0})[1]", lambda v: nlinalg.eigh(v)[1], lambda v: np.linalg.eigh(v)[1], _spread),
+    ("slinalg.cholesky(T.dot({0}, {0}.T) + T.identity_like({0}))",
+     lambda v: slinalg.cholesky(T.dot(v, v.T) + T.identity_like(v)),
+     lambda v: np.linalg.cholesky(v @ v.T + np.eye(len(v))), lambda v: True),
+    ("slinalg.solve({0}, {0}.T)", lambda v: slinalg.solve(v, v.T), lambda v: np.linalg.solve(v, v.T),
+     _well_conditioned),
+    ("slinalg.solve_lower_triangular({0}, {0})", lambda v: slinalg.solve_lower_triangular(v, v),
+     lambda v: np.linalg.solve(np.tril(v), v), lambda v: _well_conditioned(np.tril(v))),
+    ("slinalg.expm({0})", slinalg.expm, scipy.linalg.expm, lambda v: bool(np.linalg.norm(v, 1) < 4)),
+]
+
+
+def linalg(draw, b: Builder) -> int | None:
+    """A linear-algebra step on a square matrix (see the module docstring): a matrix
+    drawn, or ``dot(v, v.T)`` of a rectangular one."""
+    x = pick(draw, b, accept=lambda i: b.ref(i).ndim == 2 and b.ref(i).shape[0] > 0)
+    if x is None:
+        return None
+    text, symbolic, numpy_fn, domain = draw(st.sampled_from(_LINALG))
+    if b.ref(x).shape[0] != b.ref(x).shape[1]:
+        text = text.replace("{0}", "T.dot({0}, {0}.T)")
+        symbolic = _of_gram(symbolic, lambda v: T.dot(v, v.T))
+        numpy_fn = _of_gram(numpy_fn, lambda v: v @ v.T)
+    square = np.asarray(b.ref(x)) if b.ref(x).shape[0] == b.ref(x).shape[1] else b.ref(x) @ b.ref(x).T
+    if not domain(square):
+        return None
+    return _add(b, text, [x], symbolic, numpy_fn)
+
+
+def _of_gram(fn, gram):
+    return lambda v: fn(gram(v))

@@ -239,3 +239,40 @@ def test_a_program_lowered_by_a_rule_from_outside_symnb_is_not_kept():
     finally:
         lower.register(type(op))(original)
     assert lower.dispatch(type(op)) is original and program_bytes((op,)) is not None
+
+
+# Linear algebra calls LAPACK's kernels, which lowering loads first: a second process
+# runs the executable read back without lowering it.
+_LINALG_CHILD = textwrap.dedent("""
+    import json
+    import numpy as np
+    import symnb as sn, symnb.tensor as T
+    from symnb.lower_xla.cache import program_cache
+    from symnb.lower_xla.executable_cache import counts
+    a = T.dmatrix("a")
+    f = sn.function([a], [T.slinalg.cholesky(a), T.nlinalg.eigh(a)[0],
+                          T.slinalg.solve(a, a[:, 0]), T.nlinalg.matrix_inverse(a)])
+    value = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+    results = [r.tolist() for r in f(value)]
+    print(json.dumps(dict(results=results, hits=counts.hits, traces=program_cache.traces)))
+""")
+
+
+def test_a_linear_algebra_program_read_back_runs(tmp_path):
+    script = tmp_path / "linalg.py"
+    script.write_text(_LINALG_CHILD)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([_SOURCES, os.environ.get("PYTHONPATH", "")]),
+               SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert done.returncode == 0, done.stderr  # a crash (-11) before LAPACK was loaded first
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert (runs[0]["hits"], runs[1]["hits"], runs[1]["traces"]) == (0, 1, 0)
+    value = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
+    expected = [np.linalg.cholesky(value), np.linalg.eigvalsh(value),
+                np.linalg.solve(value, value[:, 0]), np.linalg.inv(value)]
+    for run in runs:
+        for got, want in zip(run["results"], expected):
+            np.testing.assert_allclose(got, want, rtol=1e-12)

@@ -46,7 +46,8 @@ PUBLIC = {
     # checks, printing, gradients
     "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar", "nlinalg",
+    "slinalg",
 }
 
 

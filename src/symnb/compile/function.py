@@ -39,13 +39,15 @@ from symnb.compile.specialize import check_specializable, check_static_values, v
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import (
-    GraphRuntimeError, IndexOutOfBoundsError, SymnbError, error_from_record, label, node_record,
+    SymnbError, error_from_record, label, node_record,
 )
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.shared import lock_order
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.cache import ChangedShape, Program
-from symnb.lower_xla.checks import FailedCheck, failed_check_error, raise_failed_check
+from symnb.lower_xla.checks import (
+    FailedCheck, failed_check_error, raise_failed_check, runtime_error_class,
+)
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_details, place_lines
 from symnb.lower_xla.rules.python_op import take_failure
 from symnb.lower_xla.registry import StaticValueRequired
@@ -412,7 +414,7 @@ class Function:
                                               self._context, self._program.static)
         record = node_record(node, failure.error, context=f" while running {self._title()}",
                              values=values, notes=notes, details=details)
-        kind = IndexOutOfBoundsError if isinstance(failure.error, IndexError) else GraphRuntimeError
+        kind = runtime_error_class(failure.error)  # IndexError: IndexOutOfBoundsError, ...
         error = error_from_record(kind, record)
         error.node = node
         error.original = failure.error

@@ -1,8 +1,8 @@
 """Theano names that symnb deliberately lacks, and what to write instead.
 
 Each module that Theano programs import from (``symnb``, ``symnb.tensor``,
-``symnb.tensor.nnet``, ``symnb.compile``, ``symnb.printing``) answers a missing
-attribute through :func:`module_getattr`: a name listed here raises
+``symnb.tensor.nlinalg``, ``symnb.tensor.nnet``, ``symnb.compile``, ``symnb.printing``)
+answers a missing attribute through :func:`module_getattr`: a name listed here raises
 :class:`NotInSymnbError` (an ``AttributeError``) saying so and naming the symnb
 spelling or the reason; any other name gets the usual ``AttributeError``.
 ``docs/porting.md`` shows this table (:func:`markdown_table`; a test keeps them in sync).
@@ -22,9 +22,6 @@ class NotInSymnbError(SymnbError, AttributeError):
     what to use instead)."""
 
 
-_LINALG = ("linear algebra beyond dot products (matrix_inverse, det, eigh, cholesky, solve...) "
-           "is not in this release")
-
 #: module -> {Theano name: what to use instead, or why it is absent}
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
@@ -42,12 +39,18 @@ ABSENT: dict[str, dict[str, str]] = {
         "inplace": "symnb has no in-place ops: XLA decides buffer reuse; use the plain function "
                    "(T.exp for exp_inplace)",
         "blas": "XLA chooses the BLAS calls: use T.dot / T.matmul",
-        "nlinalg": _LINALG,
-        "slinalg": _LINALG,
         "fft": "FFTs are not in this release",
         "mgrid": "not in this release: build grids with T.arange and broadcasting",
         "ogrid": "not in this release: build grids with T.arange and broadcasting",
         "stacklists": "use T.stack (nested for nested lists)",
+    },
+    "symnb.tensor.nlinalg": {
+        "TensorInv": "use T.nlinalg.tensorinv(a, ind), built from matrix_inverse (so it has a "
+                     "gradient)",
+        "TensorSolve": "use T.nlinalg.tensorsolve(a, b, axes), built from solve (so it has a "
+                       "gradient)",
+        "AllocDiag": "use T.nlinalg.alloc_diag(x) (Theano's deprecated op)",
+        "ExtractDiag": "use T.nlinalg.extract_diag(x)",
     },
     "symnb.tensor.nnet": {
         "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",

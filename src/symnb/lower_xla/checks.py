@@ -1,6 +1,7 @@
 """Run-time checks inside the one jitted program.
 
-``Assert`` and the index checks of the indexing ops share this mechanism. A rule calls
+``Assert``, the index checks of the indexing ops and the linear-algebra ops (a matrix
+that cannot be factored) share this mechanism. A rule calls
 :func:`require` with the condition:
 
 - a condition known while tracing (NumPy, or a concrete array in the node-by-node
@@ -55,7 +56,7 @@ import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
-from symnb.core.graph.errors import error_from_record, node_record
+from symnb.core.graph.errors import GraphRuntimeError, error_from_record, node_record
 from symnb.core.graph.basic import Apply, Place, node_places, walk_nodes
 from symnb.core.graph.static import known_while_tracing
 from symnb.core.tensor.assertion import AssertionFailedError
@@ -64,7 +65,7 @@ from symnb.lower_xla.jax_private import checkify_failed
 
 __all__ = ["CheckKind", "register_check_kind", "may_check", "require", "has_checks", "with_checks",
            "checked_inner", "raise_failed_check", "failed_check_error", "checks_in_inner_graphs",
-           "own_checks", "CheckOutcome", "CheckifyOutcome", "checkified_outcome", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
+           "runtime_error_class", "own_checks", "CheckOutcome", "CheckifyOutcome", "checkified_outcome", "CheckSite", "CheckTable", "FailedCheck", "failed_check"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,18 @@ _KINDS: dict[str, CheckKind] = {}
 def register_check_kind(name: str, kind: CheckKind) -> None:
     """Declare a kind of check (``"assert"``, ``"index"``) and the errors it raises."""
     _KINDS[name] = kind
+
+
+def runtime_error_class(error: BaseException) -> type[Exception]:
+    """The class of the error a compiled function raises for a node that failed with
+    ``error`` while running outside ``jax.jit`` (node by node, where a failed check
+    raises its kind's plain error at once): the kind's own error when it is a
+    ``GraphRuntimeError`` (an index out of range, a matrix that cannot be factored),
+    else ``GraphRuntimeError``."""
+    for kind in _KINDS.values():
+        if isinstance(error, kind.plain) and issubclass(kind.error, GraphRuntimeError):
+            return kind.error
+    return GraphRuntimeError
 
 
 @dataclass(frozen=True)

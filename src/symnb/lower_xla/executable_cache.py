@@ -56,7 +56,7 @@ from symnb.lower_xla.jax_private import (Traceback, compiled_dispatch_object, di
                                          executable_devices, jit_cache_miss)
 from symnb.lower_xla.persistent_cache import jax_cache_bypassed
 from symnb.lower_xla.program_memory import loaded_bytes
-from symnb.lower_xla.registry import lower, runs_on_host
+from symnb.lower_xla.registry import before_running, lower, runs_on_host
 
 __all__ = ["CacheCounts", "counts", "disk_cached_call", "program_bytes"]
 
@@ -328,6 +328,8 @@ def _load(path: str, nodes: list[Apply], record: Any, args: tuple) -> Any:
     if not record.checks.restore(sites):
         return None
     record.last_trace = data["last_trace"]
+    for op in {type(node.op): node.op for node in every}.values():
+        before_running(op)  # what lowering would have done first (LAPACK's kernels loaded)
     return compiled
 
 

@@ -186,3 +186,12 @@ def silence_callback_log(drops: Callable[[BaseException], bool]) -> None:
             return error is None or not drops(error)
 
     logging.getLogger(jax.pure_callback.__module__).addFilter(_Drop())
+
+
+def initialize_lapack() -> None:
+    """Load LAPACK's CPU kernels (jaxlib takes them from SciPy, about 0.3 s), as lowering
+    a linear-algebra operation does first: an executable read back from disk that calls
+    them without it would call a null function (the process crashes)."""
+    from jax._src.lax import linalg as _linalg
+
+    _linalg.initialize_lapack()

@@ -20,8 +20,8 @@ from symnb.core.graph.errors import DynamicShapeError, MissingLoweringError  # n
 from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.core.graph.op import Op, perform_only
 
-__all__ = ["lower", "static_inputs", "passed_as_is", "STATIC_ROLES", "MissingLoweringError", "StaticValueRequired",
-           "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule",
+__all__ = ["lower", "static_inputs", "passed_as_is", "before_running", "STATIC_ROLES", "MissingLoweringError",
+           "StaticValueRequired", "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule",
            "register_host_decider"]
 
 
@@ -107,3 +107,11 @@ def passed_as_is(op: Any, node: Apply) -> dict[int, int]:
     unchanged (by closure, not as a loop carry or operand), so a value known while
     tracing outside (a shape) is known inside too. Rules register it beside themselves."""
     return {}
+
+
+@singledispatch
+def before_running(op: Any) -> None:
+    """What this process must do before it runs compiled nodes of ``op``'s class, which
+    lowering them does on the way (LAPACK's CPU kernels loaded, for the linear algebra).
+    The executable cache calls it for a program read back from disk, never lowered in
+    this process. Rules register it beside themselves; the default does nothing."""

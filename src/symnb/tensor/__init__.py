@@ -116,6 +116,7 @@ from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as 
 from symnb.tensor import sharedvar as sharedvar
 from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import extra_ops as extra_ops
+from symnb.tensor import nlinalg as nlinalg, slinalg as slinalg
 
 
 # The functions above are public entry points: an error they raise shows the user's line

@@ -2,6 +2,6 @@
 
 from symnb.lower_xla.rules import (  # noqa: F401
     alloc, assertion, blas, broadcast, composite, conv, elemwise, extra_ops, ifelse, join,
-    neighbours, nnet,
+    linalg, neighbours, nnet,
     pool, print_op, python_op, random, reduction, scalar_elemwise, scan, shape, subtensor,
 )
