@@ -10,7 +10,7 @@ from symnb.compile.linkers import Linker, WrapLinker
 from symnb.compile.nanguard import NanGuardMode
 from symnb.compile.debugmode import DebugMode
 from symnb.compile.monitormode import MonitorMode
-from symnb.compile.io import In, Out
+from symnb.compile.io import In, Out, Param
 from symnb.core.tensor.shared import SharedVariable  # theano.compile.SharedVariable
 
 from symnb.core.tensor.variable import install_evaluator
@@ -26,7 +26,7 @@ def _evaluate(var, inputs_to_values):
 install_evaluator(_evaluate)
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
-           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "SharedVariable"]
+           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "Param", "SharedVariable"]
 
 from symnb.core.absent import module_getattr  # noqa: E402
 

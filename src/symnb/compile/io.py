@@ -16,9 +16,10 @@ from typing import Any
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.shared import SharedVariable, shared
 
-__all__ = ["In", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "unwrap_outputs"]
+__all__ = ["In", "Param", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "unwrap_outputs"]
 
 
 class _NoDefault:
@@ -62,6 +63,20 @@ class In:
 
     def __repr__(self) -> str:
         return f"In({label(self.variable)!r})"
+
+
+class Param(In):
+    """Theano's deprecated name of :class:`In`, with its signature: ``default`` is
+    ``In``'s ``value`` (None: no default). Warns as Theano 1.0 did."""
+
+    def __init__(self, variable: Variable, default: Any = None, name: str | None = None,
+                 mutable: bool = False, strict: bool = False, allow_downcast: bool | None = None,
+                 implicit: bool | None = None, borrow: bool | None = None) -> None:
+        warn_at_user_line("The Param class is deprecated. Replace Param(default=N)"
+                          " by theano.In(value=N)")
+        super().__init__(variable, name=name, value=NO_DEFAULT if default is None else default,
+                         mutable=mutable, strict=strict, allow_downcast=allow_downcast,
+                         implicit=implicit, borrow=borrow)
 
 
 class Out:

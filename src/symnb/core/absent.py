@@ -28,7 +28,6 @@ _LINALG = ("linear algebra beyond dot products (matrix_inverse, det, eigh, chole
 #: module -> {Theano name: what to use instead, or why it is absent}
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
-        "Param": "Theano's old name for In: use sn.In(variable, value=...)",
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
         "OpFromGraph": "not supported: write a Python function building the graph (every call "
                        "inlines it; XLA fuses the result)",
@@ -45,9 +44,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "nlinalg": _LINALG,
         "slinalg": _LINALG,
         "fft": "FFTs are not in this release",
-        "mgrid": "not in this release: build grids with T.arange and broadcasting",
-        "ogrid": "not in this release: build grids with T.arange and broadcasting",
-        "stacklists": "use T.stack (nested for nested lists)",
         "erfinv": "not in this release (no NumPy reference without SciPy in the core)",
         "gammaln": "not in this release (no NumPy reference without SciPy in the core)",
     },
@@ -56,12 +52,9 @@ ABSENT: dict[str, dict[str, str]] = {
         "logsoftmax": "use T.nnet.log_softmax",
         "ctc": "CTC wrapped a C library (warp-ctc) in Theano; not supported",
         "h_softmax": "hierarchical softmax is not in this release",
-        "sigmoid_binary_crossentropy": "use T.nnet.binary_crossentropy(T.nnet.sigmoid(z), t): "
-                                       "it builds the stable form",
     },
     "symnb.compile": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
-        "Param": "Theano's old name for In: use sn.In",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
         "OpFromGraph": "not supported: write a Python function building the graph",
     },

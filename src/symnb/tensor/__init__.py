@@ -69,7 +69,7 @@ from symnb.core.tensor.shape import (
     Shape as Shape, ShapeI as ShapeI, Reshape as Reshape, DimShuffle as DimShuffle,
 )
 from symnb.core.tensor.join import (
-    stack as stack, concatenate as concatenate, Join as Join, Stack as Stack, Split as Split,
+    stack as stack, stacklists as stacklists, concatenate as concatenate, Join as Join, Stack as Stack, Split as Split,
 )
 from symnb.core.tensor.alloc import (
     alloc as alloc, zeros as zeros, ones as ones, full as full, zeros_like as zeros_like,
@@ -88,6 +88,7 @@ from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
 )
+from symnb.core.tensor.grids import mgrid as mgrid, ogrid as ogrid
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable

@@ -53,6 +53,9 @@ class _TensorOperators:
     def __rpow__(self, other): return _math.pow(other, self)
     def __matmul__(self, other): return _blas.matmul(self, other)
     def __rmatmul__(self, other): return _blas.matmul(other, self)
+    # Theano's protocol for theano.dot(l, r) (symnb.dot)
+    def __dot__(self, other): return _blas.dot(self, other)
+    def __rdot__(self, other): return _blas.dot(other, self)
     def __neg__(self): return _math.neg(self)
     def __pos__(self): return self
     def __abs__(self): return _math.abs(self)
