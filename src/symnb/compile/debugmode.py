@@ -9,6 +9,11 @@ rewrite that declared where it is exact (Theano's ``x / x -> 1``, the stabilizat
 and changes a value outside that domain is a *note*: a :class:`DebugModeNote` warning
 naming it and its domain, also listed in ``f.maker.notes``; the function returns the
 optimized program's values.
+
+``check_isfinite`` (default: ``config.DebugMode.check_finite``, True, as in Theano)
+also refuses NaN and Inf: in a value from outside the graph (an argument, a shared
+variable, a constant) or made by a node, an :class:`InvalidValueError` names the first
+such node and the user's line. ``DebugMode(check_isfinite=False)`` allows them.
 """
 
 from __future__ import annotations
@@ -18,13 +23,16 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.compile.linkers import Linker
+from symnb.compile.linkers import Linker, WrapLinker
 from symnb.compile.mode import Mode, register_mode_name
+from symnb.compile.nanguard import NanGuardLinker
+from symnb.core.graph.config import config
 from symnb.core.graph.errors import SymnbError, label, node_error
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.source import warn_at_user_line
 
-__all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
+__all__ = ["DebugMode", "DebugModeError", "InvalidValueError", "DebugModeNote", "TOLERANCES",
+           "check_rewrites"]
 
 #: (rtol, atol) by dtype: float32 programs may differ from NumPy by rounding.
 TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-10, 1e-12),
@@ -33,6 +41,10 @@ TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-1
 
 class DebugModeError(SymnbError, AssertionError):
     """The XLA lowering of a node, or a rewrite, disagrees with the NumPy reference."""
+
+
+class InvalidValueError(DebugModeError):
+    """A NaN or Inf under DebugMode's ``check_isfinite`` (Theano's name)."""
 
 
 class DebugModeNote(UserWarning):
@@ -59,7 +71,7 @@ def values_differ(reference: np.ndarray, actual: np.ndarray) -> str | None:
             f"{actual[where]!r}, reference {reference[where]!r}")
 
 
-class _DebugLinker(Linker):
+class _CompareLinker(Linker):
     def hook(self, index: int, node: Apply, thunk: Any) -> None:
         inputs = [np.asarray(v) for v in thunk.inputs]
         thunk()
@@ -75,8 +87,17 @@ class _DebugLinker(Linker):
 class DebugMode(Mode):
     """Check every node's XLA lowering against its NumPy reference, and the rewrites."""
 
-    def __init__(self, optimizer: Any = "default") -> None:
-        super().__init__(linker=_DebugLinker(), optimizer=optimizer)
+    def __init__(self, optimizer: Any = "default", check_isfinite: bool | None = None) -> None:
+        #: Refuse NaN and Inf (Theano's ``check_isfinite``; default: the config flag).
+        self.check_isfinite = bool(config.DebugMode__check_finite if check_isfinite is None
+                                   else check_isfinite)
+        compare = _CompareLinker()
+        if self.check_isfinite:
+            finite = NanGuardLinker(True, True, False, InvalidValueError, "DebugMode (check_isfinite)")
+            linker: Linker = WrapLinker([finite.hook, compare.hook])
+        else:
+            linker = compare
+        super().__init__(linker=linker, optimizer=optimizer)
 
     def after_call(self, function: Any, arrays: Sequence[Any], results: Sequence[Any]) -> None:
         """Compare the optimized program's results with the graph as written (see
