@@ -118,3 +118,28 @@ def test_param_is_theanos_deprecated_in():
         required = sn.compile.Param(y)  # default None: the argument is required
     with pytest.raises(TypeError, match="missing"):
         sn.function([x, required], x + y)(1.0)
+
+
+def test_typed_constructors_are_theanos_tensor_types():
+    assert T.dmatrix == T.TensorType("float64", (False, False))
+    assert hash(T.dmatrix) == hash(T.TensorType("float64", (False, False)))
+    assert T.fcol == T.TensorType("float32", (False, True)) and T.irow.broadcastable == (True, False)
+    assert isinstance(T.lscalar, T.TensorType) and T.btensor4.ndim == 4 and T.ivector.dtype == "int32"
+    x = T.dmatrix("x")  # TensorType.__call__ makes a variable, as in Theano
+    assert x.type == T.dmatrix and x.name == "x"
+    value = np.arange(6.0).reshape(2, 3)
+    assert_same(sn.function([x], x * 2)(value), value * 2, "T.dmatrix('x')")
+    # symnb's keywords still work on the types: a test value, lengths the type leaves open
+    y = T.fmatrix("y", test_value=np.ones((2, 3), "float32"), shape=(None, 3))
+    assert y.type == T.TensorType("float32", (None, 3)) and y.test_value.shape == (2, 3)
+    with pytest.raises(ValueError, match="cannot have the shape"):
+        T.fcol("c", shape=(4, 2))
+
+
+def test_untyped_constructors_stay_functions_with_a_dtype():
+    assert T.matrix("m", dtype="int8").type == T.bmatrix
+    assert T.col("c", dtype="float64").type == T.dcol
+    assert T.scalar().type == T.TensorType(sn.config.floatX, ())
+    a, b = T.dmatrices("a", "b")
+    assert a.type == b.type == T.dmatrix and (a.name, b.name) == ("a", "b")
+    assert [v.type for v in T.frows(2)] == [T.frow, T.frow]
