@@ -58,8 +58,9 @@ class CallSpec:
         self.names = plan.names
         self.defaults = plan.defaults
 
-    def bind(self, args: tuple, kwargs: dict) -> list[Any]:
-        """The arguments in input order, from positions, keywords and defaults."""
+    def bind(self, args: tuple, kwargs: dict, overrides: dict[int, Any] | None = None) -> list[Any]:
+        """The arguments in input order, from positions, keywords and defaults
+        (``overrides``: defaults replaced for this call, by position: ``f[x] = value``)."""
         n = len(self.inputs)
         if len(args) > n:
             raise TypeError(f"{self.title} takes {n} argument(s) "
@@ -75,7 +76,9 @@ class CallSpec:
                 raise TypeError(f"{self.title} got multiple values for input {key!r} "
                                 f"(argument #{position}, also passed by keyword)")
             bound[position] = value
-        bound = [d if b is None and d is not NO_DEFAULT else b for b, d in zip(bound, self.defaults)]
+        overrides = overrides or {}
+        bound = [overrides.get(i, d) if b is None and d is not NO_DEFAULT else b
+                 for i, (b, d) in enumerate(zip(bound, self.defaults))]
         missing = [label(v) for v, b in zip(self.inputs, bound) if b is None]
         if missing:
             raise TypeError(f"{self.title} is missing argument(s): {', '.join(missing)}")

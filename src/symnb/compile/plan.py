@@ -54,6 +54,8 @@ class FunctionPlan:
     names: tuple[str | None, ...]
     defaults: tuple[Any, ...]
     checkers: tuple[Callable[[Any], Any], ...]
+    #: ``(variable, shared state)`` of each input with an update (``sn.In(update=...)``).
+    state_inputs: tuple[tuple[Variable, SharedVariable], ...]
     allow_input_downcast: bool
     #: ``sn.function``'s arguments, read-only (``copy()`` and pickling rebuild from them).
     construction: Mapping[str, Any]
@@ -99,6 +101,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
         updated_shared=tuple(updated), read_shared=tuple(read_only),
         names=tuple(spec.names), defaults=tuple(spec.defaults),
         checkers=tuple(_checker(var, spec, i, allow_input_downcast) for i, var in enumerate(inputs)),
+        state_inputs=tuple(spec.state_givens),
         allow_input_downcast=allow_input_downcast,
         construction=MappingProxyType(dict(construction)))
 
