@@ -56,3 +56,14 @@ def test_the_node_comparison_still_runs_with_the_check():
     value = np.arange(6.0).reshape(2, 3) / 10
     result = sn.function([x], out, mode=DebugMode())(value)
     np.testing.assert_allclose(result, np.tanh(value @ value.T).sum(axis=0), rtol=1e-12)
+
+
+def test_a_nan_constant_a_rewrite_builds_is_no_finding():
+    """exp(log(x)) becomes switch(x >= 0, abs(x), nan): the constant is the rewrite's."""
+    x = T.vector("x")
+    mode = DebugMode(optimizer="fast_run").excluding("fusion")  # the switch stays a node
+    f = sn.function([x], T.exp(T.log(x)) * 2, mode=mode)
+    assert any(type(node.op).__name__ == "Switch" for node in f.maker.fgraph.toposort())
+    np.testing.assert_allclose(f(np.array([1.0, 2.0], "float32")), [2.0, 4.0], rtol=1e-6)
+    with pytest.raises(InvalidValueError, match="NaN"):
+        f(np.array([-1.0, 2.0], "float32"))  # log of a negative: NaN, reported

@@ -11,9 +11,11 @@ naming it and its domain, also listed in ``f.maker.notes``; the function returns
 optimized program's values.
 
 ``check_isfinite`` (default: ``config.DebugMode.check_finite``, True, as in Theano)
-also refuses NaN and Inf: in a value from outside the graph (an argument, a shared
-variable, a constant) or made by a node, an :class:`InvalidValueError` names the first
-such node and the user's line. ``DebugMode(check_isfinite=False)`` allows them.
+also refuses NaN and Inf: in an argument, a shared variable or a value made by a node,
+an :class:`InvalidValueError` names the first such node and the user's line.
+``DebugMode(check_isfinite=False)`` allows them. Constants are not checked (Theano
+checked them): a rewrite may build one (``exp(log(x))`` becomes ``switch(x >= 0,
+abs(x), nan)``), and a constant's NaN or Inf that reaches a value is reported there.
 """
 
 from __future__ import annotations
@@ -93,7 +95,8 @@ class DebugMode(Mode):
                                    else check_isfinite)
         compare = _CompareLinker()
         if self.check_isfinite:
-            finite = NanGuardLinker(True, True, False, InvalidValueError, "DebugMode (check_isfinite)")
+            finite = NanGuardLinker(True, True, False, InvalidValueError, "DebugMode (check_isfinite)",
+                                    check_constants=False)
             linker: Linker = WrapLinker([finite.hook, compare.hook])
         else:
             linker = compare

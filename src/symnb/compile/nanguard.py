@@ -16,7 +16,7 @@ from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
 from symnb.core.graph.errors import SymnbError, error_from_record, label, node_record
 from symnb.core.failed_call import NodeValues, replay
-from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.type import describe_shape
 from symnb.core.tensor.composite import Composite
 
@@ -33,16 +33,20 @@ class NanGuardLinker(Linker):
     """Runs each node, checking the values from outside the graph it reads and the
     values it makes; raises ``error_class`` (its message starting with ``mode_name``)
     at the first NaN, Inf or big value, as the checks ask. DebugMode's
-    ``check_isfinite`` is this check (NaN and Inf)."""
+    ``check_isfinite`` is this check (NaN and Inf), constants left out
+    (``check_constants``)."""
 
     def __init__(self, nan_is_error: bool, inf_is_error: bool, big_is_error: bool,
-                 error_class: type[SymnbError] = NanGuardError, mode_name: str = "NanGuardMode") -> None:
+                 error_class: type[SymnbError] = NanGuardError, mode_name: str = "NanGuardMode",
+                 check_constants: bool = True) -> None:
         self.checks = (nan_is_error, inf_is_error, big_is_error)
         self.error_class, self.mode_name = error_class, mode_name
+        self.check_constants = check_constants
 
     def hook(self, index: int, node: Apply, thunk: Any) -> None:
         for position, (var, value) in enumerate(zip(node.inputs, thunk.inputs)):
-            if var.owner is None:  # values made inside the graph were checked when made
+            # Values made inside the graph were checked when made.
+            if var.owner is None and (self.check_constants or not isinstance(var, Constant)):
                 self._check(node, index, thunk.inputs, var, value, f"input #{position}")
         thunk()
         for position, (var, value) in enumerate(zip(node.outputs, thunk.outputs)):
