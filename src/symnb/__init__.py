@@ -27,10 +27,11 @@ from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
-from symnb.compile import Mode, MonitorMode, In, Out
+from symnb.compile import Mode, MonitorMode, In, Out, Param
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
+from symnb import scan_module  # noqa: F401  (import theano binds theano.scan_module)
 from symnb.printing import pp
 from symnb.core.absent import module_getattr
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
@@ -42,7 +43,7 @@ __all__ = [
     "SharedVariable", "SymnbError", "errors", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
-    "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone",
+    "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
 ]
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
@@ -55,6 +56,17 @@ def function(inputs: Any, outputs: Any = None, **kwargs: Any):
     from symnb.compile.function import function as _function
 
     return _function(inputs, outputs, **kwargs)
+
+
+def dot(l: Any, r: Any) -> Any:
+    """The matrix/dot product of ``l`` and ``r`` (Theano's ``theano.dot``): ``l.__dot__(r)``,
+    else ``r.__rdot__(l)``; a symbolic tensor has both (``T.dot``)."""
+    if hasattr(l, "__dot__"):
+        return l.__dot__(r)
+    if hasattr(r, "__rdot__"):
+        return r.__rdot__(l)
+    raise NotImplementedError(f"dot: neither operand is symbolic ({type(l).__name__}, "
+                              f"{type(r).__name__}); use numpy.dot for arrays")
 
 
 def load_ipython_extension(ipython: Any) -> None:

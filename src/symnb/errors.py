@@ -29,6 +29,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     ├── AssertionFailedError        a compiled ``Assert`` failed (AssertionError)
     ├── NanGuardError               NanGuardMode found a NaN, Inf or big value (AssertionError)
     ├── DebugModeError              DebugMode: a lowering or rewrite disagrees with NumPy (AssertionError)
+    │   └── InvalidValueError       DebugMode's check_isfinite: a NaN or Inf (Theano's name)
     ├── MissingInputError           ``sn.function``: an output needs an input not given (ValueError)
     ├── UnusedInputError            ``sn.function``: an input no output uses (ValueError)
     ├── DisconnectedInputError      ``sn.grad``: the cost does not depend on wrt (ValueError)
@@ -53,7 +54,7 @@ This module imports no JAX (``import symnb`` imports it).
 """
 
 from symnb.compile.construction import MissingInputError, UnusedInputError
-from symnb.compile.debugmode import DebugModeError, DebugModeNote
+from symnb.compile.debugmode import DebugModeError, DebugModeNote, InvalidValueError
 from symnb.compile.nanguard import NanGuardError
 from symnb.core.absent import NotInSymnbError
 from symnb.core.gradient import DisconnectedInputError, NullGradientError
@@ -83,7 +84,7 @@ __all__ = [
     "MissingTestValueError", "InnerNodeError", "DynamicShapeError",
     "GraphRuntimeError", "IndexOutOfBoundsError", "LinAlgError", "OutOfMemoryError", "X64DisabledError",
     "UnsupportedJaxError", "MissingLoweringError", "DeviceMismatchError",
-    "AssertionFailedError", "NanGuardError", "DebugModeError",
+    "AssertionFailedError", "NanGuardError", "DebugModeError", "InvalidValueError",
     "MissingInputError", "UnusedInputError",
     "DisconnectedInputError", "NullGradientError", "GradientError",
     "InconsistencyError", "ConfigError", "UnknownFlagError", "NotInSymnbError", "ModelFileError",

@@ -105,10 +105,11 @@ def test_pool_2d_pools_the_last_two_axes(rng):
 def test_pool_3d_matches_numpy(rng):
     x = rng.normal(size=(2, 5, 4, 6))
     xv = symbolic_like(x, "x")
-    configs = [dict(ws=(2, 2, 3), mode="max"),
+    configs = [dict(ws=(2, 2, 3), mode="max", ignore_border=True),
                dict(ws=(2, 3, 2), stride=(1, 2, 3), ignore_border=False, mode="sum"),
-               dict(ws=(3, 2, 2), pad=(1, 1, 0), mode="average_exc_pad"),
-               dict(ws=(3, 2, 2), pad=(2, 0, 1), stride=(1, 1, 1), mode="average_inc_pad")]
+               dict(ws=(3, 2, 2), pad=(1, 1, 0), mode="average_exc_pad", ignore_border=True),
+               dict(ws=(3, 2, 2), pad=(2, 0, 1), stride=(1, 1, 1), mode="average_inc_pad",
+                    ignore_border=True)]
     references = [(str(c), numpy_pool(x, **c)) for c in configs]
     check_outputs([xv], [x], [pool_3d(xv, **c) for c in configs], references)
 
@@ -134,9 +135,11 @@ def test_max_pool_gradient_goes_to_the_first_of_tied_maxima():
     np.testing.assert_array_equal(sn.function([x], grad)(x.test_value), expected)
 
 
-@pytest.mark.parametrize("params", [dict(ws=(2, 2)), dict(ws=(3, 2), stride=(1, 2), ignore_border=False),
-                                    dict(ws=(3, 3), stride=(2, 1), pad=(1, 2), mode="average_exc_pad"),
-                                    dict(ws=(2, 3), pad=(1, 1), mode="average_inc_pad"),
+@pytest.mark.parametrize("params", [dict(ws=(2, 2), ignore_border=True),
+                                    dict(ws=(3, 2), stride=(1, 2), ignore_border=False),
+                                    dict(ws=(3, 3), stride=(2, 1), pad=(1, 2), mode="average_exc_pad",
+                                         ignore_border=True),
+                                    dict(ws=(2, 3), pad=(1, 1), mode="average_inc_pad", ignore_border=True),
                                     dict(ws=(2, 2), stride=(1, 1), ignore_border=False, mode="sum")], ids=str)
 def test_finite_differences(params, rng):
     x = rng.permutation(60).reshape(3, 4, 5) / 10.0  # no ties, gaps much larger than eps
@@ -148,19 +151,42 @@ def test_finite_differences(params, rng):
 
 def test_static_shapes_and_infer_shape(rng):
     x = T.tensor4("x", shape=(2, 3, 7, 8))
-    assert pool_2d(x, (2, 3)).type.shape == (2, 3, 3, 2)
+    assert pool_2d(x, (2, 3), ignore_border=True).type.shape == (2, 3, 3, 2)
     assert pool_2d(x, (2, 3), ignore_border=False).type.shape == (2, 3, 4, 3)
-    assert pool_2d(x, (3, 3), stride=(1, 2), pad=(1, 2)).type.shape == (2, 3, 7, 5)
-    assert pool_2d(x, (9, 9)).type.shape == (2, 3, 0, 0)
-    assert pool_2d(T.tensor4("u"), (2, 2)).type.shape == (None,) * 4
+    assert pool_2d(x, (3, 3), stride=(1, 2), pad=(1, 2), ignore_border=True).type.shape == (2, 3, 7, 5)
+    assert pool_2d(x, (9, 9), ignore_border=True).type.shape == (2, 3, 0, 0)
+    assert pool_2d(T.tensor4("u"), (2, 2), ignore_border=True).type.shape == (None,) * 4
     v = symbolic_like(rng.normal(size=(2, 3, 7, 8)), "v")
     for pooled in [pool_2d(v, (3, 2), stride=(1, 3), ignore_border=False),
-                   pool_2d(v, (3, 3), pad=(1, 2), mode="average_inc_pad"), pool_2d(v, (9, 2))]:
+                   pool_2d(v, (3, 3), pad=(1, 2), mode="average_inc_pad", ignore_border=True),
+                   pool_2d(v, (9, 2), ignore_border=True)]:
         for out in [pooled, sn.grad(pooled.sum(), v)]:
             node = out.owner
             shapes = [tuple(T.shape(i)[k] for k in range(i.ndim)) for i in node.inputs]
             (inferred,) = node.op.infer_shape(node, shapes)
             assert tuple(int(T.as_tensor_variable(s).test_value) for s in inferred) == out.test_value.shape
+
+
+def test_ignore_border_left_out_warns_and_is_false_as_in_theano(rng):
+    """Theano 1.0: a 13x13 image pooled by 2x2 windows gives 7x7 (partial windows kept)."""
+    x = rng.normal(size=(1, 2, 13, 13))
+    xv = symbolic_like(x, "x")
+    with pytest.warns(UserWarning, match=r"pool_2d\(\) will have the parameter ignore_border default "
+                                         r"value changed to True \(currently False\)") as record:
+        pooled = pool_2d(xv, (2, 2))
+    assert record[0].filename == __file__  # the user's line
+    assert pooled.test_value.shape == (1, 2, 7, 7)
+    expected = numpy_pool(x, (2, 2), ignore_border=False)
+    np.testing.assert_array_equal(pooled.test_value, expected)
+    np.testing.assert_array_equal(sn.function([xv], pooled)(x), expected)
+    x3 = rng.normal(size=(1, 5, 5, 5))
+    x3v = symbolic_like(x3, "x3")
+    with pytest.warns(UserWarning, match=r"pool_3d\(\) will have .* pad == \(0, 0, 0\)"):
+        pooled3 = pool_3d(x3v, (2, 2, 2))
+    np.testing.assert_array_equal(pooled3.test_value, numpy_pool(x3, (2, 2, 2), ignore_border=False))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # given: no warning
+        assert pool_2d(xv, (2, 2), ignore_border=True).test_value.shape == (1, 2, 6, 6)
 
 
 def test_old_spellings(rng):
@@ -186,19 +212,19 @@ def test_errors_point_at_the_line():
         pool_2d(x, (2, 2), pad=(1, 1), ignore_border=False)  # this line
     assert "pool_2d(x, (2, 2), pad=(1, 1), ignore_border=False)  # this line" in str(info.value)
     with pytest.raises(NotImplementedError, match="smaller than the window"):
-        pool_2d(x, (2, 2), pad=(2, 0))
+        pool_2d(x, (2, 2), pad=(2, 0), ignore_border=True)
     with pytest.raises(ValueError, match="mode must be one of"):
-        pool_2d(x, (2, 2), mode="mean")
+        pool_2d(x, (2, 2), mode="mean", ignore_border=True)
     with pytest.raises(TypeError, match="'average_exc_pad' does not take int32"):
-        pool_2d(T.tensor4("i", dtype="int32"), (2, 2), mode="average_exc_pad")
+        pool_2d(T.tensor4("i", dtype="int32"), (2, 2), mode="average_exc_pad", ignore_border=True)
     with pytest.raises(TypeError, match="at least 2 dimensions"):
-        pool_2d(T.vector("v"), (2, 2))
+        pool_2d(T.vector("v"), (2, 2), ignore_border=True)
     with pytest.raises(ValueError, match="ws must be 2 int"):
-        pool_2d(x, (2, 0))
+        pool_2d(x, (2, 0), ignore_border=True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         # A window in a vector variable builds, as in Theano (its values come when the
         # graph runs: tests/theano_compat/test_lasagne_idioms.py); a wrong length does not.
-        assert pool_2d(x, T.ivector("ws")).ndim == 4
+        assert pool_2d(x, T.ivector("ws"), ignore_border=True).ndim == 4
         with pytest.raises(TypeError, match="has 3 entries but ndim=2"):
-            pool_2d(x, T.ivector("ws", shape=(3,)))
+            pool_2d(x, T.ivector("ws", shape=(3,)), ignore_border=True)

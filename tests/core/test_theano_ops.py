@@ -61,7 +61,7 @@ def test_fresh_output_of_a_fully_known_type_gets_the_nodes_test_value():
 def test_itypes_otypes_op_builds_its_node_and_checks_inputs():
     value = np.arange(4.0).reshape(2, 2)
     y = DoubleOpTyped()(T.dmatrix("x", test_value=value))
-    assert y.type == T.dmatrix.type
+    assert y.type == T.dmatrix
     np.testing.assert_array_equal(y.test_value, double(value))
     with pytest.raises(TypeError, match=r"input 0 \(v\) has type TensorType\(float32"):
         DoubleOpTyped()(T.fmatrix("v", test_value=np.ones((2, 2), "float32")))

@@ -58,6 +58,11 @@ def _draw_index(draw, b: Builder, shape: tuple, advanced: bool, symbolic_ok: boo
         else:
             entries.append(_slice(draw, b, n, symbolic_ok))
         axis += 1
+    if axis < len(shape) and any(e is None for e in entries):
+        # NumPy's reading of an index naming fewer axes, with None; without the Ellipsis
+        # symnb reads it as Theano did when the other axes have length 1
+        # (tests/core/test_subtensor_theano_newaxis.py).
+        entries.append(Ellipsis)
     return entries
 
 

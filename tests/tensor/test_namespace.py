@@ -34,9 +34,9 @@ PUBLIC = {
     # shapes, joining, creation, indexing
     "shape", "shape_i", "reshape", "dimshuffle", "transpose", "flatten", "squeeze", "expand_dims",
     "Shape", "ShapeI", "Reshape", "DimShuffle",
-    "stack", "concatenate", "Join", "Stack", "Split",
+    "stack", "stacklists", "concatenate", "Join", "Stack", "Split",
     "alloc", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "fill", "arange", "eye",
-    "identity_like", "Alloc", "Arange", "Eye",
+    "identity_like", "Alloc", "Arange", "Eye", "mgrid", "ogrid",
     "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values",
     # Theano's other tensor functions
     "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",

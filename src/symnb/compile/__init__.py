@@ -10,7 +10,7 @@ from symnb.compile.linkers import Linker, WrapLinker
 from symnb.compile.nanguard import NanGuardMode
 from symnb.compile.debugmode import DebugMode
 from symnb.compile.monitormode import MonitorMode
-from symnb.compile.io import In, Out
+from symnb.compile.io import In, Out, Param
 from symnb.compile.ops import as_op  # theano.compile.as_op
 from symnb.core.tensor.shared import SharedVariable  # theano.compile.SharedVariable
 
@@ -28,7 +28,7 @@ def _evaluate(var, inputs_to_values):
 install_evaluator(_evaluate)
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "Linker", "WrapLinker",
-           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "SharedVariable", "as_op"]
+           "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "Param", "SharedVariable", "as_op"]
 
 # The functions above are public entry points: an error they raise shows the user's line
 # first, without symnb's frames (symnb.core.graph.traceback_filter).

@@ -71,9 +71,11 @@ class CallSpec:
         #: arguments, named in the error of a call passing one.
         self.state_names = frozenset(state_names(plan.construction["inputs"]))
 
-    def bind(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Sequence[Any]:
+    def bind(self, args: Sequence[Any], kwargs: dict[str, Any],
+             overrides: dict[int, Any] | None = None) -> Sequence[Any]:
         """The arguments in input order: positions first, then keywords by input name;
-        an input not passed takes its default (``sn.In``'s ``value=``). Every call path
+        an input not passed takes its default (``sn.In``'s ``value=``), or this call's
+        override of it (``overrides``, by position: ``f[x] = value``). Every call path
         binds here, with Theano's rule: a value passed is a value, ``None`` included (the
         input's check then refuses it, naming the input); only an argument not passed
         (:data:`NOT_PASSED`) takes its default."""
@@ -95,7 +97,9 @@ class CallSpec:
         if missing:
             raise TypeError(f"{self.title} is missing argument(s): "
                             f"{', '.join(self._called(missing))}")
-        return [d if b is NOT_PASSED else b for b, d in zip(bound, self.defaults)]
+        overrides = overrides or {}
+        return [overrides.get(i, d) if b is NOT_PASSED else b
+                for i, (b, d) in enumerate(zip(bound, self.defaults))]
 
     def _called(self, positions: Sequence[int]) -> list[str]:
         """How messages name the arguments at ``positions``: by their keyword, else (an

@@ -9,6 +9,13 @@ rewrite that declared where it is exact (Theano's ``x / x -> 1``, the stabilizat
 and changes a value outside that domain is a *note*: a :class:`DebugModeNote` warning
 naming it and its domain, also listed in ``f.maker.notes``; the function returns the
 optimized program's values.
+
+``check_isfinite`` (default: ``config.DebugMode.check_finite``, True, as in Theano)
+also refuses NaN and Inf: in an argument, a shared variable or a value made by a node,
+an :class:`InvalidValueError` names the first such node and the user's line.
+``DebugMode(check_isfinite=False)`` allows them. Constants are not checked (Theano
+checked them): a rewrite may build one (``exp(log(x))`` becomes ``switch(x >= 0,
+abs(x), nan)``), and a constant's NaN or Inf that reaches a value is reported there.
 """
 
 from __future__ import annotations
@@ -18,14 +25,17 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.compile.linkers import Linker
+from symnb.compile.linkers import Linker, WrapLinker
 from symnb.compile.mode import Mode, register_mode_name
+from symnb.compile.nanguard import NanGuardLinker
+from symnb.core.graph.config import config
 from symnb.core.graph.errors import SymnbError, label, node_error
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.graph.traceback_filter import api_boundary
 
-__all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
+__all__ = ["DebugMode", "DebugModeError", "InvalidValueError", "DebugModeNote", "TOLERANCES",
+           "check_rewrites"]
 
 #: (rtol, atol) by dtype: float32 programs may differ from NumPy by rounding.
 TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-10, 1e-12),
@@ -34,6 +44,10 @@ TOLERANCES = {"float16": (1e-2, 1e-2), "float32": (1e-4, 1e-5), "float64": (1e-1
 
 class DebugModeError(SymnbError, AssertionError):
     """The XLA lowering of a node, or a rewrite, disagrees with the NumPy reference."""
+
+
+class InvalidValueError(DebugModeError):
+    """A NaN or Inf under DebugMode's ``check_isfinite`` (Theano's name)."""
 
 
 class DebugModeNote(UserWarning):
@@ -60,7 +74,7 @@ def values_differ(reference: np.ndarray, actual: np.ndarray) -> str | None:
             f"{actual[where]!r}, reference {reference[where]!r}")
 
 
-class _DebugLinker(Linker):
+class _CompareLinker(Linker):
     def hook(self, index: int, node: Apply, thunk: Any) -> None:
         inputs = [np.asarray(v) for v in thunk.inputs]
         thunk()
@@ -77,8 +91,18 @@ class DebugMode(Mode):
     """Check every node's XLA lowering against its NumPy reference, and the rewrites."""
 
     @api_boundary  # the user calls it: errors show the user's line
-    def __init__(self, optimizer: Any = "default") -> None:
-        super().__init__(linker=_DebugLinker(), optimizer=optimizer)
+    def __init__(self, optimizer: Any = "default", check_isfinite: bool | None = None) -> None:
+        #: Refuse NaN and Inf (Theano's ``check_isfinite``; default: the config flag).
+        self.check_isfinite = bool(config.DebugMode__check_finite if check_isfinite is None
+                                   else check_isfinite)
+        compare = _CompareLinker()
+        if self.check_isfinite:
+            finite = NanGuardLinker(True, True, False, InvalidValueError, "DebugMode (check_isfinite)",
+                                    check_constants=False)
+            linker: Linker = WrapLinker([finite.hook, compare.hook])
+        else:
+            linker = compare
+        super().__init__(linker=linker, optimizer=optimizer)
 
     def after_call(self, function: Any, arrays: Sequence[Any], results: Sequence[Any]) -> None:
         """Compare the optimized program's results with the graph as written (see

@@ -29,7 +29,8 @@ from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
 from symnb.compile.devices import call_context
 from symnb.compile.fast_path import fast_path
-from symnb.compile.io import expand_inputs, unwrap_outputs
+from symnb.compile.input_values import InputValues
+from symnb.compile.io import convert_shortcuts, expand_inputs, unwrap_outputs
 from symnb.compile.maker import FunctionMaker
 from symnb.compile.plan import FunctionPlan, plan_function
 from symnb.compile.mode import Mode, get_mode
@@ -83,8 +84,12 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     transfers, per-node and per-line tables); ``profile_memory=True`` (which implies it)
     adds the program's peak memory and largest values (defaults: ``sn.config.profile``
     and ``sn.config.profile_memory``).
+
+    Theano's input shortcuts are accepted: ``(x, 1.0)`` is ``sn.In(x, value=1.0)``,
+    ``((s, s + x), 0.0)`` a state (see :func:`symnb.compile.io.convert_function_input`).
     """
-    construction = dict(inputs=list(inputs), outputs=outputs, updates=updates, givens=givens,
+    inputs = convert_shortcuts(inputs, updates, givens, profile)
+    construction = dict(inputs=inputs, outputs=outputs, updates=updates, givens=givens,
                         mode=mode, profile=profile, name=name,
                         allow_input_downcast=allow_input_downcast,
                         on_unused_input=on_unused_input, no_default_updates=no_default_updates,
@@ -144,6 +149,9 @@ class Function:
         self.shared_locks = lock_order(self._all_shared)
         #: What a call reads and does around the program (both call paths share it).
         self._call_spec = CallSpec(plan)
+        #: ``f[key]``: the inputs' values (compile/input_values.py).
+        self._input_values = InputValues(plan.construction["inputs"], plan.state_inputs,
+                                         plan.defaults, plan.checkers)
         self._locks = self._call_spec.locks  # None: a call takes no lock
         # Guards re-specialization, which replaces self._program (calls read it unlocked).
         self._state_lock = threading.Lock()
@@ -175,6 +183,21 @@ class Function:
         from symnb.compile.pickling import copied_function
 
         return copied_function(self, swap, delete_updates, name, profile, function)
+
+    def __getitem__(self, key: Any) -> Any:
+        """Theano's ``f[key]``: the value of the input at position ``key`` of the input
+        list, of variable ``key`` or named ``key`` (its default, the value set for the
+        next call, or a state's value; see :mod:`symnb.compile.input_values`)."""
+        return self._input_values.get(key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        """Theano's ``f[key] = value``: a state's new value, or the value the next call
+        uses for that input when it is not passed."""
+        if self._input_values.set(key, value):
+            self._invoke = _weak_method(self, "_call_in_full")  # the next call reads it
+
+    def __contains__(self, key: Any) -> bool:
+        return key in self._input_values
 
     def __reduce__(self) -> tuple:
         from symnb.compile.pickling import function_reduce
@@ -244,8 +267,11 @@ class Function:
         values, specialize or run in a context."""
         profile, call = self.profile, self._call_spec
         token = profile.begin() if profile is not None else None
+        overrides = self._input_values.take_overrides()
+        if overrides:  # f[x] = value applies to this call only: then the fast path again
+            self._set_program(self._program)
         try:  # free unless it raises (Python 3.11): the call overhead stays as it was
-            arrays = list(call.checks(call.bind(args, kwargs)))
+            arrays = list(call.checks(call.bind(args, kwargs, overrides)))
             if call.locks is None:
                 outputs = call.finish(self._run(arrays))
             else:

@@ -7,18 +7,25 @@
 An input with ``update`` holds internal state: it is no longer an argument; its
 value starts at ``value`` and becomes the update's value after each call (stored in
 a hidden shared variable, so a failed call leaves it as it was).
+
+Theano's input shortcuts are read as ``In`` (:func:`convert_function_input`):
+
+    f = sn.function([x, (y, 1.0), ((s, s + x), 0.0)], z)   # In(y, value=1.0), a state s
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.shared import SharedVariable, shared
 
-__all__ = ["In", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "state_names", "unwrap_outputs"]
+__all__ = ["In", "Param", "Out", "NO_DEFAULT", "InputSpec", "expand_inputs", "state_names",
+           "unwrap_outputs", "convert_function_input", "convert_shortcuts"]
 
 
 class _NoDefault:
@@ -67,6 +74,20 @@ class In:
         return f"In({label(self.variable)!r})"
 
 
+class Param(In):
+    """Theano's deprecated name of :class:`In`, with its signature: ``default`` is
+    ``In``'s ``value`` (None: no default). Warns as Theano 1.0 did."""
+
+    def __init__(self, variable: Variable, default: Any = None, name: str | None = None,
+                 mutable: bool = False, strict: bool = False, allow_downcast: bool | None = None,
+                 implicit: bool | None = None, borrow: bool | None = None) -> None:
+        warn_at_user_line("The Param class is deprecated. Replace Param(default=N)"
+                          " by theano.In(value=N)")
+        super().__init__(variable, name=name, value=NO_DEFAULT if default is None else default,
+                         mutable=mutable, strict=strict, allow_downcast=allow_downcast,
+                         implicit=implicit, borrow=borrow)
+
+
 class Out:
     """An output of ``sn.function``; ``borrow`` is accepted (outputs are always NumPy
     arrays the caller owns)."""
@@ -76,6 +97,69 @@ class Out:
 
     def __repr__(self) -> str:
         return f"Out({label(self.variable)!r})"
+
+
+def convert_function_input(item: Any) -> Any:
+    """One of ``sn.function``'s inputs with Theano's shortcuts read as ``In`` (Theano
+    1.0's ``convert_function_input``, its messages included): ``(name, r)``,
+    ``(r, value)``, ``((r, update), value)``, ``(name, r, value)``,
+    ``(name, (r, update), value)`` and ``(In(...), value)``. Anything but a tuple or a
+    list is returned as it is."""
+    if not isinstance(item, (list, tuple)):
+        return item
+    original = item
+    if not item:
+        raise TypeError(f"Nonsensical input specification: {item}")
+    name = item[0] if isinstance(item[0], str) else None
+    rest = item[1:] if name is not None else item
+    invalid = TypeError(f"Invalid input syntax: {original} (check documentation or use an In instance)")
+    first = rest[0] if rest else None
+    update = value = None
+    if isinstance(first, (list, tuple)):
+        if len(first) != 2 or len(rest) != 2:
+            raise invalid
+        (variable, update), value = rest
+    elif isinstance(first, Variable):
+        if len(rest) > 2:
+            raise invalid
+        variable, value = first, (rest[1] if len(rest) == 2 else None)
+    elif isinstance(first, In):
+        if len(rest) > 2:
+            raise invalid
+        return _with_value(first, name, rest[1]) if len(rest) == 2 else first
+    else:
+        raise TypeError(f"The input specification is not valid: {rest}")
+    if not isinstance(variable, Variable):
+        raise TypeError(f"Unknown input type: {type(variable)}, expected Variable instance")
+    if update is not None and not isinstance(update, Variable):
+        raise TypeError(f"Unknown update type: {type(update)}, expected Variable instance")
+    if isinstance(value, (Variable, In)):
+        raise TypeError(f"The value for input {variable} should not be a Variable or "
+                        f"SymbolicInput instance (got: {value})")
+    return In(variable, name=name, value=NO_DEFAULT if value is None else value, update=update)
+
+
+def _with_value(given: In, name: str | None, value: Any) -> In:
+    """``(In(...), value)``: a copy of the ``In`` with that value (and name, if given)."""
+    spec = copy.copy(given)
+    spec.value = value
+    if name is not None:
+        spec.name = name
+    return spec
+
+
+def convert_shortcuts(inputs: Any, updates: Any, givens: Any, profile: Any) -> list[Any]:
+    """``sn.function``'s inputs with Theano's shortcuts read as ``In``. As in Theano 1.0,
+    inputs given as tuples (its "old semantics") refuse ``updates``, ``givens`` and
+    ``profile``, with Theano's messages."""
+    inputs = list(inputs)
+    if any(isinstance(item, (list, tuple)) for item in inputs):
+        if profile:
+            raise NotImplementedError("profiling not supported in old-style function")
+        if updates or givens:
+            raise NotImplementedError("In() instances and tuple inputs trigger the old semantics, "
+                                      "which disallow using updates and givens")
+    return [convert_function_input(item) for item in inputs]
 
 
 @dataclass

@@ -16,12 +16,12 @@ from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
 from symnb.core.graph.errors import SymnbError, error_from_record, label, node_record
 from symnb.core.failed_call import NodeValues, replay
-from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.type import describe_shape
 from symnb.core.tensor.composite import Composite
 from symnb.core.graph.traceback_filter import api_boundary
 
-__all__ = ["NanGuardMode", "NanGuardError"]
+__all__ = ["NanGuardMode", "NanGuardError", "NanGuardLinker"]
 
 BIG = 1e10
 
@@ -30,13 +30,24 @@ class NanGuardError(SymnbError, AssertionError):
     """A NaN, Inf or big value appeared under NanGuardMode."""
 
 
-class _NanGuardLinker(Linker):
-    def __init__(self, nan_is_error: bool, inf_is_error: bool, big_is_error: bool) -> None:
+class NanGuardLinker(Linker):
+    """Runs each node, checking the values from outside the graph it reads and the
+    values it makes; raises ``error_class`` (its message starting with ``mode_name``)
+    at the first NaN, Inf or big value, as the checks ask. DebugMode's
+    ``check_isfinite`` is this check (NaN and Inf), constants left out
+    (``check_constants``)."""
+
+    def __init__(self, nan_is_error: bool, inf_is_error: bool, big_is_error: bool,
+                 error_class: type[SymnbError] = NanGuardError, mode_name: str = "NanGuardMode",
+                 check_constants: bool = True) -> None:
         self.checks = (nan_is_error, inf_is_error, big_is_error)
+        self.error_class, self.mode_name = error_class, mode_name
+        self.check_constants = check_constants
 
     def hook(self, index: int, node: Apply, thunk: Any) -> None:
         for position, (var, value) in enumerate(zip(node.inputs, thunk.inputs)):
-            if var.owner is None:  # values made inside the graph were checked when made
+            # Values made inside the graph were checked when made.
+            if var.owner is None and (self.check_constants or not isinstance(var, Constant)):
                 self._check(node, index, thunk.inputs, var, value, f"input #{position}")
         thunk()
         for position, (var, value) in enumerate(zip(node.outputs, thunk.outputs)):
@@ -52,13 +63,13 @@ class _NanGuardLinker(Linker):
         problems = _problems(np.asarray(value), *self.checks)
         if not problems:
             return
-        headline = (f"NanGuardMode: {' and '.join(problems)} in {where} {label(var)!r} "
+        headline = (f"{self.mode_name}: {' and '.join(problems)} in {where} {label(var)!r} "
                     f"({value.dtype} {describe_shape(np.shape(value))}) of "
                     f"{node.op.display_name()}" + (f" ({inside})" if inside else ""))
         # Where it sits in the toposort: internal, for 'high' only (which adds a debugprint).
         details = [f"Toposort index: {index}"]
         record = node_record(node, headline, values=inputs, details=details)
-        error = error_from_record(NanGuardError, record)
+        error = error_from_record(self.error_class, record)
         error.node = node  # GraphExplorer(error) draws the graph with this node marked
         error.bad_value = self._bad  # what the call's replay looks for (compile/call_values.py)
         raise error
@@ -105,7 +116,7 @@ class NanGuardMode(Mode):
     @api_boundary  # the user calls it: errors show the user's line
     def __init__(self, nan_is_error: bool = True, inf_is_error: bool = True,
                  big_is_error: bool = True, optimizer: Any = "default") -> None:
-        super().__init__(linker=_NanGuardLinker(nan_is_error, inf_is_error, big_is_error),
+        super().__init__(linker=NanGuardLinker(nan_is_error, inf_is_error, big_is_error),
                          optimizer=optimizer)
 
 

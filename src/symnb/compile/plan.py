@@ -56,6 +56,8 @@ class FunctionPlan:
     names: tuple[str | None, ...]
     defaults: tuple[Any, ...]
     checkers: tuple[Callable[[Any], Any], ...]
+    #: ``(variable, shared state)`` of each input with an update (``sn.In(update=...)``).
+    state_inputs: tuple[tuple[Variable, SharedVariable], ...]
     allow_input_downcast: bool
     #: ``sn.function``'s arguments, read-only (``copy()`` and pickling rebuild from them).
     construction: Mapping[str, Any]
@@ -105,7 +107,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
         graph_outputs=tuple(replaced[:n]), update_exprs=tuple(replaced[n:]),
         updated_shared=tuple(updated), read_shared=tuple(read_only),
         names=tuple(spec.names), defaults=_checked_defaults(inputs, spec.defaults, checkers),
-        checkers=checkers,
+        checkers=checkers, state_inputs=tuple(spec.state_givens),
         allow_input_downcast=allow_input_downcast,
         construction=MappingProxyType(dict(construction)))
 

@@ -25,7 +25,6 @@ class NotInSymnbError(SymnbError, AttributeError):
 #: module -> {Theano name: what to use instead, or why it is absent}
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
-        "Param": "Theano's old name for In: use sn.In(variable, value=...)",
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
         "OpFromGraph": "not supported: write a Python function building the graph (every call "
                        "inlines it; XLA fuses the result)",
@@ -40,9 +39,6 @@ ABSENT: dict[str, dict[str, str]] = {
                    "(T.exp for exp_inplace)",
         "blas": "XLA chooses the BLAS calls: use T.dot / T.matmul",
         "fft": "FFTs are not in this release",
-        "mgrid": "not in this release: build grids with T.arange and broadcasting",
-        "ogrid": "not in this release: build grids with T.arange and broadcasting",
-        "stacklists": "use T.stack (nested for nested lists)",
     },
     "symnb.tensor.nlinalg": {
         "TensorInv": "use T.nlinalg.tensorinv(a, ind), built from matrix_inverse (so it has a "
@@ -57,12 +53,9 @@ ABSENT: dict[str, dict[str, str]] = {
         "logsoftmax": "use T.nnet.log_softmax",
         "ctc": "CTC wrapped a C library (warp-ctc) in Theano; not supported",
         "h_softmax": "hierarchical softmax is not in this release",
-        "sigmoid_binary_crossentropy": "use T.nnet.binary_crossentropy(T.nnet.sigmoid(z), t): "
-                                       "it builds the stable form",
     },
     "symnb.compile": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
-        "Param": "Theano's old name for In: use sn.In",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
         "OpFromGraph": "not supported: write a Python function building the graph",
     },

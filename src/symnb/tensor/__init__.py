@@ -71,7 +71,7 @@ from symnb.core.tensor.shape import (
     Shape as Shape, ShapeI as ShapeI, Reshape as Reshape, DimShuffle as DimShuffle,
 )
 from symnb.core.tensor.join import (
-    stack as stack, concatenate as concatenate, Join as Join, Stack as Stack, Split as Split,
+    stack as stack, stacklists as stacklists, concatenate as concatenate, Join as Join, Stack as Stack, Split as Split,
 )
 from symnb.core.tensor.alloc import (
     alloc as alloc, zeros as zeros, ones as ones, full as full, zeros_like as zeros_like,
@@ -95,6 +95,7 @@ from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
     gammaln as gammaln, psi as psi, tri_gamma as tri_gamma, gammainc as gammainc,
     gammaincc as gammaincc, i0 as i0, i1 as i1, iv as iv, j0 as j0, j1 as j1, jv as jv,
 )
+from symnb.core.tensor.grids import mgrid as mgrid, ogrid as ogrid
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable

@@ -175,6 +175,9 @@ _FLAGS: dict[str, _Flag] = {
                               "dropped beyond it, the most recent is always kept. A dropped "
                               "program is freed once no live function uses it; compiling its "
                               "graph again compiles it anew."),
+    "DebugMode__check_finite": _Flag(True, _boolean, "DebugMode refuses NaN and Inf values "
+                                     "(Theano's DebugMode.check_finite; DebugMode(check_isfinite=...) "
+                                     "overrides it)."),
     "compile_cache_min_seconds": _Flag(0.1, _non_negative_float,
                                        "Programs that compile faster than this are not written "
                                        "to the persistent compilation cache."),
@@ -194,12 +197,15 @@ for _name in IGNORED_WARN_FLAGS:
                                      "Accepted and ignored (Theano's warning about its own old bug).")
 
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
-_ALIASES = {"traceback.limit": "traceback__limit",
+_ALIASES = {"traceback.limit": "traceback__limit", "DebugMode.check_finite": "DebugMode__check_finite",
             **{f"warn.{name}": f"warn__{name}" for name in IGNORED_WARN_FLAGS}}
+#: The sections of Theano's dotted flags: ``config.warn.round``, ``config.DebugMode.check_finite``.
+_SECTIONS = frozenset(alias.split(".")[0] for alias in _ALIASES)
 
 
 class _Section:
-    """``config.warn``: Theano's dotted flags as attributes (``config.warn.round = False``)."""
+    """``config.warn``, ``config.DebugMode``: Theano's dotted flags as attributes
+    (``config.warn.round = False``)."""
 
     def __init__(self, config: "Config", prefix: str) -> None:
         object.__setattr__(self, "_config", config)
@@ -228,8 +234,8 @@ class Config:
     def __getattr__(self, name: str) -> Any:  # only reached for names that are not flags
         if name in _ALIASES:
             return getattr(self, _ALIASES[name])
-        if name == "warn":
-            return _Section(self, "warn")
+        if name in _SECTIONS:
+            return _Section(self, name)
         raise AttributeError(_unknown_flag_message(name))
 
     def __setattr__(self, name: str, value: Any) -> None:

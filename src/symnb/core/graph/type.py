@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Iterable
 
 import numpy as np
@@ -75,7 +76,8 @@ class TensorType:
 
     # Registered by the tensor package, which sits above the IR (``register_variables``):
     # the class of this type's variables (``TensorVariable``: NumPy's operators and
-    # methods), of its constants, and the function that makes a symbolic input.
+    # methods), of its constants, and the function that makes a symbolic input of a type
+    # (``make_input(type, name=None, test_value=None, shape=None)``).
     variable_type: type = None  # type: ignore[assignment]
     constant_type: type = None  # type: ignore[assignment]
     make_input: Callable[..., Any] = None  # type: ignore[assignment]
@@ -83,7 +85,7 @@ class TensorType:
     @classmethod
     def register_variables(cls, variable_type: type, constant_type: type,
                            make_input: Callable[..., Any]) -> None:
-        """Install the tensor package's variable classes and its ``tensor`` constructor."""
+        """Install the tensor package's variable classes and its input constructor."""
         cls.variable_type = variable_type
         cls.constant_type = constant_type
         cls.make_input = staticmethod(make_input)
@@ -125,9 +127,13 @@ class TensorType:
     def __reduce__(self):
         return (TensorType, (self.dtype, self.shape))
 
-    def __call__(self, name: str | None = None, test_value: Any = None) -> Any:
-        """A new symbolic input of this type (Theano: ``TensorType('float64', (False,))('x')``)."""
-        return self.make_input(self.dtype, self.shape, name=name, test_value=test_value)
+    # ``T.dmatrix('x')`` (Theano: ``TensorType('float64', (False, False))('x')``): the
+    # registered constructor, handed over by a C-level getter so that no frame of this
+    # class stands between the user's line and an error it raises.
+    __call__ = property(lambda self: functools.partial(self.make_input, self),
+                        doc="``type(name=None, test_value=None, shape=None)``: a new symbolic "
+                            "input of this type; ``shape`` may give lengths this type leaves "
+                            "unknown (``T.fmatrix('x', shape=(None, 3))``).")
 
     @property
     def ndim(self) -> int:

@@ -45,8 +45,9 @@ until = scan_until  # Theano's spelling (theano.scan_module.until)
 
 @api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None,
-         non_sequences: Any = None, n_steps: Any = None, go_backwards: bool = False,
-         truncate_gradient: int = -1, strict: bool = False, name: str | None = None,
+         non_sequences: Any = None, n_steps: Any = None, truncate_gradient: int = -1,
+         go_backwards: bool = False, mode: Any = None, name: str | None = None,
+         profile: Any = False, allow_gc: bool | None = None, strict: bool = False,
          return_list: bool = False) -> tuple[Any, collections.OrderedDict]:
     """Loop ``fn`` over ``sequences``, carrying ``outputs_info``; returns ``(outputs, updates)``.
 
@@ -64,6 +65,11 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     - ``n_steps``: an int or symbolic int scalar bounding the number of steps.
     - ``go_backwards``: iterate the sequences from their end.
     - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
+    - ``mode``, ``profile``, ``allow_gc``: Theano's, accepted and unused: the loop is a
+      node of the function's one program, compiled in the function's mode, and
+      ``sn.function(..., profile=True)`` times it with the function's other nodes.
+
+    The parameters are Theano 1.0's, in its order.
 
     ``fn`` receives the sequence taps, then the output taps, then the non-sequences,
     and returns the outputs (one, or a list), optionally the shared-variable updates

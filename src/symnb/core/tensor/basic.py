@@ -8,20 +8,39 @@ import numpy as np
 
 from symnb.core.graph import test_value
 from symnb.core.graph.config import config
-from symnb.core.graph.errors import label
+from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.source import capture_site
+from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.graph.type import TensorType
 
 __all__ = [
     "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
-    "constant", "theano_constant", "as_tensor_variable", "as_tensor_args", "result_dtype",
+    "typed_input", "TYPED_PREFIXES", "constant", "theano_constant", "as_tensor_variable",
+    "as_tensor_args", "result_dtype",
     "iscalar", "ivector", "imatrix", "itensor3", "itensor4",
     "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
     "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
     "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4",
 ]
+
+
+@api_boundary  # the type's __call__ hands it over: errors show the user's line
+def typed_input(ttype: TensorType, name: str | None = None, test_value: Any = None,
+                shape: Sequence[int | None] | None = None) -> Variable:
+    """``ttype(name)``: a symbolic input of the type ``ttype`` (``T.dmatrix('x')``), or of
+    the type with the lengths ``shape`` gives where ``ttype``'s are unknown."""
+    if shape is not None:
+        shape = tuple(shape)
+        if len(shape) != ttype.ndim or any(k is not None and n is not None and k != n
+                                           for k, n in zip(ttype.shape, shape)):
+            raise build_error(f"a {ttype.short()} input cannot have the shape {shape}: "
+                              f"give a length for each of its {ttype.ndim} axes, None or "
+                              f"the type's own where it has one", ValueError)
+        shape = tuple(k if k is not None else n for k, n in zip(ttype.shape, shape))
+    return tensor(ttype.dtype, ttype.shape if shape is None else shape, name=name,
+                  test_value=test_value)
 
 
 def tensor(dtype: Any = None, shape: Sequence[int | None] = (), name: str | None = None,
@@ -48,52 +67,33 @@ def _shape_for(ndim: int, shape: Sequence[int | None] | None) -> tuple[int | Non
     return shape
 
 
-def _constructor(ndim: int, fixed_dtype: str | None, kind: str):
+def _constructor(ndim: int, kind: str):
     def make(name: str | None = None, dtype: Any = None, shape: Sequence[int | None] | None = None,
              test_value: Any = None) -> Variable:
-        chosen = fixed_dtype if fixed_dtype is not None else dtype
-        return tensor(chosen, _shape_for(ndim, shape), name=name, test_value=test_value)
+        return tensor(dtype, _shape_for(ndim, shape), name=name, test_value=test_value)
 
-    prefix = {None: "", "int32": "i", "float32": "f", "float64": "d", "int64": "l", "int8": "b"}[fixed_dtype]
-    make.__name__ = prefix + kind
-    if fixed_dtype is not None:  # Theano's T.dmatrix is a type: Op.itypes = [T.dmatrix]
-        make.type = TensorType(fixed_dtype, (None,) * ndim)
-    make.__doc__ = (f"A symbolic {ndim}-d input ({kind}) named ``name``; dtype "
-                    f"{fixed_dtype or 'defaults to config.floatX'}.")
+    make.__name__ = kind
+    make.__doc__ = (f"A symbolic {ndim}-d input ({kind}) named ``name``; ``dtype`` defaults to "
+                    f"config.floatX.")
     return make
 
 
-scalar = _constructor(0, None, "scalar")
-vector = _constructor(1, None, "vector")
-matrix = _constructor(2, None, "matrix")
-tensor3 = _constructor(3, None, "tensor3")
-tensor4 = _constructor(4, None, "tensor4")
-# Theano's typed constructors: i (int32), l (int64), b (int8), f (float32), d (float64).
-iscalar = _constructor(0, "int32", "scalar")
-ivector = _constructor(1, "int32", "vector")
-imatrix = _constructor(2, "int32", "matrix")
-itensor3 = _constructor(3, "int32", "tensor3")
-itensor4 = _constructor(4, "int32", "tensor4")
-lscalar = _constructor(0, "int64", "scalar")
-lvector = _constructor(1, "int64", "vector")
-lmatrix = _constructor(2, "int64", "matrix")
-ltensor3 = _constructor(3, "int64", "tensor3")
-ltensor4 = _constructor(4, "int64", "tensor4")
-bscalar = _constructor(0, "int8", "scalar")
-bvector = _constructor(1, "int8", "vector")
-bmatrix = _constructor(2, "int8", "matrix")
-btensor3 = _constructor(3, "int8", "tensor3")
-btensor4 = _constructor(4, "int8", "tensor4")
-fscalar = _constructor(0, "float32", "scalar")
-fvector = _constructor(1, "float32", "vector")
-fmatrix = _constructor(2, "float32", "matrix")
-ftensor3 = _constructor(3, "float32", "tensor3")
-ftensor4 = _constructor(4, "float32", "tensor4")
-dscalar = _constructor(0, "float64", "scalar")
-dvector = _constructor(1, "float64", "vector")
-dmatrix = _constructor(2, "float64", "matrix")
-dtensor3 = _constructor(3, "float64", "tensor3")
-dtensor4 = _constructor(4, "float64", "tensor4")
+# Theano's constructors taking a dtype are functions; its typed ones are types.
+scalar = _constructor(0, "scalar")
+vector = _constructor(1, "vector")
+matrix = _constructor(2, "matrix")
+tensor3 = _constructor(3, "tensor3")
+tensor4 = _constructor(4, "tensor4")
+
+#: Theano's dtype prefixes: i (int32), l (int64), b (int8), f (float32), d (float64).
+TYPED_PREFIXES = {"i": "int32", "l": "int64", "b": "int8", "f": "float32", "d": "float64"}
+# ``T.dmatrix`` is ``TensorType('float64', (False, False))``, as in Theano: calling it
+# makes an input (``T.dmatrix('x')``), and it equals every type of that dtype and shape.
+iscalar, ivector, imatrix, itensor3, itensor4 = (TensorType("int32", (None,) * n) for n in range(5))
+lscalar, lvector, lmatrix, ltensor3, ltensor4 = (TensorType("int64", (None,) * n) for n in range(5))
+bscalar, bvector, bmatrix, btensor3, btensor4 = (TensorType("int8", (None,) * n) for n in range(5))
+fscalar, fvector, fmatrix, ftensor3, ftensor4 = (TensorType("float32", (None,) * n) for n in range(5))
+dscalar, dvector, dmatrix, dtensor3, dtensor4 = (TensorType("float64", (None,) * n) for n in range(5))
 
 
 # -- constants and promotion -------------------------------------------------------

@@ -20,7 +20,7 @@ from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
 from symnb.core.tensor.shape import dimshuffle, named, normalize_axis, shape_i, static_int
 from symnb.core.graph.type import TensorType, describe_shape
 
-__all__ = ["stack", "concatenate", "Join", "Stack", "Split"]
+__all__ = ["stack", "stacklists", "concatenate", "Join", "Stack", "Split"]
 
 
 # -- shape checks, shared with the lowering rules --------------------------------------------
@@ -221,3 +221,13 @@ def stack(*args: Any, axis: int = 0) -> Variable:
 
 
 install_stack(stack, Stack)  # as_tensor_variable([x, y]) and shape vectors (basic.py)
+
+
+def stacklists(arg: Any) -> Any:
+    """Stack nested lists of tensors into one tensor of the lists' structure (Theano's
+    ``T.stacklists``): ``stacklists([[a, b], [c, d]])`` of scalars is a 2x2 matrix, of
+    matrices a ``(2, 2, rows, cols)`` tensor. Anything that is not a list or tuple is
+    returned as it is."""
+    if isinstance(arg, (tuple, list)):
+        return stack([stacklists(item) for item in arg])
+    return arg

@@ -21,7 +21,7 @@ from symnb.core.tensor.reduction import sum as _sum
 from symnb.core.tensor.stable_forms import stable_equivalent
 from symnb.core.tensor.subtensor import getitem
 
-__all__ = ["categorical_crossentropy", "binary_crossentropy"]
+__all__ = ["categorical_crossentropy", "binary_crossentropy", "sigmoid_binary_crossentropy"]
 
 
 def categorical_crossentropy(coding_dist: object, true_dist: object) -> Variable:
@@ -70,6 +70,20 @@ def binary_crossentropy(output: object, target: object) -> Variable:
     output, target = as_tensor_variable(output), as_tensor_variable(target)
     return m.neg(m.add(m.mul(target, _log_of(output)),
                        m.mul(m.sub(1.0, target), _log_of(m.sub(1.0, output)))))
+
+
+def sigmoid_binary_crossentropy(output: object, target: object) -> Variable:
+    """``binary_crossentropy(sigmoid(output), target)`` of logits ``output`` (Theano's
+    ``T.nnet.sigmoid_binary_crossentropy``), computed in its stable form.
+
+    Theano wrote ``softplus(-abs(output)) + output * ((output > 0) - target)`` with its
+    gradient overridden to ``sigmoid(output) - target``; that expression's own gradient
+    is wrong at ``output == 0`` (the zero logits of zero-initialized weights), so it is
+    built as :func:`binary_crossentropy` of the sigmoid, whose stable form has the same
+    values and Theano's gradient everywhere.
+    """
+    output = as_tensor_variable(output)
+    return binary_crossentropy(m.sigmoid(output), target)
 
 
 _LOG = ew.Log()

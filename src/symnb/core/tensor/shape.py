@@ -21,6 +21,7 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant, is_stack
 from symnb.core.tensor.specify_shape import specify_shape
 from symnb.core.graph.type import TensorType, describe_shape, is_integer
+from symnb.core.graph.source import warn_at_user_line
 
 __all__ = [
     "shape", "shape_i", "reshape", "dimshuffle", "transpose", "flatten", "squeeze",
@@ -422,9 +423,16 @@ def _length(x: Variable, axis: int) -> Any:
     return known if known is not None else shape_i(x, axis)
 
 
-def flatten(x: Any, ndim: int = 1) -> Variable:
-    """``x`` with its trailing axes merged so it has ``ndim`` dimensions (Theano's
-    ``flatten``: the first ``ndim - 1`` axes are kept)."""
+def flatten(x: Any, ndim: int | None = None, outdim: int | None = None) -> Variable:
+    """``x`` with its trailing axes merged so it has ``ndim`` dimensions (default 1;
+    Theano's ``flatten``: the first ``ndim - 1`` axes are kept). ``outdim`` is Theano
+    1.0's deprecated name of ``ndim`` (it warns, as Theano did)."""
+    if outdim is not None and ndim is not None:
+        raise build_error("You should only specify ndim", ValueError)
+    if outdim is not None:
+        warn_at_user_line("flatten outdim parameter is deprecated, use ndim instead.")
+        ndim = outdim
+    ndim = 1 if ndim is None else ndim
     x = as_tensor_variable(x)
     if not _is_int(ndim) or not 1 <= ndim <= max(x.ndim, 1):
         raise build_error(f"flatten: ndim must be in 1..{max(x.ndim, 1)} for {named(x)} "

@@ -25,6 +25,7 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
+from symnb.core.tensor.shape import dimshuffle
 from symnb.core.tensor.subtensor_checks import (
     check_value_fits, index_error, rephrase_index_error, static_indexed_shape,
 )
@@ -401,8 +402,43 @@ def getitem(x: Any, index: Any) -> Variable:
         # this reading is never ambiguous.
         index = tuple(index)
     idx_list, inputs = _parse_index(x, index)
+    if _drops_length_one_axes(x, idx_list):
+        return _theano_newaxis(x, index)
     op_class = AdvancedSubtensor if si.is_advanced(idx_list) else Subtensor
     return op_class(idx_list)(x, *inputs)
+
+
+def _drops_length_one_axes(x: Variable, idx_list: tuple) -> bool:
+    """Whether Theano 1.0 read ``x[idx_list]`` otherwise than NumPy: a basic index with
+    None (np.newaxis), no Ellipsis, naming fewer axes than ``x`` has, the others all of
+    length 1 (broadcastable). Theano dimshuffled the named axes only, dropping the
+    others: ``col[:, None]`` is (n, 1) in Theano, (n, 1, 1) in NumPy. (Had one of them a
+    length other than 1, Theano raised; symnb then follows NumPy.)"""
+    if None not in idx_list or Ellipsis in idx_list or si.is_advanced(idx_list):
+        return False
+    named_axes = sum(entry is not None for entry in idx_list)
+    rest = x.type.shape[named_axes:]
+    return bool(rest) and all(n == 1 for n in rest)
+
+
+def _theano_newaxis(x: Variable, index: Any) -> Variable:
+    """``x[index]`` as Theano 1.0 built it (var.py's ``__getitem__``): ``x`` dimshuffled
+    by the index ('x' for each None, the named axes in order, the others dropped), then
+    indexed by the entries that are not None."""
+    entries = index if isinstance(index, tuple) else (index,)
+    pattern, rest, axis = [], [], 0
+    for entry in entries:
+        if entry is None:
+            pattern.append("x")
+            rest.append(slice(None))
+        else:
+            pattern.append(axis)
+            axis += 1
+            rest.append(entry)
+    view = dimshuffle(x, pattern)
+    if all(isinstance(e, slice) and e == slice(None) for e in rest):
+        return view
+    return getitem(view, tuple(rest))
 
 
 def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> Variable:

@@ -14,7 +14,7 @@ from symnb.core.tensor import math as _math
 from symnb.core.tensor import reduction as _reduction
 from symnb.core.tensor import shape as _shape
 from symnb.core.tensor import subtensor as _subtensor
-from symnb.core.tensor.basic import tensor
+from symnb.core.tensor.basic import typed_input
 from symnb.core.graph.traceback_filter import api_boundaries
 
 __all__ = ["TensorVariable", "TensorConstant", "install_evaluator"]
@@ -53,6 +53,9 @@ class _TensorOperators:
     def __rpow__(self, other): return _math.pow(other, self)
     def __matmul__(self, other): return _blas.matmul(self, other)
     def __rmatmul__(self, other): return _blas.matmul(other, self)
+    # Theano's protocol for theano.dot(l, r) (symnb.dot)
+    def __dot__(self, other): return _blas.dot(self, other)
+    def __rdot__(self, other): return _blas.dot(other, self)
     def __neg__(self): return _math.neg(self)
     def __pos__(self): return self
     def __abs__(self): return _math.abs(self)
@@ -175,4 +178,4 @@ _COMPARISONS = (_elemwise.Eq, _elemwise.Neq, _elemwise.Lt, _elemwise.Le, _elemwi
                 _elemwise.Ge)
 
 # The IR's type makes this package's variables (core/graph/type.py sits below the ops).
-TensorType.register_variables(TensorVariable, TensorConstant, tensor)
+TensorType.register_variables(TensorVariable, TensorConstant, typed_input)

@@ -16,7 +16,9 @@ from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.batchnorm import batch_normalization
 from symnb.core.tensor.conv_api import conv2d, conv3d
 from symnb.core.tensor.math import sigmoid, softplus
-from symnb.core.tensor.losses import binary_crossentropy, categorical_crossentropy
+from symnb.core.tensor.losses import (
+    binary_crossentropy, categorical_crossentropy, sigmoid_binary_crossentropy,
+)
 from symnb.core.tensor.nnet import log_softmax
 from symnb.tensor.nnet import abstract_conv, bn, conv, neighbours, nnet  # noqa: F401  (T.nnet.bn...)
 from symnb.core.tensor.activations import softsign
@@ -29,8 +31,8 @@ del module_getattr
 __all__ = [
     "conv2d", "conv3d", "batch_normalization", "softmax", "log_softmax", "sigmoid", "softplus",
     "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu", "softmax_with_bias",
-    "categorical_crossentropy", "binary_crossentropy", "crossentropy_categorical_1hot",
-    "abstract_conv", "bn", "conv", "neighbours", "nnet", "softsign",
+    "categorical_crossentropy", "binary_crossentropy", "sigmoid_binary_crossentropy",
+    "crossentropy_categorical_1hot", "abstract_conv", "bn", "conv", "neighbours", "nnet", "softsign",
 ]
 
 _entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

@@ -5,13 +5,16 @@ from symnb.core.tensor.activations import (
     crossentropy_categorical_1hot, elu, hard_sigmoid, relu, softmax_with_bias, softsign,
 )
 from symnb.core.tensor.activations import theano_softmax as softmax
-from symnb.core.tensor.losses import binary_crossentropy, categorical_crossentropy
+from symnb.core.tensor.losses import (
+    binary_crossentropy, categorical_crossentropy, sigmoid_binary_crossentropy,
+)
 from symnb.core.tensor.math import sigmoid, softplus
 from symnb.core.tensor.nnet import log_softmax
 
 __all__ = [
     "softsign", "softmax", "log_softmax", "sigmoid", "softplus", "relu", "elu", "hard_sigmoid",
     "softmax_with_bias", "categorical_crossentropy", "binary_crossentropy",
+    "sigmoid_binary_crossentropy",
     "crossentropy_categorical_1hot",
 ]
 
