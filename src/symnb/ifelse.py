@@ -9,6 +9,7 @@ import types
 
 from symnb.core.ifelse import IfElse as IfElse
 from symnb.core.ifelse import ifelse as ifelse
+from symnb.core.rewriting import lazy_branches  # noqa: F401  (installs sn.grad's branch_seeds)
 
 __all__ = ["ifelse", "IfElse"]
 
