@@ -77,12 +77,22 @@ class _NanGuardLinker(Linker):
             return  # NumPy computes no bad value there: the holder's output is reported
         # A fused chain's name is the optimizer's (Composite{...}), not the user's.
         fused = isinstance(found.holder.op, Composite)
-        inside = "inside a fused chain of operations" if fused else f"inside {found.holder.op.display_name()}"
+        inside = "inside a fused chain of operations" if fused else f"inside {_part_of(found)}"
         if getattr(found.holder.op, "loops", False):
             inside = (f"iteration {found.evaluation} of {found.holder.op.display_name()} "
                       f"{found.holder.site.describe()}")
         for position, (var, value) in enumerate(zip(found.node.outputs, found.outputs)):
             self._check(found.node, 0, found.inputs, var, value, f"output #{position}", inside)
+
+
+def _part_of(found: NodeValues) -> str:
+    """The holder's name, with the branch the node is in when it holds several graphs
+    (``the then branch of IfElse``)."""
+    holder = found.holder.op
+    roles = [g.role for g in holder.inner_graphs if g.role and found.node in g.nodes]
+    if len(holder.inner_graphs) > 1 and roles:
+        return f"the {roles[0]} branch of {holder.display_name()}"
+    return holder.display_name()
 
 
 def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:
