@@ -2,10 +2,12 @@
 
 ``T.switch`` computes both of its branches and chooses elementwise; ``ifelse`` takes
 a scalar condition and computes one branch. Each branch is an inner graph: the
-part of the branch's graph that the condition does not need is moved inside the
-IfElse node (cloned, keeping its creation sites), so it runs only when taken --
-in the NumPy reference (test values) and in XLA (``lax.cond``). Values the
-condition needs, and inputs, are passed in.
+part of the branch's graph only that branch reaches is moved inside the IfElse node
+(cloned, keeping its creation sites), so it runs only when taken -- in the NumPy
+reference (test values) and in XLA (``lax.cond``). Values the condition or both
+branches need, the outputs of ops holding graphs of their own, and inputs, are
+passed in. Compiling decides the branches again over the whole function
+(``core/rewriting/lazy_branches.py``), as ``sn.grad`` does over the cost graph.
 
 The branch expressions are ordinary graph variables, so building them computes
 their test values as usual; the IfElse node's own test value runs only the taken
