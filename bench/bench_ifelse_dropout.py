@@ -190,11 +190,11 @@ def network(kind: str) -> dict:
         loss, state["params"], state["keys"] = reference_step(state["params"], state["keys"], x, y)
         return np.asarray(loss)
 
-    number = 10 if kind == "dense" else 3
+    number, rounds = (10, 8) if kind == "dense" else (2, 3)
     against_jax = compare(f"{kind} step, Dropout under ifelse", lambda: f(x, y, 1), reference,
-                          number=number, target=1.10)
+                          number=number, target=1.10, rounds=rounds)
     against_fixed = compare(f"{kind} step, ifelse against phase fixed", lambda: f(x, y, 1),
-                            lambda: fixed(x, y), number=number, target=1.10,
+                            lambda: fixed(x, y), number=number, target=1.10, rounds=rounds,
                             labels=("ifelse", "fixed"))
     return {"compile": (ours_compile, jax_compile), "jax": against_jax, "fixed": against_fixed}
 
