@@ -9,7 +9,6 @@ import types
 
 from symnb.core.ifelse import IfElse as IfElse
 from symnb.core.ifelse import ifelse as ifelse
-from symnb.core.rewriting import lazy_branches  # noqa: F401  (installs sn.grad's branch_seeds)
 
 __all__ = ["ifelse", "IfElse"]
 
@@ -20,3 +19,6 @@ class _CallableModule(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _CallableModule
+
+# sn.grad decides ifelse's branches over the whole cost graph (its seed rewrite).
+from symnb.core.rewriting import lazy_branches  # noqa: E402,F401

@@ -20,10 +20,10 @@ import numpy as np
 
 from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
+from symnb.core.rewriting.lazy_branches import RESTORES_LAZINESS
 from symnb.core.graph.errors import SymnbError, label, node_error
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.source import warn_at_user_line
-from symnb.core.rewriting.lazy_branches import RESTORES_LAZINESS
 
 __all__ = ["DebugMode", "DebugModeError", "DebugModeNote", "TOLERANCES", "check_rewrites"]
 
