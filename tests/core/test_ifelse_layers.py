@@ -151,3 +151,19 @@ def test_nanguard_names_the_node_and_its_branch_in_a_training_step():
     text = str(info.value)
     assert "NaN in output #0 'T.log(h)'" in text and "inside the then branch of IfElse" in text
     assert "# the logarithm's line" in text
+
+
+
+@pytest.mark.parametrize("taken", [1, 0])
+def test_a_branch_sizes_arrays_with_shapes_computed_outside(taken):
+    # The shape both branches read is computed once, outside: an operand of the cond,
+    # known while tracing, so the branches may size arrays with it (Keras's
+    # BatchNormalization: the gradient's zeros for a parameter one branch leaves out).
+    x = T.matrix("x", test_value=np.ones((4, 3), "float32"))
+    phase = T.scalar("phase", dtype="uint8")
+    shape = x.shape
+    out = sn.ifelse(phase, T.zeros(shape) + 1, T.ones(shape) * 3)
+    assert shape in out.owner.inputs
+    f = sn.function([x, phase], out)
+    values = np.ones((2, 5), "float32")
+    np.testing.assert_array_equal(f(values, taken), np.full((2, 5), 1.0 if taken else 3.0, "float32"))
