@@ -167,3 +167,21 @@ def test_a_branch_sizes_arrays_with_shapes_computed_outside(taken):
     f = sn.function([x, phase], out)
     values = np.ones((2, 5), "float32")
     np.testing.assert_array_equal(f(values, taken), np.full((2, 5), 1.0 if taken else 3.0, "float32"))
+
+
+def test_a_failure_in_a_branch_names_the_node_the_branch_and_its_line():
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    k = T.lscalar("k", test_value=np.int64(1))
+    w = sn.shared(np.ones(3, "float32"), name="w")
+    phase = T.scalar("phase", dtype="uint8")
+    out = sn.ifelse(phase, x * 2, (x * w)[k] + x)  # the else branch reads x[k]
+    cost = out.sum()
+    f = sn.function([x, k, phase], cost, updates=[(w, w - 0.1 * sn.grad(cost, w))])
+    values = np.array([1.0, 2.0, 3.0], "float32")
+    np.testing.assert_allclose(f(values, 9, 1), 12.0)  # the bad index is in the untaken branch
+    with pytest.raises(IndexError) as info:
+        f(values, 9, 0)
+    text = str(info.value)
+    assert "index 9 in k is out of bounds" in text
+    assert "Inside IfElse (else branch)" in text and "# the else branch reads x[k]" in text
+    np.testing.assert_array_equal(w.get_value(), np.ones(3, "float32"))  # the failed call changed nothing

@@ -16,6 +16,7 @@ from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
 from symnb.core.graph.errors import SymnbError, error_from_record, label, node_record
 from symnb.core.failed_call import NodeValues, replay
+from symnb.core.graph.inner_graph import role_holding
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.type import describe_shape
 from symnb.core.tensor.composite import Composite
@@ -89,10 +90,8 @@ def _part_of(found: NodeValues) -> str:
     """The holder's name, with the branch the node is in when it holds several graphs
     (``the then branch of IfElse``)."""
     holder = found.holder.op
-    roles = [g.role for g in holder.inner_graphs if g.role and found.node in g.nodes]
-    if len(holder.inner_graphs) > 1 and roles:
-        return f"the {roles[0]} branch of {holder.display_name()}"
-    return holder.display_name()
+    role = role_holding(holder, found.node)
+    return f"the {role} branch of {holder.display_name()}" if role else holder.display_name()
 
 
 def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:
