@@ -21,3 +21,6 @@ class _CallableModule(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _CallableModule
+
+# sn.grad decides ifelse's branches over the whole cost graph (its seed rewrite).
+from symnb.core.rewriting import lazy_branches  # noqa: E402,F401

@@ -126,8 +126,10 @@ def test_register_rewrite_adds_to_a_named_pass():
 
 
 def test_levels_name_passes_in_a_fixed_order():
-    assert passes_for("fast_run") == ("merge", "canonicalize", "stabilize", "specialize", "merge", "fusion")
-    assert passes_for("FAST_COMPILE") == ("merge", "constant_folding", "stabilize")
+    assert passes_for("fast_run") == ("ifelse_lift", "merge", "canonicalize", "stabilize", "specialize",
+                                      "merge", "ifelse_lazy", "fusion")
+    assert passes_for("FAST_COMPILE") == ("ifelse_lift", "merge", "constant_folding", "stabilize",
+                                          "ifelse_lazy")
     assert passes_for(None) == passes_for("None") == ()
     assert set(LEVELS) == {"fast_run", "fast_compile", None}
     with pytest.raises(ValueError, match="unknown optimizer 'fast'"):

@@ -7,7 +7,7 @@ to six steps, each from one family: unary, binary (with Python-scalar operands),
 comparison, logical, switch, clip, cast, reduction (sum, prod, max, min, mean, var,
 std, argmax, argmin, any, all; axis None/int/tuple, keepdims), dot/matmul, reshape,
 dimshuffle/transpose/flatten, concatenate/stack, softmax/log_softmax, basic and
-advanced indexing, set/inc_subtensor. Every step carries its own NumPy reference and
+advanced indexing, set/inc_subtensor, ifelse (stacked and nested). Every step carries its own NumPy reference and
 an error bound (``bounds``); the outputs are the last value and some earlier ones.
 
 Left out by construction, because their result is undefined (NumPy and XLA may
@@ -38,6 +38,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from tests.fuzz import branch_ops as br
 from tests.fuzz import elementwise_ops as ew
 from tests.fuzz import indexing_ops as ix
 from tests.fuzz import smooth_ops as sm
@@ -45,13 +46,13 @@ from tests.fuzz import structural_ops as so
 from tests.fuzz.program import Builder, Program
 from tests.fuzz.shapes import new_input
 
-__all__ = ["programs", "gradient_programs", "FAMILIES", "SMOOTH_FAMILIES"]
+__all__ = ["programs", "gradient_programs", "FAMILIES", "SMOOTH_FAMILIES", "BRANCH_FAMILIES"]
 
 #: Step families, repeated to weight how often they are drawn.
 FAMILIES = [
     ew.unary, ew.unary, ew.unary, ew.binary, ew.binary, ew.binary, ew.compare, ew.logical, ew.switch,
     ew.clip, ew.cast, ew.cast, so.reduction, so.reduction, so.reduction, so.product, so.reshape,
-    so.permute, so.join, so.normalize, ix.get, ix.get, ix.assign, ix.assign,
+    so.permute, so.join, so.normalize, ix.get, ix.get, ix.assign, ix.assign, br.choose,
 ]
 
 
@@ -61,6 +62,7 @@ FAMILIES = [
 SMOOTH_FAMILIES = [
     sm.unary, sm.unary, sm.binary, sm.binary, sm.reduction, sm.reduction, sm.clip, sm.switch,
     sm.linalg, so.product, so.reshape, so.permute, so.join, so.normalize, ix.get, ix.get, ix.assign,
+    br.choose,
 ]
 
 
@@ -71,10 +73,15 @@ def _moderate(shape: tuple):
                                                              st.sampled_from([1.0, -1.0])))
 
 
+#: Programs that stack and nest ``ifelse`` steps (for the size check against their
+#: ``T.switch`` form): the smooth families, with ``ifelse`` drawn half the time.
+BRANCH_FAMILIES = SMOOTH_FAMILIES + [br.choose] * len(SMOOTH_FAMILIES)
+
+
 @st.composite
-def gradient_programs(draw, max_steps: int = 5) -> Program:
+def gradient_programs(draw, max_steps: int = 5, families=tuple(SMOOTH_FAMILIES)) -> Program:
     """Differentiable float64 programs (see ``smooth_ops``) for the gradient fuzz."""
-    return draw(programs(max_steps=max_steps, families=tuple(SMOOTH_FAMILIES),
+    return draw(programs(max_steps=max_steps, families=families,
                          builder=lambda: Builder(dtype="float64", values=_moderate)))
 
 

@@ -12,14 +12,15 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, note
+from hypothesis import assume, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import symnb as sn
 import symnb.tensor as T
 from symnb.compile import Mode
-from tests.fuzz.graphs import gradient_programs
+from tests.fuzz.branch_ops import count_choices, switch_form
+from tests.fuzz.graphs import BRANCH_FAMILIES, gradient_programs
 
 pytestmark = pytest.mark.slow  # 500 examples: run with --run-slow (CI does)
 
@@ -80,3 +81,43 @@ def test_gradients_equal_central_differences(case):
             assert value.dtype == np.float64, f"d cost / d {item.name}: {what} dtype {value.dtype}"
             np.testing.assert_allclose(value, expected, rtol=RTOL, atol=scale,
                                        err_msg=f"d cost / d {item.name} ({what}, optimizer={level!r})")
+
+
+@st.composite
+def branching_programs(draw):
+    program = draw(gradient_programs(max_steps=6, families=tuple(BRANCH_FAMILIES)))
+    weights = [draw(hnp.arrays(np.float64, program.refs[i].shape, elements=st.floats(-1, 1)))
+               for i in program.outputs]
+    return program, weights
+
+
+def _gradient_program_size(program, weights) -> int:
+    """The number of operations (jaxpr equations, branches' included) of the compiled
+    gradient of the program's projection."""
+    inputs, variables = program.build()
+    cost = sum(T.sum(variables[i] * T.constant(w)) for i, w in zip(program.outputs, weights))
+    wrt = [var for var in inputs if var.dtype == "float64"]
+    grads = sn.grad(cost, wrt, disconnected_inputs="ignore")
+    f = sn.function(inputs, grads, on_unused_input="ignore")
+    text = f.lowered_text("jaxpr", *[item.value for item in program.inputs])
+    return sum(" = " in line for line in text.splitlines())
+
+
+@settings(max_examples=150)  # two compiles per example
+@given(branching_programs())
+def test_gradients_through_stacked_and_nested_ifelse_stay_the_size_of_the_switch_form(case):
+    # A branch's gradient reads the values it shares with the rest as the cond's
+    # operands (never copies of them): the program through ``ifelse`` is at most the
+    # switch form's (which computes both branches), plus a few operations per cond
+    # (the predicate, the cond) and what two branches on one condition both compute.
+    program, weights = case
+    choices = count_choices(program)
+    assume(choices > 0)
+    note(repr(program))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        size = _gradient_program_size(program, weights)
+        with switch_form():
+            reference = _gradient_program_size(program, weights)
+    note(f"{choices} ifelse: {size} operations, {reference} with T.switch")
+    assert size <= 2 * reference + 6 * choices, (size, reference, choices)

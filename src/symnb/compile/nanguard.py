@@ -16,6 +16,7 @@ from symnb.compile.linkers import Linker
 from symnb.compile.mode import Mode, register_mode_name
 from symnb.core.graph.errors import SymnbError, error_from_record, label, node_record
 from symnb.core.failed_call import NodeValues, replay
+from symnb.core.graph.inner_graph import role_holding
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.type import describe_shape
 from symnb.core.tensor.composite import Composite
@@ -89,12 +90,20 @@ class NanGuardLinker(Linker):
             return  # NumPy computes no bad value there: the holder's output is reported
         # A fused chain's name is the optimizer's (Composite{...}), not the user's.
         fused = isinstance(found.holder.op, Composite)
-        inside = "inside a fused chain of operations" if fused else f"inside {found.holder.op.display_name()}"
+        inside = "inside a fused chain of operations" if fused else f"inside {_part_of(found)}"
         if getattr(found.holder.op, "loops", False):
             inside = (f"iteration {found.evaluation} of {found.holder.op.display_name()} "
                       f"{found.holder.site.describe()}")
         for position, (var, value) in enumerate(zip(found.node.outputs, found.outputs)):
             self._check(found.node, 0, found.inputs, var, value, f"output #{position}", inside)
+
+
+def _part_of(found: NodeValues) -> str:
+    """The holder's name, with the branch the node is in when it holds several graphs
+    (``the then branch of IfElse``)."""
+    holder = found.holder.op
+    role = role_holding(holder, found.node)
+    return f"the {role} branch of {holder.display_name()}" if role else holder.display_name()
 
 
 def _problems(value: np.ndarray, nan: bool, inf: bool, big: bool) -> list[str]:

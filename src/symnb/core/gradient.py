@@ -21,7 +21,7 @@ from symnb.core.graph.type import is_float
 from symnb.core.graph.traceback_filter import api_boundary
 
 __all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
-           "gradient_rule", "register_gradient"]
+           "gradient_rule", "register_gradient", "register_seed_rewrite"]
 
 
 class DisconnectedInputError(SymnbError, ValueError):
@@ -64,7 +64,10 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
         blockers = list(consider_constant or [])
         # The written unstable forms (log(sigmoid(z))...) are differentiated in their stable
         # form: a copy of the cost graph, the user's left as written (core/gradient_stable.py).
-        seeds = stabilized_seeds(_seeds(cost, known_grads), wrt_list, blockers)
+        seeds = _seeds(cost, known_grads)
+        for rewrite in _SEED_REWRITES:  # registered from above (register_seed_rewrite)
+            seeds = rewrite(seeds, wrt_list, blockers)
+        seeds = stabilized_seeds(seeds, wrt_list, blockers)
         grads = _backpropagate(seeds, wrt_list, blockers)
         results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
                    for v in wrt_list]
@@ -208,6 +211,20 @@ def register_gradient(op_class: type, rule: Callable[..., list]) -> None:
     """Use ``rule(op, inputs, outputs, output_grads)`` for ``op_class``'s gradient: for an
     op whose gradient builds graphs its own module cannot import (Scan's builds a scan)."""
     _GRADIENT_RULES[op_class] = rule
+
+
+#: Rewrites of the cost graph before backpropagating, installed by the modules above
+#: (``core/rewriting/lazy_branches.py``: the branches of ``ifelse`` over the whole cost
+#: graph); each takes and returns the seeds, as ``stabilized_seeds`` does.
+_SEED_REWRITES: list[Callable[..., dict]] = []
+
+
+def register_seed_rewrite(rewrite: Callable[..., dict]) -> None:
+    """Run ``rewrite(seeds, wrt, blockers) -> seeds`` before every backpropagation
+    (``seeds``: ``{id(var): (var, its gradient)}``; it returns them moved onto a copy of
+    their graph, or as they were)."""
+    if rewrite not in _SEED_REWRITES:
+        _SEED_REWRITES.append(rewrite)
 
 
 def gradient_rule(op: Any, inputs: Sequence[Variable], outputs: Sequence[Variable],

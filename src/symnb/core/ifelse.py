@@ -2,10 +2,12 @@
 
 ``T.switch`` computes both of its branches and chooses elementwise; ``ifelse`` takes
 a scalar condition and computes one branch. Each branch is an inner graph: the
-part of the branch's graph that the condition does not need is moved inside the
-IfElse node (cloned, keeping its creation sites), so it runs only when taken --
-in the NumPy reference (test values) and in XLA (``lax.cond``). Values the
-condition needs, and inputs, are passed in.
+part of the branch's graph only that branch reaches is moved inside the IfElse node
+(cloned, keeping its creation sites), so it runs only when taken -- in the NumPy
+reference (test values) and in XLA (``lax.cond``). Values the condition or both
+branches need, the outputs of ops holding graphs of their own, and inputs, are
+passed in. Compiling decides the branches again over the whole function
+(``core/rewriting/lazy_branches.py``), as ``sn.grad`` does over the cost graph.
 
 The branch expressions are ordinary graph variables, so building them computes
 their test values as usual; the IfElse node's own test value runs only the taken
@@ -14,7 +16,7 @@ branch.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -27,7 +29,7 @@ from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.graph.type import TensorType, describe_shape, is_bool, is_integer
 from symnb.core.graph.traceback_filter import api_boundary
 
-__all__ = ["ifelse", "IfElse"]
+__all__ = ["ifelse", "IfElse", "branch_graphs", "exclusive_to_one_branch"]
 
 
 class IfElse(Op):
@@ -82,9 +84,9 @@ class IfElse(Op):
         return shapes
 
     def L_op(self, inputs, outputs, output_grads):
-        # The gradient is a new ifelse on the same condition: ``ifelse`` is handed over,
+        # The gradient is an IfElse on the same condition: the class is handed over,
         # since ifelse_grad.py sits below this module.
-        return ifelse_grad(self, inputs, outputs, output_grads, ifelse)
+        return ifelse_grad(self, inputs, outputs, output_grads, IfElse)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -113,35 +115,56 @@ def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None 
                            f"branch {len(else_list)}; they must pair up", TypeError)
     pairs = [_paired(i, a, b) for i, (a, b) in enumerate(zip(then_list, else_list))]
     then_outs, else_outs = [p[0] for p in pairs], [p[1] for p in pairs]
-    outer, then_graph, else_graph = branch_graphs(condition, then_outs, else_outs)
+    inside = exclusive_to_one_branch(condition, then_outs, else_outs)
+    outer, then_graph, else_graph = branch_graphs(then_outs, else_outs, inside)
     results = IfElse(then_graph, else_graph, name)(condition, *outer)
     results = results if isinstance(results, list) else [results]
     return results[0] if single else results
 
 
-def branch_graphs(condition: Variable, then_outs: list[Variable], else_outs: list[Variable]
+def branch_graphs(then_outs: list[Variable], else_outs: list[Variable],
+                  inside: Callable[[Variable, str], bool],
+                  value_of: Callable[[Variable], np.ndarray | None] = known_test_value
                   ) -> tuple[list[Variable], InnerGraph, InnerGraph]:
-    """The outer values both branches read, and the two branch graphs over them.
+    """The outer values the branches read, and the two branch graphs over them.
 
-    A branch's inner graph holds the nodes only it needs: the walk from its outputs
-    stops at inputs and at the variables the condition depends on (computed anyway).
+    Each branch's graph is walked up from its outputs; ``inside(var, role)`` says
+    whether the node computing ``var`` belongs in the branch ``role`` (``"then"`` or
+    ``"else"``). The walk stops at the first variable outside (and at inputs): those
+    are the IfElse's operands, computed once outside. ``value_of`` gives an operand's
+    test value, which its placeholder holds.
     """
-    stop = {id(v) for v in ancestors([condition])}
     outer: dict[int, Variable] = {}
-    for outs in (then_outs, else_outs):
-        for var in _frontier(outs, stop):
+    for role, outs in (("then", then_outs), ("else", else_outs)):
+        for var in _frontier(outs, lambda v, role=role: inside(v, role)):
             outer.setdefault(id(var), var)
     values = list(outer.values())
-    placeholders = [placeholder_like(v, value=known_test_value(v)) for v in values]
+    placeholders = [placeholder_like(v, value=value_of(v)) for v in values]
     mapping = dict(zip(values, placeholders))
     then_graph = InnerGraph(placeholders, clone_replace(then_outs, mapping), role="then")
     else_graph = InnerGraph(placeholders, clone_replace(else_outs, mapping), role="else")
     return values, then_graph, else_graph
 
 
-def _frontier(outputs: list[Variable], stop: set[int]) -> list[Variable]:
+def exclusive_to_one_branch(condition: Variable, then_outs: list[Variable],
+                            else_outs: list[Variable]) -> Callable[[Variable, str], bool]:
+    """What ``ifelse`` moves into a branch as it is built: the nodes only that branch
+    reaches, up to the nodes holding graphs of their own (an ``ifelse`` or ``scan``
+    upstream stays one node: copying it into a branch would nest it, and stacked
+    layers would nest copies of copies). Values the condition needs, or both
+    branches, stay outside (computed once). Nothing else is known about the graph
+    yet: compiling moves out what the rest of the function also needs, and moves in
+    what only one branch needs (``core/rewriting/lazy_branches.py``)."""
+    stop = {id(v) for v in ancestors([condition])}
+    reached = [{id(v) for v in ancestors(outs, stop_at=lambda v: id(v) in stop)}
+               for outs in (then_outs, else_outs)]
+    stop |= reached[0] & reached[1]
+    return lambda var, role: id(var) not in stop and not var.owner.op.inner_graphs
+
+
+def _frontier(outputs: list[Variable], inside: Callable[[Variable], bool]) -> list[Variable]:
     """Non-constant variables where the walk up from ``outputs`` stops: inputs, and
-    values the condition needs."""
+    variables computed outside."""
     found: dict[int, Variable] = {}
     seen: set[int] = set()
     stack = list(outputs)
@@ -150,7 +173,7 @@ def _frontier(outputs: list[Variable], stop: set[int]) -> list[Variable]:
         if id(var) in seen or isinstance(var, Constant):
             continue
         seen.add(id(var))
-        if var.owner is None or id(var) in stop:
+        if var.owner is None or not inside(var):
             found.setdefault(id(var), var)
         else:
             stack.extend(reversed(var.owner.inputs))

@@ -19,6 +19,7 @@ import numpy as np
 
 from symnb.core.graph.errors import SymnbError
 from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places, walk_nodes
+from symnb.core.graph.inner_graph import role_holding
 from symnb.core.graph.static import may_run_ahead
 from symnb.core.tensor.composite import Composite
 from symnb.lower_xla.convert import as_dtype
@@ -242,13 +243,16 @@ def place_lines(place: Place, optimizer: Any = None) -> list[str]:
     holding its graph (innermost first) and the line that built it, or that the optimizer
     fused it (its positions in the toposort are :func:`place_details`)."""
     lines = []
-    for holder in reversed(place.enclosing):
+    held = [*(h.node for h in place.enclosing[1:]), place.node]  # what each holder holds
+    for holder, inner in reversed(list(zip(place.enclosing, held))):
         if isinstance(holder.node.op, Composite):
             level = f" ({optimizer!r})" if optimizer is not None else ""
             lines.append(f"The optimizer{level} fused this operation with others into one; "
                          f"the line above is where it was built.")
         else:
-            lines.append(f"Inside {holder.node.op.display_name()} {holder.node.site.describe()}")
+            role = role_holding(holder.node.op, inner)
+            part = f" ({role} branch)" if role else ""
+            lines.append(f"Inside {holder.node.op.display_name()}{part} {holder.node.site.describe()}")
     return lines
 
 

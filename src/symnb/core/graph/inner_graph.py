@@ -27,7 +27,7 @@ from symnb.core.graph.evaluate import RAISE, at_line, evaluate
 from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace, toposort
 
 __all__ = ["InnerGraph", "close_over", "placeholder_like", "known_test_value",
-           "infer_inner_shapes"]
+           "infer_inner_shapes", "role_holding"]
 
 
 class InnerGraph:
@@ -76,6 +76,16 @@ def _check_closed(graph: InnerGraph) -> None:
         for var in node.inputs:
             if id(var) not in known and id(var) not in produced and not isinstance(var, Constant):
                 raise AssertionError(f"internal error: inner graph uses outer variable {var!r}")
+
+
+def role_holding(op: Any, node: Apply) -> str | None:
+    """The role of the graph of ``op`` that holds ``node`` (an IfElse's ``"then"`` or
+    ``"else"``) when ``op`` holds several graphs; None otherwise (a loop body, a fused
+    chain): what messages add to the holder's name."""
+    graphs = op.inner_graphs
+    if len(graphs) < 2:
+        return None
+    return next((g.role or None for g in graphs if node in g.nodes), None)
 
 
 def placeholder_like(var: Variable, shape: Sequence[int | None] | None = None,

@@ -2,14 +2,20 @@
 
 ``fast_run`` runs, in this order:
 
-1. ``merge``: one node per distinct computation, one constant per distinct value;
-2. ``canonicalize``: algebraic and structural simplification, and constant folding;
-3. ``stabilize``: numerically safer equivalents (and constant folding);
-4. ``specialize``: cheaper special cases (and constant folding);
-5. ``merge`` again (the rewrites may have built equal nodes);
-6. ``fusion``: elementwise chains into Composite nodes.
+1. ``ifelse_lift``: the branches of every ``ifelse`` onto the outer graph, so the
+   next passes see (and merge) what they share with the rest
+   (``lazy_branches.py``);
+2. ``merge``: one node per distinct computation, one constant per distinct value;
+3. ``canonicalize``: algebraic and structural simplification, and constant folding;
+4. ``stabilize``: numerically safer equivalents (and constant folding);
+5. ``specialize``: cheaper special cases (and constant folding);
+6. ``merge`` again (the rewrites may have built equal nodes);
+7. ``ifelse_lazy``: what only a branch needs back into it (run whenever
+   ``ifelse_lift`` ran: until then both branches would be computed);
+8. ``fusion``: elementwise chains into Composite nodes.
 
-``fast_compile`` runs ``merge``, ``constant_folding`` (folding alone) and ``stabilize``
+``fast_compile`` runs ``ifelse_lift``, ``merge``, ``constant_folding`` (folding alone),
+``stabilize`` and ``ifelse_lazy``
 (the graph keeps what the user wrote, so every level that rewrites at all makes the
 unstable forms stable, see ``core/tensor/stable_forms.py``); ``None`` nothing. Each local pass runs its rewrites to a fixpoint. Other modules add rewrites to a pass with
 ``register_rewrite("canonicalize")`` (they run after the built-in ones). A
@@ -26,6 +32,7 @@ from symnb.core.rewriting import algebra, specialize, stabilize, structure
 from symnb.core.graph.rewriting import GraphPass, LocalPass, NodeRewriter
 from symnb.core.rewriting.folding import constant_folding
 from symnb.core.rewriting.fusion import FusionPass
+from symnb.core.rewriting.lazy_branches import IfElseLazy, IfElseLift
 from symnb.core.rewriting.merge import MergePass
 from symnb.core.rewriting.query import RewriteQuery
 
@@ -33,24 +40,32 @@ __all__ = ["PASSES", "LEVELS", "PIPELINE", "optimize", "register_rewrite", "pass
            "rewrite_tags"]
 
 PASSES: dict[str, GraphPass] = {
+    "ifelse_lift": IfElseLift(),
     "merge": MergePass(),
     "constant_folding": LocalPass("constant_folding", [constant_folding]),
     "canonicalize": LocalPass("canonicalize", algebra.REWRITES + structure.REWRITES + [constant_folding]),
     "stabilize": LocalPass("stabilize", stabilize.REWRITES + [constant_folding]),
     "specialize": LocalPass("specialize", stabilize.LATER + specialize.REWRITES + [constant_folding]),
+    "ifelse_lazy": IfElseLazy(),
     "fusion": FusionPass(),
 }
 
 #: Every pass run at some level, in order, with the levels that run it there.
 PIPELINE: tuple[tuple[str, frozenset], ...] = (
+    ("ifelse_lift", frozenset({"fast_run", "fast_compile"})),
     ("merge", frozenset({"fast_run", "fast_compile"})),
     ("constant_folding", frozenset({"fast_compile"})),
     ("canonicalize", frozenset({"fast_run"})),
     ("stabilize", frozenset({"fast_run", "fast_compile"})),
     ("specialize", frozenset({"fast_run"})),
     ("merge", frozenset({"fast_run"})),
+    ("ifelse_lazy", frozenset({"fast_run", "fast_compile"})),
     ("fusion", frozenset({"fast_run"})),
 )
+
+#: Passes that must run once another has: the key's pass runs whenever the value's ran
+#: (a lifted IfElse computes both branches until its branches are rebuilt).
+REQUIRED_AFTER = {"ifelse_lazy": "ifelse_lift"}
 
 LEVELS: dict[str | None, tuple[str, ...]] = {
     level: tuple(name for name, levels in PIPELINE if level in levels)
@@ -82,11 +97,13 @@ def optimize(fgraph: FunctionGraph, level: str | None = "fast_run",
         return fgraph
     passes_for(level)  # checks the level's name
     level = level.lower() if isinstance(level, str) and level != "None" else None
+    ran: set[str] = set()
     for name, levels in PIPELINE:
         graph_pass, pass_tags = PASSES[name], {name} | levels
         if not isinstance(graph_pass, LocalPass):
-            if query.selects(level, pass_tags):
+            if query.selects(level, pass_tags) or REQUIRED_AFTER.get(name) in ran:
                 graph_pass.apply(fgraph)
+                ran.add(name)
             continue
         skipped = frozenset(r.name for r in graph_pass.rewrites
                             if not query.selects(level, pass_tags | {r.name}))

@@ -3,7 +3,10 @@
 Each branch's inner graph is lowered by the same registry. A condition already
 known when the program is traced selects its branch then (the other is not even
 traced); when the branches give different shapes, the function specializes on the
-inputs the condition comes from, so that it is known then.
+inputs the condition comes from, so that it is known then. Operands known while
+tracing (a shape computed outside) reach the branches by closure, not as operands of
+the cond, so they stay known inside (``passed_as_is``): a branch may size an array
+with them.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from symnb.core.ifelse import IfElse
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import StaticValueRequired, lower
+from symnb.lower_xla.registry import StaticValueRequired, lower, passed_as_is
 
 
 @lower.register(IfElse)
@@ -33,10 +36,28 @@ def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
     def run(condition: Any, *values: Any) -> tuple:
         if isinstance(condition, np.ndarray):
             return (then_fn if bool(condition) else else_fn)(*values)
-        _check_same_shapes(op, node, then_fn, else_fn, values)
-        return lax.cond(condition.astype(bool), then_fn, else_fn, *values)
+        traced = [v for v in values if not isinstance(v, np.ndarray)]
+        then_run, else_run = _closing_over_static(then_fn, values), _closing_over_static(else_fn, values)
+        _check_same_shapes(op, node, then_run, else_run, traced)
+        return lax.cond(condition.astype(bool), then_run, else_run, *traced)
 
     return checked_inner(run, op.inner_graphs)
+
+
+@passed_as_is.register(IfElse)
+def _every_operand(op: IfElse, node: Apply) -> dict[int, int]:
+    """Both branches take every operand; those known while tracing by closure."""
+    return {i: i + 1 for i in range(len(op.then_graph.inputs))}
+
+
+def _closing_over_static(branch: Callable[..., tuple], values: tuple) -> Callable[..., tuple]:
+    """``branch`` taking only the traced ``values`` (the cond's operands), the ones
+    known while tracing (NumPy arrays) bound by closure."""
+    def run(*traced: Any) -> tuple:
+        given = iter(traced)
+        return branch(*[v if isinstance(v, np.ndarray) else next(given) for v in values])
+
+    return run
 
 
 def _branch(graph, dtypes: list[str]) -> Callable[..., tuple]:
