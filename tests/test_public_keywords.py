@@ -49,6 +49,8 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
                                        **{BOGUS: 1}), False),
     # keywords are flag names, checked against the flags
     "symnb.core.graph.config.Config.change_flags": (lambda: sn.config.change_flags(**{BOGUS: 1}), True),
+    # Theano's spelling of the same, forwarded to Config.change_flags
+    "symnb.configparser.change_flags": (lambda: sn.change_flags(**{BOGUS: 1}), True),
     # forwarded whole to TensorVariable.__init__
     "symnb.core.tensor.random.ops.RandomVariable": (
         lambda: __import__("symnb.core.tensor.random.ops", fromlist=["_"]).RandomVariable(

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.config import config
+from symnb.configparser import change_flags
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor.shared import SharedVariable, shared
@@ -38,7 +39,7 @@ from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb._version import __version__
 
 __all__ = [
-    "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
+    "config", "change_flags", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "SymnbError", "errors", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",

@@ -7,6 +7,7 @@ in the library imports it from its ``symnb.core`` module. Theano's sub-namespace
 """
 
 from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
+from symnb.gradient import verify_grad as verify_grad  # theano.tensor.verify_grad
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,

@@ -193,13 +193,28 @@ for _name in IGNORED_WARN_FLAGS:
                                      _string if _name == "ignore_bug_before" else _boolean,
                                      "Accepted and ignored (Theano's warning about its own old bug).")
 
+
+def _seed(value: Any) -> int | str:
+    """Theano's ``unittests.rseed``: an integer seed, or ``'random'`` (a new seed each run)."""
+    if value == "random":
+        return value
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"expected an integer seed or 'random', got {value!r}") from None
+
+
+_FLAGS["unittests__rseed"] = _Flag(666, _seed, "Seed of the randomized unit tests (Theano's "
+                                   "unittest_tools.fetch_seed reads it); 'random': a new seed each run.")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
-_ALIASES = {"traceback.limit": "traceback__limit",
-            **{f"warn.{name}": f"warn__{name}" for name in IGNORED_WARN_FLAGS}}
+_ALIASES = {name.replace("__", "."): name for name in _FLAGS if "__" in name}
+_SECTIONS = {name.partition("__")[0] for name in _FLAGS if "__" in name}
 
 
 class _Section:
-    """``config.warn``: Theano's dotted flags as attributes (``config.warn.round = False``)."""
+    """``config.warn``, ``config.unittests``...: Theano's dotted flags as attributes
+    (``config.warn.round = False``)."""
 
     def __init__(self, config: "Config", prefix: str) -> None:
         object.__setattr__(self, "_config", config)
@@ -228,8 +243,8 @@ class Config:
     def __getattr__(self, name: str) -> Any:  # only reached for names that are not flags
         if name in _ALIASES:
             return getattr(self, _ALIASES[name])
-        if name == "warn":
-            return _Section(self, "warn")
+        if name in _SECTIONS:
+            return _Section(self, name)
         raise AttributeError(_unknown_flag_message(name))
 
     def __setattr__(self, name: str, value: Any) -> None:
