@@ -28,7 +28,7 @@ from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
-from symnb.compile import Mode, MonitorMode, In, Out
+from symnb.compile import Mode, MonitorMode, In, Out, function
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
@@ -48,14 +48,6 @@ __all__ = [
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
 del module_getattr
-
-
-def function(inputs: Any, outputs: Any = None, **kwargs: Any):
-    """Compile ``outputs`` as a function of ``inputs`` to one XLA program (see
-    :func:`symnb.compile.function.function`). JAX is imported on the first call."""
-    from symnb.compile.function import function as _function
-
-    return _function(inputs, outputs, **kwargs)
 
 
 def load_ipython_extension(ipython: Any) -> None:

@@ -44,9 +44,9 @@ PUBLIC = {
     "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
     "patternbroadcast", "inv", "sqr", "abs_", "Variable",
     # checks, printing, gradients
-    "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
+    "Assert", "AssertionFailedError", "Print", "grad", "verify_grad", "Tensor", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar", "basic",
 }
 
 

@@ -36,6 +36,7 @@ from symnb.core.tensor.constructors import (  # Theano's rows, columns and plura
     btensor4s as btensor4s,
 )
 from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
+from symnb.core.graph.type import TensorType as Tensor  # Theano 1.0's old name of TensorType
 # Theano's Elemwise(scalar_op, inplace_pattern=None, name=None): every elementwise op's class
 from symnb.core.tensor.elemwise import Elemwise as Elemwise
 from symnb.core.tensor.math import (
@@ -115,6 +116,7 @@ from symnb.core.tensor.variable import (
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
 from symnb.tensor import sharedvar as sharedvar
+from symnb.tensor.sharedvar import tensor_constructor as _shared  # Theano's T._shared
 from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import extra_ops as extra_ops
 

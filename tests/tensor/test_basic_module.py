@@ -1,0 +1,49 @@
+"""``symnb.tensor.basic`` (Theano's ``theano.tensor.basic``), ``T.Tensor`` and ``T._shared``."""
+
+import numpy as np
+import pytest
+
+import symnb.tensor as T
+import symnb.tensor.basic as B
+
+
+def test_basic_holds_every_tensor_name():
+    for name in ("dot", "TensorType", "verify_grad", "as_tensor_variable", "Elemwise", "grad"):
+        assert getattr(B, name) is getattr(T, name)
+    with pytest.raises(AttributeError, match="in-place"):
+        B.inplace  # noqa: B018  (a name symnb lacks says why, as on T)
+
+
+@pytest.mark.parametrize("a, b, close", [
+    (np.float64(1.0), np.float64(1.0 + 2e-5), False),      # float64: rtol 1e-5
+    (np.float64(1.0), np.float64(1.0 + 5e-6), True),
+    (np.float32(1.0), np.float64(1.0 + 5e-6), True),       # either float32: rtol 1e-5, atol 1e-5
+    (np.float32(0.0), np.float32(9e-6), True),
+    (np.float64(0.0), np.float64(9e-6), False),            # float64 atol 1e-8
+    (np.float16(1.0), np.float32(1.0009), True),           # either float16: 1e-3
+    (np.float16(1.0), np.float32(1.003), False),
+])
+def test_allclose_tolerances_per_dtype(a, b, close):
+    assert B._allclose(a, b) is close
+
+
+def test_allclose_explicit_tolerances_win():
+    assert B._allclose([1.0], [1.1], rtol=0.2)
+    assert not B._allclose(np.float32(0), np.float32(1e-6), atol=1e-7, rtol=0)
+
+
+def test_tensor_is_tensortype():
+    assert T.Tensor is T.TensorType
+    assert T.Tensor("float32", (False, True))("x").broadcastable == (False, True)
+
+
+def test_shared_takes_ndarrays_only():
+    value = np.arange(6, dtype="int32").reshape(2, 3)
+    v = T._shared(value, name="v")
+    assert v.dtype == "int32" and v.broadcastable == (False, False)
+    np.testing.assert_array_equal(v.get_value(), value)
+    assert T._shared(np.ones((1, 3)), broadcastable=(True, False)).broadcastable == (True, False)
+    with pytest.raises(TypeError, match="numpy.ndarray"):
+        T._shared(3.0)
+    with pytest.raises(TypeError, match="target"):
+        T._shared(value, target="cuda")
