@@ -87,3 +87,8 @@ def test_get_default_mode_follows_the_mode_flag():
         assert isinstance(C.get_default_mode(), C.DebugMode)
     from symnb.compile.mode import get_default_mode
     assert get_default_mode is inspect.unwrap(C.get_default_mode)
+
+
+def test_gof_missing_input_error_and_compile_config_are_symnbs():
+    assert sn.gof.MissingInputError is C.MissingInputError
+    assert C.config is sn.config

@@ -10,6 +10,7 @@ import sys
 import types
 from typing import Any
 
+from symnb.core.graph.config import config  # theano.compile.config (Theano's modules exported it)
 from symnb.compile.mode import FAST_COMPILE, FAST_RUN, Mode, get_default_mode, get_mode
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.compile.nanguard import NanGuardMode

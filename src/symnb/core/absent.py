@@ -65,7 +65,6 @@ ABSENT: dict[str, dict[str, str]] = {
     },
     "symnb.printing": {
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
-        "pydot_imported": "symnb imports pydot when pydotprint is called",
     },
 }
 
