@@ -42,3 +42,11 @@ def test_unittests_rseed_default_666_and_values():
         assert sn.config.unittests.rseed == "random"
     with pytest.raises(ConfigError, match="integer seed"):
         sn.config.unittests.rseed = "abc"
+
+
+def test_cycle_detection_takes_theanos_values():
+    assert sn.config.cycle_detection == "regular"
+    with change_flags(cycle_detection="fast"):
+        assert sn.config.cycle_detection == "fast"
+    with pytest.raises(ConfigError, match="regular"):
+        sn.config.cycle_detection = "slow"

@@ -47,3 +47,12 @@ def test_shared_takes_ndarrays_only():
         T._shared(3.0)
     with pytest.raises(TypeError, match="target"):
         T._shared(value, target="cuda")
+
+
+def test_int_div_is_floor_division_for_ints_and_floats():
+    assert T.int_div is T.floor_div  # Theano 1.0: floor_div = int_div
+    a, b = np.array([7, -7, 7, -7]), np.array([2, 2, -2, -2])
+    x, y = T.lvector("x", test_value=a), T.lvector("y", test_value=b)
+    np.testing.assert_array_equal(T.int_div(x, y).eval({x: a, y: b}), np.floor_divide(a, b))
+    f = T.dvector("f", test_value=a / 1.0)
+    np.testing.assert_array_equal(T.int_div(f, 2.0).test_value, np.floor_divide(a / 1.0, 2.0))

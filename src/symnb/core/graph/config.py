@@ -207,6 +207,11 @@ def _seed(value: Any) -> int | str:
 _FLAGS["unittests__rseed"] = _Flag(666, _seed, "Seed of the randomized unit tests (Theano's "
                                    "unittest_tools.fetch_seed reads it); 'random': a new seed each run.")
 
+# Theano's cycle_detection chose which in-place rewrites to allow; symnb has no in-place ops
+# (XLA decides buffer reuse), so either value computes the same thing.
+_FLAGS["cycle_detection"] = _Flag("regular", _choice("regular", "fast"),
+                                  "Accepted and ignored: symnb has no in-place rewrites to check.")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
 _ALIASES = {name.replace("__", "."): name for name in _FLAGS if "__" in name}
 _SECTIONS = {name.partition("__")[0] for name in _FLAGS if "__" in name}
