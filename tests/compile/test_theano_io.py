@@ -57,7 +57,7 @@ def test_copy_delete_updates_keeps_an_input_that_fed_only_the_updates():
     frozen = accumulator.copy(delete_updates=True)
     assert frozen(10.0) == 3.0 and state.get_value() == 3.0  # inc is accepted, unused
     assert accumulator(2.0) == 3.0 and state.get_value() == 5.0
-    with pytest.raises(sn.compile.function.UnusedInputError):  # not silently: sn.function raises
+    with pytest.raises(sn.compile.UnusedInputError):  # not silently: sn.function raises
         sn.function([inc], state)
 
 
