@@ -56,3 +56,19 @@ def test_int_div_is_floor_division_for_ints_and_floats():
     np.testing.assert_array_equal(T.int_div(x, y).eval({x: a, y: b}), np.floor_divide(a, b))
     f = T.dvector("f", test_value=a / 1.0)
     np.testing.assert_array_equal(T.int_div(f, 2.0).test_value, np.floor_divide(a / 1.0, 2.0))
+
+
+def test_get_scalar_constant_value():
+    get = T.get_scalar_constant_value
+    assert get(T.constant(3) * 2) == 6 and np.ndim(get(T.constant(3) * 2)) == 0
+    assert get(T.constant(np.full((2, 2), 4.0))) == 4.0  # all elements equal: that scalar
+    x = T.tensor("float64", shape=(5, 2), name="x", test_value=np.zeros((5, 2)))
+    assert get(x.shape[0] + 1) == 6  # the static length
+    y = T.dvector("y", test_value=np.zeros(3))
+    for unknown in (y.shape[0], x.sum(), T.constant(np.arange(3.0))):
+        with pytest.raises(B.NotScalarConstantError):
+            get(unknown)
+    with pytest.raises(T.NotScalarConstantError):
+        get(T.constant(3) * 2, only_process_constants=True)
+    assert get(T.constant(2.5), only_process_constants=True) == 2.5
+    assert get(7) == 7

@@ -99,6 +99,9 @@ from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
 )
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
+from symnb.core.graph.static import (  # Theano's constant queries
+    get_scalar_constant_value as get_scalar_constant_value, NotScalarConstantError as NotScalarConstantError,
+)
 from symnb.core.tensor.math import floor_div as int_div  # Theano: "floor_div and int_div are the same thing"
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
 from symnb.core.tensor.shape_extra import (
