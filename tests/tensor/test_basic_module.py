@@ -72,3 +72,16 @@ def test_get_scalar_constant_value():
         get(T.constant(3) * 2, only_process_constants=True)
     assert get(T.constant(2.5), only_process_constants=True) == 2.5
     assert get(7) == 7
+
+
+def test_dtype_lists_are_theanos():
+    assert T.int_dtypes == ["int8", "int16", "int32", "int64"]
+    assert T.uint_dtypes == ["uint8", "uint16", "uint32", "uint64"]
+    assert T.integer_dtypes == T.int_dtypes + T.uint_dtypes
+    assert T.discrete_dtypes == ["bool"] + T.integer_dtypes
+    assert T.float_dtypes == ["float16", "float32", "float64"]
+    assert T.complex_dtypes == ["complex64", "complex128"]
+    assert T.continuous_dtypes == T.float_dtypes + T.complex_dtypes
+    assert T.all_dtypes == T.discrete_dtypes + T.continuous_dtypes
+    for name in T.all_dtypes:
+        assert np.dtype(name).name == name

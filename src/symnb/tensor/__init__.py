@@ -102,6 +102,11 @@ from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older 
 from symnb.core.graph.static import (  # Theano's constant queries
     get_scalar_constant_value as get_scalar_constant_value, NotScalarConstantError as NotScalarConstantError,
 )
+from symnb.core.tensor.scalar_types import (  # Theano's lists of dtype names
+    complex_dtypes as complex_dtypes, continuous_dtypes as continuous_dtypes, float_dtypes as float_dtypes,
+    integer_dtypes as integer_dtypes, discrete_dtypes as discrete_dtypes, all_dtypes as all_dtypes,
+    int_dtypes as int_dtypes, uint_dtypes as uint_dtypes,
+)
 from symnb.core.tensor.math import floor_div as int_div  # Theano: "floor_div and int_div are the same thing"
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
 from symnb.core.tensor.shape_extra import (
