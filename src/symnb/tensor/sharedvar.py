@@ -11,6 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.shared import SharedVariable, shared
 
 TensorSharedVariable = SharedVariable
@@ -33,3 +34,7 @@ def tensor_constructor(value: np.ndarray, name: str | None = None, strict: bool 
         raise TypeError(f"tensor_constructor takes a numpy.ndarray, got {type(value).__name__}")
     return shared(value, name=name, strict=strict, allow_downcast=allow_downcast, borrow=borrow,
                   broadcastable=broadcastable)
+
+
+# A public entry point: an error it raises shows the user's line first (traceback_filter).
+_entry_points(globals())

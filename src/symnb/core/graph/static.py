@@ -31,6 +31,7 @@ import numpy as np
 
 from symnb.core.graph.evaluate import NOT_KNOWN, evaluate
 from symnb.core.graph.basic import Apply, Constant, Variable, walk_nodes
+from symnb.core.graph.error_base import SymnbError
 
 __all__ = [
     "MAX_INLINE_ELEMENTS", "MAX_FOLDED_BYTES", "MAX_SPECIALIZED_ELEMENTS",
@@ -101,7 +102,7 @@ def static_value(var: Variable, depth: int = 8) -> np.ndarray | None:
     return env[id(var)]
 
 
-class NotScalarConstantError(Exception):
+class NotScalarConstantError(SymnbError):
     """Theano's: the variable is not known to be one scalar value before the program runs."""
 
 
