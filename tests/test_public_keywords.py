@@ -43,12 +43,14 @@ def _x() -> Any:
 #: must also list the accepted keywords.
 FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     # forwarded whole to symnb.compile.function.function
-    "symnb.function": (lambda: sn.function([_x()], _x() * 2, **{BOGUS: 1}), False),
+    "symnb.compile.function": (lambda: sn.function([_x()], _x() * 2, **{BOGUS: 1}), False),
     # the module is callable: forwarded whole to symnb.core.ifelse.ifelse
     "symnb.ifelse": (lambda: sn.ifelse(T.scalar("c", test_value=np.float32(1)) > 0, _x(), _x(),
                                        **{BOGUS: 1}), False),
     # keywords are flag names, checked against the flags
     "symnb.core.graph.config.Config.change_flags": (lambda: sn.config.change_flags(**{BOGUS: 1}), True),
+    # Theano's spelling of the same, forwarded to Config.change_flags
+    "symnb.configparser.change_flags": (lambda: sn.change_flags(**{BOGUS: 1}), True),
     # forwarded whole to TensorVariable.__init__
     "symnb.core.tensor.random.ops.RandomVariable": (
         lambda: __import__("symnb.core.tensor.random.ops", fromlist=["_"]).RandomVariable(
@@ -69,6 +71,7 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
 OPEN_KEYWORDS = {
     "symnb.lower_xla.checks.require": "a lowering rule's check: the keywords are the named "
                                       "numbers its failure message shows (any name)",
+    "symnb.compat.DefaultOrderedDict": "a dict: the keywords are its first keys, as dict(**kwargs)",
 }
 
 
@@ -162,7 +165,7 @@ def var_keyword_callables(callables: dict[str, Any]) -> set[str]:
 
 def test_the_walk_covers_the_public_api():
     callables = public_callables()
-    assert {"symnb.function", "symnb.compile.mode.Mode", "symnb.compile.nanguard.NanGuardMode",
+    assert {"symnb.compile.function", "symnb.compile.mode.Mode", "symnb.compile.nanguard.NanGuardMode",
             "symnb.compile.debugmode.DebugMode", "symnb.compile.monitormode.MonitorMode",
             "symnb.core.tensor.random.streams.RandomStreams.normal",
             "symnb.sandbox.rng_mrg.MRG_RandomStreams.normal", "symnb.gof.OpWiseCLinker",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.config import config
+from symnb.configparser import change_flags
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor.shared import SharedVariable, shared
@@ -27,7 +28,7 @@ from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
-from symnb.compile import Mode, MonitorMode, In, Out, Param
+from symnb.compile import Mode, MonitorMode, In, Out, Param, function
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
@@ -39,7 +40,7 @@ from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb._version import __version__
 
 __all__ = [
-    "config", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
+    "config", "change_flags", "shared", "function", "Variable", "Constant", "Apply", "Op", "TensorType",
     "SharedVariable", "SymnbError", "errors", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
@@ -48,14 +49,6 @@ __all__ = [
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
 del module_getattr
-
-
-def function(inputs: Any, outputs: Any = None, **kwargs: Any):
-    """Compile ``outputs`` as a function of ``inputs`` to one XLA program (see
-    :func:`symnb.compile.function.function`). JAX is imported on the first call."""
-    from symnb.compile.function import function as _function
-
-    return _function(inputs, outputs, **kwargs)
 
 
 def dot(l: Any, r: Any) -> Any:

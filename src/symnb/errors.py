@@ -39,6 +39,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     ├── ConfigError                 an unknown flag or a bad value (ValueError)
     │   └── UnknownFlagError        ``change_flags`` with a keyword that is no flag (TypeError)
     ├── NotInSymnbError             a Theano name symnb has not (AttributeError)
+    ├── NotScalarConstantError      ``T.get_scalar_constant_value``: no scalar known before the program runs
     ├── ModelFileError              ``sn.load``: a file that does not match the variables (ValueError)
     └── GraphvizNotFoundError       ``pydotprint`` without Graphviz's ``dot`` (RuntimeError)
 
@@ -68,6 +69,7 @@ from symnb.core.graph.errors import (
 )
 from symnb.core.graph.evaluate import PerformContractError
 from symnb.core.graph.fgraph import InconsistencyError
+from symnb.core.graph.static import NotScalarConstantError
 from symnb.core.graph.rewriting import RewriteFailureWarning, RewriteLimitWarning
 from symnb.core.graph.test_value import NonFiniteTestValueWarning, TestValueWarning
 from symnb.core.tensor.assertion import AssertionFailedError
@@ -88,7 +90,7 @@ __all__ = [
     "MissingInputError", "UnusedInputError",
     "DisconnectedInputError", "NullGradientError", "GradientError",
     "InconsistencyError", "ConfigError", "UnknownFlagError", "NotInSymnbError", "ModelFileError",
-    "GraphvizNotFoundError",
+    "GraphvizNotFoundError", "NotScalarConstantError",
     # symnb's own bugs (not a SymnbError: see the module docstring)
     "PerformContractError",
     # warning categories

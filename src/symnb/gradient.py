@@ -29,21 +29,36 @@ _DEFAULT_EPS = {"float64": 1e-6, "float32": 1e-3, "float16": 1e-1}
 _DEFAULT_TOL = {"float64": 1e-5, "float32": 1e-2, "float16": 1e-1}
 
 
-def verify_grad(fn: Callable[..., Any], points: Sequence[Any], eps: float | None = None,
-                rng: np.random.Generator | None = None, abs_tol: float | None = None,
-                rel_tol: float | None = None) -> None:
-    """Check ``sn.grad`` of ``fn`` against central finite differences at ``points``.
+def verify_grad(fun: Callable[..., Any], pt: Sequence[Any], n_tests: int = 2, rng: Any = None,
+                eps: float | None = None, out_type: str | None = None, abs_tol: float | None = None,
+                rel_tol: float | None = None, mode: Any = None, cast_to_output_type: bool = False,
+                no_debug_ref: bool = True) -> None:
+    """Check ``sn.grad`` of ``fun`` against central finite differences at the points ``pt``
+    (Theano's ``theano.gradient.verify_grad``, with its signature).
 
-    ``fn`` takes symbolic tensors (one per point) and returns a tensor; the check
-    differentiates a random projection ``sum(fn(*inputs) * r)``. Both the gradient's test
-    value (NumPy reference path) and its compiled value (XLA path) are compared. Raises
-    :class:`GradientError` with the largest absolute and relative errors and where.
+    ``fun`` takes symbolic tensors (one per point, each a float16/32/64 array) and returns one
+    tensor; the check differentiates a random projection ``sum(u * fun(*inputs))``, ``u``
+    uniform in [0.5, 1.5) drawn from ``rng`` (a ``numpy.random.RandomState``, a ``Generator``
+    or the ``numpy.random`` module; symnb's default, where Theano demanded one, is
+    ``default_rng(42)``), ``n_tests`` times with a new ``u`` each time. ``u`` is float64
+    unless ``cast_to_output_type`` and the output is float32. Both the gradient's test value
+    (NumPy reference path) and its compiled value (XLA path, compiled with ``mode``) are
+    compared; with ``no_debug_ref`` the finite differences never run in DebugMode. Raises
+    :class:`GradientError` (``verify_grad.E_grad``) with the largest absolute and relative
+    errors and where.
     """
     from symnb.compile.function import function  # imports JAX: only when a check runs
-    from symnb.core.tensor.basic import constant, tensor
+    from symnb.core.tensor.basic import tensor
 
+    if out_type is not None and not str(out_type).startswith("float"):
+        raise NotImplementedError(f"verify_grad(out_type={out_type!r}): symnb checks real-valued "
+                                  "outputs only (complex gradients are not supported)")
     rng = rng if rng is not None else np.random.default_rng(42)
-    points = [np.array(p, copy=True) for p in points]
+    points = [np.array(p, copy=True) for p in pt]
+    for i, p in enumerate(points):
+        if p.dtype.kind != "f":
+            raise TypeError(f"verify_grad can work only with floating point inputs, but input {i} "
+                            f"has dtype {p.dtype}")
     dtype = str(np.result_type(*points))
     eps = eps if eps is not None else _DEFAULT_EPS.get(dtype, 1e-6)
     abs_tol = abs_tol if abs_tol is not None else _DEFAULT_TOL.get(dtype, 1e-5)
@@ -51,14 +66,43 @@ def verify_grad(fn: Callable[..., Any], points: Sequence[Any], eps: float | None
 
     inputs = [tensor(p.dtype, shape=(None,) * p.ndim, name=f"input{i}", test_value=p)
               for i, p in enumerate(points)]
-    output = fn(*inputs)
-    projection = rng.uniform(0.5, 1.5, size=np.shape(output.test_value)).astype(output.dtype)
+    output = fun(*inputs)
+    if isinstance(output, (list, tuple)):
+        raise NotImplementedError("verify_grad checks a function of one output; this one returned "
+                                  f"{len(output)}")
+    projection_dtype = "float32" if cast_to_output_type and output.dtype == "float32" else "float64"
+    for _ in range(n_tests):
+        projection = (rng.random(np.shape(output.test_value)) + 0.5).astype(projection_dtype)
+        _check_projection(output, inputs, points, projection, eps, abs_tol, rel_tol,
+                          _compiler(function, mode), _compiler(function, _mode_not_slow(mode, no_debug_ref)))
+
+
+def _compiler(function: Callable, mode: Any) -> Callable:
+    return lambda inputs, outputs: function(inputs, outputs, mode=mode, on_unused_input="ignore",
+                                            allow_input_downcast=True)
+
+
+def _mode_not_slow(mode: Any, no_debug_ref: bool) -> Any:
+    """Theano's ``mode_not_slow``: the finite differences run thousands of calls, never in
+    DebugMode when ``no_debug_ref``."""
+    from symnb.compile.debugmode import DebugMode
+    from symnb.compile.mode import get_mode
+
+    if no_debug_ref and mode is not None and isinstance(get_mode(mode), DebugMode):
+        return None
+    return mode
+
+
+def _check_projection(output: Any, inputs: list, points: list[np.ndarray], projection: np.ndarray,
+                      eps: float, abs_tol: float, rel_tol: float, compile_grad: Callable,
+                      compile_cost: Callable) -> None:
+    from symnb.core.tensor.basic import constant
+
     cost = (output * constant(projection)).sum()
-    grads = grad(cost, inputs)
-    cost_fn = function(inputs, cost, on_unused_input="ignore")
-    grad_fn = function(inputs, grads, on_unused_input="ignore")
-    compiled = grad_fn(*points)
-    for i, (point, g, xla) in enumerate(zip(points, grads, compiled)):
+    grads = grad(cost, inputs, disconnected_inputs="ignore")
+    cost_fn = compile_cost(inputs, cost)
+    compiled = compile_grad(inputs, grads)(*points)
+    for i, (g, xla) in enumerate(zip(grads, compiled)):
         numeric = _finite_differences(cost_fn, points, i, eps)
         _compare(f"input #{i} (NumPy reference path)", g.test_value, numeric, abs_tol, rel_tol)
         _compare(f"input #{i} (XLA path)", xla, numeric, abs_tol, rel_tol)
@@ -103,6 +147,8 @@ def _compare(what: str, analytic: Any, numeric: np.ndarray, abs_tol: float, rel_
             f"analytic {analytic[worst_rel]:.6g}, numeric {numeric[worst_rel]:.6g}\n"
             f"  tolerances: abs_tol={abs_tol:g}, rel_tol={rel_tol:g}")
 
+
+verify_grad.E_grad = GradientError  # type: ignore[attr-defined]  (Theano's spelling)
 
 # The functions above are public entry points: an error they raise shows the user's line
 # first, without symnb's frames (symnb.core.graph.traceback_filter).

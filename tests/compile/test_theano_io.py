@@ -57,7 +57,7 @@ def test_copy_delete_updates_keeps_an_input_that_fed_only_the_updates():
     frozen = accumulator.copy(delete_updates=True)
     assert frozen(10.0) == 3.0 and state.get_value() == 3.0  # inc is accepted, unused
     assert accumulator(2.0) == 3.0 and state.get_value() == 5.0
-    with pytest.raises(sn.compile.function.UnusedInputError):  # not silently: sn.function raises
+    with pytest.raises(sn.compile.UnusedInputError):  # not silently: sn.function raises
         sn.function([inc], state)
 
 
@@ -152,8 +152,8 @@ def test_config_flags_theano_programs_set():
 def test_absent_theano_names_say_so():
     from symnb.core.absent import NotInSymnbError
 
-    with pytest.raises(NotInSymnbError, match="T.floor_div"):
-        T.int_div
+    with pytest.raises(NotInSymnbError, match="FFTs"):
+        T.fft
     with pytest.raises(AttributeError, match="log_softmax"):
         T.nnet.logsoftmax
     with pytest.raises(NotInSymnbError, match="pickle"):

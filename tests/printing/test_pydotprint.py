@@ -1,6 +1,7 @@
 """pydotprint: pictures through pydot and Graphviz (PNG/SVG/PDF), and its errors."""
 
 import os
+import shutil
 import sys
 import xml.etree.ElementTree as ET
 
@@ -195,3 +196,17 @@ def test_shared_updates_are_labelled_by_their_variable():
     f = sn.function([x], (w * x).sum(), updates=[(w, w + x)])
     text = pydotprint(f, format="dot", return_image=True)
     assert "w (update)" in text and "output 0" in text
+
+
+def test_pydot_imported_says_whether_pydotprint_can_draw(monkeypatch, tmp_path):
+    """Theano's ``printing.pydot_imported``: pydot imports and Graphviz's ``dot`` is found."""
+    from symnb.printing.pydot import pydot_usable
+
+    try:
+        import pydot  # noqa: F401
+        has_pydot = True
+    except ImportError:
+        has_pydot = False
+    assert sn.printing.pydot_imported is (has_pydot and shutil.which("dot") is not None)
+    monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` there
+    assert pydot_usable() is False

@@ -42,12 +42,12 @@ PUBLIC = {
     "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",
     "max_and_argmax", "batched_dot", "batched_tensordot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
     "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
-    "patternbroadcast", "inv", "sqr", "abs_", "Variable",
+    "patternbroadcast", "inv", "sqr", "abs_", "int_div", "get_scalar_constant_value", "NotScalarConstantError", "complex_dtypes", "continuous_dtypes", "float_dtypes", "integer_dtypes", "discrete_dtypes", "all_dtypes", "int_dtypes", "uint_dtypes", "Variable",
     # checks, printing, gradients
-    "Assert", "AssertionFailedError", "Print", "grad", "Rop", "Lop", "jacobian", "hessian",
+    "Assert", "AssertionFailedError", "Print", "grad", "verify_grad", "Tensor", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
     "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar", "nlinalg",
-    "slinalg",
+    "slinalg", "basic",
 }
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the program types import JAX; this module must not
     from symnb.core.graph.basic import Apply, Variable
     from symnb.lower_xla.cache import Program
 
-__all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "OPTIMIZERS"]
+__all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "get_default_mode", "OPTIMIZERS"]
 
 OPTIMIZERS = ("fast_run", "fast_compile", None, "default")
 
@@ -171,3 +171,9 @@ def get_mode(mode: Any) -> Mode:
         return named
     raise TypeError(f"mode must be None, a mode name or a symnb.compile.Mode, got "
                     f"{type(mode).__name__}")
+
+
+def get_default_mode() -> Mode:
+    """Theano's ``get_default_mode()``: the Mode the ``mode`` config flag names
+    (``get_mode(None)``)."""
+    return get_mode(None)

@@ -1,7 +1,9 @@
 """Theano's ``theano.compile.ops`` names: ``as_op`` (a NumPy function as an op) and its
-op class. The op lives with the op library (``symnb.core.tensor.from_function``)."""
+op class, ``DeepCopyOp``. The ops live with the op library (``symnb.core.tensor``)."""
 
+from symnb.core.tensor.deep_copy import DeepCopyOp as DeepCopyOp
+from symnb.core.tensor.deep_copy import deep_copy_op as deep_copy_op
 from symnb.core.tensor.from_function import FromFunctionOp as FromFunctionOp
 from symnb.core.tensor.from_function import as_op as as_op
 
-__all__ = ["as_op", "FromFunctionOp"]
+__all__ = ["as_op", "FromFunctionOp", "DeepCopyOp", "deep_copy_op"]

@@ -34,7 +34,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "misc": "theano.misc (pkl_utils, ...) has no counterpart: use pickle",
     },
     "symnb.tensor": {
-        "int_div": "use T.floor_div (or //)",
         "inplace": "symnb has no in-place ops: XLA decides buffer reuse; use the plain function "
                    "(T.exp for exp_inplace)",
         "blas": "XLA chooses the BLAS calls: use T.dot / T.matmul",
@@ -61,7 +60,6 @@ ABSENT: dict[str, dict[str, str]] = {
     },
     "symnb.printing": {
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
-        "pydot_imported": "symnb imports pydot when pydotprint is called",
     },
 }
 

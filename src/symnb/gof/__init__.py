@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from symnb.compile.construction import MissingInputError  # theano.gof.MissingInputError
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.keywords import checked_keywords
@@ -19,7 +20,7 @@ from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op", "graph"]
+           "Variable", "Constant", "Op", "graph", "MissingInputError"]
 
 
 class OpWiseCLinker(Linker):

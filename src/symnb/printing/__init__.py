@@ -85,6 +85,11 @@ del module_getattr
 
 
 def __getattr__(name: str) -> Any:
+    if name == "pydot_imported":  # Theano's flag: can pydotprint draw? (imports pydot: on first use)
+        from symnb.printing.pydot import pydot_usable
+
+        globals()[name] = pydot_usable()
+        return globals()[name]
     module = _ON_FIRST_USE.get(name)
     if module is None:
         return _absent(name)

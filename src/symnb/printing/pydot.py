@@ -137,6 +137,16 @@ def _import_pydot() -> Any:
     return pydot
 
 
+def pydot_usable() -> bool:
+    """Theano's ``printing.pydot_imported``: whether :func:`pydotprint` can draw, i.e. pydot
+    imports and Graphviz's ``dot`` program is on PATH."""
+    try:
+        _import_pydot()
+    except ImportError:
+        return False
+    return shutil.which("dot") is not None
+
+
 def _render(graph: Any, fmt: str) -> bytes:
     # Checked up front: pydot's own error for a missing program does not say what to install.
     if shutil.which("dot") is None:

@@ -7,6 +7,7 @@ in the library imports it from its ``symnb.core`` module. Theano's sub-namespace
 """
 
 from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
+from symnb.gradient import verify_grad as verify_grad  # theano.tensor.verify_grad
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
@@ -35,6 +36,7 @@ from symnb.core.tensor.constructors import (  # Theano's rows, columns and plura
     btensor4s as btensor4s,
 )
 from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
+from symnb.core.graph.type import TensorType as Tensor  # Theano 1.0's old name of TensorType
 # Theano's Elemwise(scalar_op, inplace_pattern=None, name=None): every elementwise op's class
 from symnb.core.tensor.elemwise import Elemwise as Elemwise
 from symnb.core.tensor.math import (
@@ -98,6 +100,15 @@ from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
 from symnb.core.tensor.grids import mgrid as mgrid, ogrid as ogrid
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
+from symnb.core.graph.static import (  # Theano's constant queries
+    get_scalar_constant_value as get_scalar_constant_value, NotScalarConstantError as NotScalarConstantError,
+)
+from symnb.core.tensor.scalar_types import (  # Theano's lists of dtype names
+    complex_dtypes as complex_dtypes, continuous_dtypes as continuous_dtypes, float_dtypes as float_dtypes,
+    integer_dtypes as integer_dtypes, discrete_dtypes as discrete_dtypes, all_dtypes as all_dtypes,
+    int_dtypes as int_dtypes, uint_dtypes as uint_dtypes,
+)
+from symnb.core.tensor.math import floor_div as int_div  # Theano: "floor_div and int_div are the same thing"
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
 from symnb.core.tensor.shape_extra import (
     join as join, tile as tile, repeat as repeat, roll as roll, shape_padleft as shape_padleft,
@@ -115,6 +126,7 @@ from symnb.core.tensor.variable import (
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt
 from symnb.tensor import sharedvar as sharedvar
+from symnb.tensor.sharedvar import tensor_constructor as _shared  # Theano's T._shared
 from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import extra_ops as extra_ops
 from symnb.tensor import nlinalg as nlinalg, slinalg as slinalg

@@ -196,15 +196,32 @@ for _name in IGNORED_WARN_FLAGS:
                                      _string if _name == "ignore_bug_before" else _boolean,
                                      "Accepted and ignored (Theano's warning about its own old bug).")
 
+
+def _seed(value: Any) -> int | str:
+    """Theano's ``unittests.rseed``: an integer seed, or ``'random'`` (a new seed each run)."""
+    if value == "random":
+        return value
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"expected an integer seed or 'random', got {value!r}") from None
+
+
+_FLAGS["unittests__rseed"] = _Flag(666, _seed, "Seed of the randomized unit tests (Theano's "
+                                   "unittest_tools.fetch_seed reads it); 'random': a new seed each run.")
+
+# Theano's cycle_detection chose which in-place rewrites to allow; symnb has no in-place ops
+# (XLA decides buffer reuse), so either value computes the same thing.
+_FLAGS["cycle_detection"] = _Flag("regular", _choice("regular", "fast"),
+                                  "Accepted and ignored: symnb has no in-place rewrites to check.")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
-_ALIASES = {"traceback.limit": "traceback__limit", "DebugMode.check_finite": "DebugMode__check_finite",
-            **{f"warn.{name}": f"warn__{name}" for name in IGNORED_WARN_FLAGS}}
-#: The sections of Theano's dotted flags: ``config.warn.round``, ``config.DebugMode.check_finite``.
-_SECTIONS = frozenset(alias.split(".")[0] for alias in _ALIASES)
+_ALIASES = {name.replace("__", "."): name for name in _FLAGS if "__" in name}
+_SECTIONS = {name.partition("__")[0] for name in _FLAGS if "__" in name}
 
 
 class _Section:
-    """``config.warn``, ``config.DebugMode``: Theano's dotted flags as attributes
+    """``config.warn``, ``config.unittests``...: Theano's dotted flags as attributes
     (``config.warn.round = False``)."""
 
     def __init__(self, config: "Config", prefix: str) -> None:

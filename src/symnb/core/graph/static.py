@@ -31,10 +31,12 @@ import numpy as np
 
 from symnb.core.graph.evaluate import NOT_KNOWN, evaluate
 from symnb.core.graph.basic import Apply, Constant, Variable, walk_nodes
+from symnb.core.graph.error_base import SymnbError
 
 __all__ = [
     "MAX_INLINE_ELEMENTS", "MAX_FOLDED_BYTES", "MAX_SPECIALIZED_ELEMENTS",
-    "may_run_ahead", "static_value", "fold", "known_while_tracing", "small_enough_to_inline",
+    "may_run_ahead", "static_value", "get_scalar_constant_value", "NotScalarConstantError",
+    "fold", "known_while_tracing", "small_enough_to_inline",
 ]
 
 #: A filled array (zeros, a range, an identity, the ones a rewrite writes) with at most
@@ -98,6 +100,34 @@ def static_value(var: Variable, depth: int = 8) -> np.ndarray | None:
     if not evaluate(order, env, on_error=NOT_KNOWN):
         return None
     return env[id(var)]
+
+
+class NotScalarConstantError(SymnbError):
+    """Theano's: the variable is not known to be one scalar value before the program runs."""
+
+
+def get_scalar_constant_value(v: Any, elemwise: bool = True, only_process_constants: bool = False,
+                              max_recur: int = 10) -> np.ndarray:
+    """Theano's ``get_scalar_constant_value``: the scalar a variable is known to hold
+    without any input value (a 0-d array), or :class:`NotScalarConstantError`.
+
+    Known as :func:`static_value` knows it, through at most ``max_recur`` nodes; an array
+    whose elements are all equal counts as that scalar, as in Theano. A Python or NumPy
+    number is returned as it is. ``only_process_constants``: constants only.
+    ``elemwise=False`` only made Theano's search faster; it changes nothing here.
+    """
+    if isinstance(v, (int, float, complex, np.number, np.ndarray)) and not isinstance(v, bool):
+        value = np.asarray(v)
+    elif only_process_constants:
+        value = v.data if isinstance(v, Constant) else None
+    else:
+        value = static_value(v, depth=max_recur) if isinstance(v, Variable) else None
+    if value is None:
+        raise NotScalarConstantError(v)
+    value = np.asarray(value)
+    if value.size == 0 or (value.size > 1 and not (value == value.flat[0]).all()):
+        raise NotScalarConstantError(v)
+    return np.array(value.reshape(-1)[0])
 
 
 def _collect(var: Variable, depth: int, env: dict[int, Any], order: list[Apply],

@@ -25,7 +25,8 @@ __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64", "complex64", "complex128",
     "int_types", "uint_types", "float_types", "complex_types", "integer_types",
-    "discrete_types", "continuous_types", "all_types",
+    "discrete_types", "continuous_types", "all_types", "complex_dtypes", "continuous_dtypes",
+    "float_dtypes", "integer_dtypes", "discrete_dtypes", "all_dtypes", "int_dtypes", "uint_dtypes",
     "upcast_out", "upcast_out_nobool", "upcast_out_min8", "upgrade_to_float",
     "upgrade_to_float64", "same_out", "same_out_nobool", "same_out_min8",
     "upcast_out_no_complex", "same_out_float_only", "transfer_type", "specific_out",
@@ -110,6 +111,16 @@ integer_types = int_types + uint_types
 discrete_types = (bool,) + integer_types
 continuous_types = float_types + complex_types
 all_types = discrete_types + continuous_types
+
+# Theano's theano.tensor.*_dtypes: the same groups as lists of dtype names.
+complex_dtypes = [t.dtype for t in complex_types]
+continuous_dtypes = [t.dtype for t in continuous_types]
+float_dtypes = [t.dtype for t in float_types]
+integer_dtypes = [t.dtype for t in integer_types]
+discrete_dtypes = [t.dtype for t in discrete_types]
+all_dtypes = [t.dtype for t in all_types]
+int_dtypes = [t.dtype for t in int_types]
+uint_dtypes = [t.dtype for t in uint_types]
 
 
 # -- output types preferences (Theano 1.0's, theano/scalar/basic.py) ----------------------

@@ -1,0 +1,40 @@
+"""Theano's ``theano.compile.pfunc``: ``pfunc``, the function behind ``function``.
+
+    from symnb.compile import pfunc          # the function (bound over this module's name)
+    from symnb.compile.pfunc import pfunc
+
+Importing this module does not import JAX; the first call does.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+__all__ = ["pfunc"]
+
+
+def pfunc(params: Sequence[Any], outputs: Any = None, mode: Any = None, updates: Any = None,
+          givens: Any = None, no_default_updates: Any = False, accept_inplace: bool = False,
+          name: str | None = None, rebuild_strict: bool = True,
+          allow_input_downcast: bool | None = None, profile: bool | None = None,
+          on_unused_input: str | None = None, output_keys: Any = None) -> Any:
+    """Theano 1.0's ``pfunc``: compile ``outputs`` as a function of ``params`` (variables
+    or ``sn.In``), with ``updates`` and ``givens`` (:func:`symnb.compile.function.function`).
+
+    ``accept_inplace`` is accepted and changes nothing: symnb graphs hold no in-place ops
+    (XLA decides buffer reuse). ``on_unused_input=None`` is Theano's default, ``'raise'``.
+    ``rebuild_strict=False`` (a ``givens`` replacement of another type) and ``output_keys``
+    (Theano's internal dict outputs) are refused, saying so.
+    """
+    from symnb.compile.function import function  # imports JAX
+
+    if not rebuild_strict:
+        raise NotImplementedError("pfunc(rebuild_strict=False): symnb's givens replace a variable "
+                                  "only by one of the same type")
+    if output_keys is not None:
+        raise NotImplementedError("pfunc(output_keys=...): symnb's functions return their "
+                                  "outputs as a list (or one value), never keyed")
+    return function(list(params), outputs, updates=updates, givens=givens, mode=mode,
+                    profile=profile, name=name, allow_input_downcast=allow_input_downcast,
+                    on_unused_input=on_unused_input or "raise",
+                    no_default_updates=no_default_updates)
