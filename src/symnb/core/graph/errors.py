@@ -245,7 +245,7 @@ def label(var: Variable) -> str:
 
 def describe_given(value: Any) -> str:
     """What a user passed, for an error refusing it: a variable's label and type, else
-    the object's type and (shortened) repr: ``int 3``, ``'w' (float32 vector)``."""
+    the object's type and (shortened) repr: ``int 3``, ``'w' (float32 (?,))``."""
     if isinstance(value, Variable):
         return f"{label(value)!r} ({value.type.short()})"
     return f"{type(value).__name__} {reprlib.repr(value)}"
