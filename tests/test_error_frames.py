@@ -141,6 +141,15 @@ SCENARIOS: dict[str, tuple[str, str, str, tuple[str, object] | None]] = {
         w = sn.shared(np.ones(3, "float32"), name="w")
         w.set_value(np.ones((2, 2), "float32"))  # fails here
         """, "ValueError", "expected 1 dimension(s)", None),
+    "function_copy_swap": ("""
+        x = T.vector("x")
+        f = sn.function([x], x * 2)
+        g = f.copy(swap={x: 3})  # fails here
+        """, "TypeError", "the key 'x' (float32 (?,)) is not a shared variable", None),
+    "grad_wrt": ("""
+        x = T.vector("x")
+        g = sn.grad((x ** 2).sum(), 3)  # fails here
+        """, "TypeError", "wrt must be a variable or a list of variables, got int 3", None),
     "profiled_call": ("""
         x, i = T.vector("x"), T.lscalar("i")
         f = sn.function([x, i], x[i], profile=True)

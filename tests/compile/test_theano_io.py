@@ -2,6 +2,7 @@
 MonitorMode, symnb.gof, config flags, and the absent-name table."""
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -46,6 +47,22 @@ def test_copy_with_swap_and_delete_updates():
     assert h(2.0) == 4.0 and w.get_value() == 2.0
     with pytest.raises(TypeError, match="swap"):
         f.copy(swap={w: sn.shared(np.zeros(2), name="vec")})
+
+
+def test_copy_swap_refuses_anything_but_shared_to_shared_naming_it():
+    x = T.dscalar("x")
+    w = sn.shared(np.float64(1.0), name="w")
+    f = sn.function([x], x * w)
+    expects = "swap maps shared variables to shared variables; "
+    with pytest.raises(TypeError, match=re.escape(expects + "the key 'x' (float64 ()) is not")):
+        f.copy(swap={x: 3})
+    with pytest.raises(TypeError, match=re.escape(expects + "the value int 3 is not")):
+        f.copy(swap={w: 3})
+    with pytest.raises(TypeError, match=re.escape("swap must be a dict of shared variables to "
+                                                  "shared variables, got list [(w, w)]")):
+        f.copy(swap=[(w, w)])
+    w2 = sn.shared(np.float64(5.0), name="w2")
+    assert f.copy(swap={w: w2})(2.0) == 10.0  # a dict of shared variables is taken
 
 
 def test_copy_delete_updates_keeps_an_input_that_fed_only_the_updates():

@@ -57,6 +57,21 @@ def test_wrt_one_variable_a_list_or_a_tuple(rng):
             np.testing.assert_allclose(values[1], np.sum(av ** 2), rtol=1e-12)
 
 
+@pytest.mark.parametrize("wrt, given", [(3, "int 3"), ("a", "str 'a'"), (None, "NoneType None")])
+def test_wrt_that_is_not_a_variable_or_a_list_is_refused_saying_what_was_given(wrt, given):
+    a = dvec("a", np.ones(2))
+    with pytest.raises(TypeError, match=re.escape(
+            f"grad: wrt must be a variable or a list of variables, got {given}")):
+        sn.grad((a ** 2).sum(), wrt)
+
+
+def test_a_list_holding_a_non_variable_is_refused_naming_the_item():
+    a = dvec("a", np.ones(2))
+    with pytest.raises(TypeError, match=re.escape("wrt must be a variable or a list of "
+                                                  "variables; the list holds int 3")):
+        sn.grad((a ** 2).sum(), [a, 3])
+
+
 def test_a_variable_used_twice_accumulates(rng):
     xv = rng.normal(size=(3, 2))
     x = T.dmatrix("x", test_value=xv)

@@ -44,3 +44,35 @@ def test_borrow_and_internal_type_and_broadcastable():
     np.testing.assert_array_equal(s.get_value(borrow=True), [1.0, 2.0, 3.0, 4.0])
     b = sn.shared(np.zeros((1, 3)), broadcastable=(True, False))
     assert b.type.shape == (1, None)
+
+
+def test_set_value_of_a_wrong_shape_names_set_value_and_both_types():
+    # sn.shared(..., shape=...) fixes the shape: another is refused, naming set_value
+    # (not a test value, which the user never set), w, its type and the value's.
+    w = sn.shared(np.zeros((3, 2), "float32"), name="w", shape=(3, 2))
+    with pytest.raises(ValueError) as caught:
+        w.set_value(np.ones((4, 2), "float32"))
+    message = str(caught.value)
+    assert message.startswith("the value given to w.set_value does not fit shared variable 'w'")
+    assert "float32 array of shape (4, 2)" in message and "TensorType(float32, shape=(3, 2))" in message
+    assert "test value" not in message
+    np.testing.assert_array_equal(w.get_value(), np.zeros((3, 2)))  # unchanged
+    with pytest.raises(ValueError, match=r"the value given to shared\(\) does not fit .*'v'.*"
+                                         r"shape \(3, 2\).*shape=\(4, 2\)"):
+        sn.shared(np.zeros((3, 2), "float32"), name="v", shape=(4, 2))
+
+
+def test_set_value_keeps_theanos_free_shape_but_not_another_ndim():
+    # As in Theano, the shape is not fixed by default (nor by a False broadcastable
+    # pattern): any shape of the same number of dimensions is taken.
+    w = sn.shared(np.zeros((3, 2), "float32"), name="w")
+    b = sn.shared(np.zeros((1, 2), "float32"), name="b", broadcastable=(True, False))
+    w.set_value(np.ones((4, 5), "float32"))
+    np.testing.assert_array_equal(w.get_value(), np.ones((4, 5)))
+    b.set_value(np.ones((1, 7), "float32"))
+    np.testing.assert_array_equal(b.get_value(), np.ones((1, 7)))
+    with pytest.raises(ValueError, match=r"w.set_value .* float32 array of shape \(4,\).*"
+                                         r"expected 2 dimension\(s\)"):
+        w.set_value(np.ones(4, "float32"))
+    with pytest.raises(ValueError, match=r"b.set_value .* shape \(3, 7\).*expected shape \(1, \?\)"):
+        b.set_value(np.ones((3, 7), "float32"))

@@ -9,9 +9,10 @@ saved; creation sites pickle as file/line/function frames (``core/graph/source.p
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable
 
-from symnb.core.graph.errors import label
+from symnb.core.graph.errors import describe_given, label
 from symnb.core.tensor.shared import SharedVariable
 
 __all__ = ["function_reduce", "copied_function", "rebuilt_function"]
@@ -46,15 +47,26 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
         if construction.get("on_unused_input", "raise") == "raise":
             construction["on_unused_input"] = "ignore"
     if swap:
-        construction.update(_swapped(construction, dict(swap)))
+        construction.update(_swapped(construction, _swap_dict(swap)))
     return rebuilt_function(construction, build)
+
+
+def _swap_dict(swap: Any) -> dict:
+    """Theano's ``swap``: a dict of shared variables to shared variables, or a refusal
+    naming what was given instead."""
+    if not isinstance(swap, Mapping):
+        raise TypeError(f"copy(swap=...): swap must be a dict of shared variables to shared "
+                        f"variables, got {describe_given(swap)}")
+    for old, new in swap.items():
+        for role, item in (("key", old), ("value", new)):
+            if not isinstance(item, SharedVariable):
+                raise TypeError(f"copy(swap=...): swap maps shared variables to shared variables; "
+                                f"the {role} {describe_given(item)} is not a shared variable")
+    return swap
 
 
 def _swapped(construction: dict, swap: dict) -> dict:
     for old, new in swap.items():
-        if not isinstance(old, SharedVariable) or not isinstance(new, SharedVariable):
-            raise TypeError(f"copy(swap=...): {label(old)!r} -> {label(new)!r} must map shared "
-                            f"variables to shared variables")
         if old.type.dtype != new.type.dtype or old.type.ndim != new.type.ndim:
             raise TypeError(f"copy(swap=...): {label(old)!r} ({old.type.short()}) cannot be "
                             f"swapped for {label(new)!r} ({new.type.short()})")

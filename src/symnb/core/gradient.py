@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from symnb.core.graph.errors import SymnbError, label
+from symnb.core.graph.errors import SymnbError, describe_given, label
 from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.core.gradient_stable import stabilized_seeds
 from symnb.core.scopes import gradient_of, gradient_scope
@@ -57,7 +57,7 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
     """
     _check_policies(disconnected_inputs, return_disconnected)
     single = isinstance(wrt, Variable)
-    wrt_list = [wrt] if single else list(wrt)
+    wrt_list = [wrt] if single else _wrt_list(wrt)
     for var in wrt_list:
         _check_differentiable_variable(var)
     with gradient_scope(_gradient_title(cost, wrt_list)):  # the pictures' group
@@ -107,9 +107,18 @@ def _where(var: Variable) -> str:
     return f", {where}" if where else ""
 
 
+def _wrt_list(wrt: Any) -> list:
+    """``wrt`` given as several variables: a list (or another iterable, not a string)."""
+    if isinstance(wrt, (str, bytes)) or not isinstance(wrt, Iterable):
+        raise TypeError(f"grad: wrt must be a variable or a list of variables, got "
+                        f"{describe_given(wrt)}")
+    return list(wrt)
+
+
 def _check_differentiable_variable(var: Any) -> None:
     if not isinstance(var, Variable):
-        raise TypeError(f"grad: wrt must be symbolic variables, got {type(var).__name__}")
+        raise TypeError(f"grad: wrt must be a variable or a list of variables; the list holds "
+                        f"{describe_given(var)}")
     if not is_float(var.dtype):
         raise NullGradientError(
             f"grad: cannot differentiate with respect to {label(var)!r} ({var.type.short()}"

@@ -33,6 +33,7 @@ computes its own (``symnb.core.graph.test_value``). :func:`format_node_error` is
 
 from __future__ import annotations
 
+import reprlib
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
@@ -48,7 +49,7 @@ __all__ = [
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
     "DynamicShapeError", "X64DisabledError", "MissingLoweringError", "DeviceMismatchError",
-    "UnbuiltNode", "build_error", "build_error_class", "label", "failure_headline",
+    "UnbuiltNode", "build_error", "build_error_class", "label", "describe_given", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section", "register_node_printer", "printed_node",
     "register_error_html", "ErrorRecord", "ValueRecord", "node_record", "input_records",
@@ -240,6 +241,14 @@ def label(var: Variable) -> str:
     if var.owner is None:  # an unnamed input: its kind, not its type's repr (``<TensorType(...)>``)
         return f"unnamed {getattr(var.type, 'kind_name', 'input')}"
     return var.auto_name()
+
+
+def describe_given(value: Any) -> str:
+    """What a user passed, for an error refusing it: a variable's label and type, else
+    the object's type and (shortened) repr: ``int 3``, ``'w' (float32 (?,))``."""
+    if isinstance(value, Variable):
+        return f"{label(value)!r} ({value.type.short()})"
+    return f"{type(value).__name__} {reprlib.repr(value)}"
 
 
 def input_records(node: Apply | UnbuiltNode, values: Sequence[Any] | None = None

@@ -82,7 +82,7 @@ class SharedVariable(_TensorOperators, Variable):
         self.allow_downcast = allow_downcast
         #: The variable whose storage this one reads and writes (None: its own). See clone.
         self._origin: SharedVariable | None = None
-        self.set_value(value)
+        self._store(value, "shared()")
 
     @api_boundary  # the user calls it: errors show the user's line
     def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
@@ -107,7 +107,21 @@ class SharedVariable(_TensorOperators, Variable):
         take their own dtype only. ``borrow`` is accepted: the value is always copied
         (the stored copy may move to the device, so it never aliases the caller's array).
         """
-        array = coerce_test_value(self, self._cast(value))
+        name = label(self)
+        self._store(value, f"{name}.set_value" if name.isidentifier() else "set_value")
+
+    def _store(self, value: Any, caller: str) -> None:
+        """Cast, check and store ``value``; ``caller`` names the user's call in errors
+        (the shared test value check would name a test value, which the user did not set)."""
+        array = self._cast(value)
+        mismatch = self.type.mismatch(array)
+        if mismatch is not None:
+            given = np.asarray(value)
+            raise ValueError(
+                f"the value given to {caller} does not fit shared variable {label(self)!r}: it is a "
+                f"{given.dtype} array of shape {given.shape}, and {label(self)!r} is {self.type!r} "
+                f"({mismatch})")
+        array = coerce_test_value(self, array)
         with self.lock:  # not in the middle of a call reading or updating it
             self._value = array
             self._test_value = array
