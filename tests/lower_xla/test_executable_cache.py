@@ -261,7 +261,8 @@ _LINALG_CHILD = textwrap.dedent("""
 def test_a_linear_algebra_program_read_back_runs(tmp_path):
     script = tmp_path / "linalg.py"
     script.write_text(_LINALG_CHILD)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([_SOURCES, os.environ.get("PYTHONPATH", "")]),
+    sources = str(_sources(tmp_path))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
                SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
     runs = []
     for _ in range(2):
