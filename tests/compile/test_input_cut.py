@@ -186,3 +186,20 @@ def test_eval_at_an_interior_variable_does_not_advance_the_stream_above_it():
     z_value = _value(15)
     np.testing.assert_allclose(T.tanh(z).eval({z: z_value}), np.tanh(z_value), rtol=1e-6)
     np.testing.assert_array_equal(eps.rng.get_value(), state)
+
+
+def test_an_input_an_ifelse_holds_in_a_branch_is_refused_not_ignored():
+    """``ifelse`` copies into a branch what only that branch reads: the IfElse then reads
+    what is above such a value, so a function given it as an input cannot be cut there
+    yet. It is refused, naming it and the ifelse (never computed from above, ignoring the
+    argument); a value the branches read from outside still cuts."""
+    x0, x1 = T.vector("x0"), T.scalar("x1")
+    held = x1 + 1
+    chosen = sn.ifelse(T.any(x0), held, x1 * 0)
+    with pytest.raises(NotImplementedError, match="'held' .* inside a branch of the ifelse built at"):
+        sn.function([x0, held], chosen)
+    shared_by_both = x1 * 3
+    picked = sn.ifelse(T.any(x0), shared_by_both + 1, shared_by_both - 1)
+    f = sn.function([x0, shared_by_both], picked)
+    np.testing.assert_allclose(f(np.ones(2, "float32"), np.float32(5)), 5 + 1)
+    np.testing.assert_allclose(f(np.zeros(2, "float32"), np.float32(5)), 5 - 1)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.errors import SymnbError, label
-from symnb.core.graph import Constant, Variable, clone_replace, graph_inputs
+from symnb.core.graph import Constant, Variable, ancestors, clone_replace, graph_inputs
 from symnb.core.tensor.shared import SharedVariable, storage_owner
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
@@ -112,8 +112,28 @@ def cut_at_inputs(inputs: list[Variable], outputs: list[Variable]
              if isinstance(v, Variable) and not isinstance(v, Constant) and v.owner is not None}
     if not roots:
         return inputs, outputs
+    _check_not_held_in_a_branch([v for v in inputs if id(v) in roots], outputs)
     replace = {v: roots[id(v)] for v in inputs if id(v) in roots}
     return [roots.get(id(v), v) for v in inputs], clone_replace(outputs, replace)
+
+
+def _check_not_held_in_a_branch(cut: list[Variable], outputs: list[Variable]) -> None:
+    """Refuse an input that an ``ifelse`` the outputs use computes inside one of its
+    branches (the IfElse reads what is above it, so cutting there would not cut it,
+    and the argument would be ignored). Not yet supported: say so and how to avoid it."""
+    holders = {id(getattr(v.tag, "held_in_branch_of", None)): v for v in cut}
+    holders.pop(id(None), None)
+    if not holders:
+        return
+    for var in ancestors(outputs, blockers=cut):
+        if id(var) in holders:
+            held = holders[id(var)]
+            raise NotImplementedError(
+                f"input {label(held)!r} ({held.type.short()}) is computed inside a branch of the "
+                f"ifelse {var.site.describe('built at')}: that ifelse reads what is above "
+                f"{label(held)!r}, so sn.function cannot cut the graph there yet. Build "
+                f"{label(held)!r} as its own input variable, or give the function the values it "
+                f"is computed from.")
 
 
 def check_inputs_listed(inputs: list[Variable]) -> None:

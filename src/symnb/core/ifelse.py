@@ -119,7 +119,18 @@ def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None 
     outer, then_graph, else_graph = branch_graphs(then_outs, else_outs, inside)
     results = IfElse(then_graph, else_graph, name)(condition, *outer)
     results = results if isinstance(results, list) else [results]
+    _mark_held(then_outs + else_outs, outer, results[0])
     return results[0] if single else results
+
+
+def _mark_held(outs: list[Variable], operands: list[Variable], holder: Variable) -> None:
+    """Tag the user's variables whose computation the new IfElse copied into a branch
+    (``tag.held_in_branch_of``: an output of that IfElse), so that ``sn.function`` can
+    refuse to cut the graph at one of them, which the IfElse does not read."""
+    kept = {id(v) for v in operands}
+    for var in ancestors(outs, blockers=operands):
+        if id(var) not in kept and var.owner is not None and not isinstance(var, Constant):
+            var.tag.held_in_branch_of = holder
 
 
 def branch_graphs(then_outs: list[Variable], else_outs: list[Variable],
