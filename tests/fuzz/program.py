@@ -94,8 +94,13 @@ class Program:
         """The positions of the values the outputs need when those at ``cut`` are given
         (Theano's cut: a function of interior values): walked from the outputs through
         the steps' operands, not past ``cut``."""
+        return self.reached(self.outputs, cut)
+
+    def reached(self, starts: Collection[int], cut: Collection[int] = ()) -> set[int]:
+        """The positions ``starts`` and what they are computed from, through the steps'
+        operands, not past ``cut``."""
         reached: set[int] = set()
-        stack = list(self.outputs)
+        stack = list(starts)
         while stack:
             position = stack.pop()
             if position in reached:

@@ -167,18 +167,9 @@ def _in_a_branch(program) -> set[int]:
     cannot yet be cut at a value a branch holds (the IfElse reads what is above it);
     sn.function refuses such an input, naming it (tests/compile/test_input_cut.py), so
     the random cuts leave these values out until the cut reopens such branches."""
-    found: set[int] = set()
-    stack = [operand for item in program.order if isinstance(item, Step) and item.build is _choice
-             for operand in item.operands[1:]]
-    while stack:
-        position = stack.pop()
-        if position in found:
-            continue
-        found.add(position)
-        item = program.order[position]
-        if isinstance(item, Step):
-            stack.extend(item.operands)
-    return found
+    return program.reached([operand for item in program.order
+                            if isinstance(item, Step) and item.build is _choice
+                            for operand in item.operands[1:]])
 
 
 def _default_update(var) -> np.ndarray:
