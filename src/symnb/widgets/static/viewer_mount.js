@@ -71,6 +71,9 @@ SN.mount = function mount(host, options) {
   const start = options.state || {};
   let open = new Set((start.open || options.model.open || []).filter((g) => ix.groups.has(g)));
   let selected = start.selected && (ix.nodes.has(start.selected) || ix.groups.has(start.selected)) ? start.selected : "";
+  // Counts the user's selections: a click made while a layout is on its way wins over the
+  // selection that layout was asked with (ELK's late layout would otherwise undo the click).
+  let selections = 0;
   let overlay = start.overlay && options.model.overlays && options.model.overlays[start.overlay] ? start.overlay : "";
   overlayMenu.value = overlay;
   let geo = null, view = { scale: 1, tx: 0, ty: 0 }, boxOf = SN.boxMap(ix, open).boxOf;
@@ -189,6 +192,7 @@ SN.mount = function mount(host, options) {
   // Lay out and draw `nextOpen`; the state (open groups, selection) changes only if it drew.
   async function show(nextOpen, nextSelected, keep) {
     const mine = ++generation;
+    const selectionsBefore = selections;
     const started = performance.now();
     const anchor = keep && screenOf(boxOf(keep));
     status.textContent = "laying out\u2026";
@@ -203,7 +207,8 @@ SN.mount = function mount(host, options) {
     }
     if (mine !== generation || destroyed) return false;
     const nextGeo = SN.geometry(result.laid, result.across, ix);
-    open = nextOpen; boxOf = result.nextBoxOf; selected = nextSelected; geo = nextGeo; lastEngine = result.engine;
+    open = nextOpen; boxOf = result.nextBoxOf; geo = nextGeo; lastEngine = result.engine;
+    if (selections === selectionsBefore) selected = nextSelected;
     SN.drawPicture(layer, ix, geo, colours());
     const first = host.dataset.drawn !== "1";
     sizeViewport();
@@ -243,6 +248,7 @@ SN.mount = function mount(host, options) {
     });
   }
   function select(id) {
+    selections += 1;
     selected = id;
     markSelection();
     SN.card(cardHost, ix, selected, overlay, cardActions);
