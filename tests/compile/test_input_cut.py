@@ -188,18 +188,53 @@ def test_eval_at_an_interior_variable_does_not_advance_the_stream_above_it():
     np.testing.assert_array_equal(eps.rng.get_value(), state)
 
 
-def test_an_input_an_ifelse_holds_in_a_branch_is_refused_not_ignored():
-    """``ifelse`` copies into a branch what only that branch reads: the IfElse then reads
-    what is above such a value, so a function given it as an input cannot be cut there
-    yet. It is refused, naming it and the ifelse (never computed from above, ignoring the
-    argument); a value the branches read from outside still cuts."""
+def test_an_input_an_ifelse_holds_in_a_branch_cuts_the_branch():
+    """``ifelse`` copies into a branch what only that branch reads; the function's input
+    cuts that copy too (the branch reads the argument, not what is above it: x1 is not
+    needed), as in Theano, whose ifelse held no copies."""
     x0, x1 = T.vector("x0"), T.scalar("x1")
     held = x1 + 1
-    chosen = sn.ifelse(T.any(x0), held, x1 * 0)
-    with pytest.raises(NotImplementedError, match="'held' .* inside a branch of the ifelse built at"):
-        sn.function([x0, held], chosen)
+    chosen = sn.ifelse(T.any(x0), held * 2, x0.sum())
+    f = sn.function([x0, held], chosen)
+    np.testing.assert_allclose(f(np.ones(2, "float32"), np.float32(7)), 7 * 2)
+    np.testing.assert_allclose(f(np.array([0, 0], "float32"), np.float32(7)), 0)
     shared_by_both = x1 * 3
     picked = sn.ifelse(T.any(x0), shared_by_both + 1, shared_by_both - 1)
     f = sn.function([x0, shared_by_both], picked)
     np.testing.assert_allclose(f(np.ones(2, "float32"), np.float32(5)), 5 + 1)
     np.testing.assert_allclose(f(np.zeros(2, "float32"), np.float32(5)), 5 - 1)
+
+
+def _held_in_a_branch():
+    x = T.vector("x", test_value=np.arange(3, dtype="float32"))
+    w = sn.shared(np.array([1.0, -2.0, 0.5], "float32"), name="w")
+    c = T.iscalar("c", test_value=np.int32(1))
+    h = T.exp(x)  # only the then branch reads h: ifelse copies its computation in
+    return x, w, c, h, sn.ifelse(c, (h * w).sum(), (x ** 2).sum())
+
+
+def test_a_gradient_is_cut_where_the_branch_it_differentiates_was_cut():
+    """The gradient's IfElse holds copies of the forward branch; the input cuts them too:
+    d/dw sum(h * w) is the given h, not exp(x)."""
+    x, w, c, h, cost = _held_in_a_branch()
+    g = sn.function([h, c, x], sn.grad(cost, w))
+    h0, x0 = np.array([5.0, 6.0, 7.0], "float32"), np.ones(3, "float32")
+    np.testing.assert_allclose(g(h0, 1, x0), h0)
+    np.testing.assert_allclose(g(h0, 0, x0), np.zeros(3))
+    f = sn.function([h, c, x], cost)
+    np.testing.assert_allclose(f(h0, 1, x0), h0 @ w.get_value(), rtol=1e-6)
+    np.testing.assert_allclose(f(h0, 0, x0), 3.0)
+
+
+@pytest.mark.parametrize("how", ["givens", "clone"])
+def test_a_replacement_reaches_the_copies_in_a_branch(how):
+    """``givens`` and ``sn.clone(replace=...)`` replace a variable the branch copied, as
+    the graph was written (they used to leave the copy computing exp(x))."""
+    x, w, c, h, cost = _held_in_a_branch()
+    if how == "givens":
+        f = sn.function([x, c], cost, givens={h: x * 10})
+    else:
+        f = sn.function([x, c], sn.clone(cost, replace={h: x * 10}))
+    x0 = np.array([1.0, 2.0, 3.0], "float32")
+    np.testing.assert_allclose(f(x0, 1), (x0 * 10) @ w.get_value(), rtol=1e-6)
+    np.testing.assert_allclose(f(x0, 0), (x0 ** 2).sum(), rtol=1e-6)

@@ -107,33 +107,21 @@ def cut_at_inputs(inputs: list[Variable], outputs: list[Variable]
     """Theano's rule for an input that is computed in the graph (``f = function([h], out)``
     with ``h = 2 * x``): the graph is cut there, and the argument is ``h``'s value. Each
     such input becomes a root like it (``Variable.clone``: its type, name, creation site
-    and test value if it has one); what is above it is not part of the function."""
-    roots = {id(v): v.clone() for v in inputs
+    and test value if it has one); what is above it is not part of the function. The cut
+    holds inside an ``ifelse``'s branches too, where ``ifelse`` copied the input's
+    computation (``clone_replace`` replaces the copies: ``core/graph/copies.py``)."""
+    roots = {id(v): _root_like(v) for v in inputs
              if isinstance(v, Variable) and not isinstance(v, Constant) and v.owner is not None}
     if not roots:
         return inputs, outputs
-    _check_not_held_in_a_branch([v for v in inputs if id(v) in roots], outputs)
     replace = {v: roots[id(v)] for v in inputs if id(v) in roots}
     return [roots.get(id(v), v) for v in inputs], clone_replace(outputs, replace)
 
 
-def _check_not_held_in_a_branch(cut: list[Variable], outputs: list[Variable]) -> None:
-    """Refuse an input that an ``ifelse`` the outputs use computes inside one of its
-    branches (the IfElse reads what is above it, so cutting there would not cut it,
-    and the argument would be ignored). Not yet supported: say so and how to avoid it."""
-    holders = {id(getattr(v.tag, "held_in_branch_of", None)): v for v in cut}
-    holders.pop(id(None), None)
-    if not holders:
-        return
-    for var in ancestors(outputs, blockers=cut):
-        if id(var) in holders:
-            held = holders[id(var)]
-            raise NotImplementedError(
-                f"input {label(held)!r} ({held.type.short()}) is computed inside a branch of the "
-                f"ifelse {var.site.describe('built at')}: that ifelse reads what is above "
-                f"{label(held)!r}, so sn.function cannot cut the graph there yet. Build "
-                f"{label(held)!r} as its own input variable, or give the function the values it "
-                f"is computed from.")
+def _root_like(var: Variable) -> Variable:
+    root = var.clone()
+    vars(root.tag).pop("origin", None)  # the argument itself, not a copy of ``var``
+    return root
 
 
 def check_inputs_listed(inputs: list[Variable]) -> None:

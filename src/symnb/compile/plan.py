@@ -89,8 +89,12 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     # Every walk stops at the inputs: the function is the graph between them and the
     # outputs, so a draw above an input is no part of it (its stream does not advance).
     givens = givens_pairs(givens)
+    explicit = update_pairs(update_items(updates))
+    # The default updates are those of the shared variables the graph as compiled reads
+    # (givens applied, cut at the inputs, ifelse branches' copies included).
+    _, walked = cut_at_inputs(inputs, apply_givens(user_outputs + [e for _, e in explicit], givens, inputs))
     pairs = update_pairs(with_default_updates(
-        user_outputs, update_items(updates), no_default_updates, givens=givens, blockers=inputs))
+        user_outputs, explicit, no_default_updates, givens=givens, blockers=inputs, walked=walked))
     replaced = apply_givens(user_outputs + [expr for _, expr in pairs], givens, inputs)
     updated, replaced = to_storage_owners([s for s, _ in pairs], replaced, inputs)
     inputs, replaced = cut_at_inputs(inputs, replaced)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from symnb.core.graph.basic import Variable, graph_inputs, toposort
+from symnb.core.graph.copies import replacements_by_origin
 from symnb.core.graph.errors import label
 from symnb.core.graph.test_value_memory import copy_dropped
 from symnb.core.tensor.basic import as_tensor_variable
@@ -83,15 +84,17 @@ class _GraphCopier:
              ) -> list[Variable]:
         """Copies of ``outputs`` with the variables ``old`` of ``replaced`` swapped for ``new``."""
         mapping = {id(old): new for old, new in replaced}
+        inside = replacements_by_origin(replaced)  # copies in an ifelse's branches
         changed = set(mapping)  # ids of originals whose copies may hold other values
         blockers = [old for old, _ in replaced]
         for var in graph_inputs(outputs, blockers):
             mapping.setdefault(id(var), self.root(var))
         for node in toposort(outputs, blockers):
             new_inputs = [mapping[id(i)] for i in node.inputs]
-            new_node = node.op.make_node(*new_inputs)
+            replacing = node.op.make_node_replacing_copies(new_inputs, inside) if inside else None
+            new_node = replacing if replacing is not None else node.op.make_node(*new_inputs)
             new_node.site = node.site
-            same_values = not any(id(i) in changed for i in node.inputs)
+            same_values = replacing is None and not any(id(i) in changed for i in node.inputs)
             for old, new in zip(node.outputs, new_node.outputs):
                 new.name = old.name
                 if same_values and new._test_value is None:

@@ -22,6 +22,7 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace
+from symnb.core.graph.copies import origin_key
 from symnb.core.ifelse_grad import ifelse_grad
 from symnb.core.graph.inner_graph import InnerGraph, infer_inner_shapes, known_test_value, placeholder_like
 from symnb.core.graph.op import Op
@@ -83,6 +84,34 @@ class IfElse(Op):
                 for s, a, b in zip(out.type.shape, a_row, b_row)))
         return shapes
 
+    def make_node_replacing_copies(self, inputs: Sequence[Variable], replacements: dict[int, Variable]
+                                   ) -> Apply | None:
+        """The node with the branches' copies of replaced variables (a function's input
+        cutting the graph inside a branch, ``givens``) read from new operands, the
+        replacements; operands the branches no longer read are dropped (what was above
+        the cut is not needed)."""
+        copies = {id(v): replacements[origin_key(v)] for graph in self.inner_graphs
+                  for node in graph.nodes for v in node.outputs if origin_key(v) in replacements}
+        if not copies:
+            return None
+        new_operands = list({id(new): new for new in copies.values()}.values())
+        places = {id(new): placeholder_like(new, value=known_test_value(new)) for new in new_operands}
+        swap = {v: places[id(copies[id(v)])] for graph in self.inner_graphs
+                for node in graph.nodes for v in node.outputs if id(v) in copies}
+        outs = [clone_replace(graph.outputs, swap) for graph in self.inner_graphs]
+        return self._node_over(inputs[0], [*inputs[1:], *new_operands],
+                               [*self.then_graph.inputs, *(places[id(v)] for v in new_operands)], outs)
+
+    def _node_over(self, condition: Variable, values: list[Variable], places: list[Variable],
+                   outs: list[list[Variable]]) -> Apply:
+        """A node of a new IfElse: branches ``outs`` (then, else) over the ``places`` the
+        branches still read, each fed by its ``values`` entry."""
+        read = {id(v) for v in ancestors([o for group in outs for o in group])}
+        kept = [i for i, place in enumerate(places) if id(place) in read]
+        then_graph, else_graph = (InnerGraph([places[i] for i in kept], group, role=graph.role)
+                                  for group, graph in zip(outs, self.inner_graphs))
+        return IfElse(then_graph, else_graph, self.name).make_node(condition, *[values[i] for i in kept])
+
     def L_op(self, inputs, outputs, output_grads):
         # The gradient is an IfElse on the same condition: the class is handed over,
         # since ifelse_grad.py sits below this module.
@@ -119,18 +148,7 @@ def ifelse(condition: Any, then_branch: Any, else_branch: Any, name: str | None 
     outer, then_graph, else_graph = branch_graphs(then_outs, else_outs, inside)
     results = IfElse(then_graph, else_graph, name)(condition, *outer)
     results = results if isinstance(results, list) else [results]
-    _mark_held(then_outs + else_outs, outer, results[0])
     return results[0] if single else results
-
-
-def _mark_held(outs: list[Variable], operands: list[Variable], holder: Variable) -> None:
-    """Tag the user's variables whose computation the new IfElse copied into a branch
-    (``tag.held_in_branch_of``: an output of that IfElse), so that ``sn.function`` can
-    refuse to cut the graph at one of them, which the IfElse does not read."""
-    kept = {id(v) for v in operands}
-    for var in ancestors(outs, blockers=operands):
-        if id(var) not in kept and var.owner is not None and not isinstance(var, Constant):
-            var.tag.held_in_branch_of = holder
 
 
 def branch_graphs(then_outs: list[Variable], else_outs: list[Variable],
@@ -152,8 +170,8 @@ def branch_graphs(then_outs: list[Variable], else_outs: list[Variable],
     values = list(outer.values())
     placeholders = [placeholder_like(v, value=value_of(v)) for v in values]
     mapping = dict(zip(values, placeholders))
-    then_graph = InnerGraph(placeholders, clone_replace(then_outs, mapping), role="then")
-    else_graph = InnerGraph(placeholders, clone_replace(else_outs, mapping), role="else")
+    then_graph = InnerGraph(placeholders, clone_replace(then_outs, mapping, mark_copies=True), role="then")
+    else_graph = InnerGraph(placeholders, clone_replace(else_outs, mapping, mark_copies=True), role="else")
     return values, then_graph, else_graph
 
 

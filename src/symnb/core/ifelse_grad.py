@@ -59,7 +59,8 @@ def _branch_grads(graph: InnerGraph, value_places: list[Variable],
                   ) -> list[Variable | None]:
     """Per IfElse value, the gradient through this branch, over the placeholders of the
     values and of the output gradients (None where the branch does not depend on it)."""
-    outs = clone_replace(graph.outputs, dict(zip(graph.inputs, value_places)))
+    # The copies remember what they copy: a cut inside the forward branch cuts here too.
+    outs = clone_replace(graph.outputs, dict(zip(graph.inputs, value_places)), mark_copies=True)
     known: dict[Variable, Variable] = {}
     for (i, _), g in zip(seeds, seed_places):
         out = outs[i]

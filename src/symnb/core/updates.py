@@ -43,9 +43,12 @@ def excluded_from_default_updates(no_default_updates: Any) -> Any:
 def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[Any, Any]],
                          no_default_updates: Any = False,
                          givens: Sequence[tuple[Variable, Variable]] = (),
-                         blockers: Iterable[Variable] = ()) -> list[tuple[Any, Any]]:
+                         blockers: Iterable[Variable] = (),
+                         walked: Sequence[Variable] | None = None) -> list[tuple[Any, Any]]:
     """``updates`` (pairs ``shared -> expression``) followed by the default updates of the
-    shared variables that ``outputs`` and the update expressions read.
+    shared variables that ``outputs`` and the update expressions read (or ``walked``,
+    where the caller has them already cut and replaced as it compiles them: a copy inside
+    an ``ifelse`` branch reads what is above a cut only until the cut reaches it).
 
     A default update's expression may read other shared variables with default updates:
     they are added too, until none is missing (as Theano does). Variables already
@@ -68,7 +71,8 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
     if excluded:
         done |= {id(v) for v in excluded}
     pairs = list(updates)
-    pending = list(outputs) + [expr for _, expr in updates if isinstance(expr, Variable)]
+    pending = list(walked) if walked is not None else \
+        list(outputs) + [expr for _, expr in updates if isinstance(expr, Variable)]
     stops = list(blockers) + [old for old, _ in givens]
     while pending:
         added = []

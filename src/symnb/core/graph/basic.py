@@ -11,6 +11,7 @@ from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 import numpy as np
 
 from symnb.core.graph.config import config
+from symnb.core.graph.copies import mark_copy, replacements_by_origin
 from symnb.core.graph.source import Site
 from symnb.core.graph.type import TensorType
 
@@ -327,22 +328,30 @@ def graph_inputs(outputs: Iterable[Variable], blockers: Iterable[Variable] = ())
 
 
 def clone_replace(outputs: Sequence[Variable], replace: dict[Variable, Variable] | None = None,
-                  blockers: Iterable[Variable] = ()) -> list[Variable]:
+                  blockers: Iterable[Variable] = (), mark_copies: bool = False) -> list[Variable]:
     """Copies of ``outputs`` with the variables in ``replace`` swapped for their values.
 
     Nodes that do not depend on a replaced variable are shared, not copied. Copies keep
     the creation site of the node they copy. The walk does not go past ``blockers``
-    (kept as they are: a replaced variable above them is not reached).
+    (kept as they are: a replaced variable above them is not reached). A replaced
+    variable's copies inside inner graphs (an ``ifelse`` branch's: ``copies.py``) are
+    replaced too. ``mark_copies``: the copies remember what they copy (an inner graph
+    being made of them).
     """
     mapping: dict[int, Variable] = {id(k): v for k, v in (replace or {}).items()}
+    inside = replacements_by_origin((replace or {}).items())
     for node in toposort(outputs, list(replace or {}) + list(blockers)):
         new_inputs = [mapping.get(id(i), i) for i in node.inputs]
-        if all(a is b for a, b in zip(new_inputs, node.inputs)):
-            continue
-        new_node = node.op.make_node(*new_inputs)
+        new_node = node.op.make_node_replacing_copies(new_inputs, inside) if inside else None
+        if new_node is None:
+            if all(a is b for a, b in zip(new_inputs, node.inputs)):
+                continue
+            new_node = node.op.make_node(*new_inputs)
         new_node.site = node.site
         for old, new in zip(node.outputs, new_node.outputs):
             new.name = old.name
+            if mark_copies:
+                mark_copy(old, new)
             mapping[id(old)] = new
     return [mapping.get(id(o), o) for o in outputs]
 

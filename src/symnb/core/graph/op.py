@@ -179,6 +179,14 @@ class Op:
         (None where none does as it is). Default: ``node``'s inputs, in order."""
         return list(node.inputs[:len(self.inner_inputs)])
 
+    def make_node_replacing_copies(self, inputs: Sequence[Variable], replacements: dict[int, Variable]
+                                   ) -> Apply | None:
+        """A node over ``inputs`` whose inner graphs read ``replacements[origin_key(v)]``
+        in place of each copy ``v`` they hold of an outer variable being replaced
+        (``symnb.core.graph.copies``); None where they hold none. Default: None (only an
+        ``ifelse``'s branches hold copies of the user's variables)."""
+        return None
+
     def inner_output_notes(self) -> list[str]:
         """A short note per inner output ('' where none): its graph's ``role`` (numbered
         when that graph has several outputs), e.g. an IfElse's ``then``/``else``."""

@@ -98,7 +98,10 @@ def rebuild(fgraph: FunctionGraph, node: Apply, inside: Callable[[Variable, str]
     structure of branches that hold no nodes (the lift's)."""
     op = node.op
     condition, values = node.inputs[0], node.inputs[1:]
-    outer = [clone_replace(g.outputs, dict(zip(g.inputs, values))) for g in op.inner_graphs]
+    # Marked copies: the new branches' copies stay matched with the user's variables
+    # (a function's input cutting inside a branch: core/graph/copies.py).
+    outer = [clone_replace(g.outputs, dict(zip(g.inputs, values)), mark_copies=True)
+             for g in op.inner_graphs]
     operands, then_graph, else_graph = branch_graphs(*outer, inside, value_of=_known_value)
     new_op = IfElse(then_graph, else_graph, op.name)
     if ops is not None:
