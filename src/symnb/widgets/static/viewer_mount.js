@@ -318,24 +318,27 @@ SN.mount = function mount(host, options) {
     if (opening) next.add(g); else closeIn(next, g);
     return show(next, selected || g, selected || g).then((ok) => { if (ok && opening) bringIntoView(g); return ok; });
   }
-  // What an open drew (the group's frame, or the box it became part of) into the view:
-  // moved the least that shows it whole, zoomed out (not under 9 px text) when it is
-  // bigger than the view, its top left first when it is bigger still.
+  // What an open drew (the group's frame, or the box it became part of) into the view,
+  // moved the least: whole when it fits the view (zoomed out to no less than the text's
+  // full size when the user had zoomed in), else its title row and top left corner (the
+  // selection stays where it was when that already shows).
   function bringIntoView(id) {
     const r = geo && (geo.frames.get(id) || geo.boxes.get(boxOf(id)));
     if (!r) return;
     const W = viewport.clientWidth, H = viewport.clientHeight, pad = 12;
     const need = Math.min((W - 2 * pad) / r.w, (H - 2 * pad) / r.h);
-    if (need < view.scale) {
-      const s = Math.max(need, MIN_ZOOM_FIT);
-      view.tx = W / 2 - (r.x + r.w / 2) * s; view.ty = H / 2 - (r.y + r.h / 2) * s; view.scale = s;
+    if (need < view.scale && view.scale > 1) {  // zoomed in: back towards full size, about its corner
+      const s = Math.max(need, 1), x = view.tx + r.x * view.scale, y = view.ty + r.y * view.scale;
+      view.tx = x - r.x * s; view.ty = y - r.y * s; view.scale = s;
     }
     const s = view.scale;
-    const left = view.tx + r.x * s, top = view.ty + r.y * s, right = left + r.w * s, bottom = top + r.h * s;
-    if (right > W - pad) view.tx -= right - (W - pad);
-    if (bottom > H - pad) view.ty -= bottom - (H - pad);
-    if (view.tx + r.x * s < pad) view.tx = pad - r.x * s;  // bigger than the view: its top left shows
-    if (view.ty + r.y * s < pad) view.ty = pad - r.y * s;
+    const axis = (start, size, room, at) => {  // the shift along one axis
+      const lo = at + start * s, hi = lo + size * s;
+      if (size * s <= room - 2 * pad) return hi > room - pad ? room - pad - hi : lo < pad ? pad - lo : 0;
+      return lo < pad || lo > room - 80 ? pad - lo : 0;  // bigger than the view: its start shows
+    };
+    view.tx += axis(r.x, r.w, W, view.tx);
+    view.ty += axis(r.y, r.h, H, view.ty);
     applyView();
   }
   // The Python API's command: its groups opened and closed, the user's others kept.
