@@ -46,8 +46,8 @@ def shot(page, name):
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def open_cell(browser, path):
-    page = browser.new_page(viewport={"width": CELL + 16, "height": 1000})
+def open_cell(browser, path, width=CELL):
+    page = browser.new_page(viewport={"width": width + 16, "height": 1000})
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(path.as_uri())
@@ -77,9 +77,10 @@ def overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def test_the_mlp_training_functions_first_view_is_whole_in_a_750px_cell(browser, tmp_path, trained):
+@pytest.mark.parametrize("width", [CELL, 1050], ids=["750px_cell", "1050px_lab_cell_card_beside"])
+def test_the_mlp_training_functions_first_view_is_whole_in_a_750px_cell(browser, tmp_path, trained, width):
     model, state = trained
-    page, errors = open_cell(browser, viewer_page(tmp_path / "mlp.html", model, state=state, width=CELL))
+    page, errors = open_cell(browser, viewer_page(tmp_path / "mlp.html", model, state=state, width=width), width)
     assert page.evaluate("document.querySelector('.symnb-viewer').dataset.engine") == "ELK layered"
     seen = on_screen(page)
     boxes = seen["boxes"]
@@ -98,7 +99,7 @@ def test_the_mlp_training_functions_first_view_is_whole_in_a_750px_cell(browser,
     # The picture fits: no minimap; were there one, it would stand beside the view.
     assert seen["minimap"] is None
     assert page.locator(".symnb-map-toggle").is_hidden()
-    shot(page, "01_mlp_train_first_view_750px")
+    shot(page, f"01_mlp_train_first_view_{width}px")
     assert not errors
 
 
