@@ -240,7 +240,7 @@ def test_a_profiled_function_opens_shaded_by_time_with_share_tags(browser, tmp_p
         right, left, bottom, top = titles[box]
         assert right <= left or bottom <= top, box  # the tag beside or under the title, not over it
         checked += 1
-    assert checked >= 3
+    assert checked >= 2  # the layers and the gradient at least (others may run fused with no share of their own)
     # One unit in the legend: every number a percentage.
     legend = page.locator(".symnb-legend").inner_text()
     numbers = [w for w in legend.replace(":", " ").split() if w[:1].isdigit()]
