@@ -18,6 +18,8 @@ from tests.browser.test_viewer import browser, mlp  # noqa: F401 (the same modul
 from tests.browser.viewer_page import viewer_page
 from tests.optional_tools import needs_chromium
 
+WIDE = 3200  # px: a page where the MLP's opened regions fit side by side at full size
+
 pytestmark = [pytest.mark.slow, needs_chromium]
 
 
@@ -150,7 +152,10 @@ def test_mlp12_gradient_mirrors_the_forward_layers(browser, tmp_path, mlp, elk):
     mirror = next(g for g in mlp["groups"] if g["kind"] == "series" and g["region"] == "gradient")
     assert mirror["mirrors"] == series["id"]
     state = {"open": [series["id"], gradient["id"], mirror["id"]], "selected": "", "overlay": ""}
-    page, errors = open_page(browser, viewer_page(tmp_path / "grad.html", mlp, state=state, elk=elk))
+    # Side by side where the regions fit the view's width at full size (a wide page); a
+    # narrower one stacks them (tests/browser/test_first_view.py).
+    page, errors = open_page(browser, viewer_page(tmp_path / "grad.html", mlp, state=state, elk=elk, width=WIDE), width=WIDE + 100)
+    assert page.evaluate("mounted.view.geometry().arrangement") == "side by side"
     engine = "ELK layered" if elk else "simple layered layout"  # the saved view has no ELK
     assert page.get_attribute(".symnb-viewer", "data-engine") == engine
     laid = drawn(page)
@@ -256,7 +261,9 @@ def test_time_share_of_a_closed_series_is_its_calls_sum(browser, tmp_path):
     assert page.locator(f'g.symnb-node[data-id="{series["id"]}"] > rect.symnb-box[style*="fill"]').count() == 1
     page.evaluate(f"mounted.view.select({json.dumps(series['id'])})")
     row = page.locator(".symnb-card-row", has_text="time share (sum inside)")
-    assert float(row.locator(".symnb-card-value").inner_text()) == pytest.approx(expected, rel=1e-2)
+    # A share, as every part of the view writes it: a percentage.
+    text = row.locator(".symnb-card-value").inner_text()
+    assert text.endswith("%") and float(text[:-1]) == pytest.approx(100 * expected, rel=1e-2)
     shot(page, "19_mlp12_time_share_series_card")
     assert not errors
 

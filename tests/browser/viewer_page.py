@@ -85,14 +85,15 @@ def mlp_model(layers: int = 12, name0: str = "x") -> dict:
 
 
 def viewer_page(path: Path, model: dict, state: dict | None = None, elk: bool = True,
-                options: str = "") -> Path:
-    """Write a page mounting the viewer on ``model`` (as JSON text, the way it travels);
-    ``window.mounted`` is the mount's handle, ``window.ready`` resolves once drawn."""
+                options: str = "", width: int = 1100) -> Path:
+    """Write a page mounting the viewer on ``model`` (as JSON text, the way it travels)
+    in a body ``width`` px wide; ``window.mounted`` is the mount's handle,
+    ``window.ready`` resolves once drawn."""
     text = json.dumps(json.dumps(model))
     source = viewer_source().replace("</", "<\\/")
     elk_text = json.dumps(elk_source() if elk else "").replace("</", "<\\/")
     page = f"""<!doctype html><html><head><meta charset="utf-8"><style>{viewer_css()}
-body {{ margin: 8px; width: 1100px; }}</style></head><body><div id="host"></div>
+body {{ margin: 8px; width: {width}px; }}</style></head><body><div id="host"></div>
 <script>{source}
 window.ELK_SOURCE = {elk_text};
 window.ready = SymnbViewer.decodeModel({text}).then((model) => {{

@@ -88,3 +88,51 @@ def test_an_opened_node_and_a_refreshed_profile_follow_into_the_snapshot(kernel)
     assert view.report is not measured
     page = _last_html(updated, view)
     assert page.count("per call") >= 1 and seconds_text(view.report.call_seconds) in page
+
+
+def _sgd_step(profile):
+    x = T.matrix("x", test_value=np.ones((4, 3), "float32"))
+    W = sn.shared(np.full((3, 2), 0.5, "float32"), name="W")
+    loss = T.tanh(T.dot(x, W)).sum()
+    f = sn.function([x], loss, updates=[(W, W - np.float32(0.1) * sn.grad(loss, W))], profile=profile)
+    if profile:
+        for _ in range(3):
+            f(np.ones((4, 3), "float32"))
+    return f
+
+
+def test_a_profiled_function_opens_shaded_by_time_share():
+    """As GraphExplorer's docstring, the README and notebooks 05 and 12 say: a profiled,
+    called function's view opens with the time-share overlay; any other with none."""
+    profiled = GraphExplorer(_sgd_step(profile=True))
+    shares = profiled.view_model()["overlays"]["time_share"]["values"]
+    assert shares and profiled.view_state()["overlay"] == "time_share"
+    plain = GraphExplorer(_sgd_step(profile=False))
+    assert "time_share" not in plain.view_model()["overlays"]
+    assert plain.view_state()["overlay"] == ""
+    # times={} draws a profiled function uncoloured (the documented way out).
+    assert GraphExplorer(_sgd_step(profile=True), times={}).view_state()["overlay"] == ""
+    # The user's choice, once the browser said it, wins.
+    profiled._take_state({"open": [], "selected": "", "overlay": ""})
+    assert profiled.view_state()["overlay"] == ""
+
+
+def test_the_browsers_layout_is_kept_in_the_saved_state(kernel):
+    """The layout the live view drew (ELK's) goes into the state output the saved viewer
+    reads: it opens at the live view's positions, not laid out again."""
+    import html
+    import json
+
+    explorer = GraphExplorer(_sgd_step(profile=False))
+    layout = {"open": [], "geometry": {"width": 300, "height": 120, "boxes": {"v0": [10, 20, 90, 40, ""]},
+                                       "frames": {}, "edges": [], "regions": [["forward", 0, 0, 300, 120]]}}
+    explorer._take_state({"open": [], "selected": "", "overlay": "", "layout": layout})
+    assert explorer.view_state()["layout"] == layout
+    from symnb.widgets.viewer import state_html
+
+    text = state_html(explorer.snapshot_key, explorer.view_state())
+    saved = json.loads(html.unescape(text.split('data-state="', 1)[1].split('"', 1)[0]))
+    assert saved["layout"] == layout
+    # Not a layout: not kept (the browser's message is checked, not trusted).
+    explorer._take_state({"open": [], "selected": "", "overlay": "", "layout": "<script>"})
+    assert "layout" not in explorer.view_state()

@@ -67,9 +67,17 @@ class ViewerParts:
 
     def view_state(self) -> dict:
         """What the viewer starts from and the saved notebook keeps: the open groups, the
-        selection and the overlay (the browser's, once it said; else the Python API's)."""
-        state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": ""}
+        selection, the overlay and the layout drawn (the browser's, once it said; else the
+        Python API's, with no layout)."""
+        state = {"open": self._open_ids(), "selected": self._model_id(self.selected), "overlay": self._first_overlay()}
         return {**state, **self._view_state}
+
+    def _first_overlay(self) -> str:
+        """The overlay a view opens with: a profiled function's time share (its nodes
+        shaded by their share of the call, each box tagged with it, as its docstring
+        says), else none."""
+        time_share = self.view_model().get("overlays", {}).get("time_share")
+        return "time_share" if time_share and time_share.get("values") else ""
 
     def _model_id(self, node_id: str) -> str:
         """The viewer's node for a kernel id: the same id (a loop body's node ``n1/0/n0``
@@ -234,6 +242,11 @@ class ViewerParts:
         selected = state.get("selected") if isinstance(state.get("selected"), str) else ""
         overlay = state.get("overlay") if isinstance(state.get("overlay"), str) else ""
         self._view_state = {"open": groups, "selected": selected, "overlay": overlay}
+        layout = state.get("layout")
+        if isinstance(layout, dict) and isinstance(layout.get("open"), list) and isinstance(layout.get("geometry"), dict):
+            # The layout the browser drew (ELK's: not saved with the notebook): the saved
+            # view draws it again, at the live view's positions.
+            self._view_state["layout"] = {"open": layout["open"], "geometry": layout["geometry"]}
         tree = self.picture.tree
         known = [g for g in groups if tree is not None and tree.get(g) is not None]
         if selected and self.picture.find(selected) is not None:

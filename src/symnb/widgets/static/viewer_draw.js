@@ -63,11 +63,23 @@ SN.drawPicture = function drawPicture(layer, ix, geo, colours) {
     if (fill && SN.isDark(fill)) g.classList.add("symnb-dark");  // white text on the darkest colours
     g.append(rect);
     if (group) g.append(SN.svg("rect", { class: "symnb-box-inner", x: r.x + 3, y: r.y + 3, width: Math.max(r.w - 6, 1), height: Math.max(r.h - 6, 1), rx: 4 }));
-    g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 }, SN.clip(text.title)));
+    // A share overlay (time share) tags each box with its number: right on its title row
+    // when the title leaves room, else at the start of its second line (boxes are sized
+    // before any overlay is picked).
+    const tag = colours && colours.tags && colours.values.has(id) ? SN.valueText(colours.name, null, colours.values.get(id)) : "";
+    const title = SN.clip(text.title), room = Math.floor((r.w - 20) / CHAR);
     const strip = colours && colours.strips.get(id);
+    const tagAbove = tag && (title.length + tag.length + 1 <= room || strip);
+    g.append(SN.svg("text", { class: "symnb-box-title", x: r.x + 10, y: r.y + 17 },
+      tagAbove ? SN.clip(text.title, Math.max(room - tag.length - 1, 2)) : title));
+    if (tagAbove) g.append(SN.svg("text", { class: "symnb-share-tag", x: r.x + r.w - 6, y: r.y + 17, "text-anchor": "end" }, tag));
     if (strip) SN.drawStrip(g, r, strip);
-    else g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
-    g.append(SN.svg("title", {}, `${text.title}\n${text.sub}`));
+    else if (tag && !tagAbove) {
+      const sub = SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 });
+      sub.append(SN.svg("tspan", { class: "symnb-share-tag" }, tag), document.createTextNode(" " + SN.clip(text.sub, Math.max(room - tag.length - 1, 2))));
+      g.append(sub);
+    } else g.append(SN.svg("text", { class: "symnb-box-sub", x: r.x + 10, y: r.y + 32 }, SN.clip(text.sub)));
+    g.append(SN.svg("title", {}, `${text.title}\n${text.sub}${tag ? "\n" + tag + " of the call" : ""}`));
     layer.append(g);
   }
 };
@@ -102,7 +114,7 @@ SN.colouring = function colouring(ix, name, boxOf, geo) {
   const scale = SN.colourScale(all);
   if (!scale) return null;
   for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) c.colour = scale.colour(c.value); });
-  return { fills: new Map([...values].map(([id, v]) => [id, scale.colour(v)])), strips, scale };
+  return { fills: new Map([...values].map(([id, v]) => [id, scale.colour(v)])), strips, scale, values, name, tags: SN.SHARES.has(name) };
 };
 
 SN.arrowDefs = function arrowDefs() {
@@ -137,21 +149,21 @@ SN.isDark = (rgb) => {
   return 0.299 * r + 0.587 * g + 0.114 * b < 140;
 };
 
-SN.legend = function legend(host, overlay, scale, extremes) {
+SN.legend = function legend(host, overlay, scale, extremes, name) {
   host.replaceChildren();
   if (!overlay || !scale) { host.hidden = true; return; }
   host.hidden = false;
-  const unit = overlay.unit ? ` ${overlay.unit}` : "";
+  const text = (v) => SN.valueText(name, overlay, v);
   host.append(SN.el("span", "symnb-legend-label", `${overlay.label}${overlay.source ? " (" + overlay.source + ")" : ""}`));
-  host.append(SN.el("span", "symnb-legend-value", SN.number(scale.lo) + unit));
+  host.append(SN.el("span", "symnb-legend-value", text(scale.lo)));
   const bar = SN.el("span", "symnb-legend-bar");
   bar.style.background = `linear-gradient(to right, ${scale.colour(scale.lo)}, ${scale.colour((scale.lo + scale.hi) / 2)}, ${scale.colour(scale.hi)})`;
-  host.append(bar, SN.el("span", "symnb-legend-value", SN.number(scale.hi) + unit + (scale.log ? " (log scale)" : "")));
+  host.append(bar, SN.el("span", "symnb-legend-value", text(scale.hi) + (scale.log ? " (log scale)" : "")));
   for (const [word, list] of [["lowest", extremes ? extremes.low : []], ["highest", extremes ? extremes.high : []]]) {
     if (!list.length) continue;
     host.append(SN.el("span", "symnb-legend-key", word + ":"));
     for (const item of list) {  // a click shows the node (its groups opened), selected
-      const link = SN.el("button", "symnb-legend-link", `${item.label} ${SN.number(item.value)}${unit}`);
+      const link = SN.el("button", "symnb-legend-link", `${item.label} ${text(item.value)}`);
       link.dataset.id = item.id;
       host.append(link);
     }
@@ -161,12 +173,18 @@ SN.legend = function legend(host, overlay, scale, extremes) {
   for (const [key, words] of [["outside", "outside the XLA program (argument checks, dispatch, transfers, copies)"],
                               ["unnamed", "XLA work no node names"]]) {
     if (overlay[key] === undefined) continue;
-    const part = SN.el("span", "symnb-legend-part", `${words}: ${SN.number(100 * overlay[key])}%`);
+    const part = SN.el("span", "symnb-legend-part", `${words}: ${text(overlay[key])}`);
     part.style.borderLeft = `12px solid ${scale.colour(overlay[key])}`;
     host.append(part);
   }
   if (overlay.note) host.append(SN.el("span", "symnb-legend-note", overlay.note));
 };
+
+// An overlay's number as every part of the view writes it, in one unit: a share of the
+// call as a percentage (the boxes' tags, the legend, the card), else the number and unit.
+SN.SHARES = new Set(["time_share"]);
+SN.valueText = (name, overlay, v) => (SN.SHARES.has(name) ? `${Number((100 * v).toPrecision(3))}%`
+  : SN.number(v) + (overlay && overlay.unit ? " " + overlay.unit : ""));
 
 SN.number = (v) => (Math.abs(v) >= 1e4 || (Math.abs(v) < 1e-3 && v !== 0) ? v.toExponential(2) : String(Math.round(v * 1000) / 1000));
 
@@ -225,7 +243,7 @@ SN.card = function card(host, ix, id, overlayName, actions) {
   if (overlay) {
     const v = group ? SN.groupValue(ix, overlayName, id) : overlay.values && overlay.values[id];
     const how = group ? (SUMMED.has(overlayName) ? " (sum inside)" : " (largest inside)") : "";
-    row(overlay.label + how, typeof v === "number" ? SN.number(v) + (overlay.unit ? " " + overlay.unit : "") : "\u2013");
+    row(overlay.label + how, typeof v === "number" ? SN.valueText(overlayName, overlay, v) : "\u2013");
   }
   const more = SN.el("div", "symnb-card-kernel");
   host.append(more);

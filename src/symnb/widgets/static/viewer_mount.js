@@ -5,12 +5,17 @@
 //   (the live view's, started while its source comes; elkWaitMs: how long a layout waits
 //   for that source before drawing simply, ELK's layout following); details(id, host): fills
 //   the card's kernel part (a live kernel's heatmaps) or says what was not saved;
-//   onState(state): told after each successful draw (the live view saves it, debounced).
+//   onState(state): told after each successful draw (the live view saves it, debounced);
+//   the state holds the drawn layout (`layout`: its open groups and geometry), which a
+//   view started from that state draws again instead of laying out anew (the saved view
+//   opens at the live view's positions).
 // Returns {destroy, view}: destroy() removes every listener, timer and worker it made.
 
 const MIN_ZOOM_FIT = 9 / 12;  // fit never draws text under 9 px
 const LAYOUT_TIMEOUT_MS = 20000;
 const ELK_WAIT_DEFAULT_MS = 2000;  // a first paint waits this long at most for ELK's source
+const MAX_VIEWPORT_H = 680;  // px: the tallest a view grows by itself (its corner drags it taller)
+const SAVED_LAYOUT_BOXES = 150;  // a bigger layout is not kept in the state: about 400 bytes a box (77 boxes: 31 kB) in each saved notebook
 const BIG_VIEW = 100;  // boxes and frames
 const ELK_MAX_BOXES = 1000;  // a bigger view is laid out simply (see layoutFor)
 const IDLE_WARM_UPS = 6;  // ELK layouts of 120 boxes run after the first paint (SN.ElkRunner.warmUp)
@@ -36,11 +41,17 @@ SN.mount = function mount(host, options) {
   const found = SN.el("span", "symnb-found", "");
   const button = (text, title) => { const b = SN.el("button", "symnb-button", text); b.title = title; toolbar.append(b); return b; };
   toolbar.append(search, found);
-  const zoomOut = button("\u2212", "zoom out"), zoomIn = button("+", "zoom in"), fitButton = button("fit", "fit (text stays 9 px or more)");
-  // The minimap covers the view's bottom-right corner: this hides it (and shows it again).
-  const mapButton = button("map", "hide the minimap (it covers the bottom-right corner of the view)");
+  const zoomOut = button("\u2212", "zoom out"), zoomIn = button("+", "zoom in");
+  const fitButton = button("fit", "show the whole picture (text stays 9 px or more; press again to go smaller)");
+  // The minimap stands beside the view (never over the boxes it maps), shown only while
+  // the picture is bigger than the view; this hides it (and shows it again).
+  const mapButton = button("map", "hide the minimap");
   mapButton.classList.add("symnb-map-toggle");
   let mapShown = true;
+  // The card panel folds away: the view then takes the whole width.
+  const cardButton = button("card", "fold the card panel away (the view takes its width)");
+  cardButton.classList.add("symnb-card-toggle");
+  let cardShown = true;
   const overlayMenu = SN.el("select", "symnb-overlay");
   overlayMenu.append(new Option("no overlay", ""));
   for (const [name, o] of Object.entries(options.model.overlays || {})) overlayMenu.append(new Option(o.label || name, name));
@@ -59,9 +70,11 @@ SN.mount = function mount(host, options) {
   svg.append(layer);
   const mini = SN.el("canvas", "symnb-minimap");
   mini.width = 180; mini.height = 120;
-  viewport.append(svg, mini);
+  viewport.append(svg);
   const cardHost = SN.el("div", "symnb-card");
-  body.append(viewport, cardHost);
+  const side = SN.el("div", "symnb-side");
+  side.append(mini, cardHost);
+  body.append(viewport, side);
   const notSaved = (options.model.not_saved || []).length && !options.live
     ? SN.el("div", "symnb-not-saved", "not saved with the notebook: " + options.model.not_saved.join("; ")) : null;
   host.append(toolbar, hits, legendHost, body);
@@ -78,44 +91,69 @@ SN.mount = function mount(host, options) {
   overlayMenu.value = overlay;
   let geo = null, view = { scale: 1, tx: 0, ty: 0 }, boxOf = SN.boxMap(ix, open).boxOf;
   let generation = 0, lastEngine = "";
+  // The layout the state was saved with: drawn again (not laid out anew) while the same
+  // groups are open and the picture holds the same boxes.
+  let stored = start.layout && Array.isArray(start.layout.open) && start.layout.geometry ? start.layout : null;
+  let layoutKey = "";  // the open groups and engine of the layout drawn
+  const openKey = (set) => JSON.stringify([...set].sort());
   // The state goes out only when it changed: a redraw that changes nothing the user chose
-  // (ELK's layout replacing the simple one, a Python command already in force) sends nothing.
-  const stateKey = () => JSON.stringify([[...open].sort(), selected, overlay]);
+  // (a Python command already in force) sends nothing; a new layout (ELK's replacing the
+  // simple one) goes out with it, for the saved view.
+  const stateKey = () => JSON.stringify([[...open].sort(), selected, overlay, layoutKey]);
   let reported = stateKey();
   const report = () => {
     const key = stateKey();
     if (key === reported) return;
     reported = key;
-    if (options.onState) options.onState({ open: [...open], selected, overlay });
+    if (!options.onState) return;
+    const state = { open: [...open], selected, overlay };
+    if (geo && geo.boxes.size <= SAVED_LAYOUT_BOXES) state.layout = { open: [...open].sort(), geometry: SN.packGeometry(geo) };
+    options.onState(state);
   };
 
   const applyView = () => {
     layer.setAttribute("transform", `translate(${view.tx.toFixed(1)} ${view.ty.toFixed(1)}) scale(${view.scale.toFixed(4)})`);
     host.dataset.scale = view.scale.toFixed(4);
     if (!geo) return;
-    const fits = geo.width * view.scale <= viewport.clientWidth && geo.height * view.scale <= viewport.clientHeight;
+    // The picture's whole extent on screen (the region titles stand above its top).
+    const x0 = view.tx, y0 = view.ty - 24 * view.scale;
+    const fits = x0 >= -1 && y0 >= -1 && x0 + geo.width * view.scale <= viewport.clientWidth + 1 &&
+      view.ty + geo.height * view.scale <= viewport.clientHeight + 1;
     mini.hidden = fits || !mapShown;
     mapButton.hidden = fits;
     mapButton.setAttribute("aria-pressed", String(mapShown));
-    mapButton.title = `${mapShown ? "hide" : "show"} the minimap${mapShown ? " (it covers the bottom-right corner of the view)" : ""}`;
+    mapButton.title = `${mapShown ? "hide" : "show"} the minimap`;
+    cardButton.setAttribute("aria-pressed", String(cardShown));
+    cardButton.title = cardShown ? "fold the card panel away (the view takes its width)" : "show the card panel";
+    cardHost.hidden = !cardShown;
+    side.hidden = mini.hidden && !cardShown;
     if (!mini.hidden) SN.minimap(mini, geo, { x: -view.tx / view.scale, y: -view.ty / view.scale, w: viewport.clientWidth / view.scale, h: viewport.clientHeight / view.scale });
   };
 
-  const fit = () => {
+  // The scale showing the whole picture (its region titles too) in the view.
+  const wholeScale = () => Math.min(1, (viewport.clientWidth - 24) / geo.width, (viewport.clientHeight - 36) / (geo.height + 24));
+  // fit: the whole picture, its text at 9 px or more; pressed again while the picture
+  // still does not fit, smaller than that (the whole picture, however small its text).
+  let flooredAt = null;  // the view the last fit left at the 9 px floor
+  // `pressed`: the user's press (the first draw's fit is not one: a first press after it
+  // keeps the 9 px floor).
+  const fit = (pressed = true) => {
     if (!geo) return;
-    const w = viewport.clientWidth - 24, h = viewport.clientHeight - 24;
-    view.scale = Math.max(Math.min(1, w / geo.width, h / geo.height), MIN_ZOOM_FIT);
+    const whole = wholeScale();
+    const again = flooredAt && flooredAt.scale === view.scale && flooredAt.tx === view.tx && flooredAt.ty === view.ty;
+    view.scale = again ? whole : Math.max(whole, MIN_ZOOM_FIT);
     view.tx = Math.max((viewport.clientWidth - geo.width * view.scale) / 2, 12);
-    view.ty = 24;
+    view.ty = 12 + 24 * view.scale;
+    flooredAt = pressed && view.scale > whole ? { ...view } : null;
     applyView();
   };
 
   const sizeViewport = () => {
     if (!geo) return;
-    // Tall enough for the picture at its fitted width (up to 680 px); grows, never shrinks
-    // under the user (who may also drag its corner).
+    // Tall enough for the whole picture at its fitted width (up to MAX_VIEWPORT_H); grows,
+    // never shrinks under the user (who may also drag its corner).
     const scale = Math.max(Math.min(1, (viewport.clientWidth - 24) / geo.width), MIN_ZOOM_FIT);
-    const want = Math.round(Math.min(Math.max(geo.height * scale + 48, 260), 680));
+    const want = Math.round(Math.min(Math.max((geo.height + 24) * scale + 40, 260), MAX_VIEWPORT_H));
     if (want > viewport.clientHeight) viewport.style.height = `${want}px`;
   };
 
@@ -156,11 +194,24 @@ SN.mount = function mount(host, options) {
     return came;
   }
 
+  // The saved layout, when it draws these open groups: the same groups, the same boxes.
+  function storedFor(nextOpen, graphs) {
+    if (!stored || openKey(nextOpen) !== openKey(stored.open)) return null;
+    const ids = new Set(), walk = (n) => (n.children || []).forEach((c) => { ids.add(c.id); walk(c); });
+    graphs.forEach(walk);
+    const g = stored.geometry;
+    const drawn = [...Object.keys(g.boxes || {}), ...Object.keys(g.frames || {})];
+    if (drawn.length !== ids.size || !drawn.every((id) => ids.has(id))) return null;
+    return SN.unpackGeometry(g);
+  }
+
   async function layoutFor(nextOpen) {
     const nextBoxOf = SN.boxMap(ix, nextOpen).boxOf;
     const tree = SN.visibleTree(ix, nextOpen, nextBoxOf);
     const bundles = SN.boxEdges(ix, nextBoxOf);
     const { graphs, across } = SN.layoutGraphs(ix, tree, bundles);
+    const kept = storedFor(nextOpen, graphs);
+    if (kept) return { geo: kept, engine: "the saved layout", why: "", nextBoxOf };
     let laid, engine = "ELK layered", why = "";
     const failing = options.failLayout || "";  // tests: "elk" or "all"
     if (!elk && !failing) {  // the saved view: ELK is not saved with each notebook output
@@ -206,13 +257,15 @@ SN.mount = function mount(host, options) {
       return false;
     }
     if (mine !== generation || destroyed) return false;
-    const nextGeo = SN.geometry(result.laid, result.across, ix);
+    // Regions side by side only when they fit the view's width at full size; else stacked.
+    const nextGeo = result.geo || SN.geometry(result.laid, result.across, ix, viewport.clientWidth - 24);
     open = nextOpen; boxOf = result.nextBoxOf; geo = nextGeo; lastEngine = result.engine;
+    layoutKey = openKey(open) + result.engine;
     if (selections === selectionsBefore) selected = nextSelected;
     SN.drawPicture(layer, ix, geo, colours());
     const first = host.dataset.drawn !== "1";
     sizeViewport();
-    if (first) fit();
+    if (first) fit(false);
     const now = keep && screenOf(boxOf(keep));
     if (anchor && now) { view.tx += anchor.x - now.x; view.ty += anchor.y - now.y; }
     applyView();
@@ -230,7 +283,7 @@ SN.mount = function mount(host, options) {
   const colours = () => (overlay ? SN.colouring(ix, overlay, boxOf, geo) : null);
   const legend = () => {
     const o = overlay && options.model.overlays[overlay], c = o && colours();
-    SN.legend(legendHost, o, c ? c.scale : null, o ? SN.extremes(ix, overlay) : null);
+    SN.legend(legendHost, o, c ? c.scale : null, o ? SN.extremes(ix, overlay) : null, overlay);
   };
 
   // -- selection, groups, search --------------------------------------------------------------
@@ -261,9 +314,32 @@ SN.mount = function mount(host, options) {
   }
   function toggle(g) {
     const next = new Set(open);
-    if (next.has(g)) closeIn(next, g);
-    else next.add(g);
-    return show(next, selected || g, selected || g);
+    const opening = !next.has(g);
+    if (opening) next.add(g); else closeIn(next, g);
+    return show(next, selected || g, selected || g).then((ok) => { if (ok && opening) bringIntoView(g); return ok; });
+  }
+  // What an open drew (the group's frame, or the box it became part of) into the view,
+  // moved the least: whole when it fits the view (zoomed out to no less than the text's
+  // full size when the user had zoomed in), else its title row and top left corner (the
+  // selection stays where it was when that already shows).
+  function bringIntoView(id) {
+    const r = geo && (geo.frames.get(id) || geo.boxes.get(boxOf(id)));
+    if (!r) return;
+    const W = viewport.clientWidth, H = viewport.clientHeight, pad = 12;
+    const need = Math.min((W - 2 * pad) / r.w, (H - 2 * pad) / r.h);
+    if (need < view.scale && view.scale > 1) {  // zoomed in: back towards full size, about its corner
+      const s = Math.max(need, 1), x = view.tx + r.x * view.scale, y = view.ty + r.y * view.scale;
+      view.tx = x - r.x * s; view.ty = y - r.y * s; view.scale = s;
+    }
+    const s = view.scale;
+    const axis = (start, size, room, at) => {  // the shift along one axis
+      const lo = at + start * s, hi = lo + size * s;
+      if (size * s <= room - 2 * pad) return hi > room - pad ? room - pad - hi : lo < pad ? pad - lo : 0;
+      return lo < pad || lo > room - 80 ? pad - lo : 0;  // bigger than the view: its start shows
+    };
+    view.tx += axis(r.x, r.w, W, view.tx);
+    view.ty += axis(r.y, r.h, H, view.ty);
+    applyView();
   }
   // The Python API's command: its groups opened and closed, the user's others kept.
   function changeOpen(add, remove, sel) {
@@ -387,8 +463,9 @@ SN.mount = function mount(host, options) {
   };
   on(zoomIn, "click", () => zoomAt(1.25, viewport.clientWidth / 2, viewport.clientHeight / 2));
   on(zoomOut, "click", () => zoomAt(0.8, viewport.clientWidth / 2, viewport.clientHeight / 2));
-  on(fitButton, "click", fit);
+  on(fitButton, "click", () => fit());
   on(mapButton, "click", () => { mapShown = !mapShown; applyView(); });
+  on(cardButton, "click", () => { cardShown = !cardShown; applyView(); });
   const miniMove = (e) => {
     if (!geo || !(e.buttons & 1) && e.type !== "click") return;
     const s = Math.min(mini.width / geo.width, mini.height / geo.height);
@@ -431,7 +508,8 @@ SN.mount = function mount(host, options) {
     view: {  // for tests, benches and the Python-driven commands
       open: (g) => (open.has(g) ? Promise.resolve(true) : toggle(g)),
       close: (g) => (open.has(g) ? toggle(g) : Promise.resolve(true)),
-      reveal, select, fit,
+      reveal, select, fit: () => fit(), bringIntoView, zoomAt: (f, x, y) => zoomAt(f, x, y),
+      transform: () => ({ ...view }),
       changeOpen,
       state: () => ({ open: [...open], selected, overlay }),
       index: () => ix,

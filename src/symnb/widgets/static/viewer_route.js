@@ -1,9 +1,13 @@
-// symnb viewer, part 3 of 5: the regions side by side.
-// Each region is laid out on its own (the spine stays straight whatever the gradient does);
-// a side region is then moved up or down so that its groups sit level with the forward
-// groups they mirror, and the bundles joining two regions are routed here: out of the
-// source box's side, down or up a lane of the gutter between the regions, into the target
-// box's side, through free space only (never over a box). Their count is their label.
+// symnb viewer, part 3 of 5: the regions placed together.
+// Each region is laid out on its own (the spine stays straight whatever the gradient does).
+// Side by side when they fit the width the view has (`wrapWidth`): a side region is then
+// moved up or down so that its groups sit level with the forward groups they mirror, and
+// the bundles joining two regions are routed here: out of the source box's side, down or
+// up a lane of the gutter between the regions, into the target box's side, through free
+// space only (never over a box). Wider than that, the regions are stacked (forward, then
+// gradient, then updates), the bundles running down a bus of lanes on the right
+// (SN.stackedGeometry): a first view stays whole at legible text in a notebook cell.
+// A bundle's count is its label.
 
 const LANE = 8, GUTTER_PAD = 14;
 
@@ -75,7 +79,8 @@ SN.assemble = function assemble(parts, gaps) {
   return { boxes, frames, edges, regions, width: Math.max(left, 1), height: Math.max(height, 1) };
 };
 
-SN.geometry = function geometry(graphs, across, ix) {
+// `wrapWidth`: the width the view has (at the text's full size); none: side by side.
+SN.geometry = function geometry(graphs, across, ix, wrapWidth) {
   const parts = graphs.map((g) => SN.regionGeometry(g));
   const forward = parts.find((p) => p.region === "forward");
   if (forward && ix) for (const p of parts) if (p !== forward) p.dy = SN.mirrorOffset(ix, p, forward);
@@ -89,7 +94,76 @@ SN.geometry = function geometry(graphs, across, ix) {
   const plan = SN.planAcross(SN.assemble(parts, parts.map(() => 60)), bundles, home, parts.length);
   const gaps = plan.gutters.map((g) => Math.max(GUTTER_PAD * 2 + g.labelRoom + LANE * g.lanes, 56));
   const geo = SN.assemble(parts, gaps);
+  if (parts.length > 1 && geo.width > (wrapWidth ?? Infinity)) {
+    parts.forEach((p) => { p.dy = 0; });
+    return SN.stackedGeometry(parts, bundles, home);
+  }
   SN.routeAcross(geo, plan, parts);
+  geo.arrangement = "side by side";
+  return geo;
+};
+
+const ROW_GAP = 36;  // between two stacked regions: the lower one's title, the bus's turns
+
+// The regions one under the other (each at the left), the bundles joining two of them
+// out of their source box's right side, along a lane of the bus right of the regions,
+// into their target box's right side: one lane per target box (the bundles into one box
+// share it), lanes whose spans do not overlap shared. The counts stand left of the bus.
+SN.stackedGeometry = function stackedGeometry(parts, bundles, home) {
+  let top = 0, right = 0;
+  for (const p of parts) { p.dx = 0; p.dy = top; top += p.h + ROW_GAP; right = Math.max(right, p.w); }
+  const boxes = new Map(), frames = new Map(), edges = [], regions = [];
+  for (const p of parts) {
+    for (const [id, r] of p.boxes) boxes.set(id, shifted(r, 0, p.dy));
+    for (const [id, r] of p.frames) frames.set(id, shifted(r, 0, p.dy));
+    for (const e of p.edges) {
+      edges.push({ ...e, points: e.points.map((q) => ({ x: q.x, y: q.y + p.dy })), labels: e.labels.map((l) => shifted(l, 0, p.dy)) });
+    }
+    regions.push({ region: p.region, x: 0, y: p.dy, w: p.w, h: p.h });
+  }
+  const geo = { boxes, frames, edges, regions, width: Math.max(right, 1), height: Math.max(top - ROW_GAP, 1), arrangement: "stacked" };
+  // Each bundle's lines leave (enter) a box's right side spread over its height.
+  const sides = new Map();
+  const mark = (key, token, y) => { if (!sides.has(key)) sides.set(key, new Map()); sides.get(key).set(token, y); };
+  const plans = bundles.map((b) => ({ b, s: boxes.get(b.src), d: boxes.get(b.dst), label: `\u00d7${b.count}` }));
+  for (const p of plans) { mark("out:" + p.b.src, p, p.d.y); mark("in:" + p.b.dst, p.b.dst, p.s.y); }
+  const sideY = (key, token, r) => {
+    const list = [...sides.get(key)].sort((m, n) => m[1] - n[1]).map((m) => m[0]);
+    return r.y + (r.h * (list.indexOf(token) + 1)) / (list.length + 1);
+  };
+  // The labels of one source's bundles side by side, left of the bus.
+  let labelRoom = 0;
+  const bySource = new Map();
+  for (const p of plans) { if (!bySource.has(p.b.src)) bySource.set(p.b.src, []); bySource.get(p.b.src).push(p); }
+  for (const list of bySource.values()) {
+    let room = 0;
+    for (const p of list.sort((m, n) => m.d.y - n.d.y)) { p.labelOffset = room; room += p.label.length * CHAR + 6; }
+    labelRoom = Math.max(labelRoom, room + 4);
+  }
+  const trunks = new Map();  // target box -> its span along the bus
+  for (const p of plans) {
+    p.ys = sideY("out:" + p.b.src, p, p.s); p.yd = sideY("in:" + p.b.dst, p.b.dst, p.d);
+    const t = trunks.get(p.b.dst) || { lo: Infinity, hi: -Infinity };
+    t.lo = Math.min(t.lo, p.ys - 30, p.yd - 30); t.hi = Math.max(t.hi, p.ys + 30, p.yd + 30);
+    trunks.set(p.b.dst, t);
+  }
+  const ends = [];
+  for (const [, t] of [...trunks].sort((m, n) => m[1].lo - n[1].lo)) {  // the fewest lanes
+    let lane = ends.findIndex((end) => end < t.lo);
+    if (lane < 0) { lane = ends.length; ends.push(0); }
+    ends[lane] = t.hi; t.lane = lane;
+  }
+  const bus = right + GUTTER_PAD + labelRoom;
+  for (const p of plans) {
+    const x = bus + LANE * trunks.get(p.b.dst).lane, skip = new Set([p.b.src, p.b.dst]);
+    const head = SN.sideRoute(geo, p.s, p.ys, true, x, skip);
+    const tail = SN.sideRoute(geo, p.d, p.yd, true, x, skip).reverse();
+    const points = [...head, ...tail];
+    const y = head[head.length - 1].y;
+    geo.edges.push({ id: "across:" + p.b.id, src: p.b.src, dst: p.b.dst, across: true, count: p.b.count, type: p.b.type,
+      points, labels: [{ text: p.label, x: right + 4 + p.labelOffset, y: y - 15, w: p.label.length * CHAR, h: 14 }] });
+  }
+  geo.width = bus + LANE * Math.max(ends.length, 1) + GUTTER_PAD;
   return geo;
 };
 
@@ -217,4 +291,33 @@ SN.routeAcross = function routeAcross(geo, { plans, gutters }, parts) {
       points, labels: [{ text: p.label, x: labelX, y: y - 15, w: p.label.length * CHAR, h: 14 }] });
   }
   if (corridors.size) geo.height = below + LANE * corridors.size + 8;
+};
+
+// A drawn geometry as plain JSON (the saved state keeps the live view's layout: the saved
+// view opens at the positions the live one had, ELK not being saved) and back.
+const r1 = (v) => Math.round(v * 10) / 10;
+SN.packGeometry = function packGeometry(geo) {
+  const rects = (m) => Object.fromEntries([...m].map(([id, r]) => [id, [r1(r.x), r1(r.y), r1(r.w), r1(r.h), r.region || ""]]));
+  return {
+    width: r1(geo.width), height: r1(geo.height), arrangement: geo.arrangement || "",
+    regions: geo.regions.map((r) => [r.region, r1(r.x), r1(r.y), r1(r.w), r1(r.h)]),
+    boxes: rects(geo.boxes), frames: rects(geo.frames),
+    edges: geo.edges.map((e) => ({ id: e.id, src: e.src, dst: e.dst, across: e.across || false, count: e.count, type: e.type,
+      points: e.points.flatMap((p) => [r1(p.x), r1(p.y)]), labels: e.labels.map((l) => [l.text, r1(l.x), r1(l.y), r1(l.w), r1(l.h)]) })),
+  };
+};
+
+SN.unpackGeometry = function unpackGeometry(data) {
+  const rects = (o) => new Map(Object.entries(o || {}).map(([id, [x, y, w, h, region]]) => [id, { x, y, w, h, region }]));
+  const pairs = (list) => { const out = []; for (let i = 0; i + 1 < list.length; i += 2) out.push({ x: list[i], y: list[i + 1] }); return out; };
+  return {
+    width: data.width, height: data.height, arrangement: data.arrangement,
+    regions: (data.regions || []).map(([region, x, y, w, h]) => ({ region, x, y, w, h })),
+    boxes: rects(data.boxes), frames: rects(data.frames),
+    edges: (data.edges || []).map((e) => {
+      const edge = { ...e, points: pairs(e.points || []), labels: (e.labels || []).map(([text, x, y, w, h]) => ({ text, x, y, w, h })) };
+      if (!e.across) { delete edge.across; delete edge.count; delete edge.type; }
+      return edge;
+    }),
+  };
 };
