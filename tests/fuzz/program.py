@@ -73,10 +73,11 @@ class Program:
         names = ", ".join(self.order[i].name for i in self.outputs)
         return "\n".join(lines + [f"outputs: [{names}]"])
 
-    def build(self, shared: Collection[int] = ()) -> tuple[list, list]:
+    def build(self, shared: Collection[int] = (), free: Collection[int] = ()) -> tuple[list, list]:
         """The symbolic inputs and every value's variable (in ``order``). The inputs at
         the positions ``shared`` are shared variables holding their value instead (not
-        among the symbolic inputs)."""
+        among the symbolic inputs). The steps at the positions ``free`` are fresh inputs
+        of their type and test value instead: a cut there, as written by hand."""
         variables: list[Any] = []
         inputs = []
         for position, item in enumerate(self.order):
@@ -87,6 +88,9 @@ class Program:
                 inputs.append(var)
             else:
                 var = item.build(*(variables[i] for i in item.operands))
+                if position in free:
+                    var = T.tensor(var.dtype, shape=var.type.shape, name=item.name,
+                                   test_value=var.test_value)
             variables.append(var)
         return inputs, variables
 

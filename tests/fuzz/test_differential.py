@@ -35,6 +35,7 @@ import symnb.tensor as T
 from symnb.compile import Mode
 from symnb.compile.debugmode import check_rewrites
 from symnb.core.graph import test_value_memory
+from symnb.errors import DynamicShapeError
 from tests.fuzz.bounds import difference
 from tests.fuzz.graphs import programs
 from tests.fuzz.branch_ops import _choice
@@ -123,6 +124,11 @@ def test_a_random_cut_computes_the_graph_below_it(program, data):
                 and not any(var is other for other in variables[:p])]
     cut = data.draw(st.sets(st.sampled_from(cuttable), max_size=3) if cuttable else st.just(set()),
                     label="cut")
+    # Values an ifelse may have copied into a branch are few among the steps: half the
+    # programs that have one are cut there too.
+    in_a_branch = [p for p in cuttable if p in _in_a_branch(program)]
+    if in_a_branch and data.draw(st.booleans(), label="cut in a branch"):
+        cut = cut | {data.draw(st.sampled_from(in_a_branch), label="cut in a branch at")}
     needed = program.needed(cut)
     arguments = sorted(p for p in needed if p in cut or (p in input_positions and p not in shared))
     next_values = {p: _default_update(variables[p]) for p in shared}
@@ -132,8 +138,6 @@ def test_a_random_cut_computes_the_graph_below_it(program, data):
             variables[p].set_value(program.refs[p])
         f = sn.function([variables[p] for p in arguments], outputs, mode=Mode(optimizer=level),
                         on_unused_input="ignore")
-        if set(cut) & _in_a_branch(program):
-            event("a cut at a value an ifelse branch may hold")
         arrays = [program.refs[p] for p in arguments]
         results = f(*arrays)
         problems = [_problem(program, i, result) for i, result in zip(program.outputs, results)]
@@ -154,6 +158,88 @@ def test_a_random_cut_computes_the_graph_below_it(program, data):
             np.testing.assert_array_equal(
                 variables[p].get_value(), expected,
                 err_msg=f"{program.order[p].name} ({'below' if p in needed else 'above'} the cut)")
+    _check_given_values_are_read(program, variables, shared, cut, arguments, f)
+
+
+@given(programs(), st.data())
+def test_a_cut_inside_an_ifelse_branch_reads_the_value_given(program, data):
+    """A program's output chosen by an ``ifelse`` (against an input of its type): the
+    branch holds copies of the program's steps, and a cut at random steps must reach
+    them. With other values given there, the function equals the same graph built with
+    fresh inputs at the cut, by hand, for both branches."""
+    note(repr(program))
+    output = data.draw(st.sampled_from(program.outputs), label="the output chosen")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _, variables = program.build()
+    # A constant, or a step returning its operand itself, is no place to cut.
+    steps = [p for p in sorted(program.reached([output])) if isinstance(program.order[p], Step)
+             and variables[p].owner is not None and not any(variables[p] is v for v in variables[:p])]
+    if not steps:
+        event("an output with no step")
+        return
+    cut = data.draw(st.sets(st.sampled_from(steps), min_size=1, max_size=2), label="cut")
+    arguments = sorted(p for p in program.needed(cut) if p in cut or isinstance(program.order[p], Input))
+    arguments = [p for p in arguments if p in program.reached([output], cut)]
+    functions = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for free in ((), cut):
+            _, variables = program.build(free=free)
+            chosen = variables[output]
+            c = T.iscalar("c", test_value=np.int32(1))
+            other = T.tensor(chosen.dtype, shape=chosen.type.shape, name="other",
+                             test_value=program.refs[output])
+            picked = sn.ifelse(c, chosen, other)
+            try:
+                functions.append(sn.function([c, other, *(variables[p] for p in arguments)], picked,
+                                             mode=Mode(optimizer=None), on_unused_input="ignore"))
+            except DynamicShapeError:  # a length XLA needs from a branch's operands: refused
+                functions.append(None)
+    if None in functions:
+        assert functions == [None, None], "only one of the two forms was refused"
+        event("a run-time length inside the branch: both refused")
+        return
+    values = [_other_value(program.refs[p]) if p in cut else program.refs[p] for p in arguments]
+    for taken in (1, 0):
+        got, want = (f(taken, _other_value(program.refs[output]), *values) for f in functions)
+        np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64),
+                                   rtol=1e-3, atol=1e-6, equal_nan=True,
+                                   err_msg=f"cut {sorted(cut)}, branch {taken}")
+
+
+def _check_given_values_are_read(program, variables, shared, cut, arguments, f) -> None:
+    """The values given at the cut are the ones computed with (a copy of a cut value in
+    an ifelse branch computing it from above would ignore them): with other values there,
+    the function equals the same graph built with fresh inputs at the cut, by hand."""
+    if not cut:
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _, by_hand = program.build(shared, free=cut)
+    reference = sn.function([by_hand[p] for p in arguments], [by_hand[i] for i in program.outputs],
+                            mode=Mode(optimizer=None), on_unused_input="ignore")
+    values = [_other_value(program.refs[p]) if p in cut else program.refs[p] for p in arguments]
+    for position in shared:  # both read the values the reference started from
+        variables[position].set_value(program.refs[position])
+    expected = reference(*values)
+    results = f(*values)
+    for i, got, want in zip(program.outputs, results, expected):
+        np.testing.assert_allclose(np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64),
+                                   rtol=1e-3, atol=1e-6, equal_nan=True,
+                                   err_msg=f"{program.order[i].name}, cut {sorted(cut)}, other values given")
+    if set(cut) & _in_a_branch(program):
+        event("other values given at a cut an ifelse branch may hold")
+
+
+def _other_value(value: np.ndarray) -> np.ndarray:
+    """A value of the same dtype and shape that differs from ``value`` everywhere."""
+    value = np.asarray(value)
+    if value.dtype == bool:
+        return np.logical_not(value)
+    if value.dtype.kind in "iu":
+        return value ^ np.ones_like(value)
+    return (value + 1).astype(value.dtype)
 
 
 def _in_a_branch(program) -> set[int]:

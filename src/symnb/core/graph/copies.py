@@ -44,7 +44,7 @@ def mark_copy(original: Any, copy: Any) -> None:
 
 
 def replacements_by_origin(pairs: Iterable[tuple[Any, Any]]) -> dict[int, Any]:
-    """``{origin_key(old): new}`` for the replaced variables that have copies (a
-    variable never copied needs no look-up inside inner graphs)."""
-    return {origin_key(old): new for old, new in pairs
-            if old._tag is not None and getattr(old._tag, "origin", None) is not None}
+    """``{origin_key(old): new}``: what an inner graph reads in place of each replaced
+    variable's copies, or of the variable itself (a branch computed from constants only
+    holds the user's own nodes)."""
+    return {origin_key(old): new for old, new in pairs}
