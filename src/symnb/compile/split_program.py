@@ -1,0 +1,263 @@
+"""Lengths known only at run time: a compiled function run as a chain of programs.
+
+XLA compiles for static shapes. A node whose output length depends on values
+(``nonzero`` of a run-time value read by an index, ``x[mask]``, ``Unique``,
+``T.arange(n)`` with ``n`` computed from a large input...) cannot be in the program.
+``sn.function`` then (instead of refusing) splits the graph at those nodes (the *host
+nodes*, :func:`host_nodes`):
+
+1. an XLA program computes the host nodes' inputs from the function's inputs;
+2. the host nodes run on the host with NumPy (their ``perform``, the reference their
+   test values come from), giving arrays of a concrete length;
+3. an XLA program computes the rest (outputs and updates) from the function's inputs
+   and those arrays. A host node fed by another host node makes a longer chain.
+
+A later program sees the lengths as the shapes of its arguments: it is compiled once per
+distinct length (``jax.jit`` keys its executables, and symnb's disk cache its entries,
+by argument shapes). Where padding is exact (``symnb.compile.split_buckets``), the
+arrays are padded to the next power of two and the padding masked out, so a loop whose
+lengths change at every call compiles a handful of programs; otherwise the function
+specializes per length and says so (:attr:`SplitFunction.lengths`, and its profile).
+
+Shared variables are updated by the last program only, and only when the whole chain
+succeeded: a call that fails anywhere leaves them as they were.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from symnb.compile.call import CallSpec
+from symnb.compile.dynamic_shapes import (
+    _clients, _has_runtime_mask, _is_known, _mask_alone, _padding_is_harmless,
+)
+from symnb.compile.plan import FunctionPlan
+from symnb.compile.specialize import HINTS, never_static_reason
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, ancestors, clone_replace, toposort
+from symnb.core.graph.errors import label, node_error
+from symnb.core.graph.op import Op
+from symnb.core.graph.static import known_while_tracing
+from symnb.core.graph.traceback_filter import api_boundary
+from symnb.core.tensor import subtensor as st
+from symnb.lower_xla.registry import static_inputs
+
+__all__ = ["host_nodes", "SplitFunction"]
+
+
+def host_nodes(plan: FunctionPlan) -> list[Apply]:
+    """The nodes of ``plan``'s graph (not of loop bodies or branches) whose output
+    lengths depend on values no program can know while tracing, in execution order.
+
+    A node is decided after the nodes above it: one whose length depends on a host
+    node's output (``x[mask]`` with ``mask`` computed from ``Unique``'s values) is one
+    too. Empty when nothing needs the host."""
+    outputs = list(plan.graph_outputs + plan.update_exprs)
+    nodes = toposort(outputs, plan.inputs)
+    known = known_while_tracing(nodes)
+    clients = _clients(nodes, outputs)
+    program_inputs = list(plan.program_inputs)
+    found: list[Apply] = []
+    host_outputs: set[int] = set()
+    for index, node in enumerate(nodes):
+        if _needs_host(node, Place(node, index, len(nodes), ()), known, clients, program_inputs,
+                       len(plan.inputs), host_outputs):
+            found.append(node)
+            host_outputs.update(id(v) for v in node.outputs)
+    return found
+
+
+def _needs_host(node: Apply, place: Place, known: set[int], clients: dict, program_inputs: list,
+                n_arguments: int, host_outputs: set[int]) -> bool:
+    op = node.op
+    if all(_is_known(v, known) for v in node.inputs):
+        return False  # computed ahead of the program: its lengths are known
+    if op.length_from_values:
+        return True
+    if isinstance(op, (st.Nonzero, st.FlatNonzero)):
+        # Padded in the program where padding is harmless (the index of an increment).
+        return not all(_padding_is_harmless(client, position, node)
+                       for var in node.outputs for client, position in clients.get(id(var), []))
+    if isinstance(op, st.AdvancedSubtensor) and _has_runtime_mask(node, known):
+        return True
+    if isinstance(op, st._IndexOp) and _has_runtime_mask(node, known) and not _mask_alone(node):
+        return True
+    for position, role in _static_inputs_after_cut(node, host_outputs).items():
+        var = node.inputs[position]
+        if _is_known(var, known):
+            continue
+        if any(id(v) in host_outputs for v in ancestors([var])):
+            return True  # a length computed from a host node's values
+        if never_static_reason(var, place, program_inputs, n_arguments, HINTS[role], known):
+            return True
+    return False
+
+
+def _static_inputs_after_cut(node: Apply, host_outputs: set[int]) -> dict[int, str]:
+    """``static_inputs`` of ``node`` as a later program sees it: its inputs computed on
+    the host are arguments there (a read indexed by a ``nonzero`` run on the host takes
+    plain index arrays, which need no value while tracing)."""
+    if not any(id(v) in host_outputs for v in node.inputs):
+        return static_inputs(node.op, node)
+    cut = node.op.make_node(*(_argument_like(v) if id(v) in host_outputs else v
+                              for v in node.inputs))
+    return static_inputs(cut.op, cut)
+
+
+def _runs_on_host(node: Apply) -> bool:
+    """Whether ``node`` can run on the host: it has a NumPy ``perform``, and holds no
+    graph of its own (a loop whose body needs a run-time length is still refused: run
+    on the host, its whole body would run in Python, step by step)."""
+    return type(node.op).perform is not Op.perform and not node.op.inner_graphs
+
+
+class _Stage:
+    """One program of the chain: a function of the arguments and the host values
+    computed before it; ``host`` are the host nodes run on its results."""
+
+    def __init__(self, function: Any, host: Sequence[Apply]) -> None:
+        self.function = function
+        self.host = list(host)
+
+
+class SplitFunction:
+    """A compiled function run as a chain: XLA programs, with the host nodes between
+    them (see the module's docstring). Called like :class:`~symnb.compile.function.Function`.
+
+    ``lengths`` says how each later program is specialized: ``'buckets'`` (padded to the
+    next power of two, the padding masked out) or ``'per length'`` (one program per
+    distinct length), with ``lengths_reason`` saying why buckets could not be used."""
+
+    def __init__(self, plan: FunctionPlan, host: Sequence[Apply], make_function: Any,
+                 mode: Any = None, profile: bool | None = None) -> None:
+        from symnb.compile.split_buckets import bucketed_stage
+
+        self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
+        self.plan = plan
+        self.name = plan.name
+        self.inputs = list(plan.inputs)
+        self.outputs = list(plan.outputs)
+        self.updated_shared = list(plan.updated_shared)
+        self.host_nodes = list(host)
+        self._call_spec = CallSpec(plan)
+        levels = _levels(plan, self.host_nodes)
+        depth = max(levels.values())
+        fresh: dict[Variable, Variable] = {}  # each host output -> the argument standing for it
+        self._stages: list[_Stage] = []
+        common = dict(mode=mode, profile=profile, on_unused_input="ignore", no_default_updates=True)
+        for level in range(1, depth + 1):
+            run = [n for n in self.host_nodes if levels[id(n)] == level]
+            needed = _unique(v for n in run for v in n.inputs if not isinstance(v, Constant))
+            function = make_function(self.inputs + list(fresh.values()),
+                                     clone_replace(needed, dict(fresh)),
+                                     name=self._stage_name(level), **common)
+            self._stages.append(_Stage(function, run))
+            for node in run:
+                for out in node.outputs:
+                    fresh[out] = _argument_like(out)
+            # Where each host node finds its inputs: the stage's outputs, or constants.
+            for node in run:
+                node_inputs = [("constant", v.data) if isinstance(v, Constant)
+                               else ("result", needed.index(v)) for v in node.inputs]
+                self._inputs_of[id(node)] = node_inputs
+        graph = list(plan.graph_outputs + plan.update_exprs)
+        self._host_values = list(fresh)  # host outputs, in the order the last program takes them
+        last, self.lengths, self.lengths_reason = bucketed_stage(
+            graph, fresh, self.inputs, len(plan.graph_outputs), self.updated_shared,
+            make_function, dict(common, name=self._stage_name(depth + 1)))
+        self._last = last
+        self.profile = last.function.profile
+
+    def _stage_name(self, number: int) -> str:
+        return f"{self.name or 'function'} [program {number}]"
+
+    @property
+    def programs(self) -> list[Any]:
+        """The compiled functions of the chain, in the order they run."""
+        return [stage.function for stage in self._stages] + [self._last.function]
+
+    def compiled_programs(self) -> int:
+        """How many XLA programs the chain has traced so far (per argument shape: each
+        distinct length, or bucket, costs one in a later program)."""
+        return sum(getattr(f._program, "traces", 0) for f in self.programs)
+
+    @api_boundary  # the user calls it: errors show the user's line
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        call = self._call_spec
+        arrays = list(call.checks(call.bind(args, kwargs)))
+        values: dict[int, np.ndarray] = {}  # id(host output) -> its array
+        for stage in self._stages:
+            results = stage.function(*arrays, *(values[id(v)] for v in self._fresh_before(stage)))
+            for node in stage.host:
+                values.update(zip(map(id, node.outputs), _perform(node, [
+                    data if kind == "constant" else results[data]
+                    for kind, data in self._inputs_of[id(node)]])))
+        host = [values[id(v)] for v in self._host_values]
+        return self._last.run(arrays, host, call.single)
+
+    def _fresh_before(self, stage: _Stage) -> list[Variable]:
+        """The host outputs a stage takes, in order (those of the stages before it)."""
+        taken = []
+        for earlier in self._stages:
+            if earlier is stage:
+                break
+            taken += [out for node in earlier.host for out in node.outputs]
+        return taken
+
+    def __repr__(self) -> str:
+        return (f"<SplitFunction {self.name or ''}: {len(self.programs)} programs, "
+                f"host nodes {[n.op.display_name() for n in self.host_nodes]}, "
+                f"lengths {self.lengths}>")
+
+
+def _perform(node: Apply, inputs: list[Any]) -> list[np.ndarray]:
+    """``node``'s outputs computed by its NumPy ``perform``; its failure names the
+    node and the user's line that built it."""
+    try:
+        outputs = node.op.perform(node, [np.asarray(v) for v in inputs])
+    except Exception as error:
+        raise node_error(type(error) if isinstance(error, (ValueError, IndexError, TypeError))
+                         else RuntimeError, node,
+                         f"{type(error).__name__} in {node.op.display_name()} (run on the host, "
+                         f"between two compiled programs): {error}",
+                         values=inputs) from None
+    return [np.asarray(v, dtype=out.dtype) for v, out in zip(outputs, node.outputs)]
+
+
+def _levels(plan: FunctionPlan, host: Sequence[Apply]) -> dict[int, int]:
+    """Per host node, its place in the chain: 1 + the most host nodes above it."""
+    is_host = {id(n) for n in host}
+    depth: dict[int, int] = {}
+    levels: dict[int, int] = {}
+    for node in toposort(list(plan.graph_outputs + plan.update_exprs), plan.inputs):
+        above = max((depth.get(id(v), 0) for v in node.inputs), default=0)
+        if id(node) in is_host:
+            levels[id(node)] = above = above + 1
+        for out in node.outputs:
+            depth[id(out)] = above
+    return levels
+
+
+def _argument_like(var: Variable) -> Variable:
+    """A new root variable standing for ``var`` (a host node's output) in the next
+    programs, named after it."""
+    fresh = type(var)(var.type, name=label(var))
+    if var._test_value is not None:
+        fresh._test_value = var._test_value
+    return fresh
+
+
+def _unique(variables: Any) -> list[Variable]:
+    seen: set[int] = set()
+    kept = []
+    for var in variables:
+        if id(var) not in seen:
+            seen.add(id(var))
+            kept.append(var)
+    return kept
+
+
+def can_split(host: Sequence[Apply]) -> bool:
+    """Whether the chain can be made: some host node, each with a NumPy ``perform``."""
+    return bool(host) and all(_runs_on_host(node) for node in host)
