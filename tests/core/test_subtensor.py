@@ -5,7 +5,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph.errors import GraphRuntimeError, TestValueError
+from symnb.core.graph.errors import TestValueError
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.lower_xla.registry import DynamicShapeError
 from symnb.core.graph.basic import toposort

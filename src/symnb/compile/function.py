@@ -36,7 +36,7 @@ from symnb.compile.plan import FunctionPlan, plan_function
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling.stats import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
-from symnb.compile.split_program import SplitFunction, can_split, host_nodes
+from symnb.compile.split_program import split_function
 from symnb.compile.specialize import check_specializable, check_static_values, value_sources
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
@@ -110,10 +110,12 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
                             out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
         except DynamicShapeError:
             # A length known only at run time: a chain of programs, when the graph splits.
-            host = host_nodes(plan)
-            if not can_split(host) or in_shardings is not None or out_shardings is not None:
+            split = None
+            if in_shardings is None and out_shardings is None and mesh is None:
+                split = split_function(plan, function, mode=mode, profile=profile)
+            if split is None:
                 raise
-            return SplitFunction(plan, host, function, mode=mode, profile=profile)
+            return split
 
 
 #: What a call may replace after construction, under ``Function._state_lock``: the

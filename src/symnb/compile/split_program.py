@@ -31,7 +31,7 @@ import numpy as np
 
 from symnb.compile.call import CallSpec
 from symnb.compile.dynamic_shapes import (
-    _clients, _has_runtime_mask, _is_known, _mask_alone, _padding_is_harmless,
+    _has_runtime_mask, _is_known, _mask_alone,
 )
 from symnb.compile.plan import FunctionPlan
 from symnb.compile.specialize import HINTS, never_static_reason
@@ -41,34 +41,134 @@ from symnb.core.graph.op import Op
 from symnb.core.graph.static import known_while_tracing
 from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.tensor import subtensor as st
+from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.shape import DimShuffle
+from symnb.core.tensor import subtensor_index as si
 from symnb.lower_xla.registry import static_inputs
 
-__all__ = ["host_nodes", "SplitFunction"]
+__all__ = ["split_function", "host_nodes", "SplitFunction"]
 
 
-def host_nodes(plan: FunctionPlan) -> list[Apply]:
-    """The nodes of ``plan``'s graph (not of loop bodies or branches) whose output
-    lengths depend on values no program can know while tracing, in execution order.
+def split_function(plan: FunctionPlan, make_function: Any, mode: Any = None,
+                   profile: bool | None = None) -> "SplitFunction | None":
+    """``plan`` compiled as a chain of programs, or None when its graph does not split
+    (no host node, or one that cannot run on the host: the refusal then stands)."""
+    graph = masks_as_nonzero(list(plan.graph_outputs + plan.update_exprs), plan.inputs)
+    host = host_nodes(plan, graph)
+    if not host or not all(_runs_on_host(node) for node in host):
+        return None
+    return SplitFunction(plan, graph, host, make_function, mode=mode, profile=profile)
+
+
+def masks_as_nonzero(outputs: list[Variable], inputs: Sequence[Variable]) -> list[Variable]:
+    """``outputs`` with each ``x[mask]`` and ``set/inc_subtensor(x[mask], y)`` of a
+    run-time mask (the mask alone) indexed by ``mask.nonzero()`` instead, as NumPy
+    defines it: the host then computes the indices only (``x`` stays on the device),
+    the read and its gradient's increment share them, and their padding is exact
+    (``split_buckets``)."""
+    nodes = toposort(outputs, inputs)
+    known = known_while_tracing(nodes)
+    nonzero: dict[Any, list[Variable]] = {}  # a mask's signature -> its indices
+    signatures: dict[int, Any] = {}
+    replace: dict[Variable, Variable] = {}
+    for node in nodes:
+        op = node.op
+        if not (isinstance(op, (st.AdvancedSubtensor, st.AdvancedIncSubtensor))
+                and len(op.idx_list) == 1 and _has_runtime_mask(node, known)):
+            continue
+        mask = node.inputs[-1]
+        key = _signature(mask, signatures)  # x[x > 0] written twice: one length
+        if key not in nonzero:
+            found = st.Nonzero().make_node(mask)
+            found.site = node.site
+            nonzero[key] = found.outputs
+        indices = nonzero[key]
+        arrays = (si.ARRAY,) * len(indices)
+        if isinstance(op, st.AdvancedSubtensor):
+            made = st.AdvancedSubtensor(arrays).make_node(node.inputs[0], *indices)
+        else:
+            made = st.AdvancedIncSubtensor(arrays, op.set_instead_of_inc).make_node(
+                node.inputs[0], node.inputs[1], *indices)
+        made.site = node.site
+        replace[node.outputs[0]] = made.outputs[0]
+    if not replace:
+        return outputs
+    # Replaced from the outputs down: a rewritten read may read another one.
+    return _replace_all(outputs, replace)
+
+
+#: Ops computing the same value from the same inputs, with no effect nor draw: two masks
+#: built alike by them are one mask.
+_PURE = (Elemwise, DimShuffle, st.Subtensor)
+
+
+def _signature(var: Variable, memo: dict[int, Any]) -> Any:
+    """A key equal for variables computed alike (the same pure ops on the same roots
+    and equal constants)."""
+    if id(var) in memo:
+        return memo[id(var)]
+    if isinstance(var, Constant):
+        data = np.asarray(var.data)
+        key: Any = ("constant", str(data.dtype), data.shape, data.tobytes())
+    elif var.owner is None or not isinstance(var.owner.op, _PURE):
+        key = ("variable", id(var))
+    else:
+        node = var.owner
+        key = (type(node.op), node.op._props(), var.index,
+               tuple(_signature(v, memo) for v in node.inputs))
+    memo[id(var)] = key
+    return key
+
+
+def _replace_all(outputs: list[Variable], replace: dict[Variable, Variable]) -> list[Variable]:
+    """``clone_replace`` where the replacements' own inputs are replaced too."""
+    mapping: dict[int, Variable] = {}
+    by_id = {id(k): v for k, v in replace.items()}
+    for node in toposort(outputs):
+        inputs = [mapping.get(id(v), v) for v in node.inputs]
+        outs = node.outputs
+        if any(a is not b for a, b in zip(inputs, node.inputs)):
+            made = node.op.make_node(*inputs)
+            made.site = node.site
+            for old, new in zip(outs, made.outputs):
+                new.name = old.name
+                mapping[id(old)] = new
+        for out in outs:
+            if id(out) in by_id:
+                target = by_id[id(out)]
+                target_node = target.owner
+                inputs = [mapping.get(id(v), v) for v in target_node.inputs]
+                if all(a is b for a, b in zip(inputs, target_node.inputs)):
+                    mapping[id(out)] = target
+                    continue
+                made = target_node.op.make_node(*inputs)
+                made.site = target_node.site
+                mapping[id(out)] = made.outputs[target.index]
+    return [mapping.get(id(v), v) for v in outputs]
+
+
+def host_nodes(plan: FunctionPlan, outputs: list[Variable]) -> list[Apply]:
+    """The nodes of the graph of ``outputs`` (``plan``'s, not of loop bodies or
+    branches) whose output lengths depend on values no program can know while tracing,
+    in execution order.
 
     A node is decided after the nodes above it: one whose length depends on a host
     node's output (``x[mask]`` with ``mask`` computed from ``Unique``'s values) is one
     too. Empty when nothing needs the host."""
-    outputs = list(plan.graph_outputs + plan.update_exprs)
     nodes = toposort(outputs, plan.inputs)
     known = known_while_tracing(nodes)
-    clients = _clients(nodes, outputs)
     program_inputs = list(plan.program_inputs)
     found: list[Apply] = []
     host_outputs: set[int] = set()
     for index, node in enumerate(nodes):
-        if _needs_host(node, Place(node, index, len(nodes), ()), known, clients, program_inputs,
+        if _needs_host(node, Place(node, index, len(nodes), ()), known, program_inputs,
                        len(plan.inputs), host_outputs):
             found.append(node)
             host_outputs.update(id(v) for v in node.outputs)
     return found
 
 
-def _needs_host(node: Apply, place: Place, known: set[int], clients: dict, program_inputs: list,
+def _needs_host(node: Apply, place: Place, known: set[int], program_inputs: list,
                 n_arguments: int, host_outputs: set[int]) -> bool:
     op = node.op
     if all(_is_known(v, known) for v in node.inputs):
@@ -76,9 +176,9 @@ def _needs_host(node: Apply, place: Place, known: set[int], clients: dict, progr
     if op.length_from_values:
         return True
     if isinstance(op, (st.Nonzero, st.FlatNonzero)):
-        # Padded in the program where padding is harmless (the index of an increment).
-        return not all(_padding_is_harmless(client, position, node)
-                       for var in node.outputs for client, position in clients.get(id(var), []))
+        # Its padding in a program would be harmless as the index of an increment, but the
+        # function splits anyway: on the host, the increment may share the length of a read.
+        return True
     if isinstance(op, st.AdvancedSubtensor) and _has_runtime_mask(node, known):
         return True
     if isinstance(op, st._IndexOp) and _has_runtime_mask(node, known) and not _mask_alone(node):
@@ -129,8 +229,11 @@ class SplitFunction:
     next power of two, the padding masked out) or ``'per length'`` (one program per
     distinct length), with ``lengths_reason`` saying why buckets could not be used."""
 
-    def __init__(self, plan: FunctionPlan, host: Sequence[Apply], make_function: Any,
-                 mode: Any = None, profile: bool | None = None) -> None:
+    def __init__(self, plan: FunctionPlan, graph: list[Variable], host: Sequence[Apply],
+                 make_function: Any, mode: Any = None, profile: bool | None = None) -> None:
+        """``graph``: the outputs, then the new values of the updated shared variables
+        (``plan``'s, reads by a mask as reads by its ``nonzero``); ``host``: the nodes run
+        on the host (:func:`host_nodes`); ``make_function``: ``sn.function``."""
         from symnb.compile.split_buckets import bucketed_stage
 
         self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
@@ -141,8 +244,9 @@ class SplitFunction:
         self.updated_shared = list(plan.updated_shared)
         self.host_nodes = list(host)
         self._call_spec = CallSpec(plan)
-        levels = _levels(plan, self.host_nodes)
+        levels = _levels(graph, plan.inputs, self.host_nodes)
         depth = max(levels.values())
+        self._count = depth + 1
         fresh: dict[Variable, Variable] = {}  # each host output -> the argument standing for it
         self._stages: list[_Stage] = []
         common = dict(mode=mode, profile=profile, on_unused_input="ignore", no_default_updates=True)
@@ -161,16 +265,16 @@ class SplitFunction:
                 node_inputs = [("constant", v.data) if isinstance(v, Constant)
                                else ("result", needed.index(v)) for v in node.inputs]
                 self._inputs_of[id(node)] = node_inputs
-        graph = list(plan.graph_outputs + plan.update_exprs)
         self._host_values = list(fresh)  # host outputs, in the order the last program takes them
         last, self.lengths, self.lengths_reason = bucketed_stage(
-            graph, fresh, self.inputs, len(plan.graph_outputs), self.updated_shared,
+            graph, fresh, _length_groups(self.host_nodes), self.inputs, len(plan.graph_outputs), self.updated_shared,
             make_function, dict(common, name=self._stage_name(depth + 1)))
         self._last = last
         self.profile = last.function.profile
 
     def _stage_name(self, number: int) -> str:
-        return f"{self.name or 'function'} [program {number}]"
+        """How messages name program ``number`` of the chain."""
+        return f"{self.name or 'split function'}, program {number} of {self._count}"
 
     @property
     def programs(self) -> list[Any]:
@@ -225,18 +329,42 @@ def _perform(node: Apply, inputs: list[Any]) -> list[np.ndarray]:
     return [np.asarray(v, dtype=out.dtype) for v, out in zip(outputs, node.outputs)]
 
 
-def _levels(plan: FunctionPlan, host: Sequence[Apply]) -> dict[int, int]:
+def _levels(graph: list[Variable], inputs: Sequence[Variable],
+            host: Sequence[Apply]) -> dict[int, int]:
     """Per host node, its place in the chain: 1 + the most host nodes above it."""
     is_host = {id(n) for n in host}
     depth: dict[int, int] = {}
     levels: dict[int, int] = {}
-    for node in toposort(list(plan.graph_outputs + plan.update_exprs), plan.inputs):
+    for node in toposort(graph, inputs):
         above = max((depth.get(id(v), 0) for v in node.inputs), default=0)
         if id(node) in is_host:
             levels[id(node)] = above = above + 1
         for out in node.outputs:
             depth[id(out)] = above
     return levels
+
+
+def _length_groups(host: Sequence[Apply]) -> list[list[Variable]]:
+    """The host outputs whose first axis has a run-time length, grouped by length: the
+    outputs of one ``nonzero`` have one; ``Unique``'s values, first indices and counts
+    one (its inverse has the input's size); any other output its own."""
+    groups = []
+    for node in host:
+        outputs = [v for v in node.outputs if v.ndim > 0 and v.type.shape[0] is None]
+        if isinstance(node.op, (st.Nonzero, st.FlatNonzero)):
+            groups.append(outputs)
+            continue
+        if getattr(node.op, "return_inverse", False) and node.op.length_from_values:
+            inverse = node.outputs[1 + node.op.return_index]
+            groups.append([inverse] if any(inverse is v for v in outputs) else [])
+            outputs = [v for v in outputs if v is not inverse]
+            groups.append(outputs)
+            continue
+        if node.op.length_from_values:
+            groups.append(outputs)
+            continue
+        groups += [[v] for v in outputs]
+    return [g for g in groups if g]
 
 
 def _argument_like(var: Variable) -> Variable:
@@ -257,7 +385,3 @@ def _unique(variables: Any) -> list[Variable]:
             kept.append(var)
     return kept
 
-
-def can_split(host: Sequence[Apply]) -> bool:
-    """Whether the chain can be made: some host node, each with a NumPy ``perform``."""
-    return bool(host) and all(_runs_on_host(node) for node in host)

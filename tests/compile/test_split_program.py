@@ -1,0 +1,195 @@
+"""compile/split_program.py and split_buckets.py: a length known only at run time
+splits the compiled function into programs with NumPy between them; the last program
+is compiled per length bucket where padding is exact, else per length."""
+
+import numpy as np
+import pytest
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.compile.split_buckets import bucket
+from symnb.compile.split_program import SplitFunction
+
+RNG = np.random.default_rng(39)
+
+
+def _vector(n, rng=RNG):
+    return rng.standard_normal(n).astype("float32")
+
+
+def test_masked_mean_matches_numpy_and_buckets_its_lengths():
+    x = T.vector("x")
+    f = sn.function([x], x[x > 0].mean())
+    assert isinstance(f, SplitFunction)
+    assert f.lengths == "buckets", f.lengths_reason
+    seen_lengths, seen_buckets = set(), set()
+    for threshold in np.linspace(-2.0, 2.0, 12):
+        values = _vector(100) - np.float32(threshold)
+        np.testing.assert_allclose(f(values), values[values > 0].mean(), rtol=1e-5)
+        seen_lengths.add(int((values > 0).sum()))
+        seen_buckets.add(bucket(int((values > 0).sum())))
+    # The mean's program is compiled per bucket, not per length.
+    assert len(seen_lengths) > len(seen_buckets)
+    assert f.programs[-1]._program.traces == len(seen_buckets)
+    assert f.compiled_programs() == 1 + len(seen_buckets)
+
+
+def test_a_mask_length_changing_at_every_call_compiles_a_handful_of_programs():
+    x = T.vector("x", shape=(256,))
+    f = sn.function([x], [x[x > 0.5].sum(), x[x > 0.5].max()])
+    lengths = set()
+    for _ in range(40):
+        values = _vector(256)
+        lengths.add(int((values > 0.5).sum()))
+        total, largest = f(values)
+        np.testing.assert_allclose(total, values[values > 0.5].sum(), rtol=1e-5)
+        assert largest == values[values > 0.5].max()
+    assert len(lengths) > 10  # the lengths did change...
+    assert f.compiled_programs() <= 1 + 4  # ...but a few buckets cover them (both masks: one group each)
+
+
+def test_gradient_through_a_boolean_mask_by_finite_differences():
+    x = T.dvector("x")
+    cost = (x[x > 0] ** 2).mean() + x[(x > 0).nonzero()].sum()
+    g = T.grad(cost, x)
+    f = sn.function([x], [cost, g])
+    assert f.lengths == "buckets", f.lengths_reason
+    values = np.array([0.5, -1.0, 2.0, 3.0, -0.25, 1.5])
+
+    def numpy_cost(v):
+        kept = v[v > 0]
+        return (kept ** 2).mean() + kept.sum()
+
+    cost_value, grad_value = f(values)
+    np.testing.assert_allclose(cost_value, numpy_cost(values))
+    eps = 1e-6
+    numeric = [(numpy_cost(values + eps * e) - numpy_cost(values - eps * e)) / (2 * eps)
+               for e in np.eye(len(values))]
+    np.testing.assert_allclose(grad_value, numeric, rtol=1e-6, atol=1e-8)
+
+
+def test_nonzero_read_is_cut_to_its_real_length():
+    x = T.matrix("x")
+    m = T.matrix("m")
+    f = sn.function([x, m], x[(m > 0).nonzero()] * 3)
+    for shape in ((2, 3), (5, 4)):
+        xv, mv = _vector(shape[0] * shape[1]).reshape(shape), _vector(shape[0] * shape[1]).reshape(shape)
+        result = f(xv, mv)
+        np.testing.assert_allclose(result, xv[(mv > 0).nonzero()] * 3, rtol=1e-6)
+        assert result.shape == (int((mv > 0).sum()),)
+
+
+def test_unique_with_counts_index_and_inverse():
+    x = T.lvector("x")
+    values, index, inverse, counts = T.extra_ops.Unique(True, True, True)(x)
+    f = sn.function([x], [values * 10, index, inverse, counts, counts.sum()])
+    data = np.array([3, 1, 3, 7, 1, 1, 9])
+    expected = np.unique(data, return_index=True, return_inverse=True, return_counts=True)
+    got = f(data)
+    np.testing.assert_array_equal(got[0], expected[0] * 10)
+    for result, reference in zip(got[1:4], expected[1:]):
+        np.testing.assert_array_equal(result, reference.reshape(-1))
+    assert got[4] == len(data)
+    # Theano's default: the values only; as a test value too.
+    y = T.vector("y", test_value=np.array([2.0, 2.0, 1.0], "float32"))
+    unique = T.extra_ops.Unique()(y)
+    np.testing.assert_array_equal(unique.test_value, [1.0, 2.0])
+    np.testing.assert_array_equal(sn.function([y], unique)(np.array([5, 4, 5], "float32")), [4, 5])
+
+
+def test_arange_of_a_value_computed_at_run_time():
+    x = T.vector("x")
+    n = T.cast(x.sum(), "int64")
+    f = sn.function([x], [T.arange(n) * 2, T.arange(n).sum()])
+    for total in (0, 3, 11):
+        values = np.array([total, 0.0], "float32")
+        doubled, summed = f(values)
+        np.testing.assert_array_equal(doubled, np.arange(total) * 2)
+        assert summed == np.arange(total).sum()
+
+
+def test_boolean_mask_set_and_inc_subtensor_of_values_of_the_masked_length():
+    x = T.vector("x")
+    mask = x > 0
+    kept = x[mask]
+    f = sn.function([x], [T.set_subtensor(kept, kept * 2 - kept.mean()),
+                          T.inc_subtensor(x[mask], T.arange(kept.shape[0]).astype("float32"))])
+    assert f.lengths == "buckets", f.lengths_reason
+    for n in (5, 12, 13):
+        values = _vector(n)
+        values[0] = 1.0  # never an empty mask: NumPy's mean of nothing is NaN with a warning
+        positive = values > 0
+        expected_set = values.copy()
+        expected_set[positive] = values[positive] * 2 - values[positive].mean()
+        expected_inc = values.copy()
+        expected_inc[positive] += np.arange(positive.sum())
+        got_set, got_inc = f(values)
+        np.testing.assert_allclose(got_set, expected_set, rtol=1e-6)
+        np.testing.assert_allclose(got_inc, expected_inc, rtol=1e-6)
+
+
+def test_a_graph_padding_cannot_serve_specializes_per_length_and_says_why():
+    x = T.vector("x")
+    kept = x[x > 0]
+    f = sn.function([x], T.sort(kept)[::-1][:2])  # a sort would see the padded rows
+    assert f.lengths == "per length"
+    assert "Sort" in f.lengths_reason and "test_split_program.py" in f.lengths_reason
+    values = np.array([3.0, -1.0, 2.0, 5.0], "float32")
+    np.testing.assert_array_equal(f(values), [5.0, 3.0])
+
+
+def test_shared_variables_are_updated_after_the_whole_chain_only():
+    w = sn.shared(np.float32(1.0), name="w")
+    x = T.vector("x")
+    kept = x[x > 0]
+    # The host reshape fails when the kept count is odd: the update must not happen.
+    pairs = T.reshape(kept, (-1, 2))
+    f = sn.function([x], pairs.sum(), updates=[(w, w + kept.sum())])
+    values = np.array([1.0, -2.0, 3.0], "float32")
+    assert f(values) == 4.0
+    assert w.get_value() == 5.0
+    with pytest.raises(ValueError) as failure:
+        f(np.array([1.0, 2.0, 3.0], "float32"))
+    assert "test_split_program.py" in str(failure.value)  # the user's line
+    assert w.get_value() == 5.0
+
+
+def test_refusals_inside_a_loop_body_stay():
+    m = T.matrix("m")
+    sums, _ = sn.scan(lambda row: row[row.nonzero()].sum(), sequences=[m])
+    with pytest.raises(sn.DynamicShapeError, match="row.nonzero"):
+        sn.function([m], sums)
+
+
+def test_keywords_defaults_and_single_outputs_are_the_function_s():
+    x = T.vector("x")
+    scale = T.scalar("scale")
+    f = sn.function([x, sn.In(scale, value=2.0)], x[x > 0] * scale)
+    values = np.array([1.0, -1.0, 4.0], "float32")
+    np.testing.assert_array_equal(f(values), [2.0, 8.0])
+    np.testing.assert_array_equal(f(x=values, scale=3.0), [3.0, 12.0])
+    assert isinstance(f(values), np.ndarray)
+
+
+def test_a_mask_written_twice_alike_is_one_length():
+    x = T.vector("x")
+    f = sn.function([x], T.set_subtensor(x[x > 0], x[x > 0] * 2))
+    assert len(f.host_nodes) == 1 and f.lengths == "buckets", f.lengths_reason
+    values = np.array([1.0, -2.0, 3.0, 0.5, 4.0], "float32")
+    np.testing.assert_array_equal(f(values), np.where(values > 0, values * 2, values))
+
+
+def test_reductions_over_padded_rows_of_a_matrix():
+    x = T.matrix("x")
+    rows = x[x[:, 0] > 0]
+    f = sn.function([x], [rows.sum(axis=0), rows.max(axis=0), rows.min(), rows.prod(axis=0),
+                          rows.mean(axis=0), rows.sum(axis=1) * 2, (rows > 1).any(), rows.shape[0]])
+    assert f.lengths == "buckets", f.lengths_reason
+    for n in (4, 9):
+        values = RNG.standard_normal((n, 3)).astype("float32")
+        values[0, 0] = 1.0
+        kept = values[values[:, 0] > 0]
+        expected = [kept.sum(axis=0), kept.max(axis=0), kept.min(), kept.prod(axis=0),
+                    kept.mean(axis=0), kept.sum(axis=1) * 2, (kept > 1).any(), len(kept)]
+        for got, reference in zip(f(values), expected, strict=True):
+            np.testing.assert_allclose(got, reference, rtol=1e-5)
