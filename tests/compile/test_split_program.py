@@ -31,21 +31,27 @@ def test_masked_mean_matches_numpy_and_buckets_its_lengths():
     # The mean's program is compiled per bucket, not per length.
     assert len(seen_lengths) > len(seen_buckets)
     assert f.programs[-1]._program.traces == len(seen_buckets)
-    assert f.compiled_programs() == 1 + len(seen_buckets)
+    # x > 0 is computed in NumPy: no program of its own.
+    assert f.compiled_programs() == len(seen_buckets)
 
 
 def test_a_mask_length_changing_at_every_call_compiles_a_handful_of_programs():
     x = T.vector("x", shape=(256,))
-    f = sn.function([x], [x[x > 0.5].sum(), x[x > 0.5].max()])
+    scale = sn.shared(np.float32(2.0), name="scale")  # the mask needs a program of its own
+    mask = x * scale > 0.5
+    f = sn.function([x], [x[mask].sum(), x[mask].max()])
+    assert len(f.programs) == 2
     lengths = set()
     for _ in range(40):
         values = _vector(256)
-        lengths.add(int((values > 0.5).sum()))
+        reference = values[values * 2 > 0.5]
+        lengths.add(len(reference))
         total, largest = f(values)
-        np.testing.assert_allclose(total, values[values > 0.5].sum(), rtol=1e-5)
-        assert largest == values[values > 0.5].max()
+        np.testing.assert_allclose(total, reference.sum(), rtol=1e-4)
+        assert largest == reference.max()
     assert len(lengths) > 10  # the lengths did change...
-    assert f.compiled_programs() <= 1 + 4  # ...but a few buckets cover them (both masks: one group each)
+    buckets = {bucket(n) for n in lengths}
+    assert f.compiled_programs() == 1 + len(buckets) <= 1 + 4  # ...a few buckets cover them
 
 
 def test_gradient_through_a_boolean_mask_by_finite_differences():

@@ -34,7 +34,9 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor import reduction as red
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
-from symnb.core.tensor.alloc import Arange, arange
+from symnb.core.tensor.alloc import Alloc, Arange, arange
+from symnb.core.tensor.blas import Contraction
+from symnb.core.tensor.nnet import _Normalize
 from symnb.core.tensor.broadcast import BroadcastLike, SumToShape
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.join import stack
@@ -145,6 +147,8 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
     roots = list(fresh.values())
     from_lengths = {id(v) for v in lengths}  # values computed from a real length
     shape_of: dict[int, int] = {}  # id(the shape of a padded value) -> its group
+    padded_shape: dict[int, Variable] = {}  # id(that shape) -> the padded value's shape
+    counting: set[int] = set()  # arange(real length), padded: row numbers
     for node in toposort(outputs, roots):
         inputs = [new.get(id(v), v) for v in node.inputs]
         padded = [group_of.get(id(v)) for v in inputs]
@@ -160,6 +164,14 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
             made.site = node.site
             new[id(node.outputs[0])] = made.outputs[0]
             group_of[id(made.outputs[0])] = counted
+            counting.add(id(made.outputs[0]))
+            continue
+        if isinstance(node.op, Alloc) and id(inputs[1]) in shape_of \
+                and id(inputs[0]) not in from_lengths:  # zeros like a padded value
+            made = node.op.make_node(inputs[0], padded_shape[id(inputs[1])])
+            made.site = node.site
+            new[id(node.outputs[0])] = made.outputs[0]
+            group_of[id(made.outputs[0])] = shape_of[id(inputs[1])]
             continue
         for position in static_inputs(node.op, node):
             if id(inputs[position]) in from_lengths:
@@ -175,9 +187,10 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
             if length_values:
                 from_lengths.update(id(v) for v in results)
             continue
-        results, group = _padded_node(node, inputs, padded, real_rows, lengths)
+        results, group = _padded_node(node, inputs, padded, real_rows, lengths, counting)
         if isinstance(node.op, Shape):
             shape_of[id(results[0])] = group
+            padded_shape[id(results[0])] = node.op.make_node(inputs[0]).outputs[0]
             group = None
         if length_values or isinstance(node.op, (Shape, ShapeI, red.Mean)):
             from_lengths.update(id(v) for v in results)
@@ -195,7 +208,7 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
 
 
 def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], real_rows: Any,
-                 lengths: list[Variable]) -> tuple[list[Variable], int | None]:
+                 lengths: list[Variable], counting: set[int]) -> tuple[list[Variable], int | None]:
     """The outputs of ``node`` on ``inputs``, some with padded rows (``padded``: the
     group of each input, or None); and the group of the padded outputs (None: none)."""
     op = node.op
@@ -248,6 +261,14 @@ def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], 
             (group if 0 not in op.reduced_axes(inputs[0].ndim) else None)
     if isinstance(op, st.AdvancedSubtensor) and padded[0] is None and _leading_arrays(op, padded):
         return built(op, *inputs), group
+    if isinstance(op, (st.AdvancedSubtensor, st.AdvancedIncSubtensor)) and padded[0] is not None \
+            and _leading_arrays(op, [None] + padded[1:]) and id(inputs[op.n_values]) in counting:
+        # x[arange(n), i] of padded rows (a cross-entropy): row r reads (or adds to) row r
+        return built(op, *inputs), group
+    if isinstance(op, Contraction):
+        return _padded_contraction(node, inputs, padded, group, real_rows, built)
+    if isinstance(op, _Normalize) and 0 not in op.axis:  # softmax of each row
+        return built(op, *inputs), group
     if isinstance(op, st.AdvancedIncSubtensor) and padded[0] is None \
             and _leading_arrays(op, padded):
         x, y, *index = inputs
@@ -260,6 +281,22 @@ def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], 
         return built(op, x, y, *index), None
     raise _NotExact(node, f"reads a value of a run-time length ({type(op).__name__} is not "
                           f"made exact on padded rows)")
+
+
+def _padded_contraction(node: Apply, inputs: list[Variable], padded: list[int | None],
+                        group: int, real_rows: Any, built: Any) -> tuple[list[Variable], int | None]:
+    """A dot product with padded rows: rows of a free first axis stay rows; a sum over
+    the padded axis of both (a weight's gradient) reads the padded rows as zeros."""
+    x, y = inputs
+    ax, ay = node.op.contracted(x.ndim, y.ndim)
+    if padded[0] is not None and padded[1] is None and 0 not in ax:
+        return built(node.op, x, y), group
+    if padded[0] is not None and padded[1] is not None and (0, 0) in zip(ax, ay):
+        x = m.switch(real_rows(group, x, x.ndim), x, m.cast(0, x.dtype))
+        y = m.switch(real_rows(group, y, y.ndim), y, m.cast(0, y.dtype))
+        return built(node.op, x, y), None  # the padded axis is summed over
+    raise _NotExact(node, "multiplies a value of a run-time length along an axis it cannot "
+                          "mask")
 
 
 def _counting(node: Apply, inputs: list[Variable], lengths: list[Variable]) -> int | None:

@@ -221,6 +221,40 @@ class _Stage:
         self.host = list(host)
 
 
+class _NumpyPrelude:
+    """A first part computed in NumPy: a few elementwise operations on the arguments
+    (``labels >= 0``, ``x > 0``), where a program would cost a dispatch and two
+    transfers for the work of a loop over the array."""
+
+    #: The ops that may run so: elementwise, no draw, no effect.
+    OPS = (Elemwise, DimShuffle)
+    #: At most this many nodes.
+    MAX_NODES = 8
+
+    def __init__(self, arguments: list[Variable], outputs: list[Variable],
+                 nodes: list[Apply]) -> None:
+        self.arguments, self.outputs, self.nodes = arguments, outputs, nodes
+
+    @classmethod
+    def make(cls, arguments: list[Variable], outputs: list[Variable]) -> "_NumpyPrelude | None":
+        nodes = toposort(outputs, arguments)
+        if len(nodes) > cls.MAX_NODES or not all(isinstance(n.op, cls.OPS) for n in nodes):
+            return None
+        given = {id(v) for v in arguments}
+        for node in nodes:
+            if any(v.owner is None and id(v) not in given and not isinstance(v, Constant)
+                   for v in node.inputs):
+                return None  # a shared variable: read by the programs, under their locks
+        return cls(arguments, outputs, nodes)
+
+    def __call__(self, *values: Any) -> list[np.ndarray]:
+        known = {id(v): np.asarray(a) for v, a in zip(self.arguments, values)}
+        for node in self.nodes:
+            inputs = [v.data if isinstance(v, Constant) else known[id(v)] for v in node.inputs]
+            known.update(zip(map(id, node.outputs), _perform(node, inputs)))
+        return [known[id(v)] if id(v) in known else v.data for v in self.outputs]
+
+
 class SplitFunction:
     """A compiled function run as a chain: XLA programs, with the host nodes between
     them (see the module's docstring). Called like :class:`~symnb.compile.function.Function`.
@@ -253,9 +287,11 @@ class SplitFunction:
         for level in range(1, depth + 1):
             run = [n for n in self.host_nodes if levels[id(n)] == level]
             needed = _unique(v for n in run for v in n.inputs if not isinstance(v, Constant))
-            function = make_function(self.inputs + list(fresh.values()),
-                                     clone_replace(needed, dict(fresh)),
-                                     name=self._stage_name(level), **common)
+            arguments = self.inputs + list(fresh.values())
+            values = clone_replace(needed, dict(fresh))
+            function = _NumpyPrelude.make(arguments, values)
+            if function is None:
+                function = make_function(arguments, values, name=self._stage_name(level), **common)
             self._stages.append(_Stage(function, run))
             for node in run:
                 for out in node.outputs:
@@ -284,7 +320,7 @@ class SplitFunction:
     def compiled_programs(self) -> int:
         """How many XLA programs the chain has traced so far (per argument shape: each
         distinct length, or bucket, costs one in a later program)."""
-        return sum(getattr(f._program, "traces", 0) for f in self.programs)
+        return sum(f._program.traces for f in self.programs if not isinstance(f, _NumpyPrelude))
 
     @api_boundary  # the user calls it: errors show the user's line
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
