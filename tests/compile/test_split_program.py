@@ -199,3 +199,38 @@ def test_reductions_over_padded_rows_of_a_matrix():
                     kept.mean(axis=0), kept.sum(axis=1) * 2, (kept > 1).any(), len(kept)]
         for got, reference in zip(f(values), expected, strict=True):
             np.testing.assert_allclose(got, reference, rtol=1e-5)
+
+
+def test_a_classifier_step_on_the_labelled_examples_by_finite_differences():
+    W = T.dmatrix("W")
+    X = T.dmatrix("X")
+    y = T.lvector("y")
+    labelled = T.ge(y, 0)
+    probabilities = T.nnet.softmax(T.dot(X[labelled], W))
+    cost = T.nnet.categorical_crossentropy(probabilities, y[labelled]).mean()
+    f = sn.function([W, X, y], [cost, T.grad(cost, W)])
+    assert f.lengths == "buckets", f.lengths_reason
+
+    def numpy_cost(w, x, labels):
+        keep = labels >= 0
+        logits = x[keep] @ w
+        logits = logits - logits.max(axis=1, keepdims=True)
+        log_p = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+        return -log_p[np.arange(keep.sum()), labels[keep]].mean()
+
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((5, 3))
+    for n in (6, 11):
+        x = rng.standard_normal((n, 5))
+        labels = rng.integers(0, 3, n)
+        labels[rng.random(n) < 0.4] = -1
+        labels[0] = 1
+        cost_value, grad_value = f(w, x, labels)
+        np.testing.assert_allclose(cost_value, numpy_cost(w, x, labels), rtol=1e-10)
+        eps = 1e-6
+        numeric = np.zeros_like(w)
+        for i in np.ndindex(*w.shape):
+            step = np.zeros_like(w)
+            step[i] = eps
+            numeric[i] = (numpy_cost(w + step, x, labels) - numpy_cost(w - step, x, labels)) / (2 * eps)
+        np.testing.assert_allclose(grad_value, numeric, rtol=1e-6, atol=1e-9)
