@@ -234,3 +234,18 @@ def test_a_classifier_step_on_the_labelled_examples_by_finite_differences():
             step[i] = eps
             numeric[i] = (numpy_cost(w + step, x, labels) - numpy_cost(w - step, x, labels)) / (2 * eps)
         np.testing.assert_allclose(grad_value, numeric, rtol=1e-6, atol=1e-9)
+
+
+def test_a_host_node_fed_by_another_makes_a_longer_chain():
+    x = T.lvector("x")
+    offset = sn.shared(np.int64(1), name="offset")
+    distinct = T.extra_ops.Unique()(x[x > 0] + offset)
+    f = sn.function([x], [distinct * 2, distinct.shape[0]])
+    assert [n.op.display_name() for n in f.host_nodes] == ["Nonzero{False}", distinct.owner.op.display_name()]
+    assert len(f.programs) == 3
+    for data in (np.array([3, -1, 3, 5, 0, 5, 7]), np.array([-2, 4])):
+        offset.set_value(np.int64(len(data)))
+        expected = np.unique(data[data > 0] + len(data))
+        doubled, count = f(data)
+        np.testing.assert_array_equal(doubled, expected * 2)
+        assert count == len(expected)

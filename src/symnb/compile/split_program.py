@@ -297,14 +297,14 @@ class SplitFunction:
                 for out in node.outputs:
                     fresh[out] = _argument_like(out)
             # Where each host node finds its inputs: the stage's outputs, or constants.
+            position = {id(v): i for i, v in enumerate(needed)}
             for node in run:
-                node_inputs = [("constant", v.data) if isinstance(v, Constant)
-                               else ("result", needed.index(v)) for v in node.inputs]
-                self._inputs_of[id(node)] = node_inputs
+                self._inputs_of[id(node)] = [("constant", v.data) if isinstance(v, Constant)
+                                             else ("result", position[id(v)]) for v in node.inputs]
         self._host_values = list(fresh)  # host outputs, in the order the last program takes them
         last, self.lengths, self.lengths_reason = bucketed_stage(
-            graph, fresh, _length_groups(self.host_nodes), self.inputs, len(plan.graph_outputs), self.updated_shared,
-            make_function, dict(common, name=self._stage_name(depth + 1)))
+            graph, fresh, _length_groups(self.host_nodes), self.inputs, len(plan.graph_outputs),
+            self.updated_shared, make_function, dict(common, name=self._stage_name(depth + 1)))
         self._last = last
         self.profile = last.function.profile
 
@@ -314,7 +314,9 @@ class SplitFunction:
 
     @property
     def programs(self) -> list[Any]:
-        """The compiled functions of the chain, in the order they run."""
+        """The parts of the chain before each host step, then the last program, in the
+        order they run: compiled functions (a first part of a few elementwise ops on the
+        arguments is computed in NumPy instead, ``_NumpyPrelude``)."""
         return [stage.function for stage in self._stages] + [self._last.function]
 
     def compiled_programs(self) -> int:
