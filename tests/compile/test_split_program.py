@@ -249,3 +249,14 @@ def test_a_host_node_fed_by_another_makes_a_longer_chain():
         doubled, count = f(data)
         np.testing.assert_array_equal(doubled, expected * 2)
         assert count == len(expected)
+
+
+def test_the_profile_says_how_the_last_program_is_specialized():
+    x = T.vector("x")
+    f = sn.function([x], T.sort(x[x > 0]), profile=True)
+    np.testing.assert_array_equal(f(np.array([2.0, -1.0, 1.0], "float32")), [1.0, 2.0])
+    text = f.profile.summary(file="str")
+    assert "compiled per length (padding is not exact: Sort" in text, text
+    g = sn.function([x], x[x > 0].sum(), profile=True)
+    g(np.array([2.0, -1.0, 1.0], "float32"))
+    assert "compiled per length bucket." in g.profile.summary(file="str")

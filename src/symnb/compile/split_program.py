@@ -306,7 +306,14 @@ class SplitFunction:
             graph, fresh, _length_groups(self.host_nodes), self.inputs, len(plan.graph_outputs),
             self.updated_shared, make_function, dict(common, name=self._stage_name(depth + 1)))
         self._last = last
+        #: The profile of the last program (``profile=True``): the one compiled per length
+        #: or bucket; its summary says which, and why not buckets.
         self.profile = last.function.profile
+        if self.profile is not None:
+            why = f" ({self.lengths_reason})" if self.lengths_reason else ""
+            self.profile.note = (f"The last of {self._count} programs (host nodes between them: "
+                                 f"{', '.join(n.op.display_name() for n in self.host_nodes)}), "
+                                 f"compiled {'per length bucket' if self.lengths == 'buckets' else 'per length'}{why}.")
 
     def _stage_name(self, number: int) -> str:
         """How messages name program ``number`` of the chain."""
