@@ -260,3 +260,19 @@ def test_the_profile_says_how_the_last_program_is_specialized():
     g = sn.function([x], x[x > 0].sum(), profile=True)
     g(np.array([2.0, -1.0, 1.0], "float32"))
     assert "compiled per length bucket." in g.profile.summary(file="str")
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool", "float64"])
+def test_extrema_of_padded_rows_of_other_dtypes(dtype):
+    x = T.vector("x", dtype=dtype)
+    keep = T.lvector("keep")
+    kept = x[T.gt(keep, 0)]
+    f = sn.function([x, keep], [kept.max(), kept.min(), kept.sum(), kept.mean()])
+    assert f.lengths == "buckets", f.lengths_reason
+    values = np.array([3, 0, 1, 7, 2], dtype)
+    for mask in ([1, 0, 1, 0, 0], [0, 1, 1, 1, 1], [0, 1, 0, 0, 0]):
+        chosen = values[np.array(mask) > 0]
+        expected = [chosen.max(), chosen.min(), chosen.sum(), chosen.mean()]
+        for got, reference in zip(f(values, np.array(mask)), expected, strict=True):
+            assert got.dtype == reference.dtype
+            np.testing.assert_allclose(got, reference)

@@ -272,6 +272,8 @@ def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], 
     if isinstance(op, st.AdvancedIncSubtensor) and padded[0] is None \
             and _leading_arrays(op, padded):
         x, y, *index = inputs
+        if padded[1] is not None and y.ndim != x.ndim - len(index) + 1:
+            raise _NotExact(node, "broadcasts a value of a run-time length")
         if not op.set_instead_of_inc:  # the repeated last index adds zero
             rows = real_rows(group, index[0], x.ndim - len(index) + 1)
             y = m.switch(rows, y, m.cast(0, y.dtype))
@@ -340,10 +342,13 @@ def _masked_reduction(node: Apply, x: Variable, group: int, real_rows: Any,
         made.site = node.site
         return made.outputs
     identity = _IDENTITY[type(op)]
-    if identity in ("lowest", "highest"):
-        info = np.finfo(x.dtype) if x.dtype.startswith("float") else np.iinfo(x.dtype)
-        identity = -np.inf if x.dtype.startswith("float") and identity == "lowest" else \
-            np.inf if x.dtype.startswith("float") else (info.min if identity == "lowest" else info.max)
+    if identity in ("lowest", "highest") and x.dtype == "bool":
+        identity = identity == "highest"
+    elif identity in ("lowest", "highest") and x.dtype.startswith("float"):
+        identity = -np.inf if identity == "lowest" else np.inf
+    elif identity in ("lowest", "highest"):
+        info = np.iinfo(x.dtype)
+        identity = info.min if identity == "lowest" else info.max
     masked = m.switch(real_rows(group, x, x.ndim), x, m.cast(identity, x.dtype))
     if isinstance(op, red.Mean):
         total = red.sum(masked, axis=axes, keepdims=op.keepdims)
