@@ -23,6 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 import symnb as sn  # noqa: E402
 import symnb.tensor as T  # noqa: E402
+from symnb.compile.split_buckets import bucket  # noqa: E402
 from timing import QUICK, clock  # noqa: E402
 
 BATCH, FEATURES, CLASSES, CALLS = 256, 784, 10, 200
@@ -82,10 +83,12 @@ def main() -> None:
     masked_time = min(_run(masked, batches) for _ in range(rounds))
     switch_time = min(_run(switch, batches) for _ in range(rounds))
     programs = masked.compiled_programs()
+    buckets = {bucket(n) for n in lengths}
     ratio = masked_time / switch_time
     print(f"{calls} calls, {len(lengths)} distinct label counts")
     print(f"programs compiled (masked step): {programs} (target <= {PROGRAMS_TARGET}) "
-          f"{'OK' if programs <= PROGRAMS_TARGET else 'MISSED'}")
+          f"{'OK' if programs <= PROGRAMS_TARGET else 'MISSED'}; length buckets reached: "
+          f"{len(buckets)}{' (read back from the disk cache a run before wrote)' if not programs else ''}")
     print(f"first pass (compiling): masked {first_masked * 1e3:.2f} ms/call, "
           f"switch {first_switch * 1e3:.2f} ms/call")
     print(f"time per call: masked {masked_time * 1e3:.3f} ms, switch {switch_time * 1e3:.3f} ms, "
