@@ -276,3 +276,19 @@ def test_extrema_of_padded_rows_of_other_dtypes(dtype):
         for got, reference in zip(f(values, np.array(mask)), expected, strict=True):
             assert got.dtype == reference.dtype
             np.testing.assert_allclose(got, reference)
+
+
+def test_pickled_copied_and_printed_like_a_function():
+    import pickle
+
+    w = sn.shared(np.float32(0.0), name="w")
+    x = T.vector("x")
+    f = sn.function([x], x[x > 0].sum(), updates=[(w, w + 1)], name="positive")
+    values = np.array([1.0, -2.0, 3.0], "float32")
+    again = pickle.loads(pickle.dumps(f))
+    assert isinstance(again, SplitFunction) and again(values) == 4.0
+    copy = f.copy(delete_updates=True)
+    assert copy(values) == 4.0 and w.get_value() == 0.0  # no update in the copy
+    assert f(values) == 4.0 and w.get_value() == 1.0
+    text = sn.printing.debugprint(f, file="str")
+    assert "Nonzero" in text and "Sum" in text

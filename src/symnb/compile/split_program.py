@@ -272,11 +272,15 @@ class SplitFunction:
 
         self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
         self.plan = plan
+        self._make_function = make_function
         self.name = plan.name
         self.inputs = list(plan.inputs)
         self.outputs = list(plan.outputs)
         self.updated_shared = list(plan.updated_shared)
         self.host_nodes = list(host)
+        #: The nodes of the whole chain in execution order (what ``debugprint`` shows;
+        #: reads by a mask as reads by its ``nonzero``).
+        self.nodes = toposort(graph, plan.inputs)
         self._call_spec = CallSpec(plan)
         levels = _levels(graph, plan.inputs, self.host_nodes)
         depth = max(levels.values())
@@ -314,6 +318,20 @@ class SplitFunction:
             self.profile.note = (f"The last of {self._count} programs (host nodes between them: "
                                  f"{', '.join(n.op.display_name() for n in self.host_nodes)}), "
                                  f"compiled {'per length bucket' if self.lengths == 'buckets' else 'per length'}{why}.")
+
+    def __reduce__(self) -> tuple:
+        """Pickled as ``Function`` is: rebuilt from ``sn.function``'s arguments."""
+        from symnb.compile.pickling import function_reduce
+
+        return function_reduce(self, self._make_function)
+
+    @api_boundary  # the user calls it: errors show the user's line
+    def copy(self, share_memory: bool = False, swap: Any = None, delete_updates: bool = False,
+             name: str | None = None, profile: bool | None = None) -> Any:
+        """Theano's ``Function.copy``, as :meth:`Function.copy` (compiled again)."""
+        from symnb.compile.pickling import copied_function
+
+        return copied_function(self, swap, delete_updates, name, profile, self._make_function)
 
     def _stage_name(self, number: int) -> str:
         """How messages name program ``number`` of the chain."""
