@@ -292,3 +292,26 @@ def test_pickled_copied_and_printed_like_a_function():
     assert f(values) == 4.0 and w.get_value() == 1.0
     text = sn.printing.debugprint(f, file="str")
     assert "Nonzero" in text and "Sum" in text
+
+
+def test_an_empty_selection_s_max_fails_at_the_user_s_line_and_updates_nothing():
+    w = sn.shared(np.float32(0.0), name="w")
+    x = T.vector("x")
+    largest = x[x > 0].max()  # the line the error names
+    f = sn.function([x], largest, updates=[(w, w + largest)])
+    assert f(np.array([1.0, 5.0, -1.0], "float32")) == 5.0 and w.get_value() == 5.0
+    with pytest.raises(ValueError) as failure:
+        f(np.array([-1.0, -2.0], "float32"))
+    assert "max of an empty sequence" in str(failure.value)
+    assert "largest = x[x > 0].max()  # the line the error names" in str(failure.value)
+    assert w.get_value() == 5.0
+
+
+def test_padding_makes_no_infinity_nanguardmode_would_see():
+    x = T.vector("x")
+    mode = sn.compile.NanGuardMode(nan_is_error=True, inf_is_error=True, big_is_error=False)
+    kept = x[x > 0]
+    f = sn.function([x], [kept.max(), kept.min(), kept.mean()], mode=mode)
+    assert f.lengths == "buckets", f.lengths_reason
+    values = np.array([1.0, -2.0, 3.0, 4.0], "float32")  # 3 rows, padded to 4
+    np.testing.assert_allclose(f(values), [4.0, 1.0, 8.0 / 3.0], rtol=1e-6)

@@ -33,6 +33,7 @@ from symnb.core.graph.errors import label
 from symnb.core.tensor import math as m
 from symnb.core.tensor import reduction as red
 from symnb.core.tensor import subtensor as st
+from symnb.core.tensor.subtensor import getitem
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.alloc import Alloc, Arange, arange
 from symnb.core.tensor.blas import Contraction
@@ -328,9 +329,12 @@ def _leading_arrays(op: Any, padded: list[int | None]) -> bool:
         all(g is None for i, g in enumerate(index_groups) if i not in arrays)
 
 
+#: The value padded rows read as in an extremum: the first row's.
+_FIRST_ROW = object()
+
 #: The reductions over padded rows masked exactly: the value the padding reads as.
 _IDENTITY = {red.Sum: 0, red.Prod: 1, red.Mean: 0, red.Any: False, red.All: True,
-             red.Max: "lowest", red.Min: "highest"}
+             red.Max: _FIRST_ROW, red.Min: _FIRST_ROW}
 
 
 def _masked_reduction(node: Apply, x: Variable, group: int, real_rows: Any,
@@ -342,14 +346,14 @@ def _masked_reduction(node: Apply, x: Variable, group: int, real_rows: Any,
         made.site = node.site
         return made.outputs
     identity = _IDENTITY[type(op)]
-    if identity in ("lowest", "highest") and x.dtype == "bool":
-        identity = identity == "highest"
-    elif identity in ("lowest", "highest") and x.dtype.startswith("float"):
-        identity = -np.inf if identity == "lowest" else np.inf
-    elif identity in ("lowest", "highest"):
-        info = np.iinfo(x.dtype)
-        identity = info.min if identity == "lowest" else info.max
-    masked = m.switch(real_rows(group, x, x.ndim), x, m.cast(identity, x.dtype))
+    if identity is _FIRST_ROW:
+        # A padded program has a real row (an empty selection pads to none): reading the
+        # first one instead of the padded rows leaves a max or min as it was, and makes
+        # no infinity that NanGuardMode would see.
+        identity = getitem(x, slice(0, 1))
+    else:
+        identity = m.cast(identity, x.dtype)
+    masked = m.switch(real_rows(group, x, x.ndim), x, identity)
     if isinstance(op, red.Mean):
         total = red.sum(masked, axis=axes, keepdims=op.keepdims)
         count = lengths[group]
