@@ -315,3 +315,16 @@ def test_padding_makes_no_infinity_nanguardmode_would_see():
     assert f.lengths == "buckets", f.lengths_reason
     values = np.array([1.0, -2.0, 3.0, 4.0], "float32")  # 3 rows, padded to 4
     np.testing.assert_allclose(f(values), [4.0, 1.0, 8.0 / 3.0], rtol=1e-6)
+
+
+def test_row_numbers_indexing_an_unpadded_array_stay_per_length():
+    x = T.vector("x")
+    table = T.vector("table")
+    kept = x[x > 0]
+    # arange(n) * 2 indexes table: padded, its rows would point past the real ones.
+    f = sn.function([x, table], T.set_subtensor(table[T.arange(kept.shape[0]) * 2], kept))
+    assert f.lengths == "per length" and "may point anywhere" in f.lengths_reason
+    values = np.array([1.0, -1.0, 2.0, 3.0], "float32")
+    expected = np.zeros(8, "float32")
+    expected[[0, 2, 4]] = [1.0, 2.0, 3.0]
+    np.testing.assert_array_equal(f(values, np.zeros(8, "float32")), expected)

@@ -7,14 +7,18 @@ unknown length is padded along its first axis to the next power of two (a *bucke
 repeating its last row, and the program is rewritten (:func:`_padded_graph`) so that no
 result sees the padding:
 
-- elementwise operations, dimshuffles keeping the first axis first, and gathers
-  ``x[i]`` with a padded index compute padded rows (each equal to the last real row:
-  every padded value is made from last rows only);
+- operations that keep rows apart compute padded rows (values no result will read):
+  elementwise operations, dimshuffles keeping the first axis first, softmax of each row,
+  a dot product whose rows are the padded ones, broadcasts to a padded shape, gathers
+  ``x[i]`` with a padded index (padded by repeating its last real index: in bounds),
+  ``x[arange(n), labels]`` of padded rows and its increment (a cross-entropy);
 - a reduction over the first axis masks the padded rows out (they read as the
-  reduction's identity); ``mean`` divides by the real count; ``x.shape[0]`` is the real
-  length (an argument of the program);
+  reduction's identity, or as the first real row in a max or min); ``mean`` divides by
+  the real count; a dot product over the padded axis of both factors (a weight's
+  gradient) reads the padded rows as zeros; ``x.shape[0]`` is the real length (an
+  argument of the program) and ``arange(x.shape[0])`` is padded as the rows are;
 - ``set_subtensor``/``inc_subtensor`` at a padded index write the last real index again:
-  a set writes the same value twice, an increment adds zero (its padded rows masked);
+  a set writes the last real value again, an increment adds zero (its padded rows masked);
 - an output with padded rows is cut to its real length on the host.
 
 A graph where the padding could reach anything else (a reshape, a sort, an update, a
@@ -150,6 +154,9 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
     shape_of: dict[int, int] = {}  # id(the shape of a padded value) -> its group
     padded_shape: dict[int, Variable] = {}  # id(that shape) -> the padded value's shape
     counting: set[int] = set()  # arange(real length), padded: row numbers
+    # Padded values whose padded rows are not copies of the last real row (computed from
+    # row numbers): as an index into an unpadded array they could point anywhere.
+    unsafe: set[int] = set()
     for node in toposort(outputs, roots):
         inputs = [new.get(id(v), v) for v in node.inputs]
         padded = [group_of.get(id(v)) for v in inputs]
@@ -166,6 +173,7 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
             new[id(node.outputs[0])] = made.outputs[0]
             group_of[id(made.outputs[0])] = counted
             counting.add(id(made.outputs[0]))
+            unsafe.add(id(made.outputs[0]))
             continue
         if isinstance(node.op, Alloc) and id(inputs[1]) in shape_of \
                 and id(inputs[0]) not in from_lengths:  # zeros like a padded value
@@ -188,7 +196,9 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
             if length_values:
                 from_lengths.update(id(v) for v in results)
             continue
-        results, group = _padded_node(node, inputs, padded, real_rows, lengths, counting)
+        results, group = _padded_node(node, inputs, padded, real_rows, lengths, counting, unsafe)
+        if any(id(v) in unsafe for v in inputs):
+            unsafe.update(id(v) for v in results)
         if isinstance(node.op, Shape):
             shape_of[id(results[0])] = group
             padded_shape[id(results[0])] = node.op.make_node(inputs[0]).outputs[0]
@@ -209,7 +219,8 @@ def _padded_graph(outputs: list[Variable], fresh: dict[Variable, Variable],
 
 
 def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], real_rows: Any,
-                 lengths: list[Variable], counting: set[int]) -> tuple[list[Variable], int | None]:
+                 lengths: list[Variable], counting: set[int],
+                 unsafe: set[int]) -> tuple[list[Variable], int | None]:
     """The outputs of ``node`` on ``inputs``, some with padded rows (``padded``: the
     group of each input, or None); and the group of the padded outputs (None: none)."""
     op = node.op
@@ -260,6 +271,9 @@ def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], 
     if isinstance(op, red.Reduce) and type(op) in _IDENTITY:
         return _masked_reduction(node, inputs[0], group, real_rows, lengths), \
             (group if 0 not in op.reduced_axes(inputs[0].ndim) else None)
+    if isinstance(op, (st.AdvancedSubtensor, st.AdvancedIncSubtensor)) and padded[0] is None \
+            and any(id(v) in unsafe for v in inputs[op.n_values:]):
+        raise _NotExact(node, "indexes with padded rows that may point anywhere")
     if isinstance(op, st.AdvancedSubtensor) and padded[0] is None and _leading_arrays(op, padded):
         return built(op, *inputs), group
     if isinstance(op, (st.AdvancedSubtensor, st.AdvancedIncSubtensor)) and padded[0] is not None \
