@@ -328,3 +328,17 @@ def test_row_numbers_indexing_an_unpadded_array_stay_per_length():
     expected = np.zeros(8, "float32")
     expected[[0, 2, 4]] = [1.0, 2.0, 3.0]
     np.testing.assert_array_equal(f(values, np.zeros(8, "float32")), expected)
+
+
+def test_a_random_mask_is_one_draw_across_the_chain_and_the_stream_advances_once():
+    srng = sn.RandomStreams(seed=7)
+    x = T.vector("x")
+    mask = srng.uniform(size=x.shape) > 0.5
+    f = sn.function([x], [x[mask].sum(), T.switch(mask, x, 0).sum(), mask])
+    values = np.arange(1, 65, dtype="float32")
+    draws = []
+    for _ in range(3):
+        selected, switched, drawn = f(values)
+        assert selected == switched == values[drawn].sum()  # the same draw in both programs
+        draws.append(drawn)
+    assert not np.array_equal(draws[0], draws[1])  # the default update ran once per call
