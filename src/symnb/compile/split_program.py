@@ -41,9 +41,9 @@ from symnb.core.graph.op import Op
 from symnb.core.graph.static import known_while_tracing
 from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.tensor import subtensor as st
+from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.shape import DimShuffle
-from symnb.core.tensor import subtensor_index as si
 from symnb.lower_xla.registry import static_inputs
 
 __all__ = ["split_function", "host_nodes", "SplitFunction"]
