@@ -5,7 +5,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph.errors import GraphRuntimeError, TestValueError
+from symnb.core.graph.errors import TestValueError
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.lower_xla.registry import DynamicShapeError
 from symnb.core.graph.basic import toposort
@@ -103,12 +103,14 @@ def test_run_time_slice_bounds_specialize_the_program(rng):
     assert f._static == (1,)
 
 
-def test_run_time_slice_bounds_from_a_vector_are_refused():
-    # No fixed size, so never specialized on: refused when the function is built.
+def test_run_time_slice_bounds_from_a_vector_split_the_program():
+    # No fixed size, so never specialized on: the slice runs on the host.
     x = T.matrix("x")
     v = T.lvector("v")
-    with pytest.raises(DynamicShapeError, match=r"input 'v'(.|\n)*sn.function\(\[x, v\], x\[v\[0\]:\]\)"):
-        sn.function([x, v], x[v[0]:])
+    f = sn.function([x, v], x[v[0]:])
+    values = np.arange(12, dtype="float32").reshape(4, 3)
+    for start in (1, 3):
+        np.testing.assert_array_equal(f(values, np.array([start])), values[start:])
 
 
 def test_static_shapes():
@@ -364,7 +366,7 @@ def _build_and_call(inputs, output, *values):
 
 
 @pytest.mark.parametrize("use", ["read", "mask_read", "output", "arith"])
-def test_run_time_nonzero_lengths_are_refused(use):
+def test_run_time_nonzero_lengths_are_refused_in_one_program_and_split(use):
     x = T.matrix("x")
     mask = T.matrix("mask", dtype="int8")
     if use == "read":
@@ -380,8 +382,14 @@ def test_run_time_nonzero_lengths_are_refused(use):
     nodes = toposort(outputs, [x, mask])
     with pytest.raises(DynamicShapeError, match=match):
         check_dynamic_shapes(nodes, outputs)
-    with pytest.raises((DynamicShapeError, GraphRuntimeError), match="XLA needs static shapes"):
-        _build_and_call([x, mask], outputs, np.ones((2, 2), "float32"), np.eye(2, dtype="int8"))
+    # The function splits there: the lengths are computed on the host (split_program.py).
+    values = np.arange(6, dtype="float32").reshape(2, 3)
+    given = np.array([[1, 0, 1], [0, 0, 1]], "int8")
+    expected = {"read": [values[given.nonzero()]], "mask_read": [values[given > 0].sum()],
+                "output": list(given.nonzero()), "arith": [given.nonzero()[0] + 1]}[use]
+    results = _build_and_call([x, mask], outputs, values, given)
+    for result, reference in zip(results, expected, strict=True):
+        np.testing.assert_array_equal(result, reference)
 
 
 def test_allowed_nonzero_uses_pass_the_check():

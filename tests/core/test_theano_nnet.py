@@ -122,3 +122,13 @@ def test_softsign_where_theano_and_keras_import_it():
 
     assert nnet.softsign is T.nnet.softsign is symnb.sandbox.softsign.softsign
     verify_grad(T.nnet.softsign, [X[:2, :3]])
+
+
+def test_relu_of_a_numpy_array_is_numpy_arithmetic_as_in_theano():
+    # Theano's relu(x) with alpha=0 was 0.5 * (x + abs(x)): NumPy in, NumPy out
+    # (Lasagne's test_multiclass_hinge_loss rectifies its NumPy reference with it).
+    values = np.array([-1.5, 0.0, 2.0], "float32")
+    result = T.nnet.relu(values)
+    assert isinstance(result, np.ndarray) and result.dtype == np.float32
+    np.testing.assert_array_equal(result, np.maximum(values, 0))
+    assert isinstance(T.nnet.relu(values, alpha=0.1), sn.Variable)  # a tensor alpha, as Theano's

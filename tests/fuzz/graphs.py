@@ -23,8 +23,6 @@ both be right while differing), each checked on the reference values as drawn:
 - var/std with ``N - ddof <= 0`` (a division by zero NumPy warns about);
 - out-of-range integer indices (every index drawn is in range; slices may run past
   the end, which is defined);
-- symbolic boolean masks (the result's shape depends on values: symnb refuses them at
-  compile time, saying so);
 - ops NumPy itself refuses for the dtypes drawn (``-`` of bools, bitwise ops of
   floats, an empty axis of max): symnb refuses them too, which is not compared here.
 

@@ -3,8 +3,8 @@
 
 An index is drawn as a list of entries, each an int, a slice (bounds beyond the axis
 are fine: slices clip), ``None``, an integer array (a constant, or a symbolic input
-holding in-range values) or a boolean mask (constant: a symbolic mask gives a
-value-dependent shape, which symnb refuses at compile time with the reason).
+holding in-range values) or a boolean mask (a constant, or a symbolic input: its
+value-dependent length splits the compiled function, ``symnb/compile/split_program.py``).
 """
 
 from __future__ import annotations
@@ -48,6 +48,10 @@ def _draw_index(draw, b: Builder, shape: tuple, advanced: bool, symbolic_ok: boo
             entries.append(draw(st.lists(st.booleans(), min_size=int(np.prod(shape[axis:axis + k])),
                                          max_size=int(np.prod(shape[axis:axis + k])))))
             entries[-1] = np.array(entries[-1], bool).reshape(shape[axis:axis + k])
+            if symbolic_ok and draw(st.integers(0, 2)) == 0:
+                # A mask known only at run time: the function splits there (the indices
+                # are computed on the host, compile/split_program.py).
+                entries[-1] = Symbolic(b.add_input("bool", entries[-1], (None,) * k))
             axis += k
             continue
         elif kind == "none":

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from symnb.compile.specialize import HINTS, never_static_reason
+from symnb.core.graph.errors import label, node_error
 from symnb.core.graph.basic import Apply, Constant, Place, Variable, node_places, walk_nodes
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
@@ -41,7 +42,7 @@ def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable],
     without ``inputs``, never.
     """
     # Most graphs hold none of the ops concerned: found by the walk that makes no places.
-    if not any(isinstance(node.op, _CONCERNED) for node in walk_nodes(nodes)):
+    if not any(_concerned(node) for node in walk_nodes(nodes)):
         return
     places = list(node_places(nodes))
     every_known = known_while_tracing(place.node for place in places)
@@ -64,14 +65,23 @@ def check_dynamic_shapes(nodes: Sequence[Apply], outputs: Sequence[Variable],
 _CONCERNED = (st.Nonzero, st.FlatNonzero, st._IndexOp)
 
 
+def _concerned(node: Apply) -> bool:
+    return isinstance(node.op, _CONCERNED) or node.op.length_from_values
+
+
 def _check_graph(nodes, outputs, owner, place_of, may_read) -> None:
     """``check_dynamic_shapes`` for one graph; ``owner()`` names what its outputs are
     outputs of (asked only for the message)."""
-    if not any(isinstance(node.op, _CONCERNED) for node in nodes):
+    if not any(_concerned(node) for node in nodes):
         return
     known = known_while_tracing(nodes)
     clients = _clients(nodes, outputs)
     for node in nodes:
+        if node.op.length_from_values and not all(_is_known(v, known) for v in node.inputs):
+            raise node_error(DynamicShapeError, node, (
+                f"DynamicShapeError in {node.op.display_name()}: the length of its output "
+                f"depends on the values of {', '.join(label(v) for v in node.inputs)}, known "
+                f"only at run time, in {owner()}; XLA needs static shapes."))
         if isinstance(node.op, (st.Nonzero, st.FlatNonzero)) and not _is_known(node.inputs[0], known):
             for var in node.outputs:
                 for client, position in clients.get(id(var), []):

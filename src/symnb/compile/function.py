@@ -36,6 +36,7 @@ from symnb.compile.plan import FunctionPlan, plan_function
 from symnb.compile.mode import Mode, get_mode
 from symnb.compile.profiling.stats import ProfileStats
 from symnb.compile.sharding import as_sharding, input_shardings, output_shardings
+from symnb.compile.split_program import split_function
 from symnb.compile.specialize import check_specializable, check_static_values, value_sources
 from symnb.core.graph.collector import collector_paused
 from symnb.core.graph.config import config
@@ -51,7 +52,7 @@ from symnb.lower_xla.checks import (
 )
 from symnb.lower_xla.interpreter import NodeFailure, failing_node, place_details, place_lines
 from symnb.lower_xla.rules.python_op import take_failure
-from symnb.lower_xla.registry import StaticValueRequired
+from symnb.lower_xla.registry import DynamicShapeError, StaticValueRequired
 from symnb.core.graph.traceback_filter import api_boundary, hide_library_frames
 
 __all__ = ["function", "Function", "MissingInputError", "UnusedInputError", "evaluate"]
@@ -104,8 +105,17 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
                              allow_input_downcast=bool(allow_input_downcast),
                              on_unused_input=on_unused_input,
                              no_default_updates=no_default_updates, construction=construction)
-        return Function(plan, mode=mode, profile=profile, in_shardings=in_shardings,
-                        out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
+        try:
+            return Function(plan, mode=mode, profile=profile, in_shardings=in_shardings,
+                            out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
+        except DynamicShapeError:
+            # A length known only at run time: a chain of programs, when the graph splits.
+            split = None
+            if in_shardings is None and out_shardings is None and mesh is None:
+                split = split_function(plan, function, mode=mode, profile=profile)
+            if split is None:
+                raise
+            return split
 
 
 #: What a call may replace after construction, under ``Function._state_lock``: the

@@ -200,6 +200,8 @@ def write_summary(stats: Any, report: ProfileReport | None, n_nodes: int) -> str
     out = io.StringIO()
     fn = stats.function
     out.write(f"Function profile: {fn.name or '<unnamed function>'}\n")
+    if stats.note:
+        out.write(f"  {stats.note}\n")
     _write_calls(out, stats)
     if report is None:
         out.write("  (call the function once for the tables)\n")

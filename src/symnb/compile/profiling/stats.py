@@ -61,6 +61,9 @@ class ProfileStats:
         self.compiled: tuple | None = None
         self._stages = dict.fromkeys(_STAGES.values(), 0.0)
         self._lock = threading.Lock()  # calls record from several threads
+        #: A line the summary shows under its title (a split function's last program says
+        #: how it is specialized: compile/split_program.py).
+        self.note: str | None = None
         self._paused = False  # a call the profile makes itself (a timeline's) is no call
         _listen_to_compiles()
         if config.profile:

@@ -140,6 +140,11 @@ class Op:
     #: built when the static types fix those shapes.
     reads_shape_only = False
 
+    #: The lengths of the outputs depend on the input *values* (``np.unique``): XLA
+    #: cannot compile it, so a compiled function runs it on the host between two
+    #: programs (``symnb.compile.split_program``).
+    length_from_values = False
+
     def value_inputs(self, node: Apply, index: int) -> Sequence[int]:
         """Positions of ``node``'s inputs whose *values* output ``index``'s value may
         depend on (what a length needed while tracing must be specialized on). Default:

@@ -25,7 +25,7 @@ from symnb.core.tensor.subtensor import getitem, inc_subtensor
 from symnb.core.graph.type import TensorType, is_float
 
 __all__ = ["CumOp", "Sort", "Argsort", "SpecifyShape", "cumsum", "cumprod", "sort", "argsort",
-           "specify_shape", "flip", "GradClip", "grad_clip"]
+           "specify_shape", "flip", "GradClip", "grad_clip", "Unique"]
 
 
 @lru_cache(maxsize=None)
@@ -215,3 +215,50 @@ def grad_clip(x: Any, lower_bound: float, upper_bound: float) -> Variable:
     """``x``, through which the gradient flows clipped to ``[lower_bound, upper_bound]``
     (Theano's ``theano.gradient.grad_clip``; the bounds are numbers)."""
     return GradClip(lower_bound, upper_bound)(x)
+
+
+class Unique(Op):
+    """``np.unique`` (Theano's ``T.extra_ops.Unique``): the sorted distinct values, then,
+    as asked, the index of each one's first occurrence (``return_index``), the index of
+    each element's value among them (``return_inverse``, over the flattened input when
+    ``axis`` is None, as in Theano) and how often each occurs (``return_counts``).
+
+    How many values are distinct depends on the values: a compiled function runs it on
+    the host between two programs (``symnb.compile.split_program``)."""
+
+    __props__ = ("return_index", "return_inverse", "return_counts", "axis")
+    differentiable = False
+    #: The outputs' lengths depend on the input's values (see ``Op.length_from_values``).
+    length_from_values = True
+
+    def __init__(self, return_index: bool = False, return_inverse: bool = False,
+                 return_counts: bool = False, axis: int | None = None) -> None:
+        self.return_index = bool(return_index)
+        self.return_inverse = bool(return_inverse)
+        self.return_counts = bool(return_counts)
+        self.axis = axis
+
+    def make_node(self, x: Any) -> Apply:
+        x = as_tensor_variable(x)
+        if self.axis is None:
+            values = TensorType(x.dtype, (None,))
+        else:
+            axis = normalize_axis(self.axis, x.ndim)
+            values = TensorType(x.dtype, tuple(None if i == axis else n
+                                                for i, n in enumerate(x.type.shape)))
+        outputs = [values]
+        outputs += [TensorType("int64", (None,))] * (self.return_index + self.return_inverse
+                                                      + self.return_counts)
+        return Apply(self, [x], outputs)
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        found = np.unique(inputs[0], return_index=self.return_index,
+                          return_inverse=self.return_inverse, return_counts=self.return_counts,
+                          axis=self.axis)
+        if not isinstance(found, tuple):
+            found = (found,)
+        outputs = [np.asarray(found[0], dtype=node.outputs[0].dtype)]
+        # NumPy 2.0 shaped the inverse like the input; Theano's is flat (as NumPy 1's).
+        outputs += [np.asarray(a, dtype=np.int64).reshape(-1) for a in found[1:]]
+        return outputs
+
