@@ -82,3 +82,14 @@ def test_disconnected_type_from_an_op_means_no_gradient():
     # a DisconnectedType known gradient is no gradient at all
     with pytest.raises(DisconnectedInputError):
         sn.grad(None, x, known_grads={out: DisconnectedType()()})
+
+
+def test_rop_through_an_op_without_a_gradient_is_a_value_error():
+    # Theano's Rop raises ValueError there (its test_rop's check_nondiff_rop)
+    x, v = T.dvector("x"), T.dvector("v")
+    with pytest.raises(ValueError, match="Rop: the Jacobian with respect to 'x' is not defined"):
+        T.Rop(ScaleShift()(x * 2, x), x, v)
+    # the defined direction keeps its value: d(3 * 2x + round(1))/dx . v = 6 v
+    y = ScaleShift()(x * 2, T.ones_like(x))
+    got = sn.function([x, v], T.Rop(y, x, v))(np.array([0.5, 1.0]), np.array([1.0, -2.0]))
+    np.testing.assert_allclose(got, [6.0, -12.0])
