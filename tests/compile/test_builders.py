@@ -95,3 +95,29 @@ def test_wrong_inputs_are_refused_naming_them():
         op(x, x)
     with pytest.raises(TypeError, match="constant"):
         OpFromGraph([T.constant(1.0)], [x])
+
+
+def test_overrides_as_theano_1_0_5_calls_them(rng):
+    x, y = T.dvector("x"), T.dvector("y")
+    # an OpFromGraph as the override, called on (inputs..., output grads...)
+    dz = T.dvector("dz")
+    grad_op = OpFromGraph([x, y, dz], [dz * y * 2, dz * x * 1.5])
+    op = OpFromGraph([x, y], [x * y], grad_overrides=grad_op)
+    # lop_overrides: (inputs, outputs, output_grads)
+    lop = OpFromGraph([x, y], [x * y], lop_overrides=lambda i, o, g: [g[0] * o[0], g[0] * 0])
+    gx, gy = sn.grad(op(x, y).sum(), [x, y])
+    lx = sn.grad(lop(x, y).sum(), x)
+    xv, yv = rng.normal(size=4), rng.normal(size=4)
+    got = sn.function([x, y], [gx, gy, lx])(xv, yv)
+    np.testing.assert_allclose(got[0], yv * 2)
+    np.testing.assert_allclose(got[1], xv * 1.5)
+    np.testing.assert_allclose(got[2], xv * yv)
+    # Theano's connection pattern, read from the graph or as given
+    z = T.dvector("z")
+    assert OpFromGraph([x, y, z], [x * y, y * z]).connection_pattern(None) == [
+        [True, False], [True, True], [False, True]]
+    assert OpFromGraph([x, y], [x * y], connection_pattern=[[True], [False]],
+                       on_unused_input="ignore").connection_pattern(None) == [[True], [False]]
+    # symnb's Rop comes from the gradient: an R-operator override would be ignored
+    with pytest.raises(NotImplementedError, match="rop_overrides"):
+        OpFromGraph([x, y], [x * y], rop_overrides=lambda i, e: [e[0]])

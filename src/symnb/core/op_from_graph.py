@@ -7,9 +7,11 @@ graph on ``a`` and ``b``. The op holds a copy of the graph over inputs of its ow
 that graph; its XLA lowering inlines it into the program (rules/op_from_graph.py), where
 XLA fuses it with its neighbours, whatever ``inline`` says. Its gradient differentiates
 the inner graph (``known_grads`` from the output gradients) unless ``grad_overrides``
-says otherwise, as in Theano: a callable ``(inputs, output_grads) -> input grads``, or
-one entry per input (``'default'``, a callable as above whose entry is used, or a
-``NullType``/``DisconnectedType`` variable).
+says otherwise, as in Theano: a callable ``(inputs, output_grads) -> input grads`` (an
+``OpFromGraph`` is called on the variables in a row), or one entry per input
+(``'default'``, a callable as above whose entry is used, or a
+``NullType``/``DisconnectedType`` variable); ``lop_overrides`` likewise, its callables
+taking ``(inputs, outputs, output_grads)``.
 
 Compared by identity, as Theano's: two ``OpFromGraph`` of the same graph are two ops.
 """
@@ -20,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace
+from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.inner_graph import InnerGraph, close_over, infer_inner_shapes, placeholder_like
 from symnb.core.graph.op import Op
@@ -32,18 +34,26 @@ __all__ = ["OpFromGraph"]
 
 
 class OpFromGraph(Op):
-    """The graph from ``inputs`` to ``outputs`` as an op (Theano's signature; ``inline``,
-    ``rop_overrides`` and ``connection_pattern`` are accepted: the lowering always
-    inlines, the R-operator and connections are the inner graph's)."""
+    """The graph from ``inputs`` to ``outputs`` as an op (Theano 1.0.5's signature;
+    ``inline`` is accepted: the lowering always inlines; ``rop_overrides`` is refused:
+    symnb's Rop comes from the gradient)."""
 
     def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable] | Variable,
-                 inline: bool = False, grad_overrides: Any = "default",
-                 rop_overrides: Any = "default", connection_pattern: Any = None,
-                 name: str | None = None, **kwargs: Any) -> None:
-        if kwargs:  # Theano passed them on to function(): symnb compiles the outer graph only
-            raise build_error(f"OpFromGraph: unknown arguments {sorted(kwargs)} (the inner graph "
-                              f"is inlined into the function using it: give them to that "
-                              f"function)", TypeError)
+                 inline: bool = False, lop_overrides: Any = "default",
+                 grad_overrides: Any = "default", rop_overrides: Any = "default",
+                 connection_pattern: Any = None, name: str | None = None, **kwargs: Any) -> None:
+        # ``kwargs``: what Theano passed to the function compiling the inner graph
+        # (``on_unused_input``, ``mode``...); symnb compiles the graph using the op instead.
+        self.function_kwargs = kwargs
+        if not (isinstance(rop_overrides, str) and rop_overrides == "default"):
+            # symnb's Rop is computed from the gradient, not from each op's R_op: an
+            # override would be ignored, giving other numbers than Theano's.
+            raise build_error("OpFromGraph: rop_overrides is not supported (symnb computes Rop "
+                              "from the gradient); leave it 'default'", NotImplementedError)
+        if not (isinstance(lop_overrides, str) and lop_overrides == "default") and \
+                not (isinstance(grad_overrides, str) and grad_overrides == "default"):
+            raise build_error("OpFromGraph: give lop_overrides or grad_overrides, not both",
+                              ValueError)
         outputs = [outputs] if isinstance(outputs, Variable) else list(outputs)
         for what, group in (("inputs", inputs), ("outputs", outputs)):
             for var in group:
@@ -55,8 +65,9 @@ class OpFromGraph(Op):
                 raise build_error(f"OpFromGraph: input {label(var)!r} is a constant; constants "
                                   f"cannot be inputs", TypeError)
         self.inline, self.name = bool(inline), name
-        self.grad_overrides, self.rop_overrides = grad_overrides, rop_overrides
-        self.connection_pattern = connection_pattern
+        self.grad_overrides, self.lop_overrides = grad_overrides, lop_overrides
+        self.rop_overrides = rop_overrides
+        self._connection_pattern = connection_pattern
         own = [placeholder_like(v) for v in inputs]
         own_outputs = clone_replace(outputs, dict(zip(inputs, own)))
         # What the graph reads besides its inputs (shared variables): extra node inputs.
@@ -98,10 +109,25 @@ class OpFromGraph(Op):
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return infer_inner_shapes(self.graph, input_shapes, self.display_name())
 
+    def connection_pattern(self, node: Apply | None) -> list[list[bool]]:
+        """Theano's: per input (the shared variables read last), per output, whether the
+        output depends on it (as given to the constructor, else read from the graph)."""
+        if self._connection_pattern is not None:
+            return [list(row) for row in self._connection_pattern]
+        reach = [{id(v) for v in ancestors([out])} for out in self.graph.outputs]
+        return [[id(inp) in r for r in reach] for inp in self.graph.inputs]
+
     def L_op(self, inputs, outputs, output_grads):
-        overrides = self.grad_overrides
-        if callable(overrides):
-            grads = list(overrides(list(inputs[:self.n_inputs]), list(output_grads)))
+        explicit, grads_in = list(inputs[:self.n_inputs]), list(output_grads)
+        if not (isinstance(self.lop_overrides, str) and self.lop_overrides == "default"):
+            # Theano's lop_overrides take (inputs, outputs, output_grads)
+            call = _caller(self.lop_overrides, explicit, list(outputs), grads_in)
+            overrides = self.lop_overrides
+        else:
+            call = _caller(self.grad_overrides, explicit, None, grads_in)
+            overrides = self.grad_overrides
+        if callable(overrides) or isinstance(overrides, OpFromGraph):
+            grads = call(overrides)
             return grads + [None] * len(self.implicit)
         default = self._inner_grads(inputs, output_grads)
         if isinstance(overrides, str):  # 'default'
@@ -113,8 +139,9 @@ class OpFromGraph(Op):
         for entry, grad in zip(overrides, default):
             if isinstance(entry, str) and entry == "default":
                 grads.append(grad)
-            elif callable(entry):
-                grads.append(entry(list(inputs[:self.n_inputs]), list(output_grads)))
+            elif callable(entry) or isinstance(entry, OpFromGraph):
+                got = call(entry)
+                grads.append(got[0] if isinstance(got, list) and len(got) == 1 else got)
             elif is_null(entry) or is_disconnected(entry):
                 grads.append(entry)
             else:
@@ -137,3 +164,16 @@ class OpFromGraph(Op):
                    return_disconnected="none", null_gradients="return")
         found = {id(v): g for v, g in zip(wrt, got)}
         return [found.get(id(v)) for v in inputs]
+
+
+def _caller(override: Any, inputs: list, outputs: list | None, output_grads: list) -> Callable:
+    """How Theano called an override: an OpFromGraph on the variables in a row
+    (inputs, [outputs,] output gradients), a function on the lists; a list back."""
+    def call(entry: Any) -> list:
+        lists = [inputs] + ([outputs] if outputs is not None else []) + [output_grads]
+        if isinstance(entry, OpFromGraph):
+            got = entry(*[v for group in lists for v in group])
+        else:
+            got = entry(*lists)
+        return list(got) if isinstance(got, (list, tuple)) else [got]
+    return call
