@@ -114,8 +114,13 @@ def test_overrides_as_theano_1_0_5_calls_them(rng):
     np.testing.assert_allclose(got[2], xv * yv)
     # Theano's connection pattern, read from the graph or as given
     z = T.dvector("z")
-    assert OpFromGraph([x, y, z], [x * y, y * z]).connection_pattern(None) == [
-        [True, False], [True, True], [False, True]]
+    op1 = OpFromGraph([x, y, z], [x * y, y * z])
+    assert op1.connection_pattern(None) == [[True, False], [True, True], [False, True]]
+    m, n, p, q = (T.dvector(c) for c in "mnpq")
+    o1, o2 = op1(m, n, p)
+    op2 = OpFromGraph([m, n, p, q], op1(o1, q, o2))  # through op1's own pattern
+    assert op2.connection_pattern(None) == [[True, False], [True, True], [False, True],
+                                            [True, True]]
     assert OpFromGraph([x, y], [x * y], connection_pattern=[[True], [False]],
                        on_unused_input="ignore").connection_pattern(None) == [[True], [False]]
     # symnb's Rop comes from the gradient: an R-operator override would be ignored

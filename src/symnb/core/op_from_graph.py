@@ -22,7 +22,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace
+from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.inner_graph import InnerGraph, close_over, infer_inner_shapes, placeholder_like
 from symnb.core.graph.op import Op
@@ -114,8 +114,18 @@ class OpFromGraph(Op):
         output depends on it (as given to the constructor, else read from the graph)."""
         if self._connection_pattern is not None:
             return [list(row) for row in self._connection_pattern]
-        reach = [{id(v) for v in ancestors([out])} for out in self.graph.outputs]
-        return [[id(inp) in r for r in reach] for inp in self.graph.inputs]
+        # Which inputs each variable depends on, through each inner node's own pattern
+        # (an inner OpFromGraph's), else every output on every input.
+        depends: dict[int, set[int]] = {id(v): {i} for i, v in enumerate(self.graph.inputs)}
+        for inner in self.graph.nodes:
+            pattern = getattr(inner.op, "connection_pattern", None)
+            rows = pattern(inner) if callable(pattern) else None
+            for k, out in enumerate(inner.outputs):
+                depends[id(out)] = set().union(*[
+                    depends.get(id(v), set()) for j, v in enumerate(inner.inputs)
+                    if rows is None or rows[j][k]])
+        reach = [depends.get(id(out), set()) for out in self.graph.outputs]
+        return [[i in r for r in reach] for i in range(len(self.graph.inputs))]
 
     def L_op(self, inputs, outputs, output_grads):
         explicit, grads_in = list(inputs[:self.n_inputs]), list(output_grads)
