@@ -28,7 +28,7 @@ from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
-from symnb.compile import Mode, MonitorMode, In, Out, Param, function
+from symnb.compile import Mode, MonitorMode, In, Out, OpFromGraph, Param, function
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
@@ -45,6 +45,7 @@ __all__ = [
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
+    "OpFromGraph",
 ]
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)

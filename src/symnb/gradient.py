@@ -13,12 +13,17 @@ import numpy as np
 
 from symnb.core.graph.error_base import SymnbError
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
-from symnb.core.gradient import DisconnectedInputError, NullGradientError, disconnected_grad, grad
+from symnb.core.gradient import (DisconnectedInputError, NullGradientError, NullTypeGradError,
+                                 disconnected_grad, grad)
+from symnb.core.gradient_types import (DisconnectedType, NullType, disconnected_type,
+                                       grad_not_implemented, grad_undefined, null_type)
 from symnb.core.jacobian import hessian, jacobian
 from symnb.core.tensor.extra_ops import grad_clip
 
 __all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
-           "DisconnectedInputError", "NullGradientError", "GradientError"]
+           "DisconnectedInputError", "NullGradientError", "NullTypeGradError", "GradientError",
+           "DisconnectedType", "disconnected_type", "NullType", "null_type", "grad_undefined",
+           "grad_not_implemented"]
 
 
 class GradientError(SymnbError, AssertionError):

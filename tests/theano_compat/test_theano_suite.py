@@ -4,7 +4,7 @@ test was written.
 
 Slow (a download, then the files in one pytest process; under a minute on 2 cores today,
 since most files stop at their imports): runs with ``--run-slow``, as CI does. This is a
-ratchet, not a statement that symnb passes Theano's tests: today 24 of the 25 files stop
+ratchet, not a statement that symnb passes Theano's tests: today 14 of the 25 files stop
 at an import (a module-level collection error, counted as one error); the modules symnb
 lacks by design (sparse tensors, the graph optimizer's internals, in-place and BLAS ops)
 do not stop a file (a test using one is skipped, with the reason: lacking_names.py). When
@@ -28,25 +28,25 @@ EXPECTED = {
     "tensor/tests/test_subtensor.py": {"error": 1},
     "tensor/tests/test_extra_ops.py": {"error": 1},
     "tensor/tests/test_nlinalg.py": {"error": 1},
-    "tensor/tests/test_slinalg.py": {"error": 1},
+    "tensor/tests/test_slinalg.py": {"passed": 9, "failed": 8},
     "tensor/tests/test_sharedvar.py": {"error": 1},
     "tensor/tests/test_shared_randomstreams.py": {"error": 1},
     "scan_module/tests/test_scan.py": {"error": 1},
     "tests/test_ifelse.py": {"passed": 6, "failed": 8, "skipped": 8},
-    "tests/test_gradient.py": {"error": 1},
-    "tests/test_rop.py": {"error": 1},
+    "tests/test_gradient.py": {"passed": 4, "failed": 36},
+    "tests/test_rop.py": {"passed": 18, "failed": 8},
     "tests/test_printing.py": {"failed": 9, "passed": 4},
     "compile/tests/test_function_module.py": {"passed": 17, "failed": 25, "skipped": 1},
     "compile/tests/test_pfunc.py": {"failed": 23, "passed": 16, "skipped": 1},
     "compile/tests/test_shared.py": {"error": 1},
-    "compile/tests/test_builders.py": {"error": 1},
+    "compile/tests/test_builders.py": {"passed": 23, "failed": 5, "error": 1},
     "sparse/tests/test_basic.py": {"skipped": 1},
     "tensor/nnet/tests/test_nnet.py": {"error": 1},
     "tensor/nnet/tests/test_conv.py": {"failed": 23, "passed": 1},
     "tensor/nnet/tests/test_abstract_conv.py": {"error": 1},
     "tensor/nnet/tests/test_bn.py": {"passed": 3, "failed": 6},
     "tensor/nnet/tests/test_sigm.py": {"error": 1},
-    "tensor/signal/tests/test_pool.py": {"error": 1},
+    "tensor/signal/tests/test_pool.py": {"passed": 419, "failed": 4},
     "sandbox/tests/test_rng_mrg.py": {"error": 1},
 }
 

@@ -106,6 +106,8 @@ ENVIRONMENT_FIXES: dict[str, list[tuple[str, str]]] = {
     "tensor/nnet/tests/test_nnet.py": [_NUMPY_CAST, ("np.cast[", "_np_cast[")],
     "tests/test_gradient.py": [_NUMPY_CAST, ("np.cast[", "_np_cast[")],
     "compile/tests/test_shared.py": [("np.float(", "float(")],
+    # NumPy 1.23 stopped reading a list of slices as a tuple of them (x[[slice(0, 2)]]).
+    "tensor/signal/tests/test_pool.py": [("[l][region]", "[l][tuple(region)]")],
 }
 
 #: Where the renamed tests find what the harness placed (not about Python or NumPy):

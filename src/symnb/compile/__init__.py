@@ -21,6 +21,7 @@ from symnb.compile.ops import DeepCopyOp, as_op, deep_copy_op  # theano.compile'
 from symnb.compile.construction import MissingInputError, UnusedInputError
 from symnb.compile.pfunc import pfunc  # the function, bound over its module's name as in Theano
 from symnb.compile.sharedvalue import SharedVariable, shared  # theano.compile.shared
+from symnb.compile.builders import OpFromGraph  # theano.compile.builders'
 
 from symnb.core.tensor.variable import install_evaluator
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
@@ -46,7 +47,7 @@ install_evaluator(_evaluate)
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "get_default_mode", "Linker",
            "WrapLinker", "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "Param",
            "SharedVariable", "shared", "as_op", "DeepCopyOp", "deep_copy_op", "function", "pfunc",
-           "MissingInputError", "UnusedInputError"]
+           "MissingInputError", "UnusedInputError", "OpFromGraph"]
 
 # The functions above are public entry points: an error they raise shows the user's line
 # first, without symnb's frames (symnb.core.graph.traceback_filter).

@@ -13,6 +13,7 @@ from typing import Any
 from symnb.core.graph.errors import SymnbError, label
 from symnb.core.graph import Constant, Variable, ancestors, clone_replace, graph_inputs
 from symnb.core.tensor.shared import SharedVariable, storage_owner
+from symnb.core.gradient_types import NullType
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 
@@ -142,6 +143,9 @@ def check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[V
     for var in roots:
         if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
             continue
+        if isinstance(var.type, NullType):  # grad(..., null_gradients='return')'s
+            raise TypeError(f"the outputs depend on a null gradient, which has no value: "
+                            f"{var.type.why_null}")
         raise MissingInputError(
             f"the outputs depend on {label(var)!r} ({var.type.short()}), "
             f"{var.site.describe('created at')}\nbut it is not among the function's inputs "

@@ -26,8 +26,6 @@ class NotInSymnbError(SymnbError, AttributeError):
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
-        "OpFromGraph": "not supported: write a Python function building the graph (every call "
-                       "inlines it; XLA fuses the result)",
         "sparse": "sparse tensors are not supported: XLA programs here use dense arrays",
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
@@ -56,7 +54,6 @@ ABSENT: dict[str, dict[str, str]] = {
     "symnb.compile": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
-        "OpFromGraph": "not supported: write a Python function building the graph",
     },
     "symnb.printing": {
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",

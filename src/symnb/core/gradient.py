@@ -12,6 +12,7 @@ from typing import Any, Callable, Iterable, Sequence
 from symnb.core.graph.errors import SymnbError, describe_given, label
 from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.core.gradient_stable import stabilized_seeds
+from symnb.core.gradient_types import disconnected_type, is_disconnected, is_null
 from symnb.core.scopes import gradient_of, gradient_scope
 from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor import math as m
@@ -20,7 +21,8 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import is_float
 from symnb.core.graph.traceback_filter import api_boundary
 
-__all__ = ["grad", "DisconnectedInputError", "NullGradientError", "disconnected_grad",
+__all__ = ["grad", "DisconnectedInputError", "NullGradientError", "NullTypeGradError",
+           "disconnected_grad",
            "gradient_rule", "register_gradient", "register_seed_rewrite"]
 
 
@@ -32,6 +34,11 @@ class NullGradientError(SymnbError, TypeError):
     """A gradient was asked for where none exists (an integer or boolean variable)."""
 
 
+class NullTypeGradError(NullGradientError):
+    """A gradient asked for is null: an op said its gradient is undefined or not
+    implemented (``grad_undefined``, ``grad_not_implemented``; Theano's name)."""
+
+
 def disconnected_grad(x: Any) -> Variable:
     """``x`` for values, a constant for differentiation (the seeds' ``block_gradient``)."""
     return m.stop_gradient(x)
@@ -41,7 +48,7 @@ def disconnected_grad(x: Any) -> Variable:
 def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
          consider_constant: Iterable[Variable] | None = None,
          disconnected_inputs: str = "raise", known_grads: dict | None = None,
-         return_disconnected: str = "zero") -> Any:
+         return_disconnected: str = "zero", null_gradients: str = "raise") -> Any:
     """Gradients of the scalar ``cost`` with respect to ``wrt`` (one variable or a list).
 
     - ``consider_constant``: variables through which no gradient flows.
@@ -49,13 +56,19 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
       replacing) the backpropagation from ``cost``: backprop from a separating set.
     - ``disconnected_inputs``: ``'raise'`` (default), ``'warn'`` or ``'ignore'`` when the
       cost does not depend on a ``wrt`` variable; ``return_disconnected``: ``'zero'``
-      (zeros like the variable) or ``'none'`` for such variables.
+      (zeros like the variable), ``'none'`` or ``'Disconnected'`` (a ``DisconnectedType``
+      variable) for such variables.
+    - ``null_gradients``: ``'raise'`` (:class:`NullTypeGradError`, default) or ``'return'``
+      (the null variable) where an op's gradient is undefined or not implemented
+      (``grad_undefined``: see core/gradient_types.py).
 
     Returns one gradient for one variable, else a list (a tuple for a tuple), each of
     its variable's dtype. Integer/bool ``wrt`` raise :class:`NullGradientError`; paths
     through integer values (e.g. ``T.cast(x, 'int32')``) carry no gradient.
     """
     _check_policies(disconnected_inputs, return_disconnected)
+    if null_gradients not in ("raise", "return"):
+        raise ValueError(f"null_gradients must be 'raise' or 'return', got {null_gradients!r}")
     single = isinstance(wrt, Variable)
     wrt_list = [wrt] if single else _wrt_list(wrt)
     for var in wrt_list:
@@ -69,8 +82,8 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
             seeds = rewrite(seeds, wrt_list, blockers)
         seeds = stabilized_seeds(seeds, wrt_list, blockers)
         grads = _backpropagate(seeds, wrt_list, blockers)
-        results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected)
-                   for v in wrt_list]
+        results = [_finish(v, grads.get(id(v)), disconnected_inputs, return_disconnected,
+                           null_gradients) for v in wrt_list]
     for var, result in zip(wrt_list, results):
         # What the gradient is of, for the viewer's gradient-norm overlay (a variable
         # the user passed in, known_grads' own, is not the gradient's to annotate).
@@ -97,8 +110,9 @@ def _check_policies(disconnected_inputs: str, return_disconnected: str) -> None:
     if disconnected_inputs not in ("raise", "warn", "ignore"):
         raise ValueError(f"disconnected_inputs must be 'raise', 'warn' or 'ignore', "
                          f"got {disconnected_inputs!r}")
-    if return_disconnected not in ("zero", "none"):
-        raise ValueError(f"return_disconnected must be 'zero' or 'none', got {return_disconnected!r}")
+    if return_disconnected not in ("zero", "none", "None", "Disconnected"):  # Theano's spellings
+        raise ValueError(f"return_disconnected must be 'zero', 'none' (or 'None') or 'Disconnected', "
+                         f"got {return_disconnected!r}")
 
 
 def _where(var: Variable) -> str:
@@ -145,11 +159,16 @@ def _seeds(cost: Variable | None, known_grads: dict | None) -> dict[int, tuple[V
         if not isinstance(var, Variable):
             raise TypeError(f"grad: known_grads keys must be symbolic variables, "
                             f"got {type(var).__name__}")
+        if is_disconnected(g):  # Theano's placeholder for "no gradient from here"
+            continue
+        if is_null(g):  # carried to what depends on var; an error only where asked for
+            seeds[id(var)] = (var, g)
+            continue
         g = _check_known_grad(var, as_tensor_variable(g))
         if id(var) in seeds:
             g = m.add(seeds[id(var)][1], g)
         seeds[id(var)] = (var, g)
-    if not seeds:
+    if cost is None and not known_grads:  # (known gradients all disconnected: no seed)
         raise ValueError("grad: give a cost, or known_grads when cost is None")
     return seeds
 
@@ -184,7 +203,11 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
             output_grads = [_total(contributions.get(id(o))) for o in node.outputs]
             if all(g is None for g in output_grads):
                 continue
-            input_grads = _input_grads(node, output_grads)
+            null = next((g for g in output_grads if is_null(g)), None)
+            if null is not None:  # Theano's rule: a null gradient flows to every input
+                input_grads = [null if is_float(i.dtype) else None for i in node.inputs]
+            else:
+                input_grads = _input_grads(node, output_grads)
         for inp, g in zip(node.inputs, input_grads):
             if g is not None and id(inp) not in blocked:
                 contributions.setdefault(id(inp), []).append(g)
@@ -205,6 +228,9 @@ def _nodes_leading_to(nodes: list[Apply], wrt: list[Variable], blocked: set[int]
 def _total(grads: list[Variable] | None) -> Variable | None:
     if not grads:
         return None
+    null = next((g for g in grads if is_null(g)), None)
+    if null is not None:  # a sum with a null term is null (Theano)
+        return null
     total = grads[0]
     for g in grads[1:]:
         total = m.add(total, g)
@@ -257,8 +283,10 @@ def _input_grads(node: Apply, output_grads: list[Variable | None]) -> list[Varia
 
 def _fit(inp: Variable, g: Variable | None, node: Apply) -> Variable | None:
     """The gradient as the input's dtype; None for integer inputs (no gradient flows)."""
-    if g is None or not is_float(inp.dtype):
+    if g is None or is_disconnected(g) or not is_float(inp.dtype):
         return None
+    if is_null(g):
+        return g
     g = as_tensor_variable(g)
     if g.ndim != inp.ndim:
         raise AssertionError(f"{node.op.display_name()}.L_op: gradient of {label(inp)!r} has "
@@ -266,7 +294,13 @@ def _fit(inp: Variable, g: Variable | None, node: Apply) -> Variable | None:
     return m.cast(g, inp.dtype)
 
 
-def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected: str) -> Variable | None:
+def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected: str,
+            null_gradients: str = "raise") -> Variable | None:
+    if is_null(g):
+        if null_gradients == "raise":
+            raise NullTypeGradError(f"grad of {label(var)!r}{_where(var)}: tensor.grad encountered "
+                                    f"a NaN. {g.type.why_null}")
+        return g
     if g is not None:
         return g
     message = (f"grad: the cost does not depend on {label(var)!r} ({var.type.short()}{_where(var)}), "
@@ -279,4 +313,6 @@ def _finish(var: Variable, g: Variable | None, policy: str, return_disconnected:
         warn_at_user_line(message)
     if return_disconnected == "zero":
         return zeros_like(var)
+    if return_disconnected == "Disconnected":
+        return disconnected_type()
     return None

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable, ancestors, clone_replace
 from symnb.core.gradient import grad
+from symnb.core.gradient_types import is_null
 from symnb.core.graph.inner_graph import placeholder_like
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
@@ -69,7 +70,11 @@ def Rop(f: Any, wrt: Any, eval_points: Any) -> Any:
     dummies = [placeholder_like(out, value=_zeros_value(out), name=f"u_{label(out)}")
                for out in f_list]
     pulled = grad(None, wrt_list, known_grads=dict(zip(f_list, dummies)),
-                  disconnected_inputs="ignore")
+                  disconnected_inputs="ignore", null_gradients="return")
+    for var, g in zip(wrt_list, pulled):
+        if is_null(g):  # Theano's Rop raises ValueError through a non-differentiable op
+            raise ValueError(f"Rop: the Jacobian with respect to {label(var)!r} is not defined: "
+                             f"{g.type.why_null}")
     contraction = _sum(m.mul(pulled[0], points[0]))
     for g, v in zip(pulled[1:], points[1:]):
         contraction = m.add(contraction, _sum(m.mul(g, v)))

@@ -140,3 +140,7 @@ from symnb.core.absent import module_getattr  # noqa: E402
 
 __getattr__ = module_getattr("symnb.tensor")  # Theano names symnb lacks: say so
 del module_getattr
+
+# Theano's ``import theano.tensor`` binds ``theano.tensor.basic`` (its test helpers read
+# ``T.basic._allclose``); last, since basic re-exports every name above.
+from symnb.tensor import basic as basic  # noqa: E402

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import build_error
+from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
@@ -57,14 +57,119 @@ class PoolBase(Op):
 
     __props__ = ("ndim", "ws", "stride", "pad", "ignore_border", "mode")
 
-    def __init__(self, ndim: int, ws: Sequence[int], stride: Sequence[int], pad: Sequence[int],
-                 ignore_border: bool, mode: str) -> None:
+    #: The mode Theano's constructor of the class defaults to, and the modes it takes.
+    default_mode = "max"
+    modes = MODES
+    #: The modes for which Theano's constructor takes a padding as wide as the window (a
+    #: window wholly in the padding: 0 for the sums, a division by 0 for average_exc_pad).
+    wide_pad_modes: tuple[str, ...] = ()
+
+    def __init__(self, ignore_border: bool = False, mode: str | None = None, ndim: int = 2,
+                 openmp: Any = None, *, ws: Sequence[int] | None = None,
+                 stride: Sequence[int] | None = None, pad: Sequence[int] | None = None) -> None:
+        """Theano 1.0's constructor, ``Pool(ignore_border=False, mode='max', ndim=2,
+        openmp=None)``: the window is given with the input, ``op(x, ws, stride, pad)``.
+        ``ws``, ``stride`` and ``pad`` given here make the op of that window, whose
+        inputs are the tensors only (:meth:`bound`: what the graph holds, since XLA
+        needs the window when compiling). ``openmp`` (Theano's C code) is accepted and
+        has no effect."""
+        mode = self.default_mode if mode is None else mode
+        if mode == "max_deterministic":  # Theano's GPU-only alias: max pooling is deterministic
+            mode = "max"
+        if mode not in self.modes:
+            raise build_error(f"{type(self).__name__}: mode must be one of "
+                              f"{', '.join(map(repr, self.modes))}; got {mode!r}", ValueError)
         self.ndim = int(ndim)
-        self.ws, self.stride, self.pad = tuple(ws), tuple(stride), tuple(pad)
+        self.ws, self.stride, self.pad = (None if v is None else tuple(int(i) for i in v)
+                                          for v in (ws, stride, pad))
         self.ignore_border = bool(ignore_border)
         self.mode = mode
 
+    @classmethod
+    def bound(cls, ndim: int, ws: Sequence[int], stride: Sequence[int], pad: Sequence[int],
+              ignore_border: bool, mode: str) -> "PoolBase":
+        """The op of this window (its ``_props()`` order), taking the tensors only."""
+        return cls(ignore_border, mode, ndim, ws=ws, stride=stride, pad=pad)
+
+    @staticmethod
+    def out_shape(imgshape: Sequence[Any], ws: Any = None, ignore_border: bool = False,
+                  stride: Any = None, pad: Any = None, ndim: int = 2, ds: Any = None,
+                  st: Any = None, padding: Any = None) -> list[Any]:
+        """Theano's ``Pool.out_shape``: the shape (a list) of the pooling of an input of
+        shape ``imgshape`` (ints or symbolic scalars); ``ds``, ``st``, ``padding`` are
+        the deprecated names of ``ws``, ``stride``, ``pad``."""
+        from symnb.core.tensor.pool_api import renamed  # pool_api builds on this module
+        ws = renamed(ws, ds, "ws", "ds")
+        stride = renamed(stride, st, "stride", "st")
+        pad = renamed(pad, padding, "pad", "padding", unset=(0,) * ndim)
+        if ws is None:
+            raise build_error("Pool.out_shape: give the window size ws", ValueError)
+        if len(imgshape) < ndim:
+            raise build_error(f"Pool.out_shape: imgshape must have at least {ndim} dimensions; "
+                              f"got {tuple(imgshape)}", TypeError)
+        ws = [int(w) for w in ws]
+        stride = ws if stride is None else [int(s) for s in stride]
+        pad = [0] * ndim if pad is None else [int(p) for p in pad]
+        spatial = list(imgshape)[len(imgshape) - ndim:]
+        return list(imgshape)[:len(imgshape) - ndim] + [
+            pool_output_length(n if isinstance(n, Variable) else int(n), w, s, p, ignore_border)
+            for n, w, s, p in zip(spatial, ws, stride, pad)]
+
+    # -- Theano's interface: the window given with the input ------------------------------
+    #: The tensors Theano's ``make_node`` takes before ``ws`` (``x`` first).
+    theano_tensors = ("x",)
+
+    def __call__(self, *inputs: Any, ws: Any = None, stride: Any = None, pad: Any = None,
+                 name: str | None = None) -> Any:
+        """Theano's ``op(x, ws, stride=None, pad=None)``: the window may be given by keyword."""
+        if ws is not None or stride is not None or pad is not None:
+            count = len(self.theano_tensors)
+            given = list(inputs[count:]) + [None] * (count + 3 - len(inputs))
+            for i, value in enumerate((ws, stride, pad)):
+                if value is not None:
+                    if given[i] is not None:
+                        raise build_error(f"{type(self).__name__}: {('ws', 'stride', 'pad')[i]} "
+                                          f"given twice", TypeError)
+                    given[i] = value
+            inputs = tuple(inputs[:count]) + tuple(given)
+        return super().__call__(*inputs, name=name)
+
+    def make_node(self, *inputs: Any) -> Apply:
+        if self.ws is not None:
+            return self.make_bound_node(*inputs)
+        return self.bind(*inputs)
+
+    def bind(self, *inputs: Any) -> Apply:
+        """``op(x, ..., ws, stride=None, pad=None)`` of an op made by Theano's constructor:
+        the node of the op of that window (a window computed in the graph gives a
+        ``PoolFromValues`` node, which takes it as inputs)."""
+        from symnb.core.tensor.pool_api import window  # pool_api builds on this module
+        count = len(self.theano_tensors)
+        name = type(self).__name__
+        if not count < len(inputs) <= count + 3:
+            raise build_error(f"{name}: takes ({', '.join(self.theano_tensors)}, ws, stride=None, "
+                              f"pad=None); got {len(inputs)} inputs", TypeError)
+        tensors = [as_tensor_variable(t) for t in inputs[:count]]
+        ws, stride, pad = (list(inputs[count:]) + [None, None])[:3]
+        static, vectors = window(self.ndim, ws, stride, pad, self.ignore_border, name,
+                                 self.mode in self.wide_pad_modes)
+        tensors = self.theano_tensors_used(tensors, static)
+        if static is None:
+            return self.bind_computed(tensors, vectors)
+        return type(self).bound(self.ndim, *static, self.ignore_border, self.mode).make_node(*tensors)
+
+    def theano_tensors_used(self, tensors: list[Variable], static: Any) -> list[Variable]:
+        """The tensors of Theano's inputs that the bound op takes (all, here)."""
+        return tensors
+
+    def bind_computed(self, tensors: list[Variable], vectors: list[Variable]) -> Apply:
+        raise build_error(f"{type(self).__name__}: give ws, stride and pad as ints (or constants): "
+                          f"symnb has this op only for a window known when the graph is built",
+                          NotImplementedError)
+
     def display_name(self) -> str:
+        if self.ws is None:
+            return f"{type(self).__name__}{{{self.mode}, ndim={self.ndim}, ignore_border={self.ignore_border}}}"
         extra = [f"ws={self.ws}"] + ([f"stride={self.stride}"] if self.stride != self.ws else [])
         extra += [f"pad={self.pad}"] if any(self.pad) else []
         extra += [] if self.ignore_border else ["ignore_border=False"]
@@ -160,9 +265,14 @@ def _crop(padded: np.ndarray, pads: Sequence[tuple[int, int]], spatial: Sequence
 
 
 class Pool(PoolBase):
-    """Pooling of ``x`` over its last ``ndim`` axes."""
+    """Pooling of ``x`` over its last ``ndim`` axes: Theano's ``Pool(ignore_border=False,
+    mode='max', ndim=2)(x, ws, stride=None, pad=None)``."""
 
-    def make_node(self, x: Any) -> Apply:
+    def bind_computed(self, tensors: list[Variable], vectors: list[Variable]) -> Apply:
+        from symnb.core.tensor.pool_from_values import PoolFromValues  # builds on this module
+        return PoolFromValues(self.ndim, self.ignore_border, self.mode).make_node(*tensors, *vectors)
+
+    def make_bound_node(self, x: Any) -> Apply:
         x = as_tensor_variable(x)
         self.check_input(x)
         return Apply(self, [x], [TensorType(x.dtype, self.output_shape(x.type.shape))])
@@ -175,13 +285,13 @@ class Pool(PoolBase):
         if not is_float(x.dtype):
             return [None]
         grad_op = MaxPoolGrad if self.mode == "max" else AveragePoolGrad
-        return [grad_op(*self._props())(x, g)]
+        return [grad_op.bound(*self._props())(x, g)]
 
 
 class _PoolGradBase(PoolBase):
     """A linear map of ``g`` that depends on ``x`` (for its shape, or where its maxima are)."""
 
-    def make_node(self, x: Any, g: Any) -> Apply:
+    def make_bound_node(self, x: Any, g: Any) -> Apply:
         x, g = as_tensor_variable(x), as_tensor_variable(g)
         self.check_input(x, type(self).__name__)
         if not is_float(g.dtype) or g.ndim != x.ndim:
@@ -195,9 +305,50 @@ class _PoolGradBase(PoolBase):
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [self.result_shape(input_shapes[0])]
 
+    #: The ``PoolFromValues`` kind of the op for a window computed in the graph (None: refused).
+    computed_kind: str | None = None
 
-class MaxPoolGrad(_PoolGradBase):
-    """The gradient of max pooling: ``g`` sent to the first maximum of each window of ``x``."""
+    def bind_computed(self, tensors: list[Variable], vectors: list[Variable]) -> Apply:
+        if self.computed_kind is None:
+            return super().bind_computed(tensors, vectors)
+        from symnb.core.tensor.pool_from_values import PoolFromValues  # builds on this module
+        x, g = tensors
+        return PoolFromValues(self.ndim, self.ignore_border, self.mode,
+                              self.computed_kind).make_node(x, *vectors, g)
+
+
+class _MaximaFromX(_PoolGradBase):
+    """Theano's ``(x, maxout, gz, ws, ...)``: ``maxout``, the max pooling of ``x``, says
+    where the maxima are. symnb finds them in ``x`` again (XLA's select-and-scatter), so
+    ``maxout`` must be that pooling, built in the graph: anything else is refused (its
+    gradient would silently route elsewhere than Theano's)."""
+
+    theano_tensors = ("x", "maxout", "gz")
+    modes = ("max",)
+
+    def theano_tensors_used(self, tensors: list[Variable], static: Any) -> list[Variable]:
+        x, maxout, gz = tensors
+        owner = maxout.owner
+        if static is not None:
+            expected = Pool.bound(self.ndim, *static, self.ignore_border, "max")
+        else:
+            from symnb.core.tensor.pool_from_values import PoolFromValues  # builds on this module
+            expected = PoolFromValues(self.ndim, self.ignore_border, "max")
+        if owner is None or owner.op != expected or owner.inputs[0] is not x:
+            raise build_error(
+                f"{type(self).__name__}: maxout ({label(maxout)!r}) must be the max pooling of "
+                f"x ({label(x)!r}) with this window, built in the graph ({expected}): symnb "
+                f"finds the maxima in x itself, so another maxout would not be used as Theano "
+                f"uses it", NotImplementedError)
+        return [x, gz]
+
+
+class MaxPoolGrad(_MaximaFromX):
+    """The gradient of max pooling: ``g`` sent to the first maximum of each window of ``x``.
+    Theano's ``MaxPoolGrad(ignore_border, mode='max', ndim=2)(x, maxout, gz, ws, stride=None,
+    pad=None)`` (see :class:`_MaximaFromX`)."""
+
+    computed_kind = "max_grad"
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, g = inputs
@@ -216,12 +367,14 @@ class MaxPoolGrad(_PoolGradBase):
         x, _ = inputs
         (gg,) = output_grads
         # Piecewise linear in g, with a routing constant almost everywhere in x.
-        return [zeros_like(x), MaxPoolGradGrad(*self._props())(x, gg)]
+        return [zeros_like(x), MaxPoolGradGrad.bound(*self._props())(x, gg)]
 
 
-class MaxPoolGradGrad(_PoolGradBase):
+class MaxPoolGradGrad(_MaximaFromX):
     """The forward-mode derivative of max pooling: ``t`` read at the first maximum of each
-    window of ``x`` (shaped as the pooled output); the gradient of :class:`MaxPoolGrad`."""
+    window of ``x`` (shaped as the pooled output); the gradient of :class:`MaxPoolGrad`.
+    Theano's ``DownsampleFactorMaxGradGrad(ignore_border, mode='max', ndim=2)(x, maxout, gz,
+    ws, stride=None, pad=None)``, ``gz`` shaped as ``x``."""
 
     def result_shape(self, x_shape: Sequence[Any]) -> tuple[Any, ...]:
         return self.output_shape(x_shape)
@@ -240,12 +393,19 @@ class MaxPoolGradGrad(_PoolGradBase):
     def L_op(self, inputs, outputs, output_grads):
         x, _ = inputs
         (g,) = output_grads
-        return [zeros_like(x), MaxPoolGrad(*self._props())(x, g)]
+        return [zeros_like(x), MaxPoolGrad.bound(*self._props())(x, g)]
 
 
 class AveragePoolGrad(_PoolGradBase):
     """The gradient of the 'sum' and average poolings: the transpose of the forward map
-    (``x`` only gives the shape)."""
+    (``x`` only gives the shape). Theano's ``AveragePoolGrad(ignore_border,
+    mode='average_inc_pad', ndim=2)(x, gz, ws, stride=None, pad=None)``."""
+
+    default_mode = "average_inc_pad"
+    modes = tuple(m for m in MODES if m != "max")
+    wide_pad_modes = ("sum", "average_inc_pad")  # Theano's AveragePoolGrad takes them
+    theano_tensors = ("x", "gz")
+    computed_kind = "average_grad"
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, g = inputs
@@ -267,4 +427,4 @@ class AveragePoolGrad(_PoolGradBase):
     def L_op(self, inputs, outputs, output_grads):
         x, _ = inputs
         (gg,) = output_grads
-        return [zeros_like(x), Pool(*self._props())(gg)]
+        return [zeros_like(x), Pool.bound(*self._props())(gg)]

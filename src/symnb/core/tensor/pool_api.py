@@ -11,8 +11,7 @@ from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_shapes import normalize_ints
-from symnb.core.tensor.pool import MODES, MaxPoolGrad, Pool
-from symnb.core.tensor.pool_from_values import PoolFromValues
+from symnb.core.tensor.pool import MaxPoolGrad, Pool
 from symnb.core.tensor.shape import as_shape_vector, static_entries, static_int
 from symnb.core.graph.source import warn_at_user_line
 
@@ -43,45 +42,48 @@ def _computed(value: Any, count: int) -> bool:
     return False
 
 
-def _renamed(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
+def renamed(new: Any, old: Any, new_name: str, old_name: str, unset: Any = None) -> Any:
     """Theano's deprecated argument names (``ds``, ``st``, ``padding``)."""
     if old is None:
         return new
-    if new is not unset and new is not None:
+    if new is not None and not (isinstance(new, (tuple, list)) and tuple(new) == unset):
         raise build_error(f"pool: give {new_name} or its old name {old_name}, not both", ValueError)
     warn_at_user_line(f"the {old_name!r} parameter of pooling is deprecated: use {new_name!r}",
                       DeprecationWarning)
     return old
 
 
-def _pool(ndim: int, input: Any, ws: Any, ignore_border: bool, stride: Any, pad: Any, mode: str,
-          ds: Any, st: Any, padding: Any) -> Variable:
-    ws = _renamed(ws, ds, "ws", "ds")
-    stride = _renamed(stride, st, "stride", "st")
-    pad = _renamed(pad, padding, "pad", "padding", unset=(0,) * ndim)
+def window(ndim: int, ws: Any, stride: Any, pad: Any, ignore_border: bool, what: str = "pool",
+           wide_pad: bool = False) -> tuple[tuple[tuple[int, ...], ...] | None, list[Variable] | None]:
+    """``(ws, stride, pad)`` as int tuples when known now (stride defaults to ws, pad to 0),
+    with Theano's checks; else ``(None, three int vectors)`` (Lasagne's
+    SpatialPyramidPooling computes them from the input's shape). ``wide_pad``: a padding
+    as wide as the window is allowed (Theano's gradient ops take it)."""
     if ws is None:
-        raise build_error("pool: give the window size ws", ValueError)
-    if mode == "max_deterministic":  # Theano's GPU-only alias
-        mode = "max"
-    if mode not in MODES:
-        raise build_error(f"pool: mode must be one of {', '.join(map(repr, MODES))}; got {mode!r}",
-                          ValueError)
+        raise build_error(f"{what}: give the window size ws", ValueError)
     stride = ws if stride is None else stride
     pad = (0,) * ndim if pad is None else pad
-    if any(_computed(v, ndim) for v in (ws, stride, pad)):  # Lasagne's SpatialPyramidPooling
-        vectors = [as_shape_vector(v, ndim, what) for v, what in ((ws, "ws"), (stride, "stride"),
-                                                                  (pad, "pad"))]
-        return PoolFromValues(ndim, bool(ignore_border), mode)(as_tensor_variable(input), *vectors)
+    if any(_computed(v, ndim) for v in (ws, stride, pad)):
+        return None, [as_shape_vector(v, ndim, name) for v, name in ((ws, "ws"), (stride, "stride"),
+                                                                     (pad, "pad"))]
     ws = _static_ints(ws, ndim, "ws", 1)
     stride = _static_ints(stride, ndim, "stride", 1)
     pad = _static_ints(pad, ndim, "pad", 0)
     if any(pad) and not ignore_border:
-        raise build_error(f"pool: padding works only with ignore_border=True (as in Theano); "
+        raise build_error(f"{what}: padding works only with ignore_border=True (as in Theano); "
                           f"got pad={pad}", NotImplementedError)
-    if any(p >= w for p, w in zip(pad, ws)):
-        raise build_error(f"pool: the padding {pad} must be smaller than the window {ws} on each axis",
-                          NotImplementedError)
-    return Pool(ndim, ws, stride, pad, bool(ignore_border), mode)(as_tensor_variable(input))
+    if not wide_pad and any(p >= w for p, w in zip(pad, ws)):
+        raise build_error(f"{what}: the padding {pad} must be smaller than the window {ws} on each "
+                          f"axis", NotImplementedError)
+    return (ws, stride, pad), None
+
+
+def _pool(ndim: int, input: Any, ws: Any, ignore_border: bool, stride: Any, pad: Any, mode: str,
+          ds: Any, st: Any, padding: Any) -> Variable:
+    ws = renamed(ws, ds, "ws", "ds")
+    stride = renamed(stride, st, "stride", "st")
+    pad = renamed(pad, padding, "pad", "padding", unset=(0,) * ndim)
+    return Pool(bool(ignore_border), mode, ndim)(as_tensor_variable(input), ws, stride, pad)
 
 
 def _default_ignore_border(ignore_border: bool | None, function: str, no_pad: str) -> bool:
@@ -143,4 +145,4 @@ def max_pool_2d_same_size(input: Any, patch_size: Any) -> Variable:
     input = as_tensor_variable(input)
     pooled = pool_2d(input, patch_size, ignore_border=True)
     op = pooled.owner.op
-    return MaxPoolGrad(*op._props())(input, pooled)
+    return MaxPoolGrad.bound(*op._props())(input, pooled)

@@ -39,8 +39,8 @@ class PoolFromValues(Op):
 
     def make_node(self, x: Any, ws: Variable, stride: Variable, pad: Variable, *grad: Any) -> Apply:
         x = as_tensor_variable(x)
-        PoolBase(self.ndim, (1,) * self.ndim, (1,) * self.ndim, (0,) * self.ndim,
-                 self.ignore_border, self.mode).check_input(x)
+        PoolBase.bound(self.ndim, (1,) * self.ndim, (1,) * self.ndim, (0,) * self.ndim,
+                       self.ignore_border, self.mode).check_input(x)
         grad = [as_tensor_variable(g) for g in grad]
         if self.kind == "pool":
             shape = x.type.shape[:-self.ndim] + (None,) * self.ndim
@@ -58,7 +58,7 @@ class PoolFromValues(Op):
                              f"window")
         if any(pad) and not self.ignore_border:
             raise ValueError(f"pool: padding works only with ignore_border=True; got pad={pad}")
-        op = _KINDS[self.kind](self.ndim, ws, stride, pad, self.ignore_border, self.mode)
+        op = _KINDS[self.kind].bound(self.ndim, ws, stride, pad, self.ignore_border, self.mode)
         return op, op.make_node(node.inputs[0], *node.inputs[4:])
 
     def perform(self, node: Apply, inputs: Sequence[Any]) -> list[Any]:

@@ -2,6 +2,6 @@
 
 from symnb.lower_xla.rules import (  # noqa: F401
     alloc, assertion, blas, broadcast, composite, conv, deep_copy, elemwise, extra_ops, ifelse, join,
-    linalg, neighbours, nnet,
+    linalg, neighbours, nnet, op_from_graph,
     pool, print_op, python_op, random, reduction, scalar_elemwise, scan, shape, subtensor,
 )

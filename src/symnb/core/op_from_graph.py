@@ -1,0 +1,189 @@
+"""``OpFromGraph``: a graph used as one op (Theano's ``theano.compile.builders.OpFromGraph``).
+
+``op = OpFromGraph([x, y], [x * y + 1])`` makes an op; ``op(a, b)`` a node computing the
+graph on ``a`` and ``b``. The op holds a copy of the graph over inputs of its own (an
+:class:`~symnb.core.graph.inner_graph.InnerGraph`), closed over what else it reads
+(shared variables, as Theano's: extra inputs of each node). Its NumPy ``perform`` runs
+that graph; its XLA lowering inlines it into the program (rules/op_from_graph.py), where
+XLA fuses it with its neighbours, whatever ``inline`` says. Its gradient differentiates
+the inner graph (``known_grads`` from the output gradients) unless ``grad_overrides``
+says otherwise, as in Theano: a callable ``(inputs, output_grads) -> input grads`` (an
+``OpFromGraph`` is called on the variables in a row), or one entry per input
+(``'default'``, a callable as above whose entry is used, or a
+``NullType``/``DisconnectedType`` variable); ``lop_overrides`` likewise, its callables
+taking ``(inputs, outputs, output_grads)``.
+
+Compared by identity, as Theano's: two ``OpFromGraph`` of the same graph are two ops.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace
+from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.inner_graph import InnerGraph, close_over, infer_inner_shapes, placeholder_like
+from symnb.core.graph.op import Op
+from symnb.core.graph.type import is_float
+from symnb.core.gradient_types import is_disconnected, is_null
+from symnb.core.tensor.basic import as_tensor_variable
+
+__all__ = ["OpFromGraph"]
+
+
+class OpFromGraph(Op):
+    """The graph from ``inputs`` to ``outputs`` as an op (Theano 1.0.5's signature;
+    ``inline`` is accepted: the lowering always inlines; ``rop_overrides`` is refused:
+    symnb's Rop comes from the gradient)."""
+
+    def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable] | Variable,
+                 inline: bool = False, lop_overrides: Any = "default",
+                 grad_overrides: Any = "default", rop_overrides: Any = "default",
+                 connection_pattern: Any = None, name: str | None = None, **kwargs: Any) -> None:
+        # ``kwargs``: what Theano passed to the function compiling the inner graph
+        # (``on_unused_input``, ``mode``...); symnb compiles the graph using the op instead.
+        self.function_kwargs = kwargs
+        if not (isinstance(rop_overrides, str) and rop_overrides == "default"):
+            # symnb's Rop is computed from the gradient, not from each op's R_op: an
+            # override would be ignored, giving other numbers than Theano's.
+            raise build_error("OpFromGraph: rop_overrides is not supported (symnb computes Rop "
+                              "from the gradient); leave it 'default'", NotImplementedError)
+        if not (isinstance(lop_overrides, str) and lop_overrides == "default") and \
+                not (isinstance(grad_overrides, str) and grad_overrides == "default"):
+            raise build_error("OpFromGraph: give lop_overrides or grad_overrides, not both",
+                              ValueError)
+        outputs = [outputs] if isinstance(outputs, Variable) else list(outputs)
+        for what, group in (("inputs", inputs), ("outputs", outputs)):
+            for var in group:
+                if not isinstance(var, Variable):
+                    raise build_error(f"OpFromGraph: {what} must be symbolic variables, got "
+                                      f"{type(var).__name__}", TypeError)
+        for var in inputs:
+            if isinstance(var, Constant):
+                raise build_error(f"OpFromGraph: input {label(var)!r} is a constant; constants "
+                                  f"cannot be inputs", TypeError)
+        self.inline, self.name = bool(inline), name
+        self.grad_overrides, self.lop_overrides = grad_overrides, lop_overrides
+        self.rop_overrides = rop_overrides
+        self._connection_pattern = connection_pattern
+        own = [placeholder_like(v) for v in inputs]
+        own_outputs = clone_replace(outputs, dict(zip(inputs, own)))
+        # What the graph reads besides its inputs (shared variables): extra node inputs.
+        self.implicit, placeholders, own_outputs = close_over(own, own_outputs)
+        self.n_inputs = len(own)
+        self.graph = InnerGraph(own + placeholders, own_outputs)
+
+    # -- identity ------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def display_name(self) -> str:
+        return self.name or "OpFromGraph"
+
+    @property
+    def inner_graphs(self) -> tuple[InnerGraph]:
+        return (self.graph,)
+
+    # -- the Op interface ----------------------------------------------------------------
+    def make_node(self, *inputs: Any) -> Apply:
+        if len(inputs) != self.n_inputs:
+            raise build_error(f"{self.display_name()} takes {self.n_inputs} inputs, got "
+                              f"{len(inputs)}", TypeError)
+        inputs = [as_tensor_variable(v) for v in inputs]
+        for i, (outer, inner) in enumerate(zip(inputs, self.graph.inputs)):
+            if outer.dtype != inner.dtype or outer.ndim != inner.ndim or any(
+                    a is not None and b is not None and a != b
+                    for a, b in zip(outer.type.shape, inner.type.shape)):
+                raise build_error(f"input {i} of {self.display_name()} ({label(outer)!r}) has type "
+                                  f"{outer.type.short()}, expected {inner.type.short()}", TypeError)
+        return Apply(self, inputs + list(self.implicit), [v.type for v in self.graph.outputs])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return self.graph.run(inputs, where=f"{self.display_name()}")
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return infer_inner_shapes(self.graph, input_shapes, self.display_name())
+
+    def connection_pattern(self, node: Apply | None) -> list[list[bool]]:
+        """Theano's: per input (the shared variables read last), per output, whether the
+        output depends on it (as given to the constructor, else read from the graph)."""
+        if self._connection_pattern is not None:
+            return [list(row) for row in self._connection_pattern]
+        # Which inputs each variable depends on, through each inner node's own pattern
+        # (an inner OpFromGraph's), else every output on every input.
+        depends: dict[int, set[int]] = {id(v): {i} for i, v in enumerate(self.graph.inputs)}
+        for inner in self.graph.nodes:
+            pattern = getattr(inner.op, "connection_pattern", None)
+            rows = pattern(inner) if callable(pattern) else None
+            for k, out in enumerate(inner.outputs):
+                depends[id(out)] = set().union(*[
+                    depends.get(id(v), set()) for j, v in enumerate(inner.inputs)
+                    if rows is None or rows[j][k]])
+        reach = [depends.get(id(out), set()) for out in self.graph.outputs]
+        return [[i in r for r in reach] for i in range(len(self.graph.inputs))]
+
+    def L_op(self, inputs, outputs, output_grads):
+        explicit, grads_in = list(inputs[:self.n_inputs]), list(output_grads)
+        if not (isinstance(self.lop_overrides, str) and self.lop_overrides == "default"):
+            # Theano's lop_overrides take (inputs, outputs, output_grads)
+            call = _caller(self.lop_overrides, explicit, list(outputs), grads_in)
+            overrides = self.lop_overrides
+        else:
+            call = _caller(self.grad_overrides, explicit, None, grads_in)
+            overrides = self.grad_overrides
+        if callable(overrides) or isinstance(overrides, OpFromGraph):
+            grads = call(overrides)
+            return grads + [None] * len(self.implicit)
+        default = self._inner_grads(inputs, output_grads)
+        if isinstance(overrides, str):  # 'default'
+            return default
+        if len(overrides) != self.n_inputs:
+            raise build_error(f"{self.display_name()}: grad_overrides has {len(overrides)} entries "
+                              f"for {self.n_inputs} inputs", ValueError)
+        grads = []
+        for entry, grad in zip(overrides, default):
+            if isinstance(entry, str) and entry == "default":
+                grads.append(grad)
+            elif callable(entry) or isinstance(entry, OpFromGraph):
+                got = call(entry)
+                grads.append(got[0] if isinstance(got, list) and len(got) == 1 else got)
+            elif is_null(entry) or is_disconnected(entry):
+                grads.append(entry)
+            else:
+                raise build_error(f"{self.display_name()}: a grad_overrides entry must be "
+                                  f"'default', a callable or a NullType/DisconnectedType "
+                                  f"variable, got {entry!r}", TypeError)
+        return grads + default[self.n_inputs:]
+
+    def _inner_grads(self, inputs: Sequence[Variable], output_grads: Sequence[Any]) -> list[Any]:
+        """The inner graph differentiated on ``inputs``: ``known_grads`` from the outputs'."""
+        from symnb.core.gradient import grad  # the gradient builds on the ops
+
+        outs = clone_replace(self.graph.outputs, dict(zip(self.graph.inputs, inputs)))
+        known = {o: g for o, g in zip(outs, output_grads)
+                 if g is not None and not is_disconnected(g) and is_float(o.dtype)}
+        wrt = [v for v in inputs if is_float(v.dtype)]
+        if not known or not wrt:
+            return [None] * len(inputs)
+        got = grad(None, wrt, known_grads=known, disconnected_inputs="ignore",
+                   return_disconnected="none", null_gradients="return")
+        found = {id(v): g for v, g in zip(wrt, got)}
+        return [found.get(id(v)) for v in inputs]
+
+
+def _caller(override: Any, inputs: list, outputs: list | None, output_grads: list) -> Callable:
+    """How Theano called an override: an OpFromGraph on the variables in a row
+    (inputs, [outputs,] output gradients), a function on the lists; a list back."""
+    def call(entry: Any) -> list:
+        lists = [inputs] + ([outputs] if outputs is not None else []) + [output_grads]
+        if isinstance(entry, OpFromGraph):
+            got = entry(*[v for group in lists for v in group])
+        else:
+            got = entry(*lists)
+        return list(got) if isinstance(got, (list, tuple)) else [got]
+    return call
