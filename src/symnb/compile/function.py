@@ -65,8 +65,14 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
              name: str | None = None, allow_input_downcast: bool | None = None,
              on_unused_input: str = "raise", no_default_updates: Any = False,
              in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
-             profile_memory: bool | None = None) -> "Function":
+             profile_memory: bool | None = None, accept_inplace: bool = False,
+             rebuild_strict: bool = True) -> "Function":
     """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
+
+    ``accept_inplace`` (Theano's: whether the graph may hold in-place ops) is accepted
+    and has no effect: symnb has no in-place ops (XLA decides buffer reuse).
+    ``rebuild_strict=True`` is Theano's default (a ``givens`` replacement has the type of
+    the variable it replaces); ``False`` is refused, as in ``pfunc``.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
@@ -88,6 +94,9 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     Theano's input shortcuts are accepted: ``(x, 1.0)`` is ``sn.In(x, value=1.0)``,
     ``((s, s + x), 0.0)`` a state (see :func:`symnb.compile.io.convert_function_input`).
     """
+    if not rebuild_strict:
+        raise NotImplementedError("function(rebuild_strict=False): symnb's givens replace a "
+                                  "variable only by one of the same type")
     inputs = convert_shortcuts(inputs, updates, givens, profile)
     construction = dict(inputs=inputs, outputs=outputs, updates=updates, givens=givens,
                         mode=mode, profile=profile, name=name,

@@ -136,6 +136,23 @@ class _TensorOperators:
     def T(self): return _shape.transpose(self)
     def flatten(self, ndim=1): return _shape.flatten(self, ndim)
     def squeeze(self, axis=None): return _shape.squeeze(self, axis)
+    def ravel(self): return _shape.flatten(self, 1)  # Theano's: flatten to one dimension
+
+    def swapaxes(self, axis1, axis2):
+        """The tensor with ``axis1`` and ``axis2`` exchanged (Theano's, NumPy's ``swapaxes``)."""
+        axes = list(range(self.ndim))
+        a1, a2 = _shape.normalize_axis(axis1, self.ndim, self), _shape.normalize_axis(axis2, self.ndim, self)
+        axes[a1], axes[a2] = axes[a2], axes[a1]
+        return _shape.dimshuffle(self, axes)
+
+    def norm(self, L, axis=None, keepdims=False):
+        """Theano's ``x.norm(L, axis)``: ``(|x| ** L).sum(axis) ** (1 / L)``; L = 0 and
+        infinite L are refused, as in Theano."""
+        if L == 0 or np.isinf(L):
+            raise NotImplementedError(f"norm: L={L} is not supported (as in Theano); "
+                                      "use T.nlinalg.norm for matrix and infinity norms")
+        summed = _reduction.sum(_math.pow(_math.abs(self), L), axis, keepdims=keepdims)
+        return _math.pow(summed, 1.0 / L)
     def astype(self, dtype): return _math.cast(self, dtype)
     def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
     def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
