@@ -92,7 +92,9 @@ def run_suite(ported: Path, tests: list[str], timeout: float = 3000) -> dict:
     """Run ``tests`` (paths under ``ported``, e.g. ``pymc3/tests/test_math.py``) on symnb."""
     plugin_dir = Path(__file__).resolve().parent
     return run_pytest(ported, tests, [plugin_dir], timeout=timeout,
-                      env={"SYMNB_PORT_MISSING_MODULES": json.dumps({})},
+                      # Theano's default floatX, float64, which PyMC3's tests were written
+                      # for (symnb's default is float32: README, "float64").
+                      env={"SYMNB_PORT_MISSING_MODULES": json.dumps({}), "SYMNB_FLAGS": "floatX=float64"},
                       options=["-p", "ported_suite_skips"], python_files="test_*.py")
 
 

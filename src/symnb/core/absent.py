@@ -58,13 +58,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
         "OpFromGraph": "not supported: write a Python function building the graph",
     },
-    "symnb.sparse": {name: "sparse tensors are not supported: XLA programs here use dense arrays "
-                            "(write the matrix dense: T.as_tensor_variable(x.toarray()))"
-                     for name in ("basic", "as_sparse", "as_sparse_variable", "as_sparse_or_tensor_variable",
-                                  "matrix", "csr_matrix", "csc_matrix", "bsr_matrix", "dot",
-                                  "structured_dot", "SparseType", "SparseVariable", "SparseConstant",
-                                  "CSM", "csm_properties", "dense_from_sparse", "csr_from_dense",
-                                  "csc_from_dense", "true_dot", "sp_sum", "mul", "add")},
     "symnb.printing": {
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
     },
