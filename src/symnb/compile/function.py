@@ -125,6 +125,11 @@ _REBUILT = frozenset({"_program", "_invoke", "_static", "_donating"})
 class Function:
     """A compiled function. Call it with arrays; it returns NumPy arrays."""
 
+    #: Theano's ``f.trust_input = True`` (skip the checks of the arguments) may be set;
+    #: symnb still checks them (the check is cheap next to a call, and a wrong argument
+    #: must never give a silent wrong number).
+    trust_input: bool = False
+
     def __init__(self, plan: FunctionPlan, mode: Any = None, profile: bool | None = None,
                  in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
                  profile_memory: bool | None = None) -> None:
@@ -177,7 +182,7 @@ class Function:
     @api_boundary  # the user calls it: errors show the user's line
     def __setattr__(self, name: str, value: Any) -> None:
         # Everything is made from the plan in __init__; a call replaces only its program.
-        if name not in _REBUILT and "_built" in self.__dict__:
+        if name not in _REBUILT and name != "trust_input" and "_built" in self.__dict__:
             raise AttributeError(f"{self._title()} is made once from its plan: {name!r} cannot "
                                  f"be set after construction (compile another function)")
         object.__setattr__(self, name, value)
