@@ -29,6 +29,7 @@ from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
 from symnb.compile import Mode, MonitorMode, In, Out, Param, function
+from symnb.compile.ops import as_op  # theano.as_op (Theano's __init__ re-exported it)
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
@@ -45,7 +46,7 @@ __all__ = [
     "SharedVariable", "SymnbError", "errors", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
-    "pp", "gof", "scalar", "OrderedUpdates", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
+    "pp", "gof", "scalar", "OrderedUpdates", "as_op", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
 ]
 
 # Theano's package bound its own name (its __init__ ran ``import theano.<submodule>``

@@ -49,6 +49,11 @@ ENVIRONMENT_FIXES = {
     # tests with it. pytest runs them here.
     "pymc3/tests/__init__.py": [("from numpy.testing import Tester\n\ntest = Tester().test\n", "")],
     "pymc3/__init__.py": [("from .tests import test\n", "")],
+    # NumPy 2 refuses to store an array of one element in a scalar slot (NumPy 1.25
+    # deprecated it; NumPy 1 stored the element): Metropolis reports its scaling as an
+    # array of shape (1,) in a scalar statistic. Reshaped to the slot's shape, as NumPy 1 did.
+    "pymc3/backends/ndarray.py": [("                    data[key][self.draw_idx] = val",
+                                   "                    data[key][self.draw_idx] = np.reshape(val, data[key].shape[1:])")],
     # Python 3.11 removed inspect.getargspec (deprecated since 3.0); getfullargspec's .args
     # are the same list.
     "pymc3/tuning/starting.py": [("from inspect import getargspec", "from inspect import getfullargspec as getargspec")],
