@@ -14,10 +14,12 @@ import numpy as np
 from symnb.core.graph.error_base import SymnbError
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.gradient import DisconnectedInputError, NullGradientError, disconnected_grad, grad
+# Theano's name of the error for a gradient asked where none exists (a TypeError in both).
+NullTypeGradError = NullGradientError
 from symnb.core.jacobian import hessian, jacobian
 from symnb.core.tensor.extra_ops import grad_clip
 
-__all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
+__all__ = ["NullTypeGradError", "grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
            "DisconnectedInputError", "NullGradientError", "GradientError"]
 
 

@@ -1,7 +1,7 @@
 """A Normal model in PyMC3 3.9.3 (ported: ``import pymc3`` runs on symnb), run by
 ``test_pymc3_model.py`` in a process of its own with the ported copy on the path. Prints
 one JSON object: the model's logp and gradient at a point, the same from SciPy (the
-gradient by central differences of SciPy's logp), the MAP estimate, NUTS draws' mean and
+gradient by central differences of SciPy's logp), the MAP estimate, NUTS draws' and ADVI's mean and
 standard deviation, and posterior/prior predictive summaries, with the data's."""
 
 import json
@@ -37,6 +37,8 @@ with model:
                       compute_convergence_checks=False)
     post = pm.sample_posterior_predictive(trace, samples=200, random_seed=2, progressbar=False)
     prior = pm.sample_prior_predictive(300, random_seed=3)
+    approx = pm.fit(20000, method="advi", random_seed=4, progressbar=False)
+    advi = approx.sample(1000)
 print(json.dumps({
     "logp": float(model.logp(point)), "scipy_logp": float(scipy_logp(1.2, np.log(1.8))),
     "grad": [grad["mu"], grad["sigma_log__"]], "scipy_grad": ref_grad,
@@ -45,4 +47,5 @@ print(json.dumps({
     "nuts_std": [float(trace["mu"].std()), float(trace["sigma"].std())],
     "post_shape": list(post["y"].shape), "post_mean": float(post["y"].mean()),
     "post_std": float(post["y"].std()), "prior_mu_std": float(prior["mu"].std()),
+    "advi_mean": [float(advi["mu"].mean()), float(advi["sigma"].mean())],
     "data_mean": float(data.mean()), "data_std": float(data.std()), "n": len(data)}))

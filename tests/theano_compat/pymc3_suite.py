@@ -54,6 +54,24 @@ ENVIRONMENT_FIXES = {
     # array of shape (1,) in a scalar statistic. Reshaped to the slot's shape, as NumPy 1 did.
     "pymc3/backends/ndarray.py": [("                    data[key][self.draw_idx] = val",
                                    "                    data[key][self.draw_idx] = np.reshape(val, data[key].shape[1:])")],
+    # ArviZ 0.13 removed from_pymc3 (PyMC3 3.11 took the converter into its own code);
+    # pm.sample calls it for its convergence checks and return_inferencedata=True. This
+    # short stand-in gives the posterior (untransformed variables) and the sampler
+    # statistics by chain, through ArviZ's from_dict; it has no observed data, log
+    # likelihood or dims (a test reading those fails, and is counted).
+    "pymc3/sampling.py": [
+        ("        idata = arviz.from_pymc3(trace, **ikwargs)", "        idata = _from_pymc3(trace, **ikwargs)"),
+        ("from .backends.base import BaseTrace, MultiTrace\n",
+         "from .backends.base import BaseTrace, MultiTrace\n\n\n"
+         "def _from_pymc3(trace, model=None, save_warmup=False, **kwargs):\n"
+         "    from .util import is_transformed_name\n"
+         "    posterior = {v: np.stack(trace.get_values(v, combine=False))\n"
+         "                 for v in trace.varnames if not is_transformed_name(v)}\n"
+         "    stats = {}\n"
+         "    for name in trace.stat_names:\n"
+         "        stats[{'depth': 'tree_depth', 'tree_size': 'n_steps', 'mean_tree_accept': 'acceptance_rate',\n"
+         "               'model_logp': 'lp'}.get(name, name)] = np.stack(trace.get_sampler_stats(name, combine=False))\n"
+         "    return arviz.from_dict(posterior=posterior, sample_stats=stats)\n\n\n")],
     # Python 3.11 removed inspect.getargspec (deprecated since 3.0); getfullargspec's .args
     # are the same list.
     "pymc3/tuning/starting.py": [("from inspect import getargspec", "from inspect import getfullargspec as getargspec")],

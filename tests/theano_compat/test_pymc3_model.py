@@ -2,7 +2,7 @@
 and a Normal model's logp and gradient equal SciPy's; find_MAP, NUTS and predictive
 sampling recover the data's mean and standard deviation.
 
-Slow (a download, then NUTS compiled and run): runs with ``--run-slow``, as CI does."""
+Slow (a download, then NUTS and ADVI compiled and run: about 3 minutes): runs with ``--run-slow``, as CI does."""
 
 import json
 import os
@@ -41,3 +41,4 @@ def test_a_normal_model_matches_scipy_and_recovers_the_data(tmp_path):
     assert got["post_mean"] == pytest.approx(mean, abs=0.1)
     assert got["post_std"] == pytest.approx(std, rel=0.05)
     assert got["prior_mu_std"] == pytest.approx(10.0, rel=0.15)  # the prior Normal(0, 10)
+    np.testing.assert_allclose(got["advi_mean"], [mean, std], rtol=0.03)  # mean-field ADVI
