@@ -9,7 +9,7 @@ in the library imports it from its ``symnb.core`` module. Theano's sub-namespace
 # Theano's module theano.tensor.var (``from theano.tensor.var import TensorVariable``),
 # loaded first: loading a submodule binds its name in the package, and T.var is the
 # variance (bound below), as in Theano.
-import symnb.tensor.var  # noqa: E402,F401
+import symnb.tensor.var as _var_module  # noqa: E402,F401
 from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
 from symnb.gradient import verify_grad as verify_grad  # theano.tensor.verify_grad
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
