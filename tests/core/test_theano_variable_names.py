@@ -87,3 +87,56 @@ def test_clone_calls_a_subclass_as_theano_did():
     assert type(c) is _TheanoStyleVariable and c.name == "v" and c.owner is None
     assert c.distribution is None  # as Theano: only type, name and tag are copied
     np.testing.assert_array_equal(c.tag.test_value, [1.0, 2.0])
+
+
+@pytest.mark.parametrize("name", ["exp", "expm1", "log", "log1p", "sqrt", "sin", "cos", "tan",
+                                  "tanh", "arccos", "arcsin", "arctan",
+                                  "arctanh", "arcsinh", "cosh", "sinh", "deg2rad", "rad2deg",
+                                  "exp2", "log2", "log10"])
+def test_numpy_ufuncs_on_a_tensor_build_the_tensor_op(name):
+    """Theano's elementwise methods: ``np.exp(x)`` calls ``x.exp()`` (x is an object to
+    NumPy), so PyMC3's tests' ``exp(model.logpt)`` with NumPy's exp builds T.exp."""
+    value = np.array([0.2, 0.45, 0.7])
+    x = T.dvector("x")
+    x.tag.test_value = value
+    y = getattr(np, name)(x)
+    assert isinstance(y, T.TensorVariable)
+    np.testing.assert_allclose(sn.function([x], y)(value), getattr(np, name)(value), rtol=1e-12)
+
+
+def test_floor_and_ceil_methods():
+    # NumPy's object loop calls math.floor (not the method) for np.floor: the methods only.
+    x = T.dvector("x")
+    value = np.array([-1.5, 0.2, 2.7])
+    f = sn.function([x], [x.floor(), x.ceil()])
+    np.testing.assert_array_equal(f(value), [np.floor(value), np.ceil(value)])
+
+
+def _numpy_fill_diagonal(a, val):
+    out = np.array(a, copy=True)
+    np.fill_diagonal(out, val)
+    return out
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (2, 4), (4, 2), (3, 3, 3)])
+def test_fill_diagonal_equals_numpy_and_its_gradient(shape):
+    value = np.arange(np.prod(shape), dtype="float64").reshape(shape) + 0.5
+    a = T.TensorType("float64", (False,) * len(shape))("a")
+    v = T.dscalar("v")
+    out = T.fill_diagonal(a, v)
+    weights = np.random.default_rng(0).uniform(0.5, 1.5, size=shape)
+    cost = (out * weights).sum()
+    f = sn.function([a, v], [out, *sn.grad(cost, [a, v])])
+    got, ga, gv = f(value, -2.0)
+    np.testing.assert_array_equal(got, _numpy_fill_diagonal(value, -2.0))
+    np.testing.assert_array_equal(ga, _numpy_fill_diagonal(weights, 0.0))  # off the diagonal
+    diagonal = _numpy_fill_diagonal(np.zeros(shape), 1.0).astype(bool)
+    assert gv == pytest.approx(weights[diagonal].sum())
+
+
+def test_get_parents_and_power():
+    x, y = T.dscalars("x", "y")
+    z = T.power(x, y)
+    assert z.get_parents() == [z.owner] and z.owner.get_parents() == [x, y]
+    assert x.get_parents() == []
+    np.testing.assert_allclose(sn.function([x, y], z)(2.0, 3.5), 2.0 ** 3.5)

@@ -17,7 +17,7 @@ PUBLIC = {
     "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma", "gammainc",
     "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv",
     "cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh",
-    "log2", "log10", "exp2", "deg2rad", "rad2deg", "as_tensor", "Apply", "Constant", "Op",
+    "log2", "log10", "exp2", "deg2rad", "rad2deg", "as_tensor", "Apply", "Constant", "Op", "fill_diagonal", "power",
     # Theano's rows, columns and plural forms
     "row", "col", "rows", "cols", "scalars", "vectors", "matrices", "tensor3s", "tensor4s",
     *(p + kind for p in "fdilb" for kind in ("row", "col", "rows", "cols", "scalars", "vectors",

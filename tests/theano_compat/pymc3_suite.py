@@ -36,7 +36,10 @@ TEST_FILES = ["pymc3/tests/test_dist_math.py", "pymc3/tests/test_distributions.p
 #: (``np.bool`` was ``bool``, ``np.int`` was ``int``): each is replaced by the builtin it
 #: was, in every file. {regular expression: replacement}.
 NUMPY_ALIASES = {r"\bnp\.bool\b(?!_)": "bool", r"\bnp\.int\b(?!_)": "int",
-                 r"\bnp\.float\b(?!_)": "float"}
+                 r"\bnp\.float\b(?!_)": "float",
+                 # NumPy 1.24 removed np.MachAr (deprecated in 1.22): its default's eps is
+                 # float64's machine epsilon, finfo's.
+                 r"\bnp\.MachAr\(\)\.eps\b": "np.finfo(np.float64).eps"}
 
 #: The changes today's Python (3.11), NumPy (2), SciPy and ArviZ (0.23) need, on any backend,
 #: none about Theano: {file: [(text, replacement)]}, each text found (every occurrence

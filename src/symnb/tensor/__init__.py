@@ -96,6 +96,7 @@ from symnb.core.tensor.extra_ops import (
 from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
+    fill_diagonal as fill_diagonal,
 )
 from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
     erfc as erfc, erfcx as erfcx, erfinv as erfinv, erfcinv as erfcinv, gamma as gamma,
@@ -108,6 +109,7 @@ from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
 from symnb.core.tensor.grids import mgrid as mgrid, ogrid as ogrid
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
+from symnb.core.tensor.math import pow as power  # Theano's NumPy-named alias of pow
 from symnb.core.graph.static import (  # Theano's constant queries
     get_scalar_constant_value as get_scalar_constant_value, NotScalarConstantError as NotScalarConstantError,
 )

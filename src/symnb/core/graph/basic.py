@@ -125,6 +125,10 @@ class Variable:
         computed again when read); False while it is pending."""
         return self._test_value is not None or _test_values.is_dropped(self)
 
+    def get_parents(self) -> list["Apply"]:
+        """Theano's graph walk step: the node that computes this variable, if any."""
+        return [self.owner] if self.owner is not None else []
+
     # -- copies -----------------------------------------------------------------------
     def clone(self) -> "Variable":
         """A new root variable like this one (Theano's ``Variable.clone``): the same class,
@@ -225,6 +229,10 @@ class Apply:
         output_class = op.output_class
         self.outputs = [_adopted(out, self, i) if isinstance(out, Variable)
                         else output_class(out, owner=self, index=i) for i, out in enumerate(outputs)]
+
+    def get_parents(self) -> list[Variable]:
+        """Theano's graph walk step: the node's inputs."""
+        return list(self.inputs)
 
     @property
     def out(self) -> Variable:
