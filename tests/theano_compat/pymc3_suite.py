@@ -76,6 +76,10 @@ ENVIRONMENT_FIXES = {
          "        stats[{'depth': 'tree_depth', 'tree_size': 'n_steps', 'mean_tree_accept': 'acceptance_rate',\n"
          "               'model_logp': 'lp'}.get(name, name)] = np.stack(trace.get_sampler_stats(name, combine=False))\n"
          "    return arviz.from_dict(posterior=posterior, sample_stats=stats)\n\n\n")],
+    # NumPy 1.23 refuses a list of slices (or Ellipsis) as an index (NumPy 1 read it as the
+    # tuple): Minibatch slices its data in memory with one.
+    "pymc3/data.py": [("        self.shared = symnb.shared(data[in_memory_slc])",
+                       "        self.shared = symnb.shared(data[tuple(in_memory_slc) if isinstance(in_memory_slc, list) else in_memory_slc])")],
     # pandas 3 copies on write: DataFrame.values is a read-only view; setting the frame's
     # cells (iloc) is what writing into it did.
     "pymc3/tests/test_model.py": [("    data.values[:] = np.nan", "    data.iloc[:, :] = np.nan")],
