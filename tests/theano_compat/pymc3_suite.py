@@ -137,7 +137,8 @@ def per_file(result: dict, files: list[str] = TEST_FILES) -> dict[str, dict[str,
     modules = {f.removesuffix(".py").replace("/", "."): f for f in files}
     counts: dict[str, Counter] = {f: Counter() for f in files}
     for name, outcome in result["outcomes"]:
-        found = [m for m in modules if name == m or name.startswith((m + ".", m + "::"))]
+        # A case without a name (pytest's own internal error) belongs to no file.
+        found = [m for m in modules if name is not None and (name == m or name.startswith((m + ".", m + "::")))]
         if found:
             counts[modules[max(found, key=len)]][outcome] += 1
     return {f: dict(c) for f, c in counts.items()}

@@ -40,4 +40,4 @@ def test_pymc3_3_9_3_tests_do_no_worse(tmp_path):
         if counts.get("passed", 0) < expected.get("passed", 0) or \
                 not_passed > expected.get("failed", 0) + expected.get("error", 0):
             worse[name] = (expected, counts)
-    assert not worse, (worse, result["failures"][:40])
+    assert not worse, (worse, got, result["failures"][:40])
