@@ -8,9 +8,8 @@ SciPy (needed to compute them), compiled programs compute them with
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from symnb.core.graph.basic import Variable
 from symnb.core.tensor import scalar_scipy as sp, scalar_trig as st
 from symnb.core.tensor.scalar_elemwise import ScalarElemwise
 
