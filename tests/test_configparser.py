@@ -50,3 +50,26 @@ def test_cycle_detection_takes_theanos_values():
         assert sn.config.cycle_detection == "fast"
     with pytest.raises(ConfigError, match="regular"):
         sn.config.cycle_detection = "slow"
+
+
+def test_gcc_cxxflags_is_accepted_and_unused():
+    # PyMC3's import appends a warning option to it; symnb compiles through XLA.
+    assert sn.config.gcc.cxxflags == ""
+    with change_flags({"gcc.cxxflags": "-O3"}):
+        assert sn.config.gcc.cxxflags == "-O3"
+
+
+def test_config_var_list_reads_and_sets_flags_as_theanos_config_params():
+    from symnb.configparser import _config_var_list
+
+    params = {p.fullname: p for p in _config_var_list}
+    assert {"floatX", "compute_test_value", "warn.round", "gcc.cxxflags"} <= set(params)
+    param = params["floatX"]
+    old = param.__get__(True, None)
+    assert old == sn.config.floatX
+    try:
+        param.__set__(None, "float64" if old == "float32" else "float32")
+        assert sn.config.floatX != old
+    finally:
+        param.__set__(None, old)
+    assert sn.config.floatX == old

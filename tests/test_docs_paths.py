@@ -17,11 +17,11 @@ BASES = [ROOT, ROOT / "src", PACKAGE, PACKAGE / "core", PACKAGE / "core" / "grap
          PACKAGE / "lower_xla", PACKAGE / "printing"]
 # Names that are not this repository's: docs/porting.md names the files of Keras's and
 # Lasagne's own source trees it patches (`keras/utils/io_utils.py`, Keras's test folder
-# `tests/keras/`, the backend file `symnb_backend.py` it writes) and of Theano's test files
+# `tests/keras/`, the backend file `symnb_backend.py` it writes; PyMC3's `pymc3/`) and of Theano's test files
 # it runs (`theano/tensor/tests/test_basic.py`, renamed into `symnb_tests/`), and docs/devices.md the
 # `executables/` folder inside the user's cache folder; the README the folder the docs
 # build writes.
-OTHER_TREES = ("keras/", "lasagne/", "tests/keras/", "utils/", "theano/", "symnb_tests/")
+OTHER_TREES = ("keras/", "lasagne/", "tests/keras/", "utils/", "theano/", "symnb_tests/", "pymc3/")
 NOT_IN_THE_REPOSITORY = {"io_utils.py", "symnb_backend.py", "executables/", "docs/_build/html/"}
 # A path: folders and a file with a source or document suffix, or a folder ending in "/".
 PATH = re.compile(r"^[A-Za-z0-9_.][\w./-]*(?:\.(?:py|md|js|css|cfg|ipynb|toml|sh)|/)$")

@@ -59,3 +59,16 @@ def test_debug_mode_checks_the_gradient_too():
     with pytest.raises(GradientError):
         verify_grad(wrong_gradient, [np.array([0.3, -0.2])], rng=np.random.RandomState(0),
                     mode="DebugMode")
+
+
+def test_null_type_grad_error_is_theanos_name_of_the_null_gradient_error():
+    import symnb.tensor as T
+    from symnb.gradient import NullTypeGradError
+
+    i = T.iscalar("i")
+    i.tag.test_value = 2
+    x = T.dscalar("x")
+    x.tag.test_value = 1.0
+    with pytest.raises(NullTypeGradError):
+        sn.grad((x * i).sum(), i)
+    assert issubclass(NullTypeGradError, TypeError)

@@ -72,6 +72,8 @@ OPEN_KEYWORDS = {
     "symnb.lower_xla.checks.require": "a lowering rule's check: the keywords are the named "
                                       "numbers its failure message shows (any name)",
     "symnb.compat.DefaultOrderedDict": "a dict: the keywords are its first keys, as dict(**kwargs)",
+    "symnb.updates.OrderedUpdates": "a dict (Theano's): the keywords are its first keys, as "
+                                    "OrderedDict(**kwargs)",
 }
 
 

@@ -29,11 +29,13 @@ from symnb.core.clone import clone
 from symnb.core.scan import foldl, foldr, map, reduce, scan, scan_until, steps_run
 from symnb.io import ModelFileError, load, save
 from symnb.compile import Mode, MonitorMode, In, Out, OpFromGraph, Param, function
+from symnb.compile.ops import as_op  # theano.as_op (Theano's __init__ re-exported it)
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb import scan_module  # noqa: F401  (import theano binds theano.scan_module)
 from symnb.printing import pp
+from symnb.updates import OrderedUpdates  # theano.OrderedUpdates (theano.updates)
 from symnb.core.absent import module_getattr
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
@@ -44,9 +46,13 @@ __all__ = [
     "SharedVariable", "SymnbError", "errors", "TestValueError", "MissingTestValueError", "GraphRuntimeError",
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
-    "pp", "gof", "scalar", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
+    "pp", "gof", "scalar", "OrderedUpdates", "as_op", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
     "OpFromGraph",
 ]
+
+# Theano's package bound its own name (its __init__ ran ``import theano.<submodule>``
+# statements), so ``from theano import theano`` gave the package: PyMC3 writes it.
+import symnb as symnb  # noqa: E402,PLW0406
 
 __getattr__ = module_getattr("symnb")  # Theano names symnb lacks: say so (core/absent.py)
 del module_getattr

@@ -31,3 +31,22 @@ def test_gradient_is_the_identitys():
 
 def test_ops_compare_equal():
     assert DeepCopyOp() == deep_copy_op and hash(DeepCopyOp()) == hash(deep_copy_op)
+
+
+def test_view_op_is_its_input_and_adopts_given_outputs():
+    """Theano's ``compile.view_op``: the value itself; PyMC3 builds it as
+    ``Apply(view_op, inputs=[data], outputs=[variable])``, making its own variable the view."""
+    from symnb.compile import ViewOp, view_op
+    from symnb.core.graph.basic import Apply
+
+    value = np.arange(6.0).reshape(2, 3)
+    x = T.dmatrix("x", test_value=value)
+    y = view_op(x)
+    assert isinstance(y.owner.op, ViewOp) and y.type == x.type and view_op == ViewOp()
+    mine = T.TensorVariable(x.type, name="observed")
+    Apply(view_op, [x], [mine])
+    mine.tag.test_value = view_op(x).tag.test_value  # PyMC3's next line: the same value
+    g = sn.grad((mine ** 2).sum(), x)
+    out, grad = sn.function([x], [mine * 1.0, g])(value + 1)
+    np.testing.assert_array_equal(out, value + 1)
+    np.testing.assert_array_equal(grad, 2 * (value + 1))

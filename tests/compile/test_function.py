@@ -163,3 +163,13 @@ def test_device_cpu_runs_on_the_cpu():
     with sn.config.change_flags(device="cpu"):
         f = sn.function([x], x + 1)
     np.testing.assert_array_equal(f(np.zeros(2, "float32")), [1, 1])
+
+
+def test_theanos_accept_inplace_and_rebuild_strict():
+    """``accept_inplace`` has no effect (no in-place ops); ``rebuild_strict=True`` is
+    Theano's default, ``False`` (a replacement of another type) is refused, saying so."""
+    x = T.dvector("x")
+    f = sn.function([x], x * 2, accept_inplace=True, rebuild_strict=True)
+    np.testing.assert_array_equal(f(np.array([1.0, 2.0])), [2.0, 4.0])
+    with pytest.raises(NotImplementedError, match="rebuild_strict=False"):
+        sn.function([x], x * 2, rebuild_strict=False)

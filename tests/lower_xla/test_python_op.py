@@ -242,3 +242,31 @@ def test_an_op_with_two_outputs_of_two_dtypes():
     assert q.dtype == np.int64 and r.dtype == np.float64
     np.testing.assert_array_equal(q, (av // bv) * 2)
     np.testing.assert_array_equal(r, (av % bv) / bv)
+
+
+def test_a_float64_host_result_carries_the_index_check_flag():
+    """The function's output, a float64 value computed on the host (it crosses as uint32
+    words), carries the index-check flag (``x[i]``): XLA's simplifier folded the two
+    bitcasts (words to float64, float64 to the flag's bytes) into a wrong shape and its
+    verifier refused the program, until check_flag.pack put a barrier between them
+    (PyMC3's ADVI, whose loss passes through a Python scalar op)."""
+    import symnb.scalar as scalar
+
+    class PyIdentity(scalar.UnaryScalarOp):
+        def impl(self, x):
+            return x
+
+        def grad(self, inputs, grads):
+            return grads
+
+    identity = T.Elemwise(PyIdentity(scalar.upgrade_to_float, name="py_identity"))
+    x = T.dvector("x")
+    x.tag.test_value = np.array([1.0, 2.0])
+    i = T.lscalar("i")
+    i.tag.test_value = 1
+    with sn.config.change_flags(floatX="float64"):
+        f = sn.function([x, i], identity(x[i] * 2.0))
+    assert f(np.array([1.5, 2.25]), 1) == 4.5
+    assert f(np.array([1.5, 2.25]), -2) == 3.0
+    with pytest.raises(IndexError):
+        f(np.array([1.5, 2.25]), 2)

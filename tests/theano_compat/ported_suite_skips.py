@@ -20,16 +20,33 @@ from __future__ import annotations
 import ast
 import functools
 import importlib
+import importlib.abc
 import importlib.util
 import inspect
 import json
 import os
+import sys
 import textwrap
 import types
 
 import pytest
 
 MISSING = json.loads(os.environ.get("SYMNB_PORT_MISSING_MODULES", "{}"))
+
+
+class _Absent(importlib.abc.MetaPathFinder):
+    """First on ``sys.meta_path``: a symnb module of :data:`MISSING` does not import.
+    ``symnb.sparse`` exists (each of its names refuses, with the reason, so that PyMC3,
+    which imports it unconditionally, imports); Keras tests for it by an optional import
+    (``try: import theano.sparse``) and must see it absent, as it is in substance."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith("symnb.") and missing_module(ModuleNotFoundError(name=name)) is not None:
+            raise ModuleNotFoundError(f"No module named '{name}'", name=name)
+        return None
+
+
+sys.meta_path.insert(0, _Absent())
 
 
 def missing_module(error: BaseException) -> str | None:

@@ -17,7 +17,7 @@ from symnb.compile.nanguard import NanGuardMode
 from symnb.compile.debugmode import DebugMode
 from symnb.compile.monitormode import MonitorMode
 from symnb.compile.io import In, Out, Param
-from symnb.compile.ops import DeepCopyOp, as_op, deep_copy_op  # theano.compile's
+from symnb.compile.ops import DeepCopyOp, ViewOp, as_op, deep_copy_op, view_op  # theano.compile's
 from symnb.compile.construction import MissingInputError, UnusedInputError
 from symnb.compile.pfunc import pfunc  # the function, bound over its module's name as in Theano
 from symnb.compile.sharedvalue import SharedVariable, shared  # theano.compile.shared
@@ -46,7 +46,7 @@ install_evaluator(_evaluate)
 
 __all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "get_default_mode", "Linker",
            "WrapLinker", "NanGuardMode", "DebugMode", "MonitorMode", "In", "Out", "Param",
-           "SharedVariable", "shared", "as_op", "DeepCopyOp", "deep_copy_op", "function", "pfunc",
+           "SharedVariable", "shared", "as_op", "DeepCopyOp", "deep_copy_op", "ViewOp", "view_op", "function", "pfunc",
            "MissingInputError", "UnusedInputError", "OpFromGraph"]
 
 # The functions above are public entry points: an error they raise shows the user's line

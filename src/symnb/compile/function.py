@@ -66,8 +66,14 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
              name: str | None = None, allow_input_downcast: bool | None = None,
              on_unused_input: str = "raise", no_default_updates: Any = False,
              in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
-             profile_memory: bool | None = None) -> "Function":
+             profile_memory: bool | None = None, accept_inplace: bool = False,
+             rebuild_strict: bool = True) -> "Function":
     """Compile ``outputs`` as a function of ``inputs`` into a single XLA program.
+
+    ``accept_inplace`` (Theano's: whether the graph may hold in-place ops) is accepted
+    and has no effect: symnb has no in-place ops (XLA decides buffer reuse).
+    ``rebuild_strict=True`` is Theano's default (a ``givens`` replacement has the type of
+    the variable it replaces); ``False`` is refused, as in ``pfunc``.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
@@ -89,6 +95,9 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     Theano's input shortcuts are accepted: ``(x, 1.0)`` is ``sn.In(x, value=1.0)``,
     ``((s, s + x), 0.0)`` a state (see :func:`symnb.compile.io.convert_function_input`).
     """
+    if not rebuild_strict:
+        raise NotImplementedError("function(rebuild_strict=False): symnb's givens replace a "
+                                  "variable only by one of the same type")
     inputs = convert_shortcuts(inputs, updates, givens, profile)
     construction = dict(inputs=inputs, outputs=outputs, updates=updates, givens=givens,
                         mode=mode, profile=profile, name=name,
@@ -125,6 +134,11 @@ _REBUILT = frozenset({"_program", "_invoke", "_static", "_donating"})
 
 class Function:
     """A compiled function. Call it with arrays; it returns NumPy arrays."""
+
+    #: Theano's ``f.trust_input = True`` (skip the checks of the arguments) may be set;
+    #: symnb still checks them (the check is cheap next to a call, and a wrong argument
+    #: must never give a silent wrong number).
+    trust_input: bool = False
 
     def __init__(self, plan: FunctionPlan, mode: Any = None, profile: bool | None = None,
                  in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None,
@@ -178,7 +192,7 @@ class Function:
     @api_boundary  # the user calls it: errors show the user's line
     def __setattr__(self, name: str, value: Any) -> None:
         # Everything is made from the plan in __init__; a call replaces only its program.
-        if name not in _REBUILT and "_built" in self.__dict__:
+        if name not in _REBUILT and name != "trust_input" and "_built" in self.__dict__:
             raise AttributeError(f"{self._title()} is made once from its plan: {name!r} cannot "
                                  f"be set after construction (compile another function)")
         object.__setattr__(self, name, value)

@@ -18,9 +18,10 @@ from symnb.core.graph.keywords import checked_keywords
 from symnb.core.graph.op import Op
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
+from symnb.gof import fg, op  # noqa: F401  (theano.gof.fg.MissingInputError, gof.op.get_test_value)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op", "graph", "MissingInputError"]
+           "Variable", "Constant", "Op", "graph", "fg", "op", "MissingInputError"]
 
 
 class OpWiseCLinker(Linker):

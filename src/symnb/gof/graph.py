@@ -8,7 +8,8 @@ inputs from the left, the first output first.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections import deque
+from typing import Any, Callable, Hashable, Iterable
 
 from symnb.core.graph import Apply, Constant, Variable, toposort
 from symnb.core.graph import ancestors as _ancestors
@@ -16,7 +17,7 @@ from symnb.core.graph_compare import equal_computations, is_same_graph
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 __all__ = ["Apply", "Variable", "Constant", "ancestors", "inputs", "variables", "ops",
-           "io_toposort", "is_same_graph", "equal_computations"]
+           "io_toposort", "is_same_graph", "equal_computations", "stack_search"]
 
 
 def ancestors(variable_list: Iterable[Variable],
@@ -54,6 +55,33 @@ def variables(i: Iterable[Variable], o: Iterable[Variable]) -> list[Variable]:
 def ops(i: Iterable[Variable], o: Iterable[Variable]) -> set[Apply]:
     """The nodes between ``i`` and ``o`` (Theano's name: they are Apply nodes)."""
     return set(io_toposort(i, o))
+
+
+def stack_search(start: deque, expand: Callable[[Any], Iterable[Any] | None], mode: str = "bfs",
+                 build_inv: bool = False) -> list | tuple[list, dict]:
+    """Theano's generic graph walk: every node reachable from ``start`` (a deque, emptied)
+    through ``expand(node)``, each once (by identity), in the order visited: breadth first
+    (``mode='bfs'``) or depth first (``'dfs'``). With ``build_inv``, also
+    ``{node: [the nodes whose expansion gave it]}``."""
+    if mode not in ("bfs", "dfs"):
+        raise ValueError(f"stack_search: mode should be 'bfs' or 'dfs', got {mode!r}")
+    pop = start.popleft if mode == "bfs" else start.pop
+    seen: set[int] = set()
+    visited: list = []
+    expand_inv: dict[Hashable, list] = {}
+    while start:
+        node = pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        visited.append(node)
+        expanded = expand(node)
+        if expanded:
+            if build_inv:
+                for r in expanded:
+                    expand_inv.setdefault(r, []).append(node)
+            start.extend(expanded)
+    return (visited, expand_inv) if build_inv else visited
 
 
 # The functions above are public entry points: an error they raise shows the user's line

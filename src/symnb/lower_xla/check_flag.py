@@ -68,6 +68,13 @@ def pack(code: Any, output: Any, dtype: np.dtype) -> Any:
     words += [jnp.int32(0)] * (_header_words(len(shape)) - len(words))
     header = lax.bitcast_convert_type(jnp.stack(words), jnp.uint8).reshape(-1)
     output = jnp.asarray(output, dtype)
+    if dtype.kind != "b":
+        # A barrier between the output and its bitcast to bytes: when the output is itself
+        # a bitcast (a 64-bit value that came back from a host callback as uint32 words),
+        # XLA's simplifier folds the two bitcasts into one of the words, of shape
+        # (..., 2, 4), and its verifier then refuses the program ("expected u8[2,4],
+        # actual u8[8]"; PyMC3's ADVI, whose loss passes through an op run on the host).
+        output = lax.optimization_barrier(output)
     body = output.astype(jnp.uint8) if dtype.kind == "b" else lax.bitcast_convert_type(output, jnp.uint8)
     return jnp.concatenate([header, body.reshape(-1)])
 

@@ -6,12 +6,17 @@ in the library imports it from its ``symnb.core`` module. Theano's sub-namespace
 (``T.nnet``, ``T.signal``) list their own names.
 """
 
+# Theano's module theano.tensor.var (``from theano.tensor.var import TensorVariable``),
+# loaded first: loading a submodule binds its name in the package, and T.var is the
+# variance (bound below), as in Theano.
+import symnb.tensor.var as _var_module  # noqa: E402,F401
 from symnb.core.gradient import grad as grad  # Theano spelled it T.grad too
 from symnb.gradient import verify_grad as verify_grad  # theano.tensor.verify_grad
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
     tensor4 as tensor4, theano_constant as constant, as_tensor_variable as as_tensor_variable,
+    as_tensor_variable as as_tensor,  # Theano's shorter name of the same function
     iscalar as iscalar, ivector as ivector, imatrix as imatrix, itensor3 as itensor3,
     itensor4 as itensor4, lscalar as lscalar, lvector as lvector, lmatrix as lmatrix,
     ltensor3 as ltensor3, ltensor4 as ltensor4, bscalar as bscalar, bvector as bvector,
@@ -91,15 +96,20 @@ from symnb.core.tensor.extra_ops import (
 from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
+    fill_diagonal as fill_diagonal,
 )
 from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
     erfc as erfc, erfcx as erfcx, erfinv as erfinv, erfcinv as erfcinv, gamma as gamma,
     gammaln as gammaln, psi as psi, tri_gamma as tri_gamma, gammainc as gammainc,
     gammaincc as gammaincc, i0 as i0, i1 as i1, iv as iv, j0 as j0, j1 as j1, jv as jv,
+    cosh as cosh, sinh as sinh, arcsin as arcsin, arccos as arccos, arctan as arctan,
+    arctan2 as arctan2, arcsinh as arcsinh, arccosh as arccosh, arctanh as arctanh,
+    log2 as log2, log10 as log10, exp2 as exp2, deg2rad as deg2rad, rad2deg as rad2deg,
 )
 from symnb.core.tensor.grids import mgrid as mgrid, ogrid as ogrid
 from symnb.core.tensor.blas_batched import batched_tensordot as batched_tensordot
 from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older spellings
+from symnb.core.tensor.math import pow as power  # Theano's NumPy-named alias of pow
 from symnb.core.graph.static import (  # Theano's constant queries
     get_scalar_constant_value as get_scalar_constant_value, NotScalarConstantError as NotScalarConstantError,
 )
@@ -110,6 +120,9 @@ from symnb.core.tensor.scalar_types import (  # Theano's lists of dtype names
 )
 from symnb.core.tensor.math import floor_div as int_div  # Theano: "floor_div and int_div are the same thing"
 from symnb.core.graph import Variable as Variable  # theano.tensor.Variable: gof's Variable
+# theano.tensor re-exported gof's Constant, Apply and Op (tensor/basic.py imported them)
+from symnb.core.graph.basic import Apply as Apply, Constant as Constant
+from symnb.core.graph.op import Op as Op
 from symnb.core.tensor.shape_extra import (
     join as join, tile as tile, repeat as repeat, roll as roll, shape_padleft as shape_padleft,
     shape_padright as shape_padright, shape_padaxis as shape_padaxis, addbroadcast as addbroadcast,

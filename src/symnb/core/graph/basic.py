@@ -126,12 +126,19 @@ class Variable:
         computed again when read); False while it is pending."""
         return self._test_value is not None or _test_values.is_dropped(self)
 
+    def get_parents(self) -> list["Apply"]:
+        """Theano's graph walk step: the node that computes this variable, if any."""
+        return [self.owner] if self.owner is not None else []
+
     # -- copies -----------------------------------------------------------------------
     def clone(self) -> "Variable":
         """A new root variable like this one (Theano's ``Variable.clone``): the same class,
         type, name, creation site, annotations (``tag``) and test value (if it has one),
         and no owner."""
-        copy = type(self)(self.type, name=self.name, site=self.site)
+        # Positional, as Theano's clone calls it (type, owner, index, name): subclasses of
+        # libraries built on Theano (PyMC3's random variables) take these four first.
+        copy = type(self)(self.type, None, None, self.name)
+        copy._site = self.site
         # A root has no node to recompute from: a value dropped to save memory is
         # computed again for it.
         copy._test_value = self.test_value if self.has_test_value else None
@@ -170,6 +177,11 @@ class Constant(Variable):
         data.flags.writeable = False
         self.data = data
         self._test_value = data
+
+    @property
+    def value(self) -> np.ndarray:
+        """The constant's data (Theano's ``Constant.value``, the same as ``data``)."""
+        return self.data
 
     def clone(self) -> "Constant":
         """A new constant holding the same (read-only) data, named alike."""
@@ -218,6 +230,10 @@ class Apply:
         output_class = op.output_class
         self.outputs = [_adopted(out, self, i) if isinstance(out, Variable)
                         else output_class(out, owner=self, index=i) for i, out in enumerate(outputs)]
+
+    def get_parents(self) -> list[Variable]:
+        """Theano's graph walk step: the node's inputs."""
+        return list(self.inputs)
 
     @property
     def out(self) -> Variable:

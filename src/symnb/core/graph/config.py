@@ -215,6 +215,11 @@ _FLAGS["unittests__rseed"] = _Flag(666, _seed, "Seed of the randomized unit test
 _FLAGS["cycle_detection"] = _Flag("regular", _choice("regular", "fast"),
                                   "Accepted and ignored: symnb has no in-place rewrites to check.")
 
+# Theano's flags for its C++ compiler: accepted and unused, since symnb compiles through XLA,
+# never through a C++ compiler (PyMC3 appends a warning option to gcc.cxxflags at import).
+_FLAGS["gcc__cxxflags"] = _Flag("", _string, "Accepted and unused: symnb compiles through XLA, "
+                                "not a C++ compiler.")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
 _ALIASES = {name.replace("__", "."): name for name in _FLAGS if "__" in name}
 _SECTIONS = {name.partition("__")[0] for name in _FLAGS if "__" in name}

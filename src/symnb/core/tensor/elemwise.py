@@ -122,7 +122,10 @@ class Elemwise(Op):
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         return _numpy_result_dtype(type(self), dtypes)
 
-    def make_node(self, *inputs: Variable) -> Apply:
+    def make_node(self, *inputs: Any) -> Apply:
+        # Operands promoted as NumPy 2 promotes them (a Python scalar takes the other
+        # operands' dtype): ``T.exp`` is this op's instance, called on anything.
+        inputs = as_tensor_args(*inputs, numpy_fn=self.dtype_like or getattr(self, "numpy_fn", None))
         if len(inputs) != self.nin:
             raise TypeError(f"{self.scalar_name} takes {self.nin} input(s), got {len(inputs)}")
         dtype = self.output_dtype(tuple(v.type.dtype for v in inputs))

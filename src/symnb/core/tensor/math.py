@@ -33,18 +33,17 @@ _STABLE_NOTE = ("\n\nA numerically unstable form (see :mod:`symnb.core.tensor.st
                 "equivalent, and ``sn.grad`` differentiates that equivalent.")
 
 
-def _function(op_class: type[ew.Elemwise]) -> Callable[..., Variable]:
-    """The public function of an op class, named and documented by its row."""
+def _function(op_class: type[ew.Elemwise]) -> ew.Elemwise:
+    """The public function of an op class: the op's instance, as in Theano (``T.tanh`` is
+    an ``Elemwise`` op; a class attribute ``fn = T.tanh`` stays the op, never becomes a
+    method), named and documented by its row. Calling it promotes the operands as NumPy 2
+    does (``Elemwise.make_node``)."""
     row = op_class.spec
     op = op_class()
-    probe = row.dtype_like or row.numpy_fn
-
-    def apply(*operands: Any) -> Variable:
-        return op(*as_tensor_args(*operands, numpy_fn=probe))
-
-    apply.__name__ = apply.__qualname__ = row.name
-    apply.__doc__ = row.doc + (_STABLE_NOTE if row.stabilized else "")
-    return apply
+    object.__setattr__(op, "__name__", row.name)
+    object.__setattr__(op, "__qualname__", row.name)
+    object.__setattr__(op, "__doc__", row.doc + (_STABLE_NOTE if row.stabilized else ""))
+    return op
 
 
 def _variadic(binary: Callable[..., Variable], op_class: type[ew.Elemwise]) -> Callable[..., Variable]:

@@ -35,7 +35,9 @@ def normalize_axes(axis: object, x: Variable, fn_name: str) -> tuple[int, ...]:
     ndim = x.ndim
     if axis is None:
         return tuple(range(ndim))
-    raw = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+    # Theano took any sequence of ints: a range (PyMC3: axis=range(1, x.ndim)), an array.
+    is_sequence = isinstance(axis, (tuple, list, range)) or (isinstance(axis, np.ndarray) and axis.ndim == 1)
+    raw = tuple(axis) if is_sequence else (axis,)
     axes = []
     for a in raw:
         try:

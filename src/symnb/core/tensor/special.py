@@ -8,26 +8,25 @@ SciPy (needed to compute them), compiled programs compute them with
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from symnb.core.graph.basic import Variable
-from symnb.core.tensor import scalar_scipy as sp
+from symnb.core.tensor import scalar_scipy as sp, scalar_trig as st
 from symnb.core.tensor.scalar_elemwise import ScalarElemwise
 
-__all__ = ["erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma",
+__all__ = ["cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
+           "arctanh", "log2", "log10", "exp2", "deg2rad", "rad2deg", "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma",
            "gammainc", "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv"]
 
 
-def _function(scalar_op: Any, doc: str) -> Callable[..., Variable]:
-    """The tensor function applying ``scalar_op`` elementwise."""
-    op = ScalarElemwise(scalar_op)
-
-    def apply(*operands: Any) -> Variable:
-        return op(*operands)
-
-    apply.__name__ = apply.__qualname__ = scalar_op.name
-    apply.__doc__ = doc
-    return apply
+def _function(scalar_op: Any, doc: str) -> ScalarElemwise:
+    """The op applying ``scalar_op`` elementwise, named and documented: as in Theano, the
+    public function is the ``Elemwise`` op's instance (``fn = T.erfc`` in a class body
+    stays the op, never becomes a method)."""
+    op = ScalarElemwise(scalar_op, name=scalar_op.name)
+    object.__setattr__(op, "__name__", scalar_op.name)
+    object.__setattr__(op, "__qualname__", scalar_op.name)
+    object.__setattr__(op, "__doc__", doc)
+    return op
 
 
 erfc = _function(sp.erfc, "The complementary error function ``1 - erf(x)``.")
@@ -51,3 +50,20 @@ j0 = _function(sp.j0, "The Bessel function of the first kind of order 0.")
 j1 = _function(sp.j1, "The Bessel function of the first kind of order 1.")
 jv = _function(sp.jv, "``jv(v, x)``: the Bessel function of the first kind of order ``v`` (no "
                       "gradient with respect to ``v``).")
+
+# theano.scalar.basic's ops beyond the elementwise table, applied elementwise (NumPy's
+# functions; compiled with jax.numpy's).
+cosh = _function(st.cosh, "Hyperbolic cosine.")
+sinh = _function(st.sinh, "Hyperbolic sine.")
+arcsin = _function(st.arcsin, "Inverse sine.")
+arccos = _function(st.arccos, "Inverse cosine.")
+arctan = _function(st.arctan, "Inverse tangent.")
+arctan2 = _function(st.arctan2, "``arctan2(y, x)``: the angle of the point ``(x, y)``.")
+arcsinh = _function(st.arcsinh, "Inverse hyperbolic sine.")
+arccosh = _function(st.arccosh, "Inverse hyperbolic cosine.")
+arctanh = _function(st.arctanh, "Inverse hyperbolic tangent.")
+log2 = _function(st.log2, "Base-2 logarithm.")
+log10 = _function(st.log10, "Base-10 logarithm.")
+exp2 = _function(st.exp2, "``2 ** x``.")
+deg2rad = _function(st.deg2rad, "Degrees to radians.")
+rad2deg = _function(st.rad2deg, "Radians to degrees.")

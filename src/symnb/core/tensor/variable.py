@@ -136,6 +136,50 @@ class _TensorOperators:
     def T(self): return _shape.transpose(self)
     def flatten(self, ndim=1): return _shape.flatten(self, ndim)
     def squeeze(self, axis=None): return _shape.squeeze(self, axis)
+    def ravel(self): return _shape.flatten(self, 1)  # Theano's: flatten to one dimension
+
+    # Theano's elementwise methods: NumPy's ufuncs call them on a symbolic tensor
+    # (np.exp(x) is x.exp() on an object), so np.exp(x) builds T.exp(x), as in Theano.
+    def exp(self): return _math.exp(self)
+    def expm1(self): return _math.expm1(self)
+    def log(self): return _math.log(self)
+    def log1p(self): return _math.log1p(self)
+    def sqrt(self): return _math.sqrt(self)
+    def sin(self): return _math.sin(self)
+    def cos(self): return _math.cos(self)
+    def tan(self): return _math.tan(self)
+    def tanh(self): return _math.tanh(self)
+    def floor(self): return _math.floor(self)
+    def ceil(self): return _math.ceil(self)
+    def arccos(self): return _special().arccos(self)
+    def arccosh(self): return _special().arccosh(self)
+    def arcsin(self): return _special().arcsin(self)
+    def arcsinh(self): return _special().arcsinh(self)
+    def arctan(self): return _special().arctan(self)
+    def arctanh(self): return _special().arctanh(self)
+    def cosh(self): return _special().cosh(self)
+    def sinh(self): return _special().sinh(self)
+    def deg2rad(self): return _special().deg2rad(self)
+    def rad2deg(self): return _special().rad2deg(self)
+    def exp2(self): return _special().exp2(self)
+    def log2(self): return _special().log2(self)
+    def log10(self): return _special().log10(self)
+
+    def swapaxes(self, axis1, axis2):
+        """The tensor with ``axis1`` and ``axis2`` exchanged (Theano's, NumPy's ``swapaxes``)."""
+        axes = list(range(self.ndim))
+        a1, a2 = _shape.normalize_axis(axis1, self.ndim, self), _shape.normalize_axis(axis2, self.ndim, self)
+        axes[a1], axes[a2] = axes[a2], axes[a1]
+        return _shape.dimshuffle(self, axes)
+
+    def norm(self, L, axis=None, keepdims=False):
+        """Theano's ``x.norm(L, axis)``: ``(|x| ** L).sum(axis) ** (1 / L)``; L = 0 and
+        infinite L are refused, as in Theano."""
+        if L == 0 or np.isinf(L):
+            raise NotImplementedError(f"norm: L={L} is not supported (as in Theano); "
+                                      "use T.nlinalg.norm for matrix and infinity norms")
+        summed = _reduction.sum(_math.pow(_math.abs(self), L), axis, keepdims=keepdims)
+        return _math.pow(summed, 1.0 / L)
     def astype(self, dtype): return _math.cast(self, dtype)
     def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
     def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
@@ -160,6 +204,13 @@ class _TensorOperators:
             raise RuntimeError("var.eval() needs the compiler: import symnb (symnb.compile "
                                "installs it)")
         return _evaluator[0](self, inputs_to_values or {})
+
+
+def _special():
+    """symnb.core.tensor.special (imported when first used: it imports this module)."""
+    from symnb.core.tensor import special
+
+    return special
 
 
 class TensorVariable(_TensorOperators, Variable):

@@ -1,12 +1,13 @@
-"""``DeepCopyOp`` inside the XLA program: the value itself (a program's outputs are new
+"""``DeepCopyOp`` and ``ViewOp`` inside the XLA program: the value itself (a program's outputs are new
 buffers, and JAX arrays are never mutated in place)."""
 
 from __future__ import annotations
 
-from symnb.core.tensor.deep_copy import DeepCopyOp
+from symnb.core.tensor.deep_copy import DeepCopyOp, ViewOp
 from symnb.lower_xla.registry import lower
 
 
+@lower.register(ViewOp)
 @lower.register(DeepCopyOp)
 def _deep_copy(op, node):
     return lambda x: x

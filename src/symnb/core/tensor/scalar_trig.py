@@ -1,0 +1,87 @@
+"""Theano's scalar ops of ``theano.scalar.basic`` beyond the elementwise table: the
+hyperbolic and inverse trigonometric functions, ``log2``/``log10``/``exp2`` and the
+angle conversions, with Theano's gradients and output types (``upgrade_to_float``).
+
+``impl`` and ``nfunc_spec`` are NumPy's functions (test values, the NumPy reference);
+compiled programs compute them with ``jax.numpy``'s function of the same name
+(``lower_xla/rules/scalar_elemwise.py`` resolves ``nfunc_spec``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from symnb.core.tensor.scalar_basic import sqrt
+from symnb.core.tensor.scalar_op import BinaryScalarOp, UnaryScalarOp
+from symnb.core.tensor.scalar_types import upgrade_to_float
+
+__all__ = ["Cosh", "Sinh", "ArcSin", "ArcCos", "ArcTan", "ArcTan2", "ArcSinh", "ArcCosh",
+           "ArcTanh", "Log2", "Log10", "Exp2", "Deg2Rad", "Rad2Deg",
+           "cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
+           "arctanh", "log2", "log10", "exp2", "deg2rad", "rad2deg"]
+
+
+class _NumPyOp:
+    """Mixin: ``impl`` is the NumPy function ``nfunc_spec`` names."""
+
+    nfunc_spec: tuple
+
+    def impl(self, *inputs: Any) -> Any:
+        return getattr(np, self.nfunc_spec[0].rpartition(".")[2])(*inputs)
+
+
+def _unary(name: str, doc: str, derivative) -> type:
+    """A unary op class: ``grad`` is ``gz * derivative(x)`` (Theano's formula)."""
+
+    def grad(self, inputs, grads):
+        (x,), (gz,) = inputs, grads
+        return [gz * derivative(x)]
+
+    return type(name, (_NumPyOp, UnaryScalarOp), {
+        "__doc__": doc, "nfunc_spec": (f"numpy.{name.lower()}", 1, 1), "grad": grad,
+        "__module__": __name__})
+
+
+Cosh = _unary("Cosh", "Hyperbolic cosine.", lambda x: sinh(x))
+Sinh = _unary("Sinh", "Hyperbolic sine.", lambda x: cosh(x))
+ArcSin = _unary("ArcSin", "Inverse sine.", lambda x: 1.0 / sqrt(1.0 - x * x))
+ArcCos = _unary("ArcCos", "Inverse cosine.", lambda x: -1.0 / sqrt(1.0 - x * x))
+ArcTan = _unary("ArcTan", "Inverse tangent.", lambda x: 1.0 / (1.0 + x * x))
+ArcSinh = _unary("ArcSinh", "Inverse hyperbolic sine.", lambda x: 1.0 / sqrt(x * x + 1.0))
+ArcCosh = _unary("ArcCosh", "Inverse hyperbolic cosine.", lambda x: 1.0 / sqrt(x * x - 1.0))
+ArcTanh = _unary("ArcTanh", "Inverse hyperbolic tangent.", lambda x: 1.0 / (1.0 - x * x))
+Log2 = _unary("Log2", "Base-2 logarithm.", lambda x: 1.0 / (x * np.log(2.0)))
+Log10 = _unary("Log10", "Base-10 logarithm.", lambda x: 1.0 / (x * np.log(10.0)))
+Exp2 = _unary("Exp2", "``2 ** x``.", lambda x: exp2(x) * np.log(2.0))
+Deg2Rad = _unary("Deg2Rad", "Degrees to radians.", lambda x: x * 0.0 + np.pi / 180.0)
+Rad2Deg = _unary("Rad2Deg", "Radians to degrees.", lambda x: x * 0.0 + 180.0 / np.pi)
+
+
+class ArcTan2(_NumPyOp, BinaryScalarOp):
+    """``arctan2(y, x)``: the angle of the point ``(x, y)``, in ``[-pi, pi]``."""
+
+    nfunc_spec = ("numpy.arctan2", 2, 1)
+
+    def grad(self, inputs, grads):
+        (y, x), (gz,) = inputs, grads
+        r2 = x * x + y * y
+        return [gz * x / r2, -gz * y / r2]
+
+
+# Theano's instances, with Theano's output types.
+cosh = Cosh(upgrade_to_float, name="cosh")
+sinh = Sinh(upgrade_to_float, name="sinh")
+arcsin = ArcSin(upgrade_to_float, name="arcsin")
+arccos = ArcCos(upgrade_to_float, name="arccos")
+arctan = ArcTan(upgrade_to_float, name="arctan")
+arctan2 = ArcTan2(upgrade_to_float, name="arctan2")
+arcsinh = ArcSinh(upgrade_to_float, name="arcsinh")
+arccosh = ArcCosh(upgrade_to_float, name="arccosh")
+arctanh = ArcTanh(upgrade_to_float, name="arctanh")
+log2 = Log2(upgrade_to_float, name="log2")
+log10 = Log10(upgrade_to_float, name="log10")
+exp2 = Exp2(upgrade_to_float, name="exp2")
+deg2rad = Deg2Rad(upgrade_to_float, name="deg2rad")
+rad2deg = Rad2Deg(upgrade_to_float, name="rad2deg")
