@@ -1,5 +1,6 @@
 """``import symnb.sparse`` works (PyMC3 imports it unconditionally) and each of Theano's
-sparse names refuses, with the reason, at the line that uses it. Run in a fresh
+sparse names refuses, with the reason, at the line that uses it; the sparse types exist
+and no symnb variable is of them (Keras asks ``isinstance(x.type, SparseType)``). Run in a fresh
 interpreter: importing the module binds ``symnb.sparse``, which other tests check is
 refused while it is not imported."""
 
@@ -23,6 +24,19 @@ def test_import_works_and_each_name_refuses_with_the_reason():
                 assert "sparse tensors are not supported" in str(err), err
             else:
                 raise AssertionError(name)
+        import numpy as np
+        import symnb as sn
+        import symnb.tensor as T
+        for var in (T.matrix("m"), sn.shared(np.ones((2, 2))), T.constant(np.eye(2))):
+            assert not isinstance(var.type, sparse.SparseType)
+            assert not isinstance(var, (sparse.SparseVariable, sparse.SparseConstant))
+        for cls in (sparse.SparseType, sparse.SparseVariable, sparse.SparseConstant):
+            try:
+                cls("csr", "float64")
+            except NotInSymnbError as err:
+                assert "sparse tensors are not supported" in str(err), err
+            else:
+                raise AssertionError(cls)
         print("ok")
     """)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]))
