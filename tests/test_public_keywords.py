@@ -61,6 +61,12 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     # forwarded whole to GraphPicture
     "symnb.printing.svg.graph_svg": (lambda: sn.printing.graph_svg(_x(), **{BOGUS: 1}), False),
     "symnb.printing.picture.graph_picture": (lambda: sn.printing.graph_picture(_x(), **{BOGUS: 1}), False),
+    # the function's one binding (CallSpec.bind), as Function's call
+    "symnb.compile.split_program.SplitFunction.__call__": (
+        lambda: (lambda x: sn.function([x], x[x > 0].sum())(**{BOGUS: 1}))(_x()), False),
+    # Theano's: the others are theano.function's keywords, checked against them
+    "symnb.core.op_from_graph.OpFromGraph": (
+        lambda: (lambda x: sn.OpFromGraph([x], [x * 2], **{BOGUS: 1}))(_x()), True),
     # forwarded whole to the profiled function's call (its inputs by keyword)
     "symnb.compile.profiling.stats.ProfileStats.timeline": (
         lambda: (lambda x: sn.function([x], x * 2, profile=True).profile.timeline(**{BOGUS: 1}))(_x()),
@@ -74,6 +80,9 @@ OPEN_KEYWORDS = {
     "symnb.compat.DefaultOrderedDict": "a dict: the keywords are its first keys, as dict(**kwargs)",
     "symnb.updates.OrderedUpdates": "a dict (Theano's): the keywords are its first keys, as "
                                     "OrderedDict(**kwargs)",
+    **{f"symnb.sparse.{name}": "a sparse class symnb makes no instance of: any call is refused, "
+                               "saying sparse tensors are not supported"
+       for name in ("SparseType", "SparseVariable", "SparseConstant")},
 }
 
 

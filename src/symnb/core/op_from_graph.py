@@ -18,12 +18,14 @@ Compared by identity, as Theano's: two ``OpFromGraph`` of the same graph are two
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace
 from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.keywords import unexpected_keywords_message
 from symnb.core.graph.inner_graph import InnerGraph, close_over, infer_inner_shapes, placeholder_like
 from symnb.core.graph.op import Op
 from symnb.core.graph.type import is_float
@@ -31,6 +33,11 @@ from symnb.core.gradient_types import is_disconnected, is_null
 from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = ["OpFromGraph"]
+
+
+#: The keywords of ``theano.function`` (Theano's ``OpFromGraph`` passed its others there).
+FUNCTION_KEYWORDS = ("mode", "updates", "givens", "no_default_updates", "accept_inplace", "name",
+                     "rebuild_strict", "allow_input_downcast", "profile", "on_unused_input")
 
 
 class OpFromGraph(Op):
@@ -44,6 +51,11 @@ class OpFromGraph(Op):
                  connection_pattern: Any = None, name: str | None = None, **kwargs: Any) -> None:
         # ``kwargs``: what Theano passed to the function compiling the inner graph
         # (``on_unused_input``, ``mode``...); symnb compiles the graph using the op instead.
+        unknown = sorted(set(kwargs) - set(FUNCTION_KEYWORDS))
+        if unknown:
+            own = [p for p in inspect.signature(OpFromGraph).parameters if p != "kwargs"]
+            raise build_error(unexpected_keywords_message("OpFromGraph", unknown,
+                                                          [*own, *FUNCTION_KEYWORDS]), TypeError)
         self.function_kwargs = kwargs
         if not (isinstance(rop_overrides, str) and rop_overrides == "default"):
             # symnb's Rop is computed from the gradient, not from each op's R_op: an

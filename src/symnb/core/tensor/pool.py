@@ -31,6 +31,8 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv_reference import pad_spatial, window_view
+from symnb.core.tensor.pool_from_values import PoolFromValues
+from symnb.core.tensor.pool_window import renamed, window
 from symnb.core.graph.type import TensorType, is_bool, is_float
 
 __all__ = ["Pool", "MaxPoolGrad", "MaxPoolGradGrad", "AveragePoolGrad", "MODES", "pool_output_length"]
@@ -56,6 +58,8 @@ class PoolBase(Op):
     """The window geometry shared by the pooling ops; ``x`` is the pooled input."""
 
     __props__ = ("ndim", "ws", "stride", "pad", "ignore_border", "mode")
+    #: A gradient op gives the shape of ``x``; the pooling, its pooled shape.
+    is_gradient = False
 
     #: The mode Theano's constructor of the class defaults to, and the modes it takes.
     default_mode = "max"
@@ -98,7 +102,6 @@ class PoolBase(Op):
         """Theano's ``Pool.out_shape``: the shape (a list) of the pooling of an input of
         shape ``imgshape`` (ints or symbolic scalars); ``ds``, ``st``, ``padding`` are
         the deprecated names of ``ws``, ``stride``, ``pad``."""
-        from symnb.core.tensor.pool_api import renamed  # pool_api builds on this module
         ws = renamed(ws, ds, "ws", "ds")
         stride = renamed(stride, st, "stride", "st")
         pad = renamed(pad, padding, "pad", "padding", unset=(0,) * ndim)
@@ -143,7 +146,6 @@ class PoolBase(Op):
         """``op(x, ..., ws, stride=None, pad=None)`` of an op made by Theano's constructor:
         the node of the op of that window (a window computed in the graph gives a
         ``PoolFromValues`` node, which takes it as inputs)."""
-        from symnb.core.tensor.pool_api import window  # pool_api builds on this module
         count = len(self.theano_tensors)
         name = type(self).__name__
         if not count < len(inputs) <= count + 3:
@@ -269,8 +271,12 @@ class Pool(PoolBase):
     mode='max', ndim=2)(x, ws, stride=None, pad=None)``."""
 
     def bind_computed(self, tensors: list[Variable], vectors: list[Variable]) -> Apply:
-        from symnb.core.tensor.pool_from_values import PoolFromValues  # builds on this module
-        return PoolFromValues(self.ndim, self.ignore_border, self.mode).make_node(*tensors, *vectors)
+        return PoolFromValues(self.ndim, self.ignore_border, self.mode, Pool).make_node(*tensors, *vectors)
+
+    @staticmethod
+    def gradient_class(mode: str) -> type:
+        """The op of this pooling's gradient (for the mode)."""
+        return MaxPoolGrad if mode == "max" else AveragePoolGrad
 
     def make_bound_node(self, x: Any) -> Apply:
         x = as_tensor_variable(x)
@@ -284,12 +290,13 @@ class Pool(PoolBase):
         (x,), (g,) = inputs, output_grads
         if not is_float(x.dtype):
             return [None]
-        grad_op = MaxPoolGrad if self.mode == "max" else AveragePoolGrad
-        return [grad_op.bound(*self._props())(x, g)]
+        return [self.gradient_class(self.mode).bound(*self._props())(x, g)]
 
 
 class _PoolGradBase(PoolBase):
     """A linear map of ``g`` that depends on ``x`` (for its shape, or where its maxima are)."""
+
+    is_gradient = True
 
     def make_bound_node(self, x: Any, g: Any) -> Apply:
         x, g = as_tensor_variable(x), as_tensor_variable(g)
@@ -305,16 +312,15 @@ class _PoolGradBase(PoolBase):
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [self.result_shape(input_shapes[0])]
 
-    #: The ``PoolFromValues`` kind of the op for a window computed in the graph (None: refused).
-    computed_kind: str | None = None
+    #: Whether a window computed in the graph is taken (a ``PoolFromValues`` of this op).
+    takes_computed_window = False
 
     def bind_computed(self, tensors: list[Variable], vectors: list[Variable]) -> Apply:
-        if self.computed_kind is None:
+        if not self.takes_computed_window:
             return super().bind_computed(tensors, vectors)
-        from symnb.core.tensor.pool_from_values import PoolFromValues  # builds on this module
         x, g = tensors
         return PoolFromValues(self.ndim, self.ignore_border, self.mode,
-                              self.computed_kind).make_node(x, *vectors, g)
+                              type(self)).make_node(x, *vectors, g)
 
 
 class _MaximaFromX(_PoolGradBase):
@@ -332,8 +338,7 @@ class _MaximaFromX(_PoolGradBase):
         if static is not None:
             expected = Pool.bound(self.ndim, *static, self.ignore_border, "max")
         else:
-            from symnb.core.tensor.pool_from_values import PoolFromValues  # builds on this module
-            expected = PoolFromValues(self.ndim, self.ignore_border, "max")
+            expected = PoolFromValues(self.ndim, self.ignore_border, "max", Pool)
         if owner is None or owner.op != expected or owner.inputs[0] is not x:
             raise build_error(
                 f"{type(self).__name__}: maxout ({label(maxout)!r}) must be the max pooling of "
@@ -348,7 +353,7 @@ class MaxPoolGrad(_MaximaFromX):
     Theano's ``MaxPoolGrad(ignore_border, mode='max', ndim=2)(x, maxout, gz, ws, stride=None,
     pad=None)`` (see :class:`_MaximaFromX`)."""
 
-    computed_kind = "max_grad"
+    takes_computed_window = True
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, g = inputs
@@ -405,7 +410,7 @@ class AveragePoolGrad(_PoolGradBase):
     modes = tuple(m for m in MODES if m != "max")
     wide_pad_modes = ("sum", "average_inc_pad")  # Theano's AveragePoolGrad takes them
     theano_tensors = ("x", "gz")
-    computed_kind = "average_grad"
+    takes_computed_window = True
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, g = inputs

@@ -18,31 +18,39 @@ from symnb.core.graph import Apply, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.tensor.pool import AveragePoolGrad, MaxPoolGrad, Pool, PoolBase
 from symnb.core.tensor.shape import vector_entries
 from symnb.core.graph.type import TensorType, is_float
 
 __all__ = ["PoolFromValues"]
 
-_KINDS = {"pool": Pool, "max_grad": MaxPoolGrad, "average_grad": AveragePoolGrad}
-
 
 class PoolFromValues(Op):
-    """``kind`` ('pool', 'max_grad' or 'average_grad') of ``x`` over its last ``ndim``
-    axes, with the window ``ws``, ``stride`` and ``pad`` given as int vectors:
+    """The pooling op ``concrete`` (``Pool``, ``MaxPoolGrad`` or ``AveragePoolGrad``, the
+    class: this module sits below theirs) of ``x`` over its last ``ndim`` axes, with the
+    window ``ws``, ``stride`` and ``pad`` given as int vectors:
     ``PoolFromValues(...)(x, ws, stride, pad[, g])`` (``g``: the output gradient)."""
 
-    __props__ = ("ndim", "ignore_border", "mode", "kind")
+    __props__ = ("ndim", "ignore_border", "mode", "concrete")
 
-    def __init__(self, ndim: int, ignore_border: bool, mode: str, kind: str = "pool") -> None:
-        self.ndim, self.ignore_border, self.mode, self.kind = int(ndim), bool(ignore_border), mode, kind
+    def __init__(self, ndim: int, ignore_border: bool, mode: str, concrete: type) -> None:
+        self.ndim, self.ignore_border, self.mode = int(ndim), bool(ignore_border), mode
+        self.concrete = concrete
+
+    def display_name(self) -> str:
+        border = ", ignore_border" if self.ignore_border else ""
+        return f"PoolFromValues{{{self.concrete.__name__}, {self.ndim}d, {self.mode}{border}}}"
+
+    @property
+    def pools(self) -> bool:
+        """Whether this is the pooling itself (not a gradient: the shape of ``x``)."""
+        return not self.concrete.is_gradient
 
     def make_node(self, x: Any, ws: Variable, stride: Variable, pad: Variable, *grad: Any) -> Apply:
         x = as_tensor_variable(x)
-        PoolBase.bound(self.ndim, (1,) * self.ndim, (1,) * self.ndim, (0,) * self.ndim,
-                       self.ignore_border, self.mode).check_input(x)
+        self.concrete.bound(self.ndim, (1,) * self.ndim, (1,) * self.ndim, (0,) * self.ndim,
+                            self.ignore_border, self.mode).check_input(x)
         grad = [as_tensor_variable(g) for g in grad]
-        if self.kind == "pool":
+        if self.pools:
             shape = x.type.shape[:-self.ndim] + (None,) * self.ndim
         else:
             shape = x.type.shape
@@ -58,7 +66,7 @@ class PoolFromValues(Op):
                              f"window")
         if any(pad) and not self.ignore_border:
             raise ValueError(f"pool: padding works only with ignore_border=True; got pad={pad}")
-        op = _KINDS[self.kind].bound(self.ndim, ws, stride, pad, self.ignore_border, self.mode)
+        op = self.concrete.bound(self.ndim, ws, stride, pad, self.ignore_border, self.mode)
         return op, op.make_node(node.inputs[0], *node.inputs[4:])
 
     def perform(self, node: Apply, inputs: Sequence[Any]) -> list[Any]:
@@ -68,7 +76,7 @@ class PoolFromValues(Op):
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         shape = input_shapes[0]
-        if self.kind != "pool":
+        if not self.pools:
             return [tuple(shape)]
         ws, stride, pad = (vector_entries(v, self.ndim) for v in node.inputs[1:4])
         return [tuple(shape[:-self.ndim]) + tuple(
@@ -77,14 +85,14 @@ class PoolFromValues(Op):
 
     def L_op(self, inputs, outputs, output_grads):
         x, ws, stride, pad = inputs[:4]
-        if self.kind != "pool":
+        if not self.pools:
             raise build_error("the second derivative of pooling with a computed window is not "
                               "supported; give ws, stride and pad as ints", NotImplementedError)
         if not is_float(x.dtype):
             return [None] * 4
-        kind = "max_grad" if self.mode == "max" else "average_grad"
-        grad = PoolFromValues(self.ndim, self.ignore_border, self.mode, kind)(x, ws, stride, pad,
-                                                                             output_grads[0])
+        gradient = self.concrete.gradient_class(self.mode)
+        grad = PoolFromValues(self.ndim, self.ignore_border, self.mode, gradient)(x, ws, stride, pad,
+                                                                                 output_grads[0])
         return [grad, None, None, None]
 
 
