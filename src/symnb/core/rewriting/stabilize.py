@@ -8,6 +8,8 @@ equivalent ones that do not (the ``stabilize`` pass).
   same matchers make ``sn.grad``'s gradients stable (``core/gradient_stable.py``);
 - a softmax of the same input as a log_softmax -> ``exp(log_softmax(x))`` (one
   normalization, not two; run by the ``specialize`` pass, after the forms matched);
+- Theano's error-function forms (``1 + erf(x)`` -> ``erfc(-x)``, ``log(erfc(x))`` -> its
+  asymptotic expansion in the tail): :mod:`symnb.core.rewriting.stabilize_erf`;
 - ``log(1 + x)`` -> ``log1p(x)``, ``exp(x) - 1`` -> ``expm1(x)`` (precision near 0; these
   two are left to the pass: the written forms are finite, and their gradients too).
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.rewriting import NodeRewriter, build, node_rewriter
+from symnb.core.rewriting import stabilize_erf
 from symnb.core.rewriting.utils import as_type_of, is_fill_constant, other_operand, owner_op
 from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.nnet import LogSoftmax, Softmax
@@ -55,10 +58,11 @@ def local_softmax_from_log_softmax(fgraph: FunctionGraph, node: Apply):
 
 @node_rewriter([ew.Log])
 def local_log1p(fgraph: FunctionGraph, node: Apply):
-    """log(1 + x) -> log1p(x) for a float x."""
+    """log(1 + x) -> log1p(x) for a float x (not for x = erf(y): ``local_one_plus_erf``
+    makes that ``log(erfc(-y))``, finite in the tail where ``log1p(erf(y))`` is -inf)."""
     add = owner_op(node.inputs[0], ew.Add)
     x = None if add is None else other_operand(add, 1)
-    if x is None or not is_float(x.dtype) or x.dtype != add.outputs[0].dtype:
+    if x is None or owner_op(x, ew.Erf) is not None or not is_float(x.dtype) or x.dtype != add.outputs[0].dtype:
         return None
     return as_type_of(build(ew.Log1p(), x), node.outputs[0])
 
@@ -75,7 +79,8 @@ def local_expm1(fgraph: FunctionGraph, node: Apply):
 
 
 # The stable forms come first: log(1 + exp(x)) must become softplus(x), not log1p(exp(x)).
-REWRITES = [_form_rewrite(form) for form in FORMS] + [local_log1p, local_expm1]
+# The erf forms come before log1p: log(1 + erf(x)) must become log(erfc(-x)).
+REWRITES = [_form_rewrite(form) for form in FORMS] + stabilize_erf.REWRITES + [local_log1p, local_expm1]
 
 #: Run by the ``specialize`` pass, after this one: rewritten here, a softmax read by a
 #: written ``log(softmax(x)[index])`` would no longer match the ``log_softmax`` form

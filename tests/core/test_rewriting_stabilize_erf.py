@@ -1,0 +1,108 @@
+"""Theano's error-function stabilizations (``core/rewriting/stabilize_erf.py``): compiled,
+``log(1 + erf(x))``, ``log(1 - erf(x))`` and ``log(erfc(x))`` equal SciPy's ``log_ndtr``
+over the whole real line, where the written forms give -inf; the skew-normal
+log-density written as PyMC3 writes it equals ``scipy.stats.skewnorm.logpdf``."""
+
+import numpy as np
+import pytest
+import scipy.special as ss
+import scipy.stats as st
+
+import symnb as sn
+import symnb.tensor as T
+from symnb.core.rewriting.stabilize_erf import LOG_ERFC_THRESHOLD, REWRITES
+from tests.rewriting_helpers import applied
+
+pytestmark = pytest.mark.filterwarnings("error::symnb.core.rewriting.RewriteFailureWarning")
+
+_SQRT2 = np.sqrt(2.0)
+
+
+def _log_erfc_reference(x):
+    """log(erfc(x)) = log(2 * Phi(-x * sqrt(2))), finite for every x (SciPy's log_ndtr)."""
+    return ss.log_ndtr(-np.asarray(x, dtype="float64") * _SQRT2) + np.log(2.0)
+
+
+# (written expression, its reference, the rewrites it takes, NumPy's value as written)
+_CASES = {
+    "log_one_plus_erf": (lambda x: T.log(1 + T.erf(x)), lambda v: _log_erfc_reference(-v),
+                         ["local_one_plus_erf", "local_log_erfc"], lambda v: np.log(1 + ss.erf(v))),
+    "log_erf_plus_one": (lambda x: T.log(T.erf(x) + 1), lambda v: _log_erfc_reference(-v),
+                         ["local_one_plus_erf", "local_log_erfc"], lambda v: np.log(ss.erf(v) + 1)),
+    "log_one_minus_erf": (lambda x: T.log(1 - T.erf(x)), _log_erfc_reference,
+                          ["local_one_minus_erf", "local_log_erfc"], lambda v: np.log(1 - ss.erf(v))),
+    "log_erfc": (lambda x: T.log(T.erfc(x)), _log_erfc_reference, ["local_log_erfc"],
+                 lambda v: np.log(ss.erfc(v))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+def test_float64_over_minus_40_to_40_equals_scipy(case):
+    written, reference, rewrites, as_written = _CASES[case]
+    # Dense around both thresholds and where the written forms reach 0.
+    values = np.unique(np.concatenate([np.linspace(-40, 40, 1601), np.linspace(26.3, 26.8, 101),
+                                       -np.linspace(26.3, 26.8, 101), [0.0, 5.9, -5.9]]))
+    x = T.dvector("x")
+    f = sn.function([x], written(x))
+    got = f(values)
+    assert set(rewrites) <= set(applied(f.maker.fgraph))
+    assert np.isfinite(got).all(), values[~np.isfinite(got)]
+    np.testing.assert_allclose(got, reference(values), rtol=1e-12, atol=1e-14)
+    # The written form is what the tail needed the rewrites for: NumPy gives -inf there.
+    with np.errstate(divide="ignore"):
+        assert np.isneginf(as_written(values)).any()
+
+
+@pytest.mark.parametrize("case", sorted(_CASES))
+def test_float32_equals_scipy(case):
+    written, reference, _, _ = _CASES[case]
+    values = np.linspace(-20, 20, 801).astype("float32")
+    x = T.fvector("x")
+    f = sn.function([x], written(x))
+    got = f(values)
+    assert got.dtype == np.float32 and np.isfinite(got).all(), values[~np.isfinite(got)]
+    np.testing.assert_allclose(got, reference(values), rtol=2e-6, atol=2e-6)
+
+
+def test_the_written_graph_and_its_test_value_are_kept():
+    # The graph as built is what was written; its test value is NumPy's -inf, the compiled
+    # value finite: the rewrites say where they keep values (as log(softmax(x)) does).
+    x = T.dscalar("x", test_value=np.float64(-10.0))
+    with np.errstate(divide="ignore"):
+        y = T.log(1 + T.erf(x))
+    assert [type(v.owner.op).__name__ for v in (y, y.owner.inputs[0])] == ["Log", "Add"]
+    assert np.isneginf(y.test_value)
+    got = sn.function([x], y)(-10.0)
+    np.testing.assert_allclose(got, _log_erfc_reference(10.0), rtol=1e-13)
+    for rewrite in REWRITES:
+        assert not rewrite.exact and rewrite.domain, rewrite
+
+
+def test_log_erfc_keeps_the_written_value_below_the_threshold():
+    # Below the threshold the switch returns log(erfc(x)) itself: bit for bit the compiled
+    # log(erfc(x)) with the rewrite excluded.
+    values = np.linspace(-5, LOG_ERFC_THRESHOLD["float64"] - 1e-9, 301)
+    x = T.dvector("x")
+    with_rewrite = sn.function([x], T.log(T.erfc(x)))(values)
+    without = sn.function([x], T.log(T.erfc(x)),
+                          mode=sn.compile.mode.get_default_mode().excluding("local_log_erfc"))(values)
+    np.testing.assert_array_equal(with_rewrite, without)
+
+
+def _skew_normal_logp(value, mu, tau, alpha):
+    """PyMC3 3.9.3's ``SkewNormal.logp`` (``pymc3/distributions/continuous.py``), as written."""
+    return (T.log(1 + T.erf(((value - mu) * T.sqrt(tau) * alpha) / T.sqrt(2)))
+            + (-tau * (value - mu) ** 2 + T.log(tau / np.pi / 2.0)) / 2.0)
+
+
+@pytest.mark.parametrize("alpha, mu, sd", [(10.0, 0.0, 1.0), (-7.5, 2.0, 0.5), (50.0, -1.0, 3.0),
+                                           (0.5, 0.0, 1.0)])
+def test_skew_normal_logp_equals_scipy_at_extreme_values(alpha, mu, sd):
+    values = mu + sd * np.array([-40.0, -10.0, -5.0, -3.0, -1.0, 0.0, 0.5, 2.0, 8.0, 30.0])
+    value = T.dvector("value")
+    a, m, s = T.dscalar("alpha"), T.dscalar("mu"), T.dscalar("sd")
+    f = sn.function([value, m, s, a], _skew_normal_logp(value, m, s ** -2, a))
+    got = f(values, mu, sd, alpha)
+    expected = st.skewnorm.logpdf(values, alpha, mu, sd)
+    assert np.isfinite(expected).all()
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
