@@ -106,3 +106,16 @@ def test_skew_normal_logp_equals_scipy_at_extreme_values(alpha, mu, sd):
     expected = st.skewnorm.logpdf(values, alpha, mu, sd)
     assert np.isfinite(expected).all()
     np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+def test_debugmode_notes_the_values_changed_in_the_tail_and_finds_nothing_else():
+    # Neither branch of the switch computes an inf where the other is taken (each reads x
+    # clamped to its side), so DebugMode's finiteness check passes; the tail values that
+    # differ from the written -inf are a note naming the rewrite and its domain.
+    from symnb.compile.debugmode import DebugModeNote
+
+    values = np.array([-40.0, -26.0, -10.0, 0.0, 5.0, 30.0])
+    x = T.dvector("x")
+    with pytest.warns(DebugModeNote, match="local_log_erfc"):
+        got = sn.function([x], T.log(1 + T.erf(x)), mode="DebugMode")(values)
+    np.testing.assert_allclose(got, _log_erfc_reference(-values), rtol=1e-12)

@@ -87,16 +87,11 @@ def local_one_minus_erf(fgraph: FunctionGraph, node: Apply):
     return build(erfc, x)
 
 
-def _guarded(fgraph: FunctionGraph, log_erfc: Variable, x: Variable) -> bool:
-    """True when ``log_erfc`` already is the first branch of this rewrite's switch (the
-    switch keeps ``log(erfc(x))`` below the threshold: it must not be rewritten again)."""
-    for reader, _ in fgraph.clients.get(log_erfc, {}):
-        if reader == "output" or not isinstance(reader.op, ew.Switch):
-            continue
-        less = owner_op(reader.inputs[0], ew.Lt)
-        if less is not None and less.inputs[0] is x and reader.inputs[1] is log_erfc:
-            return True
-    return False
+def _clamped(x: Variable, threshold: float) -> bool:
+    """True when ``x`` is ``minimum(y, threshold)``: this rewrite's own first branch,
+    never in the tail (it must not be rewritten again)."""
+    node = owner_op(x, ew.Minimum)
+    return node is not None and is_fill_constant(node.inputs[1], threshold, x)
 
 
 def _log_erfc_expansion(x: Variable) -> Variable:
@@ -120,15 +115,22 @@ def _log_erfc_expansion(x: Variable) -> Variable:
     "where x is below 26.5 in float64 (9.1 in float32): beyond, erfc(x) is subnormal or 0 "
     "and the written log imprecise or -inf (the expansion is within 1e-10 of the exact value)"))
 def local_log_erfc(fgraph: FunctionGraph, node: Apply):
-    """log(erfc(x)) -> switch(x < threshold, log(erfc(x)), asymptotic expansion at x)."""
+    """log(erfc(x)) -> switch(x < t, log(erfc(min(x, t))), expansion(max(x, t))).
+
+    Each branch reads x clamped to its side of the threshold ``t``, so neither computes
+    an inf or a NaN where the other is taken (``log(0)`` in the tail, ``1 / 0`` at 0):
+    DebugMode's finiteness check and the gradient's ``0 * nan`` stay clear of them. Below
+    ``t``, ``min(x, t)`` is x itself: the value is the written one, bit for bit."""
     x = _erfc_argument(node.inputs[0])
     out = node.outputs[0]
-    if x is None or out.dtype not in LOG_ERFC_THRESHOLD or x.dtype != out.dtype \
-            or x.ndim != out.ndim or _guarded(fgraph, out, x):
+    threshold = LOG_ERFC_THRESHOLD.get(out.dtype)
+    if x is None or threshold is None or x.dtype != out.dtype or x.ndim != out.ndim \
+            or _clamped(x, threshold):
         return None
-    below = build(ew.Lt(), x, make_constant(LOG_ERFC_THRESHOLD[out.dtype], x.dtype))
-    written = build(ew.Log(), node.inputs[0])  # a new node: the switch reads it, not ``out``
-    return build(ew.Switch(), below, written, _log_erfc_expansion(x))
+    t = make_constant(threshold, x.dtype)
+    written = build(ew.Log(), build(erfc, build(ew.Minimum(), x, t)))
+    expansion = _log_erfc_expansion(build(ew.Maximum(), x, t))
+    return build(ew.Switch(), build(ew.Lt(), x, t), written, expansion)
 
 
 REWRITES = [local_one_plus_erf, local_one_minus_erf, local_log_erfc]
