@@ -8,8 +8,9 @@ equivalent ones that do not (the ``stabilize`` pass).
   same matchers make ``sn.grad``'s gradients stable (``core/gradient_stable.py``);
 - a softmax of the same input as a log_softmax -> ``exp(log_softmax(x))`` (one
   normalization, not two; run by the ``specialize`` pass, after the forms matched);
-- Theano's error-function forms (``1 + erf(x)`` -> ``erfc(-x)``, ``log(erfc(x))`` -> its
-  asymptotic expansion in the tail): :mod:`symnb.core.rewriting.stabilize_erf`;
+- Theano's error-function rewrites ``1 + erf(x)`` -> ``erfc(-x)``, ``1 - erf(x)`` ->
+  ``erfc(x)`` (:mod:`symnb.core.rewriting.stabilize_erf`; the logs of these, and
+  ``log(erfc(x))``, are stable forms);
 - ``log(1 + x)`` -> ``log1p(x)``, ``exp(x) - 1`` -> ``expm1(x)`` (precision near 0; these
   two are left to the pass: the written forms are finite, and their gradients too).
 
@@ -79,7 +80,7 @@ def local_expm1(fgraph: FunctionGraph, node: Apply):
 
 
 # The stable forms come first: log(1 + exp(x)) must become softplus(x), not log1p(exp(x)).
-# The erf forms come before log1p: log(1 + erf(x)) must become log(erfc(-x)).
+# The erf rewrites come before log1p: 1 + erf(x) must become erfc(-x), not log1p's.
 REWRITES = [_form_rewrite(form) for form in FORMS] + stabilize_erf.REWRITES + [local_log1p, local_expm1]
 
 #: Run by the ``specialize`` pass, after this one: rewritten here, a softmax read by a
