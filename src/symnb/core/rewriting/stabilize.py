@@ -59,11 +59,10 @@ def local_softmax_from_log_softmax(fgraph: FunctionGraph, node: Apply):
 
 @node_rewriter([ew.Log])
 def local_log1p(fgraph: FunctionGraph, node: Apply):
-    """log(1 + x) -> log1p(x) for a float x (not for x = erf(y): ``local_one_plus_erf``
-    makes that ``log(erfc(-y))``, finite in the tail where ``log1p(erf(y))`` is -inf)."""
+    """log(1 + x) -> log1p(x) for a float x."""
     add = owner_op(node.inputs[0], ew.Add)
     x = None if add is None else other_operand(add, 1)
-    if x is None or owner_op(x, ew.Erf) is not None or not is_float(x.dtype) or x.dtype != add.outputs[0].dtype:
+    if x is None or not is_float(x.dtype) or x.dtype != add.outputs[0].dtype:
         return None
     return as_type_of(build(ew.Log1p(), x), node.outputs[0])
 
@@ -79,8 +78,8 @@ def local_expm1(fgraph: FunctionGraph, node: Apply):
     return build(ew.Expm1(), in_dtype_of(exp.inputs[0], out, build))
 
 
-# The stable forms come first: log(1 + exp(x)) must become softplus(x), not log1p(exp(x)).
-# The erf rewrites come before log1p: 1 + erf(x) must become erfc(-x), not log1p's.
+# The stable forms come first: log(1 + exp(x)) must become softplus(x), not log1p(exp(x))
+# (and log(1 + erf(x)) its stable form); the erf rewrites before log1p, for the same reason.
 REWRITES = [_form_rewrite(form) for form in FORMS] + stabilize_erf.REWRITES + [local_log1p, local_expm1]
 
 #: Run by the ``specialize`` pass, after this one: rewritten here, a softmax read by a
