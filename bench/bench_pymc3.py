@@ -19,7 +19,9 @@ and its ``grad``) against the same log density written in JAX by hand (the same 
 vector, the same log-transform Jacobians) under ``jax.jit(jax.value_and_grad(...))``, its
 results copied to the host. Both are checked to give the same logp and gradient at a random
 point (rtol 1e-10) before timing. Target: at most 1.10x. Also timed: symnb's compiled
-function alone (without PyMC3's wrapper), to show what the wrapper costs.
+function alone (without PyMC3's wrapper), to show what the wrapper costs, and against the
+same densities written in JAX in PyMC3's own formulas (``AsPyMC3``: ``tau = sigma**-2``,
+``bound``'s checks), to show what PyMC3's graph costs apart from symnb.
 
 Then NUTS with PyMC3 (``pm.sample``, one chain, after a first call that compiles):
 draws per second and gradient evaluations per second inside the sampler (information).
@@ -65,20 +67,48 @@ def import_pymc3(work: Path):
 
 # --- the log densities written by hand in JAX ------------------------------------------------
 
-def normal_logp(x, mu, sigma):
-    return -0.5 * ((x - mu) / sigma) ** 2 - jnp.log(sigma) - 0.5 * LOG_2PI
+class Plain:
+    """The log densities as one writes them in JAX."""
+
+    @staticmethod
+    def normal(x, mu, sigma):
+        return -0.5 * ((x - mu) / sigma) ** 2 - jnp.log(sigma) - 0.5 * LOG_2PI
+
+    @staticmethod
+    def half_normal(x, sigma):
+        return -0.5 * (x / sigma) ** 2 - jnp.log(sigma) + 0.5 * jnp.log(2 / np.pi)
+
+    @staticmethod
+    def half_cauchy(x, beta):
+        return jnp.log(2 / np.pi) - jnp.log(beta) - jnp.log1p((x / beta) ** 2)
 
 
-def half_normal_logp(x, sigma):
-    return -0.5 * (x / sigma) ** 2 - jnp.log(sigma) + 0.5 * jnp.log(2 / np.pi)
+class AsPyMC3:
+    """The same densities in PyMC3 3.9.3's formulas (``distributions/continuous.py``: the
+    precision ``tau = sigma**-2``, ``log(tau / pi / 2)``, and ``bound``'s checks as
+    ``where``): separates what PyMC3's graph costs from what symnb's lowering costs."""
+
+    @staticmethod
+    def normal(x, mu, sigma):
+        tau = sigma ** -2.0
+        return jnp.where(sigma > 0, (-tau * (x - mu) ** 2 + jnp.log(tau / np.pi / 2.0)) / 2.0,
+                         -jnp.inf)
+
+    @staticmethod
+    def half_normal(x, sigma):
+        tau = sigma ** -2.0
+        return jnp.where((x >= 0) & (tau > 0), -0.5 * tau * x ** 2 + 0.5 * jnp.log(tau * 2 / np.pi),
+                         -jnp.inf)
+
+    @staticmethod
+    def half_cauchy(x, beta):
+        return jnp.where((x >= 0) & (beta > 0), jnp.log(2.0) - jnp.log(np.pi) - jnp.log(beta)
+                         - jnp.log1p((x / beta) ** 2), -jnp.inf)
 
 
-def half_cauchy_logp(x, beta):
-    return jnp.log(2 / np.pi) - jnp.log(beta) - jnp.log1p((x / beta) ** 2)
-
-
-def eight_schools(pm):
-    """The centred eight-schools model; its hand-written JAX logp of the named free values."""
+def eight_schools(pm, d=Plain):
+    """The centred eight-schools model; its hand-written JAX logp of the named free values
+    (densities from ``d``)."""
     y = np.array([28.0, 8.0, -3.0, 7.0, -1.0, 1.0, 18.0, 12.0])
     sigma = np.array([15.0, 10.0, 16.0, 11.0, 9.0, 11.0, 10.0, 18.0])
     with pm.Model() as model:
@@ -89,16 +119,17 @@ def eight_schools(pm):
 
     def logp(v):
         tau_ = jnp.exp(v["tau_log__"])  # the log transform's Jacobian: + tau_log__
-        return (normal_logp(v["mu"], 0.0, 5.0) + half_cauchy_logp(tau_, 5.0) + v["tau_log__"]
-                + normal_logp(v["theta"], v["mu"], tau_).sum()
-                + normal_logp(y, v["theta"], sigma).sum())
+        return (d.normal(v["mu"], 0.0, 5.0) + d.half_cauchy(tau_, 5.0) + v["tau_log__"]
+                + d.normal(v["theta"], v["mu"], tau_).sum()
+                + d.normal(y, v["theta"], sigma).sum())
 
     return model, logp
 
 
-def radon(pm, counties: int = 85, n: int = 919):
+def radon(pm, d=Plain, counties: int = 85, n: int = 919):
     """Intercepts and slopes varying by county (Gelman and Hill's radon data's sizes,
-    synthetic values); its hand-written JAX logp of the named free values."""
+    synthetic values); its hand-written JAX logp of the named free values (densities from
+    ``d``)."""
     rng = np.random.default_rng(0)
     county = rng.integers(0, counties, size=n)
     floor = rng.integers(0, 2, size=n).astype(np.float64)
@@ -117,12 +148,12 @@ def radon(pm, counties: int = 85, n: int = 919):
     def logp(v):
         s_a, s_b, e = (jnp.exp(v[k]) for k in ("sigma_a_log__", "sigma_b_log__", "eps_log__"))
         jacobian = v["sigma_a_log__"] + v["sigma_b_log__"] + v["eps_log__"]
-        return (normal_logp(v["mu_a"], 0.0, 10.0) + normal_logp(v["mu_b"], 0.0, 10.0)
-                + half_normal_logp(s_a, 5.0) + half_normal_logp(s_b, 5.0)
-                + half_cauchy_logp(e, 5.0) + jacobian
-                + normal_logp(v["a"], v["mu_a"], s_a).sum()
-                + normal_logp(v["b"], v["mu_b"], s_b).sum()
-                + normal_logp(log_radon, v["a"][county] + v["b"][county] * floor, e).sum())
+        return (d.normal(v["mu_a"], 0.0, 10.0) + d.normal(v["mu_b"], 0.0, 10.0)
+                + d.half_normal(s_a, 5.0) + d.half_normal(s_b, 5.0)
+                + d.half_cauchy(e, 5.0) + jacobian
+                + d.normal(v["a"], v["mu_a"], s_a).sum()
+                + d.normal(v["b"], v["mu_b"], s_b).sum()
+                + d.normal(log_radon, v["a"][county] + v["b"][county] * floor, e).sum())
 
     return model, logp
 
@@ -152,11 +183,14 @@ def bench_gradient(pm, name: str, number: int, rounds: int) -> list[dict]:
     func = model.logp_dlogp_function()
     func.set_extra_values({})
     reference = jax_value_and_grad(func, logp)
+    as_pymc3 = jax_value_and_grad(func, MODELS[name](pm, AsPyMC3)[1])
     x = np.random.default_rng(1).normal(0.0, 0.5, size=func.size)
     ours_value, ours_grad = func(x)
-    ref_value, ref_grad = reference(x)
-    np.testing.assert_allclose(ours_value, ref_value, rtol=1e-10)
-    np.testing.assert_allclose(ours_grad, ref_grad, rtol=1e-10, atol=1e-10 * np.abs(ref_grad).max())
+    for check in (reference, as_pymc3):
+        ref_value, ref_grad = check(x)
+        np.testing.assert_allclose(ours_value, ref_value, rtol=1e-10)
+        np.testing.assert_allclose(ours_grad, ref_grad, rtol=1e-10,
+                                   atol=1e-10 * np.abs(ref_grad).max())
     print(f"{name}: {func.size} free values, logp {float(ours_value):.6f} (same as JAX's)")
     compiled = func._symnb_function
     return [
@@ -164,6 +198,9 @@ def bench_gradient(pm, name: str, number: int, rounds: int) -> list[dict]:
                 number=number, target=TARGET, rounds=rounds),
         compare(f"{name}: its compiled function alone", lambda: compiled(x),
                 lambda: reference(x), number=number, target=TARGET, rounds=rounds),
+        compare(f"{name}: compiled alone, JAX in PyMC3's formulas", lambda: compiled(x),
+                lambda: as_pymc3(x), number=number, target=TARGET, rounds=rounds,
+                labels=("symnb", "jax.jit as PyMC3")),
     ]
 
 
