@@ -21,7 +21,8 @@ from symnb.core.graph.errors import DeviceMismatchError, ErrorRecord, error_from
 from symnb.core.graph.source import capture_site
 from symnb.core.tensor.shared import SharedVariable
 
-__all__ = ["call_context", "x64_scope", "on_device", "uses_64_bits", "is_64_bit", "gpu_device", "device_mismatch"]
+__all__ = ["call_context", "x64_scope", "on_device", "uses_64_bits", "is_64_bit", "gpu_device",
+           "device_mismatch"]
 
 
 def on_device(var: SharedVariable) -> Any:

@@ -4,10 +4,10 @@ A call of a tiny function costs little more than JAX's own dispatch, so what Pyt
 does around it shows: each attribute lookup, method layer and check. ``fast_path``
 makes, when a function's program is (re)built, a closure over what a call reads, for
 calls with positional arguments and a program with nothing to check, specialize or
-scope (but 64-bit types: see ``_in_x64``), no profile and no mode hook. It behaves exactly as the full path
-(``Function._call_in_full``): the same :class:`~symnb.compile.call.CallSpec` checks the
-arguments, holds the locks, applies the updates and copies the outputs; anything else
-goes to the full path. The most common case, one output and no shared variable, has
+scope (but 64-bit types: see ``_in_x64``), no profile and no mode hook. It behaves
+exactly as the full path (``Function._call_in_full``): the same
+:class:`~symnb.compile.call.CallSpec` checks the arguments, holds the locks, applies
+the updates and copies the outputs; anything else goes to the full path. The most common case, one output and no shared variable, has
 its checks and copy written out in the closure (``_one_output``), and its program
 returns that output bare (``Program.bare``): see bench/bench_calls.py.
 
@@ -100,7 +100,9 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
     source = _ONE_OUTPUT.format(params="".join(f"{a}=missing, " for a in names),
                                 args=", ".join(names), last=names[-1], inexact=inexact,
                                 unpacked="".join(f"{a}, " for a in names))
-    scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=_in_x64(program.run) if x64 else program.run, program=program,
+    run = _in_x64(program.run) if x64 else program.run
+    scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=run,
+                 program=program,
                  recover_and_run=recover_and_run, execution_error=execution_error,
                  hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
                  missing=NOT_PASSED,  # a parameter not passed (a None passed is a value)
