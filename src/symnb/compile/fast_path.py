@@ -9,7 +9,8 @@ exactly as the full path (``Function._call_in_full``): the same
 :class:`~symnb.compile.call.CallSpec` checks the arguments, holds the locks, applies
 the updates and copies the outputs; anything else goes to the full path. The most
 common case, one output and no shared variable, has its checks and copy written out
-in the closure (``_one_output``), and its program returns that output bare (``Program.bare``): see bench/bench_calls.py.
+in the closure (``_one_output``), and its program returns that output bare
+(``Program.bare``): see bench/bench_calls.py.
 
 A failure while tracing (nothing ran) is handled once, where it is caught: by
 ``recover_and_run`` (``Function._recover_and_run``), which specializes the program, or
