@@ -115,3 +115,32 @@ def test_a_function_of_no_input_takes_the_fast_path():
     np.testing.assert_array_equal(f(), [0.0, 2.0, 4.0])
     with pytest.raises(TypeError, match=r"takes 0 argument\(s\) \(\), got 1"):
         f(1)
+
+
+@pytest.mark.parametrize("outputs", ["one", "two"])
+def test_a_float64_function_takes_the_fast_path_with_or_without_global_x64(outputs):
+    """A float64 program runs with 64-bit types enabled: the fast path enters that scope
+    only when they are off where it is called (a user's ``jax_enable_x64``, or JAX's
+    default), and both give the float64 values NumPy gives, as the full path does."""
+    import jax
+
+    x = T.dvector("x")
+    y = T.exp(x) / 3
+    f = sn.function([x], y if outputs == "one" else [y, (x ** 2).sum()])
+    full = sn.function([x], y if outputs == "one" else [y, (x ** 2).sum()], profile=True)
+    assert f._invoke.__module__ == "symnb.compile.fast_path"
+    value = np.linspace(0.0, 1.0, 7)
+    expected = np.exp(value) / 3
+    was = jax.config.jax_enable_x64
+    try:
+        for enabled in (False, True, False):
+            jax.config.update("jax_enable_x64", enabled)
+            for fn in (f, full):
+                got = fn(value) if outputs == "one" else fn(value)[0]
+                assert got.dtype == np.float64
+                np.testing.assert_allclose(got, expected, rtol=1e-15)  # not float32's 1e-7
+                if outputs == "two":
+                    np.testing.assert_allclose(fn(value)[1], (value ** 2).sum(), rtol=1e-15)
+        assert jax.config.jax_enable_x64 is False  # the global setting left as it was set
+    finally:
+        jax.config.update("jax_enable_x64", was)

@@ -21,7 +21,8 @@ from symnb.core.graph.errors import DeviceMismatchError, ErrorRecord, error_from
 from symnb.core.graph.source import capture_site
 from symnb.core.tensor.shared import SharedVariable
 
-__all__ = ["call_context", "on_device", "uses_64_bits", "is_64_bit", "gpu_device", "device_mismatch"]
+__all__ = ["call_context", "x64_scope", "on_device", "uses_64_bits", "is_64_bit", "gpu_device",
+           "device_mismatch"]
 
 
 def on_device(var: SharedVariable) -> Any:
@@ -49,7 +50,7 @@ def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes:
     if not needs_x64 and device is None:
         return None
     if device is None:
-        return lambda: jax.enable_x64(True)
+        return x64_scope
 
     @contextlib.contextmanager
     def both():
@@ -57,6 +58,13 @@ def call_context(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes:
             yield
 
     return both
+
+
+def x64_scope() -> Any:
+    """The context of a program that needs only 64-bit types enabled (``call_context``'s
+    most common one: every float64 function). The fast path recognises it
+    (compile/fast_path.py: entered only when 64-bit types are off where it is called)."""
+    return jax.enable_x64(True)
 
 
 def uses_64_bits(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes: Sequence[Apply]) -> bool:

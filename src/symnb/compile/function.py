@@ -27,7 +27,7 @@ from symnb.compile.call_values import with_call_values
 from symnb.compile.construction import MissingInputError, UnusedInputError
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
-from symnb.compile.devices import call_context
+from symnb.compile.devices import call_context, x64_scope
 from symnb.compile.fast_path import fast_path
 from symnb.compile.input_values import InputValues
 from symnb.compile.io import convert_shortcuts, expand_inputs, unwrap_outputs
@@ -319,11 +319,14 @@ class Function:
         full = _weak_method(self, "_call_in_full")
         # The fast path: a plain program (nothing to check, specialize or scope), no
         # profile and no mode hook after a call.
-        if program.plain and self._context is None and self._after_call is None \
+        # A float64 program's context (64-bit types enabled) is the fast path's own to
+        # enter: Theano's default floatX is float64 (PyMC3's models: bench/bench_pymc3.py).
+        if program.plain and self._context in (None, x64_scope) and self._after_call is None \
                 and self.profile is None:
             self._invoke = fast_path(self._call_spec, program, full,
                                      _weak_method(self, "_recover_and_run"),
-                                     _weak_method(self, "_execution_error"))
+                                     _weak_method(self, "_execution_error"),
+                                     x64=self._context is x64_scope)
         else:
             self._invoke = full
 
