@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from symnb.core.graph.errors import SymnbError
 
-__all__ = ["ABSENT", "NotInSymnbError", "module_getattr", "markdown_table"]
+__all__ = ["ABSENT", "NO_SPARSE_TENSORS", "NotInSymnbError", "module_getattr", "markdown_table"]
 
 
 class NotInSymnbError(SymnbError, AttributeError):
@@ -22,11 +22,13 @@ class NotInSymnbError(SymnbError, AttributeError):
     what to use instead)."""
 
 
+#: Why ``symnb.sparse`` (a module to import, whose types no variable has) refuses its names.
+NO_SPARSE_TENSORS = "sparse tensors are not supported: XLA programs here use dense arrays"
+
 #: module -> {Theano name: what to use instead, or why it is absent}
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
-        "sparse": "sparse tensors are not supported: XLA programs here use dense arrays",
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
         "misc": "theano.misc (pkl_utils, ...) has no counterpart: use pickle",

@@ -5,19 +5,19 @@ sparse types exist, so that code supporting both kinds asks as it did (Keras's
 ``isinstance(x.type, theano.sparse.SparseType)``) and is told the truth: no symnb
 variable is sparse. Making one, and every other name read here, raises
 :class:`~symnb.core.absent.NotInSymnbError` saying so, at the line that uses it
-(``docs/porting.md``, the table of absent names: ``theano.sparse``).
+(``docs/porting.md``: ``theano.sparse``).
 """
 
 from __future__ import annotations
 
-from symnb.core.absent import ABSENT, NotInSymnbError
+from symnb.core.absent import NO_SPARSE_TENSORS, NotInSymnbError
 
 __all__ = ["SparseType", "SparseVariable", "SparseConstant"]
 
 
 def _refusal(name: str) -> NotInSymnbError:
     return NotInSymnbError(f"symnb.sparse.{name} is a Theano name that symnb does not have: "
-                           f"{ABSENT['symnb']['sparse']}; write the matrix dense "
+                           f"{NO_SPARSE_TENSORS}; write the matrix dense "
                            "(T.as_tensor_variable(x.toarray())) (see docs/porting.md)")
 
 
