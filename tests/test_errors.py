@@ -28,6 +28,8 @@ INTERNAL = {
     "symnb.lower_xla.rules.python_op.PythonOpFailed": "stops the program; the call raises the node's GraphRuntimeError",
     "symnb.lower_xla.rules.python_op.ShapesUnknown": "becomes the compiled function's GraphRuntimeError",
     "symnb.magics.cell_variables.SymgraphUsageError": "becomes IPython's UsageError for %%symgraph",
+    "symnb.compile.split_buckets._NotExact": "caught where buckets are decided: the program is "
+                                             "compiled per length, saying why",
     "symnb.tests.unittest_tools.WrongValue": "Theano's test helper's assertion (utt.assert_allclose), "
                                              "raised in test suites written for Theano",
 }

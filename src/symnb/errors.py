@@ -34,6 +34,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     ├── UnusedInputError            ``sn.function``: an input no output uses (ValueError)
     ├── DisconnectedInputError      ``sn.grad``: the cost does not depend on wrt (ValueError)
     ├── NullGradientError           ``sn.grad``: an integer cost or wrt (TypeError)
+    │   └── NullTypeGradError       a gradient an op says is undefined (Theano's name)
     ├── GradientError               ``verify_grad``: gradient and finite differences differ (AssertionError)
     ├── InconsistencyError          a replacement of the wrong type in a graph (TypeError)
     ├── ConfigError                 an unknown flag or a bad value (ValueError)
@@ -58,7 +59,7 @@ from symnb.compile.construction import MissingInputError, UnusedInputError
 from symnb.compile.debugmode import DebugModeError, DebugModeNote, InvalidValueError
 from symnb.compile.nanguard import NanGuardError
 from symnb.core.absent import NotInSymnbError
-from symnb.core.gradient import DisconnectedInputError, NullGradientError
+from symnb.core.gradient import DisconnectedInputError, NullGradientError, NullTypeGradError
 from symnb.core.graph.config import ConfigError, UnknownFlagError
 from symnb.core.graph.error_base import SymnbError
 from symnb.core.graph.errors import (
@@ -88,7 +89,7 @@ __all__ = [
     "UnsupportedJaxError", "MissingLoweringError", "DeviceMismatchError",
     "AssertionFailedError", "NanGuardError", "DebugModeError", "InvalidValueError",
     "MissingInputError", "UnusedInputError",
-    "DisconnectedInputError", "NullGradientError", "GradientError",
+    "DisconnectedInputError", "NullGradientError", "NullTypeGradError", "GradientError",
     "InconsistencyError", "ConfigError", "UnknownFlagError", "NotInSymnbError", "ModelFileError",
     "GraphvizNotFoundError", "NotScalarConstantError",
     # symnb's own bugs (not a SymnbError: see the module docstring)

@@ -1,5 +1,6 @@
-"""Every concrete Op has its NumPy perform, infer_shape, an XLA lowering rule, and (when
-differentiable) a gradient rule. A new Op missing one of them fails here."""
+"""Every concrete Op has its NumPy perform, infer_shape, an XLA lowering rule (unless its
+outputs' lengths depend on the values: it runs on the host), and (when differentiable) a
+gradient rule. A new Op missing one of them fails here."""
 
 import symnb  # noqa: F401  (imports every op module)
 import symnb.lower_xla  # noqa: F401  (registers every lowering rule)
@@ -25,7 +26,9 @@ def _concrete_op_classes():
 def missing_pieces(cls):
     default_rule = lower.dispatch(object)
     missing = []
-    if lower.dispatch(cls) is default_rule:
+    # An op whose outputs' lengths depend on the values (Unique) runs on the host between
+    # two XLA programs (compile/split_program.py): XLA can hold no rule for it.
+    if lower.dispatch(cls) is default_rule and not cls.length_from_values:
         missing.append("lowering rule")
     if cls.perform is Op.perform:
         missing.append("perform")

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from symnb.tensor import *  # noqa: F401,F403  (every public name of symnb.tensor)
-from symnb.tensor import __getattr__  # noqa: F401  (Theano names symnb lacks: say so)
+from symnb.tensor._public import *  # noqa: F401,F403  (every public name of symnb.tensor)
+from symnb.tensor._public import __getattr__  # noqa: F401  (Theano names symnb lacks: say so)
 
 # Theano 1.0's default tolerances (config.tensor.cmp_sloppy=0), per the narrowest dtype compared.
 float16_atol, float16_rtol = 1e-3, 1e-3

@@ -7,6 +7,8 @@ are in ``symnb/lower_xla/rules/extra_ops.py``.
 
 from __future__ import annotations
 
+import functools
+import operator
 from functools import lru_cache
 from typing import Any, Sequence
 
@@ -217,6 +219,25 @@ def grad_clip(x: Any, lower_bound: float, upper_bound: float) -> Variable:
     return GradClip(lower_bound, upper_bound)(x)
 
 
+def _distinct_count(x: Variable, axis: int | None) -> Variable:
+    """How many distinct values (``axis=None``: elements, NaNs counted once, as NumPy's
+    ``unique`` does) or distinct slices along ``axis`` ``x`` holds (int64)."""
+    from symnb.core.tensor.reduction import all as all_, any as any_, sum as sum_
+
+    if axis is None:
+        ordered = sort(flatten(x, 1), axis=0)
+        first, rest = ordered[:-1], ordered[1:]
+        changes = m.neq(rest, first)
+        if is_float(x.dtype):
+            changes = m.and_(changes, m.invert(m.and_(m.isnan(rest), m.isnan(first))))
+        return m.switch(m.gt(ordered.shape[0], 0), 1 + sum_(m.cast(changes, "int64")), 0)
+    axis = normalize_axis(axis, x.ndim)
+    rows = flatten(x.dimshuffle(axis, *(i for i in range(x.ndim) if i != axis)), 2)
+    same = all_(m.eq(rows.dimshuffle(0, "x", 1), rows.dimshuffle("x", 0, 1)), axis=2)
+    earlier = m.lt(arange(rows.shape[0]).dimshuffle("x", 0), arange(rows.shape[0]).dimshuffle(0, "x"))
+    return sum_(m.cast(m.invert(any_(m.and_(same, earlier), axis=1)), "int64"))
+
+
 class Unique(Op):
     """``np.unique`` (Theano's ``T.extra_ops.Unique``): the sorted distinct values, then,
     as asked, the index of each one's first occurrence (``return_index``), the index of
@@ -250,6 +271,23 @@ class Unique(Op):
         outputs += [TensorType("int64", (None,))] * (self.return_index + self.return_inverse
                                                       + self.return_counts)
         return Apply(self, [x], outputs)
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        # How many values are distinct, computed from the input as np.unique counts them
+        # (NaNs as one value, for axis=None); the inverse has one entry per element.
+        x = node.inputs[0]
+        count = _distinct_count(x, self.axis)
+        if self.axis is None:
+            shapes = [(count,)]
+            size = functools.reduce(operator.mul, input_shapes[0], 1)
+        else:
+            axis = normalize_axis(self.axis, x.ndim)
+            shapes = [tuple(count if i == axis else n for i, n in enumerate(input_shapes[0]))]
+            size = input_shapes[0][axis]
+        shapes += [(count,)] * self.return_index
+        shapes += [(size,)] * self.return_inverse
+        shapes += [(count,)] * self.return_counts
+        return shapes
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         found = np.unique(inputs[0], return_index=self.return_index,

@@ -25,29 +25,29 @@ __all__ = ["PoolFromValues"]
 
 
 class PoolFromValues(Op):
-    """The pooling op ``concrete`` (``Pool``, ``MaxPoolGrad`` or ``AveragePoolGrad``, the
+    """The pooling op ``op_class`` (``Pool``, ``MaxPoolGrad`` or ``AveragePoolGrad``, the
     class: this module sits below theirs) of ``x`` over its last ``ndim`` axes, with the
     window ``ws``, ``stride`` and ``pad`` given as int vectors:
     ``PoolFromValues(...)(x, ws, stride, pad[, g])`` (``g``: the output gradient)."""
 
-    __props__ = ("ndim", "ignore_border", "mode", "concrete")
+    __props__ = ("ndim", "ignore_border", "mode", "op_class")
 
-    def __init__(self, ndim: int, ignore_border: bool, mode: str, concrete: type) -> None:
+    def __init__(self, ndim: int, ignore_border: bool, mode: str, op_class: type) -> None:
         self.ndim, self.ignore_border, self.mode = int(ndim), bool(ignore_border), mode
-        self.concrete = concrete
+        self.op_class = op_class
 
     def display_name(self) -> str:
         border = ", ignore_border" if self.ignore_border else ""
-        return f"PoolFromValues{{{self.concrete.__name__}, {self.ndim}d, {self.mode}{border}}}"
+        return f"PoolFromValues{{{self.op_class.__name__}, {self.ndim}d, {self.mode}{border}}}"
 
     @property
     def pools(self) -> bool:
         """Whether this is the pooling itself (not a gradient: the shape of ``x``)."""
-        return not self.concrete.is_gradient
+        return not self.op_class.is_gradient
 
     def make_node(self, x: Any, ws: Variable, stride: Variable, pad: Variable, *grad: Any) -> Apply:
         x = as_tensor_variable(x)
-        self.concrete.bound(self.ndim, (1,) * self.ndim, (1,) * self.ndim, (0,) * self.ndim,
+        self.op_class.bound(self.ndim, (1,) * self.ndim, (1,) * self.ndim, (0,) * self.ndim,
                             self.ignore_border, self.mode).check_input(x)
         grad = [as_tensor_variable(g) for g in grad]
         if self.pools:
@@ -66,7 +66,7 @@ class PoolFromValues(Op):
                              f"window")
         if any(pad) and not self.ignore_border:
             raise ValueError(f"pool: padding works only with ignore_border=True; got pad={pad}")
-        op = self.concrete.bound(self.ndim, ws, stride, pad, self.ignore_border, self.mode)
+        op = self.op_class.bound(self.ndim, ws, stride, pad, self.ignore_border, self.mode)
         return op, op.make_node(node.inputs[0], *node.inputs[4:])
 
     def perform(self, node: Apply, inputs: Sequence[Any]) -> list[Any]:
@@ -90,7 +90,7 @@ class PoolFromValues(Op):
                               "supported; give ws, stride and pad as ints", NotImplementedError)
         if not is_float(x.dtype):
             return [None] * 4
-        gradient = self.concrete.gradient_class(self.mode)
+        gradient = self.op_class.gradient_class(self.mode)
         grad = PoolFromValues(self.ndim, self.ignore_border, self.mode, gradient)(x, ws, stride, pad,
                                                                                  output_grads[0])
         return [grad, None, None, None]

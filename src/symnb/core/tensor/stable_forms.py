@@ -302,8 +302,3 @@ def log_softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variab
     if indexing is None:
         return log_probabilities
     return make(indexing.op, log_probabilities, *indexing.inputs[1:])
-
-
-# The error function's forms live in their own module (registered on import, after the
-# names above that it reads).
-from symnb.core.tensor import stable_forms_erf  # noqa: E402,F401
