@@ -93,6 +93,32 @@ def run_pytest(ported: Path, tests: list[str], paths: list[Path], *, env: dict |
     return outcomes(report, proc.stdout)
 
 
+def counts_per_file(result: dict, modules: dict[str, str]) -> dict[str, dict[str, int]]:
+    """The counts by outcome of each test file, from :func:`outcomes`' ``outcomes``;
+    ``modules`` maps each file's dotted module name to the file. A case goes to the
+    longest module its name starts with; one without a name (pytest's own internal
+    error) belongs to no file."""
+    counts: dict[str, Counter] = {f: Counter() for f in modules.values()}
+    for name, outcome in result["outcomes"]:
+        found = [m for m in modules if name is not None and (name == m or name.startswith((m + ".", m + "::")))]
+        if found:
+            counts[modules[max(found, key=len)]][outcome] += 1
+    return {f: dict(c) for f, c in counts.items()}
+
+
+def worse_than(expected: dict[str, dict[str, int]], got: dict[str, dict[str, int]]) -> dict:
+    """The files of a ratchet ``expected`` that did worse in ``got``: fewer passed, or more
+    failed and errors together, ``{file: (expected, got)}``."""
+    worse = {}
+    for name, wanted in expected.items():
+        counts = got[name]
+        not_passed = counts.get("failed", 0) + counts.get("error", 0)
+        if counts.get("passed", 0) < wanted.get("passed", 0) or \
+                not_passed > wanted.get("failed", 0) + wanted.get("error", 0):
+            worse[name] = (wanted, counts)
+    return worse
+
+
 def outcomes(report: Path, output: str) -> dict:
     """Counts by outcome, failures ``[(id, message)]``, skip reasons and each test's outcome
     ``[(id, outcome)]`` from a JUnit XML file."""

@@ -18,10 +18,9 @@ import json
 import re
 import sys
 import tarfile
-from collections import Counter
 from pathlib import Path
 
-from tests.theano_compat.ported_suite import apply_fixes, pip_download, port, run_pytest
+from tests.theano_compat.ported_suite import apply_fixes, counts_per_file, pip_download, port, run_pytest
 
 VERSION = "3.9.3"
 
@@ -134,14 +133,7 @@ def run_suite(ported: Path, tests: list[str], timeout: float = 3000) -> dict:
 
 def per_file(result: dict, files: list[str] = TEST_FILES) -> dict[str, dict[str, int]]:
     """The counts by outcome of each test file, from :func:`run_suite`'s result."""
-    modules = {f.removesuffix(".py").replace("/", "."): f for f in files}
-    counts: dict[str, Counter] = {f: Counter() for f in files}
-    for name, outcome in result["outcomes"]:
-        # A case without a name (pytest's own internal error) belongs to no file.
-        found = [m for m in modules if name is not None and (name == m or name.startswith((m + ".", m + "::")))]
-        if found:
-            counts[modules[max(found, key=len)]][outcome] += 1
-    return {f: dict(c) for f, c in counts.items()}
+    return counts_per_file(result, {f.removesuffix(".py").replace("/", "."): f for f in files})
 
 
 def prepare(work: Path) -> Path:

@@ -12,6 +12,7 @@ new :data:`EXPECTED` lines, and update them (passed may only grow).
 
 import pytest
 
+from tests.theano_compat.ported_suite import worse_than
 from tests.theano_compat.pymc3_suite import TEST_FILES, download, per_file, port_pymc3, run_suite
 
 pytestmark = pytest.mark.slow
@@ -33,11 +34,5 @@ def test_pymc3_3_9_3_tests_do_no_worse(tmp_path):
     source = download(tmp_path / "download")
     result = run_suite(port_pymc3(source, tmp_path / "ported"), TEST_FILES, timeout=4800)
     got = per_file(result)
-    worse = {}
-    for name, expected in EXPECTED.items():
-        counts = got[name]
-        not_passed = counts.get("failed", 0) + counts.get("error", 0)
-        if counts.get("passed", 0) < expected.get("passed", 0) or \
-                not_passed > expected.get("failed", 0) + expected.get("error", 0):
-            worse[name] = (expected, counts)
+    worse = worse_than(EXPECTED, got)
     assert not worse, (worse, got, result["failures"][:40])

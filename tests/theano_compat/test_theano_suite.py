@@ -16,6 +16,7 @@ docs/porting.md ("Theano 1.0.5's own tests") lists what each file stops at.
 
 import pytest
 
+from tests.theano_compat.ported_suite import worse_than
 from tests.theano_compat.theano_suite import download, per_file, port_theano, run_suite
 
 pytestmark = pytest.mark.slow
@@ -54,11 +55,5 @@ def test_theano_1_0_5_public_api_tests_do_no_worse(tmp_path):
     theano_tests, site = download(tmp_path / "download")
     result = run_suite(port_theano(theano_tests, tmp_path / "ported"), site, timeout=1500)
     got = per_file(result)
-    worse = {}
-    for name, expected in EXPECTED.items():
-        counts = got[name]
-        not_passed = counts.get("failed", 0) + counts.get("error", 0)
-        if counts.get("passed", 0) < expected.get("passed", 0) or \
-                not_passed > expected.get("failed", 0) + expected.get("error", 0):
-            worse[name] = (expected, counts)
+    worse = worse_than(EXPECTED, got)
     assert not worse, (worse, result["failures"][:40])

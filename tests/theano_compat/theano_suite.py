@@ -37,7 +37,9 @@ import tarfile
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
-from tests.theano_compat.ported_suite import SRC, apply_fixes, pip_download, pip_install, port, run_pytest
+from tests.theano_compat.ported_suite import (
+    SRC, apply_fixes, counts_per_file, pip_download, pip_install, port, run_pytest,
+)
 
 VERSION = "1.0.5"
 #: What Theano 1.0.5's tests import beyond NumPy, SciPy and pytest, each named (installed
@@ -197,12 +199,8 @@ def run_suite(ported: Path, site: Path, files: list[str] = PUBLIC_API_FILES,
 
 def per_file(result: dict, files: list[str] = PUBLIC_API_FILES) -> dict[str, dict[str, int]]:
     """The counts by outcome of each test file (Theano's path), from ``run_suite``'s result."""
-    modules = {f"{TESTS_PACKAGE}.{f.removesuffix('.py').replace('/', '.')}": f for f in files}
-    counts: dict[str, Counter] = {f: Counter() for f in files}
-    for name, outcome in result["outcomes"]:
-        module = max((m for m in modules if name == m or name.startswith((m + ".", m + "::"))), key=len)
-        counts[modules[module]][outcome] += 1
-    return {f: dict(c) for f, c in counts.items()}
+    return counts_per_file(result, {f"{TESTS_PACKAGE}.{f.removesuffix('.py').replace('/', '.')}": f
+                                    for f in files})
 
 
 def cause(message: str) -> str:
