@@ -126,11 +126,23 @@ class GroupTree:
         self._order = order
         self._moved: dict[int, Group] = {}  # id of a group merged into another -> that one
         self._positions: dict[int, int] | None = None  # id(node) -> its place in ``order``
+        # A node records at most ``config.traceback__limit`` frames (Theano's default: 8),
+        # fewer than the calls above a deep library's nodes (PyMC3 builds a transformed
+        # variable's log-density 12 calls deep): its path is completed from another node
+        # built in the same call, whose frames reach the top (see _anchored). A first
+        # pass records those paths; the second groups every node.
+        self._anchors: dict[tuple, tuple] = {}
+        self._anchoring = False
+        for node in order:
+            self._path(node.site)
+        self._paths.clear()
+        self._anchoring = True
         for node in order:
             group = self._group_at(self._path(node.site))
             group.nodes.append(node)
             self._of[id(node)] = group
         if any(g.kind == "owner" for g in self._by_id.values()):
+            self._calls_as_what_they_made(self.top)
             self._inline_helpers(self.top, named_containers(order), False)
         self._origin = self.top  # the paths' first step is looked up from here
         self._flatten_top()
@@ -243,7 +255,55 @@ class GroupTree:
             # in the object's group already.
             if scoping.calls[i] in by_frame:
                 self._add_scopes(path, by_frame[scoping.calls[i]])
+        return self._anchored(path, builders == len(codes) and builders > 0, scoping)
+
+    def _anchored(self, path: list, truncated: bool, scoping) -> list:
+        """``path``, completed when its site's frames stop before the code driving the
+        build (the limit of frames recorded): from the first of its groups that a node
+        with all its frames sits in, with that node's groups around it. A complete path
+        outside any gradient gives the groups around each of its groups."""
+        if not truncated:
+            if not any(e.kind in ("grad", "grad_of") for e in scoping.scopes):
+                for j, step in enumerate(path):
+                    self._anchors.setdefault(step[0], tuple(path[:j]))
+            return path
+        if self._anchoring:
+            for j, step in enumerate(path):
+                outer = self._anchors.get(step[0])
+                if outer is not None:
+                    return list(outer) + path[j:]
         return path
+
+    def _calls_as_what_they_made(self, group: Group) -> None:
+        """A call that built no node itself and made one named Variable whose methods
+        built nodes (with helpers beside it) is drawn as that variable: PyMC3's ``pm.Normal("mu", 0, 1)`` runs
+        ``Distribution.__new__``, which builds the distribution (``dist()``) and calls
+        ``Model.Var``, which makes the random variable ``FreeRV("mu")`` whose methods
+        build its log-density: one group ``mu`` holding all of it, not ``__new__() #0`` >
+        ``Var()`` > ``mu``. A call holding several named objects (Lasagne's
+        ``get_output()`` and its layers), nodes of its own, or an object that is not a
+        Variable (a layer: the call that uses a model is not the model) stays a call group."""
+        for child in list(group.children):
+            self._calls_as_what_they_made(child)
+        children = []
+        for child in group.children:
+            owners = [c for c in child.children if c.kind == "owner"]
+            if (child.kind != "call" or child.nodes or len(owners) != 1
+                    or not owners[0].site.scoping.owner_at(owners[0].frame).variable):
+                children.append(child)
+                continue
+            (made,) = owners
+            # The object takes the call's place, with the call's other groups inside it.
+            del self._by_id[child.id]
+            self._moved[id(child)] = made
+            made.parent = group
+            for inner in child.children:
+                if inner is not made:
+                    inner.parent = made
+            made.children = [c for c in child.children if c is not made] + made.children
+            made.order = child.order
+            children.append(made)
+        group.children = children
 
     def _inline_helpers(self, group: Group, containers: set, in_layer: bool) -> None:
         """In a layer (a named object holding no other named object), a function called

@@ -14,6 +14,7 @@ import linecache
 import os
 import re
 import sys
+import types
 import warnings
 import weakref
 from typing import Any, NamedTuple
@@ -86,11 +87,15 @@ class Owner(NamedTuple):
     """The object whose method a recorded frame ran, when that object carries a name of
     its own (a layer: Keras's ``dense_1``, Lasagne's ``hidden1``, any ``self`` whose
     ``name`` attribute is a string). ``token`` is the same for every call of that object's
-    methods (and differs between objects, even of one name); ``cls`` is its class's name."""
+    methods (and differs between objects, even of one name); ``cls`` is its class's name;
+    ``variable``: the object is a graph Variable whose own methods build nodes (PyMC3's
+    random variable ``FreeRV("mu")`` building its log-density): the value the call around
+    it makes, whose group that call's is (printing/groups.py)."""
 
     token: int
     name: str
     cls: str
+    variable: bool = False
 
 
 class Scoping(NamedTuple):
@@ -109,7 +114,7 @@ class Scoping(NamedTuple):
         """The named object whose method recorded frame ``index`` ran, or None."""
         owners = self.owners
         found = owners[index] if index < len(owners) else None
-        return Owner._make(found) if found is not None else None
+        return Owner(*found) if found is not None else None
 
 
 class Site(tuple):
@@ -295,11 +300,50 @@ def _call_token(frame: Any) -> int:
     seen = _last_call.get(id(frame.f_code))
     if seen is not None and seen[0] is frame:
         return seen[1]
+    return _new_call(frame, seen)[1]
+
+
+def _new_call(frame: Any, seen: tuple | None) -> tuple:
+    """The entry ``(frame, token, owner, outer)`` of a frame not at the head of its
+    function's entry ``seen``: a call of a function that recursed (found down the chain
+    ``outer``), or a new call. A recursive function's calls still running keep their
+    entries, innermost first (PyMC3's ``Model.Var`` making a transformed variable calls
+    ``Model.Var`` again, and the nodes of either can come first): each call keeps its
+    token, so the outer call's nodes stay in the outer call's group."""
+    entry = seen
+    while entry is not None:
+        if entry[0] is frame:
+            return entry
+        entry = entry[3]
     if seen is None and len(_last_call) >= _forget_at:
         _forget_finished_calls()
-    token = next(_tokens)
-    _last_call[id(frame.f_code)] = (frame, token, _owner_of(frame))
-    return token
+    new = (frame, next(_tokens), _owner_of(frame), None)
+    key = id(frame.f_code)
+    if seen is not None:
+        # The calls of this function still running: those on the stack (a finished
+        # call's entry is dropped, as the one-entry case always did).
+        depth, caller, at = {}, sys._getframe(1), 0
+        while caller is not None:
+            depth[id(caller)] = at
+            caller, at = caller.f_back, at + 1
+        running = []
+        entry = seen
+        while entry is not None:
+            if id(entry[0]) in depth:
+                running.append(entry)
+            entry = entry[3]
+        if running:
+            running.append(new)
+            running.sort(key=lambda e: depth[id(e[0])], reverse=True)  # outermost first
+            outer = None
+            for item in running:
+                outer = (item[0], item[1], item[2], outer)
+                if item is new:
+                    new = outer
+            _last_call[key] = outer  # the innermost call heads the chain
+            return new
+    _last_call[key] = new
+    return new
 
 
 def _forget_finished_calls() -> None:
@@ -311,9 +355,14 @@ def _forget_finished_calls() -> None:
         while frame is not None:
             running.add(id(frame))
             frame = frame.f_back
-    for key, (frame, *_) in list(_last_call.items()):
-        if id(frame) not in running:
+    for key, entry in list(_last_call.items()):
+        # A recursion's entries: the innermost call still running heads them.
+        while entry is not None and id(entry[0]) not in running:
+            entry = entry[3]
+        if entry is None:
             del _last_call[key]
+        else:
+            _last_call[key] = entry
     # Frames all running (a deep recursion building nodes): not looked at again before
     # as many more are recorded.
     _forget_at = max(_FORGET_AT, 2 * len(_last_call))
@@ -329,11 +378,7 @@ def _owner_of(frame: Any) -> tuple | None:
     if not code.co_argcount or code.co_varnames[0] != "self" or is_library_frame(frame):
         return None
     obj = frame.f_locals.get("self")
-    try:
-        # The instance's own attribute only: no property or __getattr__ runs.
-        name = object.__getattribute__(obj, "__dict__").get("name")
-    except (AttributeError, TypeError):
-        return None
+    name = _own_name(obj)
     if not isinstance(name, str) or not name:
         return None
     known = _owner_tokens.get(id(obj))
@@ -344,7 +389,32 @@ def _owner_of(frame: Any) -> tuple | None:
         except TypeError:
             return None  # an object that cannot be followed groups by its calls, as before
         known = _owner_tokens[key] = (next(_tokens), reference)
-    return (known[0], name, type(obj).__name__)
+    from symnb.core.graph.basic import Variable  # basic imports this module
+
+    return (known[0], name, type(obj).__name__, isinstance(obj, Variable))
+
+
+def _own_name(obj: Any) -> Any:
+    """``obj``'s own ``name``: an attribute of the instance (its ``__dict__``), or a slot
+    of its class (a Variable's ``name``: PyMC3's random variables, ``FreeRV("mu")``, are
+    Variables whose methods build their log-density). No property or ``__getattr__`` runs:
+    only what the instance holds is read."""
+    try:
+        name = object.__getattribute__(obj, "__dict__").get("name")
+    except (AttributeError, TypeError):
+        name = None
+    if name is not None:
+        return name
+    for klass in type(obj).__mro__:
+        slot = klass.__dict__.get("name")
+        if slot is not None:
+            if not isinstance(slot, types.MemberDescriptorType):
+                return None  # a property or a class attribute: not the instance's own
+            try:
+                return slot.__get__(obj, type(obj))
+            except AttributeError:  # the slot was never set
+                return None
+    return None
 
 
 def enter_scope(kind: str, name: str, site: "Site | None" = None) -> ScopeEntry:
@@ -439,9 +509,7 @@ def capture_site(limit: int) -> Site:
             # hashes its whole contents; the frame held keeps the code (and its id) alive.
             seen = last_call.get(id(code))
             if seen is None or seen[0] is not frame:
-                if seen is None and len(last_call) >= _forget_at:
-                    _forget_finished_calls()
-                seen = last_call[id(code)] = (frame, next(_tokens), _owner_of(frame))
+                seen = _new_call(frame, seen)
             calls.append(seen[1])
             owners.append(seen[2])
             if seen[2] is not None:
