@@ -71,6 +71,21 @@ def test_a_computed_variable_takes_the_test_value_it_has_and_refuses_another():
         y.tag.test_value = A * 3
 
 
+@pytest.mark.parametrize("flag", ["off", "ignore"])
+def test_with_test_values_off_a_computed_variable_keeps_its_own(flag):
+    """Theano neither computed nor checked test values under these flags, and stored the
+    one given; PyMC3's variational code sets a random stand-in of the right shape there.
+    The computed value stays, the one the compiled function gives."""
+    x = _x()
+    y = x * 2
+    with sn.configparser.change_flags(compute_test_value=flag):
+        y.tag.test_value = A * 3 + 1.0
+    np.testing.assert_array_equal(y.tag.test_value, A * 2)
+    np.testing.assert_array_equal(sn.function([x], y)(A), A * 2)
+    with sn.configparser.change_flags(compute_test_value=flag), pytest.raises(TypeError, match="kind"):
+        y.tag.test_value = np.array(["a"])  # a value of no numeric kind is refused still
+
+
 class _TheanoStyleVariable(T.TensorVariable):
     """A library's variable subclass with Theano's positional constructor and more
     keywords (PyMC3's FreeRV): clone calls it as Theano did."""
