@@ -126,3 +126,27 @@ def test_overrides_as_theano_1_0_5_calls_them(rng):
     # symnb's Rop comes from the gradient: an R-operator override would be ignored
     with pytest.raises(NotImplementedError, match="rop_overrides"):
         OpFromGraph([x, y], [x * y], rop_overrides=lambda i, e: [e[0]])
+
+
+def test_a_function_override_may_set_its_arguments_test_values(rng):
+    """Theano called a function override on fresh variables (the gradient is an
+    OpFromGraph of its own), so it may set their test values: PyMC3's MvNormalLogp sets
+    its output gradient's to 1. The gradient is then that of the real arguments."""
+    x, y = T.dvector("x"), T.dvector("y")
+
+    def dlogp(inputs, gradients):
+        (g,) = gradients
+        g.tag.test_value = np.float64(1.0)  # a computed gradient would refuse another value
+        a, b = inputs
+        return [g * b * 3.0, g * a]
+
+    op = OpFromGraph([x, y], [(x * y).sum()], grad_overrides=dlogp, inline=True)
+    xv, yv = rng.normal(size=4), rng.normal(size=4)
+    x.tag.test_value, y.tag.test_value = xv, yv
+    cost = op(x, y) * 2.5  # the output gradient is 2.5, computed
+    gx, gy = sn.grad(cost, [x, y])
+    np.testing.assert_allclose(gx.test_value, 2.5 * yv * 3.0)  # the real gradient's value
+    got = sn.function([x, y], [gx, gy])(xv, yv)
+    np.testing.assert_allclose(got[0], 2.5 * yv * 3.0)
+    np.testing.assert_allclose(got[1], 2.5 * xv)
+    np.testing.assert_array_equal(x.tag.test_value, xv)  # the user's variables untouched

@@ -26,7 +26,7 @@ import numpy as np
 from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.keywords import unexpected_keywords_message
-from symnb.core.graph.inner_graph import InnerGraph, close_over, infer_inner_shapes, placeholder_like
+from symnb.core.graph.inner_graph import InnerGraph, close_over, infer_inner_shapes, known_test_value, placeholder_like
 from symnb.core.graph.op import Op
 from symnb.core.graph.type import is_float
 from symnb.core.gradient_types import is_disconnected, is_null
@@ -195,7 +195,26 @@ def _caller(override: Any, inputs: list, outputs: list | None, output_grads: lis
         lists = [inputs] + ([outputs] if outputs is not None else []) + [output_grads]
         if isinstance(entry, OpFromGraph):
             got = entry(*[v for group in lists for v in group])
-        else:
-            got = entry(*lists)
-        return list(got) if isinstance(got, (list, tuple)) else [got]
+            return list(got) if isinstance(got, (list, tuple)) else [got]
+        # Theano called a function on fresh variables of the inputs' (and gradients')
+        # types, making the gradient an OpFromGraph of its own: the function may set their
+        # test values (PyMC3's MvNormalLogp sets its output gradient's to 1), which a
+        # computed gradient's would refuse. Built on stand-ins holding the real test
+        # values, its result is then rebuilt on the real variables.
+        stand_ins = [[_stand_in(v) for v in group] for group in lists]
+        got = entry(*stand_ins)
+        got = list(got) if isinstance(got, (list, tuple)) else [got]
+        replace = {s: v for group, real in zip(stand_ins, lists) for s, v in zip(group, real) if s is not v}
+        built = [g for g in got if isinstance(g, Variable)]
+        rebuilt = iter(clone_replace(built, replace) if built and replace else built)
+        return [next(rebuilt) if isinstance(g, Variable) else g for g in got]
     return call
+
+
+def _stand_in(var: Any) -> Any:
+    """A fresh root variable of tensor ``var``'s type holding its test value; anything
+    else (a constant, a disconnected or null gradient) as it is."""
+    if not isinstance(var, Variable) or isinstance(var, Constant) or is_null(var) \
+            or is_disconnected(var) or not hasattr(var.type, "dtype"):
+        return var
+    return placeholder_like(var, value=known_test_value(var))
