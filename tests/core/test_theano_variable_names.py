@@ -82,8 +82,13 @@ def test_with_test_values_off_a_computed_variable_keeps_its_own(flag):
         y.tag.test_value = A * 3 + 1.0
     np.testing.assert_array_equal(y.tag.test_value, A * 2)
     np.testing.assert_array_equal(sn.function([x], y)(A), A * 2)
-    with sn.configparser.change_flags(compute_test_value=flag), pytest.raises(TypeError, match="kind"):
-        y.tag.test_value = np.array(["a"])  # a value of no numeric kind is refused still
+    with sn.configparser.change_flags(compute_test_value=flag):
+        y.tag.test_value = np.zeros((5, 3, 4))  # another length: Theano's types had none
+        with pytest.raises(TypeError, match="kind"):
+            y.tag.test_value = np.array([[["a"]]])  # Theano's filter refused these still
+        with pytest.raises(ValueError, match="dimensions"):
+            y.tag.test_value = np.zeros(3)
+    np.testing.assert_array_equal(y.tag.test_value, A * 2)
 
 
 class _TheanoStyleVariable(T.TensorVariable):

@@ -26,7 +26,9 @@ EXPECTED = {
     "pymc3/tests/test_model.py": {"passed": 23},
     "pymc3/tests/test_sampling.py": {"passed": 63, "failed": 9},
     "pymc3/tests/test_step.py": {"passed": 38},
-    "pymc3/tests/test_variational_inference.py": {"passed": 153, "failed": 36, "skipped": 2},
+    # A run of the file: 188 passed, test_var_replacement failed; it passes alone since
+    # (a test value of another length under compute_test_value='ignore').
+    "pymc3/tests/test_variational_inference.py": {"passed": 188, "failed": 1, "skipped": 2},
 }
 
 

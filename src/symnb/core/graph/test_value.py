@@ -310,13 +310,18 @@ def set_test_value(var: Variable, value: Any) -> None:
         # view of its data to the data's value). Here it must be the value the inputs
         # compute, which it then is already: a different one would make the test value
         # and the compiled result disagree.
-        given = coerce_test_value(var, value)
         if config.compute_test_value in ("off", "ignore"):
             # Theano computed and checked no test value under these flags, and stored the
-            # one given as it was; libraries set a stand-in there (PyMC3's variational
-            # code: a random draw of the right shape on a sampled node). The computed
+            # one given after its type's filter (dtype and rank: its types had no static
+            # shapes); libraries set a stand-in there (PyMC3's variational code: a random
+            # draw, or the replaced variable's value, on a sampled node). The computed
             # value stays: the one the compiled function gives.
+            array = _of_kind(var, np.asarray(value))
+            if array.ndim != var.type.ndim:
+                raise ValueError(f"test value for {label(var)!r} has {array.ndim} dimensions, "
+                                 f"{var.type!r} {var.type.ndim}")
             return
+        given = coerce_test_value(var, value)
         computed = var.test_value
         if computed.shape != given.shape or not np.array_equal(computed, given, equal_nan=computed.dtype.kind in "fc"):
             raise TypeError(
@@ -334,16 +339,24 @@ def coerce_test_value(var: Variable, value: Any) -> np.ndarray:
     """``value`` as an array of ``var``'s dtype, or a clear error if it does not fit."""
     array = np.asarray(value)
     dtype = np.dtype(var.type.dtype)
-    if array.dtype != dtype and not np.can_cast(array.dtype, dtype, casting="same_kind"):
-        raise TypeError(
-            f"test value for {label(var)!r} has dtype {array.dtype}, which does not fit "
-            f"{var.type!r} (a {array.dtype.kind!r}-kind value for a {dtype.kind!r}-kind variable). "
-            f"Pass an array of dtype {dtype}.")
+    _of_kind(var, array)
     mismatch = var.type.mismatch(array.astype(dtype, copy=False))
     if mismatch is not None:
         raise ValueError(f"test value for {label(var)!r} does not fit {var.type!r}: {mismatch}")
     array = np.array(array, dtype=dtype, copy=True)
     array.flags.writeable = False
+    return array
+
+
+def _of_kind(var: Variable, array: np.ndarray) -> np.ndarray:
+    """``array`` when its dtype fits ``var``'s (the same kind, or one that casts to it);
+    a TypeError naming both otherwise."""
+    dtype = np.dtype(var.type.dtype)
+    if array.dtype != dtype and not np.can_cast(array.dtype, dtype, casting="same_kind"):
+        raise TypeError(
+            f"test value for {label(var)!r} has dtype {array.dtype}, which does not fit "
+            f"{var.type!r} (a {array.dtype.kind!r}-kind value for a {dtype.kind!r}-kind variable). "
+            f"Pass an array of dtype {dtype}.")
     return array
 
 
