@@ -342,3 +342,20 @@ def test_a_random_mask_is_one_draw_across_the_chain_and_the_stream_advances_once
         assert selected == switched == values[drawn].sum()  # the same draw in both programs
         draws.append(drawn)
     assert not np.array_equal(draws[0], draws[1])  # the default update ran once per call
+
+
+def test_the_last_row_of_padded_rows_and_its_gradient_are_exact():
+    x = T.dvector("x")
+    kept = x[x > 0]
+    cost = kept[-1] * 3 + (kept ** 2).sum()
+    f = sn.function([x], [kept[-1], cost, T.grad(cost, x)])
+    assert f.lengths == "buckets", f.lengths_reason
+    for values in (np.array([1.0, -2.0, 3.0]), np.array([0.5, 2.0, -1.0, 4.0, 5.0, -3.0])):
+        positive = values > 0
+        last = np.flatnonzero(positive)[-1]
+        expected_grad = np.where(positive, 2 * values, 0.0)
+        expected_grad[last] += 3
+        got_last, got_cost, got_grad = f(values)
+        assert got_last == values[last]
+        np.testing.assert_allclose(got_cost, values[last] * 3 + (values[positive] ** 2).sum())
+        np.testing.assert_allclose(got_grad, expected_grad)

@@ -132,6 +132,7 @@ def test_gradient_through_the_rows_run_matches_finite_differences(lim):
     expected_x = _finite_differences(lambda v: _cost_numpy(v, w_value, lim), x_value)
     expected_w = _finite_differences(lambda v: _cost_numpy(x_value, v, lim), w_value)
     f = sn.function([x, w, limit], [h, cost, gx, gw])
+    assert f.lengths == "buckets", f.lengths_reason  # h[-1] and its gradient included
     rows, c, got_x, got_w = f(x_value, w_value, lim)
     np.testing.assert_allclose(rows, _until_rnn_numpy(x_value, w_value, lim), rtol=1e-12)
     np.testing.assert_allclose(c, _cost_numpy(x_value, w_value, lim), rtol=1e-12)
