@@ -359,3 +359,37 @@ def test_the_last_row_of_padded_rows_and_its_gradient_are_exact():
         assert got_last == values[last]
         np.testing.assert_allclose(got_cost, values[last] * 3 + (values[positive] ** 2).sum())
         np.testing.assert_allclose(got_grad, expected_grad)
+
+
+def test_every_program_after_the_first_is_compiled_per_bucket():
+    # Two run-time lengths: the mask's (program 2 reads x[mask]) and Unique's (program 3).
+    x = T.dvector("x")
+    distinct = T.extra_ops.Unique()(T.round(x[x > 0] * 3))
+    f = sn.function([x], [distinct * 2, distinct.sum()])
+    assert len(f.programs) == 3 and f.lengths == "buckets", f.lengths_reason
+    rng = np.random.default_rng(7)
+    kept_lengths, distinct_lengths = set(), set()
+    for _ in range(60):
+        values = rng.normal(size=64)
+        expected = np.unique(np.round(values[values > 0] * 3))
+        doubled, total = f(values)
+        np.testing.assert_array_equal(doubled, expected * 2)
+        np.testing.assert_allclose(total, expected.sum())
+        kept_lengths.add(int((values > 0).sum()))
+        distinct_lengths.add(len(expected))
+    middle, last = f.programs[1:]
+    assert len(kept_lengths) > 4 and len(distinct_lengths) > 2  # lengths did change
+    assert middle._program.traces == len({bucket(n) for n in kept_lengths}) < len(kept_lengths)
+    assert last._program.traces == len({bucket(n) for n in distinct_lengths}) < len(distinct_lengths)
+    assert f.compiled_programs() == middle._program.traces + last._program.traces  # x > 0: NumPy
+
+
+def test_a_middle_program_padding_cannot_serve_is_named_with_its_reason():
+    x = T.dvector("x")
+    distinct = T.extra_ops.Unique()(T.sort(x[x > 0])[:-1])  # a sort would see padded rows
+    f = sn.function([x], distinct.sum(), profile=True)
+    assert f.lengths == "per length"
+    assert f.lengths_reason.startswith("program 2 of 3: padding is not exact: Sort"), f.lengths_reason
+    values = np.array([3.0, -1.0, 2.0, 3.0, 5.0])
+    assert f(values) == np.unique(np.sort(values[values > 0])[:-1]).sum()
+    assert "program 2 of 3: padding is not exact: Sort" in f.profile.summary(file="str")
