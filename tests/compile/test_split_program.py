@@ -393,3 +393,36 @@ def test_a_middle_program_padding_cannot_serve_is_named_with_its_reason():
     values = np.array([3.0, -1.0, 2.0, 3.0, 5.0])
     assert f(values) == np.unique(np.sort(values[values > 0])[:-1]).sum()
     assert "program 2 of 3: padding is not exact: Sort" in f.profile.summary(file="str")
+
+
+def test_as_jax_runs_the_chain_with_the_host_steps_between_the_programs():
+    import jax
+
+    w = sn.shared(np.float32(2.0), name="w")
+    x = T.vector("x")
+    with sn.config.change_flags(index_checks=False):  # as for a one-program function
+        f = sn.function([x], [x[x > 0].sum() * w, x[x > 0]], updates=[(w, w + 1)])
+        fn, params = f.as_jax()
+    assert set(params) == {"w"} and isinstance(params["w"], jax.Array)
+    for values in (np.array([1.0, -2.0, 3.0], "float32"), _vector(37)):
+        kept = values[values > 0]
+        (total, rows), new = fn(params, values)
+        np.testing.assert_allclose(total, kept.sum() * 2, rtol=1e-6)
+        np.testing.assert_array_equal(rows, kept)
+        assert new["w"] == 3.0 and params["w"] == 2.0  # pure: params unchanged
+    assert w.get_value() == 2.0  # f's state untouched
+    with pytest.raises(TypeError, match="runs Nonzero.* on the host between two programs"):
+        jax.jit(fn)(params, np.array([1.0, -2.0], "float32"))
+    with pytest.raises(TypeError, match="no one lowered text"):
+        f.lowered_text()
+
+
+def test_as_jax_of_a_scan_until_loop():
+    max_value = T.scalar()
+    values, _ = sn.scan(lambda p, m: [p * 2, sn.scan_until(p * 2 > m)],
+                        outputs_info=T.constant(1.0), non_sequences=max_value, n_steps=1024)
+    fn, params = sn.function([max_value], [values, values.sum()]).as_jax()
+    assert params == {}
+    (rows, total), _ = fn(params, np.float32(45))
+    np.testing.assert_array_equal(rows, [2, 4, 8, 16, 32, 64])
+    assert total == 126

@@ -79,9 +79,14 @@ class LastStage:
         self.groups = groups
         self.trimmed = list(trimmed)
 
-    def run(self, arrays: list[Any], host: list[np.ndarray], single: bool) -> Any:
+    def run(self, arrays: list[Any], host: list[np.ndarray], single: bool,
+            call: Any = None) -> Any:
+        """The program's outputs for the arguments ``arrays`` and the host values
+        ``host`` (padded here, the outputs cut here); ``call`` runs the program (default:
+        the compiled function; ``as_jax`` passes the program's JAX function)."""
+        call = call or self.function
         if self.groups is None:
-            outputs = self.function(*arrays, *host)
+            outputs = call(*arrays, *host)
             return outputs[0] if single else outputs
         host = list(host)
         lengths = []
@@ -90,7 +95,7 @@ class LastStage:
             lengths.append(np.int64(length))
             for p in positions:
                 host[p] = _padded(host[p], bucket(length))
-        outputs = self.function(*arrays, *host, *lengths)
+        outputs = call(*arrays, *host, *lengths)
         outputs = [out if group is None else out[:lengths[group]]
                    for out, group in zip(outputs, self.trimmed)]
         return outputs[0] if single else outputs

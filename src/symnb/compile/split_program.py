@@ -55,14 +55,16 @@ __all__ = ["split_function", "host_nodes", "SplitFunction"]
 
 
 def split_function(plan: FunctionPlan, make_function: Any, mode: Any = None,
-                   profile: bool | None = None) -> "SplitFunction | None":
+                   profile: bool | None = None, in_shardings: Any = None,
+                   out_shardings: Any = None, mesh: Any = None) -> "SplitFunction | None":
     """``plan`` compiled as a chain of programs, or None when its graph does not split
     (no host node, or one that cannot run on the host: the refusal then stands)."""
     graph = masks_as_nonzero(list(plan.graph_outputs + plan.update_exprs), plan.inputs)
     host = host_nodes(plan, graph)
     if not host or not all(_runs_on_host(node) for node in host):
         return None
-    return SplitFunction(plan, graph, host, make_function, mode=mode, profile=profile)
+    return SplitFunction(plan, graph, host, make_function, mode=mode, profile=profile,
+                         in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh)
 
 
 def masks_as_nonzero(outputs: list[Variable], inputs: Sequence[Variable]) -> list[Variable]:
@@ -236,10 +238,11 @@ class _Stage:
         """The compiled function (or ``_NumpyPrelude``) this stage runs."""
         return self.function if self.bucketed is None else self.bucketed.function
 
-    def run(self, arrays: list[Any], taken: list[Any]) -> list[Any]:
+    def run(self, arrays: list[Any], taken: list[Any], call: Any = None) -> list[Any]:
+        """The program's results; ``call`` runs the program (default: the compiled one)."""
         if self.bucketed is None:
-            return self.function(*arrays, *taken)
-        return self.bucketed.run(arrays, taken, single=False)
+            return (call or self.function)(*arrays, *taken)
+        return self.bucketed.run(arrays, taken, single=False, call=call)
 
 
 class _NumpyPrelude:
@@ -286,10 +289,13 @@ class SplitFunction:
     saying which program and why buckets could not be used."""
 
     def __init__(self, plan: FunctionPlan, graph: list[Variable], host: Sequence[Apply],
-                 make_function: Any, mode: Any = None, profile: bool | None = None) -> None:
+                 make_function: Any, mode: Any = None, profile: bool | None = None,
+                 in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None) -> None:
         """``graph``: the outputs, then the new values of the updated shared variables
         (``plan``'s, reads by a mask as reads by its ``nonzero``); ``host``: the nodes run
-        on the host (:func:`host_nodes`); ``make_function``: ``sn.function``."""
+        on the host (:func:`host_nodes`); ``make_function``: ``sn.function``.
+        ``in_shardings`` (the function's inputs') and ``mesh`` apply to every program,
+        ``out_shardings`` to the last (whose outputs are the function's)."""
         from symnb.compile.split_buckets import bucketed_stage
 
         self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
@@ -311,7 +317,8 @@ class SplitFunction:
         # (a scan_until loop's buffer, for its gradient), -> the argument standing for it.
         fresh: dict[Variable, Variable] = {}
         self._stages: list[_Stage] = []
-        common = dict(mode=mode, profile=profile, on_unused_input="ignore", no_default_updates=True)
+        common = dict(mode=mode, profile=profile, on_unused_input="ignore", no_default_updates=True,
+                      mesh=mesh, in_shardings=_by_input(self.inputs, in_shardings, mesh))
         how: list[tuple[int, str, str]] = []  # (program number, lengths, why not buckets)
         for level in range(1, depth + 1):
             run = [n for n in self.host_nodes if levels[id(n)] == level]
@@ -347,7 +354,8 @@ class SplitFunction:
         last, lengths, reason = bucketed_stage(
             graph, takes, _groups_in(_length_groups(self.host_nodes), takes), self.inputs,
             len(plan.graph_outputs),
-            self.updated_shared, make_function, dict(common, name=self._stage_name(depth + 1)))
+            self.updated_shared, make_function,
+            dict(common, name=self._stage_name(depth + 1), out_shardings=out_shardings))
         how.append((depth + 1, lengths, reason))
         self._last = last
         per_length = [(number, why) for number, lengths, why in how if lengths != "buckets"]
@@ -357,6 +365,11 @@ class SplitFunction:
         self.lengths_reason = "; ".join(
             (f"program {number} of {self._count}: {why}" if depth > 1 else why)
             for number, why in per_length)
+        #: ``(in_shardings, out_shardings)`` of the last program (its inputs: the
+        #: function's, then the host values; its outputs: the function's, then the
+        #: updates), or None when nothing is sharded: each program of the chain takes
+        #: the function's inputs with the same shardings.
+        self.shardings = last.function.shardings
         #: The profile of the last program (``profile=True``): the one compiled per length
         #: or bucket; its summary says which, and why not buckets.
         self.profile = last.function.profile
@@ -400,17 +413,48 @@ class SplitFunction:
     @api_boundary  # the user calls it: errors show the user's line
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         call = self._call_spec
-        arrays = list(call.checks(call.bind(args, kwargs)))
-        values: dict[int, np.ndarray] = {}  # id(host output, or value passed on) -> its array
-        for stage in self._stages:
-            results = stage.run(arrays, [values[id(v)] for v in stage.takes])
+        return self.run_chain(list(call.checks(call.bind(args, kwargs))), call.single)
+
+    def run_chain(self, arrays: list[Any], single: bool, calls: Sequence[Any] | None = None,
+                  before_host: Any = None) -> Any:
+        """The outputs for the checked arguments ``arrays``: each program, then its host
+        nodes on its results. ``calls``: per program (``programs``' order), what runs it
+        (default: the compiled functions; ``as_jax`` passes JAX functions);
+        ``before_host(node, inputs)`` sees a host node's inputs before it runs."""
+        calls = list(calls) if calls is not None else [None] * len(self.programs)
+        values: dict[int, Any] = {}  # id(host output, or value passed on) -> its array
+        for stage, run in zip(self._stages, calls):
+            results = stage.run(arrays, [values[id(v)] for v in stage.takes], run)
             values.update(zip(map(id, stage.passes), results))
             for node in stage.host:
-                values.update(zip(map(id, node.outputs), _perform(node, [
-                    data if kind == "constant" else results[data]
-                    for kind, data in self._inputs_of[id(node)]])))
+                inputs = [data if kind == "constant" else results[data]
+                          for kind, data in self._inputs_of[id(node)]]
+                if before_host is not None:
+                    before_host(node, inputs)
+                values.update(zip(map(id, node.outputs), _perform(node, inputs)))
         host = [values[id(v)] for v in self._host_values]
-        return self._last.run(arrays, host, call.single)
+        return self._last.run(arrays, host, single, calls[-1])
+
+    def as_jax(self) -> tuple[Any, dict[str, Any]]:
+        """The chain as a JAX function: ``fn, params = f.as_jax()``, then ``outputs,
+        new_params = fn(params, *inputs)``, as :meth:`Function.as_jax` (each program is
+        its ``as_jax`` function, under ``jax.jit``; the host steps run between them).
+        The host steps need concrete values: ``fn`` is called directly, not under a JAX
+        transformation (``jax.jit``, ``jax.grad``, ``jax.vmap`` refuse, naming the host
+        step; transform each program's ``as_jax`` instead)."""
+        from symnb.compile.as_jax import chain_as_jax
+
+        return chain_as_jax(self)
+
+    def lowered_text(self, stage: str = "stablehlo", *args: Any) -> str:
+        """Refused, with what to do: a split function is several programs (each
+        program's ``lowered_text``: ``f.programs[i]``), whose later ones take the host
+        values, padded to their bucket, so their text depends on the call."""
+        raise TypeError(f"{self.name or 'this split function'} runs {len(self.programs)} "
+                        f"programs with host steps between them "
+                        f"({', '.join(n.op.display_name() for n in self.host_nodes)}): it has no "
+                        f"one lowered text; read each program's, f.programs[i].lowered_text(...) "
+                        f"(a program after the first takes the host values as extra arguments)")
 
     def __repr__(self) -> str:
         return (f"<SplitFunction {self.name or ''}: {len(self.programs)} programs, "
@@ -430,6 +474,19 @@ def _perform(node: Apply, inputs: list[Any]) -> list[np.ndarray]:
                          f"between two compiled programs): {error}",
                          values=inputs) from None
     return [np.asarray(v, dtype=out.dtype) for v, out in zip(outputs, node.outputs)]
+
+
+def _by_input(inputs: list[Variable], given: Any, mesh: Any) -> dict[Variable, Any] | None:
+    """``in_shardings`` (a list parallel to the inputs, or a dict) as ``{input:
+    sharding}``: every program of the chain takes the function's inputs first, then
+    values of its own (unsharded)."""
+    if given is None:
+        return None
+    from symnb.compile.sharding import input_shardings
+
+    found = {var: sharding for var, sharding in zip(inputs, input_shardings(inputs, given, mesh))
+             if sharding is not None}
+    return found or None
 
 
 def _used(fresh: dict[Variable, Variable], graph: Sequence[Variable]) -> dict[Variable, Variable]:
