@@ -426,3 +426,43 @@ def test_as_jax_of_a_scan_until_loop():
     (rows, total), _ = fn(params, np.float32(45))
     np.testing.assert_array_equal(rows, [2, 4, 8, 16, 32, 64])
     assert total == 126
+
+
+def _lasagne_multiclass_hinge_loss(predictions, targets, delta=1):
+    """Lasagne 0.2's lasagne.objectives.multiclass_hinge_loss, as written there."""
+    num_cls = predictions.shape[1]
+    if targets.ndim == predictions.ndim - 1:
+        targets = T.extra_ops.to_one_hot(targets, num_cls)
+    corrects = predictions[targets.nonzero()]
+    rest = T.reshape(predictions[(1 - targets).nonzero()], (-1, num_cls - 1))
+    rest = T.max(rest, axis=1)
+    return T.nnet.relu(rest - corrects + delta)
+
+
+def test_lasagne_multiclass_hinge_loss_at_batch_500_and_its_gradient():
+    predictions, targets = T.dmatrix("predictions"), T.ivector("targets")
+    loss = _lasagne_multiclass_hinge_loss(predictions, targets).mean()
+    f = sn.function([predictions, targets], [loss, T.grad(loss, predictions)])
+    # The reshape of the rows the mask kept would mix padded rows in: per length, said so.
+    assert f.lengths == "per length" and "Reshape" in f.lengths_reason
+    rng = np.random.default_rng(500)
+
+    def numpy_loss(p, t):
+        correct = p[np.arange(len(t)), t]
+        others = p.copy()
+        others[np.arange(len(t)), t] = -np.inf
+        return np.maximum(others.max(axis=1) - correct + 1, 0).mean()
+
+    for batch in (500, 128):
+        p = rng.normal(size=(batch, 10))
+        t = rng.integers(0, 10, batch).astype("int32")
+        got_loss, got_grad = f(p, t)
+        np.testing.assert_allclose(got_loss, numpy_loss(p, t), rtol=1e-12)
+        eps = 1e-6
+        rows = rng.choice(batch, 5, replace=False)  # a few entries by finite differences
+        for i in rows:
+            for j in (t[i], (t[i] + 1) % 10):
+                step = np.zeros_like(p)
+                step[i, j] = eps
+                numeric = (numpy_loss(p + step, t) - numpy_loss(p - step, t)) / (2 * eps)
+                np.testing.assert_allclose(got_grad[i, j], numeric, rtol=1e-5, atol=1e-9)
