@@ -466,3 +466,59 @@ def test_lasagne_multiclass_hinge_loss_at_batch_500_and_its_gradient():
                 step[i, j] = eps
                 numeric = (numpy_loss(p + step, t) - numpy_loss(p - step, t)) / (2 * eps)
                 np.testing.assert_allclose(got_grad[i, j], numeric, rtol=1e-5, atol=1e-9)
+
+
+def test_a_failure_in_a_later_program_names_the_program_the_node_and_the_user_s_line():
+    x, i = T.vector("x"), T.lscalar("i")
+    kept = x[x > 0]
+    picked = kept[i]  # the line the error names
+    f = sn.function([x, i], picked * 2)
+    assert f(np.array([1.0, -1.0, 2.0], "float32"), 1) == 4.0
+    with pytest.raises(IndexError) as failure:
+        f(np.array([1.0, -1.0, 2.0], "float32"), 5)
+    text = str(failure.value)
+    assert "'split function, program 2 of 2'" in text and "Subtensor" in text, text
+    assert "index 5 in i is out of bounds for axis 0 of kept, which has length 2" in text, text
+    assert "picked = kept[i]  # the line the error names" in text, text
+
+
+_CACHED_CHILD = """
+import json
+import numpy as np
+import symnb as sn, symnb.tensor as T
+from symnb.lower_xla.executable_cache import counts
+
+x = T.vector("x")
+f = sn.function([x], x[x > 0].mean())
+results = [float(f(np.where(np.arange(10) < k, np.arange(1, 11), -1).astype("float32")))
+           for k in (4, 5, 6, 1)]
+print(json.dumps(dict(results=results, hits=counts.hits, writes=counts.writes,
+                      traces=f.compiled_programs())))
+"""
+
+
+def test_the_disk_cache_keeps_one_program_per_bucket(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "split.py"
+    script.write_text(_CACHED_CHILD)
+    sources = os.path.dirname(os.path.dirname(sn.__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
+               SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
+    # 4, 5, 6 and 1 positive values of 10: buckets 4, 8, 8 and 1 (x > 0 is computed in NumPy).
+    expected = [np.arange(1, k + 1, dtype="float32").mean() for k in (4, 5, 6, 1)]
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        np.testing.assert_allclose(runs[-1]["results"], expected, rtol=1e-6)
+    first, second = runs
+    assert first["traces"] == 3  # one program per bucket, not per length
+    assert first["writes"] == 3 and first["hits"] == 0
+    # The next process reads the buckets' programs back: it traces and writes nothing.
+    assert second["traces"] == second["writes"] == 0 and second["hits"] == 3
