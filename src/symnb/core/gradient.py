@@ -40,8 +40,12 @@ class NullTypeGradError(NullGradientError):
 
 
 def disconnected_grad(x: Any) -> Variable:
-    """``x`` for values, a constant for differentiation (the seeds' ``block_gradient``)."""
-    return m.stop_gradient(x)
+    """``x`` for values, a constant for differentiation: no gradient flows back through it
+    and ``x`` counts as not connected there (Theano's ``DisconnectedGrad`` op, whose
+    ``connection_pattern`` says so; ``T.stop_gradient`` is the elementwise equivalent)."""
+    from symnb.core.tensor.gradient_views import disconnected_grad_  # (a view op of the tensor layer)
+
+    return disconnected_grad_(x)
 
 
 @api_boundary  # errors show the user's line: core/graph/traceback_filter.py

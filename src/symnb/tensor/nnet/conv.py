@@ -18,8 +18,17 @@ from symnb.core.graph.source import warn_at_user_line
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor import conv_api
 from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.conv import AbstractConv as ConvOp
 
-__all__ = ["conv2d"]
+__all__ = ["conv2d", "ConvOp", "imported_scipy_signal"]
+
+#: Theano's flag for "SciPy's signal module imported" (its Python fallback for ConvOp when no
+#: C compiler was found). symnb's convolutions compile to XLA and need neither, so they always
+#: run: True, and code that gates its convolutions on it (Theano's tests) runs them.
+imported_scipy_signal = True
+
+# ``ConvOp`` is the class of the op ``conv2d`` builds (isinstance checks find it in a graph):
+# Theano's ConvOp computed what symnb's AbstractConv computes for the modes it had.
 
 
 def conv2d(input: Any, filters: Any, image_shape: Sequence | None = None,
