@@ -196,9 +196,11 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
                    blockers: list[Variable]) -> dict[int, Variable]:
     """Accumulated gradients of every variable between ``wrt`` and the seeds."""
     sources = [var for var, _ in seeds.values()]
-    blocked = {id(v) for v in blockers}
+    # The walk stops at the blockers (consider_constant): their owners are not visited, so
+    # nothing flows past them; the gradient *at* a blocker is still accumulated, as in
+    # Theano (``grad(x + y, x, consider_constant=[x])`` is 1; subgraph_grad's ``end``).
     nodes = toposort(sources, blockers)
-    relevant = _nodes_leading_to(nodes, wrt, blocked)
+    relevant = _nodes_leading_to(nodes, wrt)
     contributions: dict[int, list[Variable]] = {key: [g] for key, (_, g) in seeds.items()}
     for node in reversed(nodes):
         if id(node) not in relevant:
@@ -213,17 +215,18 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
             else:
                 input_grads = _input_grads(node, output_grads)
         for inp, g in zip(node.inputs, input_grads):
-            if g is not None and id(inp) not in blocked:
+            if g is not None:
                 contributions.setdefault(id(inp), []).append(g)
     return {key: _total(gs) for key, gs in contributions.items()}
 
 
-def _nodes_leading_to(nodes: list[Apply], wrt: list[Variable], blocked: set[int]) -> set[int]:
-    """Nodes with an input that depends on some ``wrt`` variable (forward reachability)."""
+def _nodes_leading_to(nodes: list[Apply], wrt: list[Variable]) -> set[int]:
+    """Nodes with an input that depends on some ``wrt`` variable (forward reachability;
+    ``nodes`` stops at the blockers, so nothing is reached through one)."""
     reached = {id(v) for v in wrt}
     relevant = set()
     for node in nodes:
-        if node.op.differentiable and any(id(i) in reached and id(i) not in blocked for i in node.inputs):
+        if node.op.differentiable and any(id(i) in reached for i in node.inputs):
             relevant.add(id(node))
             reached.update(id(o) for o in node.outputs)
     return relevant
