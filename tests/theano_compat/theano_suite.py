@@ -135,6 +135,18 @@ MISSING_MODULES = {
                          "design: XLA chooses the BLAS calls",
     "symnb.tensor.inplace": "Theano's in-place ops (symnb.tensor.inplace), which symnb does not "
                             "have by design: XLA decides buffer reuse",
+    # Names rather than modules, decided the same way: what they are is absent by design.
+    "symnb.tensor.nnet.sigmoid_inplace": "Theano's in-place ops (sigmoid_inplace), which symnb "
+                                         "does not have by design: XLA decides buffer reuse",
+    "symnb.tensor.nnet.corr": "Theano's C implementation of the convolution (CorrMM), which symnb "
+                              "does not have by design: XLA lowers every convolution",
+    "symnb.tensor.nnet.corr3d": "Theano's C implementation of the 3-d convolution (Corr3dMM), which "
+                                "symnb does not have by design: XLA lowers every convolution",
+    **{f"symnb.tensor.nnet.sigm.{name}": "the helpers of Theano's sigmoid graph rewrites "
+                                         f"(sigm.{name}): optimizer internals, which symnb does not "
+                                         "have by design (XLA optimizes the program)"
+       for name in ("compute_mul", "is_1pexp", "parse_mul_tree", "perform_sigm_times_exp",
+                    "register_local_1msigmoid", "simplify_mul")},
 }
 
 

@@ -20,7 +20,8 @@ from symnb.core.tensor.losses import (
     binary_crossentropy, categorical_crossentropy, sigmoid_binary_crossentropy,
 )
 from symnb.core.tensor.nnet import log_softmax
-from symnb.tensor.nnet import abstract_conv, bn, conv, neighbours, nnet  # noqa: F401  (T.nnet.bn...)
+from symnb.tensor.nnet import abstract_conv, bn, conv, neighbours, nnet, sigm  # noqa: F401  (T.nnet.bn...)
+from symnb.core.tensor.conv_theano_functions import conv2d_transpose, separable_conv2d, separable_conv3d
 from symnb.core.tensor.activations import softsign
 from symnb.core.tensor.nnet_ops import (  # Theano's T.nnet ops
         Softmax, LogSoftmax, SoftmaxWithBias, SoftmaxGrad, CrossentropySoftmaxArgmax1HotWithBias,
@@ -48,6 +49,7 @@ __all__ = [
     "crossentropy_categorical_1hot", "abstract_conv", "bn", "conv", "neighbours", "nnet", "softsign",
 ]
 __all__ += [  # Theano's T.nnet ops and functions
+    "sigm", "conv2d_transpose", "separable_conv2d", "separable_conv3d",
         "Softmax", "LogSoftmax", "SoftmaxWithBias", "SoftmaxGrad",
     "CrossentropySoftmaxArgmax1HotWithBias", "CrossentropySoftmax1HotWithBiasDx",
     "CrossentropyCategorical1Hot", "CrossentropyCategorical1HotGrad",
