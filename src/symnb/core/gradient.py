@@ -51,8 +51,9 @@ def disconnected_grad(x: Any) -> Variable:
 @api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
          consider_constant: Iterable[Variable] | None = None,
-         disconnected_inputs: str = "raise", known_grads: dict | None = None,
-         return_disconnected: str = "zero", null_gradients: str = "raise") -> Any:
+         disconnected_inputs: str = "raise", add_names: bool = True,
+         known_grads: dict | None = None, return_disconnected: str = "zero",
+         null_gradients: str = "raise") -> Any:
     """Gradients of the scalar ``cost`` with respect to ``wrt`` (one variable or a list).
 
     - ``consider_constant``: variables through which no gradient flows.
@@ -62,6 +63,8 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
       cost does not depend on a ``wrt`` variable; ``return_disconnected``: ``'zero'``
       (zeros like the variable), ``'none'`` or ``'Disconnected'`` (a ``DisconnectedType``
       variable) for such variables.
+    - ``add_names``: name each gradient ``(dcost/dvar)`` where the cost and the variable
+      have names (Theano's argument, in Theano's position, and its names).
     - ``null_gradients``: ``'raise'`` (:class:`NullTypeGradError`, default) or ``'return'``
       (the null variable) where an op's gradient is undefined or not implemented
       (``grad_undefined``: see core/gradient_types.py).
@@ -93,6 +96,9 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
         # the user passed in, known_grads' own, is not the gradient's to annotate).
         if isinstance(result, Variable) and result.owner is not None and result is not var:
             result.tag.gradient_of = var
+            cost_name = getattr(cost, "name", None)
+            if add_names and cost_name is not None and var.name is not None and result.name is None:
+                result.name = f"(d{cost_name}/d{var.name})"
     if single:
         return results[0]
     return tuple(results) if isinstance(wrt, tuple) else results

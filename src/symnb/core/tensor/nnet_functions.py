@@ -25,30 +25,30 @@ __all__ = ["crossentropy_softmax_1hot_with_bias", "crossentropy_softmax_1hot",
            "h_softmax", "confusion_matrix"]
 
 
-def crossentropy_softmax_1hot_with_bias(x: Any, b: Any, y_idx: Any, **kwargs: Any) -> list[Variable]:
+def crossentropy_softmax_1hot_with_bias(x: Any, b: Any, y_idx: Any) -> list[Variable]:
     """``[nll, softmax(x + b)]``: the row-wise negative log-likelihood of the classes
     ``y_idx`` under ``softmax(x + b)``, and that softmax."""
-    return nnet_ops.crossentropy_softmax_argmax_1hot_with_bias(x, b, y_idx, **kwargs)[0:2]
+    return nnet_ops.crossentropy_softmax_argmax_1hot_with_bias(x, b, y_idx)[0:2]
 
 
-def crossentropy_softmax_1hot(x: Any, y_idx: Any, **kwargs: Any) -> list[Variable]:
+def crossentropy_softmax_1hot(x: Any, y_idx: Any) -> list[Variable]:
     """``[nll, softmax(x)]``: :func:`crossentropy_softmax_1hot_with_bias` with a zero bias."""
     x = as_tensor_variable(x)
-    return crossentropy_softmax_1hot_with_bias(x, zeros_like(x[0, :]), y_idx, **kwargs)
+    return crossentropy_softmax_1hot_with_bias(x, zeros_like(x[0, :]), y_idx)
 
 
-def crossentropy_softmax_max_and_argmax_1hot_with_bias(x: Any, b: Any, y_idx: Any,
-                                                       **kwargs: Any) -> tuple[Variable, ...]:
+def crossentropy_softmax_max_and_argmax_1hot_with_bias(x: Any, b: Any, y_idx: Any
+                                                       ) -> tuple[Variable, ...]:
     """``(nll, softmax, max probability, argmax)`` of each row of ``x + b``."""
-    xent, softmax = crossentropy_softmax_1hot_with_bias(x, b, y_idx, **kwargs)
+    xent, softmax = crossentropy_softmax_1hot_with_bias(x, b, y_idx)
     max_pr, argmax = max_and_argmax(softmax, axis=-1)
     return xent, softmax, max_pr, argmax
 
 
-def crossentropy_softmax_max_and_argmax_1hot(x: Any, y_idx: Any, **kwargs: Any) -> tuple[Variable, ...]:
+def crossentropy_softmax_max_and_argmax_1hot(x: Any, y_idx: Any) -> tuple[Variable, ...]:
     """:func:`crossentropy_softmax_max_and_argmax_1hot_with_bias` with a zero bias."""
     x = as_tensor_variable(x)
-    return crossentropy_softmax_max_and_argmax_1hot_with_bias(x, zeros_like(x[0, :]), y_idx, **kwargs)
+    return crossentropy_softmax_max_and_argmax_1hot_with_bias(x, zeros_like(x[0, :]), y_idx)
 
 
 def softmax_graph(c: Any) -> Variable:

@@ -232,7 +232,7 @@ class CrossentropySoftmax1HotWithBiasDx(Op):
 
     __props__ = ()
 
-    def make_node(self, dy: Any, sm: Any, y_idx: Any, **kwargs: Any) -> Apply:
+    def make_node(self, dy: Any, sm: Any, y_idx: Any) -> Apply:
         name = "CrossentropySoftmax1HotWithBiasDx"
         dy = _check(dy, "dy", name, (0, 1), "float")
         sm = _check(sm, "sm", name, (2,), "float")
