@@ -118,9 +118,6 @@ HARNESS_FIXES = {
     # The MRG31k3p reference samples (TEST_DATA) are in symnb_tests/sandbox, not in symnb.
     "sandbox/tests/test_rng_mrg.py": [("os.path.split(symnb.__file__)[0]", "os.path.split(symnb_tests.__file__)[0]"),
                                       ("import symnb\n", "import symnb\nimport symnb_tests\n")],
-    # Theano's test reaches its helper as ``theano.tests.unittest_tools.verify_grad``, a name
-    # that ``import theano`` bound; renamed, the helper is in symnb_tests, which nothing binds.
-    "tests/test_gradient.py": [("import symnb\n", "import symnb\nimport symnb_tests\n")],
 }
 
 #: What symnb does not have, by design, that the files use (sparse tensors, the graph
@@ -176,8 +173,18 @@ _TEST_MODULE = re.compile(r"\bsymnb((?:\.\w+)*?\.tests)\b")
 
 def rename_test_imports(text: str) -> str:
     """``symnb.X.tests...`` (a renamed Theano test module or helper) becomes
-    ``symnb_tests.X.tests...``: the ported tests, not symnb, hold it."""
-    return _TEST_MODULE.sub(TESTS_PACKAGE + r"\1", text)
+    ``symnb_tests.X.tests...``: the ported tests, not symnb, hold it. A file that reaches a
+    helper by its dotted name (``theano.tests.unittest_tools.fetch_seed()``, a name that
+    ``import theano`` bound) gets ``import symnb_tests`` after its ``import symnb``: renamed,
+    the helper is in symnb_tests, which nothing else binds."""
+    text = _TEST_MODULE.sub(TESTS_PACKAGE + r"\1", text)
+    if _DOTTED_HELPER.search(text) and "\nimport symnb_tests\n" not in text:
+        text = text.replace("\nimport symnb\n", "\nimport symnb\nimport symnb_tests\n", 1)
+    return text
+
+
+#: A use of ``symnb_tests.<module>`` by its dotted name (not in an import statement).
+_DOTTED_HELPER = re.compile(r"^(?!\s*(?:from|import)\b).*\bsymnb_tests\.\w", re.MULTILINE)
 
 
 def port_theano(theano_tests: Path, dest: Path) -> Path:
