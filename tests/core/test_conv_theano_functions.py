@@ -24,6 +24,10 @@ def _correlate_1d(x, w, pad_left, dilation=1):
     return out
 
 
+def test_the_convolutions_always_run():
+    assert ac.imported_scipy_signal is True  # Theano's flag: symnb's run on XLA, without SciPy
+
+
 def test_gradient_shapes():
     assert ac.get_conv_gradweights_shape((2, 3, 8, 9), (2, 5, 6, 5), "valid", (1, 1)) == (5, 3, 3, 5)
     assert ac.get_conv_gradweights_shape((2, 3, 8, 9), (2, 5, 10, 11), "full", (1, 1)) == (5, 3, 3, 3)

@@ -21,8 +21,12 @@ from symnb.core.tensor.upsampling import (
 )
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
+#: Theano's flag for "SciPy's signal module imported" (its Python convolutions, where no C
+#: compiler was found): symnb's convolutions compile to XLA and need neither, so they always run.
+imported_scipy_signal = True
+
 __all__ = [
-    "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights", "conv3d_grad_wrt_inputs",
+    "imported_scipy_signal", "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights", "conv3d_grad_wrt_inputs",
     "conv3d_grad_wrt_weights", "get_conv_output_shape", "AbstractConv", "AbstractConvGradInputs",
     "AbstractConvGradWeights", "AbstractConv2d", "AbstractConv3d", "AbstractConv2d_gradInputs",
     "AbstractConv3d_gradInputs", "AbstractConv2d_gradWeights", "AbstractConv3d_gradWeights",
