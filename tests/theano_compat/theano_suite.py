@@ -173,18 +173,15 @@ _TEST_MODULE = re.compile(r"\bsymnb((?:\.\w+)*?\.tests)\b")
 
 def rename_test_imports(text: str) -> str:
     """``symnb.X.tests...`` (a renamed Theano test module or helper) becomes
-    ``symnb_tests.X.tests...``: the ported tests, not symnb, hold it. A file that reaches a
-    helper by its dotted name (``theano.tests.unittest_tools.fetch_seed()``, a name that
-    ``import theano`` bound) gets ``import symnb_tests`` after its ``import symnb``: renamed,
-    the helper is in symnb_tests, which nothing else binds."""
+    ``symnb_tests.X.tests...``: the ported tests, not symnb, hold it. A file's ``import
+    symnb`` also binds ``symnb_tests``: Theano's tests reach tests by their dotted names
+    through the name ``import theano`` bound (``theano.tests.unittest_tools.fetch_seed()``,
+    ``eval(self.__class__.__module__ + '.' + name)`` in test_basic's makers), and renamed,
+    those modules are in symnb_tests, which nothing else binds."""
     text = _TEST_MODULE.sub(TESTS_PACKAGE + r"\1", text)
-    if _DOTTED_HELPER.search(text) and "\nimport symnb_tests\n" not in text:
+    if "\nimport symnb_tests\n" not in text:
         text = text.replace("\nimport symnb\n", "\nimport symnb\nimport symnb_tests\n", 1)
     return text
-
-
-#: A use of ``symnb_tests.<module>`` by its dotted name (not in an import statement).
-_DOTTED_HELPER = re.compile(r"^(?!\s*(?:from|import)\b).*\bsymnb_tests\.\w", re.MULTILINE)
 
 
 def port_theano(theano_tests: Path, dest: Path) -> Path:
