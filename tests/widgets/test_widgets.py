@@ -36,7 +36,7 @@ def test_graph_explorer_tree_and_details(graph):
         "          x",
         "      TensorConstant{2.0}", "    b"]
     details = explorer.describe(2)
-    assert details.splitlines()[0] == "y: Elemwise{mul,no_inplace}"
+    assert details.splitlines()[0] == "y: mul"
     assert "created at test_widgets.py:" in details and ": y = T.exp(T.log(x)) * 2" in details
     assert ("  #1 constant 2.0: TensorType(float32, shape=())  float32 () 2.0 mean=2 std=0 min=2 "
             "max=2 NaN=0 inf=0") in details
@@ -81,7 +81,7 @@ def test_graph_explorer_view_gets_the_model_once_and_answers_details(graph):
     assert answer["details_for"] == explorer.id_of(x)
     assert "<b>x</b>" in answer["html"] and "float32 (3,) [1., 2., 3.] mean=2" in answer["html"]
     explorer._on_message(view, {"details": explorer.id_of(y)}, None)
-    assert "Elemwise{mul,no_inplace}" in sent[-1]["html"] and "y = T.exp(T.log(x)) * 2" in sent[-1]["html"]
+    assert ">mul<" in sent[-1]["html"] and "y = T.exp(T.log(x)) * 2" in sent[-1]["html"]
     assert explorer.selected == ""  # asking for details selects nothing in Python
     # The browser's debounced state is what the saved notebook keeps; the Python API's
     # changes go to the view as one command each.
@@ -249,7 +249,7 @@ def test_rewrite_stepper_steps_through_the_history(graph):
     assert stepper.previous() == 0 and stepper.next() == 1 and stepper.next() == 1
     assert stepper.step().name == "fusion"
     # The fused node reads x and b, which stay: the text is cut there on both sides.
-    assert stepper.step().after.splitlines() == ["fused: ge\u00b7abs\u00b7switch\u00b7mul\u00b7add  Composite",
+    assert stepper.step().after.splitlines() == ["fused: ge\u00b7abs\u00b7switch\u00b7mul\u00b7add",
                                                  "  x", "  b"]
 
 

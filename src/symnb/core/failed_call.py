@@ -212,11 +212,13 @@ class CallValues:
         entry = self._computed.get(id(var)) or self._in_loops.get(id(var))
         return entry[1] if entry is not None and entry[0] is var else None
 
-    def iteration_of(self, var: Variable) -> str:
+    def iteration_of(self, var: Variable, name_of: Any = None) -> str:
         """For a variable of a loop body whose value :meth:`value_of` gives, the
         iteration it is of (``"iteration 4 of Scan{rnn}"``), or, for an inner input
         that is its outer feed's value itself (a non-sequence, a shared weight), that
-        it is that value in every iteration; else ``""``."""
+        it is that value in every iteration; else ``""``. ``name_of(loop node)``: how
+        the loops are called (as :func:`describe_loops`)."""
+        name_of = name_of or (lambda holder: holder.op.display_name())
         entry = self._in_loops.get(id(var))
         if entry is None or entry[0] is not var or id(var) in self._computed:
             return ""
@@ -226,10 +228,10 @@ class CallValues:
         outer = feeds.get(id(var))
         known = self._computed.get(id(outer)) if outer is not None else None
         if known is not None and known[1] is entry[1]:  # passed in whole: a non-sequence
-            return f"{label(outer)}'s value, passed to every run of {holder.op.display_name()}"
+            return f"{label(outer)}'s value, passed to every run of {name_of(holder)}"
         if not getattr(holder.op, "loops", False):
-            return f"in {holder.op.display_name()}"
-        return describe_loops(loops) if loops else f"iteration {evaluation} of {holder.op.display_name()}"
+            return f"in {name_of(holder)}"
+        return describe_loops(loops, name_of) if loops else f"iteration {evaluation} of {name_of(holder)}"
 
     def shapes(self) -> dict[Variable, tuple[str, tuple]]:
         """``{variable: (dtype, shape)}`` of every value the replay computed: what a
@@ -253,10 +255,13 @@ def loop_levels(levels: Sequence[tuple[Apply, int]]) -> list[tuple[Apply, int]]:
     return [(holder, n) for holder, n in levels if getattr(holder.op, "loops", False)]
 
 
-def describe_loops(loops: Sequence[tuple[Apply, int]]) -> str:
+def describe_loops(loops: Sequence[tuple[Apply, int]], name_of: Any = None) -> str:
     """``"iteration 3 of Scan{step}"``; nested loops innermost first, every level named:
-    ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``; ``""`` for none."""
-    return ", in ".join(f"iteration {n} of {holder.op.display_name()}" for holder, n in reversed(loops))
+    ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``; ``""`` for none.
+    ``name_of(loop node)``: how the loops are called (default: as messages call ops;
+    graph views pass their ``scan(step)``)."""
+    name_of = name_of or (lambda holder: holder.op.display_name())
+    return ", in ".join(f"iteration {n} of {name_of(holder)}" for holder, n in reversed(loops))
 
 
 def _note(node: Apply, found: NodeValues | None, other: NodeValues | None) -> str:

@@ -20,6 +20,7 @@ import numpy as np
 from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.errors import label
+from symnb.printing.labels import node_name, op_name
 from symnb.printing.html import TEXT_STYLE, array_html, shown_name, table
 from symnb.printing.values import value_stats
 
@@ -49,12 +50,13 @@ def failing_card_html(call: CallValues) -> str:
     failing evaluation, and its outputs: not computed (or, where the replay computed them
     -- a NaN check's verdict on an output --, their values)."""
     node = call.node
-    title = label(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
-    where = call.where or "this call"
-    at = f"at {call.where}" if call.where else "in this call"
+    title = node_name(node, {})
+    spoken = describe_loops(call.loops, op_name)  # the loops as the picture names them
+    where = spoken or "this call"
+    at = f"at {spoken}" if spoken else "in this call"
     head = (f'<div class="symnb-failing-card" style="{TEXT_STYLE};{_CARD}">'
             f'<div style="font-size:14px;margin-bottom:4px"><b style="color:#d93025">Failed: '
-            f"{_e(title)}</b> ({_e(node.op.display_name())}) {_e(at)}</div>")
+            f"{_e(title)}</b> ({_e(op_name(node))}) {_e(at)}</div>")
     parts = [head, _levels_html(call)]
     rows = []
     for var, value in call.input_values():
@@ -94,7 +96,7 @@ def _levels_html(call: CallValues) -> str:
         where = loop.site.short() if loop.site else ""
         inside = "loop" if depth == 0 else f"loop nested {depth} level{'s' if depth > 1 else ''} deep"
         items.append(f'<li class="symnb-loop-level" data-depth="{depth}">{_e(inside)} '
-                     f"<b>{_e(loop.op.display_name())}</b>{_e(' (' + where + ')' if where else '')}: "
+                     f"<b>{_e(op_name(loop))}</b>{_e(' (' + where + ')' if where else '')}: "
                      f"failed in <b>iteration {iteration}</b></li>")
     return f'<ul style="margin:2px 0 2px 1.2em;padding:0">{"".join(items)}</ul>'
 
@@ -117,7 +119,7 @@ def iteration_values_html(call: CallValues, loops: Sequence[tuple[Apply, int]],
                           values: dict[int, tuple[Variable, Any]], variables: Sequence[Variable]) -> str:
     """``variables``' values at the iterations ``loops`` picked (``values``: from
     :func:`symnb.core.loop_values.values_at`), each row saying its iteration."""
-    where = describe_loops(loops)
+    where = describe_loops(loops, op_name)
     failing = _same(loops, call.loops)
     rows = []
     for var in variables:

@@ -16,10 +16,11 @@ from typing import Any, Sequence
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
-from symnb.core.failed_call import CallValues
+from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.node_facts import runs_as
+from symnb.printing.labels import op_name
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
@@ -40,9 +41,10 @@ def _e(text: Any) -> str:
 
 
 def kind_of(var: Variable) -> str:
-    """What computes ``var``: its op (``Elemwise{add,no_inplace}``), or the kind of root."""
+    """What computes ``var``: its op (``add``, :func:`~symnb.printing.labels.op_name`), or
+    the kind of root."""
     if var.owner is not None:
-        return var.owner.op.display_name()
+        return op_name(var.owner)
     if isinstance(var, Constant):
         return "constant"
     if isinstance(var, SharedVariable):
@@ -183,8 +185,9 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
         rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
-    if call is not None and node.obj is call.node and (call.where or call.note):
-        rows.insert(1, ("in this call", _e("; ".join(t for t in (call.where, call.note) if t))))
+    where = describe_loops(call.loops, op_name) if call is not None else ""  # the loops as pictured
+    if call is not None and node.obj is call.node and (where or call.note):
+        rows.insert(1, ("in this call", _e("; ".join(t for t in (where, call.note) if t))))
     parts = [_card_head(node_id, node.label), _card_table(rows)]
     if actions:
         parts.append(_actions(node, groups))
@@ -205,13 +208,14 @@ def _call_value(call: CallValues, var: Variable) -> str:
     (never another iteration's value)."""
     value = call.value_of(var)
     if value is None:
-        at = f" at {call.where}" if call.where else ""
+        where = describe_loops(call.loops, op_name)
+        at = f" at {where}" if where else ""
         if var.owner is call.node:
             return _e(f"not computed: this node failed{at} in this call")
         if any(holder is var.owner for holder, _ in call.levels):  # a loop whose body failed
             return _e(f"not computed: {label(call.node.outputs[0])} inside it failed{at} in this call")
         return _e("not computed in this call (the replay did not reach it)")
-    iteration = call.iteration_of(var)  # a loop body's variable: the iteration shown
+    iteration = call.iteration_of(var, op_name)  # a loop body's variable: the iteration shown
     title = f"{label(var)} in this call" + (f", {iteration}" if iteration else "")
     shown = array_html(value, title)
     return f"<span>{_e(iteration)}:</span> {shown}" if iteration else shown

@@ -19,6 +19,7 @@ def iteration_picker(explorer: Any) -> Any:
     from symnb.core.loop_values import MEASURES
     from symnb.printing.failure_card import loop_body_variables
     from symnb.printing.html import shown_name
+    from symnb.printing.labels import op_name
 
     call = explorer.call_values
     loops = explorer.loops()
@@ -26,7 +27,7 @@ def iteration_picker(explorer: Any) -> Any:
     for level, loop in enumerate(loops):
         count = explorer.iteration_count(level)
         slider = widgets.IntSlider(value=explorer.picked[level], min=0, max=max(count - 1, 0),
-                                   description=f"iteration of {loop.op.display_name()}",
+                                   description=f"iteration of {op_name(loop)}",
                                    style={"description_width": "initial"},
                                    layout=widgets.Layout(width="520px"))
         slider.add_class("symnb-iteration-slider")

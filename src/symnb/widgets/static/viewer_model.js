@@ -187,7 +187,9 @@ SN.typeText = function typeText(ix, edge) {
   const node = ix.nodes.get(edge.src);
   const out = node && node.outs && node.outs[edge.out || 0];
   if (!out) return "";
-  const shape = out.shape == null ? "" : ` (${out.shape.map((d) => (d == null ? "?" : d)).join(", ")})`;
+  // Python's tuple notation, as every other view writes shapes: (3,), (2, 4), ().
+  const dims = out.shape == null ? null : out.shape.map((d) => (d == null ? "?" : d));
+  const shape = dims == null ? "" : ` (${dims.join(", ")}${dims.length === 1 ? "," : ""})`;
   return `${out.dtype || ""}${shape}`;
 };
 
