@@ -111,6 +111,9 @@ SN.colouring = function colouring(ix, name, boxOf, geo) {
   }
   const all = new Map(values);
   for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) all.set(c.id, c.value); });
+  // The scale covers every value the legend may name (SN.extremes: nodes inside closed
+  // groups too), not only the boxes drawn: the "lowest" it names lies on its bar.
+  for (const [id, v] of SN.namedValues(ix, name)) all.set(`node:${id}`, v);
   const scale = SN.colourScale(all);
   if (!scale) return null;
   for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) c.colour = scale.colour(c.value); });

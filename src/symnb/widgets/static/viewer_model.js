@@ -259,14 +259,18 @@ SN.seriesValues = function seriesValues(ix, name, seriesId) {
   return items.map((id, k) => ({ id, label: String((ix.groups.get(id) || {}).label || id), value: values[k] }));
 };
 
+// An overlay's values of the model's nodes and groups, [[id, value]]: what the legend
+// may name, hence what its colour scale covers (SN.colouring).
+SN.namedValues = function namedValues(ix, name) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  return Object.entries((overlay && overlay.values) || {})
+    .filter(([id, v]) => typeof v === "number" && Number.isFinite(v) && (ix.nodes.has(id) || ix.groups.has(id)));
+};
+
 // The nodes with the lowest and the highest value of an overlay (where to look first:
 // the layer whose gradient vanished, the node that overflowed).
 SN.extremes = function extremes(ix, name, count = 3) {
-  const overlay = ix.model.overlays && ix.model.overlays[name];
-  if (!overlay) return { low: [], high: [] };
-  const list = Object.entries(overlay.values || {})
-    .filter(([id, v]) => typeof v === "number" && Number.isFinite(v) && (ix.nodes.has(id) || ix.groups.has(id)))
-    .sort((a, b) => a[1] - b[1]);
+  const list = SN.namedValues(ix, name).sort((a, b) => a[1] - b[1]);
   const named = ([id, value]) => {
     const item = ix.nodes.get(id) || ix.groups.get(id);
     const chain = SN.ancestors(ix, id);
