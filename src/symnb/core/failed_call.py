@@ -22,10 +22,10 @@ import numpy as np
 from symnb.core.graph.error_record import ErrorRecord, LoopLevel, ValueRecord, bad_entries, short_summary
 from symnb.core.graph.errors import input_records, label
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node, stepping
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph import Apply, Constant, Variable, toposort
 
 __all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary", "loop_levels",
-           "describe_loops"]
+           "describe_loops", "keep_inner", "build_values", "failure_values"]
 
 #: ``stop(evaluation) -> bool``: is this evaluation (a :class:`NodeValues`) the one sought?
 Stop = Callable[["NodeValues"], bool]
@@ -150,6 +150,9 @@ class CallValues:
         ``in_loops``: ``{id(variable): (variable, value, (evaluation, holder))}``, the
         values of inner graphs' variables, each of the last evaluation the replay ran."""
         self.arguments = arguments
+        #: What the values were computed from, as the views say it: a call's arguments,
+        #: or, for a graph that failed while it was built, its test values.
+        self.values_from = "this call's arguments"
         self.function: Any = None
         #: ``(nodes in execution order, the program's inputs)``: what replays the call
         #: again (another iteration's values, :mod:`symnb.core.loop_values`); None when
@@ -262,6 +265,78 @@ def describe_loops(loops: Sequence[tuple[Apply, int]], name_of: Any = None) -> s
     graph views pass their ``scan(step)``)."""
     name_of = name_of or (lambda holder: holder.op.display_name())
     return ", in ".join(f"iteration {n} of {name_of(holder)}" for holder, n in reversed(loops))
+
+
+def keep_inner(kept: dict[int, tuple], seen: NodeValues) -> None:
+    """Keep the values an evaluation inside an inner graph read and made, with its
+    evaluation (the iteration, in a loop body): later evaluations replace earlier ones."""
+    where = (seen.evaluation, seen.holder, seen.levels)  # levels: every loop around it
+    for var, value in zip(seen.node.inputs, seen.inputs):
+        kept[id(var)] = (var, value, where)
+    for var, value in zip(seen.node.outputs, seen.outputs or ()):
+        kept[id(var)] = (var, value, where)
+
+
+def build_values(holder: Apply, failing: Apply) -> CallValues | None:
+    """The values of a loop that failed while its graph was built (its test values
+    computed): ``holder``'s graph replayed in NumPy on its roots' test values, up to the
+    evaluation of ``failing`` (a node of its body, at any depth) that raised -- what a
+    failed call's :class:`CallValues` holds, so that the views show a build-time loop
+    failure as they show a call's: the failing node in the open body, the failing
+    iteration's inputs, any other iteration on demand. None when a root has no test
+    value (nothing to replay from)."""
+    nodes = toposort(holder.outputs)
+    roots = list({id(v): v for n in nodes for v in n.inputs if v.owner is None}.values())
+    arguments = []
+    for var in roots:
+        value = var.data if isinstance(var, Constant) else var._test_value
+        if value is None and hasattr(var, "get_value"):
+            value = var.get_value(borrow=True)
+        if value is None:
+            return None
+        arguments.append((label(var), np.asarray(value)))
+    env = {id(v): np.array(value, copy=True) for v, (_, value) in zip(roots, arguments)}
+    in_loops: dict[int, tuple] = {}
+    last: list[NodeValues] = []
+
+    def stop(seen: NodeValues) -> bool:
+        if seen.holder is not None:
+            keep_inner(in_loops, seen)
+        if seen.node is failing:
+            last[:] = [seen]
+        return seen.node is failing and seen.error is not None
+
+    found, other = replay(nodes, env, stop)
+    computed = {id(v): (v, env[id(v)]) for n in nodes for v in n.outputs if id(v) in env}
+    computed.update((id(v), (v, env[id(v)])) for v in roots if id(v) in env)
+    values = CallValues(arguments, failing, found, other, last[0] if last else None, computed, in_loops)
+    values.values_from = "the test values"
+    values.program = (nodes, roots)  # replayed again for another iteration
+    return values
+
+
+def failure_values(error: BaseException) -> CallValues | None:
+    """The values a view of ``error`` shows: a failed call's (``err.call_values``); for
+    an error raised in a loop body while the graph was built (``err.node`` the loop,
+    ``err.original.node`` the body's node that failed), the loop replayed on the test
+    values (:func:`build_values`), computed once and kept on the error (not as
+    ``call_values``: its message and HTML stay a build error's); else None."""
+    values = getattr(error, "call_values", None)
+    if values is not None:
+        return values
+    if "_build_values" in vars(error):
+        return error._build_values
+    holder = getattr(error, "node", None)
+    inner = getattr(getattr(error, "original", None), "node", None)
+    values = None
+    if isinstance(holder, Apply) and isinstance(inner, Apply) and inner is not holder and holder.op.inner_graphs:
+        try:
+            values = build_values(holder, inner)
+        except Exception:  # noqa: BLE001 -- the view falls back to the error alone
+            values = None
+        values = values if values is not None and values.inputs is not None else None
+    error._build_values = values
+    return values
 
 
 def _note(node: Apply, found: NodeValues | None, other: NodeValues | None) -> str:

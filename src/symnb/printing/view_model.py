@@ -24,6 +24,7 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
+from symnb.core.failed_call import failure_values
 from symnb.core.loop_values import values_through
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, cut_text, graph_parts, value_text
@@ -69,8 +70,10 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
         if not isinstance(node, Apply):
             raise TypeError(f"view_model: the {type(obj).__name__} names no node (only symnb's "
                             "build and run errors carry .node)")
-        call_values = getattr(obj, "call_values", None)
+        call_values = failure_values(obj)
         function = getattr(call_values, "function", None)
+        if function is None and call_values is not None and call_values.node is not node:
+            highlight = highlight + [call_values.node]  # built in a loop body: marked in its open body
         if function is not None and node not in function.nodes:
             # A node of a fused chain or a loop body: its holder in the function's graph.
             holder = next((n for n in function.nodes if _holds(n, node)), None)

@@ -6,6 +6,7 @@ ipywidgets: nothing of its own runs in the browser)."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 __all__ = ["iteration_picker"]
@@ -58,8 +59,8 @@ def iteration_picker(explorer: Any) -> Any:
         slider.observe(lambda _change, i=level: redraw(i), "value")
     variable.observe(lambda _change: redraw(), "value")
     measure.observe(lambda _change: redraw(), "value")
-    title = widgets.HTML("<b>Any iteration of the loop</b> (values replayed in NumPy from this call's "
-                         "arguments when picked)")
+    title = widgets.HTML(f"<b>Any iteration of the loop</b> (values replayed in NumPy from "
+                         f"{html.escape(call.values_from)} when picked)")
     box = widgets.VBox([title, *sliders, widgets.HBox([variable, measure]), shown])
     box.add_class("symnb-iteration-picker")
     return box
