@@ -372,7 +372,7 @@ def test_profile_views_are_compact_agree_and_save_what_was_refreshed(lab, browse
     shot(page, footer, "15_symgraph_profile_tables_opened")
 
     # ProfileView: Refresh measures again; its numbers and the graph's are the same.
-    view = page.get_by_role("button", name="Refresh").locator("xpath=..")
+    view = page.get_by_role("button", name="Refresh").locator("xpath=../..")  # VBox > HBox > button
     before = view.locator(".symnb-profile pre").inner_text()
     view.get_by_role("button", name="Refresh").click()
     deadline = time.monotonic() + 60

@@ -221,7 +221,8 @@ def test_profile_view_rows_and_table(graph):
     assert by_index[1].op == "Sum{axis=(0,)}"
     assert by_index[1].node == "Sum{axis=(0,)}(Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)})"
     assert by_index[1].line.endswith(": z = (y + b).sum()")
-    refresh, table, _marker, order = view.widget.children
+    buttons, table, _marker, order = view.widget.children
+    refresh, trace = buttons.children
     assert table.value.index("By line") < table.value.index("By node")  # the line view first
     assert "z = (y + b).sum()" in table.value.split("By node")[0] and "width:" in table.value
     order.value = "op"  # Composite sorts before Sum
@@ -231,6 +232,14 @@ def test_profile_view_rows_and_table(graph):
     assert "z = (y + b).sum()" in table.value and "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}(x, b)" in table.value
     refresh.click()
     assert "Sum{axis=(0,)}" in table.value
+    # One call in time, in the view: the button traces it; the table shows its picture,
+    # one bar per XLA operation the trace recorded (f.profile.timeline()'s own).
+    assert "symnb-timeline" not in table.value and "press <b>timeline</b>" in table.value
+    trace.click()
+    operations = view.traced.operations()
+    assert not view.traced.reason and operations
+    assert table.value.count('data-kind="xla"') == len(operations) and "Timeline of" in table.value
+    assert view.snapshot_body().count('data-kind="xla"') == len(operations)  # saved with the notebook
 
 
 def test_rewrite_stepper_steps_through_the_history(graph):

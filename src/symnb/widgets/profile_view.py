@@ -1,6 +1,7 @@
 """``ProfileView``: a compiled function's profile: a short overview (time per call,
 compile time, the costliest lines), then, one click away, tables with bars by the
-user's lines and by node; the rows sort by time, line or op (``sort``).
+user's lines and by node; the rows sort by time, line or op (``sort``); and one call
+in time (its timeline: the ``timeline`` button, or ``view.timeline()``).
 
 It reads the function's kept measurement (``f.profile.report()``), the one
 ``f.profile.summary()`` prints and the time-coloured graph shades by: the same
@@ -49,8 +50,9 @@ class ProfileView(WidgetView):
     one row (its members listed, with no time of their own); the time outside the
     program is a row too, so the shares add up to 100%. The times are
     ``f.profile.report()``'s, the numbers ``f.profile.summary()`` prints; ``refresh()``
-    measures again (for every view). ``graph()`` draws the same times, ``timeline()``
-    one call in time."""
+    measures again (for every view). ``graph()`` draws the same times; ``timeline()``
+    (the view's ``timeline`` button) traces one call and shows it in the view, under
+    the tables (kept in the saved notebook)."""
 
     SORTS = ("time", "line", "op")
 
@@ -64,6 +66,8 @@ class ProfileView(WidgetView):
         self.line_rows: list[Any] = []  # the Lines table's rows (render.Row), costliest first
         self.sort = "time"
         self._overviews: dict[str, str] = {}
+        #: The last traced call (:meth:`timeline`), shown under the tables; None until asked.
+        self.traced: Any = None
         self._load(self.function.profile.report())
 
     # -- model ----------------------------------------------------------------------
@@ -111,8 +115,13 @@ class ProfileView(WidgetView):
         return GraphExplorer(self.function, times=times, time_total=times.call_seconds)
 
     def timeline(self) -> Any:
-        """One call on the last call's arguments, traced (``f.profile.timeline()``)."""
-        return self.function.profile.timeline()
+        """One call on the last call's arguments, traced (``f.profile.timeline()``), and
+        shown in this view under the tables (the saved snapshot follows); returns it."""
+        self.traced = self.function.profile.timeline()
+        if getattr(self, "table", None) is not None:  # the live view: drawn now
+            self.table.value = self.table_html()
+        self.snapshot_changed()
+        return self.traced
 
     def sorted_rows(self) -> list[ProfileRow]:
         """The node rows in the order ``self.sort`` asks."""
@@ -163,7 +172,15 @@ class ProfileView(WidgetView):
         return (f'<div class="symnb-profile">{pre(self.overview, wrap=True)}'
                 f'<details class="symnb-profile-tables"{" open" if open_tables else ""}>'
                 f'<summary style="{TEXT_STYLE};cursor:pointer">Tables by line and by node '
-                f"({len(self.line_rows)} lines, {len(self.rows)} rows)</summary>{tables}</details></div>")
+                f"({len(self.line_rows)} lines, {len(self.rows)} rows)</summary>{tables}</details>"
+                f"{self._timeline_html()}</div>")
+
+    def _timeline_html(self) -> str:
+        """The traced call's picture, else how to get one."""
+        if self.traced is None:
+            return (f'<p class="symnb-profile-no-timeline" style="{TEXT_STYLE}">Timeline of one call: '
+                    "press <b>timeline</b> (or <code>view.timeline()</code>) to trace one</p>")
+        return f'<div style="{TEXT_STYLE}">{self.traced._repr_html_()}</div>'  # the tables' font
 
     def snapshot_body(self) -> str:
         return self.table_html()
@@ -177,7 +194,9 @@ class ProfileView(WidgetView):
         button.on_click(lambda _: self._on_refresh())
         order = w.Dropdown(options=self.SORTS, value=self.sort, description="sort by")
         order.observe(lambda change: self._on_sort(change["new"]), names="value")
-        return w.VBox([button, self.table, live_marker(self.snapshot_key), order])
+        trace = w.Button(description="timeline", tooltip="trace one call on the last call's arguments")
+        trace.on_click(lambda _: self.timeline())
+        return w.VBox([w.HBox([button, trace]), self.table, live_marker(self.snapshot_key), order])
 
     def _on_refresh(self) -> None:
         self.refresh()
