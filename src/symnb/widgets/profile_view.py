@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import TEXT_STYLE, pre, table
+from symnb.printing.labels import node_name, op_name, rewrite_origins
 from symnb.widgets._view import WidgetView, live_marker
 from symnb.core.graph.traceback_filter import api_boundary
 
@@ -25,8 +26,8 @@ class ProfileRow(NamedTuple):
     percent: float  # of the real call, as in f.profile.summary()'s Apply table
     seconds: float  # per call
     index: int  # position in the execution order (f.nodes); -1: a row that is no node
-    node: str   # the node, as its op applied to its inputs; else what the row is
-    op: str
+    node: str   # the node in the user's words (its name, source text or role); else what the row is
+    op: str     # its op's public name (``labels.op_name``)
     line: str   # where the user built it
     fused_in: tuple = ()  # XLA operations that fused this node's work with others'
     members: tuple = ()   # a fused operation's row: its nodes' indices
@@ -87,15 +88,18 @@ class ProfileView(WidgetView):
             self.rows, self.line_rows = [], []
             return
         nodes = self.function.nodes
-        self.rows = [self._row(r, nodes) for r in apply_rows(profile, report)]
+        origins = rewrite_origins(self.function, list(nodes))
+        self.rows = [self._row(r, nodes, origins) for r in apply_rows(profile, report)]
         self.line_rows = line_rows(profile, report)
 
     @staticmethod
-    def _row(r: Any, nodes: Any) -> ProfileRow:
+    def _row(r: Any, nodes: Any, origins: dict[int, str]) -> ProfileRow:
         if r.index < 0:
             return ProfileRow(r.percent, r.seconds, -1, r.key, "", "", (), r.members)
         node = nodes[r.index]
-        return ProfileRow(r.percent, r.seconds, r.index, repr(node), node.op.display_name(),
+        # Named as the graph views name it: ``loss``, ``fused: mul·add``, not Theano's
+        # ``Sum{axis=(0,)}(Composite{...})`` (f.profile.summary() keeps that).
+        return ProfileRow(r.percent, r.seconds, r.index, node_name(node, origins), op_name(node),
                           creation_text(node.outputs[0]), r.fused_in)
 
     @property
