@@ -173,14 +173,14 @@ def test_the_live_failure_view_in_jupyterlab(lab, browser):
     picker = page.locator(".symnb-iteration-picker").first
     picker.wait_for(timeout=60_000)
     values = picker.locator(".symnb-iteration-values-live")
-    assert "Values at iteration 3 of Scan{step}" in values.inner_text()
+    assert "Values at iteration 3 of scan(step)" in values.inner_text()
     slider = picker.locator(".symnb-iteration-slider .slider-container, .symnb-iteration-slider .widget-readout").last
     slider.click()  # the readout takes a typed iteration
     page.keyboard.press("Control+A")
     page.keyboard.type("1")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('.symnb-iteration-values-live').innerText"
-                           ".includes('Values at iteration 1 of Scan{step}')", timeout=60_000)
+                           ".includes('Values at iteration 1 of scan(step)')", timeout=60_000)
     assert "i_t = 1" in values.inner_text()
     lab_shot(page, picker, "17_failure_view_iteration_picker")
     page.close()
