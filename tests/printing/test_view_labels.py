@@ -132,3 +132,10 @@ def test_a_vectors_shape_is_written_as_a_python_tuple():
     picture = GraphPicture(obj)
     idx_edges = [e for e in picture.edges if e.variables and e.variables[0].name == "idx"]
     assert idx_edges and all(e.label.endswith("int32 (2,)") for e in idx_edges)
+
+
+def test_a_graph_of_an_unnamed_variable_is_titled_in_the_users_words():
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    t = T.iscalar("t", test_value=1)
+    assert view_model(x[t])["title"] == "x[t]"
+    assert view_model(T.exp(x) * 2)["title"] == "T.exp(x) * 2"  # its source text

@@ -385,7 +385,7 @@ def _title(obj: Any, order: list[Apply]) -> str:
     if isinstance(name, str) and name:
         return name
     if isinstance(obj, Variable):
-        return variable_label(obj)
+        return words_of(obj)  # ``x[t]``, not ``Subtensor{?}``
     return f"graph of {len(order)} nodes"
 
 
