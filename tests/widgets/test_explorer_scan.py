@@ -84,7 +84,7 @@ def test_an_error_in_a_step_opens_the_functions_graph_at_it_inside_its_scan(erro
     assert explorer.picture.find(explorer.selected).obj is error_in_step.node  # opened at it
     assert explorer.id_of(error_in_step.node) == explorer.selected
     assert len(explorer.node_ids()) > 3 and explorer.expanded == [scan_id]
-    assert "iteration 0 of Scan{rnn}" in explorer.header  # the failing iteration named
+    assert "iteration 0 of scan(rnn)" in explorer.header  # the failing iteration named
     details = explorer.details_html()
     assert value_stats(X[0]) in details  # x_t of iteration 0, this call's value
     assert "iteration 0 of scan(rnn)" in details

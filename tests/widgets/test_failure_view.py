@@ -73,6 +73,8 @@ def test_the_failing_nodes_card_shows_that_iterations_inputs_and_no_other_value(
         assert "iteration 2" not in _text(page)
     assert f"not computed: this node failed at iteration {FAILING} of scan(step)" in _text(details)
     assert "i_t (reads idx[t])" in _text(details)  # the step's parameter, as the user wrote it
+    # The line above the picture names the loop and the node as the picture does.
+    assert f"Failed at iteration {FAILING} of scan(step) of this call (E[i_t] in the loop body)" in _text(explorer.header)
 
 
 def test_picked_iterations_show_numpys_values(scan_error):
