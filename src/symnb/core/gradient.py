@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from symnb.core.graph.errors import SymnbError, describe_given, label
+from symnb.core.graph.errors import SymnbError, describe_given, label, operand_label
 from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.core.gradient_stable import stabilized_seeds
 from symnb.core.gradient_types import disconnected_type, is_disconnected, is_null
@@ -211,7 +211,8 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
     for node in reversed(nodes):
         if id(node) not in relevant:
             continue
-        with gradient_of(node.op.display_name(), node.site):  # "grad of tanh" nodes
+        # "grad of tanh", "grad of x[idx]" nodes: the forward op in the user's words
+        with gradient_of(node.op.words(node, operand_label), node.site):
             output_grads = [_total(contributions.get(id(o))) for o in node.outputs]
             if all(g is None for g in output_grads):
                 continue

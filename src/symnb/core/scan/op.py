@@ -102,6 +102,10 @@ class Scan(Op):
             notes[-1] = "until"
         return notes
 
+    def public_name(self) -> str:
+        """``scan(step)``: the loop over the user's step function."""
+        return f"scan({self.info.name})"
+
     def display_name(self) -> str:
         kind = ",until" if self.info.as_while else ""
         return f"Scan{{{self.info.name}{kind}}}"
