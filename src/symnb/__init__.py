@@ -35,6 +35,7 @@ from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as j
 from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb import scan_module  # noqa: F401  (import theano binds theano.scan_module)
 from symnb.printing import pp
+from symnb.misc.safe_asarray import _asarray  # theano._asarray (Theano's __init__ bound it)
 from symnb.updates import OrderedUpdates  # theano.OrderedUpdates (theano.updates)
 from symnb.core.absent import module_getattr
 from symnb.core.graph.traceback_filter import entry_points as _entry_points

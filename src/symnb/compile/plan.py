@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from symnb.compile.container import Container
 from symnb.compile.construction import (
     apply_givens, check_inputs_listed, check_missing, check_unused, cut_at_inputs, givens_pairs,
     to_storage_owners, update_items, update_pairs,
@@ -136,7 +137,11 @@ def _checked_defaults(inputs: list[Variable], defaults: list[Any],
             checked.append(default)
             continue
         try:
-            checked.append(check(default))
+            if isinstance(default, Container):  # read at each call: checked then too
+                check(default.value)
+                checked.append(default)
+            else:
+                checked.append(check(default))
         except (TypeError, ValueError) as error:
             raise type(error)(f"sn.In({label(var)!r}, value=...): the default value does not "
                               f"fit the input: {error}") from None

@@ -143,6 +143,16 @@ class SharedVariable(_TensorOperators, Variable):
             f"{array.dtype}, and casting it to {dtype} could lose precision. Cast it yourself "
             f"(value.astype('{dtype}')), or make the shared variable with allow_downcast=True.")
 
+    @property
+    def container(self) -> Any:
+        """Theano's ``shared_var.container``: a live view of the stored value
+        (``container.storage[0]``, ``container.value``; setting it is ``set_value``),
+        the same object for every read; ``In(x, value=s.container)`` makes a function's
+        default read it (see :mod:`symnb.compile.container`)."""
+        from symnb.compile.container import shared_container  # compile builds on core
+
+        return shared_container(self)
+
     @api_boundary  # the user calls it: errors show the user's line
     def clone(self) -> "SharedVariable":
         """A memory-aliased copy (Theano's ``SharedVariable.clone``, which shares the
