@@ -62,6 +62,8 @@ class In:
                  shared: bool = False) -> None:
         if not isinstance(variable, Variable):
             raise TypeError(f"In: expected a symbolic variable, got {type(variable).__name__}")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"In({label(variable)!r}): name must be a string, got {name!r}")
         if value is None:  # Theano's In: value=None is no default (a passed None is a value)
             value = NO_DEFAULT
         if update is not None and value is NO_DEFAULT:

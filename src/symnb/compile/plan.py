@@ -16,8 +16,8 @@ from typing import Any, Callable, Mapping
 
 from symnb.compile.container import Container
 from symnb.compile.construction import (
-    apply_givens, check_inputs_listed, check_missing, check_unused, cut_at_inputs, givens_pairs,
-    to_storage_owners, update_items, update_pairs,
+    apply_givens, check_givens_keys, check_inputs_listed, check_missing, check_unused,
+    cut_at_inputs, givens_pairs, to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.inputs import make_checker, strict_checker
 from symnb.compile.io import NO_DEFAULT, InputSpec
@@ -90,6 +90,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     # Every walk stops at the inputs: the function is the graph between them and the
     # outputs, so a draw above an input is no part of it (its stream does not advance).
     givens = givens_pairs(givens)
+    check_givens_keys(givens, inputs)
     explicit = update_pairs(update_items(updates))
     # The default updates are those of the shared variables the graph as compiled reads
     # (givens applied, cut at the inputs, ifelse branches' copies included).
@@ -101,8 +102,9 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     inputs, replaced = cut_at_inputs(inputs, replaced)
 
     roots = graph_inputs(replaced, blockers=inputs)
-    check_missing(roots, inputs, replaced)
+    # Theano's order: an unused input is reported before a missing one.
     check_unused(inputs, roots, on_unused_input)
+    check_missing(roots, inputs, replaced)
     read_only = [v for v in roots if isinstance(v, SharedVariable)
                  and v not in inputs and not any(v is s for s in updated)]
     n = len(user_outputs)

@@ -1,0 +1,59 @@
+"""Theano 1.0's refusals when a function is made (its compile/tests' expectations), and
+``del shared.default_update``."""
+
+import numpy as np
+import pytest
+
+import symnb
+import symnb.tensor as T
+from symnb import In, function
+from symnb.compile import MissingInputError, UnusedInputError
+
+
+def test_an_input_listed_twice_is_an_unused_input():
+    x = T.lscalar("x")
+    with pytest.raises(UnusedInputError, match="listed twice, at indices 0 and 1"):
+        function([x, x, x], x)
+
+
+def test_a_shared_variable_is_no_explicit_input():
+    w = symnb.shared(np.ones((2, 2)), name="w")
+    with pytest.raises(TypeError, match=r"Cannot use a shared variable \(w\) as explicit input"):
+        function([w], (w * w).sum())
+
+
+def test_givens_cannot_replace_an_input():
+    x = T.scalar("x")
+    with pytest.raises(RuntimeError, match="is an input to your function"):
+        function([x], x * 2, givens={x: x + 1})
+    y = T.scalar("y")  # the advice works
+    f = function([y], x * 2, givens={x: y + 1})
+    assert f(2.0) == pytest.approx(6.0)
+
+
+def test_an_unused_input_is_reported_before_a_missing_one():
+    x, s = T.scalars("xs")
+    with pytest.raises(UnusedInputError):
+        function([s], [x])
+    with pytest.raises(MissingInputError):
+        function([s], [x], on_unused_input="ignore")
+
+
+def test_input_names_are_strings():
+    a = T.scalar()
+    with pytest.raises(TypeError, match="name must be a string"):
+        In(a, name=[])
+
+
+def test_deleting_a_default_update_removes_it():
+    x = symnb.shared(0)
+    x.default_update = x + 1
+    f = function([], x)
+    f()
+    assert x.get_value() == 1
+    del x.default_update
+    assert x.default_update is None
+    f()  # compiled with the update: keeps it
+    assert x.get_value() == 2
+    function([], x)()
+    assert x.get_value() == 2
