@@ -57,3 +57,17 @@ def test_deleting_a_default_update_removes_it():
     assert x.get_value() == 2
     function([], x)()
     assert x.get_value() == 2
+
+
+def test_no_default_updates_is_a_bool_or_a_list_of_shared_variables():
+    x = symnb.shared(0)
+    x.default_update = x + 2
+    for bad in (x, "canard", ["x"]):
+        with pytest.raises(TypeError, match="no_default_updates"):
+            function([], x, no_default_updates=bad)
+    function([], x, no_default_updates=[x])()
+    assert x.get_value() == 0
+    function([], x, no_default_updates=(x,))()
+    assert x.get_value() == 0
+    function([], x)()
+    assert x.get_value() == 2

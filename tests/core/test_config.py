@@ -94,3 +94,15 @@ def test_theano_linker_and_optimizer_flags_are_accepted_with_theano_choices():
     assert symnb.config.on_opt_error == "warn"
     with pytest.raises(ConfigError, match="linker"):
         symnb.config.linker = "gcc"
+
+
+def test_configdefaults_bit_widths_are_the_platforms():
+    import struct
+
+    import numpy as np
+
+    import symnb
+
+    assert symnb.configdefaults.python_int_bitwidth() == np.dtype(np.intc).itemsize * 8 * (
+        struct.calcsize("l") // np.dtype(np.intc).itemsize)
+    assert symnb.configdefaults.local_bitwidth() == np.dtype(np.intp).itemsize * 8

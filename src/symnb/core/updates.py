@@ -26,17 +26,17 @@ def excluded_from_default_updates(no_default_updates: Any) -> Any:
     or a collection of shared variables whose default updates are left out."""
     if no_default_updates is True or no_default_updates is False or no_default_updates is None:
         return bool(no_default_updates)
-    try:
-        items = list(no_default_updates)
-    except TypeError:
+    # A collection, never a lone variable or a string (whose letters Python would iterate).
+    if not isinstance(no_default_updates, (list, tuple, set, frozenset)):
         raise TypeError(f"no_default_updates must be a bool or a list of shared variables, "
-                        f"got {type(no_default_updates).__name__}") from None
+                        f"got {type(no_default_updates).__name__}")
+    items = list(no_default_updates)
     from symnb.core.tensor.shared import SharedVariable
 
     for item in items:
         if not isinstance(item, SharedVariable):
-            raise TypeError(f"no_default_updates lists {label(item)!r}, which is not a shared "
-                            f"variable")
+            shown = label(item) if isinstance(item, Variable) else repr(item)
+            raise TypeError(f"no_default_updates lists {shown}, which is not a shared variable")
     return items
 
 
