@@ -27,6 +27,7 @@ from symnb.core.tensor.variable import _TensorOperators
 from symnb.core.graph.test_value import coerce_test_value
 from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.graph.type import TensorType
+from symnb.core.tensor.container import shared_container
 
 __all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs",
            "serial_mark", "storage_owner"]
@@ -161,10 +162,8 @@ class SharedVariable(_TensorOperators, Variable):
         """Theano's ``shared_var.container``: a live view of the stored value
         (``container.storage[0]``, ``container.value``; setting it is ``set_value``),
         the same object for every read; ``In(x, value=s.container)`` makes a function's
-        default read it (see :mod:`symnb.compile.container`)."""
-        from symnb.compile.container import shared_container  # compile builds on core
-
-        return shared_container(self)
+        default read it (see :mod:`symnb.core.tensor.container`)."""
+        return shared_container(storage_owner(self))
 
     @api_boundary  # the user calls it: errors show the user's line
     def clone(self) -> "SharedVariable":
