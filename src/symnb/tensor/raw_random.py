@@ -15,7 +15,7 @@ functions call with the state given instead of a stream of their own.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -56,24 +56,51 @@ class _OneDraw(RandomStreams):
         return draw
 
 
-def _from_state(name: str) -> Callable[..., tuple[Variable, Variable]]:
-    method = getattr(RandomStreams, name)
-
-    def draw(random_state: Any, *args: Any, **kwargs: Any) -> tuple[Variable, Variable]:
-        drawer = _OneDraw(random_state)
-        sample = getattr(drawer, name)(*args, **kwargs)
-        return drawer.next_state, sample
-
-    draw.__name__ = draw.__qualname__ = name
-    draw.__doc__ = (f"``(new_state, draw)``: :meth:`RandomStreams.{name}` drawn from "
-                    f"``random_state``.\n\n{method.__doc__ or ''}")
-    return draw
+def _draw(random_state: Any, method: str, *args: Any) -> tuple[Variable, Variable]:
+    drawer = _OneDraw(random_state)
+    sample = getattr(drawer, method)(*args)
+    return drawer.next_state, sample
 
 
-uniform = _from_state("uniform")
-normal = _from_state("normal")
-binomial = _from_state("binomial")
-random_integers = _from_state("random_integers")
-choice = _from_state("choice")
-permutation = _from_state("permutation")
-multinomial = _from_state("multinomial")
+def uniform(random_state: Any, size: Any = None, low: Any = 0.0, high: Any = 1.0,
+            ndim: int | None = None, dtype: str | None = None) -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: uniform on ``[low, high)`` (:meth:`RandomStreams.uniform`)."""
+    return _draw(random_state, "uniform", size, low, high, ndim, dtype)
+
+
+def normal(random_state: Any, size: Any = None, avg: Any = 0.0, std: Any = 1.0,
+           ndim: int | None = None, dtype: str | None = None) -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: normal of mean ``avg`` and standard deviation ``std``."""
+    return _draw(random_state, "normal", size, avg, std, ndim, dtype)
+
+
+def binomial(random_state: Any, size: Any = None, n: int = 1, p: Any = 0.5,
+             ndim: int | None = None, dtype: str = "int64",
+             prob: Any = None) -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: successes in ``n`` trials of probability ``p`` (``prob``:
+    Theano's old name of ``p``)."""
+    return _draw(random_state, "binomial", size, n, p, ndim, dtype, prob)
+
+
+def random_integers(random_state: Any, size: Any = None, low: Any = 0, high: Any = 1,
+                    ndim: int | None = None, dtype: str = "int64") -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: integers in ``[low, high]``, both included."""
+    return _draw(random_state, "random_integers", size, low, high, ndim, dtype)
+
+
+def choice(random_state: Any, size: Any = None, a: Any = 2, replace: bool = True, p: Any = None,
+           ndim: int | None = None, dtype: str = "int64") -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: draws from ``range(a)`` or the entries of the vector ``a``."""
+    return _draw(random_state, "choice", size, a, replace, p, ndim, dtype)
+
+
+def permutation(random_state: Any, size: Any = None, n: Any = 1, ndim: int | None = None,
+                dtype: str = "int64") -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: permutations of ``range(n)``, shape ``size + (n,)``."""
+    return _draw(random_state, "permutation", size, n, ndim, dtype)
+
+
+def multinomial(random_state: Any, size: Any = None, n: int = 1, pvals: Any = (0.5, 0.5),
+                ndim: int | None = None, dtype: str = "int64") -> tuple[Variable, Variable]:
+    """``(new_state, draw)``: counts of ``n`` draws among the categories of ``pvals``."""
+    return _draw(random_state, "multinomial", size, n, pvals, ndim, dtype)
