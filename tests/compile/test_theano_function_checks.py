@@ -71,3 +71,17 @@ def test_no_default_updates_is_a_bool_or_a_list_of_shared_variables():
     assert x.get_value() == 0
     function([], x)()
     assert x.get_value() == 2
+
+
+def test_allow_input_downcast_false_refuses_a_python_float_that_does_not_fit():
+    a, b = T.fscalar("a"), T.fvector("b")
+    expected = np.float32(0.1) + np.float32(0.0)
+    with symnb.config.change_flags(floatX="float32"):
+        default = function([a, b], a + b)  # None: Theano rounds a float for a floatX input
+        np.testing.assert_array_equal(default(0.1, [0]), [expected])
+        refusing = function([a, b], a + b, allow_input_downcast=False)
+        np.testing.assert_array_equal(refusing(0.5, [0]), [0.5])  # fits exactly
+        with pytest.raises(TypeError, match="does not fit float32 exactly"):
+            refusing(0.1, [0])
+        rounding = function([a, b], a + b, allow_input_downcast=True)
+        np.testing.assert_allclose(rounding(0, [0.1]), [np.float32(0.1)])

@@ -112,7 +112,7 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     with collector_paused():
         plan = plan_function(spec, unwrap_outputs(outputs), spec.merged_updates(updates),
                              spec.merged_givens(givens), name=name,
-                             allow_input_downcast=bool(allow_input_downcast),
+                             allow_input_downcast=allow_input_downcast,
                              on_unused_input=on_unused_input,
                              no_default_updates=no_default_updates, construction=construction)
         try:

@@ -59,7 +59,9 @@ class FunctionPlan:
     checkers: tuple[Callable[[Any], Any], ...]
     #: ``(variable, shared state)`` of each input with an update (``sn.In(update=...)``).
     state_inputs: tuple[tuple[Variable, SharedVariable], ...]
-    allow_input_downcast: bool
+    #: Theano's three values: True, False, or None (the default: a Python float for a
+    #: floatX input is rounded; False refuses one that does not fit exactly).
+    allow_input_downcast: bool | None
     #: ``sn.function``'s arguments, read-only (``copy()`` and pickling rebuild from them).
     construction: Mapping[str, Any]
 
@@ -78,7 +80,7 @@ class FunctionPlan:
 
 
 def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
-                  name: str | None, allow_input_downcast: bool, on_unused_input: str,
+                  name: str | None, allow_input_downcast: bool | None, on_unused_input: str,
                   no_default_updates: Any, construction: dict[str, Any]) -> FunctionPlan:
     """The plan of ``sn.function(spec's inputs, outputs, updates, givens, ...)``;
     ``outputs``/``updates``/``givens`` already carry ``spec``'s ``Out``s and state."""
@@ -120,7 +122,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
 
 
 def _checker(var: Variable, spec: InputSpec, position: int,
-             allow_input_downcast: bool) -> Callable[[Any], Any]:
+             allow_input_downcast: bool | None) -> Callable[[Any], Any]:
     """Input ``position``'s check: the function's conversion rule, or its own
     (``sn.In(allow_downcast=...)``), refusing other dtypes when ``sn.In(strict=True)``."""
     own = spec.allow_downcast[position]
