@@ -19,7 +19,7 @@ from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_pairs",
            "update_pairs", "apply_givens", "check_givens_keys", "to_storage_owners",
-           "check_inputs_listed", "check_missing", "check_unused"]
+           "check_inputs_listed", "check_missing", "check_no_null", "check_unused"]
 
 
 class MissingInputError(SymnbError, ValueError):
@@ -160,14 +160,21 @@ def check_givens_keys(givens: list[tuple[Variable, Variable]], inputs: list[Vari
                 f"sn.function([x], sn.clone(f(x), replace={{x: g(x)}})).")
 
 
+def check_no_null(roots: list[Variable]) -> None:
+    """A null gradient (``grad(..., null_gradients='return')``'s) has no value to compute:
+    refused first, whatever else the inputs lack or leave unused."""
+    for var in roots:
+        if isinstance(var.type, NullType):
+            raise TypeError(f"the outputs depend on a null gradient, which has no value: "
+                            f"{var.type.why_null}")
+
+
 def check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:
+    check_no_null(roots)
     listed = {id(v) for v in inputs}
     for var in roots:
         if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
             continue
-        if isinstance(var.type, NullType):  # grad(..., null_gradients='return')'s
-            raise TypeError(f"the outputs depend on a null gradient, which has no value: "
-                            f"{var.type.why_null}")
         raise MissingInputError(
             f"the outputs depend on {label(var)!r} ({var.type.short()}), "
             f"{var.site.describe('created at')}\nbut it is not among the function's inputs "

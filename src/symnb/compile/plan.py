@@ -16,8 +16,8 @@ from typing import Any, Callable, Mapping
 
 from symnb.compile.container import Container
 from symnb.compile.construction import (
-    apply_givens, check_givens_keys, check_inputs_listed, check_missing, check_unused,
-    cut_at_inputs, givens_pairs, to_storage_owners, update_items, update_pairs,
+    apply_givens, check_givens_keys, check_inputs_listed, check_missing, check_no_null,
+    check_unused, cut_at_inputs, givens_pairs, to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.inputs import make_checker, strict_checker
 from symnb.compile.io import NO_DEFAULT, InputSpec
@@ -105,6 +105,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
 
     roots = graph_inputs(replaced, blockers=inputs)
     # Theano's order: an unused input is reported before a missing one.
+    check_no_null(roots)
     check_unused(inputs, roots, on_unused_input)
     check_missing(roots, inputs, replaced)
     read_only = [v for v in roots if isinstance(v, SharedVariable)
