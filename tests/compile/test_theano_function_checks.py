@@ -85,3 +85,17 @@ def test_allow_input_downcast_false_refuses_a_python_float_that_does_not_fit():
             refusing(0.1, [0])
         rounding = function([a, b], a + b, allow_input_downcast=True)
         np.testing.assert_allclose(rounding(0, [0.1]), [np.float32(0.1)])
+
+
+def test_a_shared_variable_replaced_by_givens_that_read_it_keeps_its_default_update():
+    # Theano's pfunc: copying the replacement a + 10 meets a, so a's default update is
+    # kept, compiled with the givens too: a <- (a + 10) + 3.
+    a = symnb.shared(1.0, "a")
+    a.default_update = a + 3
+    f = function([], a + 10, givens={a: a + 10})
+    assert f() == 1 + 10 + 10 and a.get_value() == 1 + 10 + 3
+    assert f() == 14 + 10 + 10
+    b = symnb.shared(1.0, "b")  # replaced by what does not read it: no update
+    b.default_update = b + 3
+    x = T.scalar("x")
+    assert function([x], b + 10, givens={b: x})(5.0) == 15 and b.get_value() == 1

@@ -57,9 +57,11 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
     The walk is the graph the caller compiles: it does not go past ``blockers`` (a
     function's inputs, which cut the graph; a scan's non-sequences, computed once
     before the loop), and where it reaches the key of a pair of ``givens`` (old, new)
-    it reads ``new`` instead (a shared variable so replaced keeps no default update).
-    So a draw only reachable through an input, or through a replaced variable, is not
-    part of the graph, and its stream does not advance (Theano's ``pfunc``).
+    it reads ``new`` instead. So a draw only reachable through an input, or through a
+    replaced variable, is not part of the graph, and its stream does not advance
+    (Theano's ``pfunc``). A shared variable so replaced keeps its default update only
+    where ``new`` reads it (``givens={a: a + 10}``: Theano's rebuild meets ``a`` while
+    copying ``a + 10``), and that update is compiled with the givens applied too.
     """
     excluded = excluded_from_default_updates(no_default_updates)
     if excluded is True:
@@ -67,7 +69,9 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
     from symnb.core.tensor.shared import SharedVariable
 
     replacements = {id(old): new for old, new in givens}
-    done = {id(s) for s, _ in updates} | set(replacements)
+    # A givens key is read as its replacement the first time it is reached; reached
+    # again (from the replacement), it is read as itself.
+    done = {id(s) for s, _ in updates}
     if excluded:
         done |= {id(v) for v in excluded}
     pairs = list(updates)
