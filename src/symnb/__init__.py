@@ -23,6 +23,7 @@ from symnb.core.graph.errors import (
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
+from symnb.gradient import subgraph_grad  # theano.subgraph_grad
 from symnb import ifelse  # Theano's module (from symnb.ifelse import ifelse), callable as ifelse
 from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.clone import clone
@@ -48,7 +49,7 @@ __all__ = [
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "OrderedUpdates", "as_op", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
-    "OpFromGraph",
+    "OpFromGraph", "subgraph_grad",
 ]
 
 # Theano's package bound its own name (its __init__ ran ``import theano.<submodule>``

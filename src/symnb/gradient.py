@@ -18,16 +18,63 @@ from symnb.core.gradient import (DisconnectedInputError, NullGradientError, Null
 from symnb.core.gradient_types import (DisconnectedType, NullType, disconnected_type,
                                        grad_not_implemented, grad_undefined, null_type)
 from symnb.core.jacobian import hessian, jacobian
-from symnb.core.tensor.extra_ops import grad_clip
+from symnb.core.tensor.extra_ops import GradClip, grad_clip
+from symnb.core.tensor.gradient_views import (
+    ConsiderConstant, DisconnectedGrad, GradScale, UndefinedGrad, ZeroGrad, consider_constant,
+    consider_constant_, disconnected_grad_, grad_scale, undefined_grad, undefined_grad_, zero_grad,
+    zero_grad_,
+)
 
 __all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
+           "zero_grad", "zero_grad_", "ZeroGrad", "consider_constant", "consider_constant_",
+           "ConsiderConstant", "disconnected_grad_", "DisconnectedGrad", "undefined_grad",
+           "undefined_grad_", "UndefinedGrad", "grad_scale", "GradScale", "GradClip",
            "DisconnectedInputError", "NullGradientError", "NullTypeGradError", "GradientError",
            "DisconnectedType", "disconnected_type", "NullType", "null_type", "grad_undefined",
-           "grad_not_implemented"]
+           "grad_not_implemented", "subgraph_grad"]
 
 
 class GradientError(SymnbError, AssertionError):
     """``verify_grad``: the symbolic gradient differs from finite differences."""
+
+
+def subgraph_grad(wrt: list, end: list, start: dict | None = None, cost: Any = None,
+                  details: bool = False) -> tuple:
+    """Gradients of ``cost`` and/or of the known gradients ``start`` (``{variable: its
+    gradient}``) with respect to ``wrt`` and to ``end``, backpropagating no further than
+    the ``end`` variables (held constant): one piece of a backward pass, to chain with
+    another ``subgraph_grad`` whose ``start`` is ``dict(zip(end, end_grads))`` (Theano's
+    ``theano.subgraph_grad``; disconnected variables get zeros).
+
+    Returns ``(wrt_grads, end_grads)``; with ``details``, also the gradients from
+    ``start`` alone and from ``cost`` alone (each a list over ``wrt`` then ``end``, in
+    the order of their first appearance, or None where not given).
+    """
+    if cost is None and start is None:
+        raise ValueError("subgraph_grad: give a cost, or start (known gradients), or both")
+    for what, given, kind in (("wrt", wrt, list), ("end", end, list), ("start", start, dict)):
+        if given is not None and not isinstance(given, kind):
+            raise TypeError(f"subgraph_grad: {what} must be a {kind.__name__}, got "
+                            f"{type(given).__name__}")
+    params = list({id(v): v for v in wrt + end}.values())  # each once, in order
+    start_grads = cost_grads = None
+    if start is not None:
+        start_grads = list(grad(cost=None, wrt=params, known_grads=start, consider_constant=end,
+                                disconnected_inputs="ignore"))
+    if cost is not None:
+        cost_grads = list(grad(cost=cost, wrt=params, consider_constant=end,
+                               disconnected_inputs="ignore"))
+    if start_grads is None:
+        grads = cost_grads
+    else:
+        grads = list(start_grads)
+        if cost_grads is not None:
+            grads = [a + b for a, b in zip(grads, cost_grads)]
+    by_param = {id(p): g for p, g in zip(params, grads)}
+    wrt_grads, end_grads = [by_param[id(v)] for v in wrt], [by_param[id(v)] for v in end]
+    if details:
+        return wrt_grads, end_grads, start_grads, cost_grads
+    return wrt_grads, end_grads
 
 
 _DEFAULT_EPS = {"float64": 1e-6, "float32": 1e-3, "float16": 1e-1}

@@ -19,6 +19,7 @@ from tests.browser.test_jupyterlab import chromium_browser
 from tests.browser.test_viewer import open_page, shot
 from tests.browser.viewer_page import viewer_page
 from tests.optional_tools import needs_chromium
+from tests.widgets.test_build_failure_view import make_build_error
 from tests.widgets.test_failure_view import make_scan_error
 
 pytestmark = [pytest.mark.slow, needs_chromium]
@@ -96,6 +97,38 @@ def test_the_saved_error_view_keeps_the_card_the_plot_and_the_calls_values(brows
     page.close()
 
 
+def test_a_loop_failing_as_it_is_built_shows_its_body_its_card_and_its_values(browser, tmp_path):
+    """Issue 40: the build-time loop failure as good as the call-time one: the body
+    open with ``bias[t]`` red and selected, the failing iteration's inputs (t = 3, bias
+    as NumPy has it), the plot over the iterations, in the saved view."""
+    explorer = GraphExplorer(make_build_error())
+    model, state = explorer.view_model(), explorer.view_state()
+    inner = next(n for n in model["nodes"] if n["label"] == "bias[t]")
+    assert inner["failing"] and state["selected"] == inner["id"] and inner["group"] in state["open"]
+    path = viewer_page(tmp_path / "built.html", model, state=state)
+    page, errors = open_page(browser, path, width=900)
+    box = page.locator(f'g.symnb-node[data-id="{inner["id"]}"]')
+    assert box.is_visible() and _stroke(page, inner["id"]) == RED
+    shot(page, "failure_build_time_loop_viewer")
+    page.close()
+    saved = explorer.snapshot_bundle()["text/html"]
+    path = tmp_path / "built_saved.html"
+    path.write_text(f'<!doctype html><html><head><meta charset="utf-8"></head><body style="width:1000px">'
+                    f"{saved}</body></html>", encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1100, "height": 1400})
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    page.wait_for_function("document.querySelector('.symnb-snapshot').dataset.symnbBooted === '1'", timeout=60_000)
+    page.locator(".symnb-saved-viewer g.symnb-node").first.wait_for(timeout=60_000)
+    card = page.locator(".symnb-failing-card").inner_text()
+    assert "Failed: bias[t]" in card and "t = 3" in card and "[0.1, 0.2, 0.3]" in card
+    assert page.locator("svg.symnb-iteration-plot").is_visible()
+    assert _stroke(page, inner["id"]) == RED
+    shot(page, "failure_build_time_loop_saved")
+    assert not errors
+    page.close()
+
+
 # -- live, in JupyterLab: the viewer with the failing loop red and selected, the card under
 # it, and the iteration picker replaying the call in the kernel ------------------------------
 from tests.browser.test_jupyterlab import (  # noqa: E402,F401 (fixtures and helpers)
@@ -140,14 +173,14 @@ def test_the_live_failure_view_in_jupyterlab(lab, browser):
     picker = page.locator(".symnb-iteration-picker").first
     picker.wait_for(timeout=60_000)
     values = picker.locator(".symnb-iteration-values-live")
-    assert "Values at iteration 3 of Scan{step}" in values.inner_text()
+    assert "Values at iteration 3 of scan(step)" in values.inner_text()
     slider = picker.locator(".symnb-iteration-slider .slider-container, .symnb-iteration-slider .widget-readout").last
     slider.click()  # the readout takes a typed iteration
     page.keyboard.press("Control+A")
     page.keyboard.type("1")
     page.keyboard.press("Enter")
     page.wait_for_function("document.querySelector('.symnb-iteration-values-live').innerText"
-                           ".includes('Values at iteration 1 of Scan{step}')", timeout=60_000)
+                           ".includes('Values at iteration 1 of scan(step)')", timeout=60_000)
     assert "i_t = 1" in values.inner_text()
     lab_shot(page, picker, "17_failure_view_iteration_picker")
     page.close()

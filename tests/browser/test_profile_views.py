@@ -71,3 +71,20 @@ def test_the_timeline_draws_each_xla_operation_of_the_call(browser, tmp_path):
     assert page.evaluate("document.documentElement.scrollWidth") <= CELL_WIDTH
     shot(page, "profile_timeline_of_one_call")
     assert not errors
+
+
+def test_the_profile_view_shows_the_timeline_under_its_tables(browser, tmp_path):
+    """Issue 40: the timeline is in ``ProfileView`` (its button, or ``view.timeline()``),
+    not only ``f.profile.timeline()``: the saved view shows the tables and the call's
+    XLA operations in time, within the cell's width."""
+    view = ProfileView(_profiled())
+    timeline = view.timeline()
+    if timeline.reason:
+        pytest.skip(f"no trace here: {timeline.reason}")
+    page, errors = _page(browser, tmp_path, "profile_view_timeline", view.snapshot_body())
+    assert page.locator(".symnb-profile .symnb-profile-tables").count() == 1
+    bars = page.locator('.symnb-profile .symnb-timeline svg [data-kind="xla"]')
+    assert bars.count() == len(timeline.operations()) > 0 and bars.first.is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= CELL_WIDTH
+    shot(page, "profile_view_with_timeline")
+    assert not errors

@@ -207,6 +207,22 @@ def test_which_layers_gradient_vanished_is_one_click(browser, tmp_path, mlp):
     assert not errors
 
 
+def test_the_legends_scale_covers_every_node_it_names(browser, tmp_path, mlp):
+    """The grad-norm legend's "lowest" is a parameter inside a closed layer: its bar runs
+    from at most that value to at least the largest norm (every node the legend may
+    name, not only the boxes drawn)."""
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
+    page.select_option("select.symnb-overlay", "grad_norm")
+    norms = mlp["overlays"]["grad_norm"]["values"]
+    low, high = (float(t) for t in page.locator(".symnb-legend-value").all_inner_texts()[:2])
+    named = [float(t.split()[-1]) for t in page.locator(".symnb-legend-link").all_inner_texts()]
+    half = 0.0005  # the legend writes three decimals
+    assert abs(min(named) - min(norms.values())) <= half and abs(max(named) - max(norms.values())) <= half
+    assert low <= min(named) + half and high >= max(named) - half
+    shot(page, "40_mlp12_grad_norm_legend_covers_named_nodes")
+    assert not errors
+
+
 def test_notebook_09_convnet_flatten_is_one_box(browser, tmp_path):
     from symnb.printing.view_model import view_model
 

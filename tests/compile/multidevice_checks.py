@@ -238,6 +238,26 @@ def check_bad_shardings_are_refused():
     np.testing.assert_array_equal(f(value), value * 2)
 
 
+def check_a_split_function_takes_shardings():
+    """A length known only at run time (x[mask]) splits the function into programs: each
+    takes the function's inputs with their shardings, the last gives the outputs with
+    theirs; the result is the one-device one."""
+    data = NamedSharding(MESH, P("data"))
+    x = T.matrix("x")
+    kept = x[x.sum(axis=1) > 0]
+    f = sn.function([x], [kept.sum(axis=0), x * 2], in_shardings=[data], out_shardings=[None, data])
+    one = sn.function([x], [kept.sum(axis=0), x * 2])
+    assert type(f).__name__ == "SplitFunction", type(f)
+    ins, outs = f.shardings
+    assert ins[0].spec == P("data") and outs[0] is None and outs[1].spec == P("data"), f.shardings
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        value = rng.normal(size=(16, 3)).astype("float32")
+        for got, expected in zip(f(value), one(value)):
+            np.testing.assert_allclose(got, expected, rtol=1e-6)
+        np.testing.assert_allclose(f(value)[0], value[value.sum(axis=1) > 0].sum(axis=0), rtol=1e-5)
+
+
 def main(out_path: str) -> None:
     results = {}
     for name, check in list(globals().items()):

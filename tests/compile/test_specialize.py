@@ -74,6 +74,32 @@ def test_a_length_from_a_loop_step_of_no_fixed_size_is_refused_when_built():
         sn.function([free], out)
 
 
+def test_a_slice_bound_copied_into_an_ifelse_branch_specializes_on_what_it_comes_from():
+    # ifelse copies the branch's value (x[k:].sum()) into the branch: its slice bound is
+    # then an operand of the cond, known while tracing once the function specializes on
+    # the argument or shared variable it comes from (fuzz: a cut value in a branch).
+    from symnb.compile.mode import Mode
+    from symnb.ifelse import ifelse
+
+    x = T.vector("x", shape=(5,))
+    c = T.iscalar("c")
+    k = T.lscalar("k")
+    start = sn.shared(np.int64(1), name="start")
+    data = np.arange(5.0, dtype="float32")
+    for bound, arguments in ((k, [c, x, k]), (start, [c, x])):
+        f = sn.function(arguments, ifelse(c, x[bound:].sum(), x.max()), mode=Mode(optimizer=None))
+        for value in (1, 3):
+            if bound is start:
+                start.set_value(np.int64(value))
+                got = f(1, data), f(0, data)
+            else:
+                got = f(1, data, value), f(0, data, value)
+            np.testing.assert_allclose(got, [data[value:].sum(), data.max()])
+    free = T.lvector("free")
+    with pytest.raises(sn.DynamicShapeError, match=r"(?s)a slice bound.*'free'.*fixed size"):
+        sn.function([c, x, free], ifelse(c, x[free.sum():].sum(), x.max()), mode=Mode(optimizer=None))
+
+
 def test_check_static_values_accepts_shapes_and_small_arguments():
     x = T.matrix("x")
     n = T.lscalar("n")

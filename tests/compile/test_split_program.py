@@ -342,3 +342,183 @@ def test_a_random_mask_is_one_draw_across_the_chain_and_the_stream_advances_once
         assert selected == switched == values[drawn].sum()  # the same draw in both programs
         draws.append(drawn)
     assert not np.array_equal(draws[0], draws[1])  # the default update ran once per call
+
+
+def test_the_last_row_of_padded_rows_and_its_gradient_are_exact():
+    x = T.dvector("x")
+    kept = x[x > 0]
+    cost = kept[-1] * 3 + (kept ** 2).sum()
+    f = sn.function([x], [kept[-1], cost, T.grad(cost, x)])
+    assert f.lengths == "buckets", f.lengths_reason
+    for values in (np.array([1.0, -2.0, 3.0]), np.array([0.5, 2.0, -1.0, 4.0, 5.0, -3.0])):
+        positive = values > 0
+        last = np.flatnonzero(positive)[-1]
+        expected_grad = np.where(positive, 2 * values, 0.0)
+        expected_grad[last] += 3
+        got_last, got_cost, got_grad = f(values)
+        assert got_last == values[last]
+        np.testing.assert_allclose(got_cost, values[last] * 3 + (values[positive] ** 2).sum())
+        np.testing.assert_allclose(got_grad, expected_grad)
+
+
+def test_every_program_after_the_first_is_compiled_per_bucket():
+    # Two run-time lengths: the mask's (program 2 reads x[mask]) and Unique's (program 3).
+    x = T.dvector("x")
+    distinct = T.extra_ops.Unique()(T.round(x[x > 0] * 3))
+    f = sn.function([x], [distinct * 2, distinct.sum()])
+    assert len(f.programs) == 3 and f.lengths == "buckets", f.lengths_reason
+    rng = np.random.default_rng(7)
+    kept_lengths, distinct_lengths = set(), set()
+    for _ in range(60):
+        values = rng.normal(size=64)
+        expected = np.unique(np.round(values[values > 0] * 3))
+        doubled, total = f(values)
+        np.testing.assert_array_equal(doubled, expected * 2)
+        np.testing.assert_allclose(total, expected.sum())
+        kept_lengths.add(int((values > 0).sum()))
+        distinct_lengths.add(len(expected))
+    middle, last = f.programs[1:]
+    assert len(kept_lengths) > 4 and len(distinct_lengths) > 2  # lengths did change
+    assert middle._program.traces == len({bucket(n) for n in kept_lengths}) < len(kept_lengths)
+    assert last._program.traces == len({bucket(n) for n in distinct_lengths}) < len(distinct_lengths)
+    assert f.compiled_programs() == middle._program.traces + last._program.traces  # x > 0: NumPy
+
+
+def test_a_middle_program_padding_cannot_serve_is_named_with_its_reason():
+    x = T.dvector("x")
+    distinct = T.extra_ops.Unique()(T.sort(x[x > 0])[:-1])  # a sort would see padded rows
+    f = sn.function([x], distinct.sum(), profile=True)
+    assert f.lengths == "per length"
+    assert f.lengths_reason.startswith("program 2 of 3: padding is not exact: Sort"), f.lengths_reason
+    values = np.array([3.0, -1.0, 2.0, 3.0, 5.0])
+    assert f(values) == np.unique(np.sort(values[values > 0])[:-1]).sum()
+    assert "program 2 of 3: padding is not exact: Sort" in f.profile.summary(file="str")
+
+
+def test_as_jax_runs_the_chain_with_the_host_steps_between_the_programs():
+    import jax
+
+    w = sn.shared(np.float32(2.0), name="w")
+    x = T.vector("x")
+    with sn.config.change_flags(index_checks=False):  # as for a one-program function
+        f = sn.function([x], [x[x > 0].sum() * w, x[x > 0]], updates=[(w, w + 1)])
+        fn, params = f.as_jax()
+    assert set(params) == {"w"} and isinstance(params["w"], jax.Array)
+    for values in (np.array([1.0, -2.0, 3.0], "float32"), _vector(37)):
+        kept = values[values > 0]
+        (total, rows), new = fn(params, values)
+        np.testing.assert_allclose(total, kept.sum() * 2, rtol=1e-6)
+        np.testing.assert_array_equal(rows, kept)
+        assert new["w"] == 3.0 and params["w"] == 2.0  # pure: params unchanged
+    assert w.get_value() == 2.0  # f's state untouched
+    with pytest.raises(TypeError, match="runs Nonzero.* on the host between two programs"):
+        jax.jit(fn)(params, np.array([1.0, -2.0], "float32"))
+    with pytest.raises(TypeError, match="no one lowered text"):
+        f.lowered_text()
+
+
+def test_as_jax_of_a_scan_until_loop():
+    max_value = T.scalar()
+    values, _ = sn.scan(lambda p, m: [p * 2, sn.scan_until(p * 2 > m)],
+                        outputs_info=T.constant(1.0), non_sequences=max_value, n_steps=1024)
+    fn, params = sn.function([max_value], [values, values.sum()]).as_jax()
+    assert params == {}
+    (rows, total), _ = fn(params, np.float32(45))
+    np.testing.assert_array_equal(rows, [2, 4, 8, 16, 32, 64])
+    assert total == 126
+
+
+def _lasagne_multiclass_hinge_loss(predictions, targets, delta=1):
+    """Lasagne 0.2's lasagne.objectives.multiclass_hinge_loss, as written there."""
+    num_cls = predictions.shape[1]
+    if targets.ndim == predictions.ndim - 1:
+        targets = T.extra_ops.to_one_hot(targets, num_cls)
+    corrects = predictions[targets.nonzero()]
+    rest = T.reshape(predictions[(1 - targets).nonzero()], (-1, num_cls - 1))
+    rest = T.max(rest, axis=1)
+    return T.nnet.relu(rest - corrects + delta)
+
+
+def test_lasagne_multiclass_hinge_loss_at_batch_500_and_its_gradient():
+    predictions, targets = T.dmatrix("predictions"), T.ivector("targets")
+    loss = _lasagne_multiclass_hinge_loss(predictions, targets).mean()
+    f = sn.function([predictions, targets], [loss, T.grad(loss, predictions)])
+    # The reshape of the rows the mask kept would mix padded rows in: per length, said so.
+    assert f.lengths == "per length" and "Reshape" in f.lengths_reason
+    rng = np.random.default_rng(500)
+
+    def numpy_loss(p, t):
+        correct = p[np.arange(len(t)), t]
+        others = p.copy()
+        others[np.arange(len(t)), t] = -np.inf
+        return np.maximum(others.max(axis=1) - correct + 1, 0).mean()
+
+    for batch in (500, 128):
+        p = rng.normal(size=(batch, 10))
+        t = rng.integers(0, 10, batch).astype("int32")
+        got_loss, got_grad = f(p, t)
+        np.testing.assert_allclose(got_loss, numpy_loss(p, t), rtol=1e-12)
+        eps = 1e-6
+        rows = rng.choice(batch, 5, replace=False)  # a few entries by finite differences
+        for i in rows:
+            for j in (t[i], (t[i] + 1) % 10):
+                step = np.zeros_like(p)
+                step[i, j] = eps
+                numeric = (numpy_loss(p + step, t) - numpy_loss(p - step, t)) / (2 * eps)
+                np.testing.assert_allclose(got_grad[i, j], numeric, rtol=1e-5, atol=1e-9)
+
+
+def test_a_failure_in_a_later_program_names_the_program_the_node_and_the_user_s_line():
+    x, i = T.vector("x"), T.lscalar("i")
+    kept = x[x > 0]
+    picked = kept[i]  # the line the error names
+    f = sn.function([x, i], picked * 2)
+    assert f(np.array([1.0, -1.0, 2.0], "float32"), 1) == 4.0
+    with pytest.raises(IndexError) as failure:
+        f(np.array([1.0, -1.0, 2.0], "float32"), 5)
+    text = str(failure.value)
+    assert "'split function, program 2 of 2'" in text and "Subtensor" in text, text
+    assert "index 5 in i is out of bounds for axis 0 of kept, which has length 2" in text, text
+    assert "picked = kept[i]  # the line the error names" in text, text
+
+
+_CACHED_CHILD = """
+import json
+import numpy as np
+import symnb as sn, symnb.tensor as T
+from symnb.lower_xla.executable_cache import counts
+
+x = T.vector("x")
+f = sn.function([x], x[x > 0].mean())
+results = [float(f(np.where(np.arange(10) < k, np.arange(1, 11), -1).astype("float32")))
+           for k in (4, 5, 6, 1)]
+print(json.dumps(dict(results=results, hits=counts.hits, writes=counts.writes,
+                      traces=f.compiled_programs())))
+"""
+
+
+def test_the_disk_cache_keeps_one_program_per_bucket(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "split.py"
+    script.write_text(_CACHED_CHILD)
+    sources = os.path.dirname(os.path.dirname(sn.__file__))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
+               SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
+    # 4, 5, 6 and 1 positive values of 10: buckets 4, 8, 8 and 1 (x > 0 is computed in NumPy).
+    expected = [np.arange(1, k + 1, dtype="float32").mean() for k in (4, 5, 6, 1)]
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        np.testing.assert_allclose(runs[-1]["results"], expected, rtol=1e-6)
+    first, second = runs
+    assert first["traces"] == 3  # one program per bucket, not per length
+    assert first["writes"] == 3 and first["hits"] == 0
+    # The next process reads the buckets' programs back: it traces and writes nothing.
+    assert second["traces"] == second["writes"] == 0 and second["hits"] == 3

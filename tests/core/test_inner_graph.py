@@ -71,7 +71,7 @@ def test_the_interface_of_scan():
 
     out, _ = sn.scan(step, sequences=[dict(input=seq, taps=[-1, 0])],
                      outputs_info=[dict(initial=h0, taps=[-2, -1])], non_sequences=[w])
-    node = out.owner
+    node = out.owner.inputs[0].owner  # out: the rows run (StepsRun) of the loop's buffer
     op = node.op
     assert op.inner_graphs == (op.inner,) and not op.names_inner_graph
     assert op.inner_inputs == op.inner.inputs and len(op.inner_inputs) == 5

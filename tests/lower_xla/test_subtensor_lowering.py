@@ -157,14 +157,20 @@ def test_a_loop_length_from_a_shared_variable_follows_its_value():
     np.testing.assert_allclose(sn.function([k], total[-1])(5), 32.0)
 
 
-def test_a_branch_slicing_by_an_argument_is_refused_at_build_time():
+def test_a_branch_slicing_by_an_argument_specializes_on_it():
     x = T.vector("x", test_value=np.arange(4, dtype="float32"))
     s = T.lscalar("s", test_value=np.int64(1))
     c = T.lscalar("c", test_value=np.int64(1))
     out = sn.ifelse(c, T.set_subtensor(x[s:], 0), x)  # the branch bound
     np.testing.assert_array_equal(out.test_value, [0, 0, 0, 0])
-    with pytest.raises(DynamicShapeError, match="(?s)values IfElse.*# the branch bound"):
-        sn.function([x, s, c], out)
+    f = sn.function([x, s, c], out)  # one program per value of s, as outside a branch
+    data = np.arange(1, 5, dtype="float32")
+    for bound in (1, 3):
+        expected = data.copy()
+        expected[bound:] = 0
+        np.testing.assert_array_equal(f(data, bound, 1), expected)
+        np.testing.assert_array_equal(f(data, bound, 0), data)
+    assert f._static == (1,)
     kept = sn.ifelse(c, T.set_subtensor(x[x.shape[0] - 1:], 0), x)  # a bound from shapes: fine
     np.testing.assert_array_equal(sn.function([x, c], kept)(np.arange(4, dtype="float32"), 1), [0, 1, 2, 0])
 

@@ -11,7 +11,7 @@ import symnb.tensor as T
 from symnb.core.graph import toposort
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import node_details_html
-from symnb.printing.labels import Shapes, short_op
+from symnb.printing.labels import Shapes
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_svg
 from tests.optional_tools import LAYOUT_ENGINES
@@ -79,7 +79,7 @@ def test_gradient_and_rewrite_nodes_are_labelled_by_what_made_them():
     assert fused and all(n.role == n.label for n in fused)
     for node in fused:  # the ops listed are the fused chain's, in order
         inner = node.obj.op.inner_graphs[0].nodes
-        expected = "fused: " + "\u00b7".join(short_op(i.op.display_name()) for i in inner)
+        expected = "fused: " + "\u00b7".join(i.op.public_name() for i in inner)
         assert node.label == (expected if len(expected) <= 40 else expected[:39] + "\u2026")
     rewritten = [n for n in picture.nodes.values() if n.role and not n.role.startswith(("fused", "grad"))]
     assert all(n.role.split(":")[0] in names for n in rewritten)
@@ -88,10 +88,22 @@ def test_gradient_and_rewrite_nodes_are_labelled_by_what_made_them():
     assert "made by" in details and "rewrite" in details
 
 
-def test_short_op_names():
-    assert short_op("Elemwise{tanh,no_inplace}") == "tanh"
-    assert short_op("Tensordot{((0,), (0,))}") == "Tensordot"
-    assert short_op("dot") == "dot"
+def test_ops_public_names_are_the_functions_building_them():
+    x = T.matrix("x")
+    assert T.tanh(x).owner.op.public_name() == "tanh"
+    assert T.tensordot(x, x, axes=[[0], [0]]).owner.op.public_name() == "tensordot"
+    assert T.dot(x, x).owner.op.public_name() == "dot"
+    assert T.nnet.log_softmax(x).owner.op.public_name() == "log_softmax"
+
+
+def test_an_indexing_and_a_length_read_as_the_user_writes_them():
+    from symnb.core.tensor.shape import shape_i
+
+    x, t = T.matrix("x"), T.iscalar("t")
+    cases = {x[t]: "x[t]", x[1:3]: "x[1:3]", x[t:, 0]: "x[t:, 0]", (x + 1)[t]: "(x + 1)[t]",
+             shape_i(x, 1): "x.shape[1]"}
+    for var, text in cases.items():
+        assert var.owner.op.words(var.owner, lambda v: v.name or "x + 1") == text  # operands named so
 
 
 def rectangles_overlap(a, b) -> bool:

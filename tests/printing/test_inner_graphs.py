@@ -193,15 +193,24 @@ def test_scan_until_marks_its_condition():
         return x / 2, sn.scan_until(x < 0.1)
 
     xs, _ = sn.scan(halve, outputs_info=[x0], n_steps=10)
-    # A scan_until node has two outputs (the steps, and how many ran): no name on its header.
-    assert debugprint(xs, file="str").split("Inner graphs:\n\n")[1] == """\
-Scan{halve,until} [id A]
- >Elemwise{true_div,no_inplace} [id D] ''
- > |x0[t-1] [id E] -> [id C]
- > |TensorConstant{2.0} [id F]
- >Elemwise{lt,no_inplace} [id G] '' (until)
- > |x0[t-1] [id E] -> [id C]
- > |TensorConstant{0.1} [id H]
+    # A scan_until node has two outputs (the steps, buffered, and how many ran): no name on
+    # its header; scan returns the rows run (StepsRun of both).
+    assert debugprint(xs, file="str") == """\
+StepsRun [id A] ''
+ |Scan{halve,until}.0 [id B] ''
+ | |TensorConstant{10} [id C]
+ | |x0 [id D]
+ |Scan{halve,until}.1 [id B] ''
+
+Inner graphs:
+
+Scan{halve,until} [id B]
+ >Elemwise{true_div,no_inplace} [id E] ''
+ > |x0[t-1] [id F] -> [id D]
+ > |TensorConstant{2.0} [id G]
+ >Elemwise{lt,no_inplace} [id H] '' (until)
+ > |x0[t-1] [id F] -> [id D]
+ > |TensorConstant{0.1} [id I]
 """
 
 

@@ -71,7 +71,7 @@ def test_groups_are_namespaces_and_shapes_come_from_the_values():
     assert [n["namespace"] for n in tanh] == ["_model()/mlp()/layer() #1", "_model()/mlp()/layer() #2"]
     assert [_meta(n, "tensor_shape") for n in tanh] == [_shape_text(h), _shape_text(out)]
     # The loss was built in _model() itself; the gradient (built here) mirrors the calls.
-    assert _nodes(graph, "Mean")[0]["namespace"] == "_model()"
+    assert _nodes(graph, "mean")[0]["namespace"] == "_model()"
     gradient_namespaces = {n["namespace"] for n in graph["nodes"] if n["namespace"].startswith("\u2202")}
     assert gradient_namespaces >= {"\u2202loss\u2215\u2202(W1, W2)/_model()/mlp()/layer() #1",
                                    "\u2202loss\u2215\u2202(W1, W2)/_model()/mlp()/layer() #2"}
@@ -105,7 +105,7 @@ def test_node_data_from_test_values_and_a_call_match_numpy():
     batch = rng.normal(size=(7, 4)).astype("float32")
     result = sn.printing.to_model_explorer(f, values=("test_values", "call"), args=[batch], stat="max")
     graph_id = result.graph["id"]
-    loss_id = _nodes(result.graph, "Mean")[0]["id"]
+    loss_id = _nodes(result.graph, "mean")[0]["id"]
     x_id = next(n["id"] for n in result.graph["nodes"] if n["label"] == "x")
     test_values = result.node_data["test values: max"][graph_id]["results"]
     called = result.node_data["call: max"][graph_id]["results"]
@@ -125,7 +125,7 @@ def test_node_data_of_the_profiled_last_call_and_its_times():
     f(batch)
     result = sn.printing.to_model_explorer(f, values=("call", "profile"), stat="l2")
     graph = result.graph
-    loss_node = _nodes(graph, "Mean")[0]
+    loss_node = _nodes(graph, "mean")[0]
     called = result.node_data["call: l2"][graph["id"]]["results"]
     np.testing.assert_allclose(called[loss_node["id"]]["value"], _numpy_forward(batch)[2], rtol=1e-5)
     assert _meta(loss_node, "shape from") == "last call"

@@ -127,7 +127,7 @@ def test_the_updates_are_their_own_region(trained):
     for node_id in only_updates:
         assert nodes[node_id]["region"] == "updates"
     updates = [g for g in model["groups"] if g["region"] == "updates"]
-    assert updates and all(g["kind"] == "call" and g["label"].startswith("listcomp") for g in updates)
+    assert updates and all(g["kind"] == "call" and g["label"] == "updates (for p, g)" for g in updates)
     # The list comprehension updates every layer's parameters: it mirrors the layers' series.
     series = next(g for g in model["groups"] if g["kind"] == "series" and g["region"] == "forward")
     assert [g["mirrors"] for g in updates] == [series["id"]]
@@ -184,7 +184,7 @@ def test_relu_is_one_op_call_group_holding_the_ops_it_built(trained):
     assert len(relus) == DEPTH  # one per layer
     # Reference: the ops T.nnet.relu builds, on a fresh variable.
     v = T.matrix("v", test_value=np.ones((2, 2), "float32"))
-    expected = sorted(n.op.display_name() for n in toposort([T.nnet.relu(v)], [v]))
+    expected = sorted(n.op.public_name() for n in toposort([T.nnet.relu(v)], [v]))
     for group in relus:
         inside = sorted(n["op"] for n in model["nodes"] if n["group"] == group["id"] and n["kind"] == "op")
         assert inside == expected
@@ -509,7 +509,7 @@ def test_forward_work_the_gradient_shares_is_drawn_in_the_forward_region():
     region = {n["id"]: n["region"] for n in model["nodes"]}
     assert "gradient" in region.values()
     assert not [e for e in model["edges"] if region[e["src"]] == "gradient" and region[e["dst"]] == "forward"]
-    log_softmax = [n for n in model["nodes"] if (n["op"] or "").startswith("LogSoftmax")]
+    log_softmax = [n for n in model["nodes"] if n["op"] == "log_softmax"]
     assert log_softmax and all(n["region"] == "forward" for n in log_softmax)
 
 
@@ -583,16 +583,16 @@ def test_a_loops_body_is_an_inner_group_holding_its_steps_nodes():
     hs = _step_scan()
     model = view_model(hs)
     loop = hs.owner
-    holder = next(n for n in model["nodes"] if n["op"] == loop.op.display_name())
+    holder = next(n for n in model["nodes"] if n["op"] == loop.op.public_name())
     bodies = [g for g in model["groups"] if g["kind"] == "inner"]
-    assert [(g["holder"], g["label"], g["parent"]) for g in bodies] == [(holder["id"], "Scan{step} body",
+    assert [(g["holder"], g["label"], g["parent"]) for g in bodies] == [(holder["id"], "scan(step) body",
                                                                            holder["group"])]
     body = bodies[0]["id"]
     assert body not in model["open"]  # closed: the loop's box stands for it
     graph, = loop.op.inner_graphs
     inside = [n for n in model["nodes"] if n["group"] == body]
     steps = toposort(graph.outputs, graph.inputs)
-    assert sorted(n["op"] for n in inside if n["kind"] == "op") == sorted(s.op.display_name() for s in steps)
+    assert sorted(n["op"] for n in inside if n["kind"] == "op") == sorted(s.op.public_name() for s in steps)
     assert sum(n["kind"] == "inner_input" for n in inside) == len(graph.inputs)
     # The edges among them are the step's wiring: tanh reads add, add reads mul and x_t.
     ids = {n["id"] for n in inside}
@@ -633,10 +633,10 @@ def test_a_failing_node_in_a_nested_loop_marks_every_loop_and_opens_both_bodies(
     nodes = {n["id"]: n for n in model["nodes"]}
     groups = {g["id"]: g for g in model["groups"]}
     failing = [n for n in model["nodes"] if n["failing"]]
-    assert [n["op"] for n in failing] == ["Scan{outer}", "Scan{inner}", info.value.node.op.display_name()]
+    assert [n["op"] for n in failing] == ["scan(outer)", "scan(inner)", info.value.node.op.public_name()]
     inner_body = groups[failing[-1]["group"]]
     outer_body = groups[inner_body["parent"]]
-    assert (outer_body["label"], inner_body["label"]) == ("Scan{outer} body", "Scan{inner} body")
+    assert (outer_body["label"], inner_body["label"]) == ("scan(outer) body", "scan(inner) body")
     assert inner_body["holder"] == failing[1]["id"] and outer_body["holder"] == failing[0]["id"]
     bodies_open = [g for g in model["open"] if g in groups and groups[g]["kind"] == "inner"]
     assert bodies_open == [outer_body["id"], inner_body["id"]]

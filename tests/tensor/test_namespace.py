@@ -14,6 +14,7 @@ PUBLIC = {
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
     "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
     "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4", "TensorType", "Elemwise",
+    "tensor5", "itensor5", "ltensor5", "btensor5", "ftensor5", "dtensor5",
     "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma", "gammainc",
     "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv",
     "cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh", "arctanh",
@@ -79,3 +80,16 @@ def test_every_name_is_the_core_object():
     # T.nnet.softmax has Theano's semantics (a vector gives a 1 x n matrix); T.softmax is
     # symnb's own (keeps the shape, takes an axis): no longer the same function.
     assert T.nnet.sigmoid is T.sigmoid and T.nnet.categorical_crossentropy is T.categorical_crossentropy
+
+
+def test_five_dimensional_inputs_as_theano():
+    import numpy as np
+
+    import symnb as sn
+
+    x = T.tensor5("x")
+    assert x.type == T.TensorType(sn.config.floatX, (False,) * 5)
+    assert T.dtensor5 == T.TensorType("float64", (False,) * 5) and T.ltensor5.dtype == "int64"
+    value = np.arange(2 * 3 * 1 * 2 * 2, dtype="float64").reshape(2, 3, 1, 2, 2)
+    y = T.dtensor5("y")
+    np.testing.assert_allclose(sn.function([y], y.sum(axis=(0, 2)))(value), value.sum(axis=(0, 2)))

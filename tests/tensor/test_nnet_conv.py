@@ -51,8 +51,21 @@ def test_refusals():
         old_conv2d(x, w, imshp_logical=(3, 7, 8))
     with pytest.raises(ValueError, match="filter_shape"):
         old_conv2d(x, w, image_shape=(2, 3, 7, 8), filter_shape=(4, 3, 3))
-    with pytest.raises(ValueError, match="input has 3 channels .* filters take 2"):
+    # Theano's ConvOp asserted the channels when built: an AssertionError, as there
+    with pytest.raises(AssertionError, match="has 3 channels .* takes 2"):
         old_conv2d(x, w, image_shape=(2, 3, 7, 8), filter_shape=(4, 2, 3, 3))
+    # ConvOp read the shapes as numbers: a symbolic length is not one
+    with pytest.raises(sn.tensor.basic.NotScalarConstantError):
+        old_conv2d(x, w, image_shape=(2, 3, 7, T.iscalar("n")), filter_shape=(4, 3, 3, 3))
+
+
+def test_theano_module_names():
+    x, w = T.tensor4("x"), T.tensor4("w")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        out = old_conv2d(x, w, image_shape=(T.as_tensor_variable(2), 3, 7, 8))
+    assert isinstance(out.owner.op, T.nnet.conv.ConvOp)  # the class Theano's graphs held
+    assert T.nnet.conv.imported_scipy_signal is True  # symnb's convolutions always run
 
 
 def test_gradient(rng):

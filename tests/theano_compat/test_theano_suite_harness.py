@@ -42,6 +42,15 @@ def test_test_modules_are_sent_to_the_ported_package_and_symnb_modules_stay():
     """)
 
 
+def test_import_symnb_binds_the_ported_tests_too():
+    # Theano's tests write theano.tests.unittest_tools.fetch_seed(), a name `import theano` bound
+    text = "import numpy\nimport symnb\nseed = symnb.tests.unittest_tools.fetch_seed()\n"
+    assert rename_test_imports(text) == ("import numpy\nimport symnb\nimport symnb_tests\n"
+                                         "seed = symnb_tests.tests.unittest_tools.fetch_seed()\n")
+    once = rename_test_imports(text)
+    assert rename_test_imports(once) == once
+
+
 def _result():
     return {"outcomes": [("symnb_tests.tests.test_rop", "error"),
                          ("symnb_tests.tests.test_printing::test_debugprint", "failed"),

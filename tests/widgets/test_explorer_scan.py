@@ -84,10 +84,10 @@ def test_an_error_in_a_step_opens_the_functions_graph_at_it_inside_its_scan(erro
     assert explorer.picture.find(explorer.selected).obj is error_in_step.node  # opened at it
     assert explorer.id_of(error_in_step.node) == explorer.selected
     assert len(explorer.node_ids()) > 3 and explorer.expanded == [scan_id]
-    assert "iteration 0 of Scan{rnn}" in explorer.header  # the failing iteration named
+    assert "iteration 0 of scan(rnn)" in explorer.header  # the failing iteration named
     details = explorer.details_html()
     assert value_stats(X[0]) in details  # x_t of iteration 0, this call's value
-    assert "iteration 0 of Scan{rnn}" in details
+    assert "iteration 0 of scan(rnn)" in details
 
 
 def test_after_an_error_past_the_scan_its_body_shows_the_last_iteration(error_after_scan):
@@ -99,12 +99,12 @@ def test_after_an_error_past_the_scan_its_body_shows_the_last_iteration(error_af
     tanh = explorer.picture.find(tanh_ids[0]).obj
     np.testing.assert_allclose(error_after_scan.call_values.value_of(tanh.outputs[0]), last,
                                rtol=1e-5, atol=1e-6)
-    assert f"iteration {STEPS - 1} of Scan{{rnn}}" in details
+    assert f"iteration {STEPS - 1} of scan(rnn)" in details
     assert "did not reach" not in details
     wx_inner = [i for i in explorer.search("Wx") if "/" in i]
     details = explorer.select(wx_inner[0])
     assert value_stats(WX) in details and "did not reach" not in details
-    assert "value, passed to every run of Scan{rnn}" in details  # not one iteration's
+    assert "value, passed to every run of scan(rnn)" in details  # not one iteration's
 
 
 def test_search_finds_the_nodes_of_loop_bodies_and_selecting_one_opens_it():

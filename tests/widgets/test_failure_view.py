@@ -65,14 +65,16 @@ def test_the_failing_nodes_card_shows_that_iterations_inputs_and_no_other_value(
     assert value_stats(E_VALUE[INDICES[FAILING - 1]]) not in details
     card = _text(header.split('class="symnb-failing-card"', 1)[1])
     assert "i_t = 7" in card and "float32 (5, 8)" in card  # the inputs of iteration 3
-    assert f"iteration {FAILING} of Scan{{step}}" in card
+    assert f"iteration {FAILING} of scan(step)" in card
     assert "not computed" in card
     # The failing node's output at iteration 2 (E[2]) was shown as its "value in this call".
     for page in (header, details):
         assert value_stats(E_VALUE[INDICES[FAILING - 1]]) not in page
         assert "iteration 2" not in _text(page)
-    assert f"not computed: this node failed at iteration {FAILING} of Scan{{step}}" in _text(details)
+    assert f"not computed: this node failed at iteration {FAILING} of scan(step)" in _text(details)
     assert "i_t (reads idx[t])" in _text(details)  # the step's parameter, as the user wrote it
+    # The line above the picture names the loop and the node as the picture does.
+    assert f"Failed at iteration {FAILING} of scan(step) of this call (E[i_t] in the loop body)" in _text(explorer.header)
 
 
 def test_picked_iterations_show_numpys_values(scan_error):
@@ -89,7 +91,7 @@ def test_picked_iterations_show_numpys_values(scan_error):
         outputs = [v for v in values if v.owner is not None and v.owner.outputs[0] is v
                    and v.owner.op.display_name().startswith("Elemwise{add")]
         np.testing.assert_allclose(values[outputs[0]], states[k], rtol=1e-6)
-        assert f"Values at iteration {k} of Scan{{step}}" in _text(page)
+        assert f"Values at iteration {k} of scan(step)" in _text(page)
         assert f"i_t = {INDICES[k]}" in _text(page)
     page = explorer.pick_iteration(FAILING)  # the failing one: its output not computed
     assert "the iteration that failed" in _text(page) and "raised the error" in _text(page)
@@ -145,11 +147,11 @@ def test_every_level_of_a_nested_scan_is_marked():
     assert call.where == "iteration 2 of Scan{inner}, in iteration 1 of Scan{outer}"
     explorer = GraphExplorer(info.value)
     card = _text(explorer.footer.split('class="symnb-failing-card"', 1)[1])
-    assert "loop Scan{outer}" in card and "failed in iteration 1" in card
-    assert "loop nested 1 level deep Scan{inner}" in card and "failed in iteration 2" in card
+    assert "loop scan(outer)" in card and "failed in iteration 1" in card
+    assert "loop nested 1 level deep scan(inner)" in card and "failed in iteration 2" in card
     assert "j = 9" in card and "float32 (4,)" in card  # the inputs: j, and the row of iteration 1
     details = _text(explorer.details_html())  # the node's card: each value says both levels
-    assert "iteration 2 of Scan{inner}, in iteration 1 of Scan{outer}: int64 () 9" in details
+    assert "iteration 2 of scan(inner), in iteration 1 of scan(outer): int64 () 9" in details
     assert "row (reads X[t])" in details and "j (reads P[t][t])" in details
     # The inner loop's values at inner iteration 1 of outer iteration 1 (NumPy: row 1, picks[1][1]).
     explorer.pick_iteration(1, level=-1)
@@ -160,7 +162,7 @@ def test_every_level_of_a_nested_scan_is_marked():
     # Outer iteration 0 ran whole: its inner loop ran 3 iterations, picked again from 0.
     page = explorer.pick_iteration(0, level=0)
     assert explorer.picked == [0, 0] and explorer.iteration_count(-1) == 3
-    assert "iteration 0 of Scan{inner}, in iteration 0 of Scan{outer}" in _text(page)
+    assert "iteration 0 of scan(inner), in iteration 0 of scan(outer)" in _text(page)
     found = values_at(call, [(call.loops[0][0], 0), (call.loops[1][0], 2)])
     assert int(next(x for v, x in found.values() if v is j_in)) == picks[0][2]
 
@@ -191,7 +193,7 @@ def test_the_viewer_selects_the_failing_node_in_the_loop_and_shows_the_calls_val
     assert selected == explorer.selected and nodes[selected]["failing"] and nodes[holder]["failing"]
     assert nodes[selected]["group"] in explorer.view_state()["open"]  # its body drawn open
     loop_card = _text(explorer.select(holder))  # the loop's card: why it has no value
-    assert f"not computed: E[i_t] inside it failed at iteration {FAILING} of Scan{{step}}" in loop_card
+    assert f"not computed: E[i_t] inside it failed at iteration {FAILING} of scan(step)" in loop_card
     # The boxes show the call's values (the saved view keeps them), not test values.
     shared_E = next(n for n in model["nodes"] if n["name"] == "E")
     assert shared_E["summary"] == value_stats(E_VALUE)
@@ -208,7 +210,7 @@ def test_the_live_picker_replays_the_iteration_picked(scan_error):
     picker = explorer._picker
     slider = next(c for c in picker.children if isinstance(c, widgets.IntSlider))
     assert (slider.value, slider.max) == (FAILING, FAILING)  # opens at the failing iteration
-    assert "Scan{step}" in slider.description
+    assert "scan(step)" in slider.description
     shown = picker.children[-1]
     slider.value = 1
     assert explorer.picked == [1]
@@ -230,5 +232,5 @@ def test_the_saved_view_keeps_the_iteration_last_picked(scan_error, monkeypatch)
     slider = next(c for c in explorer._picker.children if isinstance(c, widgets.IntSlider))
     slider.value = 2
     snapshots = [b["text/html"] for b, kw in sent if kw.get("display_id") == explorer.snapshot_key]
-    assert snapshots and "Values at iteration 2 of Scan{step}" in _text(snapshots[-1])
+    assert snapshots and "Values at iteration 2 of scan(step)" in _text(snapshots[-1])
     assert value_stats(E_VALUE[INDICES[2]]) in snapshots[-1]

@@ -83,7 +83,7 @@ def test_an_opened_node_and_a_refreshed_profile_follow_into_the_snapshot(kernel)
     view = ProfileView(f)
     view.display()
     measured = view.report
-    refresh = view.widget.children[0]
+    refresh = view.widget.children[0].children[0]  # [refresh, timeline]
     refresh.click()
     assert view.report is not measured
     page = _last_html(updated, view)

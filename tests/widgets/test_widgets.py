@@ -36,7 +36,7 @@ def test_graph_explorer_tree_and_details(graph):
         "          x",
         "      TensorConstant{2.0}", "    b"]
     details = explorer.describe(2)
-    assert details.splitlines()[0] == "y: Elemwise{mul,no_inplace}"
+    assert details.splitlines()[0] == "y: mul"
     assert "created at test_widgets.py:" in details and ": y = T.exp(T.log(x)) * 2" in details
     assert ("  #1 constant 2.0: TensorType(float32, shape=())  float32 () 2.0 mean=2 std=0 min=2 "
             "max=2 NaN=0 inf=0") in details
@@ -81,7 +81,7 @@ def test_graph_explorer_view_gets_the_model_once_and_answers_details(graph):
     assert answer["details_for"] == explorer.id_of(x)
     assert "<b>x</b>" in answer["html"] and "float32 (3,) [1., 2., 3.] mean=2" in answer["html"]
     explorer._on_message(view, {"details": explorer.id_of(y)}, None)
-    assert "Elemwise{mul,no_inplace}" in sent[-1]["html"] and "y = T.exp(T.log(x)) * 2" in sent[-1]["html"]
+    assert ">mul<" in sent[-1]["html"] and "y = T.exp(T.log(x)) * 2" in sent[-1]["html"]
     assert explorer.selected == ""  # asking for details selects nothing in Python
     # The browser's debounced state is what the saved notebook keeps; the Python API's
     # changes go to the view as one command each.
@@ -218,19 +218,28 @@ def test_profile_view_rows_and_table(graph):
     # program make 100%.
     assert sum(r.percent for r in view.rows) == pytest.approx(100.0)
     by_index = {r.index: r for r in view.rows if r.index >= 0}
-    assert by_index[1].op == "Sum{axis=(0,)}"
-    assert by_index[1].node == "Sum{axis=(0,)}(Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)})"
+    assert by_index[1].op == "sum" and by_index[0].op == "fused"  # the views' words
+    assert by_index[1].node == "z" and by_index[0].node == "fused: ge\u00b7abs\u00b7switch\u00b7mul\u00b7add"
     assert by_index[1].line.endswith(": z = (y + b).sum()")
-    refresh, table, _marker, order = view.widget.children
+    buttons, table, _marker, order = view.widget.children
+    refresh, trace = buttons.children
     assert table.value.index("By line") < table.value.index("By node")  # the line view first
     assert "z = (y + b).sum()" in table.value.split("By node")[0] and "width:" in table.value
-    order.value = "op"  # Composite sorts before Sum
-    assert table.value.index("Composite{") < table.value.index("Sum{axis=(0,)}</td>")
+    order.value = "op"  # fused sorts before sum
+    assert table.value.index(">fused<") < table.value.index(">sum<")
     assert "table-layout:fixed;width:100%" in table.value  # as wide as the output: cells wrap
     assert 'style="text-align:left' in table.value  # JupyterLab right-aligns cells otherwise
-    assert "z = (y + b).sum()" in table.value and "Composite{((switch(GE(i0, 0.0), abs(i0), nan) * 2.0) + i1)}(x, b)" in table.value
+    assert "z = (y + b).sum()" in table.value and ">fused: ge\u00b7abs\u00b7switch\u00b7mul\u00b7add" in table.value
     refresh.click()
-    assert "Sum{axis=(0,)}" in table.value
+    assert ">sum<" in table.value
+    # One call in time, in the view: the button traces it; the table shows its picture,
+    # one bar per XLA operation the trace recorded (f.profile.timeline()'s own).
+    assert "symnb-timeline" not in table.value and "press <b>timeline</b>" in table.value
+    trace.click()
+    operations = view.traced.operations()
+    assert not view.traced.reason and operations
+    assert table.value.count('data-kind="xla"') == len(operations) and "Timeline of" in table.value
+    assert view.snapshot_body().count('data-kind="xla"') == len(operations)  # saved with the notebook
 
 
 def test_rewrite_stepper_steps_through_the_history(graph):
@@ -249,7 +258,7 @@ def test_rewrite_stepper_steps_through_the_history(graph):
     assert stepper.previous() == 0 and stepper.next() == 1 and stepper.next() == 1
     assert stepper.step().name == "fusion"
     # The fused node reads x and b, which stay: the text is cut there on both sides.
-    assert stepper.step().after.splitlines() == ["fused: ge\u00b7abs\u00b7switch\u00b7mul\u00b7add  Composite",
+    assert stepper.step().after.splitlines() == ["fused: ge\u00b7abs\u00b7switch\u00b7mul\u00b7add",
                                                  "  x", "  b"]
 
 

@@ -41,7 +41,7 @@ from symnb.lower_xla.cache import copy_array
 from symnb.lower_xla.checks import has_checks
 from symnb.lower_xla.interpreter import NodeFailure, build_program
 
-__all__ = ["as_jax"]
+__all__ = ["as_jax", "chain_as_jax"]
 
 
 def as_jax(function: Any) -> tuple[Callable[..., Any], dict[str, Any]]:
@@ -87,6 +87,77 @@ def as_jax(function: Any) -> tuple[Callable[..., Any], dict[str, Any]]:
     with function._locks if function._locks is not None else contextlib.nullcontext():
         params = {name: copy_array(on_device(var))
                   for name, var in zip(names, shared)}
+    return fn, params
+
+
+def chain_as_jax(split: Any) -> tuple[Callable[..., Any], dict[str, Any]]:
+    """``(fn, params)`` for a :class:`~symnb.compile.split_program.SplitFunction`: its
+    programs' ``as_jax`` functions (each under ``jax.jit``: a padded length bucket traces
+    once), run in a chain with the host steps between them, as a call of the function
+    runs them. ``params`` holds every program's shared variables; ``new_params`` the
+    last program's updates (the others update nothing). A host step needs concrete
+    values: under a JAX transformation ``fn`` refuses, naming the step."""
+    from symnb.compile.split_program import _NumpyPrelude
+
+    params: dict[str, Any] = {}
+    parts: list[tuple[Callable[..., Any], list[str]] | None] = []
+    for program in split.programs:
+        if isinstance(program, _NumpyPrelude):  # a few elementwise ops, in NumPy
+            parts.append(None)
+            continue
+        program_fn, values = as_jax(program)
+        for name, value in values.items():
+            params.setdefault(name, value)
+        parts.append((jax.jit(program_fn), list(values)))
+    inputs = split.inputs
+    title = f"split function {split.name!r}" if split.name else "a split function"
+    single = split._call_spec.single
+
+    def before_host(node: Any, values: list[Any]) -> None:
+        if any(isinstance(v, jax.core.Tracer) for v in values):
+            raise TypeError(
+                f"the as_jax function of {title} runs {node.op.display_name()} on the host "
+                f"between two programs (its output's length depends on values), which needs "
+                f"concrete values: a JAX transformation (jax.jit, jax.grad, jax.vmap...) traces "
+                f"abstract ones. Call fn directly, or transform each program's own as_jax "
+                f"(f.programs[i].as_jax()), whose shapes are static")
+
+    def fn(given: dict[str, Any], *args: Any) -> tuple[Any, dict[str, Any]]:
+        if len(args) != len(inputs):
+            raise TypeError(f"the as_jax function of {title} takes params and {len(inputs)} "
+                            f"input(s) ({', '.join(map(label, inputs))}), got {len(args)}")
+        _check_params(given, list(params))
+        new_params = dict(given)
+
+        def caller(part: tuple[Callable[..., Any], list[str]] | None, program: Any,
+                   last: bool) -> Callable[..., Any]:
+            if part is None:  # NumPy, as the function computes it (it needs the values)
+                def prelude(*values: Any) -> Any:
+                    before_host(split.host_nodes[0], values)
+                    return program(*(np.asarray(v) for v in values))
+
+                return prelude
+            program_fn, names = part
+
+            def call(*values: Any) -> Any:
+                # Host values as jax.Arrays of their own dtype: traced by jax.jit with
+                # it even where JAX's 64-bit mode is off (lengths, indices are int64).
+                with jax.enable_x64(True):
+                    values = tuple(v if isinstance(v, jax.Array) else jnp.asarray(v)
+                                   for v in values)
+                outputs, updated = program_fn({name: given[name] for name in names}, *values)
+                if last:
+                    new_params.update(updated)
+                return outputs
+
+            return call
+
+        programs = split.programs
+        calls = [caller(part, program, i == len(programs) - 1)
+                 for i, (part, program) in enumerate(zip(parts, programs))]
+        outputs = split.run_chain(list(args), single, calls, before_host)
+        return outputs, new_params
+
     return fn, params
 
 

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.errors import label, set_record
-from symnb.core.failed_call import CallValues, NodeValues, replay
+from symnb.core.failed_call import CallValues, NodeValues, keep_inner, replay
 
 __all__ = ["with_call_values"]
 
@@ -50,7 +50,7 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
 
     def failing(seen: NodeValues) -> bool:
         if seen.holder is not None:
-            _keep_inner(in_loops, seen)
+            keep_inner(in_loops, seen)
         if seen.node is not node:
             return False
         last[:] = [seen]
@@ -65,13 +65,3 @@ def _replayed(error: Exception, node: Any, function: Any, arrays: Sequence[Any])
     values.function = function  # GraphExplorer(err) draws its graph around a node in a loop body
     values.program = (list(function.nodes), list(function._program_inputs))  # replayed again on demand
     return values
-
-
-def _keep_inner(kept: dict[int, tuple], seen: NodeValues) -> None:
-    """Keep the values an evaluation inside an inner graph read and made, with its
-    evaluation (the iteration, in a loop body): later evaluations replace earlier ones."""
-    where = (seen.evaluation, seen.holder, seen.levels)  # levels: every loop around it
-    for var, value in zip(seen.node.inputs, seen.inputs):
-        kept[id(var)] = (var, value, where)
-    for var, value in zip(seen.node.outputs, seen.outputs or ()):
-        kept[id(var)] = (var, value, where)

@@ -120,9 +120,9 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
                             out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
         except DynamicShapeError:
             # A length known only at run time: a chain of programs, when the graph splits.
-            split = None
-            if in_shardings is None and out_shardings is None and mesh is None:
-                split = split_function(plan, function, mode=mode, profile=profile)
+            split = split_function(plan, function, mode=mode, profile=profile,
+                                   in_shardings=in_shardings, out_shardings=out_shardings,
+                                   mesh=mesh)
             if split is None:
                 raise
             return split

@@ -20,9 +20,11 @@ while tracing (``symnb.lower_xla.rules.scan``). The walks follow values only
 (``value_ancestors``: not into a shape, and through a loop only to what its body reads
 for that output), so a length computed from labels does not specialize on activations.
 
-A value no call can provide (computed from an input of no fixed size, or from a
-branch's operands) is refused when the function is built (``check_static_values``),
-naming it.
+An ``ifelse`` declares the operands its branches' lengths are computed from in the same
+way, and its branches close over them (``symnb.lower_xla.rules.ifelse``).
+
+A value no call can provide (computed from an input of no fixed size) is refused when
+the function is built (``check_static_values``), naming it.
 """
 
 from __future__ import annotations
@@ -158,6 +160,7 @@ HINTS = {
     "a range bound": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
     "a piece length": "compute it from input shapes (x.shape[i]) and constants, or pass it as an input",
     "a loop body's length": "compute the lengths in the step from shapes and constants",
+    "a branch's length": "compute the lengths in the branch from shapes and constants",
     "a mask": "read masked values with T.switch(mask, x, 0), or sums like (x * mask).sum()",
 }
 

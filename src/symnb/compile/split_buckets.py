@@ -12,6 +12,8 @@ result sees the padding:
   a dot product whose rows are the padded ones, broadcasts to a padded shape, gathers
   ``x[i]`` with a padded index (padded by repeating its last real index: in bounds),
   ``x[arange(n), labels]`` of padded rows and its increment (a cross-entropy);
+- ``x[-1]`` reads the last real row; a gradient written back into a ``scan_until``
+  loop's buffer (``PadRows``) takes the real rows only;
 - a reduction over the first axis masks the padded rows out (they read as the
   reduction's identity, or as the first real row in a max or min); ``mean`` divides by
   the real count; a dot product over the padded axis of both factors (a weight's
@@ -33,6 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace, toposort
+from symnb.core.scan.rows import PadRows
 from symnb.core.graph.errors import label
 from symnb.core.tensor import math as m
 from symnb.core.tensor import reduction as red
@@ -76,9 +79,14 @@ class LastStage:
         self.groups = groups
         self.trimmed = list(trimmed)
 
-    def run(self, arrays: list[Any], host: list[np.ndarray], single: bool) -> Any:
+    def run(self, arrays: list[Any], host: list[np.ndarray], single: bool,
+            call: Any = None) -> Any:
+        """The program's outputs for the arguments ``arrays`` and the host values
+        ``host`` (padded here, the outputs cut here); ``call`` runs the program (default:
+        the compiled function; ``as_jax`` passes the program's JAX function)."""
+        call = call or self.function
         if self.groups is None:
-            outputs = self.function(*arrays, *host)
+            outputs = call(*arrays, *host)
             return outputs[0] if single else outputs
         host = list(host)
         lengths = []
@@ -87,7 +95,7 @@ class LastStage:
             lengths.append(np.int64(length))
             for p in positions:
                 host[p] = _padded(host[p], bucket(length))
-        outputs = self.function(*arrays, *host, *lengths)
+        outputs = call(*arrays, *host, *lengths)
         outputs = [out if group is None else out[:lengths[group]]
                    for out, group in zip(outputs, self.trimmed)]
         return outputs[0] if single else outputs
@@ -284,6 +292,29 @@ def _padded_node(node: Apply, inputs: list[Variable], padded: list[int | None], 
         return _padded_contraction(node, inputs, padded, group, real_rows, built)
     if isinstance(op, _Normalize) and 0 not in op.axis:  # softmax of each row
         return built(op, *inputs), group
+    if isinstance(op, (st.Subtensor, st.IncSubtensor)) and padded[0] is not None \
+            and op.idx_list[:1] == (_ALL_ROWS,) and all(g is None for g in padded[op.n_values:]):
+        # x[:, ...] keeps the rows as rows (a column of each row...), and so does its
+        # gradient's increment of the same view
+        if isinstance(op, st.IncSubtensor):
+            y, view_ndim = inputs[1], _view_ndim(op.idx_list, inputs[0].ndim)
+            if padded[1] is None and y.ndim == view_ndim and y.type.shape[0] != 1:
+                raise _NotExact(node, "combines a value of a run-time length with another")
+            if padded[1] is not None and y.ndim != view_ndim:
+                raise _NotExact(node, "broadcasts a value of a run-time length")
+        return built(op, *inputs), group
+    if isinstance(op, st.Subtensor) and op.idx_list == (-1,) and padded[0] is not None:
+        # x[-1]: the last real row (a padded program has one: no row pads to none)
+        return [getitem(inputs[0], m.sub(lengths[group], 1))], None
+    if isinstance(op, st.IncSubtensor) and op.idx_list == (-1,) and padded[0] is not None \
+            and padded[1] is None:  # its gradient: written into the last real row
+        x, y = inputs
+        return [st.inc_subtensor(getitem(x, m.sub(lengths[group], 1)), y,
+                                 set_instead_of_inc=op.set_instead_of_inc)], group
+    if isinstance(op, PadRows) and padded[0] is not None and padded[1] is None:
+        # a gradient written back into a loop's buffer: the real rows only
+        count = lengths[group] if len(inputs) == 2 else m.minimum(inputs[2], lengths[group])
+        return built(op, inputs[0], inputs[1], count), None
     if isinstance(op, st.AdvancedIncSubtensor) and padded[0] is None \
             and _leading_arrays(op, padded):
         x, y, *index = inputs
@@ -324,6 +355,18 @@ def _counting(node: Apply, inputs: list[Variable], lengths: list[Variable]) -> i
     if not (_constant_is(start, 0) and _constant_is(step, 1)):
         return None
     return next((g for g, length in enumerate(lengths) if stop is length), None)
+
+
+#: The index entry ``:`` (every row).
+_ALL_ROWS = si.Slice(None, None, None)
+
+
+def _view_ndim(idx_list: Sequence[Any], ndim: int) -> int:
+    """The dimensions of ``x[idx]`` for a basic index: an integer takes one away, a
+    ``None`` adds one."""
+    removed = sum(1 for e in idx_list if isinstance(e, int) or e is si.SCALAR)
+    added = sum(1 for e in idx_list if e is None)
+    return ndim - removed + added
 
 
 def _constant_is(var: Variable, value: int) -> bool:

@@ -15,9 +15,14 @@ nodes*, :func:`host_nodes`):
 A later program sees the lengths as the shapes of its arguments: it is compiled once per
 distinct length (``jax.jit`` keys its executables, and symnb's disk cache its entries,
 by argument shapes). Where padding is exact (``symnb.compile.split_buckets``), the
-arrays are padded to the next power of two and the padding masked out, so a loop whose
-lengths change at every call compiles a handful of programs; otherwise the function
-specializes per length and says so (:attr:`SplitFunction.lengths`, and its profile).
+arrays are padded to the next power of two and the padding masked out, in every
+program after the first (a middle program computing a later host node's inputs, as the
+last), so a loop whose lengths change at every call compiles a handful of programs;
+otherwise that program specializes per length and the function says which and why
+(:attr:`SplitFunction.lengths`, ``lengths_reason``, and its profile). A program takes
+only the host values it reads; a value a program computed from the arguments alone
+that a later one needs (a ``scan_until`` loop's buffered rows, for its gradient) is
+passed on, not computed again.
 
 Shared variables are updated by the last program only, and only when the whole chain
 succeeded: a call that fails anywhere leaves them as they were.
@@ -50,14 +55,16 @@ __all__ = ["split_function", "host_nodes", "SplitFunction"]
 
 
 def split_function(plan: FunctionPlan, make_function: Any, mode: Any = None,
-                   profile: bool | None = None) -> "SplitFunction | None":
+                   profile: bool | None = None, in_shardings: Any = None,
+                   out_shardings: Any = None, mesh: Any = None) -> "SplitFunction | None":
     """``plan`` compiled as a chain of programs, or None when its graph does not split
     (no host node, or one that cannot run on the host: the refusal then stands)."""
     graph = masks_as_nonzero(list(plan.graph_outputs + plan.update_exprs), plan.inputs)
     host = host_nodes(plan, graph)
     if not host or not all(_runs_on_host(node) for node in host):
         return None
-    return SplitFunction(plan, graph, host, make_function, mode=mode, profile=profile)
+    return SplitFunction(plan, graph, host, make_function, mode=mode, profile=profile,
+                         in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh)
 
 
 def masks_as_nonzero(outputs: list[Variable], inputs: Sequence[Variable]) -> list[Variable]:
@@ -213,12 +220,29 @@ def _runs_on_host(node: Apply) -> bool:
 
 
 class _Stage:
-    """One program of the chain: a function of the arguments and the host values
-    computed before it; ``host`` are the host nodes run on its results."""
+    """One program of the chain before a host step: a function of the arguments and of
+    the values computed before it (``takes``: host outputs, and values of earlier
+    programs passed on); ``host`` are the host nodes run on its results; ``passes``:
+    per result position, the variable it holds (what later programs take)."""
 
-    def __init__(self, function: Any, host: Sequence[Apply]) -> None:
-        self.function = function
+    def __init__(self, function: Any, host: Sequence[Apply], takes: Sequence[Variable],
+                 passes: Sequence[Variable], bucketed: Any = None) -> None:
+        self.function = function  # the first program (or _NumpyPrelude)
+        self.bucketed = bucketed  # a later program: a LastStage (per bucket, or per length)
         self.host = list(host)
+        self.takes = list(takes)
+        self.passes = list(passes)
+
+    @property
+    def program(self) -> Any:
+        """The compiled function (or ``_NumpyPrelude``) this stage runs."""
+        return self.function if self.bucketed is None else self.bucketed.function
+
+    def run(self, arrays: list[Any], taken: list[Any], call: Any = None) -> list[Any]:
+        """The program's results; ``call`` runs the program (default: the compiled one)."""
+        if self.bucketed is None:
+            return (call or self.function)(*arrays, *taken)
+        return self.bucketed.run(arrays, taken, single=False, call=call)
 
 
 class _NumpyPrelude:
@@ -259,15 +283,19 @@ class SplitFunction:
     """A compiled function run as a chain: XLA programs, with the host nodes between
     them (see the module's docstring). Called like :class:`~symnb.compile.function.Function`.
 
-    ``lengths`` says how each later program is specialized: ``'buckets'`` (padded to the
-    next power of two, the padding masked out) or ``'per length'`` (one program per
-    distinct length), with ``lengths_reason`` saying why buckets could not be used."""
+    ``lengths`` says how the programs after the first are specialized: ``'buckets'``
+    (padded to the next power of two, the padding masked out) or ``'per length'`` (one
+    program per distinct length, for at least one of them), with ``lengths_reason``
+    saying which program and why buckets could not be used."""
 
     def __init__(self, plan: FunctionPlan, graph: list[Variable], host: Sequence[Apply],
-                 make_function: Any, mode: Any = None, profile: bool | None = None) -> None:
+                 make_function: Any, mode: Any = None, profile: bool | None = None,
+                 in_shardings: Any = None, out_shardings: Any = None, mesh: Any = None) -> None:
         """``graph``: the outputs, then the new values of the updated shared variables
         (``plan``'s, reads by a mask as reads by its ``nonzero``); ``host``: the nodes run
-        on the host (:func:`host_nodes`); ``make_function``: ``sn.function``."""
+        on the host (:func:`host_nodes`); ``make_function``: ``sn.function``.
+        ``in_shardings`` (the function's inputs') and ``mesh`` apply to every program,
+        ``out_shardings`` to the last (whose outputs are the function's)."""
         from symnb.compile.split_buckets import bucketed_stage
 
         self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
@@ -285,31 +313,63 @@ class SplitFunction:
         levels = _levels(graph, plan.inputs, self.host_nodes)
         depth = max(levels.values())
         self._count = depth + 1
-        fresh: dict[Variable, Variable] = {}  # each host output -> the argument standing for it
+        # Each host output, and each value a program computed that a later one reads
+        # (a scan_until loop's buffer, for its gradient), -> the argument standing for it.
+        fresh: dict[Variable, Variable] = {}
         self._stages: list[_Stage] = []
-        common = dict(mode=mode, profile=profile, on_unused_input="ignore", no_default_updates=True)
+        common = dict(mode=mode, profile=profile, on_unused_input="ignore", no_default_updates=True,
+                      mesh=mesh, in_shardings=_by_input(self.inputs, in_shardings, mesh))
+        how: list[tuple[int, str, str]] = []  # (program number, lengths, why not buckets)
         for level in range(1, depth + 1):
             run = [n for n in self.host_nodes if levels[id(n)] == level]
             needed = _unique(v for n in run for v in n.inputs if not isinstance(v, Constant))
-            arguments = self.inputs + list(fresh.values())
-            values = clone_replace(needed, dict(fresh))
-            function = _NumpyPrelude.make(arguments, values)
-            if function is None:
-                function = make_function(arguments, values, name=self._stage_name(level), **common)
-            self._stages.append(_Stage(function, run))
+            name = self._stage_name(level)
+            if level == 1:
+                function = _NumpyPrelude.make(self.inputs, needed)
+                if function is None:
+                    function = make_function(self.inputs, needed, name=name, **common)
+                stage = _Stage(function, run, [], needed)
+            else:  # a program taking host values: per length bucket where padding is exact
+                earlier = [n for n in self.host_nodes if levels[id(n)] < level]
+                takes = _used(fresh, needed)
+                made, lengths, reason = bucketed_stage(
+                    needed, takes, _groups_in(_length_groups(earlier), takes), self.inputs,
+                    len(needed), [], make_function, dict(common, name=name))
+                stage = _Stage(None, run, list(takes), needed, bucketed=made)
+                how.append((level, lengths, reason))
+            self._stages.append(stage)
             for node in run:
                 for out in node.outputs:
                     fresh[out] = _argument_like(out)
+            for var in needed:
+                if var not in fresh and _passed_on(var, self.host_nodes):
+                    fresh[var] = _argument_like(var)
             # Where each host node finds its inputs: the stage's outputs, or constants.
             position = {id(v): i for i, v in enumerate(needed)}
             for node in run:
                 self._inputs_of[id(node)] = [("constant", v.data) if isinstance(v, Constant)
                                              else ("result", position[id(v)]) for v in node.inputs]
-        self._host_values = list(fresh)  # host outputs, in the order the last program takes them
-        last, self.lengths, self.lengths_reason = bucketed_stage(
-            graph, fresh, _length_groups(self.host_nodes), self.inputs, len(plan.graph_outputs),
-            self.updated_shared, make_function, dict(common, name=self._stage_name(depth + 1)))
+        takes = _used(fresh, graph)
+        self._host_values = list(takes)  # what the last program takes, in order
+        last, lengths, reason = bucketed_stage(
+            graph, takes, _groups_in(_length_groups(self.host_nodes), takes), self.inputs,
+            len(plan.graph_outputs),
+            self.updated_shared, make_function,
+            dict(common, name=self._stage_name(depth + 1), out_shardings=out_shardings))
+        how.append((depth + 1, lengths, reason))
         self._last = last
+        per_length = [(number, why) for number, lengths, why in how if lengths != "buckets"]
+        #: ``'buckets'`` when every program after the first is compiled per length bucket,
+        #: else ``'per length'`` (``lengths_reason`` says which program and why).
+        self.lengths = "per length" if per_length else "buckets"
+        self.lengths_reason = "; ".join(
+            (f"program {number} of {self._count}: {why}" if depth > 1 else why)
+            for number, why in per_length)
+        #: ``(in_shardings, out_shardings)`` of the last program (its inputs: the
+        #: function's, then the host values; its outputs: the function's, then the
+        #: updates), or None when nothing is sharded: each program of the chain takes
+        #: the function's inputs with the same shardings.
+        self.shardings = last.function.shardings
         #: The profile of the last program (``profile=True``): the one compiled per length
         #: or bucket; its summary says which, and why not buckets.
         self.profile = last.function.profile
@@ -317,7 +377,8 @@ class SplitFunction:
             why = f" ({self.lengths_reason})" if self.lengths_reason else ""
             self.profile.note = (f"The last of {self._count} programs (host nodes between them: "
                                  f"{', '.join(n.op.display_name() for n in self.host_nodes)}), "
-                                 f"compiled {'per length bucket' if self.lengths == 'buckets' else 'per length'}{why}.")
+                                 f"{'each after the first ' if depth > 1 else ''}compiled "
+                                 f"{'per length bucket' if self.lengths == 'buckets' else 'per length'}{why}.")
 
     def __reduce__(self) -> tuple:
         """Pickled as ``Function`` is: rebuilt from ``sn.function``'s arguments."""
@@ -342,7 +403,7 @@ class SplitFunction:
         """The parts of the chain before each host step, then the last program, in the
         order they run: compiled functions (a first part of a few elementwise ops on the
         arguments is computed in NumPy instead, ``_NumpyPrelude``)."""
-        return [stage.function for stage in self._stages] + [self._last.function]
+        return [stage.program for stage in self._stages] + [self._last.function]
 
     def compiled_programs(self) -> int:
         """How many XLA programs the chain has traced so far (per argument shape: each
@@ -352,25 +413,48 @@ class SplitFunction:
     @api_boundary  # the user calls it: errors show the user's line
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         call = self._call_spec
-        arrays = list(call.checks(call.bind(args, kwargs)))
-        values: dict[int, np.ndarray] = {}  # id(host output) -> its array
-        for stage in self._stages:
-            results = stage.function(*arrays, *(values[id(v)] for v in self._fresh_before(stage)))
-            for node in stage.host:
-                values.update(zip(map(id, node.outputs), _perform(node, [
-                    data if kind == "constant" else results[data]
-                    for kind, data in self._inputs_of[id(node)]])))
-        host = [values[id(v)] for v in self._host_values]
-        return self._last.run(arrays, host, call.single)
+        return self.run_chain(list(call.checks(call.bind(args, kwargs))), call.single)
 
-    def _fresh_before(self, stage: _Stage) -> list[Variable]:
-        """The host outputs a stage takes, in order (those of the stages before it)."""
-        taken = []
-        for earlier in self._stages:
-            if earlier is stage:
-                break
-            taken += [out for node in earlier.host for out in node.outputs]
-        return taken
+    def run_chain(self, arrays: list[Any], single: bool, calls: Sequence[Any] | None = None,
+                  before_host: Any = None) -> Any:
+        """The outputs for the checked arguments ``arrays``: each program, then its host
+        nodes on its results. ``calls``: per program (``programs``' order), what runs it
+        (default: the compiled functions; ``as_jax`` passes JAX functions);
+        ``before_host(node, inputs)`` sees a host node's inputs before it runs."""
+        calls = list(calls) if calls is not None else [None] * len(self.programs)
+        values: dict[int, Any] = {}  # id(host output, or value passed on) -> its array
+        for stage, run in zip(self._stages, calls):
+            results = stage.run(arrays, [values[id(v)] for v in stage.takes], run)
+            values.update(zip(map(id, stage.passes), results))
+            for node in stage.host:
+                inputs = [data if kind == "constant" else results[data]
+                          for kind, data in self._inputs_of[id(node)]]
+                if before_host is not None:
+                    before_host(node, inputs)
+                values.update(zip(map(id, node.outputs), _perform(node, inputs)))
+        host = [values[id(v)] for v in self._host_values]
+        return self._last.run(arrays, host, single, calls[-1])
+
+    def as_jax(self) -> tuple[Any, dict[str, Any]]:
+        """The chain as a JAX function: ``fn, params = f.as_jax()``, then ``outputs,
+        new_params = fn(params, *inputs)``, as :meth:`Function.as_jax` (each program is
+        its ``as_jax`` function, under ``jax.jit``; the host steps run between them).
+        The host steps need concrete values: ``fn`` is called directly, not under a JAX
+        transformation (``jax.jit``, ``jax.grad``, ``jax.vmap`` refuse, naming the host
+        step; transform each program's ``as_jax`` instead)."""
+        from symnb.compile.as_jax import chain_as_jax
+
+        return chain_as_jax(self)
+
+    def lowered_text(self, stage: str = "stablehlo", *args: Any) -> str:
+        """Refused, with what to do: a split function is several programs (each
+        program's ``lowered_text``: ``f.programs[i]``), whose later ones take the host
+        values, padded to their bucket, so their text depends on the call."""
+        raise TypeError(f"{self.name or 'this split function'} runs {len(self.programs)} "
+                        f"programs with host steps between them "
+                        f"({', '.join(n.op.display_name() for n in self.host_nodes)}): it has no "
+                        f"one lowered text; read each program's, f.programs[i].lowered_text(...) "
+                        f"(a program after the first takes the host values as extra arguments)")
 
     def __repr__(self) -> str:
         return (f"<SplitFunction {self.name or ''}: {len(self.programs)} programs, "
@@ -390,6 +474,43 @@ def _perform(node: Apply, inputs: list[Any]) -> list[np.ndarray]:
                          f"between two compiled programs): {error}",
                          values=inputs) from None
     return [np.asarray(v, dtype=out.dtype) for v, out in zip(outputs, node.outputs)]
+
+
+def _by_input(inputs: list[Variable], given: Any, mesh: Any) -> dict[Variable, Any] | None:
+    """``in_shardings`` (a list parallel to the inputs, or a dict) as ``{input:
+    sharding}``: every program of the chain takes the function's inputs first, then
+    values of its own (unsharded)."""
+    if given is None:
+        return None
+    from symnb.compile.sharding import input_shardings
+
+    found = {var: sharding for var, sharding in zip(inputs, input_shardings(inputs, given, mesh))
+             if sharding is not None}
+    return found or None
+
+
+def _used(fresh: dict[Variable, Variable], graph: Sequence[Variable]) -> dict[Variable, Variable]:
+    """The entries of ``fresh`` that ``graph`` reads: a program takes no value it does
+    not read (its padded shape would key programs for nothing)."""
+    read = {id(v) for v in ancestors(list(graph), blockers=list(fresh))}
+    return {k: v for k, v in fresh.items() if id(k) in read}
+
+
+def _groups_in(groups: list[list[Variable]], taken: dict[Variable, Variable]) -> list[list[Variable]]:
+    """``groups`` (of one length each) restricted to the values a program takes."""
+    kept = [[v for v in group if v in taken] for group in groups]
+    return [group for group in kept if group]
+
+
+def _passed_on(var: Variable, host: Sequence[Apply]) -> bool:
+    """Whether later programs take ``var`` (a host node's input, computed by a program)
+    as an argument rather than compute it again: when it is computed, and from no host
+    value (its length is then fixed by the arguments' shapes; a value of a run-time
+    length is better computed again from its host values, padded to their bucket)."""
+    if var.owner is None:
+        return False
+    made_on_host = {id(out) for node in host for out in node.outputs}
+    return not any(id(v) in made_on_host for v in ancestors([var]))
 
 
 def _levels(graph: list[Variable], inputs: Sequence[Variable],

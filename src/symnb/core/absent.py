@@ -48,9 +48,7 @@ ABSENT: dict[str, dict[str, str]] = {
     },
     "symnb.tensor.nnet": {
         "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",
-        "logsoftmax": "use T.nnet.log_softmax",
         "ctc": "CTC wrapped a C library (warp-ctc) in Theano; not supported",
-        "h_softmax": "hierarchical softmax is not in this release",
     },
     "symnb.compile": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",

@@ -22,10 +22,10 @@ import numpy as np
 from symnb.core.graph.error_record import ErrorRecord, LoopLevel, ValueRecord, bad_entries, short_summary
 from symnb.core.graph.errors import input_records, label
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node, stepping
-from symnb.core.graph import Apply, Constant, Variable
+from symnb.core.graph import Apply, Constant, Variable, toposort
 
 __all__ = ["CallValues", "NodeValues", "replay", "bad_entries", "short_summary", "loop_levels",
-           "describe_loops"]
+           "describe_loops", "keep_inner", "build_values", "failure_values"]
 
 #: ``stop(evaluation) -> bool``: is this evaluation (a :class:`NodeValues`) the one sought?
 Stop = Callable[["NodeValues"], bool]
@@ -150,6 +150,9 @@ class CallValues:
         ``in_loops``: ``{id(variable): (variable, value, (evaluation, holder))}``, the
         values of inner graphs' variables, each of the last evaluation the replay ran."""
         self.arguments = arguments
+        #: What the values were computed from, as the views say it: a call's arguments,
+        #: or, for a graph that failed while it was built, its test values.
+        self.values_from = "this call's arguments"
         self.function: Any = None
         #: ``(nodes in execution order, the program's inputs)``: what replays the call
         #: again (another iteration's values, :mod:`symnb.core.loop_values`); None when
@@ -212,11 +215,13 @@ class CallValues:
         entry = self._computed.get(id(var)) or self._in_loops.get(id(var))
         return entry[1] if entry is not None and entry[0] is var else None
 
-    def iteration_of(self, var: Variable) -> str:
+    def iteration_of(self, var: Variable, name_of: Any = None) -> str:
         """For a variable of a loop body whose value :meth:`value_of` gives, the
         iteration it is of (``"iteration 4 of Scan{rnn}"``), or, for an inner input
         that is its outer feed's value itself (a non-sequence, a shared weight), that
-        it is that value in every iteration; else ``""``."""
+        it is that value in every iteration; else ``""``. ``name_of(loop node)``: how
+        the loops are called (as :func:`describe_loops`)."""
+        name_of = name_of or (lambda holder: holder.op.display_name())
         entry = self._in_loops.get(id(var))
         if entry is None or entry[0] is not var or id(var) in self._computed:
             return ""
@@ -226,10 +231,10 @@ class CallValues:
         outer = feeds.get(id(var))
         known = self._computed.get(id(outer)) if outer is not None else None
         if known is not None and known[1] is entry[1]:  # passed in whole: a non-sequence
-            return f"{label(outer)}'s value, passed to every run of {holder.op.display_name()}"
+            return f"{label(outer)}'s value, passed to every run of {name_of(holder)}"
         if not getattr(holder.op, "loops", False):
-            return f"in {holder.op.display_name()}"
-        return describe_loops(loops) if loops else f"iteration {evaluation} of {holder.op.display_name()}"
+            return f"in {name_of(holder)}"
+        return describe_loops(loops, name_of) if loops else f"iteration {evaluation} of {name_of(holder)}"
 
     def shapes(self) -> dict[Variable, tuple[str, tuple]]:
         """``{variable: (dtype, shape)}`` of every value the replay computed: what a
@@ -253,10 +258,85 @@ def loop_levels(levels: Sequence[tuple[Apply, int]]) -> list[tuple[Apply, int]]:
     return [(holder, n) for holder, n in levels if getattr(holder.op, "loops", False)]
 
 
-def describe_loops(loops: Sequence[tuple[Apply, int]]) -> str:
+def describe_loops(loops: Sequence[tuple[Apply, int]], name_of: Any = None) -> str:
     """``"iteration 3 of Scan{step}"``; nested loops innermost first, every level named:
-    ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``; ``""`` for none."""
-    return ", in ".join(f"iteration {n} of {holder.op.display_name()}" for holder, n in reversed(loops))
+    ``"iteration 1 of Scan{inner}, in iteration 2 of Scan{outer}"``; ``""`` for none.
+    ``name_of(loop node)``: how the loops are called (default: as messages call ops;
+    graph views pass their ``scan(step)``)."""
+    name_of = name_of or (lambda holder: holder.op.display_name())
+    return ", in ".join(f"iteration {n} of {name_of(holder)}" for holder, n in reversed(loops))
+
+
+def keep_inner(kept: dict[int, tuple], seen: NodeValues) -> None:
+    """Keep the values an evaluation inside an inner graph read and made, with its
+    evaluation (the iteration, in a loop body): later evaluations replace earlier ones."""
+    where = (seen.evaluation, seen.holder, seen.levels)  # levels: every loop around it
+    for var, value in zip(seen.node.inputs, seen.inputs):
+        kept[id(var)] = (var, value, where)
+    for var, value in zip(seen.node.outputs, seen.outputs or ()):
+        kept[id(var)] = (var, value, where)
+
+
+def build_values(holder: Apply, failing: Apply) -> CallValues | None:
+    """The values of a loop that failed while its graph was built (its test values
+    computed): ``holder``'s graph replayed in NumPy on its roots' test values, up to the
+    evaluation of ``failing`` (a node of its body, at any depth) that raised -- what a
+    failed call's :class:`CallValues` holds, so that the views show a build-time loop
+    failure as they show a call's: the failing node in the open body, the failing
+    iteration's inputs, any other iteration on demand. None when a root has no test
+    value (nothing to replay from)."""
+    nodes = toposort(holder.outputs)
+    roots = list({id(v): v for n in nodes for v in n.inputs if v.owner is None}.values())
+    arguments = []
+    for var in roots:
+        value = var.data if isinstance(var, Constant) else var._test_value
+        if value is None and hasattr(var, "get_value"):
+            value = var.get_value(borrow=True)
+        if value is None:
+            return None
+        arguments.append((label(var), np.asarray(value)))
+    env = {id(v): np.array(value, copy=True) for v, (_, value) in zip(roots, arguments)}
+    in_loops: dict[int, tuple] = {}
+    last: list[NodeValues] = []
+
+    def stop(seen: NodeValues) -> bool:
+        if seen.holder is not None:
+            keep_inner(in_loops, seen)
+        if seen.node is failing:
+            last[:] = [seen]
+        return seen.node is failing and seen.error is not None
+
+    found, other = replay(nodes, env, stop)
+    computed = {id(v): (v, env[id(v)]) for n in nodes for v in n.outputs if id(v) in env}
+    computed.update((id(v), (v, env[id(v)])) for v in roots if id(v) in env)
+    values = CallValues(arguments, failing, found, other, last[0] if last else None, computed, in_loops)
+    values.values_from = "the test values"
+    values.program = (nodes, roots)  # replayed again for another iteration
+    return values
+
+
+def failure_values(error: BaseException) -> CallValues | None:
+    """The values a view of ``error`` shows: a failed call's (``err.call_values``); for
+    an error raised in a loop body while the graph was built (``err.node`` the loop,
+    ``err.original.node`` the body's node that failed), the loop replayed on the test
+    values (:func:`build_values`), computed once and kept on the error (not as
+    ``call_values``: its message and HTML stay a build error's); else None."""
+    values = getattr(error, "call_values", None)
+    if values is not None:
+        return values
+    if "_build_values" in vars(error):
+        return error._build_values
+    holder = getattr(error, "node", None)
+    inner = getattr(getattr(error, "original", None), "node", None)
+    values = None
+    if isinstance(holder, Apply) and isinstance(inner, Apply) and inner is not holder and holder.op.inner_graphs:
+        try:
+            values = build_values(holder, inner)
+        except Exception:  # noqa: BLE001 -- the view falls back to the error alone
+            values = None
+        values = values if values is not None and values.inputs is not None else None
+    error._build_values = values
+    return values
 
 
 def _note(node: Apply, found: NodeValues | None, other: NodeValues | None) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, Sequence
 
-from symnb.core.graph.errors import SymnbError, describe_given, label
+from symnb.core.graph.errors import SymnbError, describe_given, label, operand_label
 from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.core.gradient_stable import stabilized_seeds
 from symnb.core.gradient_types import disconnected_type, is_disconnected, is_null
@@ -40,15 +40,20 @@ class NullTypeGradError(NullGradientError):
 
 
 def disconnected_grad(x: Any) -> Variable:
-    """``x`` for values, a constant for differentiation (the seeds' ``block_gradient``)."""
-    return m.stop_gradient(x)
+    """``x`` for values, a constant for differentiation: no gradient flows back through it
+    and ``x`` counts as not connected there (Theano's ``DisconnectedGrad`` op, whose
+    ``connection_pattern`` says so; ``T.stop_gradient`` is the elementwise equivalent)."""
+    from symnb.core.tensor.gradient_views import disconnected_grad_  # (a view op of the tensor layer)
+
+    return disconnected_grad_(x)
 
 
 @api_boundary  # errors show the user's line: core/graph/traceback_filter.py
 def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
          consider_constant: Iterable[Variable] | None = None,
-         disconnected_inputs: str = "raise", known_grads: dict | None = None,
-         return_disconnected: str = "zero", null_gradients: str = "raise") -> Any:
+         disconnected_inputs: str = "raise", add_names: bool = True,
+         known_grads: dict | None = None, return_disconnected: str = "zero",
+         null_gradients: str = "raise") -> Any:
     """Gradients of the scalar ``cost`` with respect to ``wrt`` (one variable or a list).
 
     - ``consider_constant``: variables through which no gradient flows.
@@ -58,6 +63,8 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
       cost does not depend on a ``wrt`` variable; ``return_disconnected``: ``'zero'``
       (zeros like the variable), ``'none'`` or ``'Disconnected'`` (a ``DisconnectedType``
       variable) for such variables.
+    - ``add_names``: name each gradient ``(dcost/dvar)`` where the cost and the variable
+      have names (Theano's argument, in Theano's position, and its names).
     - ``null_gradients``: ``'raise'`` (:class:`NullTypeGradError`, default) or ``'return'``
       (the null variable) where an op's gradient is undefined or not implemented
       (``grad_undefined``: see core/gradient_types.py).
@@ -89,6 +96,9 @@ def grad(cost: Variable | None, wrt: Variable | Sequence[Variable],
         # the user passed in, known_grads' own, is not the gradient's to annotate).
         if isinstance(result, Variable) and result.owner is not None and result is not var:
             result.tag.gradient_of = var
+            cost_name = getattr(cost, "name", None)
+            if add_names and cost_name is not None and var.name is not None and result.name is None:
+                result.name = f"(d{cost_name}/d{var.name})"
     if single:
         return results[0]
     return tuple(results) if isinstance(wrt, tuple) else results
@@ -192,14 +202,17 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
                    blockers: list[Variable]) -> dict[int, Variable]:
     """Accumulated gradients of every variable between ``wrt`` and the seeds."""
     sources = [var for var, _ in seeds.values()]
-    blocked = {id(v) for v in blockers}
+    # The walk stops at the blockers (consider_constant): their owners are not visited, so
+    # nothing flows past them; the gradient *at* a blocker is still accumulated, as in
+    # Theano (``grad(x + y, x, consider_constant=[x])`` is 1; subgraph_grad's ``end``).
     nodes = toposort(sources, blockers)
-    relevant = _nodes_leading_to(nodes, wrt, blocked)
+    relevant = _nodes_leading_to(nodes, wrt)
     contributions: dict[int, list[Variable]] = {key: [g] for key, (_, g) in seeds.items()}
     for node in reversed(nodes):
         if id(node) not in relevant:
             continue
-        with gradient_of(node.op.display_name(), node.site):  # "grad of tanh" nodes
+        # "grad of tanh", "grad of x[idx]" nodes: the forward op in the user's words
+        with gradient_of(node.op.words(node, operand_label), node.site):
             output_grads = [_total(contributions.get(id(o))) for o in node.outputs]
             if all(g is None for g in output_grads):
                 continue
@@ -209,17 +222,18 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
             else:
                 input_grads = _input_grads(node, output_grads)
         for inp, g in zip(node.inputs, input_grads):
-            if g is not None and id(inp) not in blocked:
+            if g is not None:
                 contributions.setdefault(id(inp), []).append(g)
     return {key: _total(gs) for key, gs in contributions.items()}
 
 
-def _nodes_leading_to(nodes: list[Apply], wrt: list[Variable], blocked: set[int]) -> set[int]:
-    """Nodes with an input that depends on some ``wrt`` variable (forward reachability)."""
+def _nodes_leading_to(nodes: list[Apply], wrt: list[Variable]) -> set[int]:
+    """Nodes with an input that depends on some ``wrt`` variable (forward reachability;
+    ``nodes`` stops at the blockers, so nothing is reached through one)."""
     reached = {id(v) for v in wrt}
     relevant = set()
     for node in nodes:
-        if node.op.differentiable and any(id(i) in reached and id(i) not in blocked for i in node.inputs):
+        if node.op.differentiable and any(id(i) in reached for i in node.inputs):
             relevant.add(id(node))
             reached.update(id(o) for o in node.outputs)
     return relevant

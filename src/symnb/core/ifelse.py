@@ -57,6 +57,9 @@ class IfElse(Op):
     def display_name(self) -> str:
         return f"IfElse{{{self.name}}}" if self.name else "IfElse"
 
+    def public_name(self) -> str:
+        return f"ifelse({self.name})" if self.name else "ifelse"
+
     def make_node(self, condition: Variable, *values: Variable) -> Apply:
         if len(values) != len(self.then_graph.inputs):
             raise TypeError(f"{self.display_name()}: expected {len(self.then_graph.inputs)} values "

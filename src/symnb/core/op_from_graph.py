@@ -97,6 +97,9 @@ class OpFromGraph(Op):
     def display_name(self) -> str:
         return self.name or "OpFromGraph"
 
+    def public_name(self) -> str:
+        return self.name or "op_from_graph"
+
     @property
     def inner_graphs(self) -> tuple[InnerGraph]:
         return (self.graph,)

@@ -89,7 +89,7 @@ def holds_host_ops(nodes: Sequence[Apply]) -> bool:
 
 #: The roles an input needed while tracing may have (what ``static_inputs`` says).
 STATIC_ROLES = ("the number of steps", "a slice bound", "a shape", "a size", "a range bound",
-                "a piece length", "a loop body's length", "a mask")
+                "a piece length", "a loop body's length", "a branch's length", "a mask")
 
 
 @singledispatch

@@ -18,8 +18,9 @@ from typing import Any
 
 from symnb.core.graph.error_record import ErrorRecord
 from symnb.core.graph.errors import label, message_of
-from symnb.core.failed_call import CallValues
+from symnb.core.failed_call import CallValues, describe_loops
 from symnb.printing.html import TEXT_STYLE, array_html, pre, table, value_html
+from symnb.printing.labels import node_name, op_name
 from symnb.printing.values import value_stats
 
 __all__ = ["failure_html", "call_values_html"]
@@ -89,8 +90,10 @@ def failure_html(error: BaseException, explorer: bool = False) -> str:
              f'<div class="symnb-failure-message">{pre(message, wrap=True)}</div>']
     where = record.where if isinstance(record, ErrorRecord) and record.in_call else ""
     if values is not None and explorer and where:  # its details show that iteration's values
+        # Named as the picture under it names them (scan(step), E[i_t]); the message keeps Theano's.
+        where = describe_loops(values.loops, op_name) or where
         parts.append(f"<div><b>Failed at {html.escape(where)}</b> of this call "
-                     f"({html.escape(record.op)} in the loop body)</div>")
+                     f"({html.escape(node_name(values.node, {}))} in the loop body)</div>")
     if values is not None:
         parts.append(_arguments_folded(values) if explorer
                      else call_values_html(values, record=record if isinstance(record, ErrorRecord) else None))

@@ -19,7 +19,7 @@ import numpy as np
 
 from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.graph.basic import Apply, Constant, Variable
-from symnb.core.graph.errors import label
+from symnb.printing.labels import node_name, op_name, words_of
 from symnb.printing.html import TEXT_STYLE, array_html, shown_name, table
 from symnb.printing.values import value_stats
 
@@ -38,7 +38,7 @@ def _name_and_value(var: Variable, value: Any) -> str:
     """``i_t = 7`` for a scalar, else the name."""
     array = np.asarray(value) if value is not None else None
     parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
-    name = parameter or label(var)
+    name = parameter or words_of(var)
     if array is not None and array.ndim == 0 and array.dtype.kind in "biuf":
         return f"{name} = {array.item():.6g}" if array.dtype.kind == "f" else f"{name} = {array.item()}"
     return name
@@ -49,23 +49,24 @@ def failing_card_html(call: CallValues) -> str:
     failing evaluation, and its outputs: not computed (or, where the replay computed them
     -- a NaN check's verdict on an output --, their values)."""
     node = call.node
-    title = label(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
-    where = call.where or "this call"
-    at = f"at {call.where}" if call.where else "in this call"
+    title = node_name(node, {})
+    spoken = describe_loops(call.loops, op_name)  # the loops as the picture names them
+    where = spoken or "this call"
+    at = f"at {spoken}" if spoken else "in this call"
     head = (f'<div class="symnb-failing-card" style="{TEXT_STYLE};{_CARD}">'
             f'<div style="font-size:14px;margin-bottom:4px"><b style="color:#d93025">Failed: '
-            f"{_e(title)}</b> ({_e(node.op.display_name())}) {_e(at)}</div>")
+            f"{_e(title)}</b> ({_e(op_name(node))}) {_e(at)}</div>")
     parts = [head, _levels_html(call)]
     rows = []
     for var, value in call.input_values():
         rows.append((_e(_name_and_value(var, value)), _e(_reads(var)),
-                     array_html(value, f"{label(var)} at {where}", "not known (the replay did not reach it)")))
+                     array_html(value, f"{words_of(var)} at {where}", "not known (the replay did not reach it)")))
     parts.append(f"<div style=\"margin-top:4px\"><b>Its inputs {_e(at)}</b> "
-                 "(replayed in NumPy from this call's arguments)</div>")
+                 f"(replayed in NumPy from {_e(call.values_from)})</div>")
     parts.append(table(rows, header=("input", "", "value"), escape=False))
     outputs = []
     for var, value in call.output_values():
-        text = (array_html(value, f"{label(var)} at {where}") if value is not None else
+        text = (array_html(value, f"{words_of(var)} at {where}") if value is not None else
                 _e(f"not computed: computing it {at} raised the error"))
         outputs.append((_e(shown_name(var)), text))
     parts.append("<div style=\"margin-top:4px\"><b>Its output</b></div>")
@@ -79,7 +80,7 @@ def failing_card_html(call: CallValues) -> str:
 def _reads(var: Variable) -> str:
     """What a step's input reads (``idx[t]``), when the card names it by its parameter."""
     parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
-    name = label(var)
+    name = words_of(var)
     if isinstance(var, Constant):
         return "constant"
     return f"reads {name}" if parameter and parameter != name else ""
@@ -94,7 +95,7 @@ def _levels_html(call: CallValues) -> str:
         where = loop.site.short() if loop.site else ""
         inside = "loop" if depth == 0 else f"loop nested {depth} level{'s' if depth > 1 else ''} deep"
         items.append(f'<li class="symnb-loop-level" data-depth="{depth}">{_e(inside)} '
-                     f"<b>{_e(loop.op.display_name())}</b>{_e(' (' + where + ')' if where else '')}: "
+                     f"<b>{_e(op_name(loop))}</b>{_e(' (' + where + ')' if where else '')}: "
                      f"failed in <b>iteration {iteration}</b></li>")
     return f'<ul style="margin:2px 0 2px 1.2em;padding:0">{"".join(items)}</ul>'
 
@@ -117,7 +118,7 @@ def iteration_values_html(call: CallValues, loops: Sequence[tuple[Apply, int]],
                           values: dict[int, tuple[Variable, Any]], variables: Sequence[Variable]) -> str:
     """``variables``' values at the iterations ``loops`` picked (``values``: from
     :func:`symnb.core.loop_values.values_at`), each row saying its iteration."""
-    where = describe_loops(loops)
+    where = describe_loops(loops, op_name)
     failing = _same(loops, call.loops)
     rows = []
     for var in variables:
@@ -131,7 +132,7 @@ def iteration_values_html(call: CallValues, loops: Sequence[tuple[Apply, int]],
         rows.append((_e(_name_and_value(var, value)), _e(text)))
     note = " (the iteration that failed)" if failing else ""
     return (f'<div class="symnb-iteration-values"><b>Values at {_e(where)}</b>{_e(note)}, '
-            "replayed in NumPy from this call's arguments</div>"
+            f"replayed in NumPy from {_e(call.values_from)}</div>"
             + table(rows, header=("variable", "value at this iteration"), escape=False))
 
 

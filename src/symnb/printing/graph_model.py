@@ -35,10 +35,10 @@ from typing import Any, Iterable, Mapping, Sequence
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable
-from symnb.printing._common import collector_paused, cut_text, graph_parts, output_text, value_text
+from symnb.printing._common import collector_paused, cut_text, graph_parts, value_text
 from symnb.printing._inner import inner_outer_names, inner_output_notes, inner_titles, is_fused
 from symnb.printing.groups import GroupTree
-from symnb.printing.labels import Shapes, crossings, node_name, role_label, rewrite_origins
+from symnb.printing.labels import Shapes, crossings, node_name, op_name, role_label, rewrite_origins
 from symnb.printing.node_facts import creation_text as creation_text
 from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
@@ -262,7 +262,7 @@ class GraphPicture:
     def _node_label(self, node: Apply) -> str:
         """``tanh (n3)``: a node as a unit's text names it."""
         node_id = self._ids.get(id(node), "")
-        return f"{node.op.display_name()}{' (' + node_id + ')' if node_id else ''}"
+        return f"{op_name(node)}{' (' + node_id + ')' if node_id else ''}"
 
     def _source(self, var: Variable) -> str:
         key = id(var.owner) if var.owner is not None and id(var.owner) in self._ids else id(var)
@@ -284,15 +284,13 @@ class GraphPicture:
 
     def _apply(self, node: Apply, node_id: str, hidden: set[int]) -> None:
         out = node.outputs[0]
-        text = output_text(out) if len(node.outputs) == 1 else node.op.display_name()
         role = role_label(node, self.origins)
         name = node_name(node, self.origins)
-        picture_node = PictureNode(node_id, "apply", cut_text(name, LABEL_LIMIT),
-                                   cut_text(node.op.display_name(), 48),
+        op = op_name(node)
+        picture_node = PictureNode(node_id, "apply", cut_text(name, LABEL_LIMIT), cut_text(op, 48),
                                    family_of(node.op), node, error=id(node) in self.highlight,
                                    has_inner=bool(node.op.inner_graphs), role=role or "")
-        if name == text:  # no user name or source text: the op alone says it
-            picture_node.label = cut_text(node.op.display_name(), 48)
+        if name == op:  # no user name or source text: the op alone says it
             picture_node.sublabel = self.shapes.text(out)
         self.nodes[node_id] = picture_node
         if picture_node.has_inner and node_id in self.expanded:

@@ -43,6 +43,7 @@ made (the top level, in sight, for one made outside any).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -463,8 +464,29 @@ def _readable(group: Group) -> str:
         return f"nodes {group.name}"
     if group.kind == "call":
         name = group.name.strip("<>")
-        if name != group.name:  # <listcomp>, <lambda>: named by where they are
+        if name != group.name:  # <listcomp>, <lambda>: named by the user's words, else where they are
+            caller = group.site.frame_at(group.frame + 1) if group.site is not None else None
+            comprehension = name.endswith("comp") or name == "genexpr"
+            words = _comprehension_words(caller.line) if caller is not None and comprehension else None
+            if words:
+                return words
             where = group.where().split(":")
             return f"{name} at line {where[1]}" if len(where) > 1 else name
         return f"{name}()"
     return group.name
+
+
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
+_FOR = re.compile(r"\bfor\s+(.+?)\s+in\b")
+
+
+def _comprehension_words(line: str) -> str | None:
+    """A comprehension's group named by the user's words on its line: the name it is
+    assigned to and its variables (``updates = [... for p, g in ...]`` -> ``updates (for
+    p, g)``), or its variables alone (``for i``); None when the line says neither."""
+    loop = _FOR.search(line)
+    if loop is None:
+        return None
+    assigned = _ASSIGNED.match(line)
+    target = f"for {loop.group(1).strip('()')}"
+    return f"{assigned.group(1)} ({target})" if assigned else target

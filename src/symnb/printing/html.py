@@ -16,10 +16,11 @@ from typing import Any, Sequence
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
-from symnb.core.failed_call import CallValues
+from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.node_facts import runs_as
+from symnb.printing.labels import op_name, words_of
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
 
@@ -40,9 +41,10 @@ def _e(text: Any) -> str:
 
 
 def kind_of(var: Variable) -> str:
-    """What computes ``var``: its op (``Elemwise{add,no_inplace}``), or the kind of root."""
+    """What computes ``var``: its op (``add``, :func:`~symnb.printing.labels.op_name`), or
+    the kind of root."""
     if var.owner is not None:
-        return var.owner.op.display_name()
+        return op_name(var.owner)
     if isinstance(var, Constant):
         return "constant"
     if isinstance(var, SharedVariable):
@@ -52,8 +54,8 @@ def kind_of(var: Variable) -> str:
 
 def shown_name(var: Variable) -> str:
     """The name a view shows for ``var``: a loop step's input as the parameter it is
-    passed to (``i_t (reads idx[t])``, ``tag.step_parameter``), else ``errors.label``."""
-    name = label(var)
+    passed to (``i_t (reads idx[t])``, ``tag.step_parameter``), else its words (``labels.words_of``)."""
+    name = words_of(var)  # the user's words: ``tanh``, not ``Elemwise{tanh,no_inplace}``
     parameter = getattr(var.tag, "step_parameter", None) if var._tag is not None else None
     if parameter and parameter != name:
         return f"{parameter} (reads {name})"
@@ -75,7 +77,7 @@ def value_html(var: Variable, failed: Apply | None = None) -> str:
     """The value's summary line and, for a 1-D or 2-D value, its heatmap (``failed``: see
     :func:`value_summary`)."""
     summary = value_summary(var, failed)
-    picture = heatmap_html(value_of(var), title=f"{label(var)}: {summary}")
+    picture = heatmap_html(value_of(var), title=f"{words_of(var)}: {summary}")
     text = f"<span>{_e(summary)}</span>"
     return f"{text}<br>{picture}" if picture else text
 
@@ -127,7 +129,7 @@ def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None,
 
 def variable_rows(var: Variable) -> list[tuple[str, str]]:
     """The (field, HTML) rows describing ``var``."""
-    return [("name", _e(label(var))), ("type", _e(repr(var.type))), ("computed by", _e(kind_of(var))),
+    return [("name", _e(words_of(var))), ("type", _e(repr(var.type))), ("computed by", _e(kind_of(var))),
             ("test value", value_html(var)), ("created at", _e(creation_text(var)))]
 
 
@@ -171,7 +173,7 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
                    + (" (the button below computes it)" if actions else "; the compiled program computes it"))
     origin = picture.shapes.origin(var)
     if call is not None:
-        rows.append((_CALL_VALUE, _call_value(call, var)))
+        rows.append((f"value {_during(call)}", _call_value(call, var)))
     rows += [(f"shape ({origin})" if origin else "shape", _e(picture.shapes.text(var))),
              ("static type", _e(var.type.short())),
              ("test value" if call is None else "test value (not this call's)", value),
@@ -183,8 +185,9 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
         rows.append(("time", _e(node.time_text())))
     if node.error:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
-    if call is not None and node.obj is call.node and (call.where or call.note):
-        rows.insert(1, ("in this call", _e("; ".join(t for t in (call.where, call.note) if t))))
+    where = describe_loops(call.loops, op_name) if call is not None else ""  # the loops as pictured
+    if call is not None and node.obj is call.node and (where or call.note):
+        rows.insert(1, (_during(call), _e("; ".join(t for t in (where, call.note) if t))))
     parts = [_card_head(node_id, node.label), _card_table(rows)]
     if actions:
         parts.append(_actions(node, groups))
@@ -196,7 +199,11 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
     return "".join(parts)
 
 
-_CALL_VALUE = "value in this call"
+def _during(call: CallValues) -> str:
+    """``in this call``, or, for a loop that failed as its graph was built (its values
+    replayed on the test values), ``as built``."""
+    return "in this call" if call.values_from == "this call's arguments" else "as built (test values)"
+
 
 
 def _call_value(call: CallValues, var: Variable) -> str:
@@ -205,14 +212,15 @@ def _call_value(call: CallValues, var: Variable) -> str:
     (never another iteration's value)."""
     value = call.value_of(var)
     if value is None:
-        at = f" at {call.where}" if call.where else ""
+        where = describe_loops(call.loops, op_name)
+        at = f" at {where}" if where else ""
         if var.owner is call.node:
-            return _e(f"not computed: this node failed{at} in this call")
+            return _e(f"not computed: this node failed{at} {_during(call)}")
         if any(holder is var.owner for holder, _ in call.levels):  # a loop whose body failed
-            return _e(f"not computed: {label(call.node.outputs[0])} inside it failed{at} in this call")
-        return _e("not computed in this call (the replay did not reach it)")
-    iteration = call.iteration_of(var)  # a loop body's variable: the iteration shown
-    title = f"{label(var)} in this call" + (f", {iteration}" if iteration else "")
+            return _e(f"not computed: {words_of(call.node.outputs[0])} inside it failed{at} {_during(call)}")
+        return _e(f"not computed {_during(call)} (the replay did not reach it)")
+    iteration = call.iteration_of(var, op_name)  # a loop body's variable: the iteration shown
+    title = f"{words_of(var)} {_during(call)}" + (f", {iteration}" if iteration else "")
     shown = array_html(value, title)
     return f"<span>{_e(iteration)}:</span> {shown}" if iteration else shown
 
@@ -298,7 +306,7 @@ def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None
         now = call.value_of(v)
         return [cell(_e(value_stats(now)) if compact and now is not None else _call_value(call, v)), cell(test)]
 
-    head = ("#", "name", "type") + (("test value",) if call is None else (_CALL_VALUE, "test value"))
+    head = ("#", "name", "type") + (("test value",) if call is None else (f"value {_during(call)}", "test value"))
     rows = [(str(i), line(shown_name(v)), line(v.type.short()), *values(v), line(creation_text(v)))
             for i, v in enumerate(variables)]
     return (f"<div style=\"margin-top:4px\"><b>{title}</b></div>"

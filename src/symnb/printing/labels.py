@@ -1,5 +1,8 @@
 """What a picture writes on its nodes and edges, beyond the user's names.
 
+- :func:`op_name`, :func:`words_of`: an op and a node in the user's words (``add``,
+  ``x[t]``, ``xs.shape[0]``), never Theano's internal spelling (``Elemwise{add,no_inplace}``,
+  ``Subtensor{?}``, ``Shape_i{0}``), which debugprint and messages keep;
 - :func:`role_label`: a node made by ``sn.grad`` or by a rewrite is labelled by what it
   is, ``grad of tanh``, ``fused: mul·add·tanh``, ``local_exp_log: switch``, not by the
   source line it was built on (which its details keep);
@@ -17,52 +20,65 @@ from typing import Any, Mapping
 
 from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.graph.config import config
-from symnb.core.graph.errors import label
+from symnb.core.graph.errors import label, operand_label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.core.graph.type import describe_shape
 from symnb.printing._common import cut_text
 
-__all__ = ["short_op", "role_label", "node_name", "rewrite_origins", "Shapes", "crossings"]
+__all__ = ["op_name", "words_of", "role_label", "node_name", "rewrite_origins", "Shapes", "crossings"]
 
 _ROLE_LIMIT = 40
 
 
-def short_op(name: str) -> str:
-    """The op's short name from its display name: ``Elemwise{tanh,no_inplace}`` ->
-    ``tanh``, ``Tensordot{((0,), (0,))}`` -> ``Tensordot``, ``dot`` -> ``dot``."""
-    head, _, rest = name.partition("{")
-    if head == "Elemwise" and rest:
-        return rest.split(",")[0].rstrip("}")
-    return head
+def op_name(node: Apply) -> str:
+    """What views call ``node``'s op: its public name (``add``, ``getitem``, ``conv2d``),
+    Theano's spelling (``Elemwise{add,no_inplace}``) only under
+    ``config.exception_verbosity == 'high'``, where internals are asked for."""
+    return node.op.display_name() if config.exception_verbosity == "high" else node.op.public_name()
 
 
 def role_label(node: Apply, origins: dict[int, str]) -> str | None:
-    """``fused: mul·add``, ``grad of tanh`` (``grad: Alloc`` for the seed), ``<rewrite>:
-    <op>`` (only with ``config.exception_verbosity == 'high'``: a rewrite's name is
-    internal); None for a node the user's own line built (its name or source text is
-    then the label)."""
+    """``fused: mul·add``, ``grad of tanh``, ``grad of x[idx]`` (``grad: alloc`` for the
+    seed), ``<rewrite>: <op>`` (only with ``config.exception_verbosity == 'high'``: a
+    rewrite's name is internal); None for a node the user's own line built (its name or
+    source text is then the label)."""
     if type(node.op).__name__ == "Composite":
         inner = node.op.inner_graphs[0].nodes
-        return cut_text("fused: " + "\u00b7".join(short_op(n.op.display_name()) for n in inner), _ROLE_LIMIT)
+        return cut_text("fused: " + "\u00b7".join(n.op.public_name() for n in inner), _ROLE_LIMIT)
     scopes = node.site.scoping.scopes
-    if scopes and scopes[-1].kind == "grad_of":
-        return cut_text(f"grad of {short_op(scopes[-1].name)}", _ROLE_LIMIT)
+    if scopes and scopes[-1].kind == "grad_of":  # named in the user's words when built
+        return cut_text(f"grad of {scopes[-1].name}", _ROLE_LIMIT)
     if scopes and scopes[-1].kind == "grad":  # the seed (ones like the cost), the sums
-        return cut_text(f"grad: {short_op(node.op.display_name())}", _ROLE_LIMIT)
+        return cut_text(f"grad: {node.op.public_name()}", _ROLE_LIMIT)
     if id(node) in origins and config.exception_verbosity == "high":
         # A rewrite's name is symnb's internal name: shown only when asked for.
-        return cut_text(f"{origins[id(node)]}: {short_op(node.op.display_name())}", _ROLE_LIMIT)
+        return cut_text(f"{origins[id(node)]}: {node.op.public_name()}", _ROLE_LIMIT)
     return None
 
 
 def node_name(node: Apply, origins: dict[int, str], name_of: Any = label) -> str:
     """What an Apply's box is called (uncut): its role (:func:`role_label`), else its
     output's name or source text (one output; ``name_of``: ``errors.label`` or a
-    memo of it), else its op."""
+    memo of it), else the op in the user's words (:func:`words_of`)."""
     role = role_label(node, origins)
     if role:
         return role
-    return name_of(node.outputs[0]) if len(node.outputs) == 1 else node.op.display_name()
+    if len(node.outputs) != 1:
+        return op_name(node)
+    return words_of(node.outputs[0], name_of)
+
+
+def words_of(var: Variable, name_of: Any = label) -> str:
+    """``name_of(var)`` (the user's name, assignment or source text), or, where that is
+    only the op's Theano spelling, the node in the user's words: ``x[t]``,
+    ``xs.shape[0]``, ``add`` (its inputs as :func:`~symnb.core.graph.errors.operand_label` calls them)."""
+    text = name_of(var)
+    node = var.owner
+    if node is None or var.name is not None or text != var.auto_name() or config.exception_verbosity == "high":
+        return text
+    if len(node.outputs) > 1:
+        return f"{node.op.public_name()}.{var.index}"
+    return node.op.words(node, lambda v: operand_label(v, name_of))
 
 
 def rewrite_origins(obj: Any, order: list[Apply]) -> dict[int, str]:

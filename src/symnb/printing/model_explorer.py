@@ -44,7 +44,7 @@ from symnb.printing._common import collector_paused, graph_parts, summarize_valu
 from symnb.printing._inner import has_inner_graphs, inner_titles
 from symnb.printing.graph_model import root_variables
 from symnb.printing.groups import Group, GroupTree
-from symnb.printing.labels import Shapes, node_name, rewrite_origins, short_op
+from symnb.printing.labels import Shapes, node_name, op_name, rewrite_origins
 from symnb.printing.model_explorer_data import node_data_sets
 from symnb.printing.node_facts import creation_text, family_of
 
@@ -200,7 +200,7 @@ class _GraphBuilder:
         edges = [{"sourceNodeId": self._source(var), "sourceNodeOutputId": str(var.index or 0)
                   if var.owner is not None else "0", "targetNodeInputId": str(k)}
                  for k, var in enumerate(node.inputs) if self._source(var)]
-        result = {"id": node_id, "label": short_op(op), "namespace": self._namespace(node),
+        result = {"id": node_id, "label": op_name(node), "namespace": self._namespace(node),
                   "attrs": attrs, "incomingEdges": edges,
                   "outputsMetadata": [self._metadata(out, i) for i, out in enumerate(node.outputs)]}
         if has_inner_graphs(node):

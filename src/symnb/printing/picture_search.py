@@ -16,7 +16,7 @@ from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.graph.errors import label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import value_text
-from symnb.printing.labels import node_name
+from symnb.printing.labels import node_name, op_name
 
 __all__ = ["search_text", "search_index", "find_nodes", "every_node", "expansions_for"]
 
@@ -26,7 +26,7 @@ def search_text(obj: Apply | Variable, origins: dict[int, str]) -> str:
     user's name or source text) and op; a root's name and kind (``input``, ``shared``,
     ``constant``)."""
     if isinstance(obj, Apply):
-        return f"{node_name(obj, origins)} {obj.op.display_name()}".lower()
+        return f"{node_name(obj, origins)} {op_name(obj)} {obj.op.display_name()}".lower()
     if isinstance(obj, Constant):
         return f"{obj.name or value_text(obj.data)} constant".lower()
     kind = "shared" if isinstance(obj, SharedVariable) else "input"

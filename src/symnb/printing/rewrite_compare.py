@@ -29,7 +29,7 @@ from symnb.core.graph.history import GraphState, state_before
 from symnb.core.graph_compare import RewriteChanges, StructuralKeys, rewrite_changes
 from symnb.printing._common import collector_paused
 from symnb.printing.graph_model import GraphPicture
-from symnb.printing.labels import node_name, role_label, short_op
+from symnb.printing.labels import node_name, op_name, role_label
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_svg
 
@@ -160,7 +160,8 @@ class RewriteComparison:
                 lines.append(DiffLine(depth, _leaf_text(var), ""))
                 continue
             name = _name(node, {})  # a copy: named for what made it (_Copier.copy)
-            text = _op_text(node) if name == _op_text(node) else f"{name}  {_op_text(node)}"
+            op = op_name(node)  # said once: ``fused: mul·add``, not ``fused: mul·add  fused``
+            text = name if name == op or name.startswith(f"{op}:") else f"{name}  {op}"
             if id(node) in shown:  # a value read twice: its inputs are listed above
                 lines.append(DiffLine(depth, text + "  (above)", self._copier.marks[id(node)]))
                 continue
@@ -244,15 +245,7 @@ def _made_by(history: Sequence[Any]) -> dict[int, str]:
 def _name(node: Apply, origins: dict[int, str]) -> str:
     """What a node is called in the comparison: as in the pictures (the user's name or
     source text, or what made it), else its op's short name."""
-    name = node_name(node, origins)
-    return _op_text(node) if name == node.op.display_name() else _short(name)
-
-
-def _op_text(node: Apply) -> str:
-    """The op's short name (``exp``); its full one (``Elemwise{exp,no_inplace}``) with
-    ``exception_verbosity='high'``."""
-    name = node.op.display_name()
-    return name if config.exception_verbosity == "high" else short_op(name)
+    return _short(node_name(node, origins))
 
 
 def _leaf_text(var: Variable) -> str:

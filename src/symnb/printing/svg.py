@@ -22,6 +22,7 @@ from typing import Any
 from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
 from symnb.printing.label_places import LABEL_FONT
+from symnb.printing.labels import op_name
 from symnb.printing.layout import Layout, layout
 from symnb.printing.values import value_stats
 
@@ -59,7 +60,7 @@ def node_title(node: PictureNode, with_value: bool = True) -> str:
     if node.kind == "group":
         return group_title(node)
     var = node.variable
-    what = node.obj.op.display_name() if node.kind == "apply" else node.kind
+    what = op_name(node.obj) if node.kind == "apply" else node.kind
     lines = [f"{node.label}: {what}", f"type: {var.type.short()}"]
     if node.role:
         lines[0] = f"{node.role}: {what}"

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
-from symnb.printing._common import cut_text, output_text, value_text
+from symnb.printing._common import cut_text, value_text
 from symnb.printing._inner import inner_outer_names, inner_titles, is_fused
 from symnb.printing.graph_model import root_variables
-from symnb.printing.labels import node_name
+from symnb.printing.labels import node_name, op_name
 from symnb.printing.node_facts import runs_as
 from symnb.printing.values import value_numbers, value_stats
 
@@ -58,7 +58,7 @@ class InnerParts:
         op = node.op
         graphs = op.inner_graphs
         titles = inner_titles(op, len(graphs))
-        display = op.display_name()
+        display = op_name(node)
         outer_names = inner_outer_names(node)
         holds_failing = False
         for g, (graph, title) in enumerate(zip(graphs, titles)):
@@ -122,10 +122,8 @@ class InnerParts:
 
     def _apply(self, node: Apply, node_id: str, group_id: str, region: str) -> dict:
         texts = self.builder.texts
-        display = node.op.display_name()
+        display = op_name(node)
         text = node_name(node, {}, texts.label)
-        if len(node.outputs) == 1 and text == output_text(node.outputs[0]):
-            text = display
         line, code = texts.where(node.site)
         first = node.outputs[0]
         return {"id": node_id, "kind": "op", "label": cut_text(text, _LABEL_LIMIT), "op": display,

@@ -24,12 +24,13 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
+from symnb.core.failed_call import failure_values
 from symnb.core.loop_values import values_through
 from symnb.core.tensor.shared import SharedVariable
-from symnb.printing._common import collector_paused, cut_text, graph_parts, output_text, value_text
+from symnb.printing._common import collector_paused, cut_text, graph_parts, value_text
 from symnb.printing.graph_model import OPEN_UP_TO, root_variables
 from symnb.printing.groups import GroupTree
-from symnb.printing.labels import Shapes, node_name, rewrite_origins, short_op
+from symnb.printing.labels import Shapes, node_name, op_name, rewrite_origins, words_of
 from symnb.printing.node_facts import runs_as, value_of
 from symnb.printing.values import value_numbers, value_stats
 from symnb.printing.view_encode import encode_view_model
@@ -69,8 +70,10 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
         if not isinstance(node, Apply):
             raise TypeError(f"view_model: the {type(obj).__name__} names no node (only symnb's "
                             "build and run errors carry .node)")
-        call_values = getattr(obj, "call_values", None)
+        call_values = failure_values(obj)
         function = getattr(call_values, "function", None)
+        if function is None and call_values is not None and call_values.node is not node:
+            highlight = highlight + [call_values.node]  # built in a loop body: marked in its open body
         if function is not None and node not in function.nodes:
             # A node of a fused chain or a loop body: its holder in the function's graph.
             holder = next((n for n in function.nodes if _holds(n, node)), None)
@@ -231,15 +234,14 @@ class _Builder:
 
     def _apply(self, node: Apply) -> dict:
         group = self.groups.group_of(node)
-        display = node.op.display_name()
-        if group is not None and group.kind == "opcall":
-            text = short_op(display)  # the group carries the call's name
+        display = op_name(node)
+        first = node.outputs[0]
+        if group is not None and group.kind == "opcall" and not first.name:
+            # The group carries the call's name (``T.nnet.softmax(h)``): its nodes, their ops.
+            text = words_of(first, _op_words) if len(node.outputs) == 1 else display
         else:
             text = node_name(node, self.origins, self.texts.label)
-            if len(node.outputs) == 1 and text == output_text(node.outputs[0]):
-                text = display
         line, code = self.texts.where(node.site)
-        first = node.outputs[0]
         return {"id": self.ids[id(node)], "kind": "op", "label": cut_text(text, _LABEL_LIMIT), "op": display,
                 "name": first.name if len(node.outputs) == 1 or first.name else None,
                 "group": group.id if group is not None else None,
@@ -372,12 +374,18 @@ def _update_only(obj: Any, outputs: list[Variable], order: list[Apply]) -> set[i
     return {id(node) for node in order if id(node) not in feeds_main}
 
 
+def _op_words(var: Variable) -> str:
+    """A variable inside a library call's group as its words call it: its name, else
+    its op's (``T.nnet.softmax(h)``'s ``exp``: the group names the call)."""
+    return var.name if var.name is not None else var.auto_name()
+
+
 def _title(obj: Any, order: list[Apply]) -> str:
     name = getattr(obj, "name", None)
     if isinstance(name, str) and name:
         return name
     if isinstance(obj, Variable):
-        return variable_label(obj)
+        return words_of(obj)  # ``x[t]``, not ``Subtensor{?}``
     return f"graph of {len(order)} nodes"
 
 

@@ -3,7 +3,8 @@
 
 - ``nan_count``, ``inf_count``, ``max_abs``, ``mean``, ``std`` (three significant
   digits) of each node's value (its first output's): a failed call's (``err.call_values``) when the model is of a
-  failed call, else the test values already computed (none is computed here);
+  failed call, else the test values already computed (none is computed here); not of
+  the integer shape bookkeeping (:func:`shape_bookkeeping`);
 - ``bytes``: the node's outputs' size, from their concrete shapes;
 - ``grad_norm``: on a parameter's node (a shared variable), the norm of its gradient's
   test value, for the gradients ``sn.grad`` made in the graph (:func:`gradients_of`);
@@ -23,7 +24,7 @@ from typing import Mapping, Any
 
 import numpy as np
 
-from symnb.core.graph.basic import Apply, Variable, toposort
+from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing.node_facts import value_of
 
@@ -46,9 +47,11 @@ def overlays(builder: Any, source: str) -> dict[str, dict]:
                               for key, text, unit in _STATS}
     sizes: dict[str, float] = {}
     itemsizes: dict[str, int] = {}
+    bookkeeping = shape_bookkeeping(builder.order)
     for node_id, obj in builder.node_objects:
         var = obj.outputs[0] if isinstance(obj, Apply) else obj
-        numbers = builder.numbers[id(var)][1] or {}
+        # A shape's length (64) is no value of the model: it would set max |value|'s scale.
+        numbers = (builder.numbers[id(var)][1] or {}) if id(var) not in bookkeeping else {}
         for key, overlay in found.items():
             if key in numbers:
                 overlay["values"][node_id] = _rounded(numbers[key])
@@ -63,6 +66,25 @@ def overlays(builder: Any, source: str) -> dict[str, dict]:
     # A profile's time share is kept with no node value too: the call may be all outside
     # the program or in fused operations that share no group (its "outside", "fused").
     return {key: overlay for key, overlay in found.items() if overlay["values"] or "outside" in overlay}
+
+
+def shape_bookkeeping(order: list[Apply]) -> set[int]:
+    """``id`` of the integer variables that only count lengths: a shape, a length
+    (``xs.shape[0]``), integer constants, and integer arithmetic on those alone
+    (``n_steps``, an ``alloc``'s sizes). The values' overlays skip them (a length of 64
+    is not a value of the model); the user's integer data (labels, indices) is kept."""
+    found: set[int] = set()
+
+    def counts(var: Variable) -> bool:
+        if var.dtype[:3] not in ("int", "uin"):
+            return False
+        return id(var) in found or (var.owner is None and isinstance(var, Constant))
+
+    for node in order:
+        if node.op.reads_shape_only or (node.inputs and all(counts(v) for v in node.inputs)):
+            found.update(id(out) for out in node.outputs if out.dtype[:3] in ("int", "uin"))
+    found.update(id(v) for node in order for v in node.inputs if v.owner is None and counts(v))
+    return found
 
 
 def _gradient_norms(builder: Any) -> dict[str, float]:

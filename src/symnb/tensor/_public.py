@@ -26,6 +26,10 @@ from symnb.core.tensor.basic import (
     dscalar as dscalar, dvector as dvector, dmatrix as dmatrix, dtensor3 as dtensor3,
     dtensor4 as dtensor4,
 )
+from symnb.core.tensor.basic import (  # Theano's 5-d inputs
+    tensor5 as tensor5, itensor5 as itensor5, ltensor5 as ltensor5, btensor5 as btensor5,
+    ftensor5 as ftensor5, dtensor5 as dtensor5,
+)
 from symnb.core.tensor.constructors import (  # Theano's rows, columns and plural forms
     row as row, col as col, rows as rows, cols as cols, scalars as scalars, vectors as vectors,
     matrices as matrices, tensor3s as tensor3s, tensor4s as tensor4s, fscalars as fscalars,

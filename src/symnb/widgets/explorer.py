@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
-from symnb.core.failed_call import CallValues
+from symnb.core.failed_call import CallValues, failure_values
 from symnb.printing.failure import failure_html
 from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
@@ -84,10 +84,10 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
             highlight = obj if highlight is None else highlight
             obj = _error_node(obj)
             function, holder = _loop_holding(self.error)
-            if holder is not None:  # a node of a loop body: drawn in its function's graph
-                obj, highlight = function, [obj, holder]
+            values = self.call_values
+            if holder is not None:  # a node of a loop body: drawn in its function's graph (or the loop's)
+                obj, highlight = function, [values.node, holder]
             header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
-            values = getattr(self.error, "call_values", None)
             if values is not None and values.inputs is not None:  # under the picture: what it read
                 footer = failing_card_html(values) + footer
             _compute_test_values(_error_node(self.error))  # the node the view is about is never "pending"
@@ -203,9 +203,10 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     @property
     def call_values(self) -> CallValues | None:
-        """The failed call's values (``err.call_values``) the explorer was made for, if any:
+        """The failed call's values (``err.call_values``) the explorer was made for, if any,
+        or a loop's failing at build time, on the test values (``failure_values``):
         every node's details show its value in that call first."""
-        return getattr(self.error, "call_values", None)
+        return failure_values(self.error) if self.error is not None else None
 
     def details_html(self, actions: bool = True) -> str:
         # The node the error names: its test value could not be computed (that is the
@@ -403,12 +404,18 @@ def _error_node(err: BaseException) -> Apply:
 
 
 def _loop_holding(err: BaseException) -> tuple[Any, Apply | None]:
-    """``(the failed function, its top-level node whose inner graph holds the node the
-    error names)``, for a call that failed inside a loop body (``err.call_values``);
-    else ``(None, None)``."""
-    function = getattr(getattr(err, "call_values", None), "function", None)
-    node = _error_node(err)
-    if function is None or node in function.nodes:
+    """``(the graph to draw, its top-level node whose inner graph holds the failing
+    node)``, for a call that failed inside a loop body (``err.call_values``: the failed
+    function) or a loop whose body failed as it was built (the loop node, drawn with
+    what it reads: ``failure_values``); else ``(None, None)``."""
+    values = failure_values(err)
+    if values is None:
+        return None, None
+    node, function = values.node, values.function
+    if function is None:
+        loop = _error_node(err)
+        return (loop, loop) if loop is not node and _holds(loop, node) else (None, None)
+    if node in function.nodes:
         return None, None
     return function, next((n for n in function.nodes if _holds(n, node)), None)
 

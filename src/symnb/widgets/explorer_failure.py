@@ -12,6 +12,7 @@ from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.loop_values import MEASURES, iterations_run, summary_over_iterations, values_at
 from symnb.printing.failure_card import iteration_values_html, loop_body_variables, summary_plot_svg
 from symnb.printing.html import shown_name
+from symnb.printing.labels import op_name
 
 __all__ = ["FailureParts"]
 
@@ -52,7 +53,7 @@ class FailureParts:
         level = level % len(self.picked)
         count = self.iteration_count(level)
         if not 0 <= iteration < count:
-            raise ValueError(f"pick_iteration: {self.loops()[level].op.display_name()} ran iterations "
+            raise ValueError(f"pick_iteration: {op_name(self.loops()[level])} ran iterations "
                              f"0 to {count - 1} in this call, not {iteration}")
         self.picked = self.picked[:level] + [iteration] + [0] * (len(self.picked) - level - 1)
         return self.iteration_html()
@@ -88,7 +89,7 @@ class FailureParts:
         count = self.iteration_count(-1)
         failing = self.call_values.loops
         failed_at = failing[-1][1] if [n for _, n in failing[:-1]] == self.picked[:-1] else None
-        title = f"{self.measure} of {shown_name(var)} per iteration of {loops[-1][0].op.display_name()}"
+        title = f"{self.measure} of {shown_name(var)} per iteration of {op_name(loops[-1][0])}"
         if len(loops) > 1:
-            title += f" ({describe_loops(loops[:-1])})"
+            title += f" ({describe_loops(loops[:-1], op_name)})"
         return summary_plot_svg(points, count, failed_at, title, picked=self.picked[-1])

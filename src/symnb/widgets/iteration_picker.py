@@ -6,6 +6,7 @@ ipywidgets: nothing of its own runs in the browser)."""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 __all__ = ["iteration_picker"]
@@ -19,6 +20,7 @@ def iteration_picker(explorer: Any) -> Any:
     from symnb.core.loop_values import MEASURES
     from symnb.printing.failure_card import loop_body_variables
     from symnb.printing.html import shown_name
+    from symnb.printing.labels import op_name
 
     call = explorer.call_values
     loops = explorer.loops()
@@ -26,7 +28,7 @@ def iteration_picker(explorer: Any) -> Any:
     for level, loop in enumerate(loops):
         count = explorer.iteration_count(level)
         slider = widgets.IntSlider(value=explorer.picked[level], min=0, max=max(count - 1, 0),
-                                   description=f"iteration of {loop.op.display_name()}",
+                                   description=f"iteration of {op_name(loop)}",
                                    style={"description_width": "initial"},
                                    layout=widgets.Layout(width="520px"))
         slider.add_class("symnb-iteration-slider")
@@ -57,8 +59,8 @@ def iteration_picker(explorer: Any) -> Any:
         slider.observe(lambda _change, i=level: redraw(i), "value")
     variable.observe(lambda _change: redraw(), "value")
     measure.observe(lambda _change: redraw(), "value")
-    title = widgets.HTML("<b>Any iteration of the loop</b> (values replayed in NumPy from this call's "
-                         "arguments when picked)")
+    title = widgets.HTML(f"<b>Any iteration of the loop</b> (values replayed in NumPy from "
+                         f"{html.escape(call.values_from)} when picked)")
     box = widgets.VBox([title, *sliders, widgets.HBox([variable, measure]), shown])
     box.add_class("symnb-iteration-picker")
     return box

@@ -1,6 +1,7 @@
 """``ProfileView``: a compiled function's profile: a short overview (time per call,
 compile time, the costliest lines), then, one click away, tables with bars by the
-user's lines and by node; the rows sort by time, line or op (``sort``).
+user's lines and by node; the rows sort by time, line or op (``sort``); and one call
+in time (its timeline: the ``timeline`` button, or ``view.timeline()``).
 
 It reads the function's kept measurement (``f.profile.report()``), the one
 ``f.profile.summary()`` prints and the time-coloured graph shades by: the same
@@ -14,6 +15,7 @@ from typing import Any, NamedTuple
 from symnb.compile.profiling.format import percent_text, seconds_text
 from symnb.printing.graph_model import creation_text
 from symnb.printing.html import TEXT_STYLE, pre, table
+from symnb.printing.labels import node_name, op_name, rewrite_origins
 from symnb.widgets._view import WidgetView, live_marker
 from symnb.core.graph.traceback_filter import api_boundary
 
@@ -24,8 +26,8 @@ class ProfileRow(NamedTuple):
     percent: float  # of the real call, as in f.profile.summary()'s Apply table
     seconds: float  # per call
     index: int  # position in the execution order (f.nodes); -1: a row that is no node
-    node: str   # the node, as its op applied to its inputs; else what the row is
-    op: str
+    node: str   # the node in the user's words (its name, source text or role); else what the row is
+    op: str     # its op's public name (``labels.op_name``)
     line: str   # where the user built it
     fused_in: tuple = ()  # XLA operations that fused this node's work with others'
     members: tuple = ()   # a fused operation's row: its nodes' indices
@@ -49,8 +51,9 @@ class ProfileView(WidgetView):
     one row (its members listed, with no time of their own); the time outside the
     program is a row too, so the shares add up to 100%. The times are
     ``f.profile.report()``'s, the numbers ``f.profile.summary()`` prints; ``refresh()``
-    measures again (for every view). ``graph()`` draws the same times, ``timeline()``
-    one call in time."""
+    measures again (for every view). ``graph()`` draws the same times; ``timeline()``
+    (the view's ``timeline`` button) traces one call and shows it in the view, under
+    the tables (kept in the saved notebook)."""
 
     SORTS = ("time", "line", "op")
 
@@ -64,6 +67,8 @@ class ProfileView(WidgetView):
         self.line_rows: list[Any] = []  # the Lines table's rows (render.Row), costliest first
         self.sort = "time"
         self._overviews: dict[str, str] = {}
+        #: The last traced call (:meth:`timeline`), shown under the tables; None until asked.
+        self.traced: Any = None
         self._load(self.function.profile.report())
 
     # -- model ----------------------------------------------------------------------
@@ -83,15 +88,18 @@ class ProfileView(WidgetView):
             self.rows, self.line_rows = [], []
             return
         nodes = self.function.nodes
-        self.rows = [self._row(r, nodes) for r in apply_rows(profile, report)]
+        origins = rewrite_origins(self.function, list(nodes))
+        self.rows = [self._row(r, nodes, origins) for r in apply_rows(profile, report)]
         self.line_rows = line_rows(profile, report)
 
     @staticmethod
-    def _row(r: Any, nodes: Any) -> ProfileRow:
+    def _row(r: Any, nodes: Any, origins: dict[int, str]) -> ProfileRow:
         if r.index < 0:
             return ProfileRow(r.percent, r.seconds, -1, r.key, "", "", (), r.members)
         node = nodes[r.index]
-        return ProfileRow(r.percent, r.seconds, r.index, repr(node), node.op.display_name(),
+        # Named as the graph views name it: ``loss``, ``fused: mul·add``, not Theano's
+        # ``Sum{axis=(0,)}(Composite{...})`` (f.profile.summary() keeps that).
+        return ProfileRow(r.percent, r.seconds, r.index, node_name(node, origins), op_name(node),
                           creation_text(node.outputs[0]), r.fused_in)
 
     @property
@@ -111,8 +119,13 @@ class ProfileView(WidgetView):
         return GraphExplorer(self.function, times=times, time_total=times.call_seconds)
 
     def timeline(self) -> Any:
-        """One call on the last call's arguments, traced (``f.profile.timeline()``)."""
-        return self.function.profile.timeline()
+        """One call on the last call's arguments, traced (``f.profile.timeline()``), and
+        shown in this view under the tables (the saved snapshot follows); returns it."""
+        self.traced = self.function.profile.timeline()
+        if getattr(self, "table", None) is not None:  # the live view: drawn now
+            self.table.value = self.table_html()
+        self.snapshot_changed()
+        return self.traced
 
     def sorted_rows(self) -> list[ProfileRow]:
         """The node rows in the order ``self.sort`` asks."""
@@ -163,7 +176,15 @@ class ProfileView(WidgetView):
         return (f'<div class="symnb-profile">{pre(self.overview, wrap=True)}'
                 f'<details class="symnb-profile-tables"{" open" if open_tables else ""}>'
                 f'<summary style="{TEXT_STYLE};cursor:pointer">Tables by line and by node '
-                f"({len(self.line_rows)} lines, {len(self.rows)} rows)</summary>{tables}</details></div>")
+                f"({len(self.line_rows)} lines, {len(self.rows)} rows)</summary>{tables}</details>"
+                f"{self._timeline_html()}</div>")
+
+    def _timeline_html(self) -> str:
+        """The traced call's picture, else how to get one."""
+        if self.traced is None:
+            return (f'<p class="symnb-profile-no-timeline" style="{TEXT_STYLE}">Timeline of one call: '
+                    "press <b>timeline</b> (or <code>view.timeline()</code>) to trace one</p>")
+        return f'<div style="{TEXT_STYLE}">{self.traced._repr_html_()}</div>'  # the tables' font
 
     def snapshot_body(self) -> str:
         return self.table_html()
@@ -177,7 +198,9 @@ class ProfileView(WidgetView):
         button.on_click(lambda _: self._on_refresh())
         order = w.Dropdown(options=self.SORTS, value=self.sort, description="sort by")
         order.observe(lambda change: self._on_sort(change["new"]), names="value")
-        return w.VBox([button, self.table, live_marker(self.snapshot_key), order])
+        trace = w.Button(description="timeline", tooltip="trace one call on the last call's arguments")
+        trace.on_click(lambda _: self.timeline())
+        return w.VBox([w.HBox([button, trace]), self.table, live_marker(self.snapshot_key), order])
 
     def _on_refresh(self) -> None:
         self.refresh()

@@ -181,6 +181,11 @@ _FLAGS: dict[str, _Flag] = {
     "compile_cache_min_seconds": _Flag(0.1, _non_negative_float,
                                        "Programs that compile faster than this are not written "
                                        "to the persistent compilation cache."),
+    "cxx": _Flag("", _string, "Theano's C++ compiler: '' (symnb compiles with XLA and uses none; "
+                 "Theano's code that checks for one reads that it has none)."),
+    "conv__assert_shape": _Flag(False, _boolean,
+                                "T.nnet.abstract_conv.assert_shape checks shapes at run time "
+                                "(Theano's conv.assert_shape; off by default, as there)."),
 }
 
 #: Theano's ``warn.*`` flags, accepted and ignored: each only silenced a warning Theano

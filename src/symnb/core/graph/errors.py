@@ -243,6 +243,17 @@ def label(var: Variable) -> str:
     return var.auto_name()
 
 
+def operand_label(var: Variable, name_of: Callable[[Variable], str] = label) -> str:
+    """``var`` as an operand in a node's words (``x[t]``, ``grad of x[idx]``): its label
+    (``name_of``), an unnamed constant's value, else its op's public name: one level, a
+    label never spells a whole graph, nor Theano's spelling of an op."""
+    if isinstance(var, Constant) and var.name is None:
+        return var.auto_name()
+    text = name_of(var)
+    spelled = var.owner is not None and var.name is None and text == var.auto_name()
+    return var.owner.op.public_name() if spelled else text
+
+
 def describe_given(value: Any) -> str:
     """What a user passed, for an error refusing it: a variable's label and type, else
     the object's type and (shortened) repr: ``int 3``, ``'w' (float32 (?,))``."""

@@ -12,6 +12,7 @@ registries keyed by the Op's class in those layers.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 import numpy as np
@@ -23,7 +24,7 @@ from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.core.graph.type import TensorType
 
-__all__ = ["Op", "perform_only"]
+__all__ = ["Op", "perform_only", "operand_text", "snake_case"]
 
 
 class Op:
@@ -66,6 +67,19 @@ class Op:
         if not props:
             return name
         return f"{name}{{{', '.join(_prop_str(p) for p in props)}}}"
+
+    def public_name(self) -> str:
+        """The op's name in the user's words, what graph views write on a box (``add``,
+        ``dot``, ``reshape``, ``log_softmax``): the public function that builds it.
+        ``display_name`` stays Theano's spelling (``Elemwise{add,no_inplace}``), for
+        debugprint, pprint and messages. Default: the class name in snake case."""
+        return snake_case(type(self).__name__)
+
+    def words(self, node: Apply, name_of: Any) -> str:
+        """``node`` (an application of this op) as the user writes it, where that is an
+        expression rather than a call (``x[t]``, ``xs.shape[0]``; ``name_of(var)``: how
+        an input is called); else :meth:`public_name`. Views label an unnamed node so."""
+        return self.public_name()
 
     def __repr__(self) -> str:
         return self.display_name()
@@ -232,6 +246,21 @@ def perform_only(op: Op) -> bool:
     if cls.perform is Op.perform:
         return False
     return cls.perform_only or cls.__module__.partition(".")[0] != "symnb"
+
+
+def operand_text(text: str) -> str:
+    """``text`` as the operand of ``[...]`` or ``.shape``: parenthesised unless a name,
+    or already indexed or called (``x``, ``h[0]``, ``T.dot(x, w)``)."""
+    depth, top_level_space = 0, False
+    for char in text:
+        depth += (char in "([{") - (char in ")]}")
+        top_level_space = top_level_space or (char == " " and depth == 0)
+    return f"({text})" if top_level_space or text.startswith("-") else text
+
+
+def snake_case(name: str) -> str:
+    """``LogSoftmax`` -> ``log_softmax``, ``AbstractConv2d`` -> ``abstract_conv2d``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
 
 
 def _prop_str(value: Any) -> str:

@@ -45,6 +45,10 @@ THEANO_ONLY_TAGS: dict[str, str] = {
     "scanOp_pushout_output": "XLA hoists loop-invariant code out of the scan's loop",
     "scanOp_pushout_nonseqs_ops": "XLA hoists loop-invariant code out of the scan's loop",
     "scanOp_pushout_seqs_ops": "XLA hoists loop-invariant code out of the scan's loop",
+    "local_fill_to_alloc": "symnb's fill is an Alloc when the graph is built: no fill to rewrite",
+    "local_useless_fill": "symnb's fill is an Alloc when the graph is built: no fill to remove",
+    "conv_gemm": "there is no C (GEMM) convolution: XLA lowers every convolution",
+    "AbstractConvCheck": "there is no C convolution to replace the abstract ones: XLA lowers them",
 }
 
 #: Theano's names for passes symnb has under another name.

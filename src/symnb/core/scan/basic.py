@@ -21,6 +21,7 @@ from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_valu
 from symnb.core.scan.updates import carry_default_updates, shared_states
 from symnb.core.scan.op import Scan, ScanInfo
 from symnb.core.scan.returns import Until, read_step_return
+from symnb.core.scan.rows import StepsRun, last_rows_from_buffers
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor.shared import SharedVariable, serial_mark
 from symnb.core.tensor import math as m
@@ -90,22 +91,40 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     a function not given them, still advances it by every draw.
 
     A loop that returns ``scan_until(cond)`` stops after the first step where ``cond``
-    is true. XLA shapes are static, so its outputs keep ``n_steps`` rows (unlike
-    Theano, which returns only the steps run): the rows after the last step run
-    repeat its value, so ``outputs[-1]`` is the final state, and ``steps_run(output)``
-    gives the number of steps run.
+    is true, and its outputs hold the rows of the steps run, as in Theano: their
+    length is known only at run time (the static type says so), and a compiled
+    function runs the loop in XLA up to ``n_steps`` steps, then cuts its rows on the
+    host (``symnb.core.scan.rows``; ``symnb.compile.split_program``).
+    ``steps_run(output)`` gives the number of steps run.
     """
     updates: collections.OrderedDict = collections.OrderedDict()
     outputs = build_scan(fn, sequences, outputs_info, non_sequences, n_steps, go_backwards,
                          truncate_gradient, strict, name, updates_out=updates)
+    outputs = [_rows_run(out) for out in outputs]
     if return_list:
         return list(outputs), updates
     return (outputs[0] if len(outputs) == 1 else outputs), updates
 
 
+def _rows_run(output: Variable) -> Variable:
+    """``output`` of a ``scan_until`` loop cut to the steps run (``StepsRun``); other
+    outputs (and a loop's final states) as they are."""
+    node = output.owner
+    if node is None or not isinstance(node.op, Scan) or not node.op.info.as_while:
+        return output
+    info = node.op.info
+    if info.return_last and info.return_last[output.index]:
+        return output
+    rows = StepsRun()(output, node.outputs[-1])
+    rows.name = output.name
+    return rows
+
+
 def steps_run(output: Variable) -> Variable:
     """The int64 number of steps a ``scan_until`` loop ran, given one of its outputs."""
     node = output.owner
+    if node is not None and isinstance(node.op, StepsRun):
+        node = node.inputs[0].owner
     if node is None or not isinstance(node.op, Scan) or not node.op.info.as_while:
         raise TypeError(f"{label(output)!r} is not an output of a scan that returns scan_until")
     return node.outputs[-1]
@@ -140,6 +159,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
         raise build_error(f"scan {name!r}: the step function updates shared variables, which "
                           f"this loop construct cannot return; use sn.scan", NotImplementedError)
     own_inputs = seq_args + state_args + update_args
+    inner_outputs = last_rows_from_buffers(inner_outputs, own_inputs)
     captured, captured_args, inner_outputs = close_over(own_inputs, inner_outputs)
     if strict:
         _check_strict(captured, non_seqs, name)

@@ -14,6 +14,11 @@ Forward outputs are read back instead of recomputed, so e.g. ``tanh``'s gradient
 uses the stored states. Intermediate values inside the step are recomputed.
 ``truncate_gradient`` limits the backward loop to the last steps; earlier steps
 and the initial states then get no gradient.
+
+A ``scan_until`` loop's rows are buffered up to ``n_steps`` (``symnb.core.scan.rows``):
+the backward loop runs over all of them and a step the loop did not run (its index at
+least the steps run) passes the pending gradients on unchanged and adds nothing, as
+Theano's backward loop of the steps run only.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from symnb.core.scan.basic import build_scan
 from symnb.core.scan.op import Scan
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor import math as m
-from symnb.core.tensor.alloc import zeros_like
+from symnb.core.tensor.alloc import arange, zeros_like
 from symnb.core.tensor.join import concatenate, stack
 from symnb.core.tensor.shape import expand_dims
 from symnb.core.tensor.subtensor import inc_subtensor
@@ -40,9 +45,10 @@ def scan_grad(op: Scan, inputs: Sequence[Variable], outputs: Sequence[Variable],
               output_grads: Sequence[Variable | None]) -> list[Variable | None]:
     """Gradients of the Scan node's inputs (``L_op``)."""
     info = op.info
-    if info.as_while:
-        raise NotImplementedError(f"{op.display_name()}: gradients through a scan_until loop are "
-                                  f"not supported (the number of steps depends on the values)")
+    if info.as_while and info.truncate_gradient >= 0:
+        raise NotImplementedError(f"{op.display_name()}: truncate_gradient with scan_until is not "
+                                  f"supported (the steps to keep would count from the last step "
+                                  f"run, known only at run time); pass truncate_gradient=-1")
     step = _StepGradient(op, output_grads)
     if not step.grads:
         return [None] * len(inputs)
@@ -107,6 +113,9 @@ class _BackwardLoop:
         self.truncated = trunc >= 0
         self.steps = m.minimum(self.n, trunc) if self.truncated else self.n
         self.offset = m.sub(self.n, self.steps) if self.truncated else None
+        # A scan_until loop ran its first ``count`` steps of ``n``: the backward loop runs
+        # over all ``n`` (its rows are buffered so) and the steps not run change nothing.
+        self.active = (m.lt(arange(self.n), outputs[-1]) if self.info.as_while else None)
 
     # -- where each forward step's inputs come from ---------------------------------------------
     def _tap_inputs(self) -> list[tuple[int, Any]]:
@@ -149,6 +158,9 @@ class _BackwardLoop:
             if self._given_grad(j) is not None:
                 sequences.append(self._from_step(self._given_grad(j)))
                 roles.append(("given", j))
+        if self.active is not None:
+            sequences.append(self.active)
+            roles.append(("active", None))
         n_taps = len(self.op.inner.inputs) - info.n_non_seqs
         non_seq_qs = [q for q in range(n_taps, len(self.op.inner.inputs))
                       if id(self.op.inner.inputs[q]) in uses]
@@ -197,8 +209,11 @@ class _BackwardLoop:
         it = iter(args)
         mapping: dict[Variable, Variable] = {}
         given: dict[int, Variable] = {}
+        active = None
         for (kind, index), arg in zip(roles, it):
-            if kind == "input":
+            if kind == "active":
+                active = arg
+            elif kind == "input":
                 mapping[inner_inputs[index]] = arg
             elif kind == "stored":
                 mapping[step.stored[index]] = arg
@@ -213,7 +228,12 @@ class _BackwardLoop:
             mapping[ct] = parts[0] if len(parts) == 1 else m.add(*parts) if parts else zeros_like(ct)
         qs = list(step.grads)
         grads = dict(zip(qs, clone_replace([step.grads[q] for q in qs], mapping)))
+        if active is not None:  # a step the scan_until loop did not run: nothing flows
+            grads = {q: m.switch(active, g, zeros_like(g)) for q, g in grads.items()}
         new_pending = [self._new_pending(j, i, pending, grads) for j, i, _ in pending_states]
+        if active is not None:
+            new_pending = [m.switch(active, new, pending[(j, i)])
+                           for new, (j, i, _) in zip(new_pending, pending_states)]
         new_sums = [m.add(sums[q], grads[q]) for q in accumulated]
         return new_pending + new_sums + [grads[q] for q in seq_grads]
 

@@ -20,9 +20,10 @@ previous steps stacked along axis 0. ``go_backwards`` reads the first ``n_steps`
 positions of each sequence window in reverse.
 
 A ``scan_until`` loop stops after the first step whose condition is true. XLA needs
-static shapes, so its stacked outputs keep ``n_steps`` rows: rows past the last step
-run repeat the last step's value (``outputs[-1]`` is the final state) and the extra
-output counts the steps run (see ``steps_run``).
+static shapes, so the node's stacked outputs keep ``n_steps`` rows (its buffer): rows
+past the last step run repeat the last step's value (``outputs[-1]`` is the final state)
+and the extra output counts the steps run. ``scan`` returns the rows run, as Theano
+did: ``StepsRun`` of the buffer and the count (``symnb.core.scan.rows``).
 """
 
 from __future__ import annotations
@@ -100,6 +101,10 @@ class Scan(Op):
         if self.info.as_while:
             notes[-1] = "until"
         return notes
+
+    def public_name(self) -> str:
+        """``scan(step)``: the loop over the user's step function."""
+        return f"scan({self.info.name})"
 
     def display_name(self) -> str:
         kind = ",until" if self.info.as_while else ""

@@ -4,6 +4,10 @@
 step (``h[-1]``, as in Theano's ``pow(A, k)`` example), the loop carries that output
 instead of stacking every step, so its memory no longer grows with the number of
 steps (what Theano's ScanSaveMem did for this case).
+
+``steps_run_last_row``: ``rows[-1]`` of the rows a ``scan_until`` loop ran is the last
+row of its buffer (the rows past the steps run repeat the last step), so a function
+reading only the final state needs no cut on the host (``symnb.core.scan.rows``).
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.rewriting import node_rewriter
 from symnb.core.rewriting.passes import register_rewrite
 from symnb.core.scan.op import Scan
+from symnb.core.scan.rows import last_row_of_buffer
 from symnb.core.tensor.subtensor import Subtensor
 
-__all__ = ["scan_keep_last_step"]
+__all__ = ["scan_keep_last_step", "steps_run_last_row"]
 
 
 def _last_step_readers(fgraph: FunctionGraph, var: Variable) -> list[Variable] | None:
@@ -51,3 +56,12 @@ def scan_keep_last_step(fgraph: FunctionGraph, node: Apply):
         if j not in found:
             replacements[old] = new
     return replacements
+
+
+@register_rewrite("canonicalize")
+@node_rewriter([Subtensor], exact="always: with no step run, both rows are empty and [-1] "
+                                  "is an IndexError")
+def steps_run_last_row(fgraph: FunctionGraph, node: Apply):
+    """``StepsRun(buffer, count)[-1]`` -> ``buffer[-1]``."""
+    row = last_row_of_buffer(node)
+    return None if row is None else [row]

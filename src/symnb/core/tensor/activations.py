@@ -33,6 +33,10 @@ def theano_softmax(c: Any) -> Variable:
                           f"matrix", TypeError, inputs=[c])
     if c.ndim == 1:
         c = c.dimshuffle("x", 0)
+    if c.ndim == 2:  # Theano's Softmax op (T.nnet.Softmax: a graph holds what Theano's held)
+        from symnb.core.tensor.nnet_ops import softmax_op
+
+        return softmax_op(c)
     return nnet.softmax(c, axis=-1)
 
 

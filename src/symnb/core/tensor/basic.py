@@ -94,6 +94,11 @@ lscalar, lvector, lmatrix, ltensor3, ltensor4 = (TensorType("int64", (None,) * n
 bscalar, bvector, bmatrix, btensor3, btensor4 = (TensorType("int8", (None,) * n) for n in range(5))
 fscalar, fvector, fmatrix, ftensor3, ftensor4 = (TensorType("float32", (None,) * n) for n in range(5))
 dscalar, dvector, dmatrix, dtensor3, dtensor4 = (TensorType("float64", (None,) * n) for n in range(5))
+# Theano 1.0's 5-d inputs (tensor5, and the typed ones as types, as above).
+tensor5 = _constructor(5, "tensor5")
+itensor5, ltensor5, btensor5, ftensor5, dtensor5 = (
+    TensorType(dtype, (None,) * 5) for dtype in ("int32", "int64", "int8", "float32", "float64"))
+__all__ += ["tensor5", "itensor5", "ltensor5", "btensor5", "ftensor5", "dtensor5"]
 
 
 # -- constants and promotion -------------------------------------------------------

@@ -70,6 +70,10 @@ class Composite(Op):
             self._name = "Composite{" + ", ".join(_expressions(self)) + "}"
         return self._name
 
+    def public_name(self) -> str:
+        """``fused``: what a rewrite made of several elementwise ops (views list them)."""
+        return "fused"
+
     # -- the Op interface ---------------------------------------------------------------
     def make_node(self, *inputs: Variable) -> Apply:
         expected = self.graph.inputs

@@ -27,7 +27,7 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Apply, Variable
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, snake_case
 from symnb.core.tensor import conv_reference as ref
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import product_dtype
@@ -80,6 +80,10 @@ class ConvBase(Op):
     def params(self) -> dict[str, Any]:
         """The shared parameters, to build the other convolution ops."""
         return {name: getattr(self, name) for name in ConvBase.__props__}
+
+    def public_name(self) -> str:
+        """``conv2d``, ``conv2d_grad_inputs``: Theano's function, not the class."""
+        return snake_case(type(self).__name__).replace("abstract_conv", f"conv{self.convdim}d")
 
     def display_name(self) -> str:
         shown = [self.border_mode if isinstance(self.border_mode, str) else f"pad={self.border_mode}"]

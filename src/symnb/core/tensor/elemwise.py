@@ -119,6 +119,9 @@ class Elemwise(Op):
     def display_name(self) -> str:
         return f"Elemwise{{{self.scalar_name},no_inplace}}"
 
+    def public_name(self) -> str:
+        return self.scalar_name
+
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         return _numpy_result_dtype(type(self), dtypes)
 

@@ -20,6 +20,7 @@ from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.deep_copy import ViewOp
 from symnb.core.tensor.shape import flatten, normalize_axis
 from symnb.core.tensor.specify_shape import SpecifyShape as SpecifyShape
 from symnb.core.tensor.specify_shape import specify_shape as specify_shape
@@ -187,9 +188,10 @@ def argsort(a: Any, axis: Any = -1, kind: str = "quicksort", order: Any = None) 
     return _sorting(Argsort, a, axis, "argsort")
 
 
-class GradClip(Op):
+class GradClip(ViewOp):
     """``x`` for values; for differentiation, the gradient reaching it clipped to
-    ``[lower, upper]`` (Theano's ``theano.gradient.GradClip``)."""
+    ``[lower, upper]`` (Theano's ``theano.gradient.GradClip``, a ``ViewOp`` as there: the
+    value rules, and the lowering, are the view's)."""
 
     __props__ = ("lower", "upper")
 
@@ -198,16 +200,6 @@ class GradClip(Op):
             raise build_error(f"grad_clip: the lower bound {lower!r} must not exceed the upper "
                               f"bound {upper!r}", ValueError)
         self.lower, self.upper = float(lower), float(upper)
-
-    def make_node(self, x: Variable) -> Apply:
-        x = as_tensor_variable(x)
-        return Apply(self, [x], [x.type])
-
-    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        return [inputs[0]]
-
-    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        return [input_shapes[0]]
 
     def L_op(self, inputs, outputs, output_grads):
         return [m.clip(output_grads[0], self.lower, self.upper)]

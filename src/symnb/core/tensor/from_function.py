@@ -43,6 +43,9 @@ class FromFunctionOp(Op):
     def display_name(self) -> str:
         return f"FromFunctionOp{{{getattr(self.fn, '__name__', type(self.fn).__name__)}}}"
 
+    def public_name(self) -> str:
+        return getattr(self.fn, "__name__", type(self.fn).__name__)  # the user's function
+
     def perform(self, node: Apply, inputs: Sequence[np.ndarray], output_storage: list) -> None:
         outputs = self.fn(*inputs)
         if not isinstance(outputs, (list, tuple)):

@@ -26,7 +26,7 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Apply, Variable
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, snake_case
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
@@ -168,6 +168,10 @@ class PoolBase(Op):
         raise build_error(f"{type(self).__name__}: give ws, stride and pad as ints (or constants): "
                           f"symnb has this op only for a window known when the graph is built",
                           NotImplementedError)
+
+    def public_name(self) -> str:
+        name = snake_case(type(self).__name__)
+        return f"pool_{self.ndim}d" if name == "pool" else name
 
     def display_name(self) -> str:
         if self.ws is None:

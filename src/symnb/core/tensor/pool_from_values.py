@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph import Apply, Variable
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, snake_case
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.shape import vector_entries
@@ -35,6 +35,10 @@ class PoolFromValues(Op):
     def __init__(self, ndim: int, ignore_border: bool, mode: str, op_class: type) -> None:
         self.ndim, self.ignore_border, self.mode = int(ndim), bool(ignore_border), mode
         self.op_class = op_class
+
+    def public_name(self) -> str:
+        name = snake_case(self.op_class.__name__)
+        return f"pool_{self.ndim}d" if name == "pool" else name
 
     def display_name(self) -> str:
         border = ", ignore_border" if self.ignore_border else ""

@@ -71,6 +71,9 @@ class ScalarElemwise(Elemwise):
         # Theano's: the name given, else Elemwise{<the scalar op>}.
         return self.name if self.name else f"Elemwise{{{self.scalar_op}}}"
 
+    def public_name(self) -> str:
+        return self.name or str(self.scalar_op)
+
     def make_node(self, *inputs: Any) -> Apply:
         inputs = as_tensor_args(*inputs)
         nin = self.scalar_op.nin

@@ -15,7 +15,7 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Apply, Variable
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, operand_text
 from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable, constant, is_stack
@@ -170,6 +170,13 @@ class ShapeI(Op):
 
     def display_name(self) -> str:
         return f"Shape_i{{{self.i}}}"
+
+    def public_name(self) -> str:
+        return "shape"
+
+    def words(self, node: Apply, name_of: Any) -> str:
+        """``xs.shape[0]``."""
+        return f"{operand_text(name_of(node.inputs[0]))}.shape[{self.i}]"
 
     def make_node(self, x: Variable) -> Apply:
         if not 0 <= self.i < x.ndim:
@@ -340,6 +347,9 @@ class DimShuffle(Op):
 
     def display_name(self) -> str:
         return "DimShuffle{" + ",".join(str(p) for p in self.pattern) + "}"
+
+    def public_name(self) -> str:
+        return "dimshuffle"
 
     @property
     def dropped(self) -> tuple[int, ...]:

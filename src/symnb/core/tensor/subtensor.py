@@ -20,7 +20,7 @@ import numpy as np
 
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, operand_text
 from symnb.core.tensor import math as m
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
@@ -47,12 +47,23 @@ class _IndexOp(Op):
     def display_name(self) -> str:
         return f"{type(self).__name__}{{{si.format_idx_list(self.idx_list)}}}"
 
+    def indexed(self, node: Apply, name_of: Any) -> str:
+        """``x[t]``, ``x[1:n]``: the indexing as the user wrote it."""
+        names = [name_of(v) for v in node.inputs[self.n_values:]]
+        return f"{operand_text(name_of(node.inputs[0]))}[{si.format_idx_list(self.idx_list, names)}]"
+
     def index_values(self, inputs: Sequence[Any]) -> tuple:
         return si.build_index(self.idx_list, inputs[self.n_values:])
 
 
 class _GetOp(_IndexOp):
     """``x[index]``; subclasses differ in lowering only."""
+
+    def public_name(self) -> str:
+        return "getitem"
+
+    def words(self, node: Apply, name_of: Any) -> str:
+        return self.indexed(node, name_of)
 
     def make_node(self, x: Any, *index: Variable) -> Apply:
         x = as_tensor_variable(x)
@@ -99,6 +110,13 @@ class _SetOp(_IndexOp):
     def __init__(self, idx_list: Sequence[si.Entry], set_instead_of_inc: bool) -> None:
         super().__init__(idx_list)
         self.set_instead_of_inc = bool(set_instead_of_inc)
+
+    def public_name(self) -> str:
+        return "set_subtensor" if self.set_instead_of_inc else "inc_subtensor"
+
+    def words(self, node: Apply, name_of: Any) -> str:
+        """``inc_subtensor(x[t], y)``, as written with Theano's functions."""
+        return f"{self.public_name()}({self.indexed(node, name_of)}, {name_of(node.inputs[1])})"
 
     def display_name(self) -> str:
         mode = "set" if self.set_instead_of_inc else "inc"

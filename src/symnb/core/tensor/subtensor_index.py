@@ -218,21 +218,28 @@ def build_index(idx_list: Sequence[Entry], values: Sequence[Any],
     return tuple(index)
 
 
-def _format_part(part: Any) -> str:
-    return "" if part is None else repr(part)
+def format_idx_list(idx_list: Sequence[Entry], names: Sequence[str] | None = None) -> str:
+    """``1:?, ::-1, None, [], ...``: the index as it reads in NumPy, symbolic parts as ?/[];
+    with ``names`` (what the index inputs are called, in order), as the user wrote it:
+    ``t``, ``1:n``, ``idx``."""
+    given = iter(names) if names is not None else None
 
+    def part(value: Any) -> str:
+        if value is None:
+            return ""
+        if given is not None and isinstance(value, Part):
+            return next(given, repr(value))
+        return repr(value)
 
-def format_idx_list(idx_list: Sequence[Entry]) -> str:
-    """``1:?, ::-1, None, [], ...``: the index as it reads in NumPy, symbolic parts as ?/[]."""
     texts = []
     for entry in idx_list:
         if isinstance(entry, Slice):
-            start, stop, step = (_format_part(p) for p in entry)
+            start, stop, step = (part(p) for p in entry)
             texts.append(f"{start}:{stop}" + (f":{step}" if entry.step is not None else ""))
         elif isinstance(entry, Mask):
-            texts.append(f"mask{entry.ndim}d")
+            texts.append(next(given, f"mask{entry.ndim}d") if given is not None else f"mask{entry.ndim}d")
         elif entry is Ellipsis:
             texts.append("...")
-        else:
-            texts.append(repr(entry))
+        else:  # an int, a symbolic scalar, None (a new axis)
+            texts.append(part(entry) if entry is not None else "None")
     return ", ".join(texts)

@@ -181,6 +181,17 @@ class _TensorOperators:
         summed = _reduction.sum(_math.pow(_math.abs(self), L), axis, keepdims=keepdims)
         return _math.pow(summed, 1.0 / L)
     def astype(self, dtype): return _math.cast(self, dtype)
+
+    def zeros_like(self, dtype=None):
+        """Zeros of this variable's shape (and dtype, or ``dtype``): Theano's method."""
+        from symnb.core.tensor.alloc import zeros_like  # (alloc builds on this module)
+        return zeros_like(self, dtype)
+
+    def ones_like(self, dtype=None):
+        """Ones of this variable's shape (and dtype, or ``dtype``): Theano's method."""
+        from symnb.core.tensor.alloc import ones_like
+        return ones_like(self, dtype)
+
     def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
     def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
     def round(self, mode=None): return _math.round(self, mode)

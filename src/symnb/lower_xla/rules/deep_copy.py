@@ -1,5 +1,6 @@
 """``DeepCopyOp`` and ``ViewOp`` inside the XLA program: the value itself (a program's outputs are new
-buffers, and JAX arrays are never mutated in place)."""
+buffers, and JAX arrays are never mutated in place). ``ViewOp``'s subclasses, which differ
+only in their gradient (``GradClip``), lower by this rule too."""
 
 from __future__ import annotations
 

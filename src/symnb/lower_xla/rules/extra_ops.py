@@ -36,8 +36,3 @@ def _specify_shape(op, node):
         return x
 
     return run
-
-
-@lower.register(extra_ops.GradClip)
-def _grad_clip(op, node):
-    return lambda x: x  # the clipping is in the gradient graph (GradClip.L_op)

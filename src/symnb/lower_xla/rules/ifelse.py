@@ -6,7 +6,10 @@ traced); when the branches give different shapes, the function specializes on th
 inputs the condition comes from, so that it is known then. Operands known while
 tracing (a shape computed outside) reach the branches by closure, not as operands of
 the cond, so they stay known inside (``passed_as_is``): a branch may size an array
-with them.
+with them. Operands a branch's lengths are computed from (a slice bound read from a
+shared variable, in the copy of a value ``ifelse`` made into its branch) are declared
+(``static_inputs``): the function specializes on what they come from, so they are known
+while tracing, as they would be outside the branch.
 """
 
 from __future__ import annotations
@@ -19,12 +22,12 @@ import numpy as np
 from jax import lax
 
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Apply
+from symnb.core.graph.basic import Apply, value_ancestors
 from symnb.core.ifelse import IfElse
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import StaticValueRequired, lower, passed_as_is
+from symnb.lower_xla.registry import StaticValueRequired, lower, passed_as_is, static_inputs
 
 
 @lower.register(IfElse)
@@ -32,8 +35,11 @@ def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
     dtypes = [out.type.dtype for out in node.outputs]
     then_fn = _branch(op.then_graph, dtypes)
     else_fn = _branch(op.else_graph, dtypes)
+    needed = sorted(_branch_needs(op))
 
     def run(condition: Any, *values: Any) -> tuple:
+        if needed:
+            values = _known_on_host(op, needed, values)
         if isinstance(condition, np.ndarray):
             return (then_fn if bool(condition) else else_fn)(*values)
         traced = [v for v in values if not isinstance(v, np.ndarray)]
@@ -48,6 +54,40 @@ def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
 def _every_operand(op: IfElse, node: Apply) -> dict[int, int]:
     """Both branches take every operand; those known while tracing by closure."""
     return {i: i + 1 for i in range(len(op.then_graph.inputs))}
+
+
+@static_inputs.register(IfElse)
+def _branch_lengths(op: IfElse, node: Apply) -> dict[int, str]:
+    """The operands the branches' lengths are computed from (node input positions)."""
+    return {p: "a branch's length" for p in _branch_needs(op)}
+
+
+def _branch_needs(op: IfElse) -> set[int]:
+    """Positions (among the node's inputs: after the condition) of the operands whose
+    values the branches' nodes need while tracing (``static_inputs``) are computed from."""
+    memo = op.__dict__.get("_branch_needs")  # ops are immutable: decided once
+    if memo is None:
+        lengths = [n.inputs[p] for graph in op.inner_graphs for n in graph.nodes
+                   for p in static_inputs(n.op, n)]
+        roots = {id(v) for v in value_ancestors(lengths) if v.owner is None} if lengths else set()
+        memo = {i + 1 for i, var in enumerate(op.then_graph.inputs) if id(var) in roots}
+        op.__dict__["_branch_needs"] = memo
+    return memo
+
+
+def _known_on_host(op: IfElse, needed: list[int], values: tuple) -> tuple:
+    """``values`` (the operands) with those the branches' lengths need as NumPy values,
+    so they reach the branches by closure; ``StaticValueRequired`` for those traced: the
+    function then specializes on the inputs they are computed from."""
+    traced = tuple(p for p in needed if isinstance(values[p - 1], jax.core.Tracer))
+    if traced:
+        raise StaticValueRequired(
+            f"{op.display_name()}: lengths in its branches are computed from operands known "
+            f"only at run time; XLA needs static shapes", traced)
+    values = list(values)
+    for p in needed:
+        values[p - 1] = np.asarray(values[p - 1])
+    return tuple(values)
 
 
 def _closing_over_static(branch: Callable[..., tuple], values: tuple) -> Callable[..., tuple]:

@@ -30,6 +30,7 @@ from jax import lax
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply
 from symnb.core.scan.op import Scan
+from symnb.core.scan.rows import PadRows
 from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
@@ -217,7 +218,10 @@ def _while_loop(op: Scan, node: Apply, step: Callable, n: int, windows: list[Any
         return t + 1, _advance(op, node, carry, outs), buffers, done
 
     start = (jnp.asarray(0, jnp.int32), carry, buffers, jnp.asarray(False))
-    count, final, buffers, _ = lax.while_loop(cond, body, start)
+    if n == 0:  # no step: a body writing a row into no row would not trace
+        count, final = start[0], carry
+    else:
+        count, final, buffers, _ = lax.while_loop(cond, body, start)
     stacked = [_repeat_last(b, count) for b in buffers]
     return (*_results(op, final, stacked), count.astype(node.outputs[-1].dtype))
 
@@ -282,3 +286,22 @@ def _stack(op: Scan, node: Apply, j: int, rows: list[Any]) -> Any:
     if all(isinstance(r, np.ndarray) for r in rows):
         return np.stack(rows).astype(dtype)
     return jnp.stack([jnp.asarray(r) for r in rows]).astype(dtype)
+
+
+@lower.register(PadRows)
+def _pad_rows(op: PadRows, node: Apply) -> Callable[..., Any]:
+    """Rows ``i < count`` of ``rows`` (clipped to its length), zeros elsewhere, in the
+    shape of ``like``: no slice of a run-time length, so padded rows (a length bucket)
+    fit the same program."""
+
+    def run(rows: Any, like: Any, count: Any = None) -> Any:
+        n, available = like.shape[0], rows.shape[0]
+        if available == 0 or n == 0:
+            return jnp.zeros_like(like)
+        limit = available if count is None else jnp.minimum(count, available)
+        index = jnp.arange(n)
+        taken = rows[jnp.minimum(index, available - 1)]
+        keep = (index < limit).reshape((-1,) + (1,) * (like.ndim - 1))
+        return jnp.where(keep, taken, jnp.zeros((), like.dtype)).astype(like.dtype)
+
+    return run

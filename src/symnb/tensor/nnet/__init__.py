@@ -20,8 +20,22 @@ from symnb.core.tensor.losses import (
     binary_crossentropy, categorical_crossentropy, sigmoid_binary_crossentropy,
 )
 from symnb.core.tensor.nnet import log_softmax
-from symnb.tensor.nnet import abstract_conv, bn, conv, neighbours, nnet  # noqa: F401  (T.nnet.bn...)
+from symnb.tensor.nnet import abstract_conv, bn, conv, neighbours, nnet, sigm  # noqa: F401  (T.nnet.bn...)
+from symnb.core.tensor.conv_theano_functions import conv2d_transpose, separable_conv2d, separable_conv3d
 from symnb.core.tensor.activations import softsign
+from symnb.core.tensor.nnet_ops import (  # Theano's T.nnet ops
+        Softmax, LogSoftmax, SoftmaxWithBias, SoftmaxGrad, CrossentropySoftmaxArgmax1HotWithBias,
+    CrossentropySoftmax1HotWithBiasDx, CrossentropyCategorical1Hot, CrossentropyCategorical1HotGrad,
+    Prepend_scalar_constant_to_each_row, Prepend_scalar_to_each_row, softmax_op, logsoftmax_op,
+    softmax_grad, crossentropy_softmax_argmax_1hot_with_bias,
+    crossentropy_softmax_1hot_with_bias_dx, crossentropy_categorical_1hot_grad,
+    prepend_scalar_to_each_row, prepend_0_to_each_row, prepend_1_to_each_row,
+)
+from symnb.core.tensor.nnet_functions import (
+        crossentropy_softmax_1hot_with_bias, crossentropy_softmax_1hot,
+    crossentropy_softmax_max_and_argmax_1hot_with_bias, crossentropy_softmax_max_and_argmax_1hot,
+    softmax_graph, logsoftmax, selu, h_softmax, confusion_matrix,
+)
 
 from symnb.core.absent import module_getattr
 
@@ -33,6 +47,20 @@ __all__ = [
     "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu", "softmax_with_bias",
     "categorical_crossentropy", "binary_crossentropy", "sigmoid_binary_crossentropy",
     "crossentropy_categorical_1hot", "abstract_conv", "bn", "conv", "neighbours", "nnet", "softsign",
+]
+__all__ += [  # Theano's T.nnet ops and functions
+    "sigm", "conv2d_transpose", "separable_conv2d", "separable_conv3d",
+        "Softmax", "LogSoftmax", "SoftmaxWithBias", "SoftmaxGrad",
+    "CrossentropySoftmaxArgmax1HotWithBias", "CrossentropySoftmax1HotWithBiasDx",
+    "CrossentropyCategorical1Hot", "CrossentropyCategorical1HotGrad",
+    "Prepend_scalar_constant_to_each_row", "Prepend_scalar_to_each_row", "softmax_op",
+    "logsoftmax_op", "softmax_grad", "crossentropy_softmax_argmax_1hot_with_bias",
+    "crossentropy_softmax_1hot_with_bias_dx", "crossentropy_categorical_1hot_grad",
+    "prepend_scalar_to_each_row", "prepend_0_to_each_row", "prepend_1_to_each_row",
+    "crossentropy_softmax_1hot_with_bias", "crossentropy_softmax_1hot",
+    "crossentropy_softmax_max_and_argmax_1hot_with_bias",
+    "crossentropy_softmax_max_and_argmax_1hot", "softmax_graph", "logsoftmax", "selu", "h_softmax",
+    "confusion_matrix",
 ]
 
 _entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 from symnb.core.tensor.conv import AbstractConv, AbstractConvGradInputs, AbstractConvGradWeights
 from symnb.core.tensor.conv_theano_ops import (
     AbstractConv2d, AbstractConv2d_gradInputs, AbstractConv2d_gradWeights, AbstractConv3d,
@@ -13,27 +11,30 @@ from symnb.core.tensor.conv_api import (
     conv2d, conv2d_grad_wrt_inputs, conv2d_grad_wrt_weights, conv3d, conv3d_grad_wrt_inputs,
     conv3d_grad_wrt_weights,
 )
+from symnb.core.tensor.conv_theano_functions import (
+    assert_conv_shape, assert_shape, causal_conv1d, check_conv_gradinputs_shape, conv2d_transpose,
+    get_conv_gradinputs_shape, get_conv_gradinputs_shape_1axis, get_conv_gradweights_shape,
+    get_conv_gradweights_shape_1axis, get_conv_output_shape, separable_conv2d, separable_conv3d,
+)
 from symnb.core.tensor.upsampling import (
     bilinear_kernel_1D, bilinear_kernel_2D, bilinear_upsampling, frac_bilinear_upsampling,
 )
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
+#: Theano's flag for "SciPy's signal module imported" (its Python convolutions, where no C
+#: compiler was found): symnb's convolutions compile to XLA and need neither, so they always run.
+imported_scipy_signal = True
+
 __all__ = [
-    "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights", "conv3d_grad_wrt_inputs",
+    "imported_scipy_signal", "conv2d", "conv3d", "conv2d_grad_wrt_inputs", "conv2d_grad_wrt_weights", "conv3d_grad_wrt_inputs",
     "conv3d_grad_wrt_weights", "get_conv_output_shape", "AbstractConv", "AbstractConvGradInputs",
     "AbstractConvGradWeights", "AbstractConv2d", "AbstractConv3d", "AbstractConv2d_gradInputs",
     "AbstractConv3d_gradInputs", "AbstractConv2d_gradWeights", "AbstractConv3d_gradWeights",
     "bilinear_kernel_1D", "bilinear_kernel_2D", "bilinear_upsampling", "frac_bilinear_upsampling",
+    "get_conv_gradweights_shape", "get_conv_gradweights_shape_1axis", "get_conv_gradinputs_shape",
+    "get_conv_gradinputs_shape_1axis", "check_conv_gradinputs_shape", "assert_conv_shape",
+    "assert_shape", "separable_conv2d", "separable_conv3d", "causal_conv1d", "conv2d_transpose",
 ]
 
-
-def get_conv_output_shape(image_shape: Sequence[Any], kernel_shape: Sequence[Any], border_mode: Any,
-                          subsample: Sequence[int], filter_dilation: Sequence[int] | None = None) -> tuple:
-    """The output shape of a convolution of an image of ``image_shape`` by filters of
-    ``kernel_shape`` (ints, ``None`` where unknown, or symbolic lengths), as Theano's."""
-    convdim = len(image_shape) - 2
-    op = AbstractConv(convdim, border_mode, tuple(subsample),
-                      filter_dilation=filter_dilation if filter_dilation is not None else 1)
-    return op.symbolic_forward_shape(tuple(image_shape), tuple(kernel_shape))
 
 _entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

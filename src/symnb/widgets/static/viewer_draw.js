@@ -111,6 +111,9 @@ SN.colouring = function colouring(ix, name, boxOf, geo) {
   }
   const all = new Map(values);
   for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) all.set(c.id, c.value); });
+  // The scale covers every value the legend may name (SN.extremes: nodes inside closed
+  // groups too), not only the boxes drawn: the "lowest" it names lies on its bar.
+  for (const [id, v] of SN.namedValues(ix, name)) all.set(`node:${id}`, v);
   const scale = SN.colourScale(all);
   if (!scale) return null;
   for (const cells of strips.values()) cells.forEach((c) => { if (c.value !== undefined) c.colour = scale.colour(c.value); });
@@ -127,9 +130,9 @@ SN.arrowDefs = function arrowDefs() {
 
 // Colour scale: white to orange to dark red; log when positive values span 1000x.
 SN.colourScale = function colourScale(values) {
-  const list = [...values.values()];
-  if (!list.length) return null;
-  let lo = Math.min(...list), hi = Math.max(...list);
+  if (!values.size) return null;
+  let lo = Infinity, hi = -Infinity;  // a loop: a 50,000-node model's values overflow Math.min(...list)
+  for (const v of values.values()) { if (v < lo) lo = v; if (v > hi) hi = v; }
   const log = lo > 0 && hi / lo > 1000;
   const f = (v) => (log ? Math.log10(v) : v);
   const a = f(lo), b = f(hi);

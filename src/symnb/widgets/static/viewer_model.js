@@ -187,7 +187,9 @@ SN.typeText = function typeText(ix, edge) {
   const node = ix.nodes.get(edge.src);
   const out = node && node.outs && node.outs[edge.out || 0];
   if (!out) return "";
-  const shape = out.shape == null ? "" : ` (${out.shape.map((d) => (d == null ? "?" : d)).join(", ")})`;
+  // Python's tuple notation, as every other view writes shapes: (3,), (2, 4), ().
+  const dims = out.shape == null ? null : out.shape.map((d) => (d == null ? "?" : d));
+  const shape = dims == null ? "" : ` (${dims.join(", ")}${dims.length === 1 ? "," : ""})`;
   return `${out.dtype || ""}${shape}`;
 };
 
@@ -257,14 +259,18 @@ SN.seriesValues = function seriesValues(ix, name, seriesId) {
   return items.map((id, k) => ({ id, label: String((ix.groups.get(id) || {}).label || id), value: values[k] }));
 };
 
+// An overlay's values of the model's nodes and groups, [[id, value]]: what the legend
+// may name, hence what its colour scale covers (SN.colouring).
+SN.namedValues = function namedValues(ix, name) {
+  const overlay = ix.model.overlays && ix.model.overlays[name];
+  return Object.entries((overlay && overlay.values) || {})
+    .filter(([id, v]) => typeof v === "number" && Number.isFinite(v) && (ix.nodes.has(id) || ix.groups.has(id)));
+};
+
 // The nodes with the lowest and the highest value of an overlay (where to look first:
 // the layer whose gradient vanished, the node that overflowed).
 SN.extremes = function extremes(ix, name, count = 3) {
-  const overlay = ix.model.overlays && ix.model.overlays[name];
-  if (!overlay) return { low: [], high: [] };
-  const list = Object.entries(overlay.values || {})
-    .filter(([id, v]) => typeof v === "number" && Number.isFinite(v) && (ix.nodes.has(id) || ix.groups.has(id)))
-    .sort((a, b) => a[1] - b[1]);
+  const list = SN.namedValues(ix, name).sort((a, b) => a[1] - b[1]);
   const named = ([id, value]) => {
     const item = ix.nodes.get(id) || ix.groups.get(id);
     const chain = SN.ancestors(ix, id);
