@@ -8,6 +8,7 @@ import symnb.tensor as T
 from symnb.compile import Mode
 from symnb.compile.monitormode import MonitorMode
 from symnb.core.tensor.composite import Composite
+from symnb.core.rewriting.query import UnknownRewriteTagWarning
 
 
 def _ops(f):
@@ -60,12 +61,21 @@ def test_excluding_one_rewrite_and_including_one_pass():
     np.testing.assert_allclose(g(values), values ** 2)
 
 
-def test_modes_are_copied_and_unknown_tags_refused():
+def test_modes_are_copied_and_unknown_tags_select_nothing():
     base = Mode()
     quiet = base.excluding("fusion")
     assert base.rewrite_query.exclude == frozenset() and quiet.rewrite_query.exclude == {"fusion"}
     assert "excluding=['fusion']" in repr(quiet)
-    with pytest.raises(ValueError, match="unknown rewrite tag 'fuson'"):
-        base.excluding("fuson")
+    # Theano's tags are names: one no rewrite carries changes nothing (a typo is said).
+    with pytest.warns(UnknownRewriteTagWarning, match="unknown rewrite tag 'fuson'.*removes nothing"):
+        typo = base.excluding("fuson")
+    with pytest.warns(UnknownRewriteTagWarning, match="'scan'.*selects nothing"):
+        scan = base.including("scan")
+    assert typo.rewrite_query == base.rewrite_query == scan.rewrite_query
+    x = theano.tensor.vector("x")
+    values = np.array([1.0, 2.0, 3.0], dtype=x.dtype)
+    f, g = (theano.function([x], x ** 2, mode=mode) for mode in (base, typo))
+    assert _ops(f) == _ops(g)
+    np.testing.assert_allclose(g(values), values ** 2)
     with pytest.raises(ValueError, match="nothing would run"):
         base.requiring("inplace")

@@ -80,3 +80,29 @@ def test_change_flags_refuses_an_unknown_flag_when_called_naming_the_one_meant()
            "'optimizer'?); it accepts: " in str(info.value)
     assert "floatX" in str(info.value).partition("it accepts: ")[2]
     assert sn.config.floatX == "float32" and sn.config.optimizer == "fast_run"
+
+
+def test_theano_linker_and_optimizer_flags_are_accepted_with_theano_choices():
+    import symnb
+
+    # Theano's defaults without a C++ compiler (symnb compiles none): cxx '' and linker 'vm'.
+    assert symnb.config.cxx == "" and symnb.config.linker == "vm"
+    assert symnb.config.on_opt_error == "warn" and symnb.config.compute_test_value_opt == "off"
+    assert symnb.config.scan.allow_output_prealloc is True
+    with symnb.change_flags(on_opt_error="raise", linker="py"):
+        assert symnb.config.on_opt_error == "raise" and symnb.config.linker == "py"
+    assert symnb.config.on_opt_error == "warn"
+    with pytest.raises(ConfigError, match="linker"):
+        symnb.config.linker = "gcc"
+
+
+def test_configdefaults_bit_widths_are_the_platforms():
+    import struct
+
+    import numpy as np
+
+    import symnb
+
+    assert symnb.configdefaults.python_int_bitwidth() == np.dtype(np.intc).itemsize * 8 * (
+        struct.calcsize("l") // np.dtype(np.intc).itemsize)
+    assert symnb.configdefaults.local_bitwidth() == np.dtype(np.intp).itemsize * 8

@@ -80,7 +80,7 @@ def test_bad_arguments():
         scan(lambda a: (a, {x: a}), sequences=x)
     with pytest.raises(TypeError, match="n_steps must be an integer"):
         scan(lambda h: h, outputs_info=x, n_steps=2.5)
-    with pytest.raises(TypeError, match="boolean"):
+    with pytest.raises(TypeError, match="must be a scalar"):
         from symnb.core.scan import scan_until
 
         scan(lambda h: [h, scan_until(h)], outputs_info=x, n_steps=2)

@@ -49,7 +49,7 @@ PUBLIC = {
     # checks, printing, gradients
     "Assert", "AssertionFailedError", "Print", "grad", "verify_grad", "Tensor", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
-    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "extra_ops", "sharedvar", "nlinalg",
+    "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "raw_random", "extra_ops", "sharedvar", "nlinalg",
     "slinalg", "basic",
 }
 

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from symnb.compile.container import default_value
 from symnb.compile.devices import device_mismatch, on_device
 from symnb.compile.inputs import ArgumentChecks
 from symnb.compile.io import NO_DEFAULT, state_names
@@ -98,7 +99,7 @@ class CallSpec:
             raise TypeError(f"{self.title} is missing argument(s): "
                             f"{', '.join(self._called(missing))}")
         overrides = overrides or {}
-        return [overrides.get(i, d) if b is NOT_PASSED else b
+        return [overrides.get(i, default_value(d)) if b is NOT_PASSED else b
                 for i, (b, d) in enumerate(zip(bound, self.defaults))]
 
     def _called(self, positions: Sequence[int]) -> list[str]:

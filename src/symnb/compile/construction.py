@@ -18,7 +18,8 @@ from symnb.core.graph.source import warn_at_user_line
 from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_pairs",
-           "update_pairs", "apply_givens", "to_storage_owners", "check_inputs_listed", "check_missing", "check_unused"]
+           "update_pairs", "apply_givens", "check_givens_keys", "to_storage_owners",
+           "check_inputs_listed", "check_missing", "check_no_null", "check_unused"]
 
 
 class MissingInputError(SymnbError, ValueError):
@@ -131,21 +132,49 @@ def check_inputs_listed(inputs: list[Variable]) -> None:
             raise TypeError(f"input #{i} of sn.function is {type(var).__name__}, not a variable")
         if isinstance(var, Constant):
             raise TypeError(f"input #{i} ({label(var)}) is a constant; constants cannot be inputs")
-    seen = set()
-    for var in inputs:
-        if id(var) in seen:
-            raise ValueError(f"input {label(var)!r} is listed twice")
-        seen.add(id(var))
+        if isinstance(var, SharedVariable):  # Theano's refusal, and its advice
+            raise TypeError(f"Cannot use a shared variable ({label(var)}) as explicit input. "
+                            f"Consider substituting a non-shared variable via the `givens` "
+                            f"parameter")
+    seen: dict[int, int] = {}
+    for i, var in enumerate(inputs):
+        if id(var) in seen:  # Theano's UnusedInputError: one of the two values would be ignored
+            raise UnusedInputError(
+                f"input {label(var)!r} is listed twice, at indices {seen[id(var)]} and {i}: the "
+                f"value passed for one of them would be ignored. Please do not duplicate "
+                f"variables in the inputs list.")
+        seen[id(var)] = i
+
+
+def check_givens_keys(givens: list[tuple[Variable, Variable]], inputs: list[Variable]) -> None:
+    """A ``givens`` key that is an input is refused, as in Theano (replacing it would have
+    no effect: the argument's value is what the graph reads)."""
+    listed = {id(v) for v in inputs}
+    for old, _ in givens:
+        if id(old) in listed:
+            raise RuntimeError(
+                f"You are trying to replace variable {label(old)!r} through the `givens` "
+                f"parameter, but this variable is an input to your function. Replacing inputs "
+                f"is forbidden because it has no effect. Define a new input `y` and use "
+                f"sn.function([y], f(x), givens={{x: g(y)}}), or sn.clone: "
+                f"sn.function([x], sn.clone(f(x), replace={{x: g(x)}})).")
+
+
+def check_no_null(roots: list[Variable]) -> None:
+    """A null gradient (``grad(..., null_gradients='return')``'s) has no value to compute:
+    refused first, whatever else the inputs lack or leave unused."""
+    for var in roots:
+        if isinstance(var.type, NullType):
+            raise TypeError(f"the outputs depend on a null gradient, which has no value: "
+                            f"{var.type.why_null}")
 
 
 def check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:
+    check_no_null(roots)
     listed = {id(v) for v in inputs}
     for var in roots:
         if id(var) in listed or isinstance(var, (Constant, SharedVariable)):
             continue
-        if isinstance(var.type, NullType):  # grad(..., null_gradients='return')'s
-            raise TypeError(f"the outputs depend on a null gradient, which has no value: "
-                            f"{var.type.why_null}")
         raise MissingInputError(
             f"the outputs depend on {label(var)!r} ({var.type.short()}), "
             f"{var.site.describe('created at')}\nbut it is not among the function's inputs "

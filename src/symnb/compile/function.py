@@ -24,6 +24,7 @@ import numpy as np
 
 from symnb.compile.call import CallSpec
 from symnb.compile.call_values import with_call_values
+from symnb.compile.container import FunctionContainers
 from symnb.compile.construction import MissingInputError, UnusedInputError
 from symnb.compile.dynamic_shapes import check_dynamic_shapes
 from symnb.compile.footprint import high_verbosity_details, is_out_of_memory, out_of_memory_error
@@ -111,7 +112,7 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     with collector_paused():
         plan = plan_function(spec, unwrap_outputs(outputs), spec.merged_updates(updates),
                              spec.merged_givens(givens), name=name,
-                             allow_input_downcast=bool(allow_input_downcast),
+                             allow_input_downcast=allow_input_downcast,
                              on_unused_input=on_unused_input,
                              no_default_updates=no_default_updates, construction=construction)
         try:
@@ -176,6 +177,9 @@ class Function:
         #: ``f[key]``: the inputs' values (compile/input_values.py).
         self._input_values = InputValues(plan.construction["inputs"], plan.state_inputs,
                                          plan.defaults, plan.checkers)
+        #: Theano's ``f.container[key]``: each input's container (compile/container.py),
+        #: which sets an argument's value as ``f[key] = value`` does.
+        self.container = FunctionContainers(self._input_values, weakref.ref(self))
         self._locks = self._call_spec.locks  # None: a call takes no lock
         # Guards re-specialization, which replaces self._program (calls read it unlocked).
         self._state_lock = threading.Lock()
@@ -202,11 +206,16 @@ class Function:
              name: str | None = None, profile: bool | None = None) -> "Function":
         """A new function compiled from the same graph (Theano's ``Function.copy``):
         ``swap`` maps shared variables to others of the same type, used (and updated) in
-        their place; ``delete_updates`` drops every update. ``share_memory`` is accepted:
+        their place; ``delete_updates`` drops every update. The copy's inputs holding
+        state start from a copy of their current values. ``share_memory`` is accepted:
         both functions always share their shared variables (unless swapped)."""
         from symnb.compile.pickling import copied_function
 
         return copied_function(self, swap, delete_updates, name, profile, function)
+
+    def __copy__(self) -> "Function":
+        """``copy.copy(f)``: ``f.copy()``, as in Theano (its own state, copied)."""
+        return self.copy()
 
     def __getitem__(self, key: Any) -> Any:
         """Theano's ``f[key]``: the value of the input at position ``key`` of the input
@@ -217,8 +226,16 @@ class Function:
     def __setitem__(self, key: Any, value: Any) -> None:
         """Theano's ``f[key] = value``: a state's new value, or the value the next call
         uses for that input when it is not passed."""
-        if self._input_values.set(key, value):
+        self._set_slot(self._input_values.slot(key, setting=True), value)
+
+    def _set_slot(self, slot: Any, value: Any) -> None:
+        if self._input_values.set_slot(slot, value):
             self._invoke = _weak_method(self, "_call_in_full")  # the next call reads it
+
+    @property
+    def value(self) -> "Function":
+        """Theano's ``f.value[key]``: the same as ``f[key]`` (and ``f.value[key] = v``)."""
+        return self
 
     def __contains__(self, key: Any) -> bool:
         return key in self._input_values

@@ -17,6 +17,7 @@ from __future__ import annotations
 import numbers
 from typing import Any, NamedTuple, Sequence
 
+from symnb.compile.container import default_value
 from symnb.compile.io import NO_DEFAULT, In
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import label
@@ -47,6 +48,8 @@ class InputValues:
         self._defaults, self._checkers = tuple(defaults), tuple(checkers)
         states = {id(variable): shared for variable, shared in state}
         self._finder: dict[Any, Any] = {}
+        #: The variable of each argument position.
+        self._variables: list[Variable] = []
         position = 0
         for index, item in enumerate(listed):
             variable = item.variable if isinstance(item, In) else item
@@ -55,6 +58,7 @@ class InputValues:
                 slot = _Slot(None, states[id(variable)])
             else:
                 slot, position = _Slot(position, None), position + 1
+                self._variables.append(variable)
             self._finder[index] = self._finder[variable] = slot
             if name is not None:
                 self._finder[name] = _AMBIGUOUS if name in self._finder else slot
@@ -65,17 +69,25 @@ class InputValues:
         return self._key(key) in self._finder
 
     def get(self, key: Any) -> Any:
-        slot = self._slot(key)
+        return self.get_slot(self.slot(key))
+
+    def get_slot(self, slot: _Slot) -> Any:
+        """The value of the input at ``slot`` (see :meth:`get`)."""
         if slot.state is not None:
             return slot.state.get_value()
         if slot.position in self._set:
             return self._set[slot.position]
         default = self._defaults[slot.position]
-        return None if default is NO_DEFAULT else self._checkers[slot.position](default)
+        if default is NO_DEFAULT:
+            return None
+        return self._checkers[slot.position](default_value(default))
 
     def set(self, key: Any, value: Any) -> bool:
         """Set the input's value; True when it is an argument's, for the next call."""
-        slot = self._slot(key, setting=True)
+        return self.set_slot(self.slot(key, setting=True), value)
+
+    def set_slot(self, slot: _Slot, value: Any) -> bool:
+        """Set the value of the input at ``slot`` (see :meth:`set`)."""
         if slot.state is not None:
             slot.state.set_value(value)
             return False
@@ -93,7 +105,16 @@ class InputValues:
             return int(key)
         return key if isinstance(key, (str, Variable)) else None
 
-    def _slot(self, key: Any, setting: bool = False) -> _Slot:
+    def index_of(self, slot: _Slot) -> int:
+        """The position in the function's input list of the input at ``slot``."""
+        return next(key for key, found in self._finder.items() if type(key) is int and found is slot)
+
+    def variable_at(self, position: int) -> Variable:
+        """The variable of the argument at ``position``."""
+        return self._variables[position]
+
+    def slot(self, key: Any, setting: bool = False) -> _Slot:
+        """Where the value of the input ``key`` (position, variable or name) lives."""
         slot = self._finder.get(self._key(key))
         if slot is None:
             known = [label(k) if isinstance(k, Variable) else repr(k)

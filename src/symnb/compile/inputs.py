@@ -33,7 +33,7 @@ class ArgumentChecks:
     which converts safely or raises the clear error.
     """
 
-    def __init__(self, inputs: Sequence[Variable], allow_downcast: bool = False,
+    def __init__(self, inputs: Sequence[Variable], allow_downcast: bool | None = None,
                  checkers: Sequence[Callable[[Any], Any]] | None = None) -> None:
         self.inputs = tuple(inputs)
         #: Per input, the function validating its argument: ``checkers`` (a function's
@@ -64,7 +64,7 @@ def _check_all(exact: tuple, checkers: tuple) -> Callable[[Sequence[Any]], Seque
     return check_all
 
 
-def make_checker(var: Variable, allow_downcast: bool) -> Callable[[Any], Any]:
+def make_checker(var: Variable, allow_downcast: bool | None) -> Callable[[Any], Any]:
     """A function validating one argument for input ``var``, returning the array to pass."""
     dtype = np.dtype(var.type.dtype)
     ndim = var.type.ndim
@@ -96,7 +96,7 @@ def _what(value: np.ndarray) -> str:
     return f"{value.dtype} array of shape {describe_shape(value.shape)}"
 
 
-def convert_argument(var: Variable, value: Any, allow_downcast: bool) -> np.ndarray:
+def convert_argument(var: Variable, value: Any, allow_downcast: bool | None) -> np.ndarray:
     name = label(var)
     want = var.type
     dtype = np.dtype(want.dtype)
@@ -122,10 +122,12 @@ def convert_argument(var: Variable, value: Any, allow_downcast: bool) -> np.ndar
 
 
 def _python_scalar(name: str, var: Variable, value: Any, dtype: np.dtype,
-                   allow_downcast: bool) -> np.ndarray:
+                   allow_downcast: bool | None) -> np.ndarray:
     array = np.asarray(value, dtype=dtype) if _holds_exactly(value, dtype) else None
-    if array is None and isinstance(value, float) and str(dtype) == config.floatX:
-        array = np.asarray(value, dtype=dtype)  # as in Theano: a float for any floatX input
+    if array is None and isinstance(value, float) and str(dtype) == config.floatX \
+            and allow_downcast is None:
+        # As in Theano: a float for any floatX input, unless allow_input_downcast=False.
+        array = np.asarray(value, dtype=dtype)
     if array is None and allow_downcast:
         array = np.asarray(value).astype(dtype)
     if array is None:
@@ -143,7 +145,9 @@ def _holds_exactly(value: Any, dtype: np.dtype) -> bool:
         return False
     if dtype.kind == "b" and not isinstance(value, bool):
         return False
-    return bool(converted == value) and not (dtype.kind in "iub" and isinstance(value, float))
+    # Compared as Python numbers: NumPy 2 would cast the Python value to the array's
+    # dtype first (NEP 50), so np.float32(0.1) == 0.1 holds there.
+    return converted.item() == value and not (dtype.kind in "iub" and isinstance(value, float))
 
 
 def _cast_array(name: str, want: Any, array: np.ndarray, allow_downcast: bool) -> np.ndarray:

@@ -19,6 +19,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from symnb.compile.container import Container, refused_state_container
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.source import warn_at_user_line
@@ -61,6 +62,8 @@ class In:
                  shared: bool = False) -> None:
         if not isinstance(variable, Variable):
             raise TypeError(f"In: expected a symbolic variable, got {type(variable).__name__}")
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"In({label(variable)!r}): name must be a string, got {name!r}")
         if value is None:  # Theano's In: value=None is no default (a passed None is a value)
             value = NO_DEFAULT
         if update is not None and value is NO_DEFAULT:
@@ -200,8 +203,7 @@ def expand_inputs(inputs: Any) -> InputSpec:
             spec.strict.append(False)
             continue
         if item.update is not None:
-            state = shared(item.value, name=item.name or item.variable.name,
-                           dtype=item.variable.dtype)
+            state = _state(item)
             spec.state_givens.append((item.variable, state))
             spec.state_updates.append((state, item.update))
             continue
@@ -211,6 +213,22 @@ def expand_inputs(inputs: Any) -> InputSpec:
         spec.allow_downcast.append(item.allow_downcast)
         spec.strict.append(bool(item.strict))
     return spec
+
+
+def _state(item: In) -> SharedVariable:
+    """The shared variable holding an input's state: a new one of its initial value, or
+    the one of ``value=f.container[s]`` (another function's state, or a shared
+    variable's ``container``), which both functions then read and update, as in Theano."""
+    if isinstance(item.value, Container):
+        if item.value.shared is None:
+            raise refused_state_container(item.variable)
+        if item.value.shared.type.dtype != item.variable.dtype \
+                or item.value.shared.ndim != item.variable.ndim:
+            raise TypeError(f"In({label(item.variable)!r}, value=<container>, update=...): the "
+                            f"container holds {item.value.shared.type.short()}, the input is "
+                            f"{item.variable.type.short()}")
+        return item.value.shared
+    return shared(item.value, name=item.name or item.variable.name, dtype=item.variable.dtype)
 
 
 def state_names(inputs: Any) -> list[str]:

@@ -3,14 +3,18 @@
     from symnb.compile import pfunc          # the function (bound over this module's name)
     from symnb.compile.pfunc import pfunc
 
-Importing this module does not import JAX; the first call does.
+Importing this module does not import JAX; the first call does. ``rebuild_collect_shared``
+(copying a graph with replacements, collecting its shared variables and their updates)
+lives in :mod:`symnb.compile.rebuild`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-__all__ = ["pfunc"]
+from symnb.compile.rebuild import rebuild_collect_shared
+
+__all__ = ["pfunc", "rebuild_collect_shared"]
 
 
 def pfunc(params: Sequence[Any], outputs: Any = None, mode: Any = None, updates: Any = None,

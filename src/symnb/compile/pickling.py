@@ -5,10 +5,15 @@ its inputs, updates, givens and mode): unpickling compiles it again, so the prog
 always matches the symnb and JAX that load it. Shared variables pickle with their
 values (``SharedVariable.__reduce_ex__``), so a trained model comes back as it was
 saved; creation sites pickle as file/line/function frames (``core/graph/source.py``).
+An input holding state (``sn.In(..., update=...)``) pickles its current value, through
+its state's container: functions pickled together that share a state (``In(s,
+value=f.container[s], ...)``) share it once unpickled, as in Theano. A copy
+(``f.copy()``, ``copy.copy(f)``) starts from a copy of the current state.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from typing import Any, Callable
 
@@ -21,9 +26,26 @@ __all__ = ["function_reduce", "copied_function", "rebuilt_function"]
 def function_reduce(function: Any, build: Callable[..., Any]) -> tuple:
     """``Function.__reduce__``: rebuild from the construction arguments with ``build``
     (``sn.function``, passed in: it imports this module, not the reverse)."""
+    from symnb.compile.container import shared_container
+
     construction = dict(function.plan.construction)
     construction["profile"] = None  # profiles are per process
+    construction["inputs"] = _with_state_values(function, shared_container)
     return (rebuilt_function, (construction, build))
+
+
+def _with_state_values(function: Any, value_of: Callable[[SharedVariable], Any]) -> list[Any]:
+    """The function's inputs, each holding state given ``value_of(its state)`` as value."""
+    from symnb.compile.io import In
+
+    states = {id(variable): state for variable, state in function.plan.state_inputs}
+    inputs = []
+    for item in function.plan.construction["inputs"]:
+        if isinstance(item, In) and item.update is not None and id(item.variable) in states:
+            item = copy.copy(item)
+            item.value = value_of(states[id(item.variable)])
+        inputs.append(item)
+    return inputs
 
 
 def rebuilt_function(construction: dict, build: Callable[..., Any]) -> Any:
@@ -39,6 +61,7 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
     if name is not None:
         construction["name"] = name
     construction["profile"] = profile
+    construction["inputs"] = _with_state_values(function, lambda state: state.get_value())
     if delete_updates:
         construction["updates"] = None
         construction["no_default_updates"] = True

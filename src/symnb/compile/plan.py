@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
+from symnb.compile.container import Container
 from symnb.compile.construction import (
-    apply_givens, check_inputs_listed, check_missing, check_unused, cut_at_inputs, givens_pairs,
-    to_storage_owners, update_items, update_pairs,
+    apply_givens, check_givens_keys, check_inputs_listed, check_missing, check_no_null,
+    check_unused, cut_at_inputs, givens_pairs, to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.inputs import make_checker, strict_checker
 from symnb.compile.io import NO_DEFAULT, InputSpec
@@ -58,7 +59,9 @@ class FunctionPlan:
     checkers: tuple[Callable[[Any], Any], ...]
     #: ``(variable, shared state)`` of each input with an update (``sn.In(update=...)``).
     state_inputs: tuple[tuple[Variable, SharedVariable], ...]
-    allow_input_downcast: bool
+    #: Theano's three values: True, False, or None (the default: a Python float for a
+    #: floatX input is rounded; False refuses one that does not fit exactly).
+    allow_input_downcast: bool | None
     #: ``sn.function``'s arguments, read-only (``copy()`` and pickling rebuild from them).
     construction: Mapping[str, Any]
 
@@ -77,7 +80,7 @@ class FunctionPlan:
 
 
 def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
-                  name: str | None, allow_input_downcast: bool, on_unused_input: str,
+                  name: str | None, allow_input_downcast: bool | None, on_unused_input: str,
                   no_default_updates: Any, construction: dict[str, Any]) -> FunctionPlan:
     """The plan of ``sn.function(spec's inputs, outputs, updates, givens, ...)``;
     ``outputs``/``updates``/``givens`` already carry ``spec``'s ``Out``s and state."""
@@ -89,6 +92,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     # Every walk stops at the inputs: the function is the graph between them and the
     # outputs, so a draw above an input is no part of it (its stream does not advance).
     givens = givens_pairs(givens)
+    check_givens_keys(givens, inputs)
     explicit = update_pairs(update_items(updates))
     # The default updates are those of the shared variables the graph as compiled reads
     # (givens applied, cut at the inputs, ifelse branches' copies included).
@@ -100,8 +104,10 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     inputs, replaced = cut_at_inputs(inputs, replaced)
 
     roots = graph_inputs(replaced, blockers=inputs)
-    check_missing(roots, inputs, replaced)
+    # Theano's order: an unused input is reported before a missing one.
+    check_no_null(roots)
     check_unused(inputs, roots, on_unused_input)
+    check_missing(roots, inputs, replaced)
     read_only = [v for v in roots if isinstance(v, SharedVariable)
                  and v not in inputs and not any(v is s for s in updated)]
     n = len(user_outputs)
@@ -117,7 +123,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
 
 
 def _checker(var: Variable, spec: InputSpec, position: int,
-             allow_input_downcast: bool) -> Callable[[Any], Any]:
+             allow_input_downcast: bool | None) -> Callable[[Any], Any]:
     """Input ``position``'s check: the function's conversion rule, or its own
     (``sn.In(allow_downcast=...)``), refusing other dtypes when ``sn.In(strict=True)``."""
     own = spec.allow_downcast[position]
@@ -136,7 +142,11 @@ def _checked_defaults(inputs: list[Variable], defaults: list[Any],
             checked.append(default)
             continue
         try:
-            checked.append(check(default))
+            if isinstance(default, Container):  # read at each call: checked then too
+                check(default.value)
+                checked.append(default)
+            else:
+                checked.append(check(default))
         except (TypeError, ValueError) as error:
             raise type(error)(f"sn.In({label(var)!r}, value=...): the default value does not "
                               f"fit the input: {error}") from None

@@ -31,7 +31,6 @@ ABSENT: dict[str, dict[str, str]] = {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
-        "misc": "theano.misc (pkl_utils, ...) has no counterpart: use pickle",
     },
     "symnb.tensor": {
         "inplace": "symnb has no in-place ops: XLA decides buffer reuse; use the plain function "
@@ -57,6 +56,10 @@ ABSENT: dict[str, dict[str, str]] = {
     },
     "symnb.printing": {
         "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
+    },
+    "symnb.misc": {
+        "pkl_utils": "theano.misc.pkl_utils (dump, load, StripPickler) has no counterpart: use "
+                     "pickle, or sn.save / sn.load",
     },
 }
 

@@ -26,17 +26,17 @@ def excluded_from_default_updates(no_default_updates: Any) -> Any:
     or a collection of shared variables whose default updates are left out."""
     if no_default_updates is True or no_default_updates is False or no_default_updates is None:
         return bool(no_default_updates)
-    try:
-        items = list(no_default_updates)
-    except TypeError:
+    # A collection, never a lone variable or a string (whose letters Python would iterate).
+    if not isinstance(no_default_updates, (list, tuple, set, frozenset)):
         raise TypeError(f"no_default_updates must be a bool or a list of shared variables, "
-                        f"got {type(no_default_updates).__name__}") from None
+                        f"got {type(no_default_updates).__name__}")
+    items = list(no_default_updates)
     from symnb.core.tensor.shared import SharedVariable
 
     for item in items:
         if not isinstance(item, SharedVariable):
-            raise TypeError(f"no_default_updates lists {label(item)!r}, which is not a shared "
-                            f"variable")
+            shown = label(item) if isinstance(item, Variable) else repr(item)
+            raise TypeError(f"no_default_updates lists {shown}, which is not a shared variable")
     return items
 
 
@@ -57,9 +57,11 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
     The walk is the graph the caller compiles: it does not go past ``blockers`` (a
     function's inputs, which cut the graph; a scan's non-sequences, computed once
     before the loop), and where it reaches the key of a pair of ``givens`` (old, new)
-    it reads ``new`` instead (a shared variable so replaced keeps no default update).
-    So a draw only reachable through an input, or through a replaced variable, is not
-    part of the graph, and its stream does not advance (Theano's ``pfunc``).
+    it reads ``new`` instead. So a draw only reachable through an input, or through a
+    replaced variable, is not part of the graph, and its stream does not advance
+    (Theano's ``pfunc``). A shared variable so replaced keeps its default update only
+    where ``new`` reads it (``givens={a: a + 10}``: Theano's rebuild meets ``a`` while
+    copying ``a + 10``), and that update is compiled with the givens applied too.
     """
     excluded = excluded_from_default_updates(no_default_updates)
     if excluded is True:
@@ -67,7 +69,9 @@ def with_default_updates(outputs: Sequence[Variable], updates: Sequence[tuple[An
     from symnb.core.tensor.shared import SharedVariable
 
     replacements = {id(old): new for old, new in givens}
-    done = {id(s) for s, _ in updates} | set(replacements)
+    # A givens key is read as its replacement the first time it is reached; reached
+    # again (from the replacement), it is read as itself.
+    done = {id(s) for s, _ in updates}
     if excluded:
         done |= {id(v) for v in excluded}
     pairs = list(updates)

@@ -17,4 +17,9 @@ from symnb.gpuarray import basic_ops, blas, dnn  # noqa: F401
 #: always in symnb, on every device (see the module docstring).
 pygpu_activated = True
 
-__all__ = ["pygpu_activated", "basic_ops", "blas", "dnn"]
+#: Theano's binding of the ``pygpu`` module (None where it is not installed): symnb has
+#: none, so code written against pygpu's own arrays (Theano's GPU tests: "pygpu not
+#: installed") takes its path for a machine without it.
+pygpu = None
+
+__all__ = ["pygpu_activated", "pygpu", "basic_ops", "blas", "dnn"]

@@ -146,6 +146,7 @@ from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as 
 from symnb.tensor import sharedvar as sharedvar
 from symnb.tensor.sharedvar import tensor_constructor as _shared  # Theano's T._shared
 from symnb.tensor import shared_randomstreams as shared_randomstreams
+from symnb.tensor import raw_random as raw_random
 from symnb.tensor import extra_ops as extra_ops
 from symnb.tensor import nlinalg as nlinalg, slinalg as slinalg
 

@@ -225,6 +225,25 @@ _FLAGS["cycle_detection"] = _Flag("regular", _choice("regular", "fast"),
 _FLAGS["gcc__cxxflags"] = _Flag("", _string, "Accepted and unused: symnb compiles through XLA, "
                                 "not a C++ compiler.")
 
+# Theano's flags of its C linker and optimizer, which Theano 1.0 programs and tests read and
+# set: accepted with Theano's choices and unused, since symnb compiles no C++ (cxx is '', as
+# Theano's when no compiler is there) and XLA runs every program, whatever the linker.
+_FLAGS["cxx"] = _Flag("", _string, "The C++ compiler (Theano's flag): '' in symnb, which compiles "
+                      "no C++ code; a value is accepted and unused.")
+_FLAGS["linker"] = _Flag("vm", _choice("cvm", "c|py", "py", "c", "c|py_nogc", "vm", "vm_nogc",
+                                       "cvm_nogc"),
+                         "Accepted and unused (Theano's linker of mode 'Mode'): XLA runs the "
+                         "program; 'vm' is Theano's default without a C++ compiler.")
+_FLAGS["on_opt_error"] = _Flag("warn", _choice("warn", "raise", "pdb", "ignore"),
+                               "Accepted and unused: what Theano did when one of its graph "
+                               "rewrites crashed (a failing symnb rewrite always raises).")
+_FLAGS["compute_test_value_opt"] = _Flag("off", _choice("off", "ignore", "warn", "raise", "pdb"),
+                                         "Accepted and unused: Theano's test values during its "
+                                         "graph rewrites (symnb's rewrites compute none).")
+_FLAGS["scan__allow_output_prealloc"] = _Flag(True, _boolean, "Accepted and unused: Theano's "
+                                              "preallocation of scan's outputs (XLA allocates them).")
+_FLAGS["scan__debug"] = _Flag(False, _boolean, "Accepted and unused (Theano's scan debug output).")
+
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
 _ALIASES = {name.replace("__", "."): name for name in _FLAGS if "__" in name}
 _SECTIONS = {name.partition("__")[0] for name in _FLAGS if "__" in name}

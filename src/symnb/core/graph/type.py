@@ -174,6 +174,31 @@ class TensorType:
             return False
         return all(s is None or s == n for s, n in zip(self.shape, shape))
 
+    @staticmethod
+    def values_eq(a: Any, b: Any, force_same_dtype: bool = True) -> bool:
+        """Theano's ``TensorType.values_eq``: see :func:`symnb.core.graph.values_eq.values_eq`."""
+        from symnb.core.graph.values_eq import values_eq
+
+        return values_eq(a, b, force_same_dtype)
+
+    @staticmethod
+    def values_eq_approx(a: Any, b: Any, allow_remove_inf: bool = False,
+                         allow_remove_nan: bool = False, rtol: float | None = None,
+                         atol: float | None = None) -> bool:
+        """Theano's ``TensorType.values_eq_approx``: see
+        :func:`symnb.core.graph.values_eq.values_eq_approx`."""
+        from symnb.core.graph.values_eq import values_eq_approx
+
+        return values_eq_approx(a, b, allow_remove_inf, allow_remove_nan, rtol, atol)
+
+    @staticmethod
+    def may_share_memory(a: Any, b: Any) -> bool:
+        """Theano's ``TensorType.may_share_memory``: for two NumPy arrays, NumPy's answer;
+        False for anything else."""
+        if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+            return bool(np.may_share_memory(a, b))
+        return False
+
     def mismatch(self, value: np.ndarray) -> str | None:
         """Why ``value`` is not of this type (None when it is)."""
         if str(value.dtype) != self.dtype:

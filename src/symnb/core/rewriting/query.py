@@ -8,17 +8,27 @@ among them. ``Mode(optimizer=None).including('stabilize')`` thus runs the
 stabilizations alone; ``mode.excluding('fusion')`` keeps elementwise chains unfused;
 ``mode.excluding('local_sigmoid')`` drops one rewrite.
 
-Tags that Theano had and symnb has no pass for are accepted where leaving them out
-changes nothing (:data:`THEANO_ONLY_TAGS`, each with its reason); any other unknown
-tag is an error naming the known ones.
+Tags are names, as in Theano: ``including`` or ``excluding`` a tag that no symnb pass or
+rewrite carries selects or removes nothing (Theano 1.0's query did the same, and its
+programs and tests name its own tags: ``'scan'``, ``'ShapeOpt'``, ``'inplace'``...);
+:data:`THEANO_ONLY_TAGS` says why symnb has none of Theano's best known ones. A tag that
+is neither symnb's nor one of those warns (:class:`UnknownRewriteTagWarning`: a typo
+such as ``'fuson'`` is said, and changes nothing). ``requiring`` an unknown tag is refused:
+no rewrite would run at all.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+import warnings
 from typing import Iterable
 
-__all__ = ["RewriteQuery", "THEANO_ONLY_TAGS", "THEANO_ALIASES"]
+__all__ = ["RewriteQuery", "THEANO_ONLY_TAGS", "THEANO_ALIASES", "UnknownRewriteTagWarning"]
+
+
+class UnknownRewriteTagWarning(UserWarning):
+    """``Mode.including``/``excluding`` named a tag that no rewrite carries (it selects
+    or removes nothing, as in Theano)."""
 
 #: Theano's tags with no symnb pass: ``including``/``excluding`` them selects nothing.
 THEANO_ONLY_TAGS: dict[str, str] = {
@@ -95,8 +105,14 @@ def _checked(tags: Iterable[str], known: set[str], method: str) -> frozenset:
                                  f"({THEANO_ONLY_TAGS[tag]}), so nothing would run")
             continue
         if tag not in known:
-            raise ValueError(f"Mode.{method}: unknown rewrite tag {tag!r}; symnb's tags are "
-                             f"{', '.join(sorted(known))}; Theano's accepted as no-ops are "
-                             f"{', '.join(sorted(THEANO_ONLY_TAGS))}")
+            message = (f"Mode.{method}: unknown rewrite tag {tag!r}; symnb's tags are "
+                       f"{', '.join(sorted(known))}; Theano's without a symnb pass are "
+                       f"{', '.join(sorted(THEANO_ONLY_TAGS))}")
+            if method == "requiring":
+                raise ValueError(f"{message}. No rewrite would run at all.")
+            # Theano's tags are names: an unknown one selects or removes nothing.
+            warnings.warn(f"{message}. It {'selects' if method == 'including' else 'removes'} "
+                          f"nothing.", UnknownRewriteTagWarning, stacklevel=4)
+            continue
         checked.add(tag)
     return frozenset(checked)

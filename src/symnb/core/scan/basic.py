@@ -411,9 +411,12 @@ def _check_recurrence(j: int, out: Variable, init: Variable, taps: tuple[int, ..
 
 
 def _check_condition(condition: Variable) -> Variable:
-    if condition.ndim != 0 or not (is_bool(condition.dtype) or is_integer(condition.dtype)):
-        raise build_error(f"scan_until: the condition {label(condition)!r} must be a boolean "
-                           f"(or integer) scalar, got {condition.type.short()}", TypeError)
+    if condition.ndim != 0:
+        raise build_error(f"scan_until: the condition {label(condition)!r} must be a scalar, "
+                          f"got {condition.type.short()}", TypeError)
+    if not (is_bool(condition.dtype) or is_integer(condition.dtype)):
+        # Theano stops on any scalar that is not zero (its loop tests ``cond != 0``).
+        return m.neq(condition, 0)
     return condition
 
 

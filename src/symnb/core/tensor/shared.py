@@ -27,6 +27,7 @@ from symnb.core.tensor.variable import _TensorOperators
 from symnb.core.graph.test_value import coerce_test_value
 from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.graph.type import TensorType
+from symnb.core.tensor.container import shared_container
 
 __all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs",
            "serial_mark", "storage_owner"]
@@ -55,7 +56,7 @@ class SharedVariable(_TensorOperators, Variable):
     copied back into the test value).
     """
 
-    __slots__ = ("_value", "serial", "lock", "sharding", "default_update", "strict", "allow_downcast",
+    __slots__ = ("_value", "serial", "lock", "sharding", "_default_update", "strict", "allow_downcast",
                  "_origin")
 
     def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None,
@@ -73,9 +74,7 @@ class SharedVariable(_TensorOperators, Variable):
         #: may read the variable.
         self.lock = threading.RLock()
         self._value: Any = None
-        #: The update every compiled function reading this variable applies unless
-        #: told not to (Theano's ``default_update``; see :mod:`symnb.core.updates`).
-        self.default_update: Any = None
+        self.default_update = None
         #: ``set_value`` takes only values of exactly this dtype (Theano's ``strict``).
         self.strict = bool(strict)
         #: ``set_value`` casts a value of another dtype even when it loses precision.
@@ -142,6 +141,29 @@ class SharedVariable(_TensorOperators, Variable):
             f"shared variable {label(self)!r} holds {dtype}; set_value got a value of dtype "
             f"{array.dtype}, and casting it to {dtype} could lose precision. Cast it yourself "
             f"(value.astype('{dtype}')), or make the shared variable with allow_downcast=True.")
+
+    @property
+    def default_update(self) -> Any:
+        """The update every compiled function reading this variable applies unless told
+        not to (Theano's ``default_update``; see :mod:`symnb.core.updates`); None: none.
+        ``del var.default_update`` removes it, as in Theano."""
+        return self._default_update
+
+    @default_update.setter
+    def default_update(self, value: Any) -> None:
+        self._default_update = value
+
+    @default_update.deleter
+    def default_update(self) -> None:
+        self._default_update = None
+
+    @property
+    def container(self) -> Any:
+        """Theano's ``shared_var.container``: a live view of the stored value
+        (``container.storage[0]``, ``container.value``; setting it is ``set_value``),
+        the same object for every read; ``In(x, value=s.container)`` makes a function's
+        default read it (see :mod:`symnb.core.tensor.container`)."""
+        return shared_container(storage_owner(self))
 
     @api_boundary  # the user calls it: errors show the user's line
     def clone(self) -> "SharedVariable":
