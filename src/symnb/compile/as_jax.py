@@ -33,6 +33,7 @@ import numpy as np
 
 from jax.sharding import AxisType
 
+from symnb.compile.host_steps import NumpyPrelude
 from symnb.compile.devices import is_64_bit, on_device, uses_64_bits
 from symnb.compile.sharding import with_auto_axes
 from symnb.core.graph.basic import Variable
@@ -97,12 +98,10 @@ def chain_as_jax(split: Any) -> tuple[Callable[..., Any], dict[str, Any]]:
     runs them. ``params`` holds every program's shared variables; ``new_params`` the
     last program's updates (the others update nothing). A host step needs concrete
     values: under a JAX transformation ``fn`` refuses, naming the step."""
-    from symnb.compile.split_program import _NumpyPrelude
-
     params: dict[str, Any] = {}
     parts: list[tuple[Callable[..., Any], list[str]] | None] = []
     for program in split.programs:
-        if isinstance(program, _NumpyPrelude):  # a few elementwise ops, in NumPy
+        if isinstance(program, NumpyPrelude):  # a few elementwise ops, in NumPy
             parts.append(None)
             continue
         program_fn, values = as_jax(program)

@@ -39,9 +39,10 @@ from symnb.compile.dynamic_shapes import (
     _has_runtime_mask, _is_known, _mask_alone,
 )
 from symnb.compile.plan import FunctionPlan
+from symnb.compile.host_steps import NumpyPrelude, perform_on_host
 from symnb.compile.specialize import HINTS, never_static_reason
-from symnb.core.graph.basic import Apply, Constant, Place, Variable, ancestors, clone_replace, toposort
-from symnb.core.graph.errors import label, node_error
+from symnb.core.graph.basic import Apply, Constant, Place, Variable, ancestors, toposort
+from symnb.core.graph.errors import label
 from symnb.core.graph.op import Op
 from symnb.core.graph.static import known_while_tracing
 from symnb.core.graph.traceback_filter import api_boundary
@@ -227,7 +228,7 @@ class _Stage:
 
     def __init__(self, function: Any, host: Sequence[Apply], takes: Sequence[Variable],
                  passes: Sequence[Variable], bucketed: Any = None) -> None:
-        self.function = function  # the first program (or _NumpyPrelude)
+        self.function = function  # the first program (or NumpyPrelude)
         self.bucketed = bucketed  # a later program: a LastStage (per bucket, or per length)
         self.host = list(host)
         self.takes = list(takes)
@@ -235,7 +236,7 @@ class _Stage:
 
     @property
     def program(self) -> Any:
-        """The compiled function (or ``_NumpyPrelude``) this stage runs."""
+        """The compiled function (or ``NumpyPrelude``) this stage runs."""
         return self.function if self.bucketed is None else self.bucketed.function
 
     def run(self, arrays: list[Any], taken: list[Any], call: Any = None) -> list[Any]:
@@ -243,40 +244,6 @@ class _Stage:
         if self.bucketed is None:
             return (call or self.function)(*arrays, *taken)
         return self.bucketed.run(arrays, taken, single=False, call=call)
-
-
-class _NumpyPrelude:
-    """A first part computed in NumPy: a few elementwise operations on the arguments
-    (``labels >= 0``, ``x > 0``), where a program would cost a dispatch and two
-    transfers for the work of a loop over the array."""
-
-    #: The ops that may run so: elementwise, no draw, no effect.
-    OPS = (Elemwise, DimShuffle)
-    #: At most this many nodes.
-    MAX_NODES = 8
-
-    def __init__(self, arguments: list[Variable], outputs: list[Variable],
-                 nodes: list[Apply]) -> None:
-        self.arguments, self.outputs, self.nodes = arguments, outputs, nodes
-
-    @classmethod
-    def make(cls, arguments: list[Variable], outputs: list[Variable]) -> "_NumpyPrelude | None":
-        nodes = toposort(outputs, arguments)
-        if len(nodes) > cls.MAX_NODES or not all(isinstance(n.op, cls.OPS) for n in nodes):
-            return None
-        given = {id(v) for v in arguments}
-        for node in nodes:
-            if any(v.owner is None and id(v) not in given and not isinstance(v, Constant)
-                   for v in node.inputs):
-                return None  # a shared variable: read by the programs, under their locks
-        return cls(arguments, outputs, nodes)
-
-    def __call__(self, *values: Any) -> list[np.ndarray]:
-        known = {id(v): np.asarray(a) for v, a in zip(self.arguments, values)}
-        for node in self.nodes:
-            inputs = [v.data if isinstance(v, Constant) else known[id(v)] for v in node.inputs]
-            known.update(zip(map(id, node.outputs), _perform(node, inputs)))
-        return [known[id(v)] if id(v) in known else v.data for v in self.outputs]
 
 
 class SplitFunction:
@@ -325,7 +292,7 @@ class SplitFunction:
             needed = _unique(v for n in run for v in n.inputs if not isinstance(v, Constant))
             name = self._stage_name(level)
             if level == 1:
-                function = _NumpyPrelude.make(self.inputs, needed)
+                function = NumpyPrelude.make(self.inputs, needed)
                 if function is None:
                     function = make_function(self.inputs, needed, name=name, **common)
                 stage = _Stage(function, run, [], needed)
@@ -402,13 +369,13 @@ class SplitFunction:
     def programs(self) -> list[Any]:
         """The parts of the chain before each host step, then the last program, in the
         order they run: compiled functions (a first part of a few elementwise ops on the
-        arguments is computed in NumPy instead, ``_NumpyPrelude``)."""
+        arguments is computed in NumPy instead, ``NumpyPrelude``)."""
         return [stage.program for stage in self._stages] + [self._last.function]
 
     def compiled_programs(self) -> int:
         """How many XLA programs the chain has traced so far (per argument shape: each
         distinct length, or bucket, costs one in a later program)."""
-        return sum(f._program.traces for f in self.programs if not isinstance(f, _NumpyPrelude))
+        return sum(f._program.traces for f in self.programs if not isinstance(f, NumpyPrelude))
 
     @api_boundary  # the user calls it: errors show the user's line
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
@@ -431,7 +398,7 @@ class SplitFunction:
                           for kind, data in self._inputs_of[id(node)]]
                 if before_host is not None:
                     before_host(node, inputs)
-                values.update(zip(map(id, node.outputs), _perform(node, inputs)))
+                values.update(zip(map(id, node.outputs), perform_on_host(node, inputs)))
         host = [values[id(v)] for v in self._host_values]
         return self._last.run(arrays, host, single, calls[-1])
 
@@ -460,20 +427,6 @@ class SplitFunction:
         return (f"<SplitFunction {self.name or ''}: {len(self.programs)} programs, "
                 f"host nodes {[n.op.display_name() for n in self.host_nodes]}, "
                 f"lengths {self.lengths}>")
-
-
-def _perform(node: Apply, inputs: list[Any]) -> list[np.ndarray]:
-    """``node``'s outputs computed by its NumPy ``perform``; its failure names the
-    node and the user's line that built it."""
-    try:
-        outputs = node.op.perform(node, [np.asarray(v) for v in inputs])
-    except Exception as error:
-        raise node_error(type(error) if isinstance(error, (ValueError, IndexError, TypeError))
-                         else RuntimeError, node,
-                         f"{type(error).__name__} in {node.op.display_name()} (run on the host, "
-                         f"between two compiled programs): {error}",
-                         values=inputs) from None
-    return [np.asarray(v, dtype=out.dtype) for v, out in zip(outputs, node.outputs)]
 
 
 def _by_input(inputs: list[Variable], given: Any, mesh: Any) -> dict[Variable, Any] | None:

@@ -12,7 +12,7 @@ import numpy as np
 
 from symnb.core.graph.config import config
 from symnb.core.graph.copies import mark_copy, replacements_by_origin
-from symnb.core.graph.source import Site
+from symnb.core.graph.source import Site, register_value_class
 from symnb.core.graph.type import TensorType
 
 __all__ = [
@@ -60,6 +60,7 @@ class Tag:
         self._variable.test_value = value
 
 
+@register_value_class  # a named one groups the pictures (source.py)
 class Variable:
     """A value in a graph: an input (no owner) or the output ``index`` of ``owner``."""
 

@@ -294,6 +294,17 @@ _LIBRARY_CODE_MEMO = 4096
 # id(named object) -> (its owner token, a weak reference that drops the entry when the
 # object dies, before its id can be reused).
 _owner_tokens: dict = {}
+#: The classes of graph values (``Variable``: ``register_value_class``, called by the
+#: module defining it, which imports this one): a call that made one named value is
+#: drawn as that value.
+_value_classes: tuple[type, ...] = ()
+
+
+def register_value_class(cls: type) -> type:
+    """Count ``cls``'s instances as graph values (see ``_value_classes``)."""
+    global _value_classes
+    _value_classes = (*_value_classes, cls)
+    return cls
 
 
 def _call_token(frame: Any) -> int:
@@ -389,9 +400,7 @@ def _owner_of(frame: Any) -> tuple | None:
         except TypeError:
             return None  # an object that cannot be followed groups by its calls, as before
         known = _owner_tokens[key] = (next(_tokens), reference)
-    from symnb.core.graph.basic import Variable  # basic imports this module
-
-    return (known[0], name, type(obj).__name__, isinstance(obj, Variable))
+    return (known[0], name, type(obj).__name__, isinstance(obj, _value_classes))
 
 
 def _own_name(obj: Any) -> Any:
