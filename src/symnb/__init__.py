@@ -32,7 +32,7 @@ from symnb.compile import Mode, MonitorMode, In, Out, OpFromGraph, Param, functi
 from symnb.compile.ops import as_op  # theano.as_op (Theano's __init__ re-exported it)
 from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
-from symnb import gof, scalar  # noqa: F401  (Theano's module paths)
+from symnb import configdefaults, gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb import scan_module  # noqa: F401  (import theano binds theano.scan_module)
 from symnb.printing import pp
 from symnb.updates import OrderedUpdates  # theano.OrderedUpdates (theano.updates)

@@ -43,6 +43,7 @@ from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.extra_ops import Unique
 from symnb.core.tensor.shape import DimShuffle
 from symnb.lower_xla.registry import static_inputs
 
@@ -417,10 +418,17 @@ def _length_groups(host: Sequence[Apply]) -> list[list[Variable]]:
         if isinstance(node.op, (st.Nonzero, st.FlatNonzero)):
             groups.append(outputs)
             continue
-        if getattr(node.op, "return_inverse", False) and node.op.length_from_values:
-            inverse = node.outputs[1 + node.op.return_index]
-            groups.append([inverse] if any(inverse is v for v in outputs) else [])
-            outputs = [v for v in outputs if v is not inverse]
+        if isinstance(node.op, Unique):
+            if node.op.return_inverse:
+                inverse = node.outputs[1 + node.op.return_index]
+                groups.append([inverse] if any(inverse is v for v in outputs) else [])
+                outputs = [v for v in outputs if v is not inverse]
+            values = node.outputs[0]
+            if node.op.axis is not None and node.op.axis % values.ndim != 0:
+                # The distinct slices lie along another axis: the values' first axis is
+                # the input's, not the count of the index and counts outputs.
+                groups.append([v for v in outputs if v is values])
+                outputs = [v for v in outputs if v is not values]
             groups.append(outputs)
             continue
         if node.op.length_from_values:
