@@ -97,3 +97,11 @@ def test_tensor_takes_theanos_broadcastable_and_floatx():
     assert x.type == T.TensorType(sn.config.floatX, (None, 1))
     np.testing.assert_array_equal(sn.function([x], x * 2)(np.ones((3, 1), sn.config.floatX)),
                                   np.full((3, 1), 2, sn.config.floatX))
+
+
+def test_tensor_keeps_a_numpy_dtype_object():
+    # np.dtype('float64') == None is True in NumPy (np.dtype(None) is float64): the
+    # default must be decided by identity, or a float64 input would become floatX.
+    import symnb.tensor as T
+
+    assert T.tensor(np.dtype("float64"), (None,)).dtype == "float64"

@@ -109,7 +109,13 @@ ENVIRONMENT_FIXES: dict[str, list[tuple[str, str]]] = {
          "        out_dtype = np.result_type(*[a.dtype for a in args])\n"
          "        out_dtype = out_dtype if out_dtype.kind in 'fc' else np.dtype('float16')\n")],
     "tensor/tests/test_nlinalg.py": [("from numpy.testing import dec, ", "from numpy.testing import ")],
-    "tensor/tests/test_slinalg.py": [("from numpy.testing import dec, ", "from numpy.testing import ")],
+    "tensor/tests/test_slinalg.py": [("from numpy.testing import dec, ", "from numpy.testing import "),
+                                     # SciPy 1.15 removed scipy.linalg.kron: its code, as a helper
+                                     ("import numpy as np\n", "import numpy as np\n\n\n"
+                                      "def _scipy_kron(a, b):  # SciPy < 1.15's scipy.linalg.kron\n"
+                                      "    o = np.outer(a, b).reshape(a.shape + b.shape)\n"
+                                      "    return np.concatenate(np.concatenate(o, axis=1), axis=1)\n"),
+                                     ("scipy.linalg.kron(", "_scipy_kron(")],
     "scan_module/tests/test_scan.py": [("from numpy.testing import dec\n", "from unittest import skipIf\n"),
                                        ("@dec.skipif(", "@skipIf(")],
     # NumPy 2 removed np.product (np.prod) and np.cast (above).
