@@ -186,3 +186,21 @@ def test_unique_along_another_axis_equals_numpy(axis):
     outputs = E.Unique(True, True, True, axis=axis)(x)
     for got, expected in zip(sn.function([x], outputs)(value), np.unique(value, True, True, True, axis=axis)):
         np.testing.assert_array_equal(got, np.ravel(expected) if got.ndim == 1 else expected)
+
+
+def test_a_function_split_around_a_host_op_has_a_maker():
+    x = T.dvector("x")
+    f = sn.function([x], E.Unique()(x) * 2)
+    assert any(isinstance(n.op, E.Unique) for n in f.maker.fgraph.toposort())
+    np.testing.assert_array_equal(f(np.array([3.0, 1.0, 3.0])), [2.0, 6.0])
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_unique_shape_of_a_vector_without_running_it(axis):
+    x = T.dvector("x")
+    values, index, inverse, counts = E.Unique(True, True, True, axis=axis)(x)
+    value = np.array([2.0, 1.0, 3.0, 2.0])
+    f = sn.function([x], [values.shape, index.shape, inverse.shape, counts.shape])
+    assert not any(isinstance(n.op, E.Unique) for n in f.maker.fgraph.toposort())
+    expected = np.unique(value, True, True, True, axis=axis)
+    np.testing.assert_array_equal([s[0] for s in f(value)], [np.size(e) for e in expected])

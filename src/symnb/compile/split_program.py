@@ -272,6 +272,7 @@ class SplitFunction:
         from symnb.compile.split_buckets import bucketed_stage
 
         self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
+        self._maker, self._mode = None, mode
         self.plan = plan
         self._make_function = make_function
         self.name = plan.name
@@ -337,6 +338,20 @@ class SplitFunction:
     def _stage_name(self, number: int) -> str:
         """How messages name program ``number`` of the chain."""
         return f"{self.name or 'split function'}, program {number} of {self._count}"
+
+    @property
+    def maker(self) -> Any:
+        """Theano's compile-time record (``f.maker.fgraph``): the whole graph, rewritten at
+        the mode's level as a :class:`~symnb.compile.function.Function`'s is, host nodes
+        included (made when first read: the chain's programs have their own)."""
+        if self._maker is None:
+            from symnb.compile.maker import FunctionMaker
+            from symnb.compile.mode import get_mode
+
+            self._maker = FunctionMaker(list(self.plan.program_inputs),
+                                        list(self.plan.graph_outputs + self.plan.update_exprs),
+                                        get_mode(self._mode))
+        return self._maker
 
     @property
     def programs(self) -> list[Any]:
