@@ -17,17 +17,15 @@ import numpy as np
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import build_error, label
 from symnb.core.tensor import math as m
-from symnb.core.tensor.alloc import arange, eye
+from symnb.core.tensor.alloc import eye
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import dot
 from symnb.core.tensor.linalg_base import matrix_operand
-from symnb.core.tensor.math_extra import diag
 from symnb.core.tensor.nlinalg import matrix_inverse
 from symnb.core.tensor.nlinalg_diag import AllocDiag, ExtractDiag, TensorInv
 from symnb.core.tensor.reduction import max as _max, min as _min, sum as _sum
-from symnb.core.tensor.shape import dimshuffle, product, reshape, shape_i, transpose
+from symnb.core.tensor.shape import product, reshape, shape_i, transpose
 from symnb.core.tensor.slinalg import solve
-from symnb.core.tensor.subtensor import getitem
 
 __all__ = ["matrix_power", "trace", "extract_diag", "alloc_diag", "norm", "tensorinv",
            "tensorsolve"]
