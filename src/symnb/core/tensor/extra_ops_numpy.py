@@ -41,7 +41,9 @@ _SIGNED_INTEGERS = ("int8", "int16", "int32", "int64")
 class SearchsortedOp(Op):
     """``np.searchsorted(x, v, side, sorter)`` (int64, shaped as ``v``): where each
     value of ``v`` goes in the sorted vector ``x`` (``x[sorter]`` when ``sorter`` is
-    given). Its gradient is zero for ``x`` and ``v``, as in Theano (piecewise constant)."""
+    given). Its gradient is zero for ``x`` and ``v``, as in Theano (piecewise constant).
+    On a vector that is not sorted the result is undefined, as in NumPy, and XLA's search
+    may give other positions than NumPy's."""
 
     __props__ = ("side",)
 
