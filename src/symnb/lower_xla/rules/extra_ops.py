@@ -100,7 +100,13 @@ def _multi_index_message(node, facts):
             f"{label(node.inputs[-1])!r}")
 
 
-register_check_kind("multi_index", CheckKind(_multi_index_message, plain=ValueError,
+class MultiIndexOutOfBounds(ValueError):
+    """An index of unravel_index / ravel_multi_index out of range (NumPy's ValueError). A
+    class of its own: a plain ValueError would claim every ValueError subclass raised by
+    a node (LinAlgError) as this kind's (``checks.runtime_error_class``)."""
+
+
+register_check_kind("multi_index", CheckKind(_multi_index_message, plain=MultiIndexOutOfBounds,
                                              error=GraphRuntimeError))
 
 
