@@ -23,6 +23,7 @@ from symnb.core.tensor.blas import Dot
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.reduction import Sum
 from symnb.core.graph.op import Op
+from symnb.core.graph.source import Site
 from symnb.core.graph.type import TensorType
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, as_shape_vector, shape_i
 
@@ -59,6 +60,9 @@ def _inferred_shape(var: Variable) -> tuple | None:
     except NotImplementedError:
         return None
     entries = tuple(shapes[node.outputs.index(var)])
+    # infer_shape built its nodes as a user's call would, with a site inside symnb: clear
+    # it, so that the pass gives them the replaced node's (as ``build``'s nodes get it).
+    _clear_new_sites(entries, node)
     # An entry reading the node's own outputs would keep the op in the graph: no gain.
     if any(isinstance(e, Variable) and _reads(e, node) for e in entries):
         return None
@@ -75,6 +79,18 @@ def _may_mismatch(node: Apply) -> bool:
         if len(stretched) > 1 and (None in stretched or len(set(stretched)) > 1):
             return True
     return False
+
+
+def _clear_new_sites(entries: tuple, node: Apply) -> None:
+    stack, seen = [e for e in entries if isinstance(e, Variable)], set()
+    known = set(map(id, node.inputs))
+    while stack:
+        v = stack.pop()
+        if id(v) in seen or id(v) in known or v.owner is None or v.owner is node:
+            continue
+        seen.add(id(v))
+        v.owner.site = Site()  # empty: the pass fills it in
+        stack.extend(v.owner.inputs)
 
 
 def _reads(var: Variable, node: Apply) -> bool:
