@@ -244,7 +244,8 @@ def test_reachable_as_theano_spells_it():
 
     assert T.nlinalg is module
     assert isinstance(T.nlinalg.matrix_inverse, T.nlinalg.MatrixInverse)
-    assert T.nlinalg.diag is T.diag  # Theano's nlinalg.diag: T.diag without its k
+    # Theano's nlinalg.diag: T.diag without its k, building nlinalg's own ops
+    assert isinstance(T.nlinalg.diag(T.vector()).owner.op, T.nlinalg.AllocDiag)
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

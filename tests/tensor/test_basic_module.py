@@ -85,3 +85,23 @@ def test_dtype_lists_are_theanos():
     assert T.all_dtypes == T.discrete_dtypes + T.continuous_dtypes
     for name in T.all_dtypes:
         assert np.dtype(name).name == name
+
+
+def test_tensor_takes_theanos_broadcastable_and_floatx():
+    import numpy as np
+
+    import symnb as sn
+    import symnb.tensor as T
+
+    x = T.tensor(dtype="floatX", broadcastable=(False, True))
+    assert x.type == T.TensorType(sn.config.floatX, (None, 1))
+    np.testing.assert_array_equal(sn.function([x], x * 2)(np.ones((3, 1), sn.config.floatX)),
+                                  np.full((3, 1), 2, sn.config.floatX))
+
+
+def test_tensor_keeps_a_numpy_dtype_object():
+    # np.dtype('float64') == None is True in NumPy (np.dtype(None) is float64): the
+    # default must be decided by identity, or a float64 input would become floatX.
+    import symnb.tensor as T
+
+    assert T.tensor(np.dtype("float64"), (None,)).dtype == "float64"

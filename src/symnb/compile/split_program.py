@@ -49,6 +49,7 @@ from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.extra_ops import Unique
 from symnb.core.tensor.shape import DimShuffle
 from symnb.lower_xla.registry import static_inputs
 
@@ -266,6 +267,7 @@ class SplitFunction:
         from symnb.compile.split_buckets import bucketed_stage
 
         self._inputs_of: dict[int, list] = {}  # per host node: where its inputs come from
+        self._maker, self._mode = None, mode
         self.plan = plan
         self._make_function = make_function
         self.name = plan.name
@@ -364,6 +366,20 @@ class SplitFunction:
     def _stage_name(self, number: int) -> str:
         """How messages name program ``number`` of the chain."""
         return f"{self.name or 'split function'}, program {number} of {self._count}"
+
+    @property
+    def maker(self) -> Any:
+        """Theano's compile-time record (``f.maker.fgraph``): the whole graph, rewritten at
+        the mode's level as a :class:`~symnb.compile.function.Function`'s is, host nodes
+        included (made when first read: the chain's programs have their own)."""
+        if self._maker is None:
+            from symnb.compile.maker import FunctionMaker
+            from symnb.compile.mode import get_mode
+
+            self._maker = FunctionMaker(list(self.plan.program_inputs),
+                                        list(self.plan.graph_outputs + self.plan.update_exprs),
+                                        get_mode(self._mode))
+        return self._maker
 
     @property
     def programs(self) -> list[Any]:
@@ -491,10 +507,17 @@ def _length_groups(host: Sequence[Apply]) -> list[list[Variable]]:
         if isinstance(node.op, (st.Nonzero, st.FlatNonzero)):
             groups.append(outputs)
             continue
-        if getattr(node.op, "return_inverse", False) and node.op.length_from_values:
-            inverse = node.outputs[1 + node.op.return_index]
-            groups.append([inverse] if any(inverse is v for v in outputs) else [])
-            outputs = [v for v in outputs if v is not inverse]
+        if isinstance(node.op, Unique):
+            if node.op.return_inverse:
+                inverse = node.outputs[1 + node.op.return_index]
+                groups.append([inverse] if any(inverse is v for v in outputs) else [])
+                outputs = [v for v in outputs if v is not inverse]
+            values = node.outputs[0]
+            if node.op.axis is not None and node.op.axis % values.ndim != 0:
+                # The distinct slices lie along another axis: the values' first axis is
+                # the input's, not the count of the index and counts outputs.
+                groups.append([v for v in outputs if v is values])
+                outputs = [v for v in outputs if v is not values]
             groups.append(outputs)
             continue
         if node.op.length_from_values:

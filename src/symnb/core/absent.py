@@ -39,12 +39,8 @@ ABSENT: dict[str, dict[str, str]] = {
         "fft": "FFTs are not in this release",
     },
     "symnb.tensor.nlinalg": {
-        "TensorInv": "use T.nlinalg.tensorinv(a, ind), built from matrix_inverse (so it has a "
-                     "gradient)",
         "TensorSolve": "use T.nlinalg.tensorsolve(a, b, axes), built from solve (so it has a "
                        "gradient)",
-        "AllocDiag": "use T.nlinalg.alloc_diag(x) (Theano's deprecated op)",
-        "ExtractDiag": "use T.nlinalg.extract_diag(x)",
     },
     "symnb.tensor.nnet": {
         "Conv3D": "Theano's deprecated op: use T.nnet.conv3d",

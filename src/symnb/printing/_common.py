@@ -94,7 +94,9 @@ def graph_parts(obj: Any) -> tuple[list[Variable], list[Apply] | None]:
 
 
 def _compiled_graph(obj: Any) -> tuple[list[Variable], list[Apply]] | None:
-    fgraph = getattr(getattr(obj, "maker", None), "fgraph", None)
+    # A function split around host nodes prints its chain as it runs (``nodes``), not
+    # the record Theano's ``f.maker`` gives (made on demand: split_program.py)
+    fgraph = None if hasattr(obj, "host_nodes") else getattr(getattr(obj, "maker", None), "fgraph", None)
     if fgraph is None and callable(getattr(obj, "toposort", None)) and hasattr(obj, "outputs"):
         fgraph = obj  # a FunctionGraph itself
     if fgraph is not None:

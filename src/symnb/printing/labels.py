@@ -84,7 +84,9 @@ def words_of(var: Variable, name_of: Any = label) -> str:
 def rewrite_origins(obj: Any, order: list[Apply]) -> dict[int, str]:
     """``{id(node): rewrite name}`` for the nodes of a compiled function's graph that a
     rewrite made (the node it names and the new nodes under it); {} for other objects."""
-    fgraph = getattr(getattr(obj, "maker", None), "fgraph", None)
+    # A function split around host nodes prints its chain as it runs (``nodes``), not
+    # the record Theano's ``f.maker`` gives (made on demand: split_program.py)
+    fgraph = None if hasattr(obj, "host_nodes") else getattr(getattr(obj, "maker", None), "fgraph", None)
     if fgraph is None or not getattr(fgraph, "history", None):
         return {}
     original = {id(v.owner) for v in getattr(fgraph, "equiv", {}).values() if v.owner is not None}

@@ -101,8 +101,8 @@ from symnb.core.tensor.extra_ops import (
 from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
-    fill_diagonal as fill_diagonal,
 )
+from symnb.core.tensor.extra_ops_numpy import fill_diagonal as fill_diagonal  # Theano's FillDiagonal
 from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
     erfc as erfc, erfcx as erfcx, erfinv as erfinv, erfcinv as erfcinv, gamma as gamma,
     gammaln as gammaln, psi as psi, tri_gamma as tri_gamma, gammainc as gammainc,

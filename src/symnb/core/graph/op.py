@@ -88,8 +88,10 @@ class Op:
         return self.display_name()
 
     # -- building ----------------------------------------------------------------------
-    def __call__(self, *inputs: Any, name: str | None = None) -> Any:
-        """Build a node: infer types, record the user's line, compute test values."""
+    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False) -> Any:
+        """Build a node: infer types, record the user's line, compute test values.
+        Returns the output, or the list of outputs when there are several or when
+        ``return_list`` is true (Theano's keyword)."""
         try:
             node = self.make_node(*inputs)
             node.site = capture_site(config.traceback__limit)
@@ -97,7 +99,7 @@ class Op:
         except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             hide_library_frames(err)
             raise
-        if len(node.outputs) == 1:
+        if len(node.outputs) == 1 and not return_list:
             out = node.outputs[0]
             if name is not None:
                 out.name = name

@@ -199,6 +199,33 @@ class TensorType:
             return bool(np.may_share_memory(a, b))
         return False
 
+    def filter(self, data: Any, strict: bool = False, allow_downcast: bool | None = None) -> np.ndarray:
+        """Theano's ``TensorType.filter``: ``data`` as an array of this type, or TypeError.
+        ``strict``: only an array of exactly this dtype; ``allow_downcast``: any cast;
+        otherwise a cast that loses nothing (NumPy's safe casting, or, for Python
+        numbers and lists, values that convert exactly), as Theano."""
+        dtype = self.numpy_dtype
+        if strict and not (isinstance(data, np.ndarray) and data.dtype == dtype):
+            raise TypeError(f"{self.short()} is strict: expected an array of dtype {dtype}, "
+                            f"got {type(data).__name__}")
+        array = np.asarray(data)
+        if array.dtype != dtype:
+            converted = np.asarray(data, dtype=dtype) if allow_downcast else None
+            if converted is None and np.can_cast(array.dtype, dtype, casting="safe"):
+                converted = array.astype(dtype)
+            if converted is None and not isinstance(data, np.ndarray):
+                with np.errstate(all="ignore"):
+                    attempt = array.astype(dtype)
+                if np.array_equal(attempt, array, equal_nan=array.dtype.kind in "fc"):
+                    converted = attempt
+            if converted is None:
+                raise TypeError(f"{self.short()}: casting {array.dtype} to {dtype} could lose "
+                                f"information; pass allow_downcast=True to round it")
+            array = converted
+        if not self.accepts_shape(array.shape):
+            raise TypeError(f"{self.short()}: got an array of shape {describe_shape(array.shape)}")
+        return array
+
     def mismatch(self, value: np.ndarray) -> str | None:
         """Why ``value`` is not of this type (None when it is)."""
         if str(value.dtype) != self.dtype:

@@ -1,6 +1,8 @@
 """Simplifications of shape ops, reductions and products (the ``canonicalize`` pass).
 
 - ``shape(x)`` -> a constant when ``x``'s static shape is fully known;
+- ``shape(op(...))`` and ``shape_i(op(...))`` -> the op's ``infer_shape`` of its inputs'
+  shapes (Theano's ``ShapeFeature``): a shape no longer runs the op that makes the value;
 - ``reshape(reshape(x, s1), s2) -> reshape(x, s2)``; a reshape to ``x``'s own known
   shape disappears;
 - ``dimshuffle(dimshuffle(x))`` -> one dimshuffle; an identity dimshuffle disappears;
@@ -16,10 +18,14 @@ import numpy as np
 from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.rewriting import build, node_rewriter
-from symnb.core.rewriting.utils import make_constant, owner_op, single_reader
+from symnb.core.rewriting.utils import as_type_of, make_constant, owner_op, single_reader
 from symnb.core.tensor.blas import Dot
+from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.reduction import Sum
-from symnb.core.tensor.shape import DimShuffle, Reshape, Shape
+from symnb.core.graph.op import Op
+from symnb.core.graph.source import Site
+from symnb.core.graph.type import TensorType
+from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, as_shape_vector, shape_i
 
 __all__ = ["REWRITES"]
 
@@ -31,6 +37,96 @@ def local_static_shape(fgraph: FunctionGraph, node: Apply):
     if not x.type.fully_known:
         return None
     return make_constant(np.array(x.type.shape, dtype=np.int64).reshape(x.ndim), "int64")
+
+
+def _inferred_shape(var: Variable) -> tuple | None:
+    """``var``'s shape from its owner's ``infer_shape`` (entries: ints or int scalars built
+    from the owner's inputs' shapes, never from its outputs), or None where the owner has
+    none or it does not apply (an op holding graphs, inputs not all tensors)."""
+    node = var.owner
+    if node is None or type(node.op).infer_shape is Op.infer_shape or node.op.inner_graphs:
+        return None
+    if isinstance(node.op, (Shape, ShapeI)) or node.op.has_effects:
+        return None
+    # Where the op itself checks that its inputs' shapes agree (a broadcast, a reshape's
+    # size), the inferred shape would skip that check and give a shape where the op raises.
+    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and _may_mismatch(node)):
+        return None
+    if not all(isinstance(v.type, TensorType) for v in (*node.inputs, *node.outputs)):
+        return None
+    input_shapes = [tuple(shape_i(i, d) for d in range(i.ndim)) for i in node.inputs]
+    try:
+        shapes = node.op.infer_shape(node, input_shapes)
+    except NotImplementedError:
+        return None
+    entries = tuple(shapes[node.outputs.index(var)])
+    # infer_shape built its nodes as a user's call would, with a site inside symnb: clear
+    # it, so that the pass gives them the replaced node's (as ``build``'s nodes get it).
+    _clear_new_sites(entries, node)
+    # An entry reading the node's own outputs would keep the op in the graph: no gain.
+    if any(isinstance(e, Variable) and _reads(e, node) for e in entries):
+        return None
+    return entries
+
+
+def _may_mismatch(node: Apply) -> bool:
+    """Whether the broadcast of ``node``'s inputs may fail: on some axis, two inputs have
+    lengths not known to agree (each unknown, or different, and not 1)."""
+    ndim = max(i.ndim for i in node.inputs)
+    shapes = [(1,) * (ndim - i.ndim) + i.type.shape for i in node.inputs]
+    for lengths in zip(*shapes):
+        stretched = [n for n in lengths if n != 1]
+        if len(stretched) > 1 and (None in stretched or len(set(stretched)) > 1):
+            return True
+    return False
+
+
+def _clear_new_sites(entries: tuple, node: Apply) -> None:
+    stack, seen = [e for e in entries if isinstance(e, Variable)], set()
+    known = set(map(id, node.inputs))
+    while stack:
+        v = stack.pop()
+        if id(v) in seen or id(v) in known or v.owner is None or v.owner is node:
+            continue
+        seen.add(id(v))
+        v.owner.site = Site()  # empty: the pass fills it in
+        stack.extend(v.owner.inputs)
+
+
+def _reads(var: Variable, node: Apply) -> bool:
+    """Whether ``var`` is computed from an output of ``node``."""
+    stack, seen = [var], set()
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if v.owner is node:
+            return True
+        if v.owner is not None:
+            stack.extend(v.owner.inputs)
+    return False
+
+
+@node_rewriter([Shape])
+def local_shape_to_infer_shape(fgraph: FunctionGraph, node: Apply):
+    """shape(op(...)) -> the op's inferred shape (the op need not run for its shape)."""
+    x = node.inputs[0]
+    if x.type.fully_known:
+        return None  # local_static_shape
+    entries = _inferred_shape(x)
+    return None if entries is None else as_shape_vector(entries, x.ndim)
+
+
+@node_rewriter([ShapeI])
+def local_shape_i_to_infer_shape(fgraph: FunctionGraph, node: Apply):
+    """shape_i(op(...), i) -> entry i of the op's inferred shape."""
+    entries = _inferred_shape(node.inputs[0])
+    if entries is None:
+        return None
+    entry = entries[node.op.i]
+    return make_constant(np.array(int(entry)), "int64") if not isinstance(entry, Variable) \
+        else as_type_of(entry, node.outputs[0])
 
 
 @node_rewriter([Reshape], exact="where the inner reshape is valid (where it is not, the original "
@@ -140,6 +236,7 @@ def local_transpose_of_dot(fgraph: FunctionGraph, node: Apply):
 
 
 REWRITES = [
-    local_static_shape, local_reshape_reshape, local_useless_reshape, local_dimshuffle_dimshuffle,
+    local_static_shape, local_shape_to_infer_shape, local_shape_i_to_infer_shape,
+    local_reshape_reshape, local_useless_reshape, local_dimshuffle_dimshuffle,
     local_useless_dimshuffle, local_sum_sum, local_dot_of_transposes, local_transpose_of_dot,
 ]

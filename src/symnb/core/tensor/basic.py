@@ -44,9 +44,13 @@ def typed_input(ttype: TensorType, name: str | None = None, test_value: Any = No
 
 
 def tensor(dtype: Any = None, shape: Sequence[int | None] = (), name: str | None = None,
-           test_value: Any = None) -> Variable:
-    """A symbolic input of the given dtype (default ``config.floatX``) and static shape."""
-    ttype = TensorType(config.floatX if dtype is None else dtype, shape)
+           test_value: Any = None, broadcastable: Sequence[bool] | None = None) -> Variable:
+    """A symbolic input of the given dtype (default ``config.floatX``; Theano's ``'floatX'``
+    names it too) and static shape, or Theano's ``broadcastable`` flags (True: length 1)."""
+    # ``is``/isinstance, not ``in (None, "floatX")``: NumPy reads np.dtype(x) == None as
+    # a comparison with np.dtype(None), float64
+    floatx = dtype is None or (isinstance(dtype, str) and dtype == "floatX")
+    ttype = TensorType(config.floatX if floatx else dtype, shape, broadcastable=broadcastable)
     var = TensorType.variable_type(ttype, name=name, site=capture_site(config.traceback__limit))
     if test_value is not None:
         var.test_value = test_value

@@ -21,7 +21,7 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros_like
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.deep_copy import ViewOp
-from symnb.core.tensor.shape import flatten, normalize_axis
+from symnb.core.tensor.shape import flatten, normalize_axis, reshape, shape
 from symnb.core.tensor.specify_shape import SpecifyShape as SpecifyShape
 from symnb.core.tensor.specify_shape import specify_shape as specify_shape
 from symnb.core.tensor.subtensor import getitem, inc_subtensor
@@ -45,19 +45,26 @@ def flip(x: Variable, axis: int) -> Variable:
 
 
 class CumOp(Op):
-    """``np.cumsum`` (``mode='add'``) or ``np.cumprod`` (``mode='mul'``) along ``axis``,
-    in NumPy's accumulation dtype (small integers and bool accumulate in int64)."""
+    """``np.cumsum`` (``mode='add'``) or ``np.cumprod`` (``mode='mul'``) along ``axis``
+    (None: of the flattened input, a vector, as Theano's ``CumOp()``), in NumPy's
+    accumulation dtype (small integers and bool accumulate in int64)."""
 
     __props__ = ("axis", "mode")
 
-    def __init__(self, axis: int, mode: str = "add") -> None:
+    def __init__(self, axis: int | None = None, mode: str = "add") -> None:
         if mode not in ("add", "mul"):
             raise ValueError(f"CumOp mode must be 'add' or 'mul', got {mode!r}")
-        self.axis, self.mode = axis, mode
+        self.axis, self.mode = (None if axis is None else int(axis)), mode
 
     def make_node(self, x: Variable) -> Apply:
         x = as_tensor_variable(x)
-        return Apply(self, [x], [TensorType(_accumulated_dtype(self.mode, x.dtype), x.type.shape)])
+        if self.axis is None:
+            size = None if None in x.type.shape else functools.reduce(operator.mul, x.type.shape, 1)
+            shape = (size,)
+        else:
+            normalize_axis(self.axis, x.ndim, x)  # an axis out of range raises, naming x
+            shape = x.type.shape
+        return Apply(self, [x], [TensorType(_accumulated_dtype(self.mode, x.dtype), shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         function = np.cumsum if self.mode == "add" else np.cumprod
@@ -65,13 +72,18 @@ class CumOp(Op):
         return [np.asarray(function(inputs[0], axis=self.axis, dtype=dtype), dtype=dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        if self.axis is None:
+            return [(functools.reduce(m.mul, input_shapes[0], 1),)]
         return [input_shapes[0]]
 
     def L_op(self, inputs, outputs, output_grads):
         (x,), (g,) = inputs, output_grads
         if not is_float(x.dtype):
             return [None]
-        axis = self.axis
+        if self.axis is None:  # the flattened input's gradient, shaped back as x
+            flat = CumOp(0, self.mode).L_op([flatten(x)], outputs, output_grads)[0]
+            return [reshape(flat, shape(x))]
+        axis = normalize_axis(self.axis, x.ndim, x)
         if self.mode == "add":  # each input reaches every later output
             return [flip(cumsum(flip(g, axis), axis), axis)]
         # Theano's rule: d cumprod / dx = reversed cumsum of (g * cumprod), over x (not
@@ -224,7 +236,9 @@ def _distinct_count(x: Variable, axis: int | None) -> Variable:
             changes = m.and_(changes, m.invert(m.and_(m.isnan(rest), m.isnan(first))))
         return m.switch(m.gt(ordered.shape[0], 0), 1 + sum_(m.cast(changes, "int64")), 0)
     axis = normalize_axis(axis, x.ndim)
-    rows = flatten(x.dimshuffle(axis, *(i for i in range(x.ndim) if i != axis)), 2)
+    moved = x.dimshuffle(axis, *(i for i in range(x.ndim) if i != axis))
+    # one row per slice along ``axis`` (a vector's slices are its elements: rows of one)
+    rows = flatten(moved, 2) if x.ndim > 1 else moved.dimshuffle(0, "x")
     same = all_(m.eq(rows.dimshuffle(0, "x", 1), rows.dimshuffle("x", 0, 1)), axis=2)
     earlier = m.lt(arange(rows.shape[0]).dimshuffle("x", 0), arange(rows.shape[0]).dimshuffle(0, "x"))
     return sum_(m.cast(m.invert(any_(m.and_(same, earlier), axis=1)), "int64"))

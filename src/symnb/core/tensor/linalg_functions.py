@@ -1,6 +1,6 @@
-"""Theano's ``theano.tensor.nlinalg`` functions that are compositions of other ops (their
-gradients come with them): ``matrix_power``, ``trace``, ``extract_diag``, ``alloc_diag``,
-``norm``, ``tensorinv``, ``tensorsolve`` (``diag`` is ``math_extra.diag``).
+"""Theano's ``theano.tensor.nlinalg`` functions: compositions of other ops (their
+gradients come with them), ``matrix_power``, ``trace``, ``norm``, ``tensorsolve``, and
+the builders of ``nlinalg_diag``'s ops, ``extract_diag``, ``alloc_diag``, ``tensorinv``.
 
 Differences from Theano, each to avoid a silently wrong number: ``matrix_power`` of a
 negative power inverts and 0 gives the identity, as NumPy (Theano returned 1); ``norm``
@@ -17,16 +17,15 @@ import numpy as np
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import build_error, label
 from symnb.core.tensor import math as m
-from symnb.core.tensor.alloc import arange, eye
+from symnb.core.tensor.alloc import eye
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import dot
 from symnb.core.tensor.linalg_base import matrix_operand
-from symnb.core.tensor.math_extra import diag
 from symnb.core.tensor.nlinalg import matrix_inverse
+from symnb.core.tensor.nlinalg_diag import AllocDiag, ExtractDiag, TensorInv
 from symnb.core.tensor.reduction import max as _max, min as _min, sum as _sum
-from symnb.core.tensor.shape import dimshuffle, product, reshape, shape_i, transpose
+from symnb.core.tensor.shape import product, reshape, shape_i, transpose
 from symnb.core.tensor.slinalg import solve
-from symnb.core.tensor.subtensor import getitem
 
 __all__ = ["matrix_power", "trace", "extract_diag", "alloc_diag", "norm", "tensorinv",
            "tensorsolve"]
@@ -58,19 +57,12 @@ def trace(X: Any) -> Variable:
 def extract_diag(x: Any) -> Variable:
     """The main diagonal of ``x`` (``numpy.diagonal(x)``: of axes 0 and 1, as the last
     axis of the result; Theano's ``ExtractDiag()``)."""
-    x = as_tensor_variable(x)
-    if x.ndim < 2:
-        raise build_error(f"extract_diag: {label(x)!r} ({x.type.short()}) has {x.ndim} "
-                          f"dimension(s); it needs at least 2", TypeError, inputs=[x])
-    positions = arange(m.minimum(shape_i(x, 0), shape_i(x, 1)))
-    along_first = getitem(x, (positions, positions))
-    return dimshuffle(along_first, list(range(1, x.ndim - 1)) + [0])
+    return ExtractDiag()(x)
 
 
 def alloc_diag(x: Any) -> Variable:
     """The square matrix with the vector ``x`` on its diagonal (Theano's ``AllocDiag()``)."""
-    x = matrix_operand("alloc_diag", x, ndims=(1,))
-    return diag(x)
+    return AllocDiag()(x)
 
 
 def norm(x: Any, ord: Any = None) -> Variable:
@@ -118,16 +110,8 @@ def _matrix_norm(x: Variable, ord: Any) -> Variable:
 
 def tensorinv(a: Any, ind: int = 2) -> Variable:
     """``numpy.linalg.tensorinv``: the inverse of ``a`` for ``tensordot(., ., ind)``, of
-    shape ``a.shape[ind:] + a.shape[:ind]``; ``a`` must be "square"
-    (``prod(a.shape[:ind]) == prod(a.shape[ind:])``)."""
-    a = as_tensor_variable(a)
-    ind = int(ind)
-    if not 0 < ind < a.ndim:
-        raise build_error(f"tensorinv: ind must be in 1..{a.ndim - 1} for {label(a)!r} "
-                          f"({a.type.short()}), got {ind}", ValueError, inputs=[a])
-    lengths = [shape_i(a, i) for i in range(a.ndim)]
-    inverse = matrix_inverse(reshape(a, [product(lengths[:ind]), product(lengths[ind:])]))
-    return reshape(inverse, lengths[ind:] + lengths[:ind])
+    shape ``a.shape[ind:] + a.shape[:ind]`` (Theano's ``TensorInv(ind)``)."""
+    return TensorInv(ind)(a)
 
 
 def tensorsolve(a: Any, b: Any, axes: Sequence[int] | None = None) -> Variable:

@@ -20,7 +20,7 @@ from symnb.core.tensor.reduction import argmax, max as _max
 from symnb.core.tensor.shape import shape_i
 from symnb.core.tensor.subtensor import getitem, set_subtensor
 
-__all__ = ["fill_diagonal", "xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
+__all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
            "triu", "tril", "sgn", "inv", "to_one_hot"]
 
 sgn = m.sign  # Theano's name for the sign function
@@ -124,26 +124,6 @@ def diag(v: Any, k: int = 0) -> Variable:
         return getitem(v, (rows, cols))
     raise build_error(f"diag: {label(v)!r} has {v.ndim} dimensions; diag takes a vector or a "
                       f"matrix", ValueError, inputs=[v])
-
-
-def fill_diagonal(a: Any, val: Any) -> Variable:
-    """Theano's ``fill_diagonal(a, val)``: ``a`` with its main diagonal set to the scalar
-    ``val`` (NumPy's ``np.fill_diagonal``, not in place). ``a`` has at least 2 dimensions;
-    beyond 2 they must all have the same length, as in NumPy. The gradient flows to ``a``
-    off the diagonal and to ``val`` summed over the diagonal."""
-    a = as_tensor_variable(a)
-    val = as_tensor_variable(val)
-    if a.ndim < 2:
-        raise build_error(f"fill_diagonal: {label(a)!r} has {a.ndim} dimension(s); it needs "
-                          "at least 2", ValueError, inputs=[a])
-    if val.ndim != 0:
-        raise build_error(f"fill_diagonal: the value {label(val)!r} must be a scalar, it has "
-                          f"{val.ndim} dimension(s)", TypeError, inputs=[val])
-    n = shape_i(a, 0)
-    for axis in range(1, a.ndim):
-        n = m.minimum(n, shape_i(a, axis))
-    index = arange(n)
-    return set_subtensor(getitem(a, (index,) * a.ndim), m.cast(val, a.dtype))
 
 
 def _triangle(x: Any, k: int, lower: bool, name: str) -> Variable:

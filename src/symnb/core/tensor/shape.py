@@ -211,7 +211,8 @@ def normalize_axis(axis: Any, ndim: int, x: Variable | None = None) -> int:
         raise build_error(f"axis must be an int, got {axis!r}", TypeError)
     if not -ndim <= axis < ndim:
         subject = f"{named(x)} ({x.type.short()})" if x is not None else f"a {ndim}-d tensor"
-        raise build_error(f"axis {axis} is out of bounds for {subject}", IndexError)
+        # NumPy's AxisError, an IndexError and a ValueError (Theano raised ValueError)
+        raise build_error(f"axis {axis} is out of bounds for {subject}", np.exceptions.AxisError)
     return int(axis) % ndim
 
 

@@ -16,6 +16,7 @@ from symnb.core.tensor.alloc import alloc
 from symnb.core.tensor.assertion import Assert
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.extra_ops import SpecifyShape
+from symnb.core.tensor.extra_ops_numpy import RepeatOp
 from symnb.core.tensor.join import concatenate
 from symnb.core.tensor.shape import flatten, normalize_axis, reshape, shape_i
 from symnb.core.tensor.subtensor import getitem
@@ -72,8 +73,9 @@ def _repeat_whole(x: Variable, axis: int, times: Any) -> Variable:
 def repeat(x: Any, repeats: Any, axis: Any = None) -> Variable:
     """``np.repeat``: each element (slice along ``axis``; None: of the flattened input)
     repeated ``repeats`` times. ``repeats`` is an int, a symbolic int scalar, or a
-    constant vector (one count per slice); a symbolic vector is not supported (the
-    result's length would be a value, which XLA's static shapes cannot follow)."""
+    vector (one count per slice). A symbolic vector makes the result's length a value,
+    which XLA's static shapes cannot follow: it builds Theano's ``RepeatOp``, which a
+    compiled function runs on the host."""
     x = as_tensor_variable(x)
     if axis is None:
         x, axis = flatten(x), 0
@@ -81,14 +83,20 @@ def repeat(x: Any, repeats: Any, axis: Any = None) -> Variable:
     if isinstance(repeats, (list, tuple, np.ndarray)) or (
             isinstance(repeats, Constant) and repeats.ndim == 1):
         counts = np.asarray(repeats.data if isinstance(repeats, Constant) else repeats)
+        if counts.ndim == 1 and counts.shape[0] == 1:  # one count for every slice, as NumPy
+            counts = counts[0]
         if counts.ndim == 1:
             index = np.repeat(np.arange(len(counts)), counts)
             return getitem(x, (slice(None),) * axis + (index,))
         repeats = counts
     times = as_tensor_variable(repeats)
-    if times.ndim != 0:
-        raise build_error(f"repeat: repeats {label(times)!r} is a symbolic vector; symnb takes an "
-                          f"int, a symbolic int scalar or a constant vector", NotImplementedError)
+    if times.dtype == "uint64":  # as Theano: NumPy's repeat cannot take uint64 counts
+        raise build_error(f"repeat: the counts {label(times)!r} are uint64, which NumPy's repeat "
+                          f"does not take; cast them to int64", TypeError, inputs=[times])
+    if times.ndim == 1 and times.type.shape[0] == 1:  # one count, as Theano reads it
+        times = getitem(times, 0)
+    if times.ndim == 1:  # one count per slice: the length is their sum, known on the host
+        return RepeatOp(axis=axis)(x, times)
     return _repeat_each(x, axis, times)
 
 

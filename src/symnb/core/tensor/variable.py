@@ -137,6 +137,22 @@ class _TensorOperators:
     def flatten(self, ndim=1): return _shape.flatten(self, ndim)
     def squeeze(self, axis=None): return _shape.squeeze(self, axis)
     def ravel(self): return _shape.flatten(self, 1)  # Theano's: flatten to one dimension
+    # Theano's methods from extra_ops (imported when called: extra_ops builds on this module)
+    def searchsorted(self, v, side="left", sorter=None):
+        from symnb.core.tensor.extra_ops_numpy import searchsorted
+        return searchsorted(self, v, side=side, sorter=sorter)
+    def cumsum(self, axis=None):
+        from symnb.core.tensor.extra_ops import cumsum
+        return cumsum(self, axis)
+    def cumprod(self, axis=None):
+        from symnb.core.tensor.extra_ops import cumprod
+        return cumprod(self, axis)
+    def repeat(self, repeats, axis=None):
+        from symnb.core.tensor.shape_extra import repeat
+        return repeat(self, repeats, axis)
+    def compress(self, a, axis=None):  # Theano's argument order: x.compress(condition)
+        from symnb.core.tensor.extra_ops_numpy import compress
+        return compress(a, self, axis=axis)
 
     # Theano's elementwise methods: NumPy's ufuncs call them on a symbolic tensor
     # (np.exp(x) is x.exp() on an object), so np.exp(x) builds T.exp(x), as in Theano.

@@ -26,7 +26,7 @@ import jax.scipy.linalg as jsl
 import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant
-from symnb.core.tensor import nlinalg, slinalg
+from symnb.core.tensor import nlinalg, nlinalg_diag, slinalg
 from symnb.core.tensor.linalg_base import LinAlgError, LinAlgOp, square_problem
 from symnb.core.tensor.linalg_formulas import (
     cholesky_grad, eigh_grad, generalized_eigh, generalized_eigvalsh_grad,
@@ -280,3 +280,24 @@ def _expm_grad(op, node):
         return jsl.expm_frechet(a.T, g, compute_expm=False)
 
     return grad
+
+
+@lower.register(nlinalg_diag.AllocDiag)
+def _alloc_diag(op, node):
+    return jnp.diag
+
+
+@lower.register(nlinalg_diag.ExtractDiag)
+def _extract_diag(op, node):
+    return lambda x: jnp.diagonal(x, axis1=0, axis2=1)
+
+
+@_rule(nlinalg_diag.TensorInv)
+def _tensorinv(op, node):
+    def tensorinv(a):
+        (a,) = _in(node, a)
+        result = jnp.linalg.tensorinv(a, ind=op.ind)
+        _require_finite(node, result, [a])
+        return result
+
+    return tensorinv
