@@ -25,7 +25,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.op import Op
 from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
-from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
+from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.shape import (
     as_shape_vector, named, shape, shape_i, static_entries, vector_entries,
@@ -91,9 +91,12 @@ class Alloc(Op):
 
 
 def _value(fill_value: Any, dtype: Any) -> Variable:
-    """``fill_value`` as a tensor; of ``dtype`` when given (a Python float alone is floatX)."""
+    """``fill_value`` as a tensor; of ``dtype`` when given (a Python float alone is floatX,
+    a Python int int64, as ``np.full``: ``T.full`` is NumPy's, not Theano's)."""
     if isinstance(fill_value, Variable):
         return fill_value if dtype is None else m.cast(fill_value, dtype)
+    if dtype is None and isinstance(fill_value, int) and not isinstance(fill_value, bool):
+        dtype = "int64"
     return constant(fill_value, dtype=dtype)
 
 
@@ -136,9 +139,9 @@ def ones_like(x: Any, dtype: Any = None) -> Variable:
 
 def fill(model: Any, value: Any) -> Variable:
     """``value`` broadcast to ``model``'s shape (Theano's ``fill``). The result has
-    ``value``'s dtype; a Python scalar value takes ``model``'s dtype as in NumPy 2
-    (``fill(x_float32, 1)`` is float32)."""
-    model, value = as_tensor_args(model, value)
+    ``value``'s dtype, a Python number's Theano's constant dtype (``fill(x_float32, 1)``
+    is int8, ``fill(x_int32, 1.5)`` floatX), as Theano's ``second``."""
+    model, value = as_tensor_variable(model), as_tensor_variable(value)
     return Alloc()(value, shape(model))
 
 

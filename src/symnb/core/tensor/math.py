@@ -55,7 +55,7 @@ def _variadic(binary: Callable[..., Variable], op_class: type[ew.Elemwise]) -> C
             return binary(*operands)
         if not operands:
             raise build_error(f"{binary.__name__} takes at least one operand", TypeError)
-        operands = as_tensor_args(*operands, numpy_fn=op_class.spec.numpy_fn)
+        operands = as_tensor_args(*operands)
         return functools.reduce(binary, operands)
 
     apply.__name__ = apply.__qualname__ = binary.__name__
