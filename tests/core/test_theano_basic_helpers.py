@@ -120,3 +120,27 @@ def test_theano_op_classes():
     assert isinstance(T.argmax(x, axis=0).owner.op, T.Argmax)
     assert isinstance(T.mean(x, axis=1).owner.op, T.Mean)
     np.testing.assert_allclose(T.mean(x, axis=1).eval({x: M64}), M64.mean(axis=1))
+
+
+def test_tensor_from_scalar_and_back():
+    # Theano's test_basic: t = tensor_from_scalar(s); t.owner.op is tensor_from_scalar.
+    s = T.dscalar("s")
+    t = T.tensor_from_scalar(s)
+    assert t.owner.op is T.tensor_from_scalar and t.ndim == 0 and t.dtype == "float64"
+    back = T.ScalarFromTensor()(t)
+    assert isinstance(back.owner.op, T.ScalarFromTensor)
+    assert sn.function([s], back * 2)(3.5) == 7.0
+    assert T.TensorFromScalar()(T.iscalar()).dtype == "int32"
+    # The gradient passes through, as Theano's (scalar_from_tensor of the output gradient).
+    np.testing.assert_allclose(sn.grad(T.tensor_from_scalar(s) ** 2, s).eval({s: 3.0}), 6.0)
+    with pytest.raises(TypeError, match="0-d tensor"):
+        T.tensor_from_scalar(T.dvector("v"))
+
+
+@pytest.mark.parametrize("fn, numpy_fn", [(T.trunc, np.trunc), (T.floor, np.floor), (T.ceil, np.ceil)])
+def test_trunc_floor_ceil_upgrade_integers(fn, numpy_fn):
+    # Theano: trunc/floor/ceil = Op(upgrade_to_float_no_complex): int8 -> float32,
+    # int32 -> float64 (NumPy 2 keeps the integer dtype).
+    check_paths(fn, [np.array([-2.5, -0.5, 0.5, 1.7])], numpy_fn)
+    check_paths(fn, [np.array([-3, 0, 7], "int8")], lambda v: numpy_fn(v.astype("float32")))
+    check_paths(fn, [np.array([-3, 0, 7], "int32")], lambda v: numpy_fn(v.astype("float64")))

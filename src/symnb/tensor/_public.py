@@ -53,7 +53,7 @@ from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
     round as round, round_half_to_even as round_half_to_even,
-    round_half_away_from_zero as round_half_away_from_zero, floor as floor, ceil as ceil,
+    round_half_away_from_zero as round_half_away_from_zero, floor as floor, ceil as ceil, trunc as trunc,
     exp as exp, log as log, log1p as log1p,
     expm1 as expm1, sqrt as sqrt, square as square, sin as sin, cos as cos, tan as tan, tanh as tanh,
     sigmoid as sigmoid, softplus as softplus, erf as erf, eq as eq, neq as neq, lt as lt, le as le,
@@ -129,6 +129,10 @@ from symnb.core.tensor.math import isnan as isnan_  # Theano's isnan op, the fun
 from symnb import scalar as scal  # Theano's tensor.basic imported theano.scalar as scal
 from symnb.core.tensor.alloc import Arange as ARange  # Theano's ARange(dtype)(start, stop, step)
 from symnb.core.tensor.reduction import Argmax as Argmax, Mean as Mean  # the ops T.argmax, T.mean build
+from symnb.core.tensor.scalar_conversion import (  # Theano's scalar <-> 0-d tensor ops
+    TensorFromScalar as TensorFromScalar, ScalarFromTensor as ScalarFromTensor,
+    tensor_from_scalar as tensor_from_scalar, scalar_from_tensor as scalar_from_tensor,
+)
 from symnb.core.tensor.scalar_types import (  # Theano's lists of dtype names
     complex_dtypes as complex_dtypes, continuous_dtypes as continuous_dtypes, float_dtypes as float_dtypes,
     integer_dtypes as integer_dtypes, discrete_dtypes as discrete_dtypes, all_dtypes as all_dtypes,

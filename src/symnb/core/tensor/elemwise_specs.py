@@ -149,8 +149,13 @@ SPECS: tuple[ElemwiseSpec, ...] = (
       grad="zero"),
     S("round_half_away_from_zero", "RoundHalfAwayFromZero", 1, _round_half_away_from_zero,
       "Round half away from zero, as C's round.", dtype_like=np.round, grad="zero"),
-    S("floor", "Floor", 1, np.floor, "Floor of x.", grad="zero"),
-    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", grad="zero"),
+    # Theano's floor, ceil and trunc upgrade integers to floats (NumPy 2 keeps them).
+    S("floor", "Floor", 1, np.floor, "Floor of x.", dtype_like=upgraded_to_float(np.floor),
+      float_inputs=True, grad="zero"),
+    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", dtype_like=upgraded_to_float(np.ceil),
+      float_inputs=True, grad="zero"),
+    S("trunc", "Trunc", 1, np.trunc, "x rounded toward zero.", dtype_like=upgraded_to_float(np.trunc),
+      float_inputs=True, grad="zero"),
     # transcendental
     S("exp", "Exp", 1, np.exp, "e ** x.", dtype_like=upgraded_to_float(np.exp), float_inputs=True, grad="exp"),
     S("log", "Log", 1, np.log, "Natural logarithm.", dtype_like=upgraded_to_float(np.log), float_inputs=True, grad="log", stabilized=True),

@@ -21,7 +21,7 @@ from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
-    "abs", "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil",
+    "abs", "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil", "trunc",
     "exp", "log", "log1p", "expm1", "sqrt", "square",
     "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf", "identity", "stop_gradient", "eq", "neq",
     "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "isnan", "isinf", "clip", "switch",
@@ -80,6 +80,7 @@ round_half_to_even = _function(ew.RoundHalfToEven)
 round_half_away_from_zero = _function(ew.RoundHalfAwayFromZero)
 floor = _function(ew.Floor)
 ceil = _function(ew.Ceil)
+trunc = _function(ew.Trunc)
 exp = _function(ew.Exp)
 log = _function(ew.Log)
 log1p = _function(ew.Log1p)
