@@ -144,3 +144,18 @@ def test_trunc_floor_ceil_upgrade_integers(fn, numpy_fn):
     check_paths(fn, [np.array([-2.5, -0.5, 0.5, 1.7])], numpy_fn)
     check_paths(fn, [np.array([-3, 0, 7], "int8")], lambda v: numpy_fn(v.astype("float32")))
     check_paths(fn, [np.array([-3, 0, 7], "int32")], lambda v: numpy_fn(v.astype("float64")))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "float64"])
+@pytest.mark.parametrize("n, m_, k", [(3, None, 0), (3, 5, 1), (4, 2, -1), (3, 3, -5), (2, 3, 7)])
+def test_tri(dtype, n, m_, k):
+    # Theano's test_basic: function([N, M, k], tri(N, M, k, dtype=dtype)), all symbolic.
+    ns, ms, ks = T.iscalars("N", "M", "k")
+    f = sn.function([ns, ms, ks], T.tri(ns, ms, ks, dtype=dtype))
+    expected = np.tri(n, m_ if m_ is not None else n, k, dtype=dtype)
+    result = f(n, m_ if m_ is not None else n, k)
+    assert result.dtype == dtype
+    np.testing.assert_array_equal(result, expected)
+    out = T.tri(n, m_, k, dtype=dtype)
+    assert isinstance(out.owner.op, T.Tri)
+    np.testing.assert_array_equal(out.eval(), expected)

@@ -128,6 +128,7 @@ from symnb.core.tensor.alloc import fill as second  # Theano's name of fill (fil
 from symnb.core.tensor.math import isnan as isnan_  # Theano's isnan op, the function's name for it
 from symnb import scalar as scal  # Theano's tensor.basic imported theano.scalar as scal
 from symnb.core.tensor.alloc import Arange as ARange  # Theano's ARange(dtype)(start, stop, step)
+from symnb.core.tensor.alloc import Tri as Tri, tri as tri
 from symnb.core.tensor.reduction import Argmax as Argmax, Mean as Mean  # the ops T.argmax, T.mean build
 from symnb.core.tensor.scalar_conversion import (  # Theano's scalar <-> 0-d tensor ops
     TensorFromScalar as TensorFromScalar, ScalarFromTensor as ScalarFromTensor,
