@@ -116,6 +116,8 @@ def constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable
     float32 and ``T.sqrt(9)`` is float32), a float ``floatX`` (or, when ``floatX`` is
     float64, the first of ``autocast_float.dtypes`` that holds it). An empty list is
     ``floatX``; other values take NumPy's dtype."""
+    if dtype is None and name is None and isinstance(value, (bool, int, float)):
+        return _small_number_constant(value)
     if dtype is None and isinstance(value, (bool, int, float, complex)):
         array = python_number(value)
     elif dtype is None and isinstance(value, (list, tuple)) and np.size(value) == 0:
@@ -123,6 +125,28 @@ def constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable
     else:
         array = np.asarray(value, dtype=dtype)
     return TensorType.constant_type(TensorType(array.dtype, array.shape), array, name=name)
+
+
+_number_constants: dict[tuple, Variable] = {}
+
+
+def _small_number_constant(value: bool | int | float) -> Variable:
+    """The constant of a Python number, one object per number from -10 to 10 (as Theano's
+    constant cache: a model's few small constants are shared between the nodes using
+    them, which the merge rewrite would otherwise have to merge)."""
+    array = python_number(value)
+    # -0.0 == 0.0 and nan != nan as dict keys: neither is cached; floatX and the
+    # autocast dtypes decide the dtype, so the dtype is part of the key.
+    cacheable = -10 <= value <= 10 and not (value == 0 and isinstance(value, float))
+    key = (type(value), value, array.dtype.str)
+    if cacheable:
+        cached = _number_constants.get(key)
+        if cached is not None:
+            return cached
+    result = TensorType.constant_type(TensorType(array.dtype, ()), array)
+    if cacheable:
+        _number_constants[key] = result
+    return result
 
 
 def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Variable:
