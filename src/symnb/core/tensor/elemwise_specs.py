@@ -201,9 +201,8 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     else ``b`` (both computed).
 
     The dtype is NumPy's ``np.where(cond, a, b)``: ``a`` and ``b`` are promoted together
-    (a Python scalar taking its weak dtype next to the other branch), ``cond`` takes no
-    part, so ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)``
-    int64.""", dtype_like=_where_dtype, grad="switch"),
+    (a Python number a constant of Theano's dtype for it), ``cond`` takes no part, so
+    ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)`` int8.""", dtype_like=_where_dtype, grad="switch"),
     S("clip", "Clip", 3, np.clip, "x limited to [a_min, a_max].", grad="clip"),
     # an op of its own (the target dtype is a parameter): elemwise.Cast
     S("cast", "Cast", 1, None, "x converted to ``dtype`` (NumPy's ``astype``; no node when it "
