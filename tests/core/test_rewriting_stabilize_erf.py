@@ -104,7 +104,9 @@ def test_skew_normal_logp_equals_scipy_at_extreme_values(alpha, mu, sd):
     values = mu + sd * np.array([-40.0, -10.0, -5.0, -3.0, -1.0, 0.0, 0.5, 2.0, 8.0, 30.0])
     value = T.dvector("value")
     a, m, s = T.dscalar("alpha"), T.dscalar("mu"), T.dscalar("sd")
-    f = sn.function([value, m, s, a], _skew_normal_logp(value, m, s ** -2, a))
+    # PyMC3 runs with floatX=float64: its np.pi and T.sqrt(2) are then float64, as in Theano.
+    with sn.config.change_flags(floatX="float64"):
+        f = sn.function([value, m, s, a], _skew_normal_logp(value, m, s ** -2, a))
     got = f(values, mu, sd, alpha)
     expected = st.skewnorm.logpdf(values, alpha, mu, sd)
     assert np.isfinite(expected).all()
