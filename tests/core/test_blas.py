@@ -180,3 +180,12 @@ def test_zero_times_inf_is_nan_on_both_paths(build):
     expected = np.array([[0.0 * 2.0, 0.0 * -np.inf, 0.0 * 8.0]])
     with np.errstate(invalid="ignore"):
         check_paths(build, [a, b], lambda x, y: expected)
+
+
+def test_zero_times_inf_is_nan_with_vectors():
+    v, w = np.array([0.0, 1.0]), np.array([np.inf, 1.0])
+    m = np.array([[np.inf, 1.0], [1.0, 1.0]])
+    with np.errstate(invalid="ignore"):
+        check_paths(lambda a, b: a @ b, [v, w], lambda a, b: np.asarray(0.0 * np.inf + 1.0))
+        check_paths(lambda a, b: a @ b, [v, m], lambda a, b: np.array([0.0 * np.inf + 1.0, 1.0]))
+        check_paths(lambda a, b: a @ b, [m, v], lambda a, b: np.array([0.0 * np.inf + 1.0, 1.0]))

@@ -276,7 +276,8 @@ class Matmul(Op):
             result = np.einsum("...ij,...jk->...ik", np.atleast_2d(x).astype(dtype),
                                y.reshape(y.shape + (1,) * (y.ndim == 1)).astype(dtype), optimize=False)
             result = result[..., 0] if y.ndim == 1 else result
-            result = result[..., 0, :] if x.ndim == 1 else result
+            if x.ndim == 1:  # the row axis np.atleast_2d added
+                result = result[..., 0, :] if y.ndim > 1 else result[..., 0]
             return [np.asarray(result, dtype=node.outputs[0].type.dtype)]
         return [np.asarray(np.matmul(x, y), dtype=node.outputs[0].type.dtype)]
 
