@@ -121,8 +121,9 @@ def test_like_functions(shape, dtype, rng):
 
 def test_fill(rng):
     x32, i32 = _value(rng, (2, 3), "float32"), _value(rng, (2, 3), "int32")
-    check_paths(lambda x: T.fill(x, 2), [x32], lambda x: np.full_like(x, 2))
-    check_paths(lambda x: T.fill(x, 1.5), [i32], lambda x: np.full(x.shape, 1.5))  # int32 with 1.5: float64
+    # Theano's second: the value's dtype, a Python number's Theano's constant dtype.
+    check_paths(lambda x: T.fill(x, 2), [x32], lambda x: np.full(x.shape, 2, "int8"))
+    check_paths(lambda x: T.fill(x, 1.5), [i32], lambda x: np.full(x.shape, 1.5, "float32"))
     v = _value(rng, (3,), "float64")
     check_paths(T.fill, [x32, v], lambda x, v: np.broadcast_to(v, x.shape).copy())
     assert T.fill(T.matrix("m", dtype="int8"), 3).dtype == "int8"

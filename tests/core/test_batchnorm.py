@@ -24,6 +24,12 @@ def numpy_train(x, gamma, beta, axes, epsilon, factor, running_mean, running_var
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_train_and_test_match_numpy(dtype, rng):
+    # floatX=dtype: epsilon and the average factor (Python floats) are floatX constants.
+    with sn.config.change_flags(floatX=dtype):
+        _train_and_test_match_numpy(dtype, rng)
+
+
+def _train_and_test_match_numpy(dtype, rng):
     x = rng.normal(loc=2, scale=3, size=(5, 3, 4, 2)).astype(dtype)
     variables, values, outputs, references = [symbolic_like(x, "x")], [x], [], []
     for axes, named in [((0,), "per-activation"), ((0, 2, 3), "spatial"), ((1, 3), (3, 1))]:

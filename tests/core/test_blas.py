@@ -168,3 +168,24 @@ def test_display_names():
     assert T.dot(x, y).owner.op.display_name() == "dot"
     assert T.tensordot(x, y, 1).owner.op.display_name() == "Tensordot{((1,), (0,))}"
     assert T.matmul(x, y).owner.op.display_name() == "Matmul"
+
+
+@pytest.mark.parametrize("build", [T.dot, lambda a, b: a @ b, lambda a, b: T.tensordot(a, b, 1)])
+def test_zero_times_inf_is_nan_on_both_paths(build):
+    # IEEE: 0 * inf is NaN. BLAS may skip a zero operand's terms (NumPy's np.dot gave 0
+    # here), XLA does not: the test value computes every term when an operand is not
+    # finite (found by the differential fuzz: test value 0, compiled NaN).
+    a = np.zeros((1, 1), "float32")
+    b = np.array([[2.0, -np.inf, 8.0]])
+    expected = np.array([[0.0 * 2.0, 0.0 * -np.inf, 0.0 * 8.0]])
+    with np.errstate(invalid="ignore"):
+        check_paths(build, [a, b], lambda x, y: expected)
+
+
+def test_zero_times_inf_is_nan_with_vectors():
+    v, w = np.array([0.0, 1.0]), np.array([np.inf, 1.0])
+    m = np.array([[np.inf, 1.0], [1.0, 1.0]])
+    with np.errstate(invalid="ignore"):
+        check_paths(lambda a, b: a @ b, [v, w], lambda a, b: np.asarray(0.0 * np.inf + 1.0))
+        check_paths(lambda a, b: a @ b, [v, m], lambda a, b: np.array([0.0 * np.inf + 1.0, 1.0]))
+        check_paths(lambda a, b: a @ b, [m, v], lambda a, b: np.array([0.0 * np.inf + 1.0, 1.0]))

@@ -76,12 +76,14 @@ def test_stack(dtype, rng):
     check_paths(lambda e: T.stack([e, e], axis=1), [e], lambda e: np.stack([e, e], axis=1))
 
 
-def test_stack_python_scalars_are_weak(rng):
+def test_stack_python_numbers_take_theanos_constant_dtype(rng):
+    # Theano: each number a constant of its dtype (ints int8), then upcast.
     s = np.array(0.25, "float32")
     check_paths(lambda s: T.stack([s, 1.0, 2]), [s], lambda s: np.stack([s, np.float32(1), np.float32(2)]))
     i = np.array(3, "int8")
     check_paths(lambda i: T.stack([i, 1]), [i], lambda i: np.stack([i, np.int8(1)]))
-    assert T.stack([1, 2, 3]).dtype == "int64"
+    assert T.stack([1, 2, 3]).dtype == "int8"
+    assert T.stack([1, 300]).dtype == "int16"
     assert T.stack([T.scalar("f", dtype="float32"), T.scalar("d", dtype="float64")]).dtype == "float64"
 
 

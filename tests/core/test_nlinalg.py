@@ -151,7 +151,10 @@ def test_vector_norms(ord, rng):
     numpy_ord = {"inf": np.inf, "-inf": -np.inf}.get(ord, ord)
     expected = (lambda x: np.asarray(np.count_nonzero(x))) if ord == 0 else \
         (lambda x: np.asarray(np.linalg.norm(x, numpy_ord)))
-    check_paths(lambda x: nlinalg.norm(x, ord), [v], expected, rtol=1e-12)
+    # A float64 program: floatX=float64, so that the exponent 1 / ord (a Python float, as
+    # in Theano's norm) is a float64 constant.
+    with sn.config.change_flags(floatX="float64"):
+        check_paths(lambda x: nlinalg.norm(x, ord), [v], expected, rtol=1e-12)
 
 
 @pytest.mark.parametrize("ord", [None, "fro", "inf", "-inf", 1, -1])

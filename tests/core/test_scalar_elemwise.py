@@ -264,7 +264,7 @@ def test_variadic_add_and_mul():
     check_paths(lambda x, y, z: tt.add(x, y, z, 1.5), [a, b, c], lambda x, y, z: x + y + z + 1.5)
     check_paths(lambda x, y, z: tt.mul(x, y, z), [a, b, c], lambda x, y, z: x * y * z)
     x = tt.fvector("x", test_value=a.astype("float32"))
-    assert tt.add(x, 1.0, 2.0).dtype == "float32"  # Python scalars stay weak
+    assert tt.add(x, 1.0, 2.0).dtype == "float32"  # Python floats are floatX constants (Theano)
     assert tt.add(x) is x
     with pytest.raises(TypeError):
         tt.add()

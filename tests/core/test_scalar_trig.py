@@ -102,5 +102,5 @@ def test_public_functions_are_elemwise_ops_that_stay_ops_in_a_class(name):
 def test_elemwise_op_instances_promote_python_scalars_as_numpy():
     x = T.fvector("x")
     x.tag.test_value = np.array([1.0, 2.0], dtype="float32")
-    assert T.add(x, 1.5).dtype == "float32"  # a Python float is weak, as in NumPy 2
+    assert T.add(x, 1.5).dtype == "float32"  # a Python float is a floatX constant (Theano)
     assert float(T.exp(0.5).tag.test_value) == pytest.approx(np.exp(0.5))

@@ -260,7 +260,7 @@ def test_set_subtensor_values_and_dtypes(rng):
     ints = T.imatrix("ints", test_value=np.zeros((2, 2), "int32"))
     with pytest.raises(TypeError, match="cannot store float32 values"):
         T.set_subtensor(ints[0], T.vector("f", test_value=np.ones(2, "float32")))
-    with pytest.raises(TypeError, match="cannot store float64 values"):
+    with pytest.raises(TypeError, match="cannot store float32 values"):
         T.set_subtensor(ints[0], 0.5)
 
 

@@ -31,7 +31,10 @@ def test_activations_against_numpy(dtype):
     check_paths(T.nnet.ultra_fast_sigmoid, [x], lambda v: _ultra_fast(v).astype(dtype))
     check_paths(T.nnet.hard_sigmoid, [x], lambda v: np.clip(0.2 * v + 0.5, 0, 1).astype(dtype))
     check_paths(T.nnet.relu, [x], lambda v: np.maximum(v, 0))
-    check_paths(lambda v: T.nnet.relu(v, 0.1), [x], lambda v: np.where(v > 0, v, 0.1 * v).astype(dtype))
+    # Theano's leaky relu: 0.5 * (1 + alpha) * x + 0.5 * (1 - alpha) * |x|, the Python
+    # floats 0.55 and 0.45 floatX (float32) constants, as Theano's autocast made them.
+    check_paths(lambda v: T.nnet.relu(v, 0.1), [x],
+                lambda v: (np.float32(0.5 * 1.1) * v + np.float32(0.5 * 0.9) * np.abs(v)).astype(dtype))
     check_paths(T.nnet.elu, [x], lambda v: np.where(v > 0, v, np.expm1(v)).astype(dtype))
     check_paths(T.nnet.softsign, [x], lambda v: (v / (1 + np.abs(v))).astype(dtype))
     assert np.max(np.abs(_ultra_fast(X) - _sigmoid(X))) < 0.03

@@ -29,8 +29,10 @@ def test_constant_value_is_its_data():
 
 def test_ravel_swapaxes_and_norm_equal_numpy():
     x = _x()
-    f = sn.function([x], [x.ravel(), x.swapaxes(0, 2), x.swapaxes(-1, 1), x.norm(2, axis=1),
-                          x.norm(1), x.norm(3, axis=(0, 2), keepdims=True)])
+    # floatX=float64 (a float64 program): norm's exponent 1 / L is a float64 constant.
+    with sn.config.change_flags(floatX="float64"):
+        f = sn.function([x], [x.ravel(), x.swapaxes(0, 2), x.swapaxes(-1, 1), x.norm(2, axis=1),
+                              x.norm(1), x.norm(3, axis=(0, 2), keepdims=True)])
     ravel, swap02, swap21, norm2, norm1, norm3 = f(A)
     np.testing.assert_array_equal(ravel, A.ravel())
     np.testing.assert_array_equal(swap02, A.swapaxes(0, 2))

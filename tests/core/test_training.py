@@ -39,6 +39,13 @@ def _jax_cost(w, b, x, y):
 
 
 def test_logistic_regression_loss_falls_steadily(rng):
+    # float64 data and parameters: floatX=float64, so that the Python floats of the
+    # program are float64 constants (Theano's rule makes them floatX).
+    with sn.config.change_flags(floatX="float64"):
+        _logistic_regression_loss_falls_steadily(rng)
+
+
+def _logistic_regression_loss_falls_steadily(rng):
     xv, yv = _classification_data(rng)
     w, b, x, y, cost, gw, gb = _logistic_regression(xv.shape[1])
     train = sn.function([x, y], cost,
@@ -202,5 +209,9 @@ ROUNDING = {"float32": 1e-6, "float64": 1e-12}
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 def test_theano_tutorial_logistic_regression_matches_numpy_to_rounding(dtype):
-    trained, reference = _train_tutorial(dtype)
+    # A float64 program runs with floatX=float64 (the README's one flag): its Python floats
+    # (the learning rate 0.1, the penalty 0.02) are then float64 constants, as in Theano;
+    # under floatX=float32 they are float32 constants (Theano's rule), rounded.
+    with sn.config.change_flags(floatX=dtype):
+        trained, reference = _train_tutorial(dtype)
     _assert_close_to_scale(trained, reference, ROUNDING[dtype])

@@ -26,11 +26,31 @@ from tests.fuzz.shapes import (
 __all__ = ["unary", "binary", "compare", "logical", "switch", "clip", "cast"]
 
 
-def _float_like(numpy_fn: Callable) -> Callable:
-    """A reference computed in float64, then rounded to the dtype NumPy's ``exp`` gives
-    the operand (symnb's rule for sigmoid, softplus and erf)."""
+def theano_float_dtype(dtype) -> np.dtype:
+    """Theano 1.0's ``upgrade_to_float`` (theano/scalar/basic.py), written out here: the
+    float dtype a float-valued op computes a bool or integer operand in (8 and 16 bits:
+    float32, 32 and 64 bits: float64); a float keeps its dtype."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "biu":
+        return np.dtype(np.float32 if dtype.itemsize <= 2 else np.float64)
+    return dtype
+
+
+def _upgraded(numpy_fn: Callable) -> Callable:
+    """``numpy_fn`` on the operand cast to :func:`theano_float_dtype` (Theano's
+    ``sqrt(int8)`` is float32; NumPy's is float16)."""
     def reference(x):
-        return numpy_fn(np.asarray(x, np.float64)).astype(np.exp(np.zeros(0, x.dtype)).dtype)
+        x = np.asarray(x)
+        return numpy_fn(x.astype(theano_float_dtype(x.dtype)))
+    return reference
+
+
+def _float_like(numpy_fn: Callable) -> Callable:
+    """A reference computed in float64, then rounded to Theano's float dtype for the
+    operand (sigmoid, softplus and erf)."""
+    def reference(x):
+        x = np.asarray(x)
+        return numpy_fn(np.asarray(x, np.float64)).astype(theano_float_dtype(x.dtype))
     return reference
 
 
@@ -51,18 +71,18 @@ UNARY = [
     Unary("T.neg", T.neg, np.negative, np.negative, 0.0),
     Unary("T.abs", T.abs, np.abs, np.abs, 0.0),
     Unary("T.sign", T.sign, np.sign, None, jump=np.sign),
-    Unary("T.floor", T.floor, np.floor, None, jump=np.floor),
-    Unary("T.ceil", T.ceil, np.ceil, None, jump=np.ceil),
+    Unary("T.floor", T.floor, _upgraded(np.floor), None, jump=np.floor),
+    Unary("T.ceil", T.ceil, _upgraded(np.ceil), None, jump=np.ceil),
     Unary("T.round", T.round, np.round, None, jump=np.round),
-    Unary("T.exp", T.exp, np.exp, np.exp),
-    Unary("T.log", T.log, np.log, np.log),
-    Unary("T.log1p", T.log1p, np.log1p, np.log1p),
-    Unary("T.expm1", T.expm1, np.expm1, np.expm1),
-    Unary("T.sqrt", T.sqrt, np.sqrt, np.sqrt, CORRECTLY_ROUNDED),
+    Unary("T.exp", T.exp, _upgraded(np.exp), np.exp),
+    Unary("T.log", T.log, _upgraded(np.log), np.log),
+    Unary("T.log1p", T.log1p, _upgraded(np.log1p), np.log1p),
+    Unary("T.expm1", T.expm1, _upgraded(np.expm1), np.expm1),
+    Unary("T.sqrt", T.sqrt, _upgraded(np.sqrt), np.sqrt, CORRECTLY_ROUNDED),
     Unary("T.square", T.square, np.square, np.square, CORRECTLY_ROUNDED),
-    Unary("T.sin", T.sin, np.sin, np.sin, lipschitz=1.0),
-    Unary("T.cos", T.cos, np.cos, np.cos, lipschitz=1.0),
-    Unary("T.tanh", T.tanh, np.tanh, np.tanh),
+    Unary("T.sin", T.sin, _upgraded(np.sin), np.sin, lipschitz=1.0),
+    Unary("T.cos", T.cos, _upgraded(np.cos), np.cos, lipschitz=1.0),
+    Unary("T.tanh", T.tanh, _upgraded(np.tanh), np.tanh),
     Unary("T.sigmoid", T.sigmoid, _float_like(scipy.special.expit), scipy.special.expit),
     Unary("T.softplus", T.softplus, _float_like(lambda x: np.logaddexp(0.0, x)),
           lambda x: np.logaddexp(0.0, x)),
@@ -213,18 +233,32 @@ def _tensor_binary(b: Builder, op: Binary, x: int, y: int) -> int | None:
     return b.add_step(f"{op.name}({{}}, {{}})", [x, y], op.symbolic, op.numpy, ref, err)
 
 
+def theano_constant_dtype(scalar: Any) -> np.dtype:
+    """Theano 1.0's dtype of a Python number made a constant (``NumpyAutocaster``,
+    ``config.cast_policy='custom'``), written out here: an int the smallest of int8,
+    int16, int32, int64 holding it; a float floatX unless floatX is float64, then
+    float32 when it holds the float exactly, else float64."""
+    if isinstance(scalar, bool):
+        return np.dtype(bool)
+    if isinstance(scalar, int):
+        return next(np.dtype(d) for d in ("int8", "int16", "int32", "int64")
+                    if np.iinfo(d).min <= scalar <= np.iinfo(d).max)
+    floatx = sn.config.floatX
+    if floatx != "float64":
+        return np.dtype(floatx)
+    return np.dtype(np.float32 if float(np.float32(scalar)) == scalar else np.float64)
+
+
 def _as_numpy_operand(scalar: Any, dtype: np.dtype) -> Any:
-    """The NumPy operand that computes what symnb does with a Python scalar: the scalar
-    itself (NumPy 2's weak promotion), except a Python float next to an integer or bool
-    operand, which symnb makes a floatX constant, as Theano did (docs/porting.md)."""
-    if isinstance(scalar, float) and np.dtype(dtype).kind in "biu":
-        return np.asarray(scalar, dtype=sn.config.floatX)
-    return scalar
+    """The NumPy operand that computes what symnb does with a Python scalar: a 0-d array
+    of Theano's dtype for it (:func:`theano_constant_dtype`), promoted with the other
+    operand as arrays are (``x_uint8 + 1`` is int16, ``x_float16 + 0.5`` float32)."""
+    return np.asarray(scalar, dtype=theano_constant_dtype(scalar))
 
 
 def _scalar_binary(b: Builder, op: Binary, x: int, scalar: Any, swap: bool) -> int | None:
-    """``op(x, 2)`` or ``op(2, x)``: a Python scalar, weakly typed as in NumPy 2 (but for
-    symnb's one exception, :func:`_as_numpy_operand`)."""
+    """``op(x, 2)`` or ``op(2, x)``: a Python scalar, a constant of Theano's dtype for it
+    (:func:`_as_numpy_operand`)."""
     xr = b.ref(x)
     written, scalar = scalar, _as_numpy_operand(scalar, xr.dtype)
     operands = (scalar, xr) if swap else (xr, scalar)

@@ -114,14 +114,14 @@ def new_constant(draw, b: Builder, shape: tuple, kinds: str | None = None) -> in
 
 
 def python_scalar(draw, dtype, always: bool = False) -> Any:
-    """Now and then (or ``always``) a Python int or float operand: weakly typed, as
-    NumPy 2 promotes it (``int8_array + 2`` stays int8)."""
+    """Now and then (or ``always``) a Python int or float operand, which takes Theano's
+    constant dtype (``int8_array + 2`` stays int8, ``+ 300`` is int16; 0.1 is floatX)."""
     if not always and draw(st.integers(0, 6)) > 0:
         return None
     if np.dtype(dtype).kind in "iub" and draw(st.booleans()):
-        value = draw(st.sampled_from([0, 1, 2, 3, -1, -2]))
+        value = draw(st.sampled_from([0, 1, 2, 3, -1, -2, 300, -40000]))
         return value
-    return draw(st.sampled_from([0.0, 0.5, 1.0, -2.5, 3.0, -1.0]))
+    return draw(st.sampled_from([0.0, 0.5, 1.0, -2.5, 3.0, -1.0, 0.1]))
 
 
 def integer_result_exact(numpy_fn: Callable, ref: np.ndarray, *operands: Any) -> bool:

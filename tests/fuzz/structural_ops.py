@@ -184,14 +184,31 @@ def product(draw, b: Builder) -> int | None:
     y = pick(draw, b, lambda i: b.ref(i).shape == tuple(other))
     if y is None:
         y = new_input(draw, b, shape=tuple(other))
-    numpy_fn = getattr(np, name)
+    blas_fn = getattr(np, name)
+    numpy_fn = _every_term(blas_fn)
     xr, yr = b.ref(x), b.ref(y)
     with np.errstate(all="ignore"):
         ref = np.asarray(numpy_fn(xr, yr))
-    if ref.size > MAX_SIZE or not integer_result_exact(numpy_fn, ref, xr, yr):
+    if ref.size > MAX_SIZE or not integer_result_exact(blas_fn, ref, xr, yr):
         return None
     err = _product_step_error(numpy_fn, xr, b.err(x), yr, b.err(y), ref, k)
     return b.add_step(f"T.{name}({{}}, {{}})", [x, y], getattr(T, name), numpy_fn, ref, err)
+
+
+def _every_term(blas_fn):
+    """``np.dot`` / ``np.matmul``, with every product computed when an operand is not
+    finite: BLAS may skip a zero operand's terms (``[[0]] @ [[inf]]`` is 0 there), IEEE
+    arithmetic (XLA's) makes ``0 * inf`` NaN."""
+    def product(x, y):
+        if all(a.dtype.kind not in "fc" or np.isfinite(a).all() for a in (x, y)):
+            return blas_fn(x, y)
+        x2 = x[None, :] if x.ndim == 1 else x
+        y2 = y[:, None] if y.ndim == 1 else y
+        out = (x2[..., :, :, None] * y2[..., None, :, :]).sum(axis=-2)
+        out = out[..., 0] if y.ndim == 1 else out
+        out = out[..., 0, :] if x.ndim == 1 and y.ndim > 1 else (out[..., 0] if x.ndim == 1 else out)
+        return out.astype(np.result_type(x, y))
+    return product
 
 
 def _product_step_error(fn, xr, xe, yr, ye, ref, k):

@@ -51,6 +51,13 @@ PUBLIC = {
     # Theano's sub-namespaces
     "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "raw_random", "extra_ops", "sharedvar", "nlinalg",
     "slinalg", "basic",
+    # theano.tensor.basic's names test_basic.py imports (issue 38)
+    "wscalar", "wvector", "wmatrix", "wtensor3", "wtensor4", "cscalar", "cvector", "cmatrix",
+    "ctensor3", "ctensor4", "zscalar", "zvector", "zmatrix", "ztensor3", "ztensor4", "wrow", "wcol",
+    "crow", "ccol", "zrow", "zcol", "EmptyConstantError", "extract_constant", "ptp", "smallest",
+    "ceil_intdiv", "swapaxes", "horizontal_stack", "vertical_stack", "get_vector_length",
+    "is_flat", "second", "isnan_", "scal", "ARange", "Argmax", "Mean", "TensorFromScalar",
+    "ScalarFromTensor", "tensor_from_scalar", "scalar_from_tensor", "trunc", "Tri", "tri",
 }
 
 

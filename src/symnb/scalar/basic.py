@@ -1,6 +1,7 @@
 """``symnb.scalar.basic``: Theano's ``theano.scalar.basic`` names extensions use: the
 scalar types (``float64``, ``Scalar``, ``get_scalar_type``), the output types
-preferences (``upgrade_to_float``...), the scalar op classes (``ScalarOp``,
+preferences (``upgrade_to_float``...), the dtype rule of Python numbers
+(``autocast_float``, ``autocast_float_as``, ``autocast_int``), the scalar op classes (``ScalarOp``,
 ``UnaryScalarOp``, ``BinaryScalarOp``) and the scalar ops symnb has as tensor ops
 (``exp``, ``sgn``, ``add``...). symnb's scalars are 0-d tensors: a scalar op called on
 tensors applies elementwise (``T.Elemwise(op)``). The code lives in
@@ -11,6 +12,10 @@ tensors applies elementwise (``T.Elemwise(op)``). The code lives in
 from symnb.core.tensor.scalar_types import Scalar as Scalar
 from symnb.core.tensor.scalar_types import get_scalar_type as get_scalar_type
 from symnb.core.tensor.scalar_types import upcast as upcast
+from symnb.core.tensor.autocast import NumpyAutocaster as NumpyAutocaster
+from symnb.core.tensor.autocast import autocast_int as autocast_int
+from symnb.core.tensor.autocast import autocast_float as autocast_float
+from symnb.core.tensor.autocast import autocast_float_as as autocast_float_as
 from symnb.core.tensor.scalar_types import bool as bool
 from symnb.core.tensor.scalar_types import int8 as int8
 from symnb.core.tensor.scalar_types import int16 as int16
@@ -149,7 +154,7 @@ from symnb.core.tensor.scalar_trig import (
     Cosh as Cosh, Sinh as Sinh, ArcSin as ArcSin, ArcCos as ArcCos, ArcTan as ArcTan, ArcTan2 as ArcTan2, ArcSinh as ArcSinh, ArcCosh as ArcCosh, ArcTanh as ArcTanh, Log2 as Log2, Log10 as Log10, Exp2 as Exp2, Deg2Rad as Deg2Rad, Rad2Deg as Rad2Deg, cosh as cosh, sinh as sinh, arcsin as arcsin, arccos as arccos, arctan as arctan, arctan2 as arctan2, arcsinh as arcsinh, arccosh as arccosh, arctanh as arctanh, log2 as log2, log10 as log10, exp2 as exp2, deg2rad as deg2rad, rad2deg as rad2deg,
 )
 
-__all__ = ['Scalar', 'get_scalar_type', 'upcast', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'int_types', 'uint_types', 'float_types', 'complex_types', 'integer_types', 'discrete_types', 'continuous_types', 'all_types', 'upcast_out', 'upcast_out_nobool', 'upcast_out_min8', 'upgrade_to_float', 'upgrade_to_float64', 'same_out', 'same_out_nobool', 'same_out_min8', 'upcast_out_no_complex', 'same_out_float_only', 'transfer_type', 'specific_out', 'int_out', 'float_out', 'upgrade_to_float_no_complex', 'same_out_nocomplex', 'int_out_nocomplex', 'float_out_nocomplex', 'unary_out_lookup', 'real_out', 'ScalarOp', 'UnaryScalarOp', 'BinaryScalarOp', 'TensorScalarOp', 'add', 'mul', 'sub', 'true_div', 'int_div', 'floor_div', 'mod', 'pow', 'maximum', 'minimum', 'neg', 'abs_', 'sgn', 'floor', 'ceil', 'round_half_to_even', 'round_half_away_from_zero', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'sqr', 'sin', 'cos', 'tan', 'tanh', 'erf', 'identity', 'eq', 'neq', 'lt', 'le', 'gt', 'ge', 'and_', 'or_', 'xor', 'invert', 'isnan', 'isinf', 'switch', 'clip', 'Add', 'Mul', 'Sub', 'TrueDiv', 'IntDiv', 'Mod', 'Pow', 'Maximum', 'Minimum', 'Neg', 'Abs', 'Sgn', 'Floor', 'Ceil', 'RoundHalfToEven', 'RoundHalfAwayFromZero', 'Exp', 'Log', 'Log1p', 'Expm1', 'Sqrt', 'Sqr', 'Sin', 'Cos', 'Tan', 'Tanh', 'Erf', 'Identity', 'EQ', 'NEQ', 'LT', 'LE', 'GT', 'GE', 'AND', 'OR', 'XOR', 'Invert', 'IsNan', 'IsInf', 'Switch', 'Clip', 'Cosh', 'Sinh', 'ArcSin', 'ArcCos', 'ArcTan', 'ArcTan2', 'ArcSinh', 'ArcCosh', 'ArcTanh', 'Log2', 'Log10', 'Exp2', 'Deg2Rad', 'Rad2Deg', 'cosh', 'sinh', 'arcsin', 'arccos', 'arctan', 'arctan2', 'arcsinh', 'arccosh', 'arctanh', 'log2', 'log10', 'exp2', 'deg2rad', 'rad2deg']
+__all__ = ['Scalar', 'get_scalar_type', 'upcast', 'NumpyAutocaster', 'autocast_int', 'autocast_float', 'autocast_float_as', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'int_types', 'uint_types', 'float_types', 'complex_types', 'integer_types', 'discrete_types', 'continuous_types', 'all_types', 'upcast_out', 'upcast_out_nobool', 'upcast_out_min8', 'upgrade_to_float', 'upgrade_to_float64', 'same_out', 'same_out_nobool', 'same_out_min8', 'upcast_out_no_complex', 'same_out_float_only', 'transfer_type', 'specific_out', 'int_out', 'float_out', 'upgrade_to_float_no_complex', 'same_out_nocomplex', 'int_out_nocomplex', 'float_out_nocomplex', 'unary_out_lookup', 'real_out', 'ScalarOp', 'UnaryScalarOp', 'BinaryScalarOp', 'TensorScalarOp', 'add', 'mul', 'sub', 'true_div', 'int_div', 'floor_div', 'mod', 'pow', 'maximum', 'minimum', 'neg', 'abs_', 'sgn', 'floor', 'ceil', 'round_half_to_even', 'round_half_away_from_zero', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'sqr', 'sin', 'cos', 'tan', 'tanh', 'erf', 'identity', 'eq', 'neq', 'lt', 'le', 'gt', 'ge', 'and_', 'or_', 'xor', 'invert', 'isnan', 'isinf', 'switch', 'clip', 'Add', 'Mul', 'Sub', 'TrueDiv', 'IntDiv', 'Mod', 'Pow', 'Maximum', 'Minimum', 'Neg', 'Abs', 'Sgn', 'Floor', 'Ceil', 'RoundHalfToEven', 'RoundHalfAwayFromZero', 'Exp', 'Log', 'Log1p', 'Expm1', 'Sqrt', 'Sqr', 'Sin', 'Cos', 'Tan', 'Tanh', 'Erf', 'Identity', 'EQ', 'NEQ', 'LT', 'LE', 'GT', 'GE', 'AND', 'OR', 'XOR', 'Invert', 'IsNan', 'IsInf', 'Switch', 'Clip', 'Cosh', 'Sinh', 'ArcSin', 'ArcCos', 'ArcTan', 'ArcTan2', 'ArcSinh', 'ArcCosh', 'ArcTanh', 'Log2', 'Log10', 'Exp2', 'Deg2Rad', 'Rad2Deg', 'cosh', 'sinh', 'arcsin', 'arccos', 'arctan', 'arctan2', 'arcsinh', 'arccosh', 'arctanh', 'log2', 'log10', 'exp2', 'deg2rad', 'rad2deg']
 
 # Public entry points: an error they raise shows the user's line first.
 _entry_points(globals())

@@ -16,7 +16,7 @@ from symnb.gradient import verify_grad as verify_grad  # theano.tensor.verify_gr
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.basic import (
     tensor as tensor, scalar as scalar, vector as vector, matrix as matrix, tensor3 as tensor3,
-    tensor4 as tensor4, theano_constant as constant, as_tensor_variable as as_tensor_variable,
+    tensor4 as tensor4, constant as constant, as_tensor_variable as as_tensor_variable,
     as_tensor_variable as as_tensor,  # Theano's shorter name of the same function
     iscalar as iscalar, ivector as ivector, imatrix as imatrix, itensor3 as itensor3,
     itensor4 as itensor4, lscalar as lscalar, lvector as lvector, lmatrix as lmatrix,
@@ -24,7 +24,10 @@ from symnb.core.tensor.basic import (
     bmatrix as bmatrix, btensor3 as btensor3, btensor4 as btensor4, fscalar as fscalar,
     fvector as fvector, fmatrix as fmatrix, ftensor3 as ftensor3, ftensor4 as ftensor4,
     dscalar as dscalar, dvector as dvector, dmatrix as dmatrix, dtensor3 as dtensor3,
-    dtensor4 as dtensor4,
+    dtensor4 as dtensor4, wscalar as wscalar, wvector as wvector, wmatrix as wmatrix,
+    wtensor3 as wtensor3, wtensor4 as wtensor4, cscalar as cscalar, cvector as cvector,
+    cmatrix as cmatrix, ctensor3 as ctensor3, ctensor4 as ctensor4, zscalar as zscalar,
+    zvector as zvector, zmatrix as zmatrix, ztensor3 as ztensor3, ztensor4 as ztensor4,
 )
 from symnb.core.tensor.basic import (  # Theano's 5-d inputs
     tensor5 as tensor5, itensor5 as itensor5, ltensor5 as ltensor5, btensor5 as btensor5,
@@ -43,7 +46,8 @@ from symnb.core.tensor.constructors import (  # Theano's rows, columns and plura
     ftensor3s as ftensor3s, dtensor3s as dtensor3s, itensor3s as itensor3s,
     ltensor3s as ltensor3s, btensor3s as btensor3s, ftensor4s as ftensor4s,
     dtensor4s as dtensor4s, itensor4s as itensor4s, ltensor4s as ltensor4s,
-    btensor4s as btensor4s,
+    btensor4s as btensor4s, wrow as wrow, wcol as wcol, crow as crow, ccol as ccol,
+    zrow as zrow, zcol as zcol,
 )
 from symnb.core.graph.type import TensorType as TensorType  # TensorType(dtype, broadcastable)(name)
 from symnb.core.graph.type import TensorType as Tensor  # Theano 1.0's old name of TensorType
@@ -53,7 +57,7 @@ from symnb.core.tensor.math import (
     add as add, sub as sub, mul as mul, true_div as true_div, floor_div as floor_div, mod as mod,
     pow as pow, maximum as maximum, minimum as minimum, neg as neg, abs as abs, sign as sign,
     round as round, round_half_to_even as round_half_to_even,
-    round_half_away_from_zero as round_half_away_from_zero, floor as floor, ceil as ceil,
+    round_half_away_from_zero as round_half_away_from_zero, floor as floor, ceil as ceil, trunc as trunc,
     exp as exp, log as log, log1p as log1p,
     expm1 as expm1, sqrt as sqrt, square as square, sin as sin, cos as cos, tan as tan, tanh as tanh,
     sigmoid as sigmoid, softplus as softplus, erf as erf, eq as eq, neq as neq, lt as lt, le as le,
@@ -117,6 +121,22 @@ from symnb.core.tensor.math import square as sqr, abs as abs_  # Theano's older 
 from symnb.core.tensor.math import pow as power  # Theano's NumPy-named alias of pow
 from symnb.core.graph.static import (  # Theano's constant queries
     get_scalar_constant_value as get_scalar_constant_value, NotScalarConstantError as NotScalarConstantError,
+    EmptyConstantError as EmptyConstantError, extract_constant as extract_constant,
+)
+from symnb.core.tensor.math_extra import (  # Theano's compositions of its ops
+    ptp as ptp, smallest as smallest, ceil_intdiv as ceil_intdiv, swapaxes as swapaxes,
+    horizontal_stack as horizontal_stack, vertical_stack as vertical_stack,
+)
+from symnb.core.tensor.shape_extra import get_vector_length as get_vector_length, is_flat as is_flat
+from symnb.core.tensor.alloc import fill as second  # Theano's name of fill (fill = second)
+from symnb.core.tensor.math import isnan as isnan_  # Theano's isnan op, the function's name for it
+from symnb import scalar as scal  # Theano's tensor.basic imported theano.scalar as scal
+from symnb.core.tensor.alloc import Arange as ARange  # Theano's ARange(dtype)(start, stop, step)
+from symnb.core.tensor.alloc import Tri as Tri, tri as tri
+from symnb.core.tensor.reduction import Argmax as Argmax, Mean as Mean  # the ops T.argmax, T.mean build
+from symnb.core.tensor.scalar_conversion import (  # Theano's scalar <-> 0-d tensor ops
+    TensorFromScalar as TensorFromScalar, ScalarFromTensor as ScalarFromTensor,
+    tensor_from_scalar as tensor_from_scalar, scalar_from_tensor as scalar_from_tensor,
 )
 from symnb.core.tensor.scalar_types import (  # Theano's lists of dtype names
     complex_dtypes as complex_dtypes, continuous_dtypes as continuous_dtypes, float_dtypes as float_dtypes,

@@ -116,6 +116,11 @@ def user_cache_dir() -> str:
 _FLAGS: dict[str, _Flag] = {
     "floatX": _Flag("float32", _choice("float16", "float32", "float64"),
                     "Default dtype of floating-point variables and Python float constants."),
+    "cast_policy": _Flag("custom", _choice("custom", "numpy+floatX"),
+                         "The dtype of a Python number made a constant (Theano's flag): "
+                         "'custom', Theano's rule (an int the smallest int dtype holding "
+                         "it, a float floatX or the first of autocast_float.dtypes holding "
+                         "it), or 'numpy+floatX' (NumPy's dtype, a float floatX)."),
     "device": _Flag("auto", _device,
                     "Where compiled functions run and shared variables live: 'cpu', 'gpu' "
                     "(Theano's 'cuda' too), one GPU by number ('gpu1', 'cuda0'), or 'auto' "

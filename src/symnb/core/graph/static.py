@@ -36,6 +36,7 @@ from symnb.core.graph.error_base import SymnbError
 __all__ = [
     "MAX_INLINE_ELEMENTS", "MAX_FOLDED_BYTES", "MAX_SPECIALIZED_ELEMENTS",
     "may_run_ahead", "static_value", "get_scalar_constant_value", "NotScalarConstantError",
+    "EmptyConstantError", "extract_constant",
     "fold", "known_while_tracing", "small_enough_to_inline",
 ]
 
@@ -106,6 +107,10 @@ class NotScalarConstantError(SymnbError):
     """Theano's: the variable is not known to be one scalar value before the program runs."""
 
 
+class EmptyConstantError(NotScalarConstantError):
+    """Theano's: the variable is a constant with no element (no scalar value)."""
+
+
 def get_scalar_constant_value(v: Any, elemwise: bool = True, only_process_constants: bool = False,
                               max_recur: int = 10) -> np.ndarray:
     """Theano's ``get_scalar_constant_value``: the scalar a variable is known to hold
@@ -125,9 +130,20 @@ def get_scalar_constant_value(v: Any, elemwise: bool = True, only_process_consta
     if value is None:
         raise NotScalarConstantError(v)
     value = np.asarray(value)
-    if value.size == 0 or (value.size > 1 and not (value == value.flat[0]).all()):
+    if value.size == 0:
+        raise EmptyConstantError(v)
+    if value.size > 1 and not (value == value.flat[0]).all():
         raise NotScalarConstantError(v)
     return np.array(value.reshape(-1)[0])
+
+
+def extract_constant(x: Any, elemwise: bool = True, only_process_constants: bool = False) -> Any:
+    """Theano's ``extract_constant``: the scalar ``x`` is known to hold (as
+    :func:`get_scalar_constant_value` finds it), else ``x`` itself."""
+    try:
+        return get_scalar_constant_value(x, elemwise, only_process_constants)
+    except NotScalarConstantError:
+        return x
 
 
 def _collect(var: Variable, depth: int, env: dict[int, Any], order: list[Apply],

@@ -16,7 +16,8 @@ from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor import losses, nnet
-from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.basic import as_tensor_variable, constant
+from symnb.core.tensor.elemwise_specs import UPGRADE_TO_FLOAT
 from symnb.core.graph.type import is_integer
 
 __all__ = ["theano_softmax", "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu",
@@ -74,17 +75,23 @@ def ultra_fast_sigmoid(x: Any) -> Variable:
     x = as_tensor_variable(x)
     half = m.mul(x, 0.5)
     u = m.abs(half)
-    z = m.switch(m.lt(u, _KNEE), m.true_div(m.mul(u, 1.5), m.add(u, 1)),
-                 m.switch(m.lt(u, _END), m.add(m.mul(m.sub(u, _KNEE), _SLOPE), _OFFSET),
-                          _TOP))
+    # The constants in the computing dtype: Python floats would be floatX constants,
+    # rounding them in a float64 graph.
+    knee, slope, offset, top = (constant(c, half.dtype) for c in (_KNEE, _SLOPE, _OFFSET, _TOP))
+    z = m.switch(m.lt(u, knee), m.true_div(m.mul(u, 1.5), m.add(u, 1)),
+                 m.switch(m.lt(u, _END), m.add(m.mul(m.sub(u, knee), slope), offset), top))
     signed = m.switch(m.ge(half, 0), z, m.neg(z))
     return m.mul(m.add(signed, 1), 0.5)
 
 
 def hard_sigmoid(x: Any) -> Variable:
-    """Theano's piecewise-linear sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``."""
+    """Theano's piecewise-linear sigmoid: ``clip(0.2 * x + 0.5, 0, 1)``, computed in
+    the float dtype ``upgrade_to_float`` gives ``x`` (the constants in that dtype, as
+    Theano's)."""
     x = as_tensor_variable(x)
-    return m.clip(m.add(m.mul(x, 0.2), 0.5), 0, 1)
+    dtype = UPGRADE_TO_FLOAT.get(x.dtype, x.dtype)
+    slope, shift = constant(0.2, dtype), constant(0.5, dtype)
+    return m.clip(m.add(m.mul(x, slope), shift), 0, 1)
 
 
 def relu(x: Any, alpha: Any = 0) -> Variable:
@@ -98,7 +105,7 @@ def relu(x: Any, alpha: Any = 0) -> Variable:
     x = as_tensor_variable(x)
     if isinstance(alpha, (int, float)) and alpha == 0:
         return m.mul(m.add(x, m.abs(x)), 0.5)
-    if isinstance(alpha, (int, float)):  # Python numbers: weak, x keeps its dtype
+    if isinstance(alpha, (int, float)):  # Python numbers: Theano's constants (a float is floatX)
         rising, folded = 0.5 * (1 + alpha), 0.5 * (1 - alpha)
     else:
         rising, folded = m.mul(m.add(alpha, 1), 0.5), m.mul(m.sub(1, alpha), 0.5)

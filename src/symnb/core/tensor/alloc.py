@@ -25,7 +25,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.op import Op
 from symnb.core.graph.static import static_value
 from symnb.core.tensor import math as m
-from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
+from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.shape import (
     as_shape_vector, named, shape, shape_i, static_entries, vector_entries,
@@ -34,7 +34,7 @@ from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = [
     "alloc", "zeros", "ones", "full", "zeros_like", "ones_like", "full_like", "fill",
-    "arange", "eye", "identity_like", "Alloc", "Arange", "Eye",
+    "arange", "eye", "tri", "identity_like", "Alloc", "Arange", "Eye", "Tri",
 ]
 
 
@@ -91,9 +91,12 @@ class Alloc(Op):
 
 
 def _value(fill_value: Any, dtype: Any) -> Variable:
-    """``fill_value`` as a tensor; of ``dtype`` when given (a Python float alone is floatX)."""
+    """``fill_value`` as a tensor; of ``dtype`` when given (a Python float alone is floatX,
+    a Python int int64, as ``np.full``: ``T.full`` is NumPy's, not Theano's)."""
     if isinstance(fill_value, Variable):
         return fill_value if dtype is None else m.cast(fill_value, dtype)
+    if dtype is None and isinstance(fill_value, int) and not isinstance(fill_value, bool):
+        dtype = "int64"
     return constant(fill_value, dtype=dtype)
 
 
@@ -136,9 +139,9 @@ def ones_like(x: Any, dtype: Any = None) -> Variable:
 
 def fill(model: Any, value: Any) -> Variable:
     """``value`` broadcast to ``model``'s shape (Theano's ``fill``). The result has
-    ``value``'s dtype; a Python scalar value takes ``model``'s dtype as in NumPy 2
-    (``fill(x_float32, 1)`` is float32)."""
-    model, value = as_tensor_args(model, value)
+    ``value``'s dtype, a Python number's Theano's constant dtype (``fill(x_float32, 1)``
+    is int8, ``fill(x_int32, 1.5)`` floatX), as Theano's ``second``."""
+    model, value = as_tensor_variable(model), as_tensor_variable(value)
     return Alloc()(value, shape(model))
 
 
@@ -245,6 +248,49 @@ class Eye(Op):
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         static = node.outputs[0].type.shape
         return [tuple(s if s is not None else v for s, v in zip(static, node.inputs))]
+
+
+class Tri(Op):
+    """``np.tri(N, M, k, dtype)``: ones at and below the ``k``-th diagonal of an N x M
+    matrix (Theano's ``Tri(dtype)(N, M, k)``; ``k`` may be symbolic, the sizes must be
+    known before the program runs, as every length)."""
+
+    __props__ = ("dtype",)
+    costly_to_fold = True  # the result may be far larger than its inputs
+    differentiable = False
+
+    def __init__(self, dtype: Any = None) -> None:
+        self.dtype = str(np.dtype(config.floatX if dtype is None else dtype))
+
+    def make_node(self, n: Any, m_: Any, k: Any) -> Apply:
+        n, m_, k = (_integer_scalar(v, what, "tri") for v, what in ((n, "N"), (m_, "M"), (k, "k")))
+        shape = [None if v is None else int(v) for v in (static_value(n), static_value(m_))]
+        if any(s is not None and s < 0 for s in shape):
+            raise build_error(f"tri: negative dimensions are not allowed: {describe_shape(shape)}")
+        return Apply(self, [n, m_, k], [TensorType(self.dtype, shape)])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        n, m_, k = (int(v) for v in inputs)
+        return [np.tri(n, m_, k, dtype=self.dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        static = node.outputs[0].type.shape
+        return [tuple(s if s is not None else v for s, v in zip(static, node.inputs[:2]))]
+
+
+def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = None) -> Variable:  # noqa: N803  (Theano's names)
+    """An ``N x M`` matrix (``M`` defaults to ``N``) with ones at and below diagonal ``k``
+    and zeros elsewhere (``np.tri``); dtype defaults to floatX."""
+    return Tri(dtype)(N, N if M is None else M, k)
+
+
+def _integer_scalar(value: Any, what: str, fn: str) -> Variable:
+    """``value`` (an int or an integer scalar) as an int64 scalar."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return constant(int(value), "int64")
+    if isinstance(value, Variable) and value.ndim == 0 and is_integer(value.dtype):
+        return m.cast(value, "int64")
+    raise build_error(f"{fn}: {what} must be an int or an integer scalar, got {value!r}", TypeError)
 
 
 def _length_scalar(value: Any, what: str) -> Variable:

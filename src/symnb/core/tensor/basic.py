@@ -13,16 +13,20 @@ from symnb.core.graph.basic import Variable
 from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import api_boundary
 from symnb.core.graph.type import TensorType
+from symnb.core.tensor.autocast import python_number
 
 __all__ = [
     "tensor", "scalar", "vector", "matrix", "tensor3", "tensor4",
-    "typed_input", "TYPED_PREFIXES", "constant", "theano_constant", "as_tensor_variable",
+    "typed_input", "TYPED_PREFIXES", "constant", "as_tensor_variable",
     "as_tensor_args", "result_dtype",
     "iscalar", "ivector", "imatrix", "itensor3", "itensor4",
     "lscalar", "lvector", "lmatrix", "ltensor3", "ltensor4",
     "bscalar", "bvector", "bmatrix", "btensor3", "btensor4",
     "fscalar", "fvector", "fmatrix", "ftensor3", "ftensor4",
     "dscalar", "dvector", "dmatrix", "dtensor3", "dtensor4",
+    "wscalar", "wvector", "wmatrix", "wtensor3", "wtensor4",
+    "cscalar", "cvector", "cmatrix", "ctensor3", "ctensor4",
+    "zscalar", "zvector", "zmatrix", "ztensor3", "ztensor4",
 ]
 
 
@@ -89,8 +93,10 @@ matrix = _constructor(2, "matrix")
 tensor3 = _constructor(3, "tensor3")
 tensor4 = _constructor(4, "tensor4")
 
-#: Theano's dtype prefixes: i (int32), l (int64), b (int8), f (float32), d (float64).
-TYPED_PREFIXES = {"i": "int32", "l": "int64", "b": "int8", "f": "float32", "d": "float64"}
+#: Theano's dtype prefixes: i (int32), l (int64), b (int8), w (int16), f (float32),
+#: d (float64), c (complex64), z (complex128).
+TYPED_PREFIXES = {"i": "int32", "l": "int64", "b": "int8", "w": "int16", "f": "float32",
+                  "d": "float64", "c": "complex64", "z": "complex128"}
 # ``T.dmatrix`` is ``TensorType('float64', (False, False))``, as in Theano: calling it
 # makes an input (``T.dmatrix('x')``), and it equals every type of that dtype and shape.
 iscalar, ivector, imatrix, itensor3, itensor4 = (TensorType("int32", (None,) * n) for n in range(5))
@@ -98,6 +104,9 @@ lscalar, lvector, lmatrix, ltensor3, ltensor4 = (TensorType("int64", (None,) * n
 bscalar, bvector, bmatrix, btensor3, btensor4 = (TensorType("int8", (None,) * n) for n in range(5))
 fscalar, fvector, fmatrix, ftensor3, ftensor4 = (TensorType("float32", (None,) * n) for n in range(5))
 dscalar, dvector, dmatrix, dtensor3, dtensor4 = (TensorType("float64", (None,) * n) for n in range(5))
+wscalar, wvector, wmatrix, wtensor3, wtensor4 = (TensorType("int16", (None,) * n) for n in range(5))
+cscalar, cvector, cmatrix, ctensor3, ctensor4 = (TensorType("complex64", (None,) * n) for n in range(5))
+zscalar, zvector, zmatrix, ztensor3, ztensor4 = (TensorType("complex128", (None,) * n) for n in range(5))
 # Theano 1.0's 5-d inputs (tensor5, and the typed ones as types, as above).
 tensor5 = _constructor(5, "tensor5")
 itensor5, ltensor5, btensor5, ftensor5, dtensor5 = (
@@ -107,42 +116,46 @@ __all__ += ["tensor5", "itensor5", "ltensor5", "btensor5", "ftensor5", "dtensor5
 
 # -- constants and promotion -------------------------------------------------------
 
-def _is_python_scalar(x: Any) -> bool:
-    return isinstance(x, (bool, int, float, complex)) and not isinstance(x, np.generic)
-
-
 def constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable:
-    """A constant tensor. A Python float becomes ``floatX`` unless ``dtype`` says otherwise;
-    a Python int int64, as in NumPy (``T.constant`` itself follows Theano's rule: see
-    :func:`theano_constant`)."""
-    if dtype is None and _is_python_scalar(value):
-        dtype = _lone_python_scalar_dtype(value)
-    array = np.asarray(value, dtype=dtype)
+    """A constant tensor (``T.constant``), the one place symnb makes a constant.
+
+    Unless ``dtype`` says otherwise a Python number takes Theano 1.0's dtype
+    (:mod:`symnb.core.tensor.autocast`): an int the smallest of int8, int16, int32, int64
+    that holds it (``T.constant(1)`` is int8, so ``T.constant(1) - rho`` keeps ``rho``'s
+    float32 and ``T.sqrt(9)`` is float32), a float ``floatX`` (or, when ``floatX`` is
+    float64, the first of ``autocast_float.dtypes`` that holds it). An empty list is
+    ``floatX``; other values take NumPy's dtype."""
+    if dtype is None and name is None and isinstance(value, (bool, int, float)):
+        return _small_number_constant(value)
+    if dtype is None and isinstance(value, (bool, int, float, complex)):
+        array = python_number(value)
+    elif dtype is None and isinstance(value, (list, tuple)) and np.size(value) == 0:
+        array = np.asarray(value, dtype=config.floatX)  # Theano's rule for []
+    else:
+        array = np.asarray(value, dtype=dtype)
     return TensorType.constant_type(TensorType(array.dtype, array.shape), array, name=name)
 
 
-def _lone_python_scalar_dtype(value: Any) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int):
-        return "int64"
-    if isinstance(value, float):
-        return config.floatX
-    return "complex128"
+_number_constants: dict[tuple, Variable] = {}
 
 
-def theano_constant(value: Any, dtype: Any = None, name: str | None = None) -> Variable:
-    """``T.constant``: a constant tensor with Theano's dtype rule. Unless ``dtype`` says
-    otherwise, a Python int becomes the smallest of int8, int16, int32, int64 that holds
-    it (``T.constant(1)`` is int8, so ``T.constant(1) - rho`` keeps ``rho``'s float32),
-    and a Python float ``floatX``. Elsewhere (``T.full``, ``T.arange``, ...) a Python int
-    is int64, as in NumPy."""
-    if dtype is None and isinstance(value, int) and not isinstance(value, bool):
-        dtype = next((d for d in ("int8", "int16", "int32", "int64", "uint64")
-                      if np.iinfo(d).min <= value <= np.iinfo(d).max), None)
-        if dtype is None:
-            raise OverflowError(f"T.constant: Python int {value} does not fit in int64 or uint64")
-    return constant(value, dtype=dtype, name=name)
+def _small_number_constant(value: bool | int | float) -> Variable:
+    """The constant of a Python number, one object per number from -10 to 10 (as Theano's
+    constant cache: a model's few small constants are shared between the nodes using
+    them, which the merge rewrite would otherwise have to merge)."""
+    array = python_number(value)
+    # -0.0 == 0.0 and nan != nan as dict keys: neither is cached; floatX and the
+    # autocast dtypes decide the dtype, so the dtype is part of the key.
+    cacheable = -10 <= value <= 10 and not (value == 0 and isinstance(value, float))
+    key = (type(value), value, array.dtype.str)
+    if cacheable:
+        cached = _number_constants.get(key)
+        if cached is not None:
+            return cached
+    result = TensorType.constant_type(TensorType(array.dtype, ()), array)
+    if cacheable:
+        _number_constants[key] = result
+    return result
 
 
 def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Variable:
@@ -156,15 +169,13 @@ def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Va
     return constant(x, dtype=dtype, name=name)
 
 
-def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> list[Variable]:
-    """Operands of an elementwise op, with Python scalars taking NumPy 2's weak dtype.
+def as_tensor_args(*args: Any) -> list[Variable]:
+    """Operands of an elementwise op: each Python number a constant of Theano's dtype
+    (:func:`constant`), promoted with the other operands as any tensor is.
 
-    ``x_float32 * 2.0`` stays float32 and ``x_int8 + 1`` stays int8, as in NumPy 2:
-    each Python scalar becomes a constant of the dtype NumPy gives it next to the
-    other (strong) operands. A Python int that does not fit that dtype is an error
-    (``x_int8 + 300``), unless ``numpy_fn`` (the op's NumPy function) accepts it, as
-    NumPy 2 does for some operations: ``x_uint8 / -2`` (a float loop), ``x_uint8 < -1``
-    (an exact comparison), ``np.clip(x_uint8, -2, 5)`` (the bound is clipped).
+    ``x_int8 + 1`` stays int8 and ``x_float32 * 2.0`` float32 (the int is int8, the
+    float floatX); ``x_int8 + 300`` is int16 and ``x_uint8 + 1`` int16 (uint8 with int8),
+    as in Theano 1.0.
     """
     # Runs for every elementwise node built: loops, not generators (cheaper to start).
     for a in args:
@@ -172,85 +183,7 @@ def as_tensor_args(*args: Any, numpy_fn: Callable[..., Any] | None = None) -> li
             break
     else:
         return list(args)
-    strong = tuple([a.type.numpy_dtype if isinstance(a, Variable) else np.asarray(a).dtype
-                    for a in args if not _is_python_scalar(a)])
-    out = []
-    for a in args:
-        if isinstance(a, Variable):
-            out.append(a)
-        elif _is_python_scalar(a) and strong:
-            out.append(_weak_constant(a, strong, numpy_fn, args))
-        else:
-            out.append(as_tensor_variable(a))
-    return out
-
-
-_weak_constants: dict[tuple, Variable] = {}
-
-
-def _weak_constant(value: Any, strong: tuple[np.dtype, ...], numpy_fn: Callable[..., Any] | None,
-                   args: tuple) -> Variable:
-    """``value`` as a constant of the dtype NumPy gives it next to ``strong`` dtypes."""
-    # Constants are immutable, so the few scalars a model uses are shared between
-    # nodes. Zero and NaN are not cached: -0.0 == 0.0 and nan != nan as dict keys.
-    key = (type(value), value, strong, config.floatX)  # floatX: see below
-    cached = _weak_constants.get(key)
-    if cached is not None:
-        return cached
-    dtype = np.result_type(*strong, value)
-    if isinstance(value, float) and all(d.kind in "biu" for d in strong):
-        # Next to integers only, a Python float is a floatX constant, as it is alone
-        # (Theano's rule): T.constant(1) - 0.9 is float32 when floatX is, not float64.
-        dtype = np.result_type(*strong, np.dtype(config.floatX))
-    try:
-        array = np.asarray(value, dtype=dtype)
-    except OverflowError:
-        array = _out_of_range_operand(value, dtype, numpy_fn, args)
-        return TensorType.constant_type(TensorType(array.dtype, ()), array)
-    result = TensorType.constant_type(TensorType(dtype, ()), array)
-    if value == value and value != 0 and len(_weak_constants) < 4096:
-        _weak_constants[key] = result
-    return result
-
-
-def _out_of_range_operand(value: int, dtype: np.dtype, numpy_fn: Callable[..., Any] | None,
-                          args: tuple) -> np.ndarray:
-    """The constant standing for a Python int outside ``dtype`` in an operation NumPy 2
-    accepts it in: asked of NumPy itself, on empty arrays of the operands' dtypes."""
-    refusal = OverflowError(f"Python integer {value} does not fit in {dtype}, the dtype of the "
-                            f"other operand (NumPy 2 promotion); cast the tensor first")
-    if numpy_fn is None:
-        raise refusal
-    probes = [_weak_probe(a, args) if _is_python_scalar(a) else np.zeros(0, dtype=_dtype_of(a))
-              for a in args]
-    try:
-        with np.errstate(all="ignore"):
-            result = np.asarray(numpy_fn(*probes)).dtype
-    except OverflowError:
-        raise refusal from None
-    if result.kind in "fc":  # a float loop (x_uint8 / -2): the int is a float there
-        return np.asarray(value, dtype=result)
-    if result.kind == "b":  # an exact comparison: compare in a wide integer type
-        for wide in ("int64", "uint64"):
-            if np.can_cast(np.min_scalar_type(value), wide):
-                return np.asarray(value, dtype=wide)
-        raise refusal
-    # np.clip: a bound outside the dtype clips nothing beyond the dtype's own range.
-    info = np.iinfo(result)
-    return np.asarray(min(max(value, info.min), info.max), dtype=result)
-
-
-def _weak_probe(value: Any, args: tuple) -> Any:
-    """What NumPy is asked with for the Python scalar ``value``: itself, except a float
-    next to integers only, which is a floatX operand in symnb (see _weak_constant)."""
-    strong = [_dtype_of(a) for a in args if not _is_python_scalar(a)]
-    if isinstance(value, float) and strong and all(d.kind in "biu" for d in strong):
-        return np.zeros(0, dtype=config.floatX)
-    return value
-
-
-def _dtype_of(a: Any) -> np.dtype:
-    return a.type.numpy_dtype if isinstance(a, Variable) else np.asarray(a).dtype
+    return [a if isinstance(a, Variable) else as_tensor_variable(a) for a in args]
 
 
 def result_dtype(*variables: Variable) -> str:

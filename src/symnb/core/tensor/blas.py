@@ -76,6 +76,14 @@ def _inverse_permutation(order: list[int]) -> list[int]:
     return [order.index(i) for i in range(len(order))]
 
 
+def _all_finite(x: np.ndarray, y: np.ndarray) -> bool:
+    """Whether both operands are finite (or not floats). BLAS may skip the terms of a
+    zero operand (the reference BLAS and OpenBLAS's small kernels do), so that
+    ``[[0]] @ [[inf]]`` is 0 there and NaN in IEEE arithmetic, which XLA computes: with a
+    non-finite operand the products are computed term by term instead (``np.einsum``)."""
+    return all(a.dtype.kind not in "fc" or bool(np.isfinite(a).all()) for a in (x, y))
+
+
 class Contraction(Op):
     """Base class: ``x`` and ``y`` multiplied and summed over paired axes."""
 
@@ -110,7 +118,23 @@ class Contraction(Op):
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = inputs
         self.check(labels(node), x.shape, y.shape)
+        if not _all_finite(x, y):
+            return [np.asarray(self.ieee(x, y), dtype=node.outputs[0].type.dtype)]
         return [np.asarray(self.compute(x, y), dtype=node.outputs[0].type.dtype)]
+
+    def ieee(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The product with every term computed, ``0 * inf`` being NaN (see
+        :func:`_all_finite`): ``np.einsum``'s own loop, over the contracted axes."""
+        letters = iter("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        sx = [next(letters) for _ in range(x.ndim)]
+        sy = [next(letters) for _ in range(y.ndim)]
+        for ax, ay in zip(*self.contracted(x.ndim, y.ndim)):
+            sy[ay] = sx[ax]
+        ax, ay = self.contracted(x.ndim, y.ndim)
+        out = [sx[i] for i in _free_axes(x.ndim, ax)] + [sy[i] for i in _free_axes(y.ndim, ay)]
+        dtype = np.result_type(x, y)
+        return np.einsum(f"{''.join(sx)},{''.join(sy)}->{''.join(out)}", x.astype(dtype),
+                         y.astype(dtype), optimize=False)
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [self.output_shape(*input_shapes)]
@@ -247,6 +271,14 @@ class Matmul(Op):
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, y = inputs
         self.output_shape(labels(node), x.shape, y.shape)  # raises a clear error on mismatch
+        if not _all_finite(x, y):  # every term computed (see _all_finite)
+            dtype = np.result_type(x, y)
+            result = np.einsum("...ij,...jk->...ik", np.atleast_2d(x).astype(dtype),
+                               y.reshape(y.shape + (1,) * (y.ndim == 1)).astype(dtype), optimize=False)
+            result = result[..., 0] if y.ndim == 1 else result
+            if x.ndim == 1:  # the row axis np.atleast_2d added
+                result = result[..., 0, :] if y.ndim > 1 else result[..., 0]
+            return [np.asarray(result, dtype=node.outputs[0].type.dtype)]
         return [np.asarray(np.matmul(x, y), dtype=node.outputs[0].type.dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:

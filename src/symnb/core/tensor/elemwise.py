@@ -126,9 +126,10 @@ class Elemwise(Op):
         return _numpy_result_dtype(type(self), dtypes)
 
     def make_node(self, *inputs: Any) -> Apply:
-        # Operands promoted as NumPy 2 promotes them (a Python scalar takes the other
-        # operands' dtype): ``T.exp`` is this op's instance, called on anything.
-        inputs = as_tensor_args(*inputs, numpy_fn=self.dtype_like or getattr(self, "numpy_fn", None))
+        # A Python number is a constant of Theano's dtype (as_tensor_args), then the
+        # operands are promoted as NumPy promotes arrays: ``T.exp`` is this op's
+        # instance, called on anything.
+        inputs = as_tensor_args(*inputs)
         if len(inputs) != self.nin:
             raise TypeError(f"{self.scalar_name} takes {self.nin} input(s), got {len(inputs)}")
         dtype = self.output_dtype(tuple(v.type.dtype for v in inputs))
@@ -263,6 +264,7 @@ RoundHalfToEven = _op_class("round_half_to_even")
 RoundHalfAwayFromZero = _op_class("round_half_away_from_zero")
 Floor = _op_class("floor")
 Ceil = _op_class("ceil")
+Trunc = _op_class("trunc")
 Exp = _op_class("exp")
 Log = _op_class("log")
 Log1p = _op_class("log1p")
@@ -343,4 +345,4 @@ GRADIENTS: dict[type, Callable] = {}
 
 def _maximum(a: Any, b: Any) -> Variable:
     """``T.maximum(a, b)`` of two lengths (math.py makes T.maximum from this module)."""
-    return Maximum()(*as_tensor_args(a, b, numpy_fn=np.maximum))
+    return Maximum()(*as_tensor_args(a, b))

@@ -153,7 +153,10 @@ def softplus(inputs, out, g):
 
 def erf(inputs, out, g):
     x = inputs[0]
-    return [m.mul(g, m.mul(m.exp(m.neg(m.square(x))), 2 / math.sqrt(math.pi)))]
+    # The factor in the gradient's dtype (Theano's np.asarray(2 / sqrt(pi), upcast(x, gz))):
+    # a Python float would be a floatX constant, rounding a float64 gradient.
+    factor = constant(2 / math.sqrt(math.pi), out.dtype)
+    return [m.mul(g, m.mul(m.exp(m.neg(m.square(x))), factor))]
 
 
 def identity(inputs, out, g):

@@ -25,7 +25,23 @@ from typing import Any, Callable
 import numpy as np
 
 
-__all__ = ["ElemwiseSpec", "SPECS", "spec"]
+__all__ = ["ElemwiseSpec", "SPECS", "spec", "UPGRADE_TO_FLOAT", "upgraded_to_float"]
+
+#: Theano's ``upgrade_to_float``: the float dtype a bool or integer input of a
+#: float-valued op (``sqrt``, ``exp``...) is computed in, holding every value exactly:
+#: float32 for 8 and 16 bits, float64 for 32 and 64 (NumPy gives float16 for 8 bits).
+UPGRADE_TO_FLOAT = {"bool": "float32", "int8": "float32", "int16": "float32",
+                    "uint8": "float32", "uint16": "float32", "int32": "float64",
+                    "int64": "float64", "uint32": "float64", "uint64": "float64"}
+
+
+def upgraded_to_float(numpy_fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``numpy_fn``'s dtype rule on inputs first upgraded by :data:`UPGRADE_TO_FLOAT`
+    (Theano's rule: ``sqrt`` of int8 is float32)."""
+    def dtype_like(*arrays: np.ndarray) -> Any:
+        return numpy_fn(*(a.astype(UPGRADE_TO_FLOAT.get(a.dtype.name, a.dtype)) for a in arrays))
+    dtype_like.__name__ = f"upgraded_{getattr(numpy_fn, '__name__', 'fn')}"
+    return dtype_like
 
 
 @dataclass(frozen=True)
@@ -133,26 +149,32 @@ SPECS: tuple[ElemwiseSpec, ...] = (
       grad="zero"),
     S("round_half_away_from_zero", "RoundHalfAwayFromZero", 1, _round_half_away_from_zero,
       "Round half away from zero, as C's round.", dtype_like=np.round, grad="zero"),
-    S("floor", "Floor", 1, np.floor, "Floor of x.", grad="zero"),
-    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", grad="zero"),
+    # Theano's floor, ceil and trunc upgrade integers to floats (NumPy 2 keeps them).
+    S("floor", "Floor", 1, np.floor, "Floor of x.", dtype_like=upgraded_to_float(np.floor),
+      float_inputs=True, grad="zero"),
+    S("ceil", "Ceil", 1, np.ceil, "Ceiling of x.", dtype_like=upgraded_to_float(np.ceil),
+      float_inputs=True, grad="zero"),
+    S("trunc", "Trunc", 1, np.trunc, "x rounded toward zero.", dtype_like=upgraded_to_float(np.trunc),
+      float_inputs=True, grad="zero"),
     # transcendental
-    S("exp", "Exp", 1, np.exp, "e ** x.", grad="exp"),
-    S("log", "Log", 1, np.log, "Natural logarithm.", grad="log", stabilized=True),
-    S("log1p", "Log1p", 1, np.log1p, "log(1 + x), accurate near 0.", grad="log1p", stabilized=True),
-    S("expm1", "Expm1", 1, np.expm1, "exp(x) - 1, accurate near 0.", grad="expm1"),
-    S("sqrt", "Sqrt", 1, np.sqrt, "Square root.", grad="sqrt"),
+    S("exp", "Exp", 1, np.exp, "e ** x.", dtype_like=upgraded_to_float(np.exp), float_inputs=True, grad="exp"),
+    S("log", "Log", 1, np.log, "Natural logarithm.", dtype_like=upgraded_to_float(np.log), float_inputs=True, grad="log", stabilized=True),
+    S("log1p", "Log1p", 1, np.log1p, "log(1 + x), accurate near 0.", dtype_like=upgraded_to_float(np.log1p), float_inputs=True, grad="log1p", stabilized=True),
+    S("expm1", "Expm1", 1, np.expm1, "exp(x) - 1, accurate near 0.", dtype_like=upgraded_to_float(np.expm1), float_inputs=True, grad="expm1"),
+    S("sqrt", "Sqrt", 1, np.sqrt, "Square root.", dtype_like=upgraded_to_float(np.sqrt), float_inputs=True, grad="sqrt"),
     S("square", "Square", 1, np.square, "x * x.", scalar_name="sqr", grad="square"),
-    S("sin", "Sin", 1, np.sin, "Sine.", grad="sin"),
-    S("cos", "Cos", 1, np.cos, "Cosine.", grad="cos"),
-    S("tan", "Tan", 1, np.tan, "Tangent.", grad="tan"),
-    S("tanh", "Tanh", 1, np.tanh, "Hyperbolic tangent.", grad="tanh"),
-    # Computed in the float dtype np.exp gives their input (bool -> float16, int32 ->
-    # float64): -x is an error for bools, and abs(int8(-128)) wraps.
+    S("sin", "Sin", 1, np.sin, "Sine.", dtype_like=upgraded_to_float(np.sin), float_inputs=True, grad="sin"),
+    S("cos", "Cos", 1, np.cos, "Cosine.", dtype_like=upgraded_to_float(np.cos), float_inputs=True, grad="cos"),
+    S("tan", "Tan", 1, np.tan, "Tangent.", dtype_like=upgraded_to_float(np.tan), float_inputs=True, grad="tan"),
+    S("tanh", "Tanh", 1, np.tanh, "Hyperbolic tangent.", dtype_like=upgraded_to_float(np.tanh), float_inputs=True, grad="tanh"),
+    # Computed in the float dtype Theano's upgrade_to_float gives their input (bool ->
+    # float32, int32 -> float64): -x is an error for bools, and abs(int8(-128)) wraps.
     S("sigmoid", "Sigmoid", 1, _sigmoid, "1 / (1 + exp(-x)), computed without overflow.",
-      dtype_like=np.exp, float_inputs=True, grad="sigmoid"),
+      dtype_like=upgraded_to_float(np.exp), float_inputs=True, grad="sigmoid"),
     S("softplus", "Softplus", 1, _softplus, "log(1 + exp(x)), computed without overflow.",
-      dtype_like=np.exp, float_inputs=True, grad="softplus"),
-    S("erf", "Erf", 1, _erf, "The error function.", dtype_like=np.exp, grad="erf"),
+      dtype_like=upgraded_to_float(np.exp), float_inputs=True, grad="softplus"),
+    S("erf", "Erf", 1, _erf, "The error function.", dtype_like=upgraded_to_float(np.exp),
+      float_inputs=True, grad="erf"),
     S("identity", "Identity", 1, _identity, "A copy of x (an explicit node, e.g. to name an "
       "intermediate).", grad="identity"),
     # The identity for values; for differentiation a constant (the seeds' block_gradient).
@@ -179,9 +201,8 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     else ``b`` (both computed).
 
     The dtype is NumPy's ``np.where(cond, a, b)``: ``a`` and ``b`` are promoted together
-    (a Python scalar taking its weak dtype next to the other branch), ``cond`` takes no
-    part, so ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)``
-    int64.""", dtype_like=_where_dtype, grad="switch"),
+    (a Python number a constant of Theano's dtype for it), ``cond`` takes no part, so
+    ``switch(int32_cond, x_float32, 0.5)`` is float32 and ``switch(c, 1, 2)`` int8.""", dtype_like=_where_dtype, grad="switch"),
     S("clip", "Clip", 3, np.clip, "x limited to [a_min, a_max].", grad="clip"),
     # an op of its own (the target dtype is a parameter): elemwise.Cast
     S("cast", "Cast", 1, None, "x converted to ``dtype`` (NumPy's ``astype``; no node when it "

@@ -14,7 +14,7 @@ import numpy as np
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import build_error
 from symnb.core.tensor.alloc import arange, ones_like
-from symnb.core.tensor.basic import theano_constant
+from symnb.core.tensor.basic import constant
 
 __all__ = ["mgrid", "ogrid"]
 
@@ -23,7 +23,7 @@ def _bound(value: Any) -> Any:
     """A slice bound as Theano's ``arange`` saw it: a Python number is ``T.constant``'s
     (the smallest int dtype holding it, or floatX), so ``mgrid[0:5]`` is int8 as in
     Theano."""
-    return value if isinstance(value, Variable) else theano_constant(value)
+    return value if isinstance(value, Variable) else constant(value)
 
 
 def _range(part: slice) -> Variable:

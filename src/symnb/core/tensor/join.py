@@ -2,7 +2,8 @@
 gradients use to hand each input its part of the output gradient).
 
 Inputs of different dtypes are promoted as NumPy does (``np.result_type``); in
-``stack``, Python scalars are weak (``T.stack([x_float32, 1.0])`` stays float32).
+``stack``, a Python number is a constant of Theano's dtype for it (``T.stack([x_float32,
+1.0])`` stays float32, ``T.stack([1, 2])`` is int8).
 """
 
 from __future__ import annotations
@@ -203,7 +204,8 @@ def concatenate(tensors: Sequence[Any], axis: int = 0) -> Variable:
 
 
 def stack(*args: Any, axis: int = 0) -> Variable:
-    """Join tensors of one shape along a new ``axis`` (``np.stack``; Python scalars are weak).
+    """Join tensors of one shape along a new ``axis`` (``np.stack``; a Python number
+    is a constant of Theano's dtype for it).
 
     ``stack(tensors, axis=0)`` (a list or tuple first), or Theano's older variadic form
     ``stack(a, b, c)``, which stacks along axis 0 unless ``axis=`` is given.

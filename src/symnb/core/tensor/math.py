@@ -21,7 +21,7 @@ from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
-    "abs", "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil",
+    "abs", "sign", "round", "round_half_to_even", "round_half_away_from_zero", "floor", "ceil", "trunc",
     "exp", "log", "log1p", "expm1", "sqrt", "square",
     "sin", "cos", "tan", "tanh", "sigmoid", "softplus", "erf", "identity", "stop_gradient", "eq", "neq",
     "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "isnan", "isinf", "clip", "switch",
@@ -55,7 +55,7 @@ def _variadic(binary: Callable[..., Variable], op_class: type[ew.Elemwise]) -> C
             return binary(*operands)
         if not operands:
             raise build_error(f"{binary.__name__} takes at least one operand", TypeError)
-        operands = as_tensor_args(*operands, numpy_fn=op_class.spec.numpy_fn)
+        operands = as_tensor_args(*operands)
         return functools.reduce(binary, operands)
 
     apply.__name__ = apply.__qualname__ = binary.__name__
@@ -80,6 +80,7 @@ round_half_to_even = _function(ew.RoundHalfToEven)
 round_half_away_from_zero = _function(ew.RoundHalfAwayFromZero)
 floor = _function(ew.Floor)
 ceil = _function(ew.Ceil)
+trunc = _function(ew.Trunc)
 exp = _function(ew.Exp)
 log = _function(ew.Log)
 log1p = _function(ew.Log1p)

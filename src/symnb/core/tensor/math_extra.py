@@ -1,6 +1,7 @@
 """Theano's tensor functions that are exact compositions of existing ops:
 ``xlogx``, ``xlogy0``, ``isclose``/``allclose``, ``max_and_argmax``, ``batched_dot``,
-``diag``, ``triu``/``tril`` and ``sgn``. Each is written as NumPy defines the result
+``diag``, ``triu``/``tril``, ``sgn``, ``ptp``, ``smallest``, ``ceil_intdiv``,
+``swapaxes`` and ``horizontal_stack``/``vertical_stack``. Each is written as NumPy defines the result
 (NaN, infinities and zeros included), so the test value and the compiled program
 agree with NumPy without an op of its own."""
 
@@ -16,12 +17,14 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import matmul
 from symnb.core.tensor.blas_batched import batched_tensordot
 from symnb.core.tensor.reduction import all as _all
-from symnb.core.tensor.reduction import argmax, max as _max
+from symnb.core.tensor.join import concatenate, stack
+from symnb.core.tensor.reduction import argmax, max as _max, min as _min
 from symnb.core.tensor.shape import shape_i
 from symnb.core.tensor.subtensor import getitem, set_subtensor
 
 __all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
-           "triu", "tril", "sgn", "inv", "to_one_hot"]
+           "triu", "tril", "sgn", "inv", "to_one_hot", "ptp", "smallest", "ceil_intdiv", "swapaxes",
+           "horizontal_stack", "vertical_stack"]
 
 sgn = m.sign  # Theano's name for the sign function
 
@@ -161,3 +164,55 @@ def to_one_hot(y: Any, nb_class: int, dtype: Any = None) -> Variable:
     rows = shape_i(y, 0)
     out = zeros((rows, nb_class), dtype=dtype)
     return set_subtensor(getitem(out, (arange(rows), y)), 1)
+
+
+def ptp(a: Any, axis: Any = None) -> Variable:
+    """Peak to peak: ``max(a, axis) - min(a, axis)`` (Theano's ``T.ptp``; the whole
+    array when ``axis`` is None)."""
+    a = as_tensor_variable(a)
+    return _max(a, axis) - _min(a, axis)
+
+
+def smallest(*args: Any) -> Variable:
+    """The elementwise smallest of the arguments, as Python's ``min`` (Theano's
+    ``T.smallest``): ``switch(a < b, a, b)`` for two, the minimum of their stack else."""
+    if len(args) == 2:
+        a, b = args
+        return m.switch(m.lt(a, b), a, b)
+    return _min(stack(list(args)), axis=0)
+
+
+def ceil_intdiv(a: Any, b: Any) -> Variable:
+    """``ceil(a / b)`` computed in integers (Theano's ``T.ceil_intdiv``): ``a // b`` plus
+    one where the division leaves a remainder; exact for int64 too."""
+    div = m.floor_div(a, b)
+    return m.cast(m.neq(m.mod(a, b), 0), div.dtype) + div
+
+
+def swapaxes(y: Any, axis1: int, axis2: int) -> Variable:
+    """``y`` with the axes ``axis1`` and ``axis2`` exchanged (``np.swapaxes``)."""
+    y = as_tensor_variable(y)
+    order = list(range(y.ndim))
+    order[axis1], order[axis2] = order[axis2], order[axis1]
+    return y.dimshuffle(order)
+
+
+def _stack_matrices(args: tuple, axis: int, name: str) -> Variable:
+    tensors = [as_tensor_variable(a) for a in args]
+    if len(tensors) < 2:
+        raise build_error(f"{name} takes at least two matrices, got {len(tensors)}", ValueError)
+    for t in tensors:
+        if t.ndim != 2:
+            raise build_error(f"{name} takes matrices; {label(t)!r} has {t.ndim} dimensions",
+                              TypeError)
+    return concatenate(tensors, axis=axis)
+
+
+def horizontal_stack(*args: Any) -> Variable:
+    """Matrices joined side by side (along axis 1; Theano's, matrices only)."""
+    return _stack_matrices(args, 1, "horizontal_stack")
+
+
+def vertical_stack(*args: Any) -> Variable:
+    """Matrices joined one below the other (along axis 0; Theano's, matrices only)."""
+    return _stack_matrices(args, 0, "vertical_stack")

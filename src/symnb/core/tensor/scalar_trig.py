@@ -55,8 +55,12 @@ ArcTanh = _unary("ArcTanh", "Inverse hyperbolic tangent.", lambda x: 1.0 / (1.0 
 Log2 = _unary("Log2", "Base-2 logarithm.", lambda x: 1.0 / (x * np.log(2.0)))
 Log10 = _unary("Log10", "Base-10 logarithm.", lambda x: 1.0 / (x * np.log(10.0)))
 Exp2 = _unary("Exp2", "``2 ** x``.", lambda x: exp2(x) * np.log(2.0))
-Deg2Rad = _unary("Deg2Rad", "Degrees to radians.", lambda x: x * 0.0 + np.pi / 180.0)
-Rad2Deg = _unary("Rad2Deg", "Radians to degrees.", lambda x: x * 0.0 + 180.0 / np.pi)
+# The factor in x's dtype (Theano's np.asarray(np.pi / 180, gz.type)): a Python float
+# would be a floatX constant, rounding a float64 gradient to float32.
+Deg2Rad = _unary("Deg2Rad", "Degrees to radians.",
+                 lambda x: x * 0.0 + np.asarray(np.pi / 180.0, x.dtype))
+Rad2Deg = _unary("Rad2Deg", "Radians to degrees.",
+                 lambda x: x * 0.0 + np.asarray(180.0 / np.pi, x.dtype))
 
 
 class ArcTan2(_NumPyOp, BinaryScalarOp):

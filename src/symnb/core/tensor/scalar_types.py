@@ -19,6 +19,7 @@ import numpy as np
 
 from symnb.core.graph.config import config
 from symnb.core.tensor.basic import tensor
+from symnb.core.tensor.elemwise_specs import UPGRADE_TO_FLOAT
 
 __all__ = [
     "Scalar", "get_scalar_type", "upcast",
@@ -149,9 +150,9 @@ def upcast_out_min8(*types: Scalar) -> tuple[Scalar]:
     return (int8,) if out[0] == bool else out
 
 
-#: The float type each discrete type is computed in by ``upgrade_to_float``.
-_TO_FLOAT = {bool: float32, int8: float32, int16: float32, int32: float64, int64: float64,
-             uint8: float32, uint16: float32, uint32: float64, uint64: float64}
+#: The float type each discrete type is computed in by ``upgrade_to_float`` (the table
+#: the tensor ops' rows use too).
+_TO_FLOAT = {get_scalar_type(d): get_scalar_type(f) for d, f in UPGRADE_TO_FLOAT.items()}
 
 
 def upgrade_to_float(*types: Scalar) -> tuple[Scalar]:

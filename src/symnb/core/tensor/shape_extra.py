@@ -4,6 +4,7 @@ broadcast-pattern functions (a length-1 axis is what Theano called broadcastable
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import numpy as np
@@ -21,7 +22,7 @@ from symnb.core.tensor.join import concatenate
 from symnb.core.tensor.shape import flatten, normalize_axis, reshape, shape_i
 from symnb.core.tensor.subtensor import getitem
 
-__all__ = ["join", "tile", "repeat", "roll", "shape_padleft", "shape_padright", "shape_padaxis",
+__all__ = ["get_vector_length", "is_flat", "join", "tile", "repeat", "roll", "shape_padleft", "shape_padright", "shape_padaxis",
            "addbroadcast", "unbroadcast", "patternbroadcast"]
 
 
@@ -218,3 +219,33 @@ def patternbroadcast(x: Any, broadcastable: Sequence[bool]) -> Variable:
     if not add and not forget:
         return x
     return SpecifyShape(tuple(1 if d in add else None for d in range(x.ndim)), forget)(x)
+
+
+def get_vector_length(v: Any) -> int:
+    """The length of the vector ``v`` when it is known before the program runs (its
+    static shape, a constant, ``x.shape``, a stack of scalars...), Theano's
+    ``T.get_vector_length``; ``ValueError`` when it is not, ``TypeError`` when ``v`` is
+    no vector."""
+    v = as_tensor_variable(v)
+    if v.ndim != 1:
+        raise TypeError(f"get_vector_length: argument must be a symbolic vector, got "
+                        f"{label(v)!r} with {v.ndim} dimensions")
+    length = v.type.shape[0]
+    if length is None and isinstance(v, Constant):
+        length = len(v.data)
+    if length is None:
+        raise ValueError(f"length not known: {label(v)!r}")
+    return int(length)
+
+
+def is_flat(var: Any, ndim: int | None = None, outdim: int | None = None) -> bool:
+    """Whether ``var`` has ``ndim`` dimensions (default 1), Theano's ``T.is_flat``;
+    ``outdim`` is Theano's deprecated spelling (it warns, as Theano did)."""
+    if outdim is None and ndim is None:
+        ndim = 1
+    elif outdim is not None and ndim is not None:
+        raise ValueError("You should only specify ndim")
+    elif outdim is not None:
+        warnings.warn("flatten outdim parameter is deprecated, use ndim instead.", stacklevel=2)
+        ndim = outdim
+    return var.ndim == ndim

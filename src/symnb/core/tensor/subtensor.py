@@ -23,7 +23,7 @@ from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op, operand_text
 from symnb.core.tensor import math as m
 from symnb.core.tensor import subtensor_index as si
-from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant
+from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.shape import dimshuffle
 from symnb.core.tensor.subtensor_checks import (
@@ -471,7 +471,7 @@ def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> Variable:
         function = "set_subtensor" if set_instead_of_inc else "inc_subtensor"
         raise TypeError(_not_indexed_message(function, x))
     base, *index = owner.inputs
-    y = as_tensor_args(base, y)[1]
+    y = as_tensor_variable(y)  # a Python number: Theano's constant dtype (stored as base's)
     op_class = AdvancedIncSubtensor if isinstance(owner.op, AdvancedSubtensor) else IncSubtensor
     return op_class(owner.op.idx_list, set_instead_of_inc)(base, y, *index)
 

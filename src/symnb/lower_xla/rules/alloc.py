@@ -13,7 +13,7 @@ import jax.numpy as jnp
 import numpy as np
 
 from symnb.core.graph.static import small_enough_to_inline
-from symnb.core.tensor.alloc import Alloc, Arange, Eye, alloc_problem, arange_length
+from symnb.core.tensor.alloc import Alloc, Arange, Eye, Tri, alloc_problem, arange_length
 from symnb.lower_xla.registry import lower, static_inputs
 from symnb.lower_xla.rules.shape import refuse, static_argument, with_input_names
 
@@ -66,4 +66,20 @@ def _eye(op, node):
 
 @static_inputs.register(Eye)
 def _eye_size(op, node) -> dict[int, str]:
+    return {0: "a size", 1: "a size"}
+
+
+@lower.register(Tri)
+def _tri(op, node):
+    def tri(n, m, k):
+        rows, cols = (int(static_argument(v, node, i, "size")) for i, v in enumerate((n, m)))
+        # k may be a value of the program: ones where column - row <= k.
+        above = jnp.arange(cols)[None, :] - jnp.arange(rows)[:, None]
+        return (above <= k).astype(op.dtype)
+
+    return tri
+
+
+@static_inputs.register(Tri)
+def _tri_size(op, node) -> dict[int, str]:
     return {0: "a size", 1: "a size"}
