@@ -23,10 +23,14 @@ from symnb.lower_xla.registry import lower
 
 
 def _compute_dtype(node) -> np.dtype:
+    """The dtype the inputs are cast to: the output's, but for a comparison (bool) and a
+    real result of complex inputs (``abs``), computed from the inputs as they are (cast
+    to the real output dtype, a complex input would lose its imaginary part)."""
     out = node.outputs[0].type
-    if out.dtype != "bool":
-        return out.numpy_dtype
-    return np.result_type(*(v.type.numpy_dtype for v in node.inputs))
+    inputs = np.result_type(*(v.type.numpy_dtype for v in node.inputs))
+    if out.dtype == "bool" or (inputs.kind == "c" and out.numpy_dtype.kind != "c"):
+        return inputs
+    return out.numpy_dtype
 
 
 def _check_broadcast(arrays) -> bool:
