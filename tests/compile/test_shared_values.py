@@ -46,10 +46,12 @@ def test_a_thousand_64_bit_updates_are_bit_exact():
     big = sn.shared(np.int64(2**40 + 3), name="big")
     scaled = sn.shared(np.float64(1) + np.float64(1e-10), name="scaled")
     shifted = sn.shared(np.array([1e-10, 1.0, -3.5, 1e300]), name="shifted")
+    # A Python float is a floatX (float32) constant by Theano's rule: the 64-bit
+    # constants are written as float64 arrays.
     step = sn.function([], [], updates={
         big: big * 3 + (2**33 + 1),  # wraps around like NumPy's int64
-        scaled: scaled * 1.0000001,
-        shifted: shifted + 1e-10,
+        scaled: scaled * np.array(1.0000001),
+        shifted: shifted + np.array(1e-10),
     })
     ref_big, ref_scaled, ref_shifted = big.get_value(), scaled.get_value(), shifted.get_value()
     for _ in range(1000):

@@ -43,7 +43,7 @@ def givens_pairs(givens: Any) -> list[tuple[Variable, Variable]]:
         return []
     pairs = []
     for old, new in (givens.items() if isinstance(givens, dict) else givens):
-        new = as_tensor_variable(new)
+        new = of_type_of(old, new)
         if old.dtype != new.dtype or old.ndim != new.ndim:
             raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
                             f"{label(new)!r} of type {new.type.short()}")
@@ -51,12 +51,25 @@ def givens_pairs(givens: Any) -> list[tuple[Variable, Variable]]:
     return pairs
 
 
+def of_type_of(target: Variable, value: Any) -> Variable:
+    """``value`` as a variable: a number or array (no variable) as a constant of
+    ``target``'s type where it fits it losing nothing (Theano's ``filter_variable``:
+    ``updates={n: 0}`` of an int64 ``n``, whose ``0`` alone would be int8), else as
+    :func:`as_tensor_variable` makes it (the caller's type check then names both)."""
+    if isinstance(value, Variable) or not hasattr(target.type, "filter"):
+        return as_tensor_variable(value)
+    try:
+        return as_tensor_variable(target.type.filter(value))
+    except TypeError:
+        return as_tensor_variable(value)
+
+
 def update_pairs(items: list[tuple[Any, Any]]) -> list[tuple[SharedVariable, Variable]]:
     pairs = []
     for target, expr in items:
         if not isinstance(target, SharedVariable):
             raise TypeError(f"updates must target shared variables; {label(target)!r} is not shared")
-        expr = as_tensor_variable(expr)
+        expr = of_type_of(target, expr)
         if expr.dtype != target.dtype or expr.ndim != target.ndim or \
                 not shapes_compatible(target.type.shape, expr.type.shape):
             raise TypeError(
