@@ -60,3 +60,16 @@ def test_default_update_dtype_is_checked():
     c.default_update = c + np.float64(1.0) * T.ones((), "float64")
     with pytest.raises(TypeError, match="c32"):
         sn.function([], c * 1)
+
+
+def test_a_number_given_for_an_update_or_a_given_takes_the_variables_type():
+    # Theano's filter_variable: 2 alone is an int8 constant, given for an int64 shared
+    # variable it is an int64 one; a value that does not fit is still refused, named.
+    n = sn.shared(np.int64(5), name="n")
+    f = sn.function([], n * 10, updates={n: 2})
+    assert f() == 50 and n.get_value() == 2 and n.get_value().dtype == np.int64
+    x = T.lscalar("x")
+    assert sn.function([], x * 2, givens={x: 3})() == 6
+    small = sn.shared(np.int8(1), name="small")
+    with pytest.raises(TypeError, match="'small'"):
+        sn.function([], [], updates={small: 1000})
