@@ -154,7 +154,8 @@ def test_gradient_with_two_taps_and_an_output_without_state():
     def numpy_loop(x, h0, a):
         hs, ys = [h0[0], h0[1]], []
         for xt in x:
-            new = 0.5 * hs[-1] + 0.3 * np.sin(hs[-2] * a) + xt
+            # 0.3 in the step is a floatX (float32) constant: Theano's rule for a Python float
+            new = 0.5 * hs[-1] + float(np.float32(0.3)) * np.sin(hs[-2] * a) + xt
             hs.append(new)
             ys.append(new * xt)
             if new > 0.9:

@@ -116,7 +116,7 @@ Elemwise{add,no_inplace} [id A] ''   1
  |Elemwise{mul,no_inplace} [id B] ''   0
  | |v [id C]
  | |w [id D]
- |TensorConstant{1.0} [id E]
+ |TensorConstant{1} [id E]
 """
 
 
@@ -157,7 +157,7 @@ def test_unnamed_shared_variable_shows_its_type():
     assert debugprint(s + 1, file="str") == """\
 Elemwise{add,no_inplace} [id A] ''
  |<TensorType(float32, shape=(?,))> [id B]
- |TensorConstant{1.0} [id C]
+ |TensorConstant{1} [id C]
 """
 
 

@@ -132,7 +132,7 @@ def test_ifelse_with_several_outputs_numbers_them():
 IfElse [id A]
  >Elemwise{mul,no_inplace} [id E] '' (then 0)
  > |a [id F] -> [id C]
- > |TensorConstant{2.0} [id G]
+ > |TensorConstant{2} [id G]
  >a [id F] -> [id C] (then 1)
  >a [id F] -> [id C] (else 0)
  >Elemwise{neg,no_inplace} [id H] '' (else 1)
@@ -207,7 +207,7 @@ Inner graphs:
 Scan{halve,until} [id B]
  >Elemwise{true_div,no_inplace} [id E] ''
  > |x0[t-1] [id F] -> [id D]
- > |TensorConstant{2.0} [id G]
+ > |TensorConstant{2} [id G]
  >Elemwise{lt,no_inplace} [id H] '' (until)
  > |x0[t-1] [id F] -> [id D]
  > |TensorConstant{0.1} [id I]

@@ -53,16 +53,16 @@ def test_svg_shows_ops_names_types_and_distinct_kinds():
     assert isinstance(svg, str)
     nodes = svg_nodes(svg)
     assert set(nodes) == {"Elemwise{mul,no_inplace}", "Elemwise{add,no_inplace}", "v", "w",
-                          "TensorConstant{1.0}", "output 0"}
+                          "TensorConstant{1}", "output 0"}
     assert nodes["v"][:3] == (["v", "float32 (?,)"], "#9be39b", "ellipse")     # input
     assert nodes["w"][1:3] == ("#ffd966", "path")                               # shared: cylinder
-    assert nodes["TensorConstant{1.0}"][1:3] == ("#dddddd", "polygon")          # constant: note
+    assert nodes["TensorConstant{1}"][1:3] == ("#dddddd", "polygon")          # constant: note
     assert nodes["output 0"][1:] == ("#9ec9ff", "ellipse", 2)                   # output: double
     assert nodes["Elemwise{add,no_inplace}"][1:] == ("#ffaabb", "polygon", 1)   # op: box
     edge_texts = [t.text for g in ET.fromstring(svg).iter(SVG + "g") if g.get("class") == "edge"
                   for t in g.iter(SVG + "text")]
     assert sorted(edge_texts) == sorted(["0 float32 (?,)", "1 float32 (?,)", "0 float32 (?,)",
-                                         "1 float32 ()", "float32 (?,)"])
+                                         "1 int8 ()", "float32 (?,)"])
 
 
 @needs_dot
@@ -135,7 +135,7 @@ def test_dot_source_needs_no_graphviz(monkeypatch, tmp_path):
     source = pydotprint(small_function(), format="dot", return_image=True)
     assert source.startswith("digraph symnb {")
     for label in ('"Elemwise{mul,no_inplace}"', '"v\\nfloat32 (?,)"', '"w\\nfloat32 (?,)"',
-                  '"TensorConstant{1.0}\\nfloat32 ()"', "shape=cylinder", "peripheries=2"):
+                  '"TensorConstant{1}\\nint8 ()"', "shape=cylinder", "peripheries=2"):
         assert label in source
 
 

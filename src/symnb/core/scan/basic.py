@@ -14,6 +14,8 @@ import contextvars
 import inspect
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import TestValueError, build_error, error_from_record, label
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
@@ -259,7 +261,9 @@ def _number_of_steps(seqs: list[tuple[Variable, tuple[int, ...]]], n_steps: Any)
 
     lengths = []
     if n_steps is not None:
-        n_var = as_tensor_variable(n_steps)
+        # A Python int is the number of steps itself (int64, as the loop counts), not
+        # the int8 constant Theano's rule would make of it and cast.
+        n_var = as_tensor_variable(np.int64(n_steps) if type(n_steps) is int else n_steps)
         if n_var.ndim != 0 or not is_integer(n_var.dtype):
             raise build_error(f"scan: n_steps must be an integer scalar, got {label(n_var)!r} "
                                f"of type {n_var.type.short()}", TypeError)
