@@ -17,6 +17,7 @@ import symnb.tensor as T
 #: Exception classes that never reach the user's code, each caught inside symnb (and why
 #: they are not exported).
 INTERNAL = {
+    "symnb.lower_xla.rules.extra_ops.MultiIndexOutOfBounds": "a ValueError raised in the program, reported as GraphRuntimeError naming the node",
     "symnb.core.tensor.elemwise.BroadcastError": "caught by the static-shape checks that say which inputs",
     "symnb.core.tensor.elemwise.DimensionMismatch": "becomes a TestValueError or GraphRuntimeError naming the node",
     "symnb.lower_xla.registry.StaticValueRequired": "the compiled function specializes, or raises GraphRuntimeError",

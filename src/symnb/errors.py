@@ -41,6 +41,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     │   └── UnknownFlagError        ``change_flags`` with a keyword that is no flag (TypeError)
     ├── NotInSymnbError             a Theano name symnb has not (AttributeError)
     ├── NotScalarConstantError      ``T.get_scalar_constant_value``: no scalar known before the program runs
+    │   └── EmptyConstantError      the constant holds no element (Theano's)
     ├── ModelFileError              ``sn.load``: a file that does not match the variables (ValueError)
     └── GraphvizNotFoundError       ``pydotprint`` without Graphviz's ``dot`` (RuntimeError)
 
@@ -70,7 +71,8 @@ from symnb.core.graph.errors import (
 )
 from symnb.core.graph.evaluate import PerformContractError
 from symnb.core.graph.fgraph import InconsistencyError
-from symnb.core.graph.static import NotScalarConstantError
+from symnb.core.graph.static import EmptyConstantError, NotScalarConstantError
+from symnb.core.rewriting.query import UnknownRewriteTagWarning
 from symnb.core.graph.rewriting import RewriteFailureWarning, RewriteLimitWarning
 from symnb.core.graph.test_value import NonFiniteTestValueWarning, TestValueWarning
 from symnb.core.tensor.assertion import AssertionFailedError
@@ -91,10 +93,10 @@ __all__ = [
     "MissingInputError", "UnusedInputError",
     "DisconnectedInputError", "NullGradientError", "NullTypeGradError", "GradientError",
     "InconsistencyError", "ConfigError", "UnknownFlagError", "NotInSymnbError", "ModelFileError",
-    "GraphvizNotFoundError", "NotScalarConstantError",
+    "GraphvizNotFoundError", "NotScalarConstantError", "EmptyConstantError",
     # symnb's own bugs (not a SymnbError: see the module docstring)
     "PerformContractError",
     # warning categories
     "NonFiniteTestValueWarning", "TestValueWarning", "RewriteLimitWarning", "RewriteFailureWarning",
-    "DebugModeNote",
+    "DebugModeNote", "UnknownRewriteTagWarning",
 ]

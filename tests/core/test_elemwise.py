@@ -37,10 +37,21 @@ def _sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x.astype(np.float64)))
 
 
+def _upgraded_to_float(np_fn):
+    """``np_fn`` on integers upgraded to a float as Theano's ``upgrade_to_float`` does
+    (8 and 16 bits to float32, wider to float64): NumPy 2 keeps floor/ceil integer."""
+    def ref(x):
+        if x.dtype.kind in "biu":
+            x = x.astype("float32" if x.dtype.itemsize <= 2 else "float64")
+        return np_fn(x)
+    return ref
+
+
 # name, symnb function, NumPy reference (result cast to NumPy's dtype for the inputs)
 UNARY = [
     ("neg", T.neg, np.negative), ("abs", T.abs, np.abs), ("sign", T.sign, np.sign),
-    ("round", T.round, np.round), ("floor", T.floor, np.floor), ("ceil", T.ceil, np.ceil),
+    ("round", T.round, np.round), ("floor", T.floor, _upgraded_to_float(np.floor)),
+    ("ceil", T.ceil, _upgraded_to_float(np.ceil)),
     ("exp", T.exp, np.exp), ("log", T.log, np.log), ("log1p", T.log1p, np.log1p),
     ("expm1", T.expm1, np.expm1), ("sqrt", T.sqrt, np.sqrt), ("square", T.square, np.square),
     ("sin", T.sin, np.sin), ("cos", T.cos, np.cos), ("tanh", T.tanh, np.tanh),

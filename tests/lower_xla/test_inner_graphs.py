@@ -103,7 +103,8 @@ def test_a_failure_inside_a_scan_body_gives_its_index_in_the_body():
 def test_64_bit_values_inside_a_fused_composite_enable_x64():
     # float32 in and out, float64 inside: 1e-300 underflows to 0 in float32.
     x = T.vector("x")
-    y = T.cast(T.cast(x, "float64") * 1e-300 * 1e300, "float32")
+    # NumPy float64 scalars keep their dtype (a Python float would be floatX: Theano's rule)
+    y = T.cast(T.cast(x, "float64") * np.float64(1e-300) * np.float64(1e300), "float32")
     f = sn.function([x], y)
     assert any(n.op.inner_graphs for n in f.nodes)  # fused
     values = np.array([1.5, -2.0], "float32")

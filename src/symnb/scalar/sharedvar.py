@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.graph.type import TensorType
 from symnb.core.tensor.shared import SharedVariable
 
@@ -33,3 +34,6 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
     dtype = np.asarray(value).dtype
     return ScalarSharedVariable(TensorType(dtype, ()), np.asarray(value, dtype=dtype), name=name,
                                 strict=strict, allow_downcast=allow_downcast)
+
+
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import label
 from symnb.core.tensor.basic import as_tensor_variable
@@ -104,3 +105,6 @@ def multinomial(random_state: Any, size: Any = None, n: int = 1, pvals: Any = (0
                 ndim: int | None = None, dtype: str = "int64") -> tuple[Variable, Variable]:
     """``(new_state, draw)``: counts of ``n`` draws among the categories of ``pvals``."""
     return _draw(random_state, "multinomial", size, n, pvals, ndim, dtype)
+
+
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)
