@@ -115,7 +115,9 @@ def test_prepend_ops():
 def test_functions_against_numpy():
     check_paths(T.nnet.softmax_graph, [X], lambda a: np.exp(a) / np.exp(a).sum(-1, keepdims=True))
     check_paths(T.nnet.logsoftmax, [X], lambda a: np.log(_softmax(a)))
-    alpha, scale = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+    # Theano's selu writes its constants as Python floats: floatX (float32) constants
+    alpha, scale = (float(np.float32(c)) for c in (1.6732632423543772848170429916717,
+                                                   1.0507009873554804934193349852946))
     check_paths(T.nnet.selu, [X], lambda a: scale * np.where(a > 0, a, alpha * np.expm1(a)))
     actual, pred = np.array([2, 0, 2, 2, 0, 1], "int64"), np.array([0, 0, 2, 2, 0, 2], "int64")
     a, p = T.lvector("a"), T.lvector("p")

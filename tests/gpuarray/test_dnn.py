@@ -61,7 +61,8 @@ def test_without_running_averages_defaults(module, rng):
     gamma, beta = rng.normal(size=(2, 1, 3, 2, 2))
     results = module.dnn_batch_normalization_train(symbolic_like(x, "x"), gamma, beta)
     assert len(results) == 3
-    expected = numpy_train(x, gamma, beta, (0,), 1e-4, 0.1, 0, 0)
+    # epsilon=1e-4 is a Python float: floatX (float32), as Theano made it, then float64
+    expected = numpy_train(x, gamma, beta, (0,), float(np.float32(1e-4)), 0.1, 0, 0)
     for result, want in zip(results, expected):
         np.testing.assert_allclose(result.test_value, want, rtol=1e-12)
 
