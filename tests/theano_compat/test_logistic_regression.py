@@ -2,9 +2,18 @@
 renamed ``symnb``): shared parameters with ``borrow=True``, ``T.nnet`` and updates."""
 
 import numpy as np
+import pytest
 
 import symnb as theano
 import symnb.tensor as T
+
+
+@pytest.fixture(autouse=True)
+def _float64_program():
+    """The tutorial's program is float64 (Theano's default floatX): its Python floats
+    (the learning rate) are float64 constants under floatX=float64 (README: one flag)."""
+    with theano.config.change_flags(floatX="float64"):
+        yield
 
 rng = np.random.RandomState(1234)
 N, feats, steps = 60, 8, 25

@@ -5,6 +5,7 @@ starts at ``fold_in(PRNGKey(seed), i)``; each draw splits its key, draws with th
 second half and keeps the first), the gradient by ``jax.grad``."""
 
 import pytest
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,8 +21,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_model(tmp_path):
     out = tmp_path / "rnnrbm.npz"
+    # The tutorial's program is float64: Theano's default floatX, under which its Python
+    # floats (the learning rate) are float64 constants (README: one flag).
+    env = {**os.environ, "SYMNB_FLAGS": ",".join(
+        f for f in (os.environ.get("SYMNB_FLAGS", ""), "floatX=float64") if f)}
     done = subprocess.run([sys.executable, "-m", "tests.theano_compat.rnnrbm_model", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, f"the RNN-RBM process died ({done.returncode}):\n" \
                                  f"{done.stderr[-3000:]}"
     return dict(np.load(out))
