@@ -15,13 +15,16 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import Any, Callable, Sequence
 
+import jax
+import numpy as np
+
 # Re-exported: rules raise DynamicShapeError; MissingLoweringError is public (symnb.errors).
 from symnb.core.graph.errors import DynamicShapeError, MissingLoweringError  # noqa: F401
 from symnb.core.graph.basic import Apply, walk_nodes
 from symnb.core.graph.op import Op, perform_only
 
 __all__ = ["lower", "static_inputs", "passed_as_is", "before_running", "STATIC_ROLES", "MissingLoweringError",
-           "StaticValueRequired", "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule",
+           "StaticValueRequired", "known_on_host", "DynamicShapeError", "runs_on_host", "holds_host_ops", "install_host_rule",
            "register_host_decider"]
 
 
@@ -33,6 +36,21 @@ class StaticValueRequired(ValueError):
     def __init__(self, message: str, indices: tuple[int, ...]) -> None:
         super().__init__(message)
         self.indices = tuple(indices)
+
+
+def known_on_host(args: Sequence[Any], needed: Sequence[int],
+                  message: Callable[[tuple[int, ...]], str]) -> list[Any]:
+    """``args`` (a node's inputs while tracing) with those at ``needed`` as NumPy values,
+    so what a rule computes from them stays known (the node-by-node modes pass concrete
+    device arrays); ``StaticValueRequired(message(traced), traced)`` for those traced: the
+    function then specializes on the arguments they are computed from."""
+    traced = tuple(p for p in needed if isinstance(args[p], jax.core.Tracer))
+    if traced:
+        raise StaticValueRequired(message(traced), traced)
+    args = list(args)
+    for p in needed:
+        args[p] = np.asarray(args[p])
+    return args
 
 
 #: The rule of ops written in Python only (``core.graph.op.perform_only``): their

@@ -27,7 +27,8 @@ from symnb.core.ifelse import IfElse
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import StaticValueRequired, lower, passed_as_is, static_inputs
+from symnb.lower_xla.registry import (StaticValueRequired, known_on_host, lower, passed_as_is,
+                                      static_inputs)
 
 
 @lower.register(IfElse)
@@ -38,8 +39,10 @@ def _ifelse(op: IfElse, node: Apply) -> Callable[..., Any]:
     needed = sorted(_branch_needs(op))
 
     def run(condition: Any, *values: Any) -> tuple:
-        if needed:
-            values = _known_on_host(op, needed, values)
+        if needed:  # the operands the branches' lengths need: NumPy, or specialize on them
+            values = known_on_host((condition, *values), needed, lambda traced: (
+                f"{op.display_name()}: lengths in its branches are computed from operands "
+                f"known only at run time; XLA needs static shapes"))[1:]
         if isinstance(condition, np.ndarray):
             return (then_fn if bool(condition) else else_fn)(*values)
         traced = [v for v in values if not isinstance(v, np.ndarray)]
@@ -73,21 +76,6 @@ def _branch_needs(op: IfElse) -> set[int]:
         memo = {i + 1 for i, var in enumerate(op.then_graph.inputs) if id(var) in roots}
         op.__dict__["_branch_needs"] = memo
     return memo
-
-
-def _known_on_host(op: IfElse, needed: list[int], values: tuple) -> tuple:
-    """``values`` (the operands) with those the branches' lengths need as NumPy values,
-    so they reach the branches by closure; ``StaticValueRequired`` for those traced: the
-    function then specializes on the inputs they are computed from."""
-    traced = tuple(p for p in needed if isinstance(values[p - 1], jax.core.Tracer))
-    if traced:
-        raise StaticValueRequired(
-            f"{op.display_name()}: lengths in its branches are computed from operands known "
-            f"only at run time; XLA needs static shapes", traced)
-    values = list(values)
-    for p in needed:
-        values[p - 1] = np.asarray(values[p - 1])
-    return tuple(values)
 
 
 def _closing_over_static(branch: Callable[..., tuple], values: tuple) -> Callable[..., tuple]:

@@ -35,7 +35,7 @@ from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.graph.type import describe_shape
 from symnb.lower_xla.checks import checked_inner
 from symnb.lower_xla.interpreter import build_program
-from symnb.lower_xla.registry import StaticValueRequired, lower, passed_as_is, static_inputs
+from symnb.lower_xla.registry import known_on_host, lower, passed_as_is, static_inputs
 from symnb.lower_xla.rules.shape import input_name, static_argument
 
 
@@ -80,20 +80,13 @@ def _step_needs(op: Scan) -> set[int]:
 
 
 def _known_on_host(op: Scan, node: Apply, needed: Sequence[int], args: Sequence[Any]) -> list[Any]:
-    """``args`` with the needed outer inputs as NumPy values (the node-by-node modes pass
-    concrete device arrays: as NumPy, what the step computes from them stays known);
-    ``StaticValueRequired`` for those traced: the function then specializes on the
-    arguments they are computed from."""
-    traced = tuple(p for p in needed if isinstance(args[p], jax.core.Tracer))
-    if traced:
+    """``args`` with the needed outer inputs as NumPy values (``registry.known_on_host``)."""
+    def message(traced: tuple[int, ...]) -> str:
         names = ", ".join(input_name(p) for p in traced)  # the program may serve an equal graph
-        raise StaticValueRequired(
-            f"{op.describe()}: lengths in its step are computed from the values of {names}, "
-            f"known only at run time; XLA needs static shapes", traced)
-    args = list(args)
-    for p in needed:
-        args[p] = np.asarray(args[p])
-    return args
+        return (f"{op.describe()}: lengths in its step are computed from the values of {names}, "
+                f"known only at run time; XLA needs static shapes")
+
+    return known_on_host(args, needed, message)
 
 
 @passed_as_is.register(Scan)
