@@ -432,8 +432,11 @@ def test_a_deep_chain_gradient_compiles(rng):
     xv = rng.uniform(0.1, 0.5, size=3)
     x = dvec("x", xv)
     y = x
+    # NumPy float64 scalars: Python floats would be float32 constants (Theano's rule under
+    # floatX=float32), and 0.999 rounded to float32, 5,000 times over, is another number.
+    a, b = np.float64(0.999), np.float64(0.001)
     for _ in range(n):
-        y = y * 0.999 + x * 0.001     # 2 nodes a step: 10,000 in all
+        y = y * a + x * b     # 2 nodes a step: 10,000 in all
     g = sn.grad(y.sum(), x)
     expected = 0.999 ** n + 0.001 * sum(0.999 ** k for k in range(n))
     for value in both_paths(g, [x], [xv]):
