@@ -268,3 +268,19 @@ def test_infer_shape_of_reshape_and_dimshuffle(rng):
         (inferred,) = y.owner.op.infer_shape(y.owner, [_symbolic_shape(v) for v in y.owner.inputs])
         values = [int(T.as_tensor_variable(s).test_value) for s in inferred]
         assert tuple(values) == y.test_value.shape
+
+
+def test_a_shape_read_from_infer_shape_keeps_the_sites_of_the_nodes_it_reads(rng):
+    # ``y.shape`` becomes infer_shape's entries, which read the graph's own nodes (here the
+    # exp, through its shape): those keep the user's lines, and the nodes built for the
+    # shape take the line of the node they replace, not the line compiling the function.
+    x = T.matrix("x", test_value=rng.normal(size=(4, 3)).astype("float32"))
+    e = T.exp(x).dimshuffle(1, 0)  # the exp's line
+    y = e[1:, ::2]
+    n = y.shape[0] * y.shape[1]  # the shape's line
+    total = y.sum()
+    f = sn.function([x], [n, total])
+    np.testing.assert_allclose(f(x.test_value)[0], 2 * 2)
+    lines = {type(node.op).__name__: node.site.line for node in f.maker.fgraph.apply_nodes}
+    assert any(line == "e = T.exp(x).dimshuffle(1, 0)  # the exp's line" for line in lines.values())
+    assert not [(op, line) for op, line in lines.items() if "sn.function" in (line or "")], lines

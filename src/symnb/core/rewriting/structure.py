@@ -39,7 +39,7 @@ def local_static_shape(fgraph: FunctionGraph, node: Apply):
     return make_constant(np.array(x.type.shape, dtype=np.int64).reshape(x.ndim), "int64")
 
 
-def _inferred_shape(var: Variable) -> tuple | None:
+def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     """``var``'s shape from its owner's ``infer_shape`` (entries: ints or int scalars built
     from the owner's inputs' shapes, never from its outputs), or None where the owner has
     none or it does not apply (an op holding graphs, inputs not all tensors)."""
@@ -60,9 +60,6 @@ def _inferred_shape(var: Variable) -> tuple | None:
     except NotImplementedError:
         return None
     entries = tuple(shapes[node.outputs.index(var)])
-    # infer_shape built its nodes as a user's call would, with a site inside symnb: clear
-    # it, so that the pass gives them the replaced node's (as ``build``'s nodes get it).
-    _clear_new_sites(entries, node)
     # An entry reading the node's own outputs would keep the op in the graph: no gain.
     if any(isinstance(e, Variable) and _reads(e, node) for e in entries):
         return None
@@ -81,16 +78,21 @@ def _may_mismatch(node: Apply) -> bool:
     return False
 
 
-def _clear_new_sites(entries: tuple, node: Apply) -> None:
-    stack, seen = [e for e in entries if isinstance(e, Variable)], set()
-    known = set(map(id, node.inputs))
+def _without_sites(shape: Variable, fgraph: FunctionGraph) -> Variable:
+    """``shape``, with the sites of the nodes built for it emptied. ``infer_shape`` and
+    the shape vector built them as a user's call would, with the site of the line compiling
+    the function; empty, the pass gives them the replaced node's (as ``build``'s nodes get
+    it). The graph's own nodes, which an entry may read (an input's shape, a slice bound),
+    keep the user's sites."""
+    stack, seen = [shape], set(map(id, fgraph.inputs))
     while stack:
         v = stack.pop()
-        if id(v) in seen or id(v) in known or v.owner is None or v.owner is node:
+        if id(v) in seen or v.owner is None or v.owner in fgraph.apply_nodes:
             continue
         seen.add(id(v))
         v.owner.site = Site()  # empty: the pass fills it in
         stack.extend(v.owner.inputs)
+    return shape
 
 
 def _reads(var: Variable, node: Apply) -> bool:
@@ -114,19 +116,19 @@ def local_shape_to_infer_shape(fgraph: FunctionGraph, node: Apply):
     x = node.inputs[0]
     if x.type.fully_known:
         return None  # local_static_shape
-    entries = _inferred_shape(x)
-    return None if entries is None else as_shape_vector(entries, x.ndim)
+    entries = _inferred_shape(fgraph, x)
+    return None if entries is None else _without_sites(as_shape_vector(entries, x.ndim), fgraph)
 
 
 @node_rewriter([ShapeI])
 def local_shape_i_to_infer_shape(fgraph: FunctionGraph, node: Apply):
     """shape_i(op(...), i) -> entry i of the op's inferred shape."""
-    entries = _inferred_shape(node.inputs[0])
+    entries = _inferred_shape(fgraph, node.inputs[0])
     if entries is None:
         return None
     entry = entries[node.op.i]
     return make_constant(np.array(int(entry)), "int64") if not isinstance(entry, Variable) \
-        else as_type_of(entry, node.outputs[0])
+        else _without_sites(as_type_of(entry, node.outputs[0]), fgraph)
 
 
 @node_rewriter([Reshape], exact="where the inner reshape is valid (where it is not, the original "
