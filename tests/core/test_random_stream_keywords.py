@@ -56,11 +56,14 @@ def test_theanos_random_streams_have_no_nstreams():
     ("binomial", dict(n=3, p=0.25)), ("multinomial", dict(n=4, pvals=[0.2, 0.8])),
     ("choice", dict(a=5)),
 ])
-def test_mrg_accepts_and_ignores_nstreams_and_target(method, args):
-    """Theano's MRG keywords change nothing: the draw is the one without them."""
+def test_mrg_accepts_nstreams_and_ignores_target(method, args):
+    """``target`` changes nothing; ``nstreams`` is taken (it lays the values out over that
+    many MRG streams, as in Theano: tests/core/test_mrg31k3p.py)."""
     plain = getattr(MRG_RandomStreams(7), method)((4,), **args).test_value
-    given = getattr(MRG_RandomStreams(7), method)((4,), nstreams=16, target="cpu", **args).test_value
+    given = getattr(MRG_RandomStreams(7), method)((4,), target="cpu", **args).test_value
     np.testing.assert_array_equal(given, plain)
+    spread = getattr(MRG_RandomStreams(7), method)((4,), nstreams=16, **args).test_value
+    assert spread.shape == plain.shape and spread.dtype == plain.dtype
 
 
 def test_mrg_truncate_is_honoured_and_binomials_old_prob_refused():

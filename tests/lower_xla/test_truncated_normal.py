@@ -68,7 +68,10 @@ def test_test_value_is_the_compiled_draw(dtype, scale):
     rv = MRG_RandomStreams(seed=77).normal((50_000,), avg=avg, std=std, dtype=dtype, truncate=True)
     first = sn.function([], rv)()
     assert first.dtype == rv.test_value.dtype == dtype
-    assert np.max(np.abs(first - rv.test_value) / np.spacing(np.abs(first))) <= 1
+    # the same MRG uniforms (exact: tests/core/test_mrg31k3p.py), then erfinv and the
+    # scaling, NumPy's and XLA's, a few roundings apart
+    tol = 4e-6 if dtype == "float32" else 1e-13
+    np.testing.assert_allclose(first, rv.test_value, rtol=tol, atol=tol)
 
 
 def test_truncated_normal_has_the_requested_standard_deviation():
@@ -84,10 +87,12 @@ def test_truncated_normal_has_the_requested_standard_deviation():
                                                 truncate=True).test_value)
 
 
-def test_gradients_are_the_reparameterized_ones():
+def test_parameters_have_no_gradient_as_in_theano():
+    # Theano's MRG wraps avg and std in undefined_grad: NullTypeGradError, never a number
     avg, std = T.scalar("avg", test_value=np.float32(1.0)), T.scalar("std", test_value=np.float32(2.0))
     z = MRG_RandomStreams(seed=9).normal((1000,), avg=avg, std=std, truncate=True)
-    g_avg, g_std = sn.grad(T.sum(z * z), [avg, std])
-    draws, ga, gs = sn.function([avg, std], [z, g_avg, g_std], no_default_updates=True)(1.0, 2.0)
-    np.testing.assert_allclose(ga, np.sum(2 * draws), rtol=1e-4)
-    np.testing.assert_allclose(gs, np.sum(2 * draws * (draws - 1.0) / 2.0), rtol=1e-4)
+    for wrt in (avg, std):
+        with pytest.raises(sn.gradient.NullTypeGradError):
+            sn.grad(T.sum(z * z), wrt)
+    with pytest.raises(TypeError, match="'nstreams'"):
+        sn.RandomStreams(3).uniform((2,), nstreams=4)

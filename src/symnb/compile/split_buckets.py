@@ -63,8 +63,10 @@ def bucket(length: int) -> int:
 class _NotExact(Exception):
     """Padding could reach a result through ``node``."""
 
-    def __init__(self, node: Apply, why: str) -> None:
-        super().__init__(f"{node.op.display_name()} ({node.site.describe()}) {why}")
+    def __init__(self, node: Apply | None, why: str) -> None:
+        # None: a value with no node of its own (an input handed on as an update)
+        where = "a value" if node is None else f"{node.op.display_name()} ({node.site.describe()})"
+        super().__init__(f"{where} {why}")
 
 
 class LastStage:

@@ -40,6 +40,9 @@ class IfElse(Op):
     """
 
     __props__ = ("then_graph", "else_graph", "name")
+    #: Theano's flag for outputs that are views of the branch values: symnb's are never
+    #: views (a compiled program's outputs are buffers of their own).
+    as_view = False
 
     def __init__(self, then_graph: InnerGraph, else_graph: InnerGraph, name: str | None = None) -> None:
         self.then_graph = then_graph
