@@ -97,5 +97,5 @@ def test_a_shared_variable_replaced_by_givens_that_read_it_keeps_its_default_upd
     assert f() == 14 + 10 + 10
     b = symnb.shared(1.0, "b")  # replaced by what does not read it: no update
     b.default_update = b + 3
-    x = T.scalar("x")
+    x = T.dscalar("x")  # shared(1.0) is float64, as in Theano
     assert function([x], b + 10, givens={b: x})(5.0) == 15 and b.get_value() == 1

@@ -312,7 +312,9 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
            broadcastable: Sequence[bool] | None = None, sharding: Any = None) -> SharedVariable:
     """A shared variable holding ``value`` (copied).
 
-    ``dtype`` defaults to the value's own dtype; a Python float becomes ``floatX``.
+    ``dtype`` defaults to the value's own dtype, NumPy's for a Python number or list
+    (``shared(0.1)`` is float64, ``shared(3)`` int64, as Theano's constructors give
+    them whatever ``floatX`` is: a float32 program writes ``np.float32(0.1)``).
     ``strict`` and ``allow_downcast`` say what ``set_value`` accepts (see
     :meth:`SharedVariable.set_value`). ``borrow`` is accepted for Theano programs; the
     value is copied all the same. ``shape`` fixes static lengths (None: any), and
@@ -321,8 +323,6 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
     (or any ``jax.sharding.Sharding``), a ``Mesh`` (replicated over it) or a pair
     ``(mesh, PartitionSpec)``; compiled functions keep updates on the same sharding.
     """
-    if type(value) is float and dtype is None:  # a Python float, not np.float64
-        dtype = config.floatX
     array = np.array(value, dtype=dtype, copy=True)
     if shape is None and broadcastable is not None:
         if len(broadcastable) != array.ndim:
