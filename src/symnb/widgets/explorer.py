@@ -105,7 +105,6 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self._entries: list[Entry] | None = None
         self._search_index: list[tuple[str, str]] | None = None
         self.expanded: list[str] = []
-        self.collapsed: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
         self._view_model: dict | None = None
         self._view_data: str | None = None
@@ -129,7 +128,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     # -- the picture --------------------------------------------------------------------
     def _redraw(self) -> None:
         started = time.perf_counter()
-        self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
+        self.picture = GraphPicture(self.obj, self.expanded, self.highlight,
                                     self.times, opened=self.opened, time_total=self.time_total,
                                     like=getattr(self, "picture", None),
                                     call_shapes=self.call_values.shapes() if self.call_values else None)
@@ -159,10 +158,6 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     def svg(self) -> str:
         """The picture, as SVG."""
         return self._svg
-
-    def status(self) -> str:
-        return (f"{self.picture.count()} nodes \u00b7 {self.layout.engine} layout \u00b7 "
-                f"drawn in {self.draw_seconds:.2f} s")
 
     def node_ids(self) -> list[str]:
         """The ids of the nodes drawn at the top level, in drawing order."""
@@ -211,8 +206,12 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     def details_html(self, actions: bool = True) -> str:
         # The node the error names: its test value could not be computed (that is the
         # error) or is computed; never "pending".
+        return self._details_in(self.picture, self.selected, actions)
+
+    def _details_in(self, picture: GraphPicture, node_id: str, actions: bool) -> str:
+        """Node ``node_id``'s details card, read from ``picture``."""
         failed = getattr(self.error, "node", None)
-        return node_details_html(self.picture, self.selected, actions, self.call_values, failed=failed)
+        return node_details_html(picture, node_id, actions, self.call_values, failed=failed)
 
     def compute(self, node_id: str) -> str:
         """Compute the test values of node ``node_id``'s inputs and outputs (shown as
@@ -255,15 +254,8 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self._set("opened", [i for i in self.opened if i != group_id and i not in inside],
                   closed=[group_id])
 
-    def collapse(self, node_id: str) -> None:
-        """Hide the nodes that only feed ``node_id`` (it then shows how many it hides)."""
-        self._set("collapsed", self.collapsed + [node_id])
-
-    def uncollapse(self, node_id: str) -> None:
-        self._set("collapsed", [i for i in self.collapsed if i != node_id])
-
     def _set(self, name: str, ids: list[str], closed: list[str] = ()) -> None:
-        """Set the ids of ``name`` (``opened``, ``expanded``, ``collapsed``), redraw and
+        """Set the ids of ``name`` (``opened``, ``expanded``), redraw and
         tell the view; ``closed``: viewer groups to close there (open in the browser, maybe
         only there)."""
         if self._change(name, ids) or closed:
@@ -289,19 +281,6 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         if self._search_index is None:  # one graph, redrawn: its names are made once
             self._search_index = search_index(self.picture)
         return find_nodes(self.picture, query, self._search_index)
-
-    def _search_state(self, query: str) -> tuple[list[str], list[str]]:
-        """The hits of ``query`` and, for each, the box drawing it now (its own, or its
-        closed group's): what the view marks."""
-        hits = self.search(query)
-        return hits, [h if self.picture.find(h) is not None else self._box_holding(h) for h in hits]
-
-    def _box_holding(self, node_id: str) -> str:
-        """The box drawing node ``node_id`` now, which is not drawn itself: its closed
-        group's, or that of the top-level node whose inner graph holds it."""
-        outer = expansions_for(node_id)
-        top = outer[0] if outer else node_id
-        return self.picture.id_of(self.picture.obj_of(top)) or top
 
     # -- text ---------------------------------------------------------------------------
     @property
@@ -386,7 +365,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
             return view_overview_svg(self.view_model())
         if not self.opened and not self.expanded:
             return self._svg
-        picture = GraphPicture(self.obj, [], [], self.highlight, self.times, opened=[],
+        picture = GraphPicture(self.obj, [], self.highlight, self.times, opened=[],
                                time_total=self.time_total)
         return picture_svg(picture, layout(picture, self.engine))
 
