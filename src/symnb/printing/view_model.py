@@ -24,10 +24,10 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
-from symnb.core.failed_call import failure_values
 from symnb.core.loop_values import values_through
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, cut_text, graph_parts, value_text
+from symnb.printing.error_focus import error_focus
 from symnb.printing.graph_model import OPEN_UP_TO, root_variables
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, node_name, op_name, rewrite_origins, words_of
@@ -65,25 +65,9 @@ def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply,
 def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
     """What to draw for ``obj``, the nodes to mark, and a failed call's values."""
     call_values = None
-    if isinstance(obj, BaseException):
-        node = getattr(obj, "node", None)
-        if not isinstance(node, Apply):
-            raise TypeError(f"view_model: the {type(obj).__name__} names no node (only symnb's "
-                            "build and run errors carry .node)")
-        call_values = failure_values(obj)
-        function = getattr(call_values, "function", None)
-        if function is None and call_values is not None and call_values.node is not node:
-            highlight = highlight + [call_values.node]  # built in a loop body: marked in its open body
-        if function is not None and node not in function.nodes:
-            # A node of a fused chain or a loop body: its holder in the function's graph.
-            holder = next((n for n in function.nodes if _holds(n, node)), None)
-            if holder is None:
-                function = None
-            else:  # the holder marked, and the node itself in its loop body's group
-                highlight = highlight + [node]
-                node = holder
-        highlight = highlight + [node]
-        obj = function if function is not None else node
+    if isinstance(obj, BaseException):  # where it failed: error_focus, the one place that says
+        focus = error_focus(obj, "view_model")
+        obj, highlight, call_values = focus.graph, highlight + focus.marked, focus.call_values
     marked = []
     for item in highlight:
         if isinstance(item, Variable) and item.owner is not None:
@@ -93,12 +77,6 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
                             f"not {type(item).__name__}")
         marked.append(item)
     return obj, marked, call_values
-
-
-def _holds(holder: Apply, node: Apply) -> bool:
-    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
-    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
-               for graph in holder.op.inner_graphs)
 
 
 class _Builder:

@@ -29,6 +29,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues, failure_values
 from symnb.printing.failure import failure_html
+from symnb.printing.error_focus import error_focus, error_node
 from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
 from symnb.printing.html import kind_of, node_details_html, value_summary
@@ -81,16 +82,14 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         #: The error the explorer was made for (``GraphExplorer(err)``), else None.
         self.error = obj if isinstance(obj, BaseException) else None
         if self.error is not None:
-            highlight = obj if highlight is None else highlight
-            obj = _error_node(obj)
-            function, holder = _loop_holding(self.error)
+            focus = error_focus(self.error, "GraphExplorer")  # a node of a loop body: drawn in its function's graph (or the loop's)
+            obj = focus.graph
+            highlight = focus.marked if highlight is None or focus.holder is not None else highlight
             values = self.call_values
-            if holder is not None:  # a node of a loop body: drawn in its function's graph (or the loop's)
-                obj, highlight = function, [values.node, holder]
             header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
             if values is not None and values.inputs is not None:  # under the picture: what it read
                 footer = failing_card_html(values) + footer
-            _compute_test_values(_error_node(self.error))  # the node the view is about is never "pending"
+            _compute_test_values(error_node(self.error, "GraphExplorer"))  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
         self.header, self.footer = header, footer
@@ -374,37 +373,6 @@ def _group_order(group_id: str) -> int:
     return int(group_id[1:]) if group_id[1:].isdigit() else -1
 
 
-def _error_node(err: BaseException) -> Apply:
-    node = getattr(err, "node", None)
-    if not isinstance(node, Apply):
-        raise TypeError(f"GraphExplorer: the {type(err).__name__} names no node "
-                        "(only symnb's build and run errors carry .node)")
-    return node
-
-
-def _loop_holding(err: BaseException) -> tuple[Any, Apply | None]:
-    """``(the graph to draw, its top-level node whose inner graph holds the failing
-    node)``, for a call that failed inside a loop body (``err.call_values``: the failed
-    function) or a loop whose body failed as it was built (the loop node, drawn with
-    what it reads: ``failure_values``); else ``(None, None)``."""
-    values = failure_values(err)
-    if values is None:
-        return None, None
-    node, function = values.node, values.function
-    if function is None:
-        loop = _error_node(err)
-        return (loop, loop) if loop is not node and _holds(loop, node) else (None, None)
-    if node in function.nodes:
-        return None, None
-    return function, next((n for n in function.nodes if _holds(n, node)), None)
-
-
-def _holds(holder: Apply, node: Apply) -> bool:
-    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
-    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
-               for graph in holder.op.inner_graphs)
-
-
 def _compute_test_values(node: Apply) -> None:
     """Compute the failing node's test values if they were left pending (labelled as
     test values in the view); a graph whose test values cannot be computed keeps none."""
@@ -424,7 +392,7 @@ def _profile_times(obj: Any) -> tuple[dict[Apply, float], float | None]:
 
 def _node_of(obj: Any) -> Apply:
     if isinstance(obj, BaseException):
-        return _error_node(obj)
+        return error_node(obj, "GraphExplorer")
     if isinstance(obj, Variable) and obj.owner is not None:
         return obj.owner
     if isinstance(obj, Apply):
