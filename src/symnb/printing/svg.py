@@ -244,8 +244,7 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
                      'font-size="10" fill="#555">\u229e</text>')  # "open me" mark
     body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
     seconds = f' data-seconds="{node.seconds:.6g}"' if timed else ""
-    return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds} '
-            f'data-search="{_e(node.search_text())}">'
+    return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds}>'
             f"<title>{_e(node_title(node, values))}</title>{body}</g>")
 
 

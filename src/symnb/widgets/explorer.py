@@ -34,7 +34,8 @@ from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
 from symnb.printing.html import kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
+from symnb.printing.picture_ids import every_node, expansions_for
+from symnb.printing.view_search import search_model
 from symnb.printing.svg import picture_svg
 from symnb.printing.view_overview import overview_svg as view_overview_svg
 from symnb.widgets._view import WidgetView
@@ -102,7 +103,6 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self._outputs = outputs
         self._entries: list[Entry] | None = None
-        self._search_index: list[tuple[str, str]] | None = None
         self.expanded: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
         self._view_model: dict | None = None
@@ -173,13 +173,19 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     def _inner_ids(self, obj: Apply | Variable) -> list[str]:
         """The ids ``obj`` has in the inner graphs (drawn or not)."""
-        return [node_id for node_id, known, _ in every_node(self.picture)
+        return [node_id for node_id, known in every_node(self.picture)
                 if known is obj and "/" in node_id]
 
     def select(self, node_id: str) -> str:
-        """Select node ``node_id``; returns its details (HTML). A node inside closed
-        groups or in an inner graph not drawn (a search hit) is brought into sight: its
-        groups open and the nodes holding it expand."""
+        """Select node ``node_id`` (an id of the viewer's model, as :meth:`search` returns
+        them, or of the picture: ``n3``, ``v0@g5``, ``n1/0/n2``, a group's ``g4``); returns
+        its details (HTML). A node inside closed groups or in an inner graph not drawn (a
+        search hit) is brought into sight: its groups open and the nodes holding it expand."""
+        node_id = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant
+        if node_id in self._model_groups() and self.picture.find(node_id) is None:
+            self.selected = node_id  # a group of the viewer's (a folded series, an op call)
+            self._sync()
+            return self._details_of(node_id)
         if self.picture.find(node_id) is None:
             outer = expansions_for(node_id)
             obj = self.picture.obj_of(outer[0] if outer else node_id)
@@ -274,12 +280,12 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         return True
 
     def search(self, query: str) -> list[str]:
-        """Ids of the nodes whose name or op contains ``query`` (any case): every node of
-        the graph, those inside closed groups included (``select`` opens their groups),
-        and those of the inner graphs drawn expanded."""
-        if self._search_index is None:  # one graph, redrawn: its names are made once
-            self._search_index = search_index(self.picture)
-        return find_nodes(self.picture, query, self._search_index)
+        """The viewer's search, answered here: the ids of the viewer's model whose label,
+        name or op contains ``query`` (any case), then the groups' whose label does, then
+        the nodes' whose source line does (``symnb.printing.view_search``, the browser's
+        rule). The whole graph: nodes inside closed groups and loop bodies too
+        (``select`` opens their groups)."""
+        return search_model(self.view_model(), query)
 
     # -- text ---------------------------------------------------------------------------
     @property
@@ -316,6 +322,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         return self._describe_variable(self.entries[which].variable)
 
     def _describe_id(self, node_id: str) -> str:
+        node_id = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant
         node = self.picture.find(node_id)
         if node is not None and node.kind == "group":
             group = node.obj

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import TEXT_STYLE, pre
-from symnb.printing.picture_search import expansions_for
+from symnb.printing.picture_ids import expansions_for
 from symnb.printing.svg import picture_img
 from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
@@ -58,6 +58,10 @@ class ViewerParts:
             self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
                                           time_total=self.time_total, call_values=self.call_values)
         return self._view_model
+
+    def _model_groups(self) -> dict[str, dict]:
+        """The viewer's groups by id."""
+        return {g["id"]: g for g in self.view_model()["groups"]}
 
     def view_data(self) -> str:
         """The model as it travels and is saved: gzip + base64 within the saved budget."""
@@ -210,6 +214,9 @@ class ViewerParts:
         base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
         # A node of a loop's body the viewer opened: a picture with that loop expanded
         # answers (made for this answer only: the explorer's own picture and state stay).
+        group = self._model_groups().get(base)
+        if group is not None and self.picture.find(base) is None:  # a group of the viewer's
+            return pre(f"{group['label']}: a group of the viewer (open it there to see its nodes)")
         picture = self._picture_holding(base)
         if picture.find(base) is not None:
             return self._details_in(picture, base, actions=False)
