@@ -8,10 +8,9 @@ its arguments and the failing node's inputs and outputs). A graph of more than
 ``sn.name_scope`` blocks, ``sn.grad`` calls: one box each, counting its nodes, inputs and
 outputs); clicking a group's box opens it, clicking an open group's title closes it.
 Clicking a node shows its op, type, test value (summary and heatmap), creation line and
-its inputs with theirs. A loop, a condition or a fused chain opens in
-place; a node can hide the part of the graph feeding only it; a search box finds nodes
-by name or op in the whole graph, inside closed groups too (Enter opens the groups around
-the next hit). For a failed call, every node's details show its value in that call first.
+its inputs with theirs. A loop or a condition opens in place; a search box
+finds nodes by name, op or source line in the whole graph, inside closed groups too (Enter
+opens the groups around the next hit; ``search`` answers the same in Python). For a failed call, every node's details show its value in that call first.
 The same picture is kept as the saved snapshot.
 
 A function compiled with ``profile=True`` and called is drawn coloured by time: each
