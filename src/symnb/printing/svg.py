@@ -1,8 +1,8 @@
-"""A laid-out graph picture as SVG text: the static picture every notebook view shows.
-
-The same SVG is the saved snapshot (GitHub, nbconvert, a notebook reopened without its
-kernel) and the live explorer's drawing (the widget adds clicks, search and zoom to it),
-so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
+"""A laid-out graph picture (``GraphPicture``) as SVG text: ``GraphExplorer.svg()``,
+``graph_picture``, the rewrite stepper's two sides and a small graph's static overview
+(the picture a saved explorer shows where no script runs: GitHub, an untrusted notebook).
+The live and saved explorer's viewer draws the view model instead
+(:mod:`symnb.printing.view_model`). Each node is a ``<g class="symnb-node" data-id=...>`` whose
 ``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
 A picture carrying times (a profile's) shades each timed node from white to red by its
 heat (the costliest unit darkest), writes its share of the call after its op (inside its
