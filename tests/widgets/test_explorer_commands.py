@@ -175,3 +175,17 @@ def test_selecting_a_search_hit_that_is_a_viewer_group_selects_it_in_the_viewer(
     assert series["label"] in explorer.select(series["id"])
     assert explorer.selected == series["id"] == sent[-1]["command"]["selected"]
     assert set(around(model, series["id"])) <= set(sent[-1]["command"]["open"])
+
+
+def test_the_explorers_model_reuses_its_pictures_grouping_and_equals_a_fresh_one():
+    """The explorer groups its graph once (its picture's GroupTree feeds its view model):
+    the model is the one view_model makes on its own, grouping anew."""
+    from symnb.printing.view_model import view_model
+    from tests.widgets.test_failure_view import make_scan_error
+
+    for obj, groups in ((mlp12_train(layers=3), "call"), (make_scan_error(), "inner")):
+        explorer = GraphExplorer(obj)
+        fresh = view_model(explorer.obj, highlight=explorer.highlight, times=explorer.times,
+                           time_total=explorer.time_total, call_values=explorer.call_values)
+        assert explorer.view_model() == fresh
+        assert any(g["kind"] == groups for g in fresh["groups"])  # a model with groups to differ in

@@ -43,7 +43,7 @@ from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
 from symnb.printing.picture_nodes import InnerPicture, PictureEdge, PictureNode, TimeUnit
 
-__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "value_of",
+__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "node_ids", "value_of",
            "family_of", "creation_text"]
 
 LABEL_LIMIT = 40  # characters of a box's label
@@ -65,6 +65,17 @@ def root_variables(order: list[Apply], inputs: Sequence[Variable],
         if var.owner is None:
             roots.setdefault(id(var), var)
     return list(roots.values())
+
+
+def node_ids(order: Sequence[Apply], roots: Sequence[Variable], prefix: str = "") -> dict[int, str]:
+    """THE ids of a graph's nodes, ``{id(Apply or root): id}``: ``n3`` the fourth Apply in
+    ``order``, ``v0`` the first of ``roots`` (:func:`root_variables`); an inner graph's
+    prefixed by its holder's id and its number (``n3/0/n1``). Every view numbers a graph
+    so (the picture, the viewer's model and its loop bodies, the Model Explorer JSON): the
+    kernel answers to the ids the browser shows."""
+    ids = {id(node): f"{prefix}n{i}" for i, node in enumerate(order)}
+    ids.update((id(var), f"{prefix}v{k}") for k, var in enumerate(roots))
+    return ids
 
 
 class GraphPicture:
@@ -168,10 +179,7 @@ class GraphPicture:
         return self._ids[id(obj)]
 
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
-        for position, node in enumerate(order):
-            self._ids[id(node)] = f"{self.prefix}n{position}"
-        for k, var in enumerate(self.roots):
-            self._ids[id(var)] = f"{self.prefix}v{k}"
+        self._ids.update(node_ids(order, self.roots, self.prefix))
         groups: dict[str, list] = {}
         for var in self.roots:
             self._box(var, groups)

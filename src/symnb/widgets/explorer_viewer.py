@@ -55,8 +55,10 @@ class ViewerParts:
         """The client-side viewer's model of the graph (``symnb.printing.view_model``);
         for a failed call, its boxes show that call's values."""
         if self._view_model is None:
+            # The picture's GroupTree: the graph is grouped once, for both representations.
             self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
-                                          time_total=self.time_total, call_values=self.call_values)
+                                          time_total=self.time_total, call_values=self.call_values,
+                                          tree=self.picture.tree)
         return self._view_model
 
     def _model_groups(self) -> dict[str, dict]:
