@@ -12,7 +12,7 @@ places from the same source:
   shares that one answer. With no kernel to answer (widget state restored without one)
   the view lays out with the simple layout and says why;
 - saved, as a ``<script>`` in the snapshot's ``text/html`` (:func:`saved_viewer_html`:
-  the viewer, then ``static/saved_boot.js`` called with its version and the view's key),
+  the viewer, then ``static/saved_boot.js`` with its version and the view's key),
   which boots the same viewer on the embedded model where a page runs scripts (trusted
   JupyterLab and Notebook 7, VS Code, nbconvert's HTML) -- lazily, when it scrolls into
   view, and never while the live view hides it. The saved viewer lays out with the
@@ -113,11 +113,19 @@ def _script_text(source: str) -> str:
 
 
 
+@lru_cache(maxsize=1)
+def _boot_script() -> str:
+    """``static/saved_boot.js`` from its code on (its header comment left out of every
+    saved view), after a newline, as saved views have always held it."""
+    text = _static("saved_boot.js")
+    return text[text.index("\n(function ("):]
+
+
 def saved_viewer_html(key: str, encoded_model: str) -> str:
     """The saved viewer's part of the snapshot: its host, the model and the boot script
     (inert where scripts do not run: then the static overview beside it shows)."""
     style = f"<style>{viewer_css()}</style>"
-    boot = f'{_static("saved_boot.js").rstrip()}({json.dumps(viewer_version())}, {json.dumps(key)});\n'
+    boot = _boot_script().replace("VIEWER_VERSION", json.dumps(viewer_version())).replace("SNAPSHOT_KEY", json.dumps(key))
     return (f'{style}<div class="symnb-saved-viewer"></div>'
             f'<script type="application/x-symnb-model" class="symnb-model">{_script_text(encoded_model)}</script>'
             f"<script>{_script_text(_saved_viewer_source() + boot)}</script>")

@@ -1,8 +1,10 @@
-// The saved viewer's boot script (symnb/widgets/viewer.py, saved_viewer_html): a
-// function of the viewer's version and the snapshot's key, called with them there.
-// It boots the viewer on the model embedded beside it, in the state the user left.
-(function (version, key) {
-  const SymnbViewer = window.SymnbViewers[version];
+// The saved viewer's boot script (symnb/widgets/viewer.py, saved_viewer_html): boots the
+// viewer on the model embedded beside it, in the state the user left. VIEWER_VERSION and
+// SNAPSHOT_KEY are replaced there by the viewer's version and the view's key (JSON
+// strings), and this header left out: a saved view holds the script from its first line on.
+(function () {
+  const SymnbViewer = window.SymnbViewers[VIEWER_VERSION];
+  const key = SNAPSHOT_KEY;
   const here = (document.currentScript && document.currentScript.closest(".symnb-snapshot"))
     || document.querySelector(`.symnb-snapshot[data-symnb-key="${key}"]`);
   if (!here || here.dataset.symnbBooted) return;
@@ -29,4 +31,4 @@
       here.dataset.symnbBooted = "failed: " + (err && err.message); }); }
   });
   watch.observe(here);
-})
+})();
