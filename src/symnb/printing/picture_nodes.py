@@ -85,6 +85,10 @@ class PictureNode:
             return self.group_outputs[0] if self.group_outputs else self.group_inputs[0]
         return self.obj.outputs[0] if isinstance(self.obj, Apply) else self.obj
 
+    def search_text(self) -> str:
+        """The SVG's ``data-search`` attribute: its label and sublabel, lower case."""
+        return f"{self.label} {self.sublabel}".lower()
+
 
 @dataclass(eq=False)
 class PictureEdge:

@@ -244,7 +244,10 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
                      'font-size="10" fill="#555">\u229e</text>')  # "open me" mark
     body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
     seconds = f' data-seconds="{node.seconds:.6g}"' if timed else ""
-    return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds}>'
+    # data-search: read by no view now (the viewer searches its model), kept because the
+    # notebooks' stored pictures carry it and nbval compares them with fresh ones.
+    return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds} '
+            f'data-search="{_e(node.search_text())}">'
             f"<title>{_e(node_title(node, values))}</title>{body}</g>")
 
 
