@@ -207,6 +207,19 @@ def test_search_finds_a_node_by_its_source_line_after_its_names(browser, tmp_pat
     assert not errors
 
 
+def test_the_kernels_search_answers_as_the_browsers(browser, tmp_path, mlp):
+    """GraphExplorer.search (symnb.printing.view_search) is the viewer's search answered in
+    the kernel: the same ids in the same order, names before lines, groups included."""
+    from symnb.printing.view_search import search_model
+
+    page, errors = open_page(browser, viewer_page(tmp_path / "mlp.html", mlp))
+    for query in ("w1", "W1", "tanh", "layer", "standard_normal", "grad", "dot", "  b3 ", "x", "zzz", ""):
+        found = page.evaluate(f"SymnbViewer.search(mounted.view.index(), {json.dumps(query)})")
+        assert search_model(mlp, query) == found, query
+    assert len(search_model(mlp, "w1")) > 3  # names, groups and lines: not a vacuous match
+    assert not errors
+
+
 def test_a_boxs_second_line_starts_with_its_type_not_a_long_op(browser, tmp_path, mlp):
     """`Elemwise{tanh,no_inplace} fl\u2026`: the op first cut the shape off at the box's width."""
     series = next(g for g in mlp["groups"] if g["kind"] == "series" and g["parent"] is None)
@@ -337,7 +350,8 @@ def test_the_python_api_opens_groups_in_the_live_view(browser, tmp_path):
             shown = next(n["id"] for n in model["nodes"] if n["group"] == target)
             opened = [target, parents[target]]
         else:
-            (target,) = explorer.search("scan")
+            target = explorer.search("scan")[0]  # the loop's node: names and ops before lines
+            assert next(n for n in model["nodes"] if n["id"] == target)["op"].startswith("scan")
             explorer.expand(target)
             shown = target
             opened = [next(n["group"] for n in model["nodes"] if n["id"] == target)]

@@ -80,23 +80,6 @@ def test_expanded_loop_is_drawn_inside_its_node():
     assert svg.count('class="symnb-node') == opened.count() == len(closed.nodes) + len(inner_ids)
 
 
-def test_collapse_hides_what_feeds_only_that_node(graph):
-    x, b, y, z = graph
-    picture = GraphPicture(z)
-    y_id = picture.id_of(y)
-    folded = GraphPicture(z, collapsed=[y_id])
-    # y's inputs: exp(log(x)) and the constant 2; log, exp, x and 2 feed nothing else.
-    assert folded.nodes[y_id].hidden == 4
-    assert {n.label for n in folded.nodes.values()} == {"y", "b", "y + b", "z"}
-    assert len(folded.edges) == 3
-    top = GraphPicture(z, collapsed=[picture.id_of(z)])
-    assert {n.label for n in top.nodes.values()} == {"z"} and top.nodes[picture.id_of(z)].hidden == 7
-    # A node used elsewhere stays: x feeds log(x) and, here, w too.
-    w = T.log(x) + z
-    shared = GraphPicture(w, collapsed=[GraphPicture(w).id_of(z)])
-    assert {n.label for n in shared.nodes.values()} == {"x", "T.log(x)", "z", "w"}
-
-
 def test_highlighted_node_is_marked(graph):
     x, b, y, z = graph
     picture = GraphPicture(z, highlight=[y.owner])

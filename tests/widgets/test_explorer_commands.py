@@ -21,6 +21,11 @@ def live(explorer):
     return sent
 
 
+def ops(explorer, name):
+    """The ids of the model's nodes whose op starts with ``name`` (``scan(step)``)."""
+    return {n["id"] for n in explorer.view_model()["nodes"] if (n["op"] or "").startswith(name)}
+
+
 def around(model, node_or_group):
     """The viewer groups holding a node (or a group), innermost first, from the model."""
     parents = {g["id"]: g["parent"] for g in model["groups"]}
@@ -45,7 +50,7 @@ def test_expanding_a_loop_opens_the_viewer_groups_around_its_node(loop_explorer)
     """Notebook 06: ``explorer.expand(loop)`` drew the loop's group closed in the viewer."""
     explorer = loop_explorer
     sent = live(explorer)
-    loop, = explorer.search("scan")
+    loop, = [h for h in explorer.search("scan") if h in ops(explorer, "scan")]
     holders = around(explorer.view_model(), loop)
     assert holders and all(g not in explorer.view_state()["open"] for g in holders)  # closed at first
     explorer.expand(loop)
@@ -80,7 +85,7 @@ def test_expanding_a_loop_opens_its_body_in_the_viewer(loop_explorer):
     nodes in an "inner" group, and ``expand`` sends that group open (``close`` closes it)."""
     explorer = loop_explorer
     sent = live(explorer)
-    loop, = explorer.search("scan")
+    loop, = [h for h in explorer.search("scan") if h in ops(explorer, "scan")]
     model = explorer.view_model()
     body = [g["id"] for g in model["groups"] if g["kind"] == "inner" and g["holder"] == loop]
     assert len(body) == 1 and body[0] not in explorer.view_state()["open"]  # closed at first
@@ -157,3 +162,30 @@ def test_close_group_closes_a_group_opened_only_in_the_browser():
     sent2 = live(explorer2)
     explorer2.close_group(theirs)
     assert sent2[-1]["command"]["close"] == [theirs]
+
+
+def test_selecting_a_search_hit_that_is_a_viewer_group_selects_it_in_the_viewer():
+    """search() answers with the viewer's ids, a folded series among them (a group only
+    the viewer's model has): select() takes it, and the viewer opens the groups around it."""
+    explorer = GraphExplorer(mlp12_train(layers=3))
+    model = explorer.view_model()
+    sent = live(explorer)
+    series = next(g for g in model["groups"] if g["kind"] == "series" and g["parent"] is not None)
+    assert series["id"] in explorer.search(series["label"])
+    assert series["label"] in explorer.select(series["id"])
+    assert explorer.selected == series["id"] == sent[-1]["command"]["selected"]
+    assert set(around(model, series["id"])) <= set(sent[-1]["command"]["open"])
+
+
+def test_the_explorers_model_reuses_its_pictures_grouping_and_equals_a_fresh_one():
+    """The explorer groups its graph once (its picture's GroupTree feeds its view model):
+    the model is the one view_model makes on its own, grouping anew."""
+    from symnb.printing.view_model import view_model
+    from tests.widgets.test_failure_view import make_scan_error
+
+    for obj, groups in ((mlp12_train(layers=3), "call"), (make_scan_error(), "inner")):
+        explorer = GraphExplorer(obj)
+        fresh = view_model(explorer.obj, highlight=explorer.highlight, times=explorer.times,
+                           time_total=explorer.time_total, call_values=explorer.call_values)
+        assert explorer.view_model() == fresh
+        assert any(g["kind"] == groups for g in fresh["groups"])  # a model with groups to differ in

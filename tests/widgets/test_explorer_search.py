@@ -7,7 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.core.graph.basic import Apply, Constant, toposort
+from symnb.core.graph.basic import Apply, toposort
 from symnb.core.graph.errors import label
 from symnb.printing.labels import role_label
 from symnb.widgets import GraphExplorer
@@ -58,32 +58,38 @@ def test_search_finds_nodes_inside_closed_groups(mlp):
     # A parameter and the tanh live inside closed groups (the calls of _layer, the gradient).
     assert explorer.picture.closed_groups_around(roots[[label(r) for r in roots].index("W_h2")])
     hits = explorer.search("W_H2")
-    assert [explorer.picture.obj_of(h) for h in hits] == [r for r in roots if label(r) == "W_h2"]
+    model = explorer.view_model()
+    nodes = {n["id"] for n in model["nodes"]}
+    assert [explorer.picture.obj_of(h) for h in hits if h in nodes] == [r for r in roots if label(r) == "W_h2"]
+    groups = {g["id"]: g["label"] for g in model["groups"]}  # the groups named after it: the calls reading it
+    assert all("w_h2" in groups[h].lower() for h in hits if h not in nodes)
     tanh_nodes = [n for n in order if "tanh" in n.op.display_name().lower()]
     assert tanh_nodes and set(explorer.search("tanh")) >= {explorer.picture.node_id(n) for n in tanh_nodes}
     drawn = set(explorer.node_ids())
-    assert not set(hits) & drawn  # before this change, search answered [] here
+    assert not {h for h in hits if h in nodes} & drawn  # before this change, search answered [] here
 
 
-def test_search_hits_are_exactly_the_nodes_whose_name_or_op_match(mlp):
+def test_search_hits_the_nodes_whose_name_or_op_match_then_those_whose_line_does(mlp):
+    """The viewer's rule (tests/browser/test_viewer.py checks the two answer alike): a
+    node named so, or whose op or role is, then the groups so labelled, then the nodes
+    whose source line holds the query. Expected from the graph walked here."""
     explorer = GraphExplorer(mlp)
     picture = explorer.picture
+    model = {n["id"]: n for n in explorer.view_model()["nodes"]}
     order, roots = _walk(mlp)
-    for query in ("dot", "softmax", "b_", "x", "shared", "grad of"):
-        expected = []
-        for root in roots:  # a root: its name and kind
-            kind = "constant" if isinstance(root, Constant) else (
-                "shared" if hasattr(root, "get_value") else "input")
-            name = (root.name or str(root.data)) if isinstance(root, Constant) else label(root)
-            if query in f"{name} {kind}".lower():
-                expected.append(picture.node_id(root))
-        for node in order:  # an Apply: its output's name, its op, or what made it (sn.grad)
-            names = [label(node.outputs[0]) if len(node.outputs) == 1 else "",
-                     node.op.display_name(), role_label(node, picture.origins) or ""]
-            if any(query in n.lower() for n in names):
-                expected.append(picture.node_id(node))
-        assert explorer.search(query) == expected, query
-        assert explorer.search(query.upper()) == expected
+    for query in ("dot", "softmax", "b_", "x", "grad of", "uniform"):
+        named = [picture.node_id(root) for root in roots if query in (root.name or "").lower()]
+        named += [picture.node_id(node) for node in order  # its user's name, its op, what made it (sn.grad)
+                  if any(query in n.lower() for n in [node.outputs[0].name or "",
+                                                      node.op.public_name(), role_label(node, picture.origins) or ""])]
+        hits = explorer.search(query)
+        assert hits == explorer.search(query.upper())
+        assert set(named) <= {h.split("@")[0] for h in hits}, query  # a constant's copies: v3@g5
+        lines = [h for h in hits if h in model and query not in
+                 "\1".join(str(model[h][k] or "") for k in ("label", "name", "op")).lower()]
+        assert all(query in model[h]["code"].lower() for h in lines), query  # matched by its line
+        assert hits[len(hits) - len(lines):] == lines  # after every name's hit
+    assert [h for h in explorer.search("uniform") if h in model]  # the Ws' line: np.random.uniform
 
 
 def test_selecting_a_hit_inside_closed_groups_opens_them(mlp):

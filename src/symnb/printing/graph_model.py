@@ -10,12 +10,11 @@ Nodes sit in groups (the calls of the user's functions, ``sn.name_scope`` blocks
 ``sn.grad`` calls: :mod:`symnb.printing.groups`); a closed group is one box (kind
 ``group``) counting its nodes, inputs and outputs, and the edges crossing into it are
 merged per pair of boxes. Groups are ids ``g0``, ``g1``... stable for a given graph. A node holding inner graphs (a loop body, condition branches, a fused chain)
-can be *expanded*: its inner graphs are drawn inside it. A node can be *collapsed*:
-the part of the graph that only feeds it is hidden, and the node counts what it hides.
+can be *expanded*: its inner graphs are drawn inside it.
 
 Node ids are stable for a given graph (``n3``: the fourth node in execution order,
 ``v0``: the first root met; inner nodes are prefixed by their parent's id and the inner
-graph's number, ``n3/0/n1``), so a selection, expansion or collapse survives a redraw.
+graph's number, ``n3/0/n1``), so a selection or expansion survives a redraw.
 Nothing here computes a test value: a pending one shows as pending.
 
 A picture can carry each node's time per call (``times``, e.g. ``f.profile.node_times()``):
@@ -44,7 +43,7 @@ from symnb.printing.node_facts import family_of as family_of
 from symnb.printing.node_facts import value_of as value_of
 from symnb.printing.picture_nodes import InnerPicture, PictureEdge, PictureNode, TimeUnit
 
-__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "value_of",
+__all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "node_ids", "value_of",
            "family_of", "creation_text"]
 
 LABEL_LIMIT = 40  # characters of a box's label
@@ -68,6 +67,17 @@ def root_variables(order: list[Apply], inputs: Sequence[Variable],
     return list(roots.values())
 
 
+def node_ids(order: Sequence[Apply], roots: Sequence[Variable], prefix: str = "") -> dict[int, str]:
+    """THE ids of a graph's nodes, ``{id(Apply or root): id}``: ``n3`` the fourth Apply in
+    ``order``, ``v0`` the first of ``roots`` (:func:`root_variables`); an inner graph's
+    prefixed by its holder's id and its number (``n3/0/n1``). Every view numbers a graph
+    so (the picture, the viewer's model and its loop bodies, the Model Explorer JSON): the
+    kernel answers to the ids the browser shows."""
+    ids = {id(node): f"{prefix}n{i}" for i, node in enumerate(order)}
+    ids.update((id(var), f"{prefix}v{k}") for k, var in enumerate(roots))
+    return ids
+
+
 class GraphPicture:
     """The nodes and edges to draw for ``obj`` (a Variable, a list of them, an Apply, a
     compiled function: its optimized graph).
@@ -78,7 +88,6 @@ class GraphPicture:
       the picture stays within ``FIRST_BOXES`` boxes; the groups holding a highlighted
       node are always open;
     - ``expanded``: ids of nodes whose inner graphs are drawn inside them;
-    - ``collapsed``: ids of nodes that hide the part of the graph feeding only them;
     - ``highlight``: Apply nodes to mark (the node an error names);
     - ``times``: ``{Apply: seconds per call}`` (``f.profile.node_times()``) to shade the
       top-level nodes by;
@@ -87,22 +96,21 @@ class GraphPicture:
     - ``call_shapes``: ``{variable: (dtype, shape)}`` the edges carry (a failed call's).
     """
 
-    def __init__(self, obj: Any, expanded: Iterable[str] = (), collapsed: Iterable[str] = (),
+    def __init__(self, obj: Any, expanded: Iterable[str] = (),
                  highlight: Iterable[Apply] = (), times: Mapping[Apply, float] | None = None,
                  opened: Iterable[str] | None = None, *, time_total: float | None = None,
                  like: "GraphPicture | None" = None, _inner: tuple | None = None,
                  prefix: str = "", call_shapes: Mapping | None = None) -> None:
         with collector_paused():
-            self._make(obj, expanded, collapsed, highlight, times, time_total, opened, like,
+            self._make(obj, expanded, highlight, times, time_total, opened, like,
                        _inner, prefix, call_shapes)
 
-    def _make(self, obj: Any, expanded: Iterable[str], collapsed: Iterable[str],
+    def _make(self, obj: Any, expanded: Iterable[str],
               highlight: Iterable[Apply], times: Mapping[Apply, float] | None,
               time_total: float | None, opened: Iterable[str] | None,
               like: "GraphPicture | None", _inner: tuple | None, prefix: str,
               call_shapes: Mapping | None) -> None:
         self.expanded = set(expanded)
-        self.collapsed = set(collapsed)
         highlight = list(highlight)
         self.highlight = {id(node) for node in highlight}
         self._highlighted = highlight  # an inner graph's failing node is marked in it too
@@ -171,21 +179,14 @@ class GraphPicture:
         return self._ids[id(obj)]
 
     def _build(self, order: list[Apply], inputs: Sequence[Variable], notes: list[str]) -> None:
-        for position, node in enumerate(order):
-            self._ids[id(node)] = f"{self.prefix}n{position}"
-        for k, var in enumerate(self.roots):
-            self._ids[id(var)] = f"{self.prefix}v{k}"
-        hidden = self._hidden(order)
+        self._ids.update(node_ids(order, self.roots, self.prefix))
         groups: dict[str, list] = {}
         for var in self.roots:
-            if id(var) not in hidden:
-                self._box(var, hidden, groups)
+            self._box(var, groups)
         for node in order:
-            if id(node) not in hidden:
-                self._box(node, hidden, groups)
+            self._box(node, groups)
         for node in order:
-            if id(node) not in hidden:
-                self._edges_into(node, hidden)
+            self._edges_into(node)
         self._crossing = crossings(self.edges)
         self._members = groups  # a closed group's box -> the nodes and roots inside
         for group_id, members in groups.items():
@@ -197,12 +198,12 @@ class GraphPicture:
                 if i < len(notes) and notes[i] and node.kind != "group":
                     node.note = notes[i]
 
-    def _box(self, obj: Apply | Variable, hidden: set[int], groups: dict[str, list]) -> None:
+    def _box(self, obj: Apply | Variable, groups: dict[str, list]) -> None:
         box = self._box_of(obj)
         if box != self._ids[id(obj)]:
             groups.setdefault(box, []).append(obj)
         elif isinstance(obj, Apply):
-            self._apply(obj, box, hidden)
+            self._apply(obj, box)
         else:
             self._root(obj)
 
@@ -282,7 +283,7 @@ class GraphPicture:
                                           kind, var)
         return node_id
 
-    def _apply(self, node: Apply, node_id: str, hidden: set[int]) -> None:
+    def _apply(self, node: Apply, node_id: str) -> None:
         out = node.outputs[0]
         role = role_label(node, self.origins)
         name = node_name(node, self.origins)
@@ -295,10 +296,8 @@ class GraphPicture:
         self.nodes[node_id] = picture_node
         if picture_node.has_inner and node_id in self.expanded:
             picture_node.inner = self._inner_pictures(node, node_id)
-        if node_id in self.collapsed:
-            picture_node.hidden = sum(1 for h in hidden if self._collapsed_into.get(h) == node_id)
 
-    def _edges_into(self, node: Apply, hidden: set[int]) -> None:
+    def _edges_into(self, node: Apply) -> None:
         """The edges drawn into ``node``'s box: one per input, or, between two groups'
         boxes, one per pair of boxes (carrying every variable that crosses)."""
         target = self._box_of(node)
@@ -307,9 +306,6 @@ class GraphPicture:
         for k, var in enumerate(node.inputs):
             # An inner graph's input may be an outer variable (a fused chain's): a root here.
             owner = var.owner if var.owner is not None and id(var.owner) in self._ids else None
-            key = id(owner) if owner is not None else id(var)
-            if hidden and key in hidden:
-                continue
             source = box_of(owner if owner is not None else var)
             if source == target:
                 continue
@@ -351,38 +347,6 @@ class GraphPicture:
         node.group_inputs, node.group_outputs = list(ins.values()), list(outs.values())
         return node
 
-    def _hidden(self, order: list[Apply]) -> set[int]:
-        """``id`` of the Apply nodes and roots folded into a collapsed node: its ancestors
-        whose every consumer is hidden too or is the collapsed node (outputs never are)."""
-        self._collapsed_into: dict[int, str] = {}
-        if not self.collapsed:
-            return set()
-        consumers: dict[int, list[Apply]] = {}
-        for node in order:
-            for var in node.inputs:
-                key = id(var.owner) if var.owner is not None else id(var)
-                consumers.setdefault(key, []).append(node)
-        outputs = {id(v.owner) if v.owner is not None else id(v) for v in self.outputs}
-        hidden: set[int] = set()
-        for node in reversed(order):
-            node_id = self._ids[id(node)]
-            if node_id in self.collapsed and id(node) not in hidden:
-                self._fold_into(node, node_id, consumers, outputs, hidden)
-        return hidden
-
-    def _fold_into(self, top: Apply, top_id: str, consumers: dict, outputs: set, hidden: set) -> None:
-        stack = list(top.inputs)
-        while stack:
-            var = stack.pop()
-            key = id(var.owner) if var.owner is not None else id(var)
-            if key in hidden or key in outputs or (var.owner is not None and key not in self._ids):
-                continue
-            if all(c is top or id(c) in hidden for c in consumers.get(key, [])):
-                hidden.add(key)
-                self._collapsed_into[key] = top_id
-                if var.owner is not None:
-                    stack.extend(var.owner.inputs)
-
     def _inner_pictures(self, node: Apply, node_id: str) -> list[InnerPicture]:
         op = node.op
         outer_names = inner_outer_names(node)
@@ -394,8 +358,7 @@ class GraphPicture:
         for g, (graph, title) in enumerate(zip(graphs, titles)):
             graph_notes = notes[offset:offset + len(graph.outputs)]
             offset += len(graph.outputs)
-            picture = GraphPicture(None, self._sub(node_id, g, self.expanded),
-                                   self._sub(node_id, g, self.collapsed), self._highlighted,
+            picture = GraphPicture(None, self._sub(node_id, g, self.expanded), self._highlighted,
                                    _inner=(graph.outputs, graph.inputs, outer_names, graph_notes),
                                    prefix=f"{node_id}/{g}/")
             pictures.append(InnerPicture(title, picture))

@@ -150,7 +150,7 @@ def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
     """The details of one node of ``picture``, as a card: what it is (and what made it,
     for a gradient or rewrite node), its shape, static type and value (a heatmap with its
     scale), where it was built (on one line), the groups it sits in, and its inputs with
-    their lines; with ``actions``, buttons to open its inner graphs, collapse it, compute
+    their lines; with ``actions``, buttons to open its inner graphs, compute
     a pending test value or close its group (a saved snapshot, where nothing runs them,
     has none). With ``call`` (a failed call's :class:`CallValues`), the values of that
     call come first, labelled so, and the test values follow as one-line summaries.
@@ -279,9 +279,6 @@ def _actions(node: PictureNode, groups: list) -> str:
     if node.kind == "apply" and not node.error and any(
             value_of(v) is None and v.owner is not None for v in [node.variable, *node.obj.inputs]):
         buttons.append(_button("compute", node.id, "compute its test values"))
-    if node.kind == "apply":
-        buttons.append(_button("uncollapse", node.id, f"show the {node.hidden} hidden node(s)")
-                       if node.hidden else _button("collapse", node.id, "collapse its inputs"))
     if groups:
         buttons.append(_button("close-group", groups[-1].id, f"close group {groups[-1].title}"))
     return f"<div>{''.join(buttons)}</div>" if buttons else ""

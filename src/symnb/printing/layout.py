@@ -78,8 +78,6 @@ class Layout:
 def node_size(node: PictureNode) -> tuple[float, float]:
     """A node's box: wide enough for its two lines of text."""
     width = max(len(node.label) * CHAR_WIDTH, len(node.caption) * SUB_CHAR_WIDTH, 24) + 18
-    if node.hidden:
-        width = max(width, 120)
     return round(width, 1), float(ROOT_HEIGHT if node.kind != "apply" else NODE_HEIGHT)
 
 

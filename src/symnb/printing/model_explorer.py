@@ -42,7 +42,7 @@ from symnb.core.graph.errors import label
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, graph_parts, summarize_value, value_text
 from symnb.printing._inner import has_inner_graphs, inner_titles
-from symnb.printing.graph_model import root_variables
+from symnb.printing.graph_model import node_ids, root_variables
 from symnb.printing.groups import Group, GroupTree
 from symnb.printing.labels import Shapes, node_name, op_name, rewrite_origins
 from symnb.printing.model_explorer_data import node_data_sets
@@ -162,8 +162,7 @@ class _GraphBuilder:
         self.shapes = Shapes(called=getattr(obj, "last_shapes", None))
         self.origins = rewrite_origins(obj, order) if obj is not None else {}
         self.tree = GroupTree(order, self.roots) if tree else None
-        self.ids: dict[int, str] = {id(v): f"v{k}" for k, v in enumerate(self.roots)}
-        self.ids.update((id(node), f"n{k}") for k, node in enumerate(order))
+        self.ids = node_ids(order, self.roots)
         self.inner: list[dict] = []
 
     def graphs(self) -> list[dict]:

@@ -45,7 +45,6 @@ class PictureNode:
     error: bool = False  # named by the error being shown
     has_inner: bool = False
     inner: list["InnerPicture"] = field(default_factory=list)  # when expanded
-    hidden: int = 0      # nodes folded into this one when collapsed
     role: str = ""       # what made it, when not the user's line: "grad of tanh", "fused: ..."
     group_inputs: list = field(default_factory=list)   # a group's box: what enters it
     group_outputs: list = field(default_factory=list)  # and what leaves it
@@ -87,6 +86,7 @@ class PictureNode:
         return self.obj.outputs[0] if isinstance(self.obj, Apply) else self.obj
 
     def search_text(self) -> str:
+        """The SVG's ``data-search`` attribute: its label and sublabel, lower case."""
         return f"{self.label} {self.sublabel}".lower()
 
 

@@ -1,8 +1,8 @@
-"""A laid-out graph picture as SVG text: the static picture every notebook view shows.
-
-The same SVG is the saved snapshot (GitHub, nbconvert, a notebook reopened without its
-kernel) and the live explorer's drawing (the widget adds clicks, search and zoom to it),
-so both always agree. Each node is a ``<g class="symnb-node" data-id=...>`` whose
+"""A laid-out graph picture (``GraphPicture``) as SVG text: ``GraphExplorer.svg()``,
+``graph_picture``, the rewrite stepper's two sides and a small graph's static overview
+(the picture a saved explorer shows where no script runs: GitHub, an untrusted notebook).
+The live and saved explorer's viewer draws the view model instead
+(:mod:`symnb.printing.view_model`). Each node is a ``<g class="symnb-node" data-id=...>`` whose
 ``<title>`` (the tooltip) holds its op, type, test value summary and creation line.
 A picture carrying times (a profile's) shades each timed node from white to red by its
 heat (the costliest unit darkest), writes its share of the call after its op (inside its
@@ -69,8 +69,6 @@ def node_title(node: PictureNode, with_value: bool = True) -> str:
     lines.append(f"created at {creation_text(var)}")
     if node.time_text():
         lines.append(f"time: {node.time_text()}")
-    if node.hidden:
-        lines.append(f"collapsed: {node.hidden} node(s) feeding only this one are hidden")
     return "\n".join(lines)
 
 
@@ -175,17 +173,6 @@ def _path_data(points: list[tuple[float, float]], curved: bool) -> str:
     return head + "".join(pieces)
 
 
-def _middle(points: list[tuple[float, float]], curved: bool) -> tuple[float, float]:
-    """A point half way along the edge, where its label goes."""
-    if curved and (len(points) - 1) % 3 == 0:
-        piece = (len(points) - 1) // 3 // 2 * 3  # the middle Bezier piece, at t = 1/2
-        (ax, ay), (bx, by), (cx, cy), (dx, dy) = points[piece:piece + 4]
-        return (ax + 3 * bx + 3 * cx + dx) / 8, (ay + 3 * by + 3 * cy + dy) / 8
-    middle = (len(points) - 1) // 2
-    (ax, ay), (bx, by) = points[middle], points[middle + 1]
-    return (ax + bx) / 2, (ay + by) / 2
-
-
 def _edge(edge: Any, points: list, curved: bool, place: tuple | None) -> str:
     title = f"<title>{_e(_edge_title(edge))}</title>"
     path = (f'<path d="{_path_data(points, curved)}" fill="none" stroke="#777" '
@@ -224,13 +211,13 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
     x, y, w, h = box
     classes = f"symnb-node symnb-{node.kind}" + (" symnb-error" if node.error else "") \
         + (" symnb-output" if node.is_output else "") + (" symnb-expanded" if node.inner else "") \
-        + (" symnb-collapsed" if node.hidden else "") + (" symnb-timed" if node.seconds is not None else "") \
+        + (" symnb-timed" if node.seconds is not None else "") \
         + (f" symnb-{node.change}" if node.change else "")
     stroke, stroke_width = ("#d00000", 3) if node.error else CHANGE_STROKES.get(node.change, ("#444", 1.2))
     if node.kind == "group":
         stroke, stroke_width = _GROUP_STROKE, 1.6
     radius = h / 2 if node.kind in ("input", "shared") and not node.inner else 8 if node.kind == "group" else 4
-    dash = ' stroke-dasharray="5,3"' if node.hidden or node.change == "removed" else ""
+    dash = ' stroke-dasharray="5,3"' if node.change == "removed" else ""
     timed = node.seconds is not None
     fill = time_fill(node.heat) if timed else CHANGE_FILLS.get(node.change) or FILL.get(node.family, "#fff")
     shapes = [f'<rect class="symnb-box" x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{radius:.1f}" '
@@ -255,11 +242,10 @@ def _node(node: PictureNode, box: tuple, inner: list, edge_labels: bool, values:
     if node.has_inner and not node.inner:
         texts.append(f'<text x="{x + w - 4:.1f}" y="{y + 11:.1f}" text-anchor="end" '
                      'font-size="10" fill="#555">\u229e</text>')  # "open me" mark
-    if node.hidden:
-        texts.append(f'<text x="{x + 4:.1f}" y="{y + 11:.1f}" font-size="10" fill="#555">'
-                     f"+{node.hidden}</text>")
     body = "".join(shapes + texts) + _inner(node, x, y, inner, edge_labels, values)
     seconds = f' data-seconds="{node.seconds:.6g}"' if timed else ""
+    # data-search: read by no view now (the viewer searches its model), kept because the
+    # notebooks' stored pictures carry it and nbval compares them with fresh ones.
     return (f'<g class="{classes}" data-id="{_e(node.id)}"{seconds} '
             f'data-search="{_e(node.search_text())}">'
             f"<title>{_e(node_title(node, values))}</title>{body}</g>")

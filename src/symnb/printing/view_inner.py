@@ -17,7 +17,7 @@ from typing import Any
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.printing._common import cut_text, value_text
 from symnb.printing._inner import inner_outer_names, inner_titles, is_fused
-from symnb.printing.graph_model import root_variables
+from symnb.printing.graph_model import node_ids, root_variables
 from symnb.printing.labels import node_name, op_name
 from symnb.printing.node_facts import runs_as
 from symnb.printing.values import value_numbers, value_stats
@@ -75,8 +75,7 @@ class InnerParts:
         picture of it); True when it holds a failing node."""
         order = toposort(graph.outputs, graph.inputs)
         roots = root_variables(order, graph.inputs, graph.outputs)
-        ids = {id(node): f"{group_id}/n{i}" for i, node in enumerate(order)}
-        ids.update((id(var), f"{group_id}/v{k}") for k, var in enumerate(roots))
+        ids = node_ids(order, roots, f"{group_id}/")
         shown = list(roots) + [node.outputs[0] for node in order]
         values = [self.builder.value(var) for var in shown]
         summaries = {id(var): None if value is None else value_stats(value, numbers)

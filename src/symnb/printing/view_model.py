@@ -24,11 +24,11 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
 from symnb.core.graph.errors import label as variable_label
-from symnb.core.failed_call import failure_values
 from symnb.core.loop_values import values_through
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import collector_paused, cut_text, graph_parts, value_text
-from symnb.printing.graph_model import OPEN_UP_TO, root_variables
+from symnb.printing.error_focus import error_focus
+from symnb.printing.graph_model import OPEN_UP_TO, node_ids, root_variables
 from symnb.printing.groups import GroupTree
 from symnb.printing.labels import Shapes, node_name, op_name, rewrite_origins, words_of
 from symnb.printing.node_facts import runs_as, value_of
@@ -46,7 +46,8 @@ _CLOSED_KINDS = ("series", "opcall", "part")  # closed in a small graph's first 
 
 
 def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply, float] | None = None,
-               time_total: float | None = None, title: str | None = None, call_values: Any = None) -> dict:
+               time_total: float | None = None, title: str | None = None, call_values: Any = None,
+               tree: GroupTree | None = None) -> dict:
     """The viewer's model of ``obj``: a Variable, a list of them, an Apply, a compiled
     function (its optimized graph, its last profile's times) or an error naming a node
     (highlighted; a failed call's values, ``err.call_values``, feed the overlays).
@@ -55,35 +56,21 @@ def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply,
     ``{Apply: seconds per call}`` (by default a profiled function's last profile) and
     ``time_total`` the seconds their shares are of; ``call_values``: a failed call's values
     (``err.call_values``) for a graph given as the function that failed (an error brings
-    its own): the boxes then show that call's values, not the test values."""
+    its own): the boxes then show that call's values, not the test values. ``tree``: the
+    graph's :class:`GroupTree` when already made (the explorer's picture's: a graph is
+    grouped once), else made here."""
     obj, highlight, found = _resolve(obj, list(highlight))
     call_values = found if found is not None else call_values
     with collector_paused():
-        return _Builder(obj, highlight, call_values, times, time_total, title).model()
+        return _Builder(obj, highlight, call_values, times, time_total, title, tree).model()
 
 
 def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
     """What to draw for ``obj``, the nodes to mark, and a failed call's values."""
     call_values = None
-    if isinstance(obj, BaseException):
-        node = getattr(obj, "node", None)
-        if not isinstance(node, Apply):
-            raise TypeError(f"view_model: the {type(obj).__name__} names no node (only symnb's "
-                            "build and run errors carry .node)")
-        call_values = failure_values(obj)
-        function = getattr(call_values, "function", None)
-        if function is None and call_values is not None and call_values.node is not node:
-            highlight = highlight + [call_values.node]  # built in a loop body: marked in its open body
-        if function is not None and node not in function.nodes:
-            # A node of a fused chain or a loop body: its holder in the function's graph.
-            holder = next((n for n in function.nodes if _holds(n, node)), None)
-            if holder is None:
-                function = None
-            else:  # the holder marked, and the node itself in its loop body's group
-                highlight = highlight + [node]
-                node = holder
-        highlight = highlight + [node]
-        obj = function if function is not None else node
+    if isinstance(obj, BaseException):  # where it failed: error_focus, the one place that says
+        focus = error_focus(obj, "view_model")
+        obj, highlight, call_values = focus.graph, highlight + focus.marked, focus.call_values
     marked = []
     for item in highlight:
         if isinstance(item, Variable) and item.owner is not None:
@@ -95,15 +82,10 @@ def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
     return obj, marked, call_values
 
 
-def _holds(holder: Apply, node: Apply) -> bool:
-    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
-    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
-               for graph in holder.op.inner_graphs)
-
-
 class _Builder:
     def __init__(self, obj: Any, highlight: list[Apply], call_values: Any,
-                 times: Mapping[Apply, float] | None, time_total: float | None, title: str | None) -> None:
+                 times: Mapping[Apply, float] | None, time_total: float | None, title: str | None,
+                 tree: GroupTree | None = None) -> None:
         self.obj = obj
         self.call_values = call_values
         self._through: dict | None = None  # the call replayed past its failure, when asked
@@ -114,11 +96,10 @@ class _Builder:
         self.origins = rewrite_origins(obj, order)
         self.roots = root_variables(order, (), outputs)
         # The ids the pictures give (``n3``, ``v0``): the kernel's explorer answers to them.
-        self.ids = {id(node): f"n{i}" for i, node in enumerate(order)}
-        self.ids.update((id(var), f"v{k}") for k, var in enumerate(self.roots))
+        self.ids = node_ids(order, self.roots)
         called = call_values.shapes() if call_values is not None else getattr(obj, "last_shapes", None)
         self.shapes = Shapes(failed=self.failing, called=called)
-        self.tree = GroupTree(order, self.roots)
+        self.tree = tree if tree is not None else GroupTree(order, self.roots)
         self.times, self.time_total = times, time_total
         self.title = title or _title(obj, order)
         self.groups = ViewGroups(self.tree, order, _update_only(obj, outputs, order))

@@ -8,10 +8,9 @@ its arguments and the failing node's inputs and outputs). A graph of more than
 ``sn.name_scope`` blocks, ``sn.grad`` calls: one box each, counting its nodes, inputs and
 outputs); clicking a group's box opens it, clicking an open group's title closes it.
 Clicking a node shows its op, type, test value (summary and heatmap), creation line and
-its inputs with theirs. A loop, a condition or a fused chain opens in
-place; a node can hide the part of the graph feeding only it; a search box finds nodes
-by name or op in the whole graph, inside closed groups too (Enter opens the groups around
-the next hit). For a failed call, every node's details show its value in that call first.
+its inputs with theirs. A loop or a condition opens in place; a search box
+finds nodes by name, op or source line in the whole graph, inside closed groups too (Enter
+opens the groups around the next hit; ``search`` answers the same in Python). For a failed call, every node's details show its value in that call first.
 The same picture is kept as the saved snapshot.
 
 A function compiled with ``profile=True`` and called is drawn coloured by time: each
@@ -29,11 +28,13 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues, failure_values
 from symnb.printing.failure import failure_html
+from symnb.printing.error_focus import error_focus, error_node
 from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
 from symnb.printing.html import kind_of, node_details_html, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.picture_search import every_node, expansions_for, find_nodes, search_index
+from symnb.printing.picture_ids import every_node, expansions_for
+from symnb.printing.view_search import search_model
 from symnb.printing.svg import picture_svg
 from symnb.printing.view_overview import overview_svg as view_overview_svg
 from symnb.widgets._view import WidgetView
@@ -81,16 +82,14 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         #: The error the explorer was made for (``GraphExplorer(err)``), else None.
         self.error = obj if isinstance(obj, BaseException) else None
         if self.error is not None:
-            highlight = obj if highlight is None else highlight
-            obj = _error_node(obj)
-            function, holder = _loop_holding(self.error)
+            focus = error_focus(self.error, "GraphExplorer")  # a node of a loop body: drawn in its function's graph (or the loop's)
+            obj = focus.graph
+            highlight = focus.marked if highlight is None or focus.holder is not None else highlight
             values = self.call_values
-            if holder is not None:  # a node of a loop body: drawn in its function's graph (or the loop's)
-                obj, highlight = function, [values.node, holder]
             header = header or failure_html(self.error, explorer=True)  # the message, arguments folded
             if values is not None and values.inputs is not None:  # under the picture: what it read
                 footer = failing_card_html(values) + footer
-            _compute_test_values(_error_node(self.error))  # the node the view is about is never "pending"
+            _compute_test_values(error_node(self.error, "GraphExplorer"))  # the node the view is about is never "pending"
         self.obj = obj
         self.engine = engine
         self.header, self.footer = header, footer
@@ -103,9 +102,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self._outputs = outputs
         self._entries: list[Entry] | None = None
-        self._search_index: list[tuple[str, str]] | None = None
         self.expanded: list[str] = []
-        self.collapsed: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
         self._view_model: dict | None = None
         self._view_data: str | None = None
@@ -129,7 +126,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     # -- the picture --------------------------------------------------------------------
     def _redraw(self) -> None:
         started = time.perf_counter()
-        self.picture = GraphPicture(self.obj, self.expanded, self.collapsed, self.highlight,
+        self.picture = GraphPicture(self.obj, self.expanded, self.highlight,
                                     self.times, opened=self.opened, time_total=self.time_total,
                                     like=getattr(self, "picture", None),
                                     call_shapes=self.call_values.shapes() if self.call_values else None)
@@ -160,10 +157,6 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         """The picture, as SVG."""
         return self._svg
 
-    def status(self) -> str:
-        return (f"{self.picture.count()} nodes \u00b7 {self.layout.engine} layout \u00b7 "
-                f"drawn in {self.draw_seconds:.2f} s")
-
     def node_ids(self) -> list[str]:
         """The ids of the nodes drawn at the top level, in drawing order."""
         return list(self.picture.nodes)
@@ -179,13 +172,19 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     def _inner_ids(self, obj: Apply | Variable) -> list[str]:
         """The ids ``obj`` has in the inner graphs (drawn or not)."""
-        return [node_id for node_id, known, _ in every_node(self.picture)
+        return [node_id for node_id, known in every_node(self.picture)
                 if known is obj and "/" in node_id]
 
     def select(self, node_id: str) -> str:
-        """Select node ``node_id``; returns its details (HTML). A node inside closed
-        groups or in an inner graph not drawn (a search hit) is brought into sight: its
-        groups open and the nodes holding it expand."""
+        """Select node ``node_id`` (an id of the viewer's model, as :meth:`search` returns
+        them, or of the picture: ``n3``, ``v0@g5``, ``n1/0/n2``, a group's ``g4``); returns
+        its details (HTML). A node inside closed groups or in an inner graph not drawn (a
+        search hit) is brought into sight: its groups open and the nodes holding it expand."""
+        node_id = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant
+        if node_id in self._model_groups() and self.picture.find(node_id) is None:
+            self.selected = node_id  # a group of the viewer's (a folded series, an op call)
+            self._sync()
+            return self._details_of(node_id)
         if self.picture.find(node_id) is None:
             outer = expansions_for(node_id)
             obj = self.picture.obj_of(outer[0] if outer else node_id)
@@ -211,8 +210,12 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
     def details_html(self, actions: bool = True) -> str:
         # The node the error names: its test value could not be computed (that is the
         # error) or is computed; never "pending".
+        return self._details_in(self.picture, self.selected, actions)
+
+    def _details_in(self, picture: GraphPicture, node_id: str, actions: bool) -> str:
+        """Node ``node_id``'s details card, read from ``picture``."""
         failed = getattr(self.error, "node", None)
-        return node_details_html(self.picture, self.selected, actions, self.call_values, failed=failed)
+        return node_details_html(picture, node_id, actions, self.call_values, failed=failed)
 
     def compute(self, node_id: str) -> str:
         """Compute the test values of node ``node_id``'s inputs and outputs (shown as
@@ -255,15 +258,8 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self._set("opened", [i for i in self.opened if i != group_id and i not in inside],
                   closed=[group_id])
 
-    def collapse(self, node_id: str) -> None:
-        """Hide the nodes that only feed ``node_id`` (it then shows how many it hides)."""
-        self._set("collapsed", self.collapsed + [node_id])
-
-    def uncollapse(self, node_id: str) -> None:
-        self._set("collapsed", [i for i in self.collapsed if i != node_id])
-
     def _set(self, name: str, ids: list[str], closed: list[str] = ()) -> None:
-        """Set the ids of ``name`` (``opened``, ``expanded``, ``collapsed``), redraw and
+        """Set the ids of ``name`` (``opened``, ``expanded``), redraw and
         tell the view; ``closed``: viewer groups to close there (open in the browser, maybe
         only there)."""
         if self._change(name, ids) or closed:
@@ -283,25 +279,12 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         return True
 
     def search(self, query: str) -> list[str]:
-        """Ids of the nodes whose name or op contains ``query`` (any case): every node of
-        the graph, those inside closed groups included (``select`` opens their groups),
-        and those of the inner graphs drawn expanded."""
-        if self._search_index is None:  # one graph, redrawn: its names are made once
-            self._search_index = search_index(self.picture)
-        return find_nodes(self.picture, query, self._search_index)
-
-    def _search_state(self, query: str) -> tuple[list[str], list[str]]:
-        """The hits of ``query`` and, for each, the box drawing it now (its own, or its
-        closed group's): what the view marks."""
-        hits = self.search(query)
-        return hits, [h if self.picture.find(h) is not None else self._box_holding(h) for h in hits]
-
-    def _box_holding(self, node_id: str) -> str:
-        """The box drawing node ``node_id`` now, which is not drawn itself: its closed
-        group's, or that of the top-level node whose inner graph holds it."""
-        outer = expansions_for(node_id)
-        top = outer[0] if outer else node_id
-        return self.picture.id_of(self.picture.obj_of(top)) or top
+        """The viewer's search, answered here: the ids of the viewer's model whose label,
+        name or op contains ``query`` (any case), then the groups' whose label does, then
+        the nodes' whose source line does (``symnb.printing.view_search``, the browser's
+        rule). The whole graph: nodes inside closed groups and loop bodies too
+        (``select`` opens their groups)."""
+        return search_model(self.view_model(), query)
 
     # -- text ---------------------------------------------------------------------------
     @property
@@ -338,6 +321,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         return self._describe_variable(self.entries[which].variable)
 
     def _describe_id(self, node_id: str) -> str:
+        node_id = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant
         node = self.picture.find(node_id)
         if node is not None and node.kind == "group":
             group = node.obj
@@ -386,44 +370,13 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
             return view_overview_svg(self.view_model())
         if not self.opened and not self.expanded:
             return self._svg
-        picture = GraphPicture(self.obj, [], [], self.highlight, self.times, opened=[],
+        picture = GraphPicture(self.obj, [], self.highlight, self.times, opened=[],
                                time_total=self.time_total)
         return picture_svg(picture, layout(picture, self.engine))
 
 
 def _group_order(group_id: str) -> int:
     return int(group_id[1:]) if group_id[1:].isdigit() else -1
-
-
-def _error_node(err: BaseException) -> Apply:
-    node = getattr(err, "node", None)
-    if not isinstance(node, Apply):
-        raise TypeError(f"GraphExplorer: the {type(err).__name__} names no node "
-                        "(only symnb's build and run errors carry .node)")
-    return node
-
-
-def _loop_holding(err: BaseException) -> tuple[Any, Apply | None]:
-    """``(the graph to draw, its top-level node whose inner graph holds the failing
-    node)``, for a call that failed inside a loop body (``err.call_values``: the failed
-    function) or a loop whose body failed as it was built (the loop node, drawn with
-    what it reads: ``failure_values``); else ``(None, None)``."""
-    values = failure_values(err)
-    if values is None:
-        return None, None
-    node, function = values.node, values.function
-    if function is None:
-        loop = _error_node(err)
-        return (loop, loop) if loop is not node and _holds(loop, node) else (None, None)
-    if node in function.nodes:
-        return None, None
-    return function, next((n for n in function.nodes if _holds(n, node)), None)
-
-
-def _holds(holder: Apply, node: Apply) -> bool:
-    """True when ``node`` is in ``holder``'s inner graphs, at any depth."""
-    return any(node in graph.nodes or any(_holds(n, node) for n in graph.nodes if n.op.inner_graphs)
-               for graph in holder.op.inner_graphs)
 
 
 def _compute_test_values(node: Apply) -> None:
@@ -445,7 +398,7 @@ def _profile_times(obj: Any) -> tuple[dict[Apply, float], float | None]:
 
 def _node_of(obj: Any) -> Apply:
     if isinstance(obj, BaseException):
-        return _error_node(obj)
+        return error_node(obj, "GraphExplorer")
     if isinstance(obj, Variable) and obj.owner is not None:
         return obj.owner
     if isinstance(obj, Apply):

@@ -9,7 +9,7 @@ from typing import Any, Sequence
 
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import TEXT_STYLE, pre
-from symnb.printing.picture_search import expansions_for
+from symnb.printing.picture_ids import expansions_for
 from symnb.printing.svg import picture_img
 from symnb.printing.view_model import encode_view_model, view_model
 from symnb.widgets._view import WidgetView
@@ -55,9 +55,15 @@ class ViewerParts:
         """The client-side viewer's model of the graph (``symnb.printing.view_model``);
         for a failed call, its boxes show that call's values."""
         if self._view_model is None:
+            # The picture's GroupTree: the graph is grouped once, for both representations.
             self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
-                                          time_total=self.time_total, call_values=self.call_values)
+                                          time_total=self.time_total, call_values=self.call_values,
+                                          tree=self.picture.tree)
         return self._view_model
+
+    def _model_groups(self) -> dict[str, dict]:
+        """The viewer's groups by id."""
+        return {g["id"]: g for g in self.view_model()["groups"]}
 
     def view_data(self) -> str:
         """The model as it travels and is saved: gzip + base64 within the saved budget."""
@@ -208,21 +214,17 @@ class ViewerParts:
     def _details_of(self, node_id: str) -> str:
         """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
         base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
-        drawn = self.picture
-        # A node of a loop's body the viewer opened: the kernel's picture with that loop
-        # expanded answers (made for this answer only: the explorer's state is the same).
-        self.picture = self._picture_holding(base)
-        before = self.selected
-        try:
-            known = self.picture.find(base) is not None or self.picture.obj_of(base) is not None
-            if not known:
-                return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
-            self.selected = base if self.picture.find(base) is not None else before
-            if self.picture.find(base) is None:
-                return pre(self._describe_id(base))
-            return self.details_html(actions=False)
-        finally:
-            self.selected, self.picture = before, drawn
+        # A node of a loop's body the viewer opened: a picture with that loop expanded
+        # answers (made for this answer only: the explorer's own picture and state stay).
+        group = self._model_groups().get(base)
+        if group is not None and self.picture.find(base) is None:  # a group of the viewer's
+            return pre(f"{group['label']}: a group of the viewer (open it there to see its nodes)")
+        picture = self._picture_holding(base)
+        if picture.find(base) is not None:
+            return self._details_in(picture, base, actions=False)
+        if picture.obj_of(base) is not None:
+            return pre(self._describe_id(base))
+        return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
 
     def _picture_holding(self, node_id: str) -> Any:
         """The kernel's picture, with the loops holding ``node_id`` (``n1/0/n2``) expanded
@@ -230,7 +232,7 @@ class ViewerParts:
         missing = [i for i in expansions_for(node_id) if i not in self.expanded]
         if self.picture.find(node_id) is not None or not missing:
             return self.picture
-        return GraphPicture(self.obj, [*self.expanded, *missing], self.collapsed, self.highlight, self.times,
+        return GraphPicture(self.obj, [*self.expanded, *missing], self.highlight, self.times,
                             opened=self.opened, time_total=self.time_total, like=self.picture,
                             call_shapes=self.call_values.shapes() if self.call_values else None)
 

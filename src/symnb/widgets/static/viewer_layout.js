@@ -1,4 +1,4 @@
-// symnb viewer, part 2 of 5: layout. The visible boxes become ELK graphs (one per region:
+// symnb viewer, part 2 of 7: layout. The visible boxes become ELK graphs (one per region:
 // the forward spine, the gradient, the updates, placed side by side), laid out by ELK's
 // layered algorithm in a web worker made from the shipped elkjs source (a Blob URL: no
 // server route, no CDN). When the worker fails or times out, a simple layered layout in
@@ -207,3 +207,17 @@ SN.ElkRunner = class ElkRunner {
     this.worker = null; this.url = null;
   }
 };
+
+// A big view (past BIG_VIEW boxes) is laid out with one pass of ELK's crossing
+// minimisation instead of seven, and Brandes-Koepf's node placement instead of network
+// simplex: together a quarter of the time (bench/bench_viewer.py: 160 boxes, 190 ms to
+// 90 ms warm), and the order the model gives (data-flow order) already leaves few
+// crossings to remove. Small views keep the straighter placement.
+SN.boxesIn = function boxesIn(graph) {
+  let boxes = 0;
+  const count = (n) => { boxes += 1; (n.children || []).forEach(count); };
+  (graph.children || []).forEach(count);
+  return boxes;
+};
+SN.lighterGraph = (graph, bigView) => (SN.boxesIn(graph) <= bigView ? graph
+  : { ...graph, layoutOptions: { ...graph.layoutOptions, ...SN.BIG_VIEW_OPTIONS } });

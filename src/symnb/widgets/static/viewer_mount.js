@@ -1,5 +1,6 @@
-// symnb viewer, part 5 of 5: the view. Opens and closes groups, selects, searches, pans,
-// zooms, colours by an overlay: all here, with no kernel message. Options:
+// symnb viewer, part 7 of 7: the view, its state and its events. Opens and closes
+// groups, selects, searches, pans, zooms, colours by an overlay: all here, with no kernel
+// message (its page is part 5, its starting state part 6). Options:
 //   model: the decoded view model; state: {open, selected, overlay} to start from;
 //   elkSource: ELK's worker source (none: the simple layout), or elk: an SN.ElkRunner
 //   (the live view's, started while its source comes; elkWaitMs: how long a layout waits
@@ -31,71 +32,25 @@ SN.mount = function mount(host, options) {
   const later = (fn, ms) => { const t = setTimeout(() => { timers.delete(t); fn(); }, ms); timers.add(t); return t; };
   const cancel = (t) => { clearTimeout(t); timers.delete(t); };
 
-  // -- the page ---------------------------------------------------------------------------
-  host.classList.add("symnb-viewer");
-  const toolbar = SN.el("div", "symnb-toolbar");
-  const search = SN.el("input", "symnb-search");
-  search.type = "search";
-  search.placeholder = "search (Enter: next)";
-  search.title = "search names, ops and source lines (closed groups too); Enter: the next match";
-  const found = SN.el("span", "symnb-found", "");
-  const button = (text, title) => { const b = SN.el("button", "symnb-button", text); b.title = title; toolbar.append(b); return b; };
-  toolbar.append(search, found);
-  const zoomOut = button("\u2212", "zoom out"), zoomIn = button("+", "zoom in");
-  const fitButton = button("fit", "show the whole picture (text stays 9 px or more; press again to go smaller)");
-  // The minimap stands beside the view (never over the boxes it maps), shown only while
-  // the picture is bigger than the view; this hides it (and shows it again).
-  const mapButton = button("map", "hide the minimap");
-  mapButton.classList.add("symnb-map-toggle");
-  let mapShown = true;
-  // The card panel folds away: the view then takes the whole width.
-  const cardButton = button("card", "fold the card panel away (the view takes its width)");
-  cardButton.classList.add("symnb-card-toggle");
-  let cardShown = true;
-  const overlayMenu = SN.el("select", "symnb-overlay");
-  overlayMenu.append(new Option("no overlay", ""));
-  for (const [name, o] of Object.entries(options.model.overlays || {})) overlayMenu.append(new Option(o.label || name, name));
-  overlayMenu.title = "colour the boxes by a number per node";
-  toolbar.append(overlayMenu);
-  const status = SN.el("span", "symnb-status", "");
-  toolbar.append(status);
-  const hits = SN.el("div", "symnb-hits");
-  const legendHost = SN.el("div", "symnb-legend");
-  legendHost.hidden = true;
-  const body = SN.el("div", "symnb-body");
-  const viewport = SN.el("div", "symnb-viewport");
-  const svg = SN.svg("svg", { class: "symnb-graph" });
-  svg.append(SN.arrowDefs());
-  const layer = SN.svg("g", { class: "symnb-layer" });
-  svg.append(layer);
-  const mini = SN.el("canvas", "symnb-minimap");
-  mini.width = 180; mini.height = 120;
-  viewport.append(svg);
-  const cardHost = SN.el("div", "symnb-card");
-  const side = SN.el("div", "symnb-side");
-  side.append(mini, cardHost);
-  body.append(viewport, side);
-  const notSaved = (options.model.not_saved || []).length && !options.live
-    ? SN.el("div", "symnb-not-saved", "not saved with the notebook: " + options.model.not_saved.join("; ")) : null;
-  host.append(toolbar, hits, legendHost, body);
-  if (notSaved) host.append(notSaved);
+  // -- the page (part 5) ---------------------------------------------------------------------
+  const { search, found, zoomOut, zoomIn, fitButton, mapButton, cardButton, overlayMenu, status, hits, legendHost, viewport, layer, mini, cardHost, side } = SN.viewerPage(host, options.model, options.live);
+  let mapShown = true;  // the minimap shown while the picture is bigger than the view
+  let cardShown = true;  // the card panel (folded away: the view takes its width)
 
   // -- state: changed only after a successful draw ------------------------------------------
-  const start = options.state || {};
-  let open = new Set((start.open || options.model.open || []).filter((g) => ix.groups.has(g)));
-  let selected = start.selected && (ix.nodes.has(start.selected) || ix.groups.has(start.selected)) ? start.selected : "";
+  const start = SN.startState(ix, options.model, options.state);
+  let open = start.open, selected = start.selected, overlay = start.overlay;
   // Counts the user's selections: a click made while a layout is on its way wins over the
   // selection that layout was asked with (ELK's late layout would otherwise undo the click).
   let selections = 0;
-  let overlay = start.overlay && options.model.overlays && options.model.overlays[start.overlay] ? start.overlay : "";
   overlayMenu.value = overlay;
   let geo = null, view = { scale: 1, tx: 0, ty: 0 }, boxOf = SN.boxMap(ix, open).boxOf;
   let generation = 0, lastEngine = "";
   // The layout the state was saved with: drawn again (not laid out anew) while the same
-  // groups are open and the picture holds the same boxes.
-  let stored = start.layout && Array.isArray(start.layout.open) && start.layout.geometry ? start.layout : null;
+  // groups are open and the picture holds the same boxes (SN.storedGeometry).
+  const stored = start.layout;
   let layoutKey = "";  // the open groups and engine of the layout drawn
-  const openKey = (set) => JSON.stringify([...set].sort());
+  const openKey = SN.openKey;
   // The state goes out only when it changed: a redraw that changes nothing the user chose
   // (a Python command already in force) sends nothing; a new layout (ELK's replacing the
   // simple one) goes out with it, for the saved view.
@@ -164,20 +119,6 @@ SN.mount = function mount(host, options) {
     return r ? { x: view.tx + (r.x + r.w / 2) * view.scale, y: view.ty + r.y * view.scale } : null;
   };
 
-  // A big view (past BIG_VIEW boxes) is laid out with one pass of ELK's crossing
-  // minimisation instead of seven, and Brandes-Koepf's node placement instead of network
-  // simplex: together a quarter of the time (bench/bench_viewer.py: 160 boxes, 190 ms to
-  // 90 ms warm), and the order the model gives (data-flow order) already leaves few
-  // crossings to remove. Small views keep the straighter placement.
-  const boxesIn = (graph) => {
-    let boxes = 0;
-    const count = (n) => { boxes += 1; (n.children || []).forEach(count); };
-    (graph.children || []).forEach(count);
-    return boxes;
-  };
-  const lighter = (graph) => (boxesIn(graph) <= BIG_VIEW ? graph
-    : { ...graph, layoutOptions: { ...graph.layoutOptions, ...SN.BIG_VIEW_OPTIONS } });
-
   // Whether ELK's source is here, waiting up to elkWaitMs for it; when it comes later, the
   // view is laid out again by ELK (once), as the user left it.
   let upgrading = false;
@@ -194,23 +135,12 @@ SN.mount = function mount(host, options) {
     return came;
   }
 
-  // The saved layout, when it draws these open groups: the same groups, the same boxes.
-  function storedFor(nextOpen, graphs) {
-    if (!stored || openKey(nextOpen) !== openKey(stored.open)) return null;
-    const ids = new Set(), walk = (n) => (n.children || []).forEach((c) => { ids.add(c.id); walk(c); });
-    graphs.forEach(walk);
-    const g = stored.geometry;
-    const drawn = [...Object.keys(g.boxes || {}), ...Object.keys(g.frames || {})];
-    if (drawn.length !== ids.size || !drawn.every((id) => ids.has(id))) return null;
-    return SN.unpackGeometry(g);
-  }
-
   async function layoutFor(nextOpen) {
     const nextBoxOf = SN.boxMap(ix, nextOpen).boxOf;
     const tree = SN.visibleTree(ix, nextOpen, nextBoxOf);
     const bundles = SN.boxEdges(ix, nextBoxOf);
     const { graphs, across } = SN.layoutGraphs(ix, tree, bundles);
-    const kept = storedFor(nextOpen, graphs);
+    const kept = SN.storedGeometry(stored, nextOpen, graphs);
     if (kept) return { geo: kept, engine: "the saved layout", why: "", nextBoxOf };
     let laid, engine = "ELK layered", why = "";
     const failing = options.failLayout || "";  // tests: "elk" or "all"
@@ -223,14 +153,14 @@ SN.mount = function mount(host, options) {
     }
     // Past ELK_MAX_BOXES ELK takes tens of seconds (2,001 boxes: 11-15 s; a 1,502-box flat
     // view never finished): the simple layout draws it in under a second, and says so.
-    const boxes = graphs.reduce((sum, g) => sum + boxesIn(g), 0);
+    const boxes = graphs.reduce((sum, g) => sum + SN.boxesIn(g), 0);
     if (!failing && boxes > ELK_MAX_BOXES) {
       return { laid: graphs.map((g) => SN.simpleLayout(g)), across, engine: "simple layered layout", nextBoxOf,
         why: `${boxes} boxes, past the ${ELK_MAX_BOXES} ELK lays out in seconds` };
     }
     try {
       if (failing) throw new Error(`forced failure (${failing})`);
-      laid = await Promise.all(graphs.map((g) => elk.layout(lighter(g), LAYOUT_TIMEOUT_MS)));
+      laid = await Promise.all(graphs.map((g) => elk.layout(SN.lighterGraph(g, BIG_VIEW), LAYOUT_TIMEOUT_MS)));
     } catch (err) {
       why = err && err.message ? err.message : String(err);
       if (failing === "all") throw new Error(`layout failed: ${why}; the simple layout was forced to fail too`);
