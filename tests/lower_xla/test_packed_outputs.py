@@ -135,3 +135,18 @@ def test_a_second_process_runs_the_packed_executable_without_tracing(tmp_path):
     for run in runs:
         for got, want in zip(run["results"], _numpy(np.linspace(-1.0, 2.0, 5))):
             np.testing.assert_allclose(got, want, rtol=1e-15)
+
+
+def test_a_packed_trace_that_needs_a_value_specializes_and_returns_the_list():
+    """A length computed from an argument's value: the packed trace fails (nothing ran),
+    the function specializes on the value (the full path's program) and the call returns
+    the outputs as that program gives them."""
+    n = T.lscalar("n")
+    x = T.dscalar("x")
+    f = sn.function([n, x], [T.cast(T.arange(n), "float64") * x, x * 2])
+    assert f._program.packed is not None
+    for length in (3, 5, 3):
+        got = f(np.int64(length), np.float64(1.5))
+        np.testing.assert_array_equal(got[0], np.arange(length) * 1.5)
+        np.testing.assert_array_equal(got[1], 3.0)
+        assert all(g.flags.writeable for g in got)
