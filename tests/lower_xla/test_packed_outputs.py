@@ -150,3 +150,21 @@ def test_a_packed_trace_that_needs_a_value_specializes_and_returns_the_list():
         np.testing.assert_array_equal(got[0], np.arange(length) * 1.5)
         np.testing.assert_array_equal(got[1], 3.0)
         assert all(g.flags.writeable for g in got)
+
+
+def test_a_packed_function_reading_a_shared_variable_sees_its_new_value():
+    """The fast path of a function with shared variables (their locks held) runs the
+    packed program too; a value set between calls is the next call's."""
+    x = T.dvector("x")
+    mu = sn.shared(np.float64(1.5), name="mu")
+    logp = (-0.5 * (x - mu) ** 2).sum()
+    f = sn.function([x], [logp, sn.grad(logp, x)])
+    assert f._program.packed is not None and f._invoke.__name__ == "positional"
+    value = np.linspace(-1.0, 2.0, 5)
+    for m in (1.5, 0.5):
+        mu.set_value(np.float64(m))
+        got = f(value)
+        np.testing.assert_allclose(got[0], (-0.5 * (value - m) ** 2).sum(), rtol=1e-15)
+        np.testing.assert_allclose(got[1], -(value - m), rtol=1e-15)
+        got[1][:] = 0.0  # the caller's copy
+        np.testing.assert_allclose(f(value)[1], -(value - m), rtol=1e-15)

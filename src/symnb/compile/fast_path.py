@@ -42,8 +42,12 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     returns the program's results; one while running to ``execution_error``. ``x64``:
     the program runs with 64-bit types enabled (``_in_x64``)."""
     check_all, n_inputs = spec.checks.check_all, len(spec.inputs)
-    call = _in_x64(program.call) if x64 else program.call
+    packed = program.packed  # several small outputs in one buffer (no update: not donated)
+    call = program.call if packed is None else packed.run
+    call = _in_x64(call) if x64 else call
     locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
+    if packed is not None:
+        finish = _finish_packed(finish, packed.layout.split)
     device_mismatch = spec.device_mismatch
 
     def run(arrays: Any) -> Any:
@@ -78,6 +82,21 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
             raise
 
     return positional
+
+
+def _finish_packed(finish: Callable[[Any], Any],
+                   split: Callable[[np.ndarray], list]) -> Callable[[Any], Any]:
+    """``finish`` (``CallSpec.finish``) of a packed program's results: the outputs,
+    views of one host copy of its buffer (``lower_xla/packed_outputs.py``), or the list
+    of them (a trace that did not pack them, or the full path's run after a retrace)."""
+    array = np.array
+
+    def finish_packed(results: Any) -> Any:
+        if type(results) is list:
+            return finish(results)
+        return split(array(results))
+
+    return finish_packed
 
 
 def _written_out(spec: CallSpec, program: Program, full: Callable[..., Any],
