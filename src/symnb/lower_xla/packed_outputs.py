@@ -3,11 +3,11 @@
 Each output of a ``jax.jit`` program costs its call about 0.6 us more in JAX's dispatch
 and about 0.8 us in its copy to the host (JAX 0.10 on CPU): a PyMC3 model's logp and
 gradient (two outputs of about 10 values) took 2 us of a 12 us call in these
-(bench/bench_pymc3.py). A function of several outputs of one dtype, no shared variable
+(bench/bench_pymc3.py). A function of several outputs of one dtype, no update
 and small sizes therefore runs, on its fast path (``compile/fast_path.py``), a second
 ``jax.jit`` of the same traced function returning its outputs concatenated, flat, in one
 array (:func:`packing`); the call copies that array to the host once and returns views of
-it, one per output (:meth:`OutputLayout.split_source`): arrays the caller owns, as
+it, one per output (:meth:`OutputLayout.split_source`, ``split``): arrays the caller owns, as
 writable as the copies of the unpacked program, each in its own part of the buffer.
 
 Where each output lies in the buffer is known when the function is compiled
