@@ -59,7 +59,7 @@ SCENARIOS: dict[str, tuple[str, str, str, tuple[str, object] | None]] = {
         x = T.vector("x")
         f = sn.function([x], x * 2)
         f(np.ones((2, 2), "float32"))  # fails here
-        """, "TypeError", "input 'x' expects 1 dimension", ("f._invoke.__name__", "one_output")),
+        """, "TypeError", "input 'x' expects 1 dimension", ("f._invoke.__name__", "written_out")),
     "argument_missing": ("""
         x, i = T.vector("x"), T.lscalar("i")
         f = sn.function([x, i], x[i])
@@ -69,12 +69,12 @@ SCENARIOS: dict[str, tuple[str, str, str, tuple[str, object] | None]] = {
         x, y = T.vector("x"), T.vector("y")
         f = sn.function([x, y], x - y)
         f(np.ones(3, "float32"))  # fails here
-        """, "TypeError", "missing argument(s): y", ("f._invoke.__name__", "one_output")),
+        """, "TypeError", "missing argument(s): y", ("f._invoke.__name__", "written_out")),
     "argument_unknown_keyword": ("""
         x, y = T.vector("x"), T.vector("y")
         f = sn.function([x, y], [x - y, x + y])
         f(np.ones(3, "float32"), z=np.ones(3, "float32"))  # fails here
-        """, "TypeError", "no input named 'z'", ("f._invoke.__name__", "positional")),
+        """, "TypeError", "no input named 'z'", ("f._invoke.__name__", "written_out")),
     "index_out_of_range": ("""
         x, i = T.vector("x"), T.lscalar("i")
         f = sn.function([x, i], x[i])

@@ -131,13 +131,13 @@ def expected(kind: Kind, form: str) -> np.ndarray | str:
 PATHS = ["one output", "other outputs", "full"]
 
 #: The name of ``f._invoke`` on each path (the test checks it takes the path it names).
-INVOKE = {"one output": "one_output", "other outputs": "positional", "full": "call"}
+INVOKE = {"one output": "written_out", "other outputs": "written_out", "full": "call"}
 
 
 def invoke(kind: Kind, path: str) -> str:
     """The call path ``kind``'s function takes: one with shared variables holds their
-    locks, which the one-output closure does not."""
-    return "positional" if kind.holds_state and path == "one output" else INVOKE[path]
+    locks, which the written-out closure does not."""
+    return "positional" if kind.holds_state and path != "full" else INVOKE[path]
 
 
 def check(path: str, call: Callable[[], Any], want: np.ndarray | str) -> None:

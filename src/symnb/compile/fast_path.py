@@ -8,9 +8,9 @@ scope (but 64-bit types: see ``_in_x64``), no profile and no mode hook. It behav
 exactly as the full path (``Function._call_in_full``): the same
 :class:`~symnb.compile.call.CallSpec` checks the arguments, holds the locks, applies
 the updates and copies the outputs; anything else goes to the full path. The most
-common case, one output and no shared variable, has its checks and copy written out
-in the closure (``_one_output``), and its program returns that output bare
-(``Program.bare``): see bench/bench_calls.py.
+common cases, outputs and no shared variable, have their checks, 64-bit scope and
+copies written out in the closure (``_written_out``), and a program of one output
+returns it bare (``Program.bare``): see bench/bench_calls.py and bench/bench_pymc3.py.
 
 A failure while tracing (nothing ran) is handled once, where it is caught: by
 ``recover_and_run`` (``Function._recover_and_run``), which specializes the program, or
@@ -42,8 +42,12 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     returns the program's results; one while running to ``execution_error``. ``x64``:
     the program runs with 64-bit types enabled (``_in_x64``)."""
     check_all, n_inputs = spec.checks.check_all, len(spec.inputs)
-    call = _in_x64(program.call) if x64 else program.call
+    packed = program.packed  # several small outputs in one buffer (no update: not donated)
+    call = program.call if packed is None else packed.run
+    call = _in_x64(call) if x64 else call
     locks, shared_values, finish = spec.locks, spec.shared_values, spec.finish
+    if packed is not None:
+        finish = _finish_packed(finish, packed.layout.split)
     device_mismatch = spec.device_mismatch
 
     def run(arrays: Any) -> Any:
@@ -59,8 +63,8 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
                 raise
             raise mismatch from None
 
-    if spec.bare and spec.single and locks is None and n_inputs:
-        return _one_output(spec, program, full, recover_and_run, execution_error, x64)
+    if locks is None and n_inputs and spec.n_outputs:  # no shared variable: no update
+        return _written_out(spec, program, full, recover_and_run, execution_error, x64)
 
     def positional(*args: Any, **kwargs: Any) -> Any:
         # The user calls this frame: it must be the one that removes symnb's frames, the
@@ -80,16 +84,33 @@ def fast_path(spec: CallSpec, program: Program, full: Callable[..., Any],
     return positional
 
 
-def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
-                recover_and_run: Callable[[Program, Exception, list[Any]], Any],
-                execution_error: Callable[[Exception, Program, list[Any]], Exception],
-                x64: bool = False) -> Callable[..., Any]:
-    """The most common case: one output, no shared variable, a bare program (its
-    ``run`` returns the output itself). ``fast_path``'s checks, run and ``finish``
-    written out for this function's number of inputs (:data:`_ONE_OUTPUT`): one
-    positional parameter per input (the call builds no tuple of arguments) and one test
-    per input, no loop; a Python frame, tuple or loop is a measurable part of a tiny
-    function's call (bench/bench_calls.py)."""
+def _finish_packed(finish: Callable[[Any], Any],
+                   split: Callable[[np.ndarray], list]) -> Callable[[Any], Any]:
+    """``finish`` (``CallSpec.finish``) of a packed program's results: the outputs,
+    views of one host copy of its buffer (``lower_xla/packed_outputs.py``), or the list
+    of them (a trace that did not pack them, or the full path's run after a retrace)."""
+    array = np.array
+
+    def finish_packed(results: Any) -> Any:
+        if type(results) is list:
+            return finish(results)
+        return split(array(results))
+
+    return finish_packed
+
+
+def _written_out(spec: CallSpec, program: Program, full: Callable[..., Any],
+                 recover_and_run: Callable[[Program, Exception, list[Any]], Any],
+                 execution_error: Callable[[Exception, Program, list[Any]], Exception],
+                 x64: bool = False) -> Callable[..., Any]:
+    """The most common cases: outputs and no shared variable (a bare program returns
+    its one output itself, else the list of its outputs). ``fast_path``'s checks, run
+    and ``finish`` written out for this function's numbers of inputs and outputs
+    (:data:`_WRITTEN_OUT`): one positional parameter per input (the call builds no
+    tuple of arguments), one test per input and one copy per output, no loop, and the
+    64-bit scope (``_in_x64``) tested in place; a Python frame, tuple or loop is a
+    measurable part of a tiny function's call (bench/bench_calls.py), and of a PyMC3
+    model's gradient (bench/bench_pymc3.py)."""
     n = len(spec.inputs)
     names = [f"a{i}" for i in range(n)]
     # Per input: passed as it is when a NumPy array of exactly its dtype and number of
@@ -98,12 +119,25 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
         "True" if dtype is None else
         f"type({a}) is not ndarray or {a}.dtype is not dtype{i} or {a}.ndim != {ndim}"
         for i, (a, (dtype, ndim)) in enumerate(zip(names, spec.checks.exact)))
-    source = _ONE_OUTPUT.format(params="".join(f"{a}=missing, " for a in names),
-                                args=", ".join(names), last=names[-1], inexact=inexact,
-                                unpacked="".join(f"{a}, " for a in names))
-    run = _in_x64(program.run) if x64 else program.run
-    scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all, run=run,
-                 program=program,
+    args = ", ".join(names)
+    # Copies the caller owns, as CallSpec.finish (call.owned).
+    copied = "[" + ", ".join(f"array(output[{i}])" for i in range(spec.n_outputs)) + "]"
+    packed = program.packed
+    if spec.bare:
+        returned = "return array(output)" if spec.single else "return [array(output)]"
+    elif packed is None:
+        returned = f"return {copied}"
+    else:  # one buffer copied, the outputs its views (lower_xla/packed_outputs.py)
+        returned = _PACKED_RETURN.format(copied=copied,
+                                         split=packed.layout.split_source("buffer"))
+    run = _X64_RUN if x64 else "output = run({args})"
+    source = _WRITTEN_OUT.format(run=run.format(args=args)).format(
+        params="".join(f"{a}=missing, " for a in names), args=args, last=names[-1],
+        inexact=inexact, unpacked="".join(f"{a}, " for a in names), returned=returned)
+    scope = dict(__name__=__name__, full=full, check_all=spec.checks.check_all,
+                 run=program.run if packed is None else packed.run, program=program,
+                 config=jax.config,
+                 enable_x64=jax.enable_x64,
                  recover_and_run=recover_and_run, execution_error=execution_error,
                  hide_library_frames=hide_library_frames, ndarray=np.ndarray, array=np.array,
                  missing=NOT_PASSED,  # a parameter not passed (a None passed is a value)
@@ -116,7 +150,7 @@ def _one_output(spec: CallSpec, program: Program, full: Callable[..., Any],
     exec(compile(source, __file__, "exec"), scope)
     # Taken out of its globals: a function in its own globals is a reference cycle,
     # which would keep the program (its executables) until a full collection.
-    return scope.pop("one_output")
+    return scope.pop("written_out")
 
 
 def _in_x64(run: Callable[..., Any]) -> Callable[..., Any]:
@@ -135,28 +169,45 @@ def _in_x64(run: Callable[..., Any]) -> Callable[..., Any]:
     return in_x64
 
 
-#: The one-output call, for inputs ``a0, a1, ...`` (see ``_one_output``). Fewer
-#: arguments, more, or keywords go to the full path (which reports what is wrong).
-_ONE_OUTPUT = """
-def one_output({params}/, *more, **kwargs):
+#: The call of a function of outputs and no shared variable, for inputs ``a0, a1,
+#: ...`` (see ``_written_out``); ``{run}`` runs the program (``_X64_RUN``: with 64-bit
+#: types enabled). Fewer arguments, more, or keywords go to the full path (which
+#: reports what is wrong).
+_WRITTEN_OUT = """
+def written_out({{params}}/, *more, **kwargs):
     try:  # free unless it raises: errors leave without symnb's frames (the full path's too)
-        if kwargs or more or {last} is missing:
-            return full(*[a for a in ({args},) if a is not missing], *more, **kwargs)
-        if {inexact}:
-            {unpacked}= check_all(({args},))
+        if kwargs or more or {{last}} is missing:
+            return full(*[a for a in ({{args}},) if a is not missing], *more, **kwargs)
+        if {{inexact}}:
+            {{unpacked}}= check_all(({{args}},))
         try:
-            output = run({args})
+            {run}
         except retraced as failure:  # raised while tracing: nothing ran
-            output = recover_and_run(program, failure, [{args}])
+            output = recover_and_run(program, failure, [{{args}}])
         except runtime_error as error:
-            raise execution_error(error, program, [{args}]) from None
+            raise execution_error(error, program, [{{args}}]) from None
         except ValueError:  # refused before running: values on different devices?
-            mismatch = device_mismatch([{args}])
+            mismatch = device_mismatch([{{args}}])
             if mismatch is None:
                 raise
             raise mismatch from None
     except Exception as err:
         hide_library_frames(err)
         raise
-    return array(output)  # a copy the caller owns, as CallSpec.finish (call.owned)
+    {{returned}}
 """
+
+#: The end of the written-out call of a packed program: the list of the outputs (a
+#: trace that did not pack them, or the full path's run after a retrace), else one
+#: copy of the buffer, and views of it.
+_PACKED_RETURN = """if type(output) is list:
+        return {copied}
+    buffer = array(output)
+    return {split}"""
+
+#: ``_in_x64`` written out in the call (no frame of its own).
+_X64_RUN = """if config.jax_enable_x64:
+                output = run({args})
+            else:
+                with enable_x64(True):
+                    output = run({args})"""

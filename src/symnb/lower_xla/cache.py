@@ -34,6 +34,7 @@ from symnb.lower_xla.checks import (
 from symnb.lower_xla.interpreter import TraceShapes, build_program
 from symnb.lower_xla.jax_private import checkify_predicates_readable
 from symnb.lower_xla.executable_cache import disk_cached_call
+from symnb.lower_xla.packed_outputs import OutputLayout, packing
 from symnb.lower_xla.persistent_cache import enable_persistent_cache, executables_folder
 from symnb.lower_xla.program_memory import graph_bytes, trace_bytes
 from symnb.lower_xla.registry import holds_host_ops
@@ -123,6 +124,10 @@ class Program:
     #: How a call runs: ``call(*arguments) -> results``; ``run`` itself unless the
     #: program donates (see :func:`donating_call`).
     call: Callable[..., Any] | None = None
+    #: The same program returning its outputs packed in one array, and where each lies
+    #: in it (``packed_outputs.py``), or None: what the fast path runs, for several
+    #: small outputs of one dtype and no update.
+    packed: "PackedRun | None" = None
     record: TraceRecord = field(default_factory=TraceRecord, repr=False)
 
     def __post_init__(self) -> None:
@@ -153,6 +158,16 @@ class Program:
         if not self.static:
             return arrays
         return [StaticArgument(a) if i in self.static else a for i, a in enumerate(arrays)]
+
+
+@dataclass(frozen=True)
+class PackedRun:
+    """A program's packed variant (``Program.packed``): ``run(*arrays)`` returns one
+    flat array whose parts ``layout`` gives (or, for a trace whose outputs do not fit
+    it, the list of the outputs, as the program itself)."""
+
+    run: Callable[..., Any]
+    layout: OutputLayout
 
 
 def donating_call(run: Callable[..., Any], donate: tuple[int, ...]) -> Callable[..., Any]:
@@ -363,12 +378,22 @@ def compiled_program(inputs: Sequence[Variable], outputs: Sequence[Variable], no
     # Executables of programs over several devices or specialized on values stay JAX's.
     keep = folder is not None and shardings is None and not static
     runs = disk_cached_call(jitted, record, nodes, key, folder) if keep else jitted
+    packed = None
+    # Several small outputs of one dtype, no update: also packed in one buffer (one
+    # output's dispatch and copy instead of several: packed_outputs.py).
+    layout = OutputLayout.of(outputs) if not checked and not static and not donate \
+        and shardings is None and not bare and n_outputs == len(outputs) else None
+    if layout is not None:
+        packed_jitted = jax.jit(packing(traced, layout))
+        packed = PackedRun(disk_cached_call(packed_jitted, record, nodes, (*key, "packed"), folder)
+                           if keep else packed_jitted, layout)
     if carrier is not None:
         runs = _unpacking(runs, carrier, outputs[carrier].type.ndim, carrier_dtype, bare)
     entry = Program(jitted=jitted, nodes=nodes, checked=checked, keeps_old_values=checked and bool(donated),
                     static=static, plain=not checked and not static, bare=bare, donate=donated,
                     whole_graph=True, run=runs,
-                    call=donating_call(runs, donated) if donated else runs, record=record)
+                    call=donating_call(runs, donated) if donated else runs, packed=packed,
+                    record=record)
     program_cache.put(key, entry)
     return entry
 
