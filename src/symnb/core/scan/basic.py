@@ -253,6 +253,10 @@ def _taps(taps: Any, where: str, allow_future: bool) -> tuple[int, ...]:
     if not allow_future and max(taps) >= 0:
         raise build_error(f"scan: {where} taps {taps} must be negative: an output can only read "
                            f"its past steps")
+    if not allow_future and len(set(taps)) < len(taps):
+        # Theano refuses repeated output taps (a sequence's are merged, as Theano does).
+        raise build_error(f"scan: {where} taps {taps} repeat a tap; all the taps of an output "
+                           f"must be different")
     return tuple(dict.fromkeys(taps))
 
 
