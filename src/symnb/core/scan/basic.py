@@ -12,6 +12,7 @@ import collections
 import dataclasses
 import contextvars
 import inspect
+import warnings
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -28,6 +29,7 @@ from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor.shared import SharedVariable, serial_mark
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.shape_extra import shape_padleft, unbroadcast
 from symnb.core.graph.type import describe_shape, is_bool, is_integer
 from symnb.core.graph.traceback_filter import api_boundary
 
@@ -100,6 +102,9 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     ``steps_run(output)`` gives the number of steps run.
     """
     updates: collections.OrderedDict = collections.OrderedDict()
+    if _fixed_steps(n_steps) in (1, -1):
+        outputs = _single_step(fn, sequences, outputs_info, non_sequences, name, updates)
+        return (list(outputs) if return_list or len(outputs) != 1 else outputs[0]), updates
     outputs = build_scan(fn, sequences, outputs_info, non_sequences, n_steps, go_backwards,
                          truncate_gradient, strict, name, updates_out=updates)
     outputs = [_rows_run(out) for out in outputs]
@@ -185,6 +190,39 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
         updates_out.update(zip(updated, finals))
         carry_default_updates(updated, finals, mark)
     return results[:len(outs)]
+
+
+def _fixed_steps(n_steps: Any) -> int | None:
+    """``n_steps`` as an int when it is a constant (Theano's ``n_fixed_steps``)."""
+    if isinstance(n_steps, (int, float, np.integer, np.floating)) and not isinstance(n_steps, bool):
+        return int(n_steps)
+    if isinstance(n_steps, Constant) and n_steps.ndim == 0:
+        return int(n_steps.data)
+    return None
+
+
+def _single_step(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_sequences: Any,
+                 name: str | None, updates: dict) -> list[Variable]:
+    """Theano's ``scan`` with ``n_steps`` fixed to 1 (or -1): no loop; ``fn`` is applied once
+    to the first slices themselves (a sequence's row at its tap, as Theano slices it, the
+    initial state, or its rows for taps), and each output gets a leading axis of length 1.
+    Its updates are the step's; a ``scan_until`` condition is ignored (Theano warns), and
+    an output need not keep its state's dtype (there is no next step to feed)."""
+    name = name or _default_name(fn)
+    args = []
+    for var, taps in _parse_sequences(sequences):
+        _, starts = seq_window(taps)
+        args += [var[start] for start in starts]
+    for init, taps in _parse_outputs_info(outputs_info):
+        if taps:
+            depth = state_depth(taps)
+            args += [init] if is_plain_state(taps) else [init[depth + tap] for tap in taps]
+    outs, step_updates, condition, _ = _call_step(fn, args + _non_sequences(non_sequences), name)
+    if condition is not None:
+        warnings.warn(f"scan {name!r}: n_steps is 1, so the stopping condition is ignored "
+                      f"(as in Theano)", stacklevel=3)
+    updates.update(step_updates)
+    return [unbroadcast(shape_padleft(as_tensor_variable(out)), 0) for out in outs]
 
 
 def _default_name(fn: Callable[..., Any]) -> str:
