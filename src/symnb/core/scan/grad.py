@@ -26,6 +26,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from symnb.core.gradient import grad, register_gradient
+from symnb.core.gradient_types import is_disconnected
 from symnb.core.graph.basic import Constant, Variable, clone_replace, graph_inputs
 from symnb.core.graph.inner_graph import placeholder_like
 from symnb.core.scan.basic import build_scan
@@ -52,7 +53,12 @@ def scan_grad(op: Scan, inputs: Sequence[Variable], outputs: Sequence[Variable],
     step = _StepGradient(op, output_grads)
     if not step.grads:
         return [None] * len(inputs)
-    return _BackwardLoop(op, step, inputs, outputs, output_grads).input_grads()
+    grads = _BackwardLoop(op, step, inputs, outputs, output_grads).input_grads()
+    # An input no output with a gradient depends on is disconnected (None), not a zero
+    # gradient, so sn.grad raises for it as Theano does (its connection_pattern).
+    pattern = op.connection_pattern(outputs[0].owner)
+    given = [j for j, g in enumerate(output_grads) if g is not None and not is_disconnected(g)]
+    return [g if any(pattern[i][j] for j in given) else None for i, g in enumerate(grads)]
 
 
 register_gradient(Scan, scan_grad)  # sn.grad through a loop (Scan.L_op asks for it too)

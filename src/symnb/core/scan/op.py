@@ -160,6 +160,18 @@ class Scan(Op):
                     pending.append(self.inner.outputs[j])
         return found
 
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        """Theano's ``Op.connection_pattern``: ``[i][j]`` is True when output ``j``
+        depends on outer input ``i`` through the inner graph, over the steps (a state
+        reads its own earlier outputs). The number of steps is connected to none, as in
+        Theano. The layout is symnb's (inputs: n_steps, sequences, initial states,
+        non-sequences; outputs as ``scan`` returns them, then the shared updates)."""
+        pattern = [[False] * len(node.outputs) for _ in node.inputs]
+        for j in range(len(node.outputs)):
+            for q in self.inner_sources([self.inner.outputs[j]]):
+                pattern[self.outer_position(q)][j] = True
+        return pattern
+
     def value_inputs(self, node: Apply, index: int) -> list[int]:
         """The number of steps and the outer inputs feeding what the body reads for
         output ``index`` (a ``scan_until`` loop: and for its stopping condition)."""
