@@ -114,15 +114,6 @@ def test_second_order_through_scan(rng):
     verify_grad(fn, [rng.normal(size=(4, 2)), rng.normal(size=2)], rng=rng)
 
 
-def test_truncated_gradient_through_scan_until_is_refused(rng):
-    # (Gradients through scan_until: tests/core/test_scan_until.py.)
-    a = symbolic_like(np.float64(2.0), "a")
-    r, _ = scan(lambda g, a: [0.5 * (g + a / g), scan_until(T.abs(g - a) < 0)],
-                outputs_info=a, non_sequences=a, n_steps=3, truncate_gradient=2)
-    with pytest.raises(NotImplementedError, match="truncate_gradient with scan_until"):
-        grad(r[-1], a)
-
-
 def test_nested_loops_values_and_gradients(rng):
     def nested(x, w):
         def row(xr, w):  # Horner's rule along a row, inside a loop over rows
