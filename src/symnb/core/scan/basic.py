@@ -18,7 +18,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from symnb.core.graph.config import config
-from symnb.core.graph.errors import TestValueError, build_error, error_from_record, label
+from symnb.core.graph.errors import (MissingInputError, TestValueError, build_error,
+                                     error_from_record, label)
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.updates import carry_default_updates, shared_states
@@ -477,5 +478,6 @@ def _check_strict(captured: Sequence[Variable], non_seqs: Sequence[Variable], na
         unlisted += [r for r in roots if id(r) not in listed and r not in unlisted]
     if unlisted:
         listing = ", ".join(f"{label(v)!r} ({v.site.describe('created at')})" for v in unlisted)
-        raise build_error(f"scan(strict=True): the step function {name!r} uses {listing} without "
-                          f"it being passed in non_sequences", ValueError)
+        # Theano's error for it (a ValueError too).
+        raise MissingInputError(f"scan(strict=True): the step function {name!r} uses {listing} "
+                                f"without it being passed in non_sequences")
