@@ -297,3 +297,21 @@ def test_one_fixed_step_reads_the_rows_of_a_multi_tap_state():
     f = sn.function([init], out)
     iv = np.arange(12, dtype="float32").reshape(4, 3)  # its first 3 rows are t-3..t-1, as in Theano
     np.testing.assert_array_equal(f(iv), (iv[0] - 2 * iv[2])[None])
+
+
+def test_loops_with_the_same_body_are_equal_ops_as_in_theano():
+    # Theano's test_hash: Scan ops compare their inner graphs, not their identity.
+    x, y = T.vector("x"), T.vector("y")
+    s1, _ = sn.scan(lambda v: v + 1, x)
+    s2, _ = sn.scan(lambda v: v + 1, y)
+    s3, _ = sn.scan(lambda v: v + 2, x)
+    s4, _ = sn.scan(lambda v: v + 1, T.dvector("z"))
+    assert s1.owner.op == s2.owner.op and hash(s1.owner.op) == hash(s2.owner.op)
+    assert s1.owner.op != s3.owner.op and s1.owner.op != s4.owner.op  # body, dtype
+    again, _ = sn.scan(lambda v: v + 1, x)
+    f = sn.function([x], [s1, again, s3])
+    xv = np.arange(4, dtype="float32")
+    a, b, c = f(xv)
+    np.testing.assert_array_equal(a, xv + 1)
+    np.testing.assert_array_equal(b, xv + 1)
+    np.testing.assert_array_equal(c, xv + 2)
