@@ -68,9 +68,12 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
       automatically, unless ``strict=True``: then every shared variable the step reads
       from outside must be a non-sequence or computed from non-sequences only (Theano's
       rule: other outer variables are still added).
-    - ``n_steps``: an int or symbolic int scalar bounding the number of steps.
+    - ``n_steps``: an int or symbolic int scalar bounding the number of steps. A constant
+      1 (or -1) builds no loop, as in Theano: ``fn`` runs once on the first slices and
+      each output gets a leading axis of length 1.
     - ``go_backwards``: iterate the sequences from their end.
-    - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
+    - ``truncate_gradient``: backpropagate through at most this many steps (-1: all;
+      with ``scan_until``, the last steps run).
     - ``mode``, ``profile``, ``allow_gc``: Theano's, accepted and unused: the loop is a
       node of the function's one program, compiled in the function's mode, and
       ``sn.function(..., profile=True)`` times it with the function's other nodes.
