@@ -73,3 +73,19 @@ def test_booleans_take_only_zeros_and_ones():
     np.testing.assert_array_equal(convert_argument(b, np.array([0, 1, 1]), False), [False, True, True])
     with pytest.raises(TypeError, match="could lose information"):
         convert_argument(b, np.array([0, 2]), False)
+
+
+def test_a_list_is_accepted_when_its_values_convert_exactly_as_in_theano():
+    # Theano's TensorType.filter: a list has no dtype; it converts when no value changes.
+    x = T.vector("x")  # float32
+    converted = convert_argument(x, [1.0, 2.0, -3.0, 4.0], allow_downcast=False)
+    assert converted.dtype == np.float32
+    np.testing.assert_array_equal(converted, np.array([1.0, 2.0, -3.0, 4.0], "float32"))
+    assert np.isnan(convert_argument(x, [float("nan")], False)[0])
+    with pytest.raises(TypeError, match="float64 to float32 could lose information"):
+        convert_argument(x, [0.1, 1.0], allow_downcast=False)  # 0.1 is not a float32
+    with pytest.raises(TypeError, match="float64 to float32 could lose information"):
+        convert_argument(x, np.array([1.0, 2.0]), allow_downcast=False)  # an array keeps its dtype
+    assert convert_argument(T.ivector("i"), [1.0, 2.0], False).tolist() == [1, 2]
+    with pytest.raises(TypeError, match="could lose information"):
+        convert_argument(T.ivector("i"), [1.5], allow_downcast=False)

@@ -57,7 +57,7 @@ def test_captured_outer_computation_stays_outside_the_loop(rng):
 def test_strict_rejects_captured_shared_variables(rng):
     x = symbolic_like(rng.normal(size=(4, 3)), "x")
     w = sn.shared(rng.normal(size=3), name="w")
-    with pytest.raises(ValueError, match=r"strict=True.*'w'"):
+    with pytest.raises(sn.gof.fg.MissingInputError, match=r"strict=True.*'w'"):  # Theano's error
         scan(lambda xt: xt * w, sequences=x, strict=True)
     out, _ = scan(lambda xt, w: xt * w, sequences=x, non_sequences=w, strict=True)
     assert out.test_value.shape == (4, 3)
@@ -263,3 +263,55 @@ def test_inner_graph_is_exposed_with_creation_sites(rng):
     assert out.owner.site.frame.function == "step"
     assert "T.tanh(h + xt)" in out.owner.site.line
     assert op.inner_inputs[0].name == "x[t]"
+
+
+def test_one_fixed_step_applies_the_step_once_as_theano_does():
+    # Theano's scan with n_steps 1 builds no loop: the step runs on the first slices
+    # themselves, each output gets a leading axis of 1, and the state's dtype need not
+    # be kept (Theano's test_mintap_onestep: an int8 constant 0 plus an int32 row).
+    seq = T.ivector("seq")
+    rs, updates = sn.scan(lambda s, prev: prev + s, sequences=dict(input=seq, taps=[2]),
+                          outputs_info=0, n_steps=1)
+    assert not updates and rs.dtype == "int32" and rs.ndim == 1
+    f = sn.function([seq], rs)
+    values = np.arange(20, dtype="int32")
+    np.testing.assert_array_equal(f(values), np.int8(0) + values[2:3])
+    assert not [n for n in f.maker.fgraph.toposort() if isinstance(n.op, Scan)]
+
+    x, h0 = T.matrix("x"), T.vector("h0")
+    counter = sn.shared(np.float32(0))
+    outs, updates = sn.scan(lambda a, h, w: (a * h + w, {counter: counter + 1}),
+                            sequences=x, outputs_info=h0,
+                            non_sequences=T.constant(np.float32(3)), n_steps=1)
+    g = sn.function([x, h0], outs, updates=updates)
+    xv = np.arange(6, dtype="float32").reshape(3, 2)
+    hv = np.array([2, -1], "float32")
+    np.testing.assert_array_equal(g(xv, hv), (xv[0] * hv + 3)[None])
+    assert counter.get_value() == 1
+
+
+def test_one_fixed_step_reads_the_rows_of_a_multi_tap_state():
+    init = T.matrix("init")
+    out, _ = sn.scan(lambda a, b: a - 2 * b, outputs_info=dict(initial=init, taps=[-3, -1]),
+                     n_steps=1)
+    f = sn.function([init], out)
+    iv = np.arange(12, dtype="float32").reshape(4, 3)  # its first 3 rows are t-3..t-1, as in Theano
+    np.testing.assert_array_equal(f(iv), (iv[0] - 2 * iv[2])[None])
+
+
+def test_loops_with_the_same_body_are_equal_ops_as_in_theano():
+    # Theano's test_hash: Scan ops compare their inner graphs, not their identity.
+    x, y = T.vector("x"), T.vector("y")
+    s1, _ = sn.scan(lambda v: v + 1, x)
+    s2, _ = sn.scan(lambda v: v + 1, y)
+    s3, _ = sn.scan(lambda v: v + 2, x)
+    s4, _ = sn.scan(lambda v: v + 1, T.dvector("z"))
+    assert s1.owner.op == s2.owner.op and hash(s1.owner.op) == hash(s2.owner.op)
+    assert s1.owner.op != s3.owner.op and s1.owner.op != s4.owner.op  # body, dtype
+    again, _ = sn.scan(lambda v: v + 1, x)
+    f = sn.function([x], [s1, again, s3])
+    xv = np.arange(4, dtype="float32")
+    a, b, c = f(xv)
+    np.testing.assert_array_equal(a, xv + 1)
+    np.testing.assert_array_equal(b, xv + 1)
+    np.testing.assert_array_equal(c, xv + 2)

@@ -69,6 +69,8 @@ def test_bad_arguments():
         scan(lambda: T.constant(1.0))
     with pytest.raises(ValueError, match="must be negative"):
         scan(lambda h: h, outputs_info=dict(initial=x, taps=[0]), n_steps=2)
+    with pytest.raises(ValueError, match="repeat a tap"):  # Theano refuses repeated output taps
+        scan(lambda h: h, outputs_info=dict(initial=x, taps=[-1, -1]), n_steps=2)
     with pytest.raises(KeyError, match="unknown key"):
         scan(lambda a: a, sequences=dict(inputs=x))
     with pytest.raises(TypeError, match="scalar"):

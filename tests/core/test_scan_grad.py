@@ -114,15 +114,6 @@ def test_second_order_through_scan(rng):
     verify_grad(fn, [rng.normal(size=(4, 2)), rng.normal(size=2)], rng=rng)
 
 
-def test_truncated_gradient_through_scan_until_is_refused(rng):
-    # (Gradients through scan_until: tests/core/test_scan_until.py.)
-    a = symbolic_like(np.float64(2.0), "a")
-    r, _ = scan(lambda g, a: [0.5 * (g + a / g), scan_until(T.abs(g - a) < 0)],
-                outputs_info=a, non_sequences=a, n_steps=3, truncate_gradient=2)
-    with pytest.raises(NotImplementedError, match="truncate_gradient with scan_until"):
-        grad(r[-1], a)
-
-
 def test_nested_loops_values_and_gradients(rng):
     def nested(x, w):
         def row(xr, w):  # Horner's rule along a row, inside a loop over rows
@@ -155,3 +146,31 @@ def test_ifelse_inside_a_loop_and_a_loop_inside_ifelse(rng):
 
     verify_grad(if_in_loop, [rng.normal(size=6)], rng=rng)
     verify_grad(loop_in_if, [rng.normal(size=6)], rng=rng)
+
+
+def test_an_initial_state_no_output_depends_on_is_disconnected_as_in_theano():
+    # Theano's test_grad_connectivity_matrix: z reads x's state only, so z0 reaches no
+    # output; sn.grad raises for it (disconnected_inputs='raise'), and with 'ignore'
+    # the connected gradients are the reference's.
+    def step(x_tm1, y_tm1, z_tm1):
+        return x_tm1 ** 2, y_tm1, x_tm1 + 1
+
+    x0, y0, z0 = T.dvector("x0"), T.dvector("y0"), T.dvector("z0")
+    (x, y, z), _ = sn.scan(step, outputs_info=[x0, y0, z0], n_steps=3)
+    cost = (x + y + z).sum()
+    with pytest.raises(ValueError):
+        sn.grad(cost, z0)
+    with pytest.raises(ValueError):
+        sn.grad(x.sum(), y0)
+    op = x.owner.op
+    assert op.connection_pattern(x.owner) == [[False, False, False], [True, False, True],
+                                              [False, True, False], [False, False, False]]
+    gx, gy, gz = sn.grad(cost, [x0, y0, z0], disconnected_inputs="ignore")
+    f = sn.function([x0, y0, z0], [gx, gy, gz])
+    v = np.array([0.5, -1.5])
+    # x_n = x0 ** (2 ** n); d/dx0 of sum_n x_n + sum_n (x_{n-1} + 1), n = 1..3
+    dx = sum(2 ** n * v ** (2 ** n - 1) for n in (1, 2, 3)) + sum(2 ** n * v ** (2 ** n - 1) for n in (0, 1, 2))
+    got = f(v, v, v)
+    np.testing.assert_allclose(got[0], dx)
+    np.testing.assert_allclose(got[1], np.full(2, 3.0))
+    np.testing.assert_array_equal(got[2], np.zeros(2))

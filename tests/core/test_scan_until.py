@@ -211,3 +211,41 @@ def test_pad_rows_and_steps_run_are_each_others_gradient():
     expected = np.zeros((3, 2))
     expected[:2] = np.cumsum(buffer, 0)[:2]
     np.testing.assert_array_equal(g(r, buffer, 2), expected)
+
+
+def _truncated_bptt(xv, h0, w, thr, trunc):
+    """NumPy reference: h_t = w h_{t-1} + x_t until h_t > thr, cost sum(h), gradients
+    through the last ``trunc`` steps run only (Theano's truncate_gradient)."""
+    hs, h = [], h0
+    for x_t in xv:
+        h = w * h + x_t
+        hs.append(h)
+        if h > thr:
+            break
+    count = len(hs)
+    prev = [h0] + hs[:-1]
+    dx, dw, g = np.zeros_like(xv), 0.0, 0.0
+    first = max(0, count - trunc)
+    for t in reversed(range(first, count)):
+        g += 1.0
+        dx[t] = g
+        dw += g * prev[t]
+        g *= w
+    return np.array(hs), dx, (g if first == 0 else 0.0), dw
+
+
+@pytest.mark.parametrize("trunc", [2, 4, 50])
+def test_truncate_gradient_keeps_the_last_steps_run_as_in_theano(trunc):
+    x, h0, w, thr = T.dvector("x"), T.dscalar("h0"), T.dscalar("w"), T.dscalar("thr")
+    hs, _ = sn.scan(lambda x_t, h, w_: (w_ * h + x_t, sn.scan_module.until(w_ * h + x_t > thr)),
+                    sequences=x, outputs_info=h0, non_sequences=w, truncate_gradient=trunc)
+    grads = sn.grad(hs.sum(), [x, h0, w])
+    f = sn.function([x, h0, w, thr], [hs] + grads)
+    xv = np.linspace(0.5, 2.0, 12)
+    got = f(xv, 0.3, 0.9, 6.0)
+    want_h, dx, dh0, dw = _truncated_bptt(xv, 0.3, 0.9, 6.0, trunc)
+    assert 2 < len(want_h) < 12  # the loop stopped early, after more than 2 steps
+    np.testing.assert_allclose(got[0], want_h)
+    np.testing.assert_allclose(got[1], dx)
+    np.testing.assert_allclose(got[2], dh0)
+    np.testing.assert_allclose(got[3], dw)

@@ -174,3 +174,16 @@ def test_deep_graph_does_not_hit_the_recursion_limit():
         y = y + 1
     x.tag.test_value = np.zeros(2, "float32")
     np.testing.assert_array_equal(y.test_value, [10_000, 10_000])
+
+
+def test_a_constant_takes_its_own_value_as_test_value_as_in_theano():
+    # Theano's test_compute_test_value_grad sets tag.test_value on constants (their own
+    # value) before a nested scan; a different value would disagree with the constant.
+    c = T.as_tensor_variable(np.asarray(0, dtype="float32"))
+    c.tag.test_value = np.asarray(0, dtype="float32")
+    np.testing.assert_array_equal(c.tag.test_value, np.float32(0))
+    v = T.constant(np.array([1.5, 2.0]))
+    v.tag.test_value = [1.5, 2.0]
+    with pytest.raises(TypeError, match="cannot be set to a different one"):
+        v.tag.test_value = [1.5, 3.0]
+    np.testing.assert_array_equal(v.tag.test_value, [1.5, 2.0])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from symnb.core.graph.errors import SymnbError, label
+from symnb.core.graph.errors import MissingInputError, SymnbError, label
 from symnb.core.graph import Constant, Variable, ancestors, clone_replace, graph_inputs
 from symnb.core.tensor.shared import SharedVariable, storage_owner
 from symnb.core.gradient_types import NullType
@@ -20,10 +20,6 @@ from symnb.core.tensor.basic import as_tensor_variable
 __all__ = ["MissingInputError", "UnusedInputError", "cut_at_inputs", "update_items", "givens_pairs",
            "update_pairs", "apply_givens", "check_givens_keys", "to_storage_owners",
            "check_inputs_listed", "check_missing", "check_no_null", "check_unused"]
-
-
-class MissingInputError(SymnbError, ValueError):
-    """The outputs depend on a variable that is neither an input nor shared."""
 
 
 class UnusedInputError(SymnbError, ValueError):

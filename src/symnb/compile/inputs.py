@@ -111,7 +111,8 @@ def convert_argument(var: Variable, value: Any, allow_downcast: bool | None) -> 
             raise TypeError(f"input {name!r} expects {want.short()}, got {type(value).__name__} "
                             f"that is not a numeric array")
         if array.dtype != dtype:
-            array = _cast_array(name, want, array, allow_downcast)
+            array = _cast_array(name, want, array, allow_downcast,
+                                from_array=hasattr(value, "dtype"))
     if array.ndim != want.ndim:
         raise TypeError(f"input {name!r} expects {want.ndim} dimension(s) ({want.kind_name} "
                         f"{want.short()}), got {_what(array)}")
@@ -150,10 +151,20 @@ def _holds_exactly(value: Any, dtype: np.dtype) -> bool:
     return converted.item() == value and not (dtype.kind in "iub" and isinstance(value, float))
 
 
-def _cast_array(name: str, want: Any, array: np.ndarray, allow_downcast: bool) -> np.ndarray:
+def _cast_array(name: str, want: Any, array: np.ndarray, allow_downcast: bool,
+                from_array: bool = True) -> np.ndarray:
     dtype = np.dtype(want.dtype)
     if np.can_cast(array.dtype, dtype, casting="safe") or allow_downcast:
         return array.astype(dtype)
+    if not from_array and array.dtype.kind in "biuf":
+        # A list (or tuple) of Python numbers has no dtype of its own: as in Theano
+        # (TensorType.filter), it is accepted when every value converts exactly
+        # ([1.0, 2.0] for a float32 input), and refused otherwise ([0.1]).
+        with np.errstate(all="ignore"):
+            converted = array.astype(dtype)
+        if np.array_equal(converted, array, equal_nan=dtype.kind in "fc") and \
+                (dtype.kind != "b" or np.isin(array, (0, 1)).all()):
+            return converted
     if array.dtype.kind in "biu":
         # Integers are accepted wherever every value converts exactly (np.arange(9)
         # for a float32 input), as Python scalars are; floats follow safe casting

@@ -54,7 +54,14 @@ __all__ = [
     "register_high_verbosity_section", "register_node_printer", "printed_node",
     "register_error_html", "ErrorRecord", "ValueRecord", "node_record", "input_records",
     "failure_problem", "error_from_record", "node_error", "set_record", "message_of",
+    "MissingInputError",
 ]
+
+
+class MissingInputError(SymnbError, ValueError):
+    """The outputs depend on a variable that is neither an input nor shared (Theano's
+    ``gof.fg.MissingInputError``; also a ``scan(strict=True)`` step reading a shared
+    variable it was not given)."""
 
 
 class BuildError(SymnbError):

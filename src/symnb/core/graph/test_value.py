@@ -304,7 +304,15 @@ def _pending_frontier(var: Variable) -> tuple[list[Variable], list[Variable]]:
 def set_test_value(var: Variable, value: Any) -> None:
     """Validate ``value`` against ``var``'s type and store it."""
     if isinstance(var, Constant):
-        raise TypeError(f"constant {label(var)} has a fixed value; its test value cannot be set")
+        # Theano let a constant's tag.test_value be set (its own value: Theano's test
+        # of nested scans does), and read the constant's data anyway. The same value
+        # is accepted here; a different one is refused, since the constant's is used.
+        given = coerce_test_value(var, value)
+        data = np.asarray(var.data)
+        if given.shape != data.shape or not np.array_equal(given, data, equal_nan=data.dtype.kind in "fc"):
+            raise TypeError(f"constant {label(var)} has a fixed value; its test value cannot be "
+                            f"set to a different one")
+        return
     if var.owner is not None:
         # Theano let a computed variable's test value be set (PyMC3 sets the output of a
         # view of its data to the data's value). Here it must be the value the inputs

@@ -12,12 +12,14 @@ import collections
 import dataclasses
 import contextvars
 import inspect
+import warnings
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from symnb.core.graph.config import config
-from symnb.core.graph.errors import TestValueError, build_error, error_from_record, label
+from symnb.core.graph.errors import (MissingInputError, TestValueError, build_error,
+                                     error_from_record, label)
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
 from symnb.core.graph.inner_graph import InnerGraph, close_over, known_test_value, placeholder_like
 from symnb.core.scan.updates import carry_default_updates, shared_states
@@ -28,6 +30,7 @@ from symnb.core.scan.taps import is_plain_state, seq_window, state_depth
 from symnb.core.tensor.shared import SharedVariable, serial_mark
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
+from symnb.core.tensor.shape_extra import shape_padleft, unbroadcast
 from symnb.core.graph.type import describe_shape, is_bool, is_integer
 from symnb.core.graph.traceback_filter import api_boundary
 
@@ -65,9 +68,12 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
       automatically, unless ``strict=True``: then every shared variable the step reads
       from outside must be a non-sequence or computed from non-sequences only (Theano's
       rule: other outer variables are still added).
-    - ``n_steps``: an int or symbolic int scalar bounding the number of steps.
+    - ``n_steps``: an int or symbolic int scalar bounding the number of steps. A constant
+      1 (or -1) builds no loop, as in Theano: ``fn`` runs once on the first slices and
+      each output gets a leading axis of length 1.
     - ``go_backwards``: iterate the sequences from their end.
-    - ``truncate_gradient``: backpropagate through at most this many steps (-1: all).
+    - ``truncate_gradient``: backpropagate through at most this many steps (-1: all;
+      with ``scan_until``, the last steps run).
     - ``mode``, ``profile``, ``allow_gc``: Theano's, accepted and unused: the loop is a
       node of the function's one program, compiled in the function's mode, and
       ``sn.function(..., profile=True)`` times it with the function's other nodes.
@@ -100,6 +106,9 @@ def scan(fn: Callable[..., Any], sequences: Any = None, outputs_info: Any = None
     ``steps_run(output)`` gives the number of steps run.
     """
     updates: collections.OrderedDict = collections.OrderedDict()
+    if _fixed_steps(n_steps) in (1, -1):
+        outputs = _single_step(fn, sequences, outputs_info, non_sequences, name, updates)
+        return (list(outputs) if return_list or len(outputs) != 1 else outputs[0]), updates
     outputs = build_scan(fn, sequences, outputs_info, non_sequences, n_steps, go_backwards,
                          truncate_gradient, strict, name, updates_out=updates)
     outputs = [_rows_run(out) for out in outputs]
@@ -187,6 +196,39 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     return results[:len(outs)]
 
 
+def _fixed_steps(n_steps: Any) -> int | None:
+    """``n_steps`` as an int when it is a constant (Theano's ``n_fixed_steps``)."""
+    if isinstance(n_steps, (int, float, np.integer, np.floating)) and not isinstance(n_steps, bool):
+        return int(n_steps)
+    if isinstance(n_steps, Constant) and n_steps.ndim == 0:
+        return int(n_steps.data)
+    return None
+
+
+def _single_step(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_sequences: Any,
+                 name: str | None, updates: dict) -> list[Variable]:
+    """Theano's ``scan`` with ``n_steps`` fixed to 1 (or -1): no loop; ``fn`` is applied once
+    to the first slices themselves (a sequence's row at its tap, as Theano slices it, the
+    initial state, or its rows for taps), and each output gets a leading axis of length 1.
+    Its updates are the step's; a ``scan_until`` condition is ignored (Theano warns), and
+    an output need not keep its state's dtype (there is no next step to feed)."""
+    name = name or _default_name(fn)
+    args = []
+    for var, taps in _parse_sequences(sequences):
+        _, starts = seq_window(taps)
+        args += [var[start] for start in starts]
+    for init, taps in _parse_outputs_info(outputs_info):
+        if taps:
+            depth = state_depth(taps)
+            args += [init] if is_plain_state(taps) else [init[depth + tap] for tap in taps]
+    outs, step_updates, condition, _ = _call_step(fn, args + _non_sequences(non_sequences), name)
+    if condition is not None:
+        warnings.warn(f"scan {name!r}: n_steps is 1, so the stopping condition is ignored "
+                      f"(as in Theano)", stacklevel=3)
+    updates.update(step_updates)
+    return [unbroadcast(shape_padleft(as_tensor_variable(out)), 0) for out in outs]
+
+
 def _default_name(fn: Callable[..., Any]) -> str:
     name = getattr(fn, "__name__", "scan_fn")
     return "scan_fn" if name == "<lambda>" else name
@@ -253,6 +295,10 @@ def _taps(taps: Any, where: str, allow_future: bool) -> tuple[int, ...]:
     if not allow_future and max(taps) >= 0:
         raise build_error(f"scan: {where} taps {taps} must be negative: an output can only read "
                            f"its past steps")
+    if not allow_future and len(set(taps)) < len(taps):
+        # Theano refuses repeated output taps (a sequence's are merged, as Theano does).
+        raise build_error(f"scan: {where} taps {taps} repeat a tap; all the taps of an output "
+                           f"must be different")
     return tuple(dict.fromkeys(taps))
 
 
@@ -435,5 +481,6 @@ def _check_strict(captured: Sequence[Variable], non_seqs: Sequence[Variable], na
         unlisted += [r for r in roots if id(r) not in listed and r not in unlisted]
     if unlisted:
         listing = ", ".join(f"{label(v)!r} ({v.site.describe('created at')})" for v in unlisted)
-        raise build_error(f"scan(strict=True): the step function {name!r} uses {listing} without "
-                          f"it being passed in non_sequences", ValueError)
+        # Theano's error for it (a ValueError too).
+        raise MissingInputError(f"scan(strict=True): the step function {name!r} uses {listing} "
+                                f"without it being passed in non_sequences")

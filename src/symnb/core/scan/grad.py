@@ -13,7 +13,8 @@ each forward step read, the forward outputs, the output gradients) and carrying:
 Forward outputs are read back instead of recomputed, so e.g. ``tanh``'s gradient
 uses the stored states. Intermediate values inside the step are recomputed.
 ``truncate_gradient`` limits the backward loop to the last steps; earlier steps
-and the initial states then get no gradient.
+and the initial states then get no gradient (in a ``scan_until`` loop, the last steps
+run: the earlier ones are masked out as the steps not run are).
 
 A ``scan_until`` loop's rows are buffered up to ``n_steps`` (``symnb.core.scan.rows``):
 the backward loop runs over all of them and a step the loop did not run (its index at
@@ -26,6 +27,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from symnb.core.gradient import grad, register_gradient
+from symnb.core.gradient_types import is_disconnected
 from symnb.core.graph.basic import Constant, Variable, clone_replace, graph_inputs
 from symnb.core.graph.inner_graph import placeholder_like
 from symnb.core.scan.basic import build_scan
@@ -45,14 +47,15 @@ def scan_grad(op: Scan, inputs: Sequence[Variable], outputs: Sequence[Variable],
               output_grads: Sequence[Variable | None]) -> list[Variable | None]:
     """Gradients of the Scan node's inputs (``L_op``)."""
     info = op.info
-    if info.as_while and info.truncate_gradient >= 0:
-        raise NotImplementedError(f"{op.display_name()}: truncate_gradient with scan_until is not "
-                                  f"supported (the steps to keep would count from the last step "
-                                  f"run, known only at run time); pass truncate_gradient=-1")
     step = _StepGradient(op, output_grads)
     if not step.grads:
         return [None] * len(inputs)
-    return _BackwardLoop(op, step, inputs, outputs, output_grads).input_grads()
+    grads = _BackwardLoop(op, step, inputs, outputs, output_grads).input_grads()
+    # An input no output with a gradient depends on is disconnected (None), not a zero
+    # gradient, so sn.grad raises for it as Theano does (its connection_pattern).
+    pattern = op.connection_pattern(outputs[0].owner)
+    given = [j for j, g in enumerate(output_grads) if g is not None and not is_disconnected(g)]
+    return [g if any(pattern[i][j] for j in given) else None for i, g in enumerate(grads)]
 
 
 register_gradient(Scan, scan_grad)  # sn.grad through a loop (Scan.L_op asks for it too)
@@ -110,12 +113,20 @@ class _BackwardLoop:
         self.output_grads = list(output_grads)
         self.ys = _full_outputs(op, inputs, outputs)
         trunc = self.info.truncate_gradient
-        self.truncated = trunc >= 0
-        self.steps = m.minimum(self.n, trunc) if self.truncated else self.n
-        self.offset = m.sub(self.n, self.steps) if self.truncated else None
         # A scan_until loop ran its first ``count`` steps of ``n``: the backward loop runs
         # over all ``n`` (its rows are buffered so) and the steps not run change nothing.
-        self.active = (m.lt(arange(self.n), outputs[-1]) if self.info.as_while else None)
+        # Truncated, it keeps the last ``trunc`` steps run (Theano's), known at run time:
+        # the steps before them are masked out as well, instead of sliced off.
+        self.truncated = trunc >= 0 and not self.info.as_while
+        self.steps = m.minimum(self.n, trunc) if self.truncated else self.n
+        self.offset = m.sub(self.n, self.steps) if self.truncated else None
+        self.active = self.cut_before = None
+        if self.info.as_while:
+            count = outputs[-1]
+            self.active = m.lt(arange(self.n), count)
+            if trunc >= 0:
+                self.cut_before = m.gt(count, trunc)
+                self.active = m.and_(self.active, m.ge(arange(self.n), m.sub(count, trunc)))
 
     # -- where each forward step's inputs come from ---------------------------------------------
     def _tap_inputs(self) -> list[tuple[int, Any]]:
@@ -287,6 +298,8 @@ class _BackwardLoop:
             value = inc_subtensor(zeros_like(init)[:depth], rows)
         if self.truncated:  # the backward loop stopped before reaching the initial states
             value = m.switch(m.lt(self.steps, self.n), zeros_like(value), value)
+        if self.cut_before is not None:  # the same, for the steps a scan_until loop ran
+            value = m.switch(self.cut_before, zeros_like(value), value)
         return value
 
     def _seq_grad(self, i: int, seq: Variable, stacks: dict[int, Variable]) -> Variable | None:

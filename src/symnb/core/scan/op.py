@@ -33,6 +33,7 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from symnb.core.graph.errors import label
+from symnb.core.graph_compare import equal_computations
 from symnb.core.gradient import gradient_rule
 from symnb.core.graph.basic import Apply, Variable, value_ancestors
 from symnb.core.graph.inner_graph import InnerGraph, infer_inner_shapes
@@ -80,6 +81,21 @@ class Scan(Op):
     def __init__(self, inner: InnerGraph, info: ScanInfo) -> None:
         self.inner = inner
         self.info = info
+
+    # -- identity: Theano's (two loops are equal when their inner graphs compute the same) --
+    def __eq__(self, other: object) -> bool:
+        if type(self) is not type(other) or self.info != other.info:
+            return False
+        mine, theirs = self.inner, other.inner
+        return mine is theirs or (
+            [v.type for v in mine.inputs] == [v.type for v in theirs.inputs]
+            and [v.type for v in mine.outputs] == [v.type for v in theirs.outputs]
+            and equal_computations(mine.outputs, theirs.outputs, mine.inputs, theirs.inputs))
+
+    def __hash__(self) -> int:
+        inner = self.inner
+        return hash((type(self), self.info, tuple(v.type for v in inner.inputs),
+                     tuple(v.type for v in inner.outputs)))
 
     # -- the inner-graph interface of Op (what printing and whole-graph passes read) ------
     @property
@@ -159,6 +175,18 @@ class Scan(Op):
                     followed.add(j)
                     pending.append(self.inner.outputs[j])
         return found
+
+    def connection_pattern(self, node: Apply) -> list[list[bool]]:
+        """Theano's ``Op.connection_pattern``: ``[i][j]`` is True when output ``j``
+        depends on outer input ``i`` through the inner graph, over the steps (a state
+        reads its own earlier outputs). The number of steps is connected to none, as in
+        Theano. The layout is symnb's (inputs: n_steps, sequences, initial states,
+        non-sequences; outputs as ``scan`` returns them, then the shared updates)."""
+        pattern = [[False] * len(node.outputs) for _ in node.inputs]
+        for j in range(len(node.outputs)):
+            for q in self.inner_sources([self.inner.outputs[j]]):
+                pattern[self.outer_position(q)][j] = True
+        return pattern
 
     def value_inputs(self, node: Apply, index: int) -> list[int]:
         """The number of steps and the outer inputs feeding what the body reads for
