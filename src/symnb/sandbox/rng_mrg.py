@@ -32,7 +32,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.keywords import checked_keywords
 from symnb.core.graph.source import warn_at_user_line
-from symnb.core.graph.traceback_filter import api_boundaries
+from symnb.core.graph.traceback_filter import api_boundaries, entry_point
 from symnb.core.graph.type import is_float
 from symnb.core.tensor import alloc, extra_ops, reduction, shape_extra, special
 from symnb.core.tensor import join as join_mod
@@ -357,3 +357,9 @@ def _categories(p: Variable) -> Any:
     """The length of ``p``'s last axis: an int when static (the draw's shape keeps it)."""
     k = p.type.shape[-1]
     return int(k) if k is not None else shape(p)[p.ndim - 1]
+
+
+# Theano's helpers of the generator, called from users' code too: their errors show the
+# user's line (the functions live in core/tensor/random/mrg.py, which symnb calls directly).
+ff_2p72, ff_2p134, mrg_next_value, multMatVect, matVecModM, guess_n_streams = map(
+    entry_point, (ff_2p72, ff_2p134, mrg_next_value, multMatVect, matVecModM, guess_n_streams))
