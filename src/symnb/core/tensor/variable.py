@@ -209,6 +209,10 @@ class _TensorOperators:
         return ones_like(self, dtype)
 
     def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
+
+    def take(self, indices, axis=None, mode="raise"):
+        from symnb.core.tensor.subtensor_theano import take  # (it builds on this module)
+        return take(self, indices, axis, mode)
     def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
     def round(self, mode=None): return _math.round(self, mode)
 
