@@ -169,6 +169,7 @@ from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import raw_random as raw_random
 from symnb.tensor import extra_ops as extra_ops
 from symnb.tensor import nlinalg as nlinalg, slinalg as slinalg
+from symnb.tensor import elemwise as elemwise  # theano.tensor.elemwise
 # theano.tensor.subtensor, whose names Theano's T had too (``from .subtensor import *``)
 from symnb.tensor import subtensor as subtensor
 from symnb.tensor.subtensor import (
