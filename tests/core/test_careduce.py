@@ -77,6 +77,9 @@ def test_acc_dtype_accumulates_and_refuses_a_loss_of_precision():
     total = Sum(acc_dtype="float64")(x)
     assert total.dtype == "float32"
     assert sn.function([x], total)(value) == 1.0  # float32 accumulation would give 0
+    assert sn.function([x], x.sum(acc_dtype="float64"))(value) == 1.0  # Theano's keyword
+    assert sn.function([x], T.prod(x, acc_dtype="float64", no_zeros_in_input=True))(value) == \
+        np.float32(np.prod(value.astype("float64")))
     with pytest.raises(TypeError, match="precision would be lost"):
         Sum(acc_dtype="float16")(x)
     assert Sum(acc_dtype="float32")(T.ivector("i")).dtype == "int64"  # int into float: allowed

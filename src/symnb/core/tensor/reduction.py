@@ -502,17 +502,23 @@ def _reduce(op_class: type[Reduce], x: object, axis: object, keepdims: bool,
     return op_class(axes, keepdims=keepdims, **params)(x)
 
 
-def sum(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
+def sum(x: object, axis: object = None, keepdims: bool = False, dtype: object = None,
+        acc_dtype: object = None) -> Variable:
     """Sum over ``axis`` (None: all; int or tuple, negative allowed), as ``np.sum``.
 
-    Integers and bools accumulate in (u)int64 unless ``dtype`` says otherwise.
+    Integers and bools accumulate in (u)int64 unless ``dtype`` says otherwise;
+    ``acc_dtype`` (Theano's): the dtype to accumulate in, then cast to the output's.
     """
-    return _reduce(Sum, x, axis, keepdims, dtype=dtype)
+    return _reduce(Sum, x, axis, keepdims, dtype=dtype, acc_dtype=acc_dtype)
 
 
-def prod(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
-    """Product over ``axis``, as ``np.prod`` (integers and bools in (u)int64)."""
-    return _reduce(Prod, x, axis, keepdims, dtype=dtype)
+def prod(x: object, axis: object = None, keepdims: bool = False, dtype: object = None,
+         acc_dtype: object = None, no_zeros_in_input: bool = False) -> Variable:
+    """Product over ``axis``, as ``np.prod`` (integers and bools in (u)int64); ``acc_dtype``
+    as for :func:`sum`; ``no_zeros_in_input`` (Theano's) changes nothing: the gradient is
+    exact either way."""
+    return _reduce(Prod, x, axis, keepdims, dtype=dtype, acc_dtype=acc_dtype,
+                   no_zeros_in_input=no_zeros_in_input)
 
 
 def max(x: object, axis: object = None, keepdims: bool = False) -> Variable:

@@ -108,8 +108,17 @@ class _TensorOperators:
     def __getitem__(self, index): return _subtensor.getitem(self, index)
 
     # methods
-    def sum(self, axis=None, keepdims=False, dtype=None): return _reduction.sum(self, axis, keepdims=keepdims, dtype=dtype)
-    def prod(self, axis=None, keepdims=False, dtype=None): return _reduction.prod(self, axis, keepdims=keepdims, dtype=dtype)
+    def sum(self, axis=None, keepdims=False, dtype=None, acc_dtype=None):
+        return _reduction.sum(self, axis, keepdims=keepdims, dtype=dtype, acc_dtype=acc_dtype)
+
+    def prod(self, axis=None, keepdims=False, dtype=None, acc_dtype=None, no_zeros_in_input=False):
+        return _reduction.prod(self, axis, keepdims=keepdims, dtype=dtype, acc_dtype=acc_dtype,
+                               no_zeros_in_input=no_zeros_in_input)
+
+    def fill(self, value):
+        """Theano's ``x.fill(value)``: ``value`` broadcast to ``x``'s shape (``T.fill(x, value)``)."""
+        from symnb.core.tensor.alloc import fill  # (alloc builds on this module)
+        return fill(self, value)
     def max(self, axis=None, keepdims=False): return _reduction.max(self, axis, keepdims=keepdims)
     def min(self, axis=None, keepdims=False): return _reduction.min(self, axis, keepdims=keepdims)
     def mean(self, axis=None, keepdims=False, dtype=None): return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype)
