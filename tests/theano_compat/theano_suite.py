@@ -169,6 +169,8 @@ MISSING_MODULES = {
                               "does not have by design: XLA lowers every convolution",
     "symnb.tensor.nnet.corr3d": "Theano's C implementation of the 3-d convolution (Corr3dMM), which "
                                 "symnb does not have by design: XLA lowers every convolution",
+    "symnb.gof.CLinker": "Theano's C linker (gof.CLinker), which symnb does not have by design: "
+                         "XLA compiles every program",
     **{f"symnb.tensor.nnet.sigm.{name}": "the helpers of Theano's sigmoid graph rewrites "
                                          f"(sigm.{name}): optimizer internals, which symnb does not "
                                          "have by design (XLA optimizes the program)"
