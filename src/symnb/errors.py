@@ -12,6 +12,7 @@ Every error symnb raises about the user's graph, call or configuration is a
     │   ├── TestValueError          shapes or values that do not fit (ValueError)
     │   │   ├── TestValueAssertionError   an Assert failed on test values (AssertionError)
     │   │   └── BuildIndexError     an index out of range (IndexError)
+    │   │       └── BuildIndexTypeError   an index of a kind that cannot index (also TypeError)
     │   ├── BuildTypeError          dtypes or numbers of dimensions that do not fit (TypeError)
     │   ├── BuildKeyError           an unknown key in an argument (KeyError)
     │   └── BuildNotImplementedError   something symnb cannot build (NotImplementedError)
@@ -64,7 +65,7 @@ from symnb.core.gradient import DisconnectedInputError, NullGradientError, NullT
 from symnb.core.graph.config import ConfigError, UnknownFlagError
 from symnb.core.graph.error_base import SymnbError
 from symnb.core.graph.errors import (
-    BuildError, BuildIndexError, BuildKeyError, BuildNotImplementedError, BuildTypeError,
+    BuildError, BuildIndexError, BuildIndexTypeError, BuildKeyError, BuildNotImplementedError, BuildTypeError,
     DeviceMismatchError, DynamicShapeError, GraphRuntimeError, IndexOutOfBoundsError, InnerNodeError,
     MissingLoweringError, MissingTestValueError, OutOfMemoryError, TestValueAssertionError,
     TestValueError, UnsupportedJaxError, X64DisabledError,
@@ -84,8 +85,8 @@ from symnb.printing.pydot import GraphvizNotFoundError
 __all__ = [
     # the hierarchy
     "SymnbError",
-    "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError", "BuildTypeError",
-    "BuildKeyError", "BuildNotImplementedError",
+    "BuildError", "TestValueError", "TestValueAssertionError", "BuildIndexError", "BuildIndexTypeError",
+    "BuildTypeError", "BuildKeyError", "BuildNotImplementedError",
     "MissingTestValueError", "InnerNodeError", "DynamicShapeError",
     "GraphRuntimeError", "IndexOutOfBoundsError", "LinAlgError", "OutOfMemoryError", "X64DisabledError",
     "UnsupportedJaxError", "MissingLoweringError", "DeviceMismatchError",

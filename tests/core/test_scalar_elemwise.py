@@ -294,3 +294,28 @@ def test_mistakes_are_refused_naming_the_op():
         tt.Elemwise(I1e())(x)  # no preference: no output type
     with pytest.raises(TypeError, match="scalar op"):
         tt.Elemwise(np.exp)
+
+
+def test_a_scalar_ops_null_gradient_stays_null_through_elemwise():
+    """A user's ScalarOp whose grad returns grad_not_implemented for one input (and whose
+    __init__ does not call ScalarOp's): grad raises NullTypeGradError where the cost depends
+    on that input, and differentiates the other input (d(n * x)/dx = n)."""
+    import symnb.gradient
+    from symnb import scalar as scal
+
+    class Scale(scal.ScalarOp):
+        def __init__(self):
+            self.output_types_preference = scal.upgrade_to_float
+
+        def impl(self, n, x):
+            return x * n
+
+        def grad(self, inputs, gout):
+            n, _ = inputs
+            return [symnb.gradient.grad_not_implemented(self, 0, n), gout[0] * n]
+
+    scale = tt.Elemwise(Scale())
+    x = tt.dscalar("x")
+    np.testing.assert_allclose(sn.function([x], sn.grad(scale(3.0, x), x))(2.0), 3.0)
+    with pytest.raises(symnb.gradient.NullTypeGradError):
+        sn.grad(scale(x, 2.0), x)

@@ -284,3 +284,22 @@ def test_a_shape_read_from_infer_shape_keeps_the_sites_of_the_nodes_it_reads(rng
     lines = {type(node.op).__name__: node.site.line for node in f.maker.fgraph.apply_nodes}
     assert any(line == "e = T.exp(x).dimshuffle(1, 0)  # the exp's line" for line in lines.values())
     assert not [(op, line) for op, line in lines.items() if "sn.function" in (line or "")], lines
+
+
+def test_dimshuffle_with_theanos_signature():
+    """Theano's DimShuffle(input_broadcastable, new_order): the input's rank from the
+    pattern, and dropping an axis that is not broadcastable refused when the op is made."""
+    from symnb.tensor.elemwise import DimShuffle
+
+    x = T.TensorType("float64", (False, True, False))("x")
+    out = DimShuffle([False, True, False], (2, "x", 0))(x)
+    value = np.arange(6.0).reshape(2, 1, 3)
+    np.testing.assert_array_equal(sn.function([x], out)(value), value.transpose(2, 1, 0))
+    with pytest.raises(ValueError, match="not broadcastable"):
+        DimShuffle([False, False, False], (2, 0))
+
+
+def test_fill_method_broadcasts_the_value():
+    x = T.dmatrix("x")
+    got = sn.function([x], x.fill(T.constant(2.5)))(np.zeros((2, 3)))
+    np.testing.assert_array_equal(got, np.full((2, 3), 2.5))

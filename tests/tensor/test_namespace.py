@@ -58,6 +58,14 @@ PUBLIC = {
     "ceil_intdiv", "swapaxes", "horizontal_stack", "vertical_stack", "get_vector_length",
     "is_flat", "second", "isnan_", "scal", "ARange", "Argmax", "Mean", "TensorFromScalar",
     "ScalarFromTensor", "tensor_from_scalar", "scalar_from_tensor", "trunc", "Tri", "tri",
+    # theano.tensor.subtensor's names (Theano's T had them: ``from .subtensor import *``)
+    # and the modules theano.tensor.subtensor and theano.tensor.elemwise
+    "subtensor", "elemwise", "Subtensor", "IncSubtensor", "AdvancedSubtensor1",
+    "AdvancedIncSubtensor1", "AdvancedSubtensor", "AdvancedIncSubtensor", "AdvancedBooleanSubtensor",
+    "AdvancedBooleanIncSubtensor", "take", "get_canonical_form_slice", "advanced_subtensor1",
+    "advanced_inc_subtensor1", "advanced_set_subtensor1", "advanced_subtensor",
+    "advanced_inc_subtensor", "advanced_set_subtensor", "advanced_boolean_subtensor",
+    "advanced_boolean_inc_subtensor", "advanced_boolean_set_subtensor",
 }
 
 

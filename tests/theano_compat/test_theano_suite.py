@@ -25,7 +25,7 @@ pytestmark = pytest.mark.slow
 #: does not import, or an error in a fixture).
 EXPECTED = {
     "tensor/tests/test_basic.py": {"error": 1},
-    "tensor/tests/test_elemwise.py": {"error": 1},
+    "tensor/tests/test_elemwise.py": {"passed": 31, "failed": 20, "skipped": 8},
     "tensor/tests/test_subtensor.py": {"error": 1},
     "tensor/tests/test_extra_ops.py": {"passed": 41, "failed": 4},
     "tensor/tests/test_nlinalg.py": {"passed": 35, "failed": 8},

@@ -84,6 +84,8 @@ def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes
     for node in walk_nodes(nodes):
         signatures.add(tuple([v.type.dtype for v in node.inputs]))
         dtypes.update([v.type.dtype for v in node.outputs])
+        if getattr(node.op, "acc_dtype", None):  # a reduction accumulating in its own dtype
+            dtypes.add(node.op.acc_dtype)
     for signature in signatures:
         dtypes.update(signature)
         if signature:  # the dtype a node computes in, e.g. float64 for int32 < float32

@@ -96,7 +96,7 @@ def masks_as_nonzero(outputs: list[Variable], inputs: Sequence[Variable]) -> lis
         if isinstance(op, st.AdvancedSubtensor):
             made = st.AdvancedSubtensor(arrays).make_node(node.inputs[0], *indices)
         else:
-            made = st.AdvancedIncSubtensor(arrays, op.set_instead_of_inc).make_node(
+            made = st.AdvancedIncSubtensor(arrays, set_instead_of_inc=op.set_instead_of_inc).make_node(
                 node.inputs[0], node.inputs[1], *indices)
         made.site = node.site
         replace[node.outputs[0]] = made.outputs[0]

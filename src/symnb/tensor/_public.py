@@ -169,6 +169,21 @@ from symnb.tensor import shared_randomstreams as shared_randomstreams
 from symnb.tensor import raw_random as raw_random
 from symnb.tensor import extra_ops as extra_ops
 from symnb.tensor import nlinalg as nlinalg, slinalg as slinalg
+from symnb.tensor import elemwise as elemwise  # theano.tensor.elemwise
+# theano.tensor.subtensor, whose names Theano's T had too (``from .subtensor import *``)
+from symnb.tensor import subtensor as subtensor
+from symnb.tensor.subtensor import (
+    Subtensor as Subtensor, IncSubtensor as IncSubtensor, AdvancedSubtensor1 as AdvancedSubtensor1,
+    AdvancedIncSubtensor1 as AdvancedIncSubtensor1, AdvancedSubtensor as AdvancedSubtensor,
+    AdvancedIncSubtensor as AdvancedIncSubtensor, AdvancedBooleanSubtensor as AdvancedBooleanSubtensor,
+    AdvancedBooleanIncSubtensor as AdvancedBooleanIncSubtensor, take as take,
+    get_canonical_form_slice as get_canonical_form_slice, advanced_subtensor1 as advanced_subtensor1,
+    advanced_inc_subtensor1 as advanced_inc_subtensor1, advanced_set_subtensor1 as advanced_set_subtensor1,
+    advanced_subtensor as advanced_subtensor, advanced_inc_subtensor as advanced_inc_subtensor,
+    advanced_set_subtensor as advanced_set_subtensor, advanced_boolean_subtensor as advanced_boolean_subtensor,
+    advanced_boolean_inc_subtensor as advanced_boolean_inc_subtensor,
+    advanced_boolean_set_subtensor as advanced_boolean_set_subtensor,
+)
 
 
 # The functions above are public entry points: an error they raise shows the user's line

@@ -248,6 +248,12 @@ _FLAGS["compute_test_value_opt"] = _Flag("off", _choice("off", "ignore", "warn",
 _FLAGS["scan__allow_output_prealloc"] = _Flag(True, _boolean, "Accepted and unused: Theano's "
                                               "preallocation of scan's outputs (XLA allocates them).")
 _FLAGS["scan__debug"] = _Flag(False, _boolean, "Accepted and unused (Theano's scan debug output).")
+# Theano's OpenMP flags of its C elementwise loops: XLA parallelizes the programs it compiles.
+_FLAGS["openmp"] = _Flag(False, _boolean, "Accepted and unused: Theano's OpenMP in its C code "
+                         "(off by default there); XLA chooses the threads.")
+_FLAGS["openmp_elemwise_minsize"] = _Flag(200000, _non_negative_int,
+                                          "Accepted and unused: the size from which Theano's C "
+                                          "elementwise loops used OpenMP (Theano's default 200000).")
 
 # Theano spells nested flags with a dot in THEANO_FLAGS ("traceback.limit=20").
 _ALIASES = {name.replace("__", "."): name for name in _FLAGS if "__" in name}

@@ -88,6 +88,11 @@ class BuildIndexError(TestValueError, IndexError):
     static shapes and constant indices, or from test values."""
 
 
+class BuildIndexTypeError(BuildIndexError, TypeError):
+    """An index of a kind that cannot index (a float array, a float slice bound): an
+    IndexError as NumPy raises, and the TypeError Theano raised."""
+
+
 class BuildTypeError(BuildError, TypeError):
     """Inputs of a dtype or number of dimensions the op cannot take, or an argument of
     the wrong kind."""
@@ -159,6 +164,7 @@ class UnsupportedJaxError(SymnbError, ImportError):
 #: check raises), most specific first; anything else is a TestValueError.
 _BUILD_CLASSES: tuple[tuple[type[BaseException], type[BuildError]], ...] = (
     (AssertionError, TestValueAssertionError),
+    (BuildIndexTypeError, BuildIndexTypeError),
     (IndexError, BuildIndexError),
     (KeyError, BuildKeyError),
     (NotImplementedError, BuildNotImplementedError),

@@ -189,7 +189,7 @@ def local_sum_sum(fgraph: FunctionGraph, node: Apply):
         # The outer axes count the axes the inner sum kept.
         kept = [a for a in range(x.ndim) if a not in inner.op.axis]
         axes = set(inner.op.axis) | {kept[a] for a in node.op.axis}
-    merged = build(Sum(tuple(sorted(axes)), node.op.keepdims, inner.op.dtype), x)
+    merged = build(Sum(tuple(sorted(axes)), keepdims=node.op.keepdims, dtype=inner.op.dtype), x)
     return merged if merged.type.dtype == node.outputs[0].type.dtype else None
 
 

@@ -13,6 +13,7 @@ gradient equally between tied maxima; ``prod`` is exact where the input has zero
 
 from __future__ import annotations
 
+import copy
 import operator
 import warnings
 from functools import lru_cache
@@ -27,7 +28,7 @@ from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin", "any", "all",
-           "Reduce", "normalize_axes"]
+           "Reduce", "normalize_axes", "CAReduce", "ProdWithoutZeros"]
 
 
 def normalize_axes(axis: object, x: Variable, fn_name: str) -> tuple[int, ...]:
@@ -88,8 +89,11 @@ class Reduce(Op):
     fn_name: str = ""
     #: True when an empty reduction is an error (no identity: max, min, argmax, argmin).
     needs_nonempty = False
+    #: ``axis`` may be given as Theano's ops took it (None, an int, a list; negative
+    #: allowed): ``make_node`` builds the node with the op of the sorted axes.
+    normalizes_axis = True
 
-    def __init__(self, axis: object, keepdims: bool = False) -> None:
+    def __init__(self, axis: object = None, keepdims: bool = False) -> None:
         self.axis = axis
         self.keepdims = bool(keepdims)
 
@@ -117,6 +121,12 @@ class Reduce(Op):
 
     def make_node(self, x: object) -> Apply:
         x = as_tensor_variable(x)
+        if self.normalizes_axis:
+            axes = normalize_axes(self.axis, x, self.fn_name or type(self).__name__)
+            if axes != self.axis:  # Theano's Prod(axis=1)(x), CAReduce(add, axis=-1)(x)
+                op = copy.copy(self)
+                op.__dict__["axis"] = axes  # a new op, not shared yet (props are immutable)
+                return op.make_node(x)
         message = empty_reduction_message(self, repr(label(x)), x.type.shape)
         if message is not None:
             raise build_error(message)
@@ -153,6 +163,24 @@ class Reduce(Op):
         return broadcast_like(self.expand(g, x), x)
 
 
+class CAReduce(Op):
+    """Theano's ``CAReduce(scalar_op, axis=None)``: the reduction of ``axis`` (None: all;
+    an int or a list, negative allowed) with a binary scalar op, in the input's dtype.
+
+    Also the base class of the reductions that are one in Theano (``Sum``, ``Prod``,
+    ``Max``, ``Min``, ``Any``, ``All``: ``isinstance(op, CAReduce)`` holds as there).
+    Called itself, it builds a ``careduce.ScalarOpReduce``, which reduces with ``add``,
+    ``mul``, ``maximum``, ``minimum``, ``and_``, ``or_`` or ``xor``.
+    """
+
+    def __new__(cls, *args: object, **kwargs: object) -> "CAReduce":
+        if cls is CAReduce:
+            from symnb.core.tensor.careduce import ScalarOpReduce  # (it builds on this module)
+
+            cls = ScalarOpReduce
+        return super().__new__(cls)
+
+
 def _axis_str(axis: object) -> str:
     if isinstance(axis, tuple) and len(axis) == 1:
         return f"({axis[0]},)"
@@ -171,22 +199,58 @@ def _numpy_result_dtype(op: Reduce, in_dtype: str) -> str:
 # -- sum, prod, mean: NumPy's dtype= argument -----------------------------------------
 
 class Accumulate(Reduce):
-    """A reduction with NumPy's ``dtype`` argument (None: NumPy's default accumulator)."""
+    """A reduction with NumPy's ``dtype`` argument (None: NumPy's default accumulator).
 
-    __props__ = ("axis", "keepdims", "dtype")
+    Theano's signature: ``Sum(axis=None, dtype=None, acc_dtype=None)``. ``acc_dtype``, when
+    given, is the dtype the reduction accumulates in (then cast to the output dtype); it
+    may not lose precision of the input (Theano's TypeError), except an integer input in
+    a floating-point accumulator. None: NumPy's accumulator (the output dtype).
+    """
 
-    def __init__(self, axis: object, keepdims: bool = False, dtype: object = None) -> None:
-        super().__init__(axis, keepdims)
+    __props__ = ("axis", "keepdims", "dtype", "acc_dtype")
+
+    def __init__(self, axis: object = None, dtype: object = None, acc_dtype: object = None,
+                 keepdims: bool = False) -> None:
+        Reduce.__init__(self, axis, keepdims)
         self.dtype = None if dtype is None else str(np.dtype(dtype))
+        self.acc_dtype = None if acc_dtype is None else str(np.dtype(acc_dtype))
 
     def numpy_kwargs(self) -> dict[str, object]:
-        return {} if self.dtype is None else {"dtype": self.dtype}
+        dtype = self.acc_dtype or self.dtype
+        return {} if dtype is None else {"dtype": dtype}
+
+    def output_dtype(self, in_dtype: str) -> str:
+        return self.dtype or _numpy_default_dtype(type(self), in_dtype)
 
     def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
-        return out_dtype
+        return self.acc_dtype or out_dtype
+
+    def make_node(self, x: object) -> Apply:
+        x = as_tensor_variable(x)
+        if self.acc_dtype is not None:
+            _check_acc_dtype(self, x)
+        return super().make_node(x)
 
 
-class Sum(Accumulate):
+def _check_acc_dtype(op: Accumulate, x: Variable) -> None:
+    """Theano's rule: an accumulator that would lose the input's precision is refused."""
+    kind = np.dtype(x.dtype).kind
+    upcast = str(np.result_type(x.dtype, op.acc_dtype))
+    if upcast != op.acc_dtype and not (kind in "biu" and np.dtype(op.acc_dtype).kind in "fc"):
+        raise build_error(f"{op.fn_name}: cannot accumulate {label(x)!r} ({x.dtype}) in "
+                          f"acc_dtype={op.acc_dtype}: precision would be lost (Theano's rule); "
+                          f"use acc_dtype={upcast}", TypeError)
+
+
+@lru_cache(maxsize=None)
+def _numpy_default_dtype(op_class: type, in_dtype: str) -> str:
+    """The dtype of NumPy's reduction of ``in_dtype`` without a dtype argument."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return str(np.asarray(op_class.numpy_fn(np.zeros((1,), dtype=in_dtype), axis=0)).dtype)
+
+
+class Sum(Accumulate, CAReduce):
     """``np.sum``."""
 
     numpy_fn = staticmethod(np.sum)
@@ -197,11 +261,20 @@ class Sum(Accumulate):
         return [self.spread(output_grads[0], x) if is_float(x.dtype) else None]
 
 
-class Prod(Accumulate):
-    """``np.prod``."""
+class Prod(Accumulate, CAReduce):
+    """``np.prod``. Theano's ``Prod(axis=None, dtype=None, acc_dtype=None,
+    no_zeros_in_input=False)``: ``no_zeros_in_input`` let Theano use a cheaper gradient
+    (wrong where an input is 0); symnb's gradient is exact either way, the same numbers
+    where no input is 0."""
 
+    __props__ = ("axis", "keepdims", "dtype", "acc_dtype", "no_zeros_in_input")
     numpy_fn = staticmethod(np.prod)
     fn_name = "prod"
+
+    def __init__(self, axis: object = None, dtype: object = None, acc_dtype: object = None,
+                 no_zeros_in_input: bool = False, keepdims: bool = False) -> None:
+        super().__init__(axis, dtype, acc_dtype, keepdims)
+        self.no_zeros_in_input = bool(no_zeros_in_input)
 
     def L_op(self, inputs, outputs, output_grads):
         from symnb.core.tensor import math as m
@@ -220,6 +293,25 @@ class Prod(Accumulate):
         others = m.switch(m.eq(zeros, 0), m.true_div(nonzero_prod, safe_x),
                           m.switch(lone_zero, nonzero_prod, 0))
         return [m.mul(self.spread(output_grads[0], x), others)]
+
+
+def _prod_without_zeros(x: np.ndarray, axis: object = None, keepdims: bool = False,
+                        dtype: object = None) -> np.ndarray:
+    return np.prod(np.where(x == 0, np.ones((), x.dtype), x), axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+class ProdWithoutZeros(Accumulate, CAReduce):
+    """Theano's ``ProdWithoutZeros(axis=None, dtype=None, acc_dtype=None)``: the product
+    of the non-zero elements (1 where all are 0). Not differentiable (as in Theano)."""
+
+    numpy_fn = staticmethod(_prod_without_zeros)
+    fn_name = "prod_without_zeros"
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core.gradient_types import grad_not_implemented
+
+        return [grad_not_implemented(self, 0, inputs[0], "Theano's ProdWithoutZeros has no gradient; "
+                                     "if the input has no zeros, use prod(x, no_zeros_in_input=True).")]
 
 
 class Mean(Accumulate):
@@ -288,14 +380,14 @@ class Extremum(Reduce):
         return [m.true_div(m.mul(self.spread(output_grads[0], x), at_extremum), ties)]
 
 
-class Max(Extremum):
+class Max(Extremum, CAReduce):
     """``np.max``."""
 
     numpy_fn = staticmethod(np.max)
     fn_name = "max"
 
 
-class Min(Extremum):
+class Min(Extremum, CAReduce):
     """``np.min``."""
 
     numpy_fn = staticmethod(np.min)
@@ -365,6 +457,7 @@ class ArgReduce(Reduce):
 
     needs_nonempty = True
     differentiable = False
+    normalizes_axis = False
 
     def reduced_axes(self, ndim: int) -> tuple[int, ...]:
         return tuple(range(ndim)) if self.axis is None else (self.axis,)
@@ -384,7 +477,7 @@ class Argmin(ArgReduce):
     fn_name = "argmin"
 
 
-class Any(Reduce):
+class Any(Reduce, CAReduce):
     """``np.any``."""
 
     numpy_fn = staticmethod(np.any)
@@ -392,7 +485,7 @@ class Any(Reduce):
     differentiable = False
 
 
-class All(Reduce):
+class All(Reduce, CAReduce):
     """``np.all``."""
 
     numpy_fn = staticmethod(np.all)
@@ -406,20 +499,26 @@ def _reduce(op_class: type[Reduce], x: object, axis: object, keepdims: bool,
             **params: object) -> Variable:
     x = as_tensor_variable(x)
     axes = normalize_axes(axis, x, op_class.fn_name)
-    return op_class(axes, keepdims, **params)(x)
+    return op_class(axes, keepdims=keepdims, **params)(x)
 
 
-def sum(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
+def sum(x: object, axis: object = None, keepdims: bool = False, dtype: object = None,
+        acc_dtype: object = None) -> Variable:
     """Sum over ``axis`` (None: all; int or tuple, negative allowed), as ``np.sum``.
 
-    Integers and bools accumulate in (u)int64 unless ``dtype`` says otherwise.
+    Integers and bools accumulate in (u)int64 unless ``dtype`` says otherwise;
+    ``acc_dtype`` (Theano's): the dtype to accumulate in, then cast to the output's.
     """
-    return _reduce(Sum, x, axis, keepdims, dtype=dtype)
+    return _reduce(Sum, x, axis, keepdims, dtype=dtype, acc_dtype=acc_dtype)
 
 
-def prod(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
-    """Product over ``axis``, as ``np.prod`` (integers and bools in (u)int64)."""
-    return _reduce(Prod, x, axis, keepdims, dtype=dtype)
+def prod(x: object, axis: object = None, keepdims: bool = False, dtype: object = None,
+         acc_dtype: object = None, no_zeros_in_input: bool = False) -> Variable:
+    """Product over ``axis``, as ``np.prod`` (integers and bools in (u)int64); ``acc_dtype``
+    as for :func:`sum`; ``no_zeros_in_input`` (Theano's) changes nothing: the gradient is
+    exact either way."""
+    return _reduce(Prod, x, axis, keepdims, dtype=dtype, acc_dtype=acc_dtype,
+                   no_zeros_in_input=no_zeros_in_input)
 
 
 def max(x: object, axis: object = None, keepdims: bool = False) -> Variable:

@@ -29,6 +29,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from symnb.core.gradient_types import is_null
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.type import TensorType, is_float
@@ -134,8 +135,10 @@ class ScalarElemwise(Elemwise):
         if len(grads) != len(inputs):
             raise ValueError(f"{self.scalar_op}'s grad returned {len(grads)} gradients for "
                              f"{len(inputs)} inputs")
-        return [None if g is None or not is_float(x.dtype) else sum_to_shape(as_tensor_variable(g), x)
-                for g, x in zip(grads, inputs)]
+        # A null gradient (grad_not_implemented, grad_undefined) stays one: grad raises
+        # NullTypeGradError where a cost depends on it.
+        return [None if g is None or not is_float(x.dtype) else g if is_null(g)
+                else sum_to_shape(as_tensor_variable(g), x) for g, x in zip(grads, inputs)]
 
 
 def compute_dtype(node: Apply) -> np.dtype | None:

@@ -42,6 +42,9 @@ class ScalarOp:
     #: programs call.
     nfunc_spec: tuple | None = None
     __props__: tuple[str, ...] = ()
+    #: The op's name (None: made from its class); a class level default, since a subclass's
+    #: ``__init__`` need not call this one's (Theano's tests define such ops).
+    name: str | None = None
 
     def __init__(self, output_types_preference: Callable[..., Any] | None = None,
                  name: str | None = None) -> None:

@@ -338,11 +338,21 @@ class DimShuffle(Op):
 
     __props__ = ("input_ndim", "pattern")
 
-    def __init__(self, input_ndim: int, pattern: Sequence[Any]) -> None:
+    def __init__(self, input_ndim: int | Sequence[bool], pattern: Sequence[Any]) -> None:
+        broadcastable = None
+        if isinstance(input_ndim, (list, tuple)):
+            # Theano's DimShuffle(input_broadcastable, new_order)
+            broadcastable = tuple(bool(b) for b in input_ndim)
+            input_ndim = len(broadcastable)
         pattern = tuple(_pattern_entry(p, input_ndim) for p in pattern)
         axes = [p for p in pattern if p != "x"]
         if len(set(axes)) != len(axes):
             raise build_error(f"dimshuffle pattern {pattern} repeats an axis", ValueError)
+        if broadcastable is not None:
+            for axis in range(input_ndim):
+                if axis not in axes and not broadcastable[axis]:
+                    raise build_error(f"dimshuffle pattern {pattern} drops axis {axis}, which is not "
+                                      f"broadcastable (input broadcastable {broadcastable})", ValueError)
         self.input_ndim = int(input_ndim)
         self.pattern = pattern
 

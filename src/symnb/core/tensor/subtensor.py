@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import label
+from symnb.core.graph.errors import BuildIndexTypeError, label
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op, operand_text
 from symnb.core.tensor import math as m
@@ -88,9 +88,13 @@ class _GetOp(_IndexOp):
         x, *index = inputs
         if not is_float(x.dtype):
             return [None] * len(inputs)
-        inc_class = AdvancedIncSubtensor if isinstance(self, AdvancedSubtensor) else IncSubtensor
-        gx = inc_class(self.idx_list, False)(zeros_like(x), output_grads[0], *index)
+        gx = self.inc_op(set_instead_of_inc=False)(zeros_like(x), output_grads[0], *index)
         return [gx] + [None] * len(index)
+
+    def inc_op(self, set_instead_of_inc: bool) -> "_SetOp":
+        """The op of ``inc_subtensor``/``set_subtensor`` on this indexing (Theano's pairs:
+        ``Subtensor``/``IncSubtensor``, ``AdvancedSubtensor1``/``AdvancedIncSubtensor1``...)."""
+        return IncSubtensor(self.idx_list, set_instead_of_inc=set_instead_of_inc)
 
 
 class Subtensor(_GetOp):
@@ -100,6 +104,52 @@ class Subtensor(_GetOp):
 class AdvancedSubtensor(_GetOp):
     """Indexing with integer or boolean arrays (NumPy's advanced indexing)."""
 
+    def inc_op(self, set_instead_of_inc: bool) -> "_SetOp":
+        return AdvancedIncSubtensor(self.idx_list, set_instead_of_inc=set_instead_of_inc)
+
+
+class AdvancedSubtensor1(AdvancedSubtensor):
+    """Theano's ``x[ilist]``: an integer vector indexing the first axis (``x.take(ilist,
+    axis=0)``), what ``x[ivector]`` builds. ``AdvancedSubtensor1()(x, ilist)``, as in Theano
+    (``sparse_grad`` asked for a sparse gradient: symnb's gradients are dense, and the
+    same numbers)."""
+
+    def __init__(self, sparse_grad: bool = False) -> None:
+        super().__init__((si.ARRAY,))
+        self.sparse_grad = bool(sparse_grad)
+
+    def make_node(self, x: Any, *index: Variable) -> Apply:
+        _check_index_vector(self, x, index)
+        return super().make_node(x, *index)
+
+    def inc_op(self, set_instead_of_inc: bool) -> "_SetOp":
+        return AdvancedIncSubtensor1(set_instead_of_inc=set_instead_of_inc)
+
+
+class AdvancedBooleanSubtensor(AdvancedSubtensor):
+    """Theano's indexing with a boolean mask (``x[x > 0]``): advanced indexing whose index
+    holds a boolean array."""
+
+    def inc_op(self, set_instead_of_inc: bool) -> "_SetOp":
+        return AdvancedBooleanIncSubtensor(self.idx_list, set_instead_of_inc=set_instead_of_inc)
+
+
+def _check_index_vector(op: Op, x: Any, index: Sequence[Any]) -> None:
+    """Theano's checks of ``AdvancedSubtensor1``/``AdvancedIncSubtensor1``'s index (the same
+    TypeErrors, with the names)."""
+    x = as_tensor_variable(x)
+    if len(index) != 1:
+        raise TypeError(f"{type(op).__name__} takes one index vector, got {len(index)} indices")
+    ilist = as_tensor_variable(index[0])
+    if np.dtype(ilist.dtype).kind not in "iu":
+        raise TypeError(f"index must be integers: {label(ilist)} is {ilist.type.short()} "
+                        f"(indexing {label(x)})")
+    if ilist.ndim != 1:
+        raise TypeError(f"index must be vector: {label(ilist)} is {ilist.type.short()} "
+                        f"(indexing {label(x)})")
+    if x.ndim == 0:
+        raise TypeError(f"cannot index into a scalar: {label(x)} is {x.type.short()}")
+
 
 class _SetOp(_IndexOp):
     """``x`` with ``x[index]`` replaced by (or incremented by) ``y``, broadcast."""
@@ -107,9 +157,15 @@ class _SetOp(_IndexOp):
     __props__ = ("idx_list", "set_instead_of_inc")
     n_values = 2
 
-    def __init__(self, idx_list: Sequence[si.Entry], set_instead_of_inc: bool) -> None:
+    def __init__(self, idx_list: Sequence[si.Entry], inplace: bool = False,
+                 set_instead_of_inc: bool = False, destroyhandler_tolerate_aliased: Any = None) -> None:
+        # Theano's signature. ``inplace`` and ``destroyhandler_tolerate_aliased`` asked
+        # Theano to overwrite x's buffer: the result is the same, and XLA decides buffer
+        # reuse, so they are kept (Theano's attributes) and change nothing.
         super().__init__(idx_list)
+        self.inplace = bool(inplace)
         self.set_instead_of_inc = bool(set_instead_of_inc)
+        self.destroyhandler_tolerate_aliased = list(destroyhandler_tolerate_aliased or [])
 
     def public_name(self) -> str:
         return "set_subtensor" if self.set_instead_of_inc else "inc_subtensor"
@@ -154,13 +210,16 @@ class _SetOp(_IndexOp):
     def L_op(self, inputs, outputs, output_grads):
         x, y, *index = inputs
         g = output_grads[0]
-        get_class = AdvancedSubtensor if isinstance(self, AdvancedIncSubtensor) else Subtensor
         if self.set_instead_of_inc:  # the set positions no longer depend on x
-            gx = type(self)(self.idx_list, True)(g, constant(0, dtype=g.dtype), *index)
+            gx = self.get_op().inc_op(set_instead_of_inc=True)(g, constant(0, dtype=g.dtype), *index)
         else:
             gx = g
-        gy = sum_to_shape(get_class(self.idx_list)(g, *index), y) if is_float(y.dtype) else None
+        gy = sum_to_shape(self.get_op()(g, *index), y) if is_float(y.dtype) else None
         return [gx if is_float(x.dtype) else None, gy] + [None] * len(index)
+
+    def get_op(self) -> _GetOp:
+        """The indexing op this one writes through (``Subtensor`` for ``IncSubtensor``...)."""
+        return Subtensor(self.idx_list)
 
 
 class IncSubtensor(_SetOp):
@@ -169,6 +228,32 @@ class IncSubtensor(_SetOp):
 
 class AdvancedIncSubtensor(_SetOp):
     """``set_subtensor``/``inc_subtensor`` on an advanced index (``np.add.at`` for inc)."""
+
+    def get_op(self) -> _GetOp:
+        return AdvancedSubtensor(self.idx_list)
+
+
+class AdvancedIncSubtensor1(AdvancedIncSubtensor):
+    """Theano's ``inc_subtensor(x[ilist], y)``/``set_subtensor`` for an integer vector on
+    the first axis: ``AdvancedIncSubtensor1(inplace=False, set_instead_of_inc=False)(x, y,
+    ilist)``, as in Theano (repeated indices accumulate for inc)."""
+
+    def __init__(self, inplace: bool = False, set_instead_of_inc: bool = False) -> None:
+        super().__init__((si.ARRAY,), inplace=inplace, set_instead_of_inc=set_instead_of_inc)
+
+    def make_node(self, x: Any, y: Any, *index: Variable) -> Apply:
+        _check_index_vector(self, x, index)
+        return super().make_node(x, y, *index)
+
+    def get_op(self) -> _GetOp:
+        return AdvancedSubtensor1()
+
+
+class AdvancedBooleanIncSubtensor(AdvancedIncSubtensor):
+    """Theano's ``inc_subtensor``/``set_subtensor`` through a boolean mask."""
+
+    def get_op(self) -> _GetOp:
+        return AdvancedBooleanSubtensor(self.idx_list)
 
 
 def _broadcasts_to(shape: tuple, target: tuple) -> bool:
@@ -269,7 +354,7 @@ def _parse_entry(x: Variable, entry: Any) -> tuple[si.Entry, list[Variable]]:
         raise index_error(x, f"a boolean scalar ({entry}) as an index is not supported; "
                              f"use None (np.newaxis) to add an axis")
     if isinstance(entry, (int, np.integer)):
-        return int(entry), []
+        return _int64_index(x, entry), []
     if not isinstance(entry, Variable):
         entry = _constant_index(x, entry)
     return _parse_variable(x, entry)
@@ -295,12 +380,25 @@ def _parse_variable(x: Variable, var: Variable) -> tuple[si.Entry, list[Variable
     if kind not in "iu":
         raise index_error(x, f"{label(var)} ({var.type.short()}) cannot index {label(x)}: only "
                              f"integers, slices, None, Ellipsis and integer or boolean arrays are "
-                             f"valid indices; cast it with .astype('int64')")
+                             f"valid indices; cast it with .astype('int64')", kind=BuildIndexTypeError)
     if var.ndim > 0:
         return si.ARRAY, [var]
     if isinstance(var, Constant):
         return int(var.data), []
     return si.SCALAR, [var]
+
+
+_INT64 = np.iinfo(np.int64)
+
+
+def _int64_index(x: Variable, value: Any) -> int:
+    """A constant index or slice bound, which must fit in int64 (Theano's error: the
+    compiled program's indices are int64)."""
+    value = int(value)
+    if not _INT64.min <= value <= _INT64.max:
+        raise index_error(x, f"the index {value} does not fit in int64 (the compiled "
+                             f"program's indices are int64)")
+    return value
 
 
 def _parse_slice(x: Variable, entry: slice) -> tuple[si.Slice, list[Variable]]:
@@ -318,11 +416,11 @@ def _slice_part(x: Variable, part: Any) -> tuple[Any, list[Variable]]:
     if part is None:
         return None, []
     if isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_)):
-        return int(part), []
+        return _int64_index(x, part), []
     var = part if isinstance(part, Variable) else constant(np.asarray(part))
     if var.ndim != 0 or np.dtype(var.dtype).kind not in "iu":
         raise index_error(x, f"slice bounds must be integer scalars or None; got {label(var)} "
-                             f"({var.type.short()})")
+                             f"({var.type.short()})", kind=BuildIndexTypeError)
     if isinstance(var, Constant):
         return int(var.data), []
     return si.SCALAR, [var]
@@ -379,7 +477,9 @@ def _symbolic_broadcast(shapes: Sequence[tuple]) -> tuple:
         lengths = [s[axis] for s in padded if not (isinstance(s[axis], int) and s[axis] == 1)]
         length = lengths[0] if lengths else 1
         for other in lengths[1:]:
-            length = m.maximum(length, other)
+            # Lengths that broadcast are equal or one is 1: the other (a mask's count of 1
+            # and another's of 0 give 0, which a maximum would not).
+            length = m.switch(m.eq(length, 1), other, length)
         result.append(length)
     return tuple(result)
 
@@ -422,8 +522,26 @@ def getitem(x: Any, index: Any) -> Variable:
     idx_list, inputs = _parse_index(x, index)
     if _drops_length_one_axes(x, idx_list):
         return _theano_newaxis(x, index)
-    op_class = AdvancedSubtensor if si.is_advanced(idx_list) else Subtensor
-    return op_class(idx_list)(x, *inputs)
+    return _indexing_op(x, idx_list, inputs)(x, *inputs)
+
+
+_FULL = si.Slice(None, None, None)
+
+
+def _indexing_op(x: Variable, idx_list: tuple, inputs: Sequence[Variable]) -> _GetOp:
+    """The op of ``x[idx_list]``, Theano's class for each kind of index (all compute
+    NumPy's ``x[index]``): ``AdvancedSubtensor1`` for an integer vector on the first axis
+    (Theano's ``x.take(ilist, axis=0)``), ``AdvancedBooleanSubtensor`` for an index with a
+    boolean mask, ``AdvancedSubtensor`` for other advanced indices, else ``Subtensor``."""
+    if idx_list[:1] == (si.ARRAY,) and all(e == _FULL for e in idx_list[1:]) and inputs[0].ndim == 1 \
+            and 0 < x.ndim >= len(idx_list):  # (else NumPy's IndexError: too many indices)
+        # x[ilist, :, :] is x[ilist]: the trailing full slices select everything.
+        return AdvancedSubtensor1()
+    if any(isinstance(e, si.Mask) for e in idx_list):
+        return AdvancedBooleanSubtensor(idx_list)
+    if si.is_advanced(idx_list):
+        return AdvancedSubtensor(idx_list)
+    return Subtensor(idx_list)
 
 
 def _drops_length_one_axes(x: Variable, idx_list: tuple) -> bool:
@@ -459,12 +577,15 @@ def _theano_newaxis(x: Variable, index: Any) -> Variable:
     return getitem(view, tuple(rest))
 
 
-def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> Variable:
+def inc_subtensor(x: Any, y: Any, inplace: bool = False, set_instead_of_inc: bool = False,
+                  tolerate_inplace_aliasing: bool = False) -> Variable:
     """A copy of the tensor indexed by ``x`` with ``y`` added at ``x``'s positions.
 
     ``x`` must be the result of indexing, e.g. ``inc_subtensor(a[idx], y)`` (Theano's
     API): the tensor and the index are read from the node that built it. ``y``
     broadcasts to ``x``'s shape; repeated advanced indices accumulate (``np.add.at``).
+    ``inplace`` and ``tolerate_inplace_aliasing`` (Theano's "don't use") change nothing:
+    the result is a new tensor, and XLA decides buffer reuse.
     """
     owner = getattr(x, "owner", None)
     if owner is None or not isinstance(owner.op, _GetOp):
@@ -472,11 +593,10 @@ def inc_subtensor(x: Any, y: Any, set_instead_of_inc: bool = False) -> Variable:
         raise TypeError(_not_indexed_message(function, x))
     base, *index = owner.inputs
     y = as_tensor_variable(y)  # a Python number: Theano's constant dtype (stored as base's)
-    op_class = AdvancedIncSubtensor if isinstance(owner.op, AdvancedSubtensor) else IncSubtensor
-    return op_class(owner.op.idx_list, set_instead_of_inc)(base, y, *index)
+    return owner.op.inc_op(set_instead_of_inc)(base, y, *index)
 
 
-def set_subtensor(x: Any, y: Any) -> Variable:
+def set_subtensor(x: Any, y: Any, inplace: bool = False, tolerate_inplace_aliasing: bool = False) -> Variable:
     """A copy of the tensor indexed by ``x`` with ``y`` stored at ``x``'s positions.
 
     ``set_subtensor(a[idx], y)`` is NumPy's ``a[idx] = y`` on a copy of ``a``.

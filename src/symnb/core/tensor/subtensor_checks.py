@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import BuildError, build_error, label
+from symnb.core.graph.errors import BuildError, BuildIndexTypeError, BuildTypeError, build_error, label
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.tensor.elemwise import BroadcastError
@@ -22,13 +22,15 @@ __all__ = ["index_error", "static_indexed_shape", "check_value_fits", "rephrase_
            "out_of_bounds_message"]
 
 
-def index_error(x: Variable, message: str, op: Any = None, inputs: Sequence[Variable] = ()
-                ) -> BuildError:
+def index_error(x: Variable, message: str, op: Any = None, inputs: Sequence[Variable] = (),
+                kind: type[IndexError] = IndexError) -> BuildError:
     """An IndexError about indexing ``x``, showing the user's line; from the ``make_node``
-    of ``op`` (on ``inputs``), in the layout of the node's failure on test values."""
+    of ``op`` (on ``inputs``), in the layout of the node's failure on test values.
+    ``kind``: ``BuildIndexTypeError`` for an index of a kind that cannot index (also the
+    TypeError Theano raised)."""
     if op is not None:
-        return build_error(message, IndexError, op=op, inputs=inputs)
-    return build_error(f"{message} (indexing {label(x)}, {x.type.short()})", IndexError)
+        return build_error(message, kind, op=op, inputs=inputs)
+    return build_error(f"{message} (indexing {label(x)}, {x.type.short()})", kind)
 
 
 def static_indexed_shape(idx_list: tuple, x: Variable, index: Sequence[Any], op: Any = None,
@@ -136,8 +138,8 @@ def check_value_fits(op: Any, x: Variable, y: Variable, indexed: tuple) -> None:
                         f"first with .astype('{x.dtype}')")
     message = (f"{function}: {label(y)} ({y.type.short()}) cannot be broadcast to {target}, of "
                f"static shape {describe_shape(indexed)}")
-    if y.ndim > len(indexed):
-        raise ValueError(message)
+    if y.ndim > len(indexed):  # Theano's TypeError: more dimensions than the selection
+        raise build_error(message, BuildTypeError)
     for y_len, length in zip(reversed(y.type.shape), reversed(indexed)):
         if y_len not in (None, 1) and length is not None and y_len != length:
             raise ValueError(message)

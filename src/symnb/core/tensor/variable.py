@@ -108,8 +108,17 @@ class _TensorOperators:
     def __getitem__(self, index): return _subtensor.getitem(self, index)
 
     # methods
-    def sum(self, axis=None, keepdims=False, dtype=None): return _reduction.sum(self, axis, keepdims=keepdims, dtype=dtype)
-    def prod(self, axis=None, keepdims=False, dtype=None): return _reduction.prod(self, axis, keepdims=keepdims, dtype=dtype)
+    def sum(self, axis=None, keepdims=False, dtype=None, acc_dtype=None):
+        return _reduction.sum(self, axis, keepdims=keepdims, dtype=dtype, acc_dtype=acc_dtype)
+
+    def prod(self, axis=None, keepdims=False, dtype=None, acc_dtype=None, no_zeros_in_input=False):
+        return _reduction.prod(self, axis, keepdims=keepdims, dtype=dtype, acc_dtype=acc_dtype,
+                               no_zeros_in_input=no_zeros_in_input)
+
+    def fill(self, value):
+        """Theano's ``x.fill(value)``: ``value`` broadcast to ``x``'s shape (``T.fill(x, value)``)."""
+        from symnb.core.tensor.alloc import fill  # (alloc builds on this module)
+        return fill(self, value)
     def max(self, axis=None, keepdims=False): return _reduction.max(self, axis, keepdims=keepdims)
     def min(self, axis=None, keepdims=False): return _reduction.min(self, axis, keepdims=keepdims)
     def mean(self, axis=None, keepdims=False, dtype=None): return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype)
@@ -209,6 +218,10 @@ class _TensorOperators:
         return ones_like(self, dtype)
 
     def nonzero(self, return_matrix=False): return _subtensor.nonzero(self, return_matrix=return_matrix)
+
+    def take(self, indices, axis=None, mode="raise"):
+        from symnb.core.tensor.subtensor_theano import take  # (it builds on this module)
+        return take(self, indices, axis, mode)
     def clip(self, a_min, a_max): return _math.clip(self, a_min, a_max)
     def round(self, mode=None): return _math.round(self, mode)
 

@@ -46,10 +46,15 @@ def _static_scalar(value: Any) -> Any:
     return value if isinstance(value, jax.core.Tracer) else int(value)
 
 
-def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
-    """The index for jax.numpy; slice bounds must be known while tracing."""
+def _jax_index(node: Apply, values: Sequence[Any], x_shape: Sequence[int]) -> tuple:
+    """The index for jax.numpy; slice bounds must be known while tracing. A mask known
+    while tracing must match ``x`` (of ``x_shape``) along its axes: NumPy's IndexError
+    (its nonzero indices would otherwise be clamped or dropped: a wrong value)."""
     idx_list = node.op.idx_list
     index = si.build_index(idx_list, values, scalar=_static_scalar)
+    for k, entry in enumerate(index):
+        if isinstance(idx_list[k], si.Mask) and isinstance(entry, np.ndarray):
+            _check_mask_shape(node, k, entry.shape, x_shape)
     for entry in index:
         if isinstance(entry, slice) and not all(p is None or isinstance(p, int)
                                                 for p in (entry.start, entry.stop, entry.step)):
@@ -63,6 +68,16 @@ def _jax_index(node: Apply, values: Sequence[Any]) -> tuple:
                 f"static shapes.\n{_where(node)}\nUse bounds computed from shapes or constants, "
                 f"or an integer index (x[i]) inside sn.scan", traced)
     return tuple(_expand_static_mask(e) for e in index)
+
+
+def _check_mask_shape(node: Apply, k: int, mask_shape: tuple, x_shape: Sequence[int]) -> None:
+    """NumPy's IndexError for the mask of entry ``k`` whose shape is not ``x``'s there."""
+    axis = si.entry_axes(node.op.idx_list, len(x_shape))[k]
+    lengths = tuple(x_shape[axis:axis + len(mask_shape)])
+    if tuple(mask_shape) != lengths:
+        raise IndexError(f"boolean index {label(_mask_var(node, k))} of shape {tuple(mask_shape)} "
+                         f"does not match {label(node.inputs[0])} along axes {axis}.."
+                         f"{axis + len(mask_shape) - 1} (lengths {lengths})")
 
 
 def _expand_static_mask(entry: Any) -> Any:
@@ -91,7 +106,7 @@ def _subtensor(op, node):
         if padded:
             raise StaticValueRequired(nonzero_use_message(node.inputs[padded[0]].owner, node), padded)
         check_indices(np.shape(x), values)
-        index = _jax_index(node, values)
+        index = _jax_index(node, values, np.shape(x))
         masks = tuple(p for p in _mask_positions(node) if _is_traced_mask(values[p - 1]))
         if masks:
             raise StaticValueRequired(mask_read_message(node), masks)
@@ -138,7 +153,7 @@ def _inc_subtensor(op, node):
 
     def inc_subtensor(x, y, *values):
         check_indices(np.shape(x), values)
-        index = _flatten(_jax_index(node, values))
+        index = _flatten(_jax_index(node, values, np.shape(x)))
         x = jnp.asarray(x)  # static (e.g. zeros of a gradient) while y is traced
         y = jnp.asarray(y, dtype=x.dtype)
         return _write(x, index, y, op.set_instead_of_inc)
@@ -186,7 +201,7 @@ def _advanced_inc_subtensor(op, node):
         check_indices(np.shape(x), values)
         padded = any(i in padded_inputs and not isinstance(v, np.ndarray) for i, v in enumerate(values))
         values = [_unpad(v, x, node, i) if i in padded_inputs else v for i, v in enumerate(values)]
-        index = _jax_index(node, values)
+        index = _jax_index(node, values, np.shape(x))
         padded = padded or any(_is_traced_mask(e) for e in index)
         index = _flatten(tuple(_dynamic_mask_index(e, x, node, k) for k, e in enumerate(index)))
         x = jnp.asarray(x)
@@ -219,10 +234,7 @@ def _dynamic_mask_index(entry: Any, x: Any, node: Apply, k: int) -> Any:
         return entry
     axis = si.entry_axes(node.op.idx_list, x.ndim)[k]
     lengths = x.shape[axis:axis + entry.ndim]
-    if tuple(entry.shape) != tuple(lengths):
-        raise IndexError(f"boolean index {label(_mask_var(node, k))} of shape {tuple(entry.shape)} "
-                         f"does not match {label(node.inputs[0])} along axes {axis}.."
-                         f"{axis + entry.ndim - 1} (lengths {tuple(lengths)})")
+    _check_mask_shape(node, k, tuple(entry.shape), x.shape)
     indices = jnp.nonzero(entry, size=entry.size, fill_value=-1)
     return tuple(jnp.where(i < 0, n, i) for i, n in zip(indices, lengths))
 
