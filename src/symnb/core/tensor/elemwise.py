@@ -15,6 +15,7 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_args
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
@@ -105,6 +106,8 @@ class Elemwise(Op):
 
     #: The fusion rewrite may fuse it into a ``Composite`` (an op made from a row).
     fusable = True
+    #: Bool and integer inputs only give ``config.floatX`` (the row's flag: ``true_div``).
+    discrete_gives_floatx = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Elemwise":
         # Theano's ``Elemwise(scalar_op, inplace_pattern=None, name=None)``: the op applying
@@ -123,6 +126,8 @@ class Elemwise(Op):
         return self.scalar_name
 
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
+        if self.discrete_gives_floatx and all(np.dtype(d).kind in "biu" for d in dtypes):
+            return config.floatX  # read when the node is made, as Theano does
         return _numpy_result_dtype(type(self), dtypes)
 
     def make_node(self, *inputs: Any) -> Apply:
@@ -243,6 +248,7 @@ def _op_class(name: str) -> type[Elemwise]:
         "scalar_name": row.theano_name,
         "differentiable": row.differentiable,
         "float_inputs": row.float_inputs,
+        "discrete_gives_floatx": row.discrete_gives_floatx,
     })
     return _CLASSES[name]
 
