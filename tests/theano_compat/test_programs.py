@@ -234,3 +234,228 @@ def test_hessian_free_gauss_newton_and_scan_cg():
     costs = opt.train((X, y))
     assert costs[0] == pytest.approx(-np.log(p[np.arange(n), y]).mean(), rel=1e-5)
     assert all(b < a for a, b in zip(costs, costs[1:])), costs
+
+
+# -- Kim (2014)'s sentence CNN -------------------------------------------------------------
+
+def test_kim_sentence_cnn():
+    from tests.theano_compat.programs import sentence_cnn
+    U, X, y = sentence_cnn.make_data()
+    model = sentence_cnn.build(U.copy())
+    costs = sentence_cnn.train(model, X, y)
+    assert costs[-1] < costs[0] - 1e-3, costs
+    Words = model['Words'].get_value()
+    np.testing.assert_array_equal(Words[0], 0)        # set_zero after each step
+    predict = theano.function([model['x']], model['classifier'].p_y_given_x)
+    # Two batches: the layers were built for input_shape (4, 1, 7, 5), as the program's.
+    probs = np.concatenate([predict(X[:4].astype(np.float32)), predict(X[4:].astype(np.float32))])
+
+    # NumPy: Theano's conv2d is a convolution (the filter flipped), valid mode; a ReLU,
+    # the max over the sentence, then the softmax with the weights scaled by 1 - p.
+    features = []
+    image = Words[X].astype(np.float64)                  # (sentences, length, width)
+    for layer in model['conv_layers']:
+        W, b = (np.asarray(a, np.float64) for a in (layer.W.get_value(), layer.b.get_value()))
+        kernel = W[:, 0, ::-1, ::-1]                      # (maps, height, width)
+        height = kernel.shape[1]
+        out = np.stack([np.einsum('nhw,fhw->nf', image[:, i:i + height], kernel)
+                        for i in range(image.shape[1] - height + 1)], axis=2)
+        features.append(np.maximum(0, out + b[None, :, None]).max(axis=2))
+    hidden = np.concatenate(features, axis=1)
+    Wc = model['classifier_dropout'].W.get_value() * 0.5
+    bc = model['classifier_dropout'].b.get_value()
+    expected = softmax(hidden @ Wc + bc)
+    np.testing.assert_allclose(probs, expected, rtol=1e-5, atol=1e-6)
+    nll = -np.log(expected[np.arange(len(y)), y])
+    assert costs[-1] == pytest.approx(nll.mean(), rel=1e-5)   # the mean of two batches' means
+
+
+# -- the variational autoencoder -------------------------------------------------------------
+
+def vae_lower_bound(p, x, eps):
+    relu = lambda z: np.maximum(z, 0)
+    h = relu(x @ p['W_xh'] + p['b_xh'])
+    mu, log_sigma = h @ p['W_hmu'] + p['b_hmu'], h @ p['W_hsigma'] + p['b_hsigma']
+    z = mu + np.exp(0.5 * log_sigma) * eps
+    out = sigmoid(relu(z @ p['W_zh'] + p['b_zh']) @ p['W_hxmu'] + p['b_hxmu'])
+    log_pxz = (x * np.log(out) + (1 - x) * np.log(1 - out)).sum(axis=1)
+    kld = 0.5 * (1 + log_sigma - mu ** 2 - np.exp(log_sigma)).sum(axis=1)
+    return (log_pxz + kld).mean()
+
+
+def test_variational_autoencoder():
+    from tests.theano_compat.programs import vae
+    rng = np.random.RandomState(0)
+    X = (rng.rand(8, 6) > 0.5).astype(np.float32)
+    model = vae.VAE(False, 5, 5, 2, X)
+    names = list(model.params)
+    before = {k: np.asarray(v.get_value(), np.float64) for k, v in model.params.items()}
+    bound, eps = model.likelihood(X)
+    assert eps.shape == (8, 2) and eps.std() > 0.3          # standard normal draws
+    assert bound == pytest.approx(vae_lower_bound(before, X, eps), rel=1e-5)
+
+    # One Adam step on batch 0 (epoch 1) from zero moments, with the eps it drew.
+    bound, eps = model.update(0, 1)
+    batch = X[:4].astype(np.float64)
+    assert bound == pytest.approx(vae_lower_bound(before, batch, eps), rel=1e-5)
+    grads = numeric_grads(lambda ps: vae_lower_bound(dict(zip(names, ps)), batch, eps),
+                          [before[k].copy() for k in names])
+    gamma = np.sqrt(1 - 0.999) / (1 - 0.95)
+    for k, g in zip(names, grads):
+        m, v = 0.05 * g, 0.001 * g ** 2
+        np.testing.assert_allclose(model.params[k].get_value(),
+                                   before[k] + 0.01 * gamma * m / (np.sqrt(v) + 1e-8),
+                                   rtol=1e-4, atol=2e-5)
+    first = model.likelihood(X)[0]
+    for epoch in range(2, 30):
+        model.update(0, epoch)
+        model.update(1, epoch)
+    assert model.likelihood(X)[0] > first + 0.1              # the bound rises (noisy, by a margin)
+    assert model.encode(X).shape == (8, 2) and model.decode(np.zeros((3, 2), np.float32)).shape == (3, 6)
+
+
+# -- the attention NMT (dl4mt) -------------------------------------------------------------
+
+def nmt_cost(p, x, x_mask, y, y_mask):
+    """The per-sentence negative log-likelihood of dl4mt's model, in NumPy."""
+    dim = p['encoder_Ux'].shape[1]
+
+    def gru(prefix, below, mask):
+        h, hs = np.zeros((below.shape[1], dim)), []
+        for t in range(below.shape[0]):
+            pre = sigmoid(h @ p[prefix + '_U'] + below[t] @ p[prefix + '_W'] + p[prefix + '_b'])
+            r, u = pre[:, :dim], pre[:, dim:]
+            cand = np.tanh((h @ p[prefix + '_Ux']) * r + below[t] @ p[prefix + '_Wx'] + p[prefix + '_bx'])
+            new = u * h + (1 - u) * cand
+            h = mask[t][:, None] * new + (1 - mask[t])[:, None] * h
+            hs.append(h)
+        return np.array(hs)
+
+    emb = p['Wemb'][x]
+    ctx = np.concatenate([gru('encoder', emb, x_mask),
+                          gru('encoder_r', emb[::-1], x_mask[::-1])[::-1]], axis=2)
+    ctx_mean = (ctx * x_mask[:, :, None]).sum(0) / x_mask.sum(0)[:, None]
+    h = np.tanh(ctx_mean @ p['ff_state_W'] + p['ff_state_b'])
+    emb_y = p['Wemb_dec'][y]
+    shifted = np.zeros_like(emb_y)
+    shifted[1:] = emb_y[:-1]
+    pctx = ctx @ p['decoder_Wc_att'] + p['decoder_b_att']
+    cost = np.zeros(y.shape[1])
+    for t in range(y.shape[0]):
+        att = np.tanh(pctx + (h @ p['decoder_W_comb_att'])[None])
+        alpha = np.exp((att @ p['decoder_U_att'])[..., 0] + p['decoder_c_tt']) * x_mask
+        alpha = alpha / alpha.sum(0, keepdims=True)
+        c_t = (ctx * alpha[:, :, None]).sum(0)
+        pre = sigmoid(h @ p['decoder_U'] + shifted[t] @ p['decoder_W'] + p['decoder_b'] + c_t @ p['decoder_Wc'])
+        r, u = pre[:, :dim], pre[:, dim:]
+        cand = np.tanh((h @ p['decoder_Ux']) * r + shifted[t] @ p['decoder_Wx'] + p['decoder_bx']
+                       + c_t @ p['decoder_Wcx'])
+        new = u * h + (1 - u) * cand
+        h = y_mask[t][:, None] * new + (1 - y_mask[t])[:, None] * h
+        probs = softmax(h @ p['ff_logit_W'] + p['ff_logit_b'])
+        cost += -np.log(probs[np.arange(y.shape[1]), y[t]]) * y_mask[t]
+    return cost
+
+
+def test_attention_nmt():
+    from tests.theano_compat.programs import attention_nmt
+    run = attention_nmt.train()
+    names = list(run['params'])
+    params = {k: np.asarray(v, np.float64) for k, v in run['params'].items()}
+    batch = run['batch']
+    np.testing.assert_allclose(run['log_probs'], nmt_cost(params, *batch), rtol=1e-5)
+    x_mask = batch[1]
+    alphas = run['alphas']                                   # (target steps, samples, source steps)
+    np.testing.assert_allclose(alphas.sum(axis=2), 1, rtol=1e-5)
+    assert np.all(alphas[:, x_mask.T == 0] == 0)             # no attention past a source's end
+    costs = run['costs']
+    assert costs[0] == pytest.approx(nmt_cost(params, *batch).mean(), rel=1e-5)
+    assert all(b < a for a, b in zip(costs, costs[1:])), costs
+
+
+def test_attention_nmt_gradient():
+    from tests.theano_compat.programs import attention_nmt
+    import symnb.tensor as tensor
+    options = dict(dim_word=3, dim=2, n_words=4, n_words_src=5)
+    params = attention_nmt.init_params(options, np.random.RandomState(3))
+    tparams = attention_nmt.init_tparams(params)
+    x, x_mask, y, y_mask, _, cost = attention_nmt.build_model(tparams, options)
+    grads = theano.function([x, x_mask, y, y_mask],
+                            tensor.grad(cost.mean(), wrt=list(tparams.values())))
+    batch = attention_nmt.prepare_data([[1, 2, 3], [4, 1]], [[2, 3], [1, 1, 3]])
+    names = list(params)
+    expected = numeric_grads(
+        lambda ps: nmt_cost(dict(zip(names, ps)), *batch).mean(),
+        [np.asarray(params[k], np.float64) for k in names])
+    for name, got, want in zip(names, grads(*batch), expected):
+        np.testing.assert_allclose(got, want, rtol=2e-3, atol=2e-6, err_msg=name)
+
+
+# -- the dropout MLP and the stacked denoising autoencoders ---------------------------------
+
+def test_dropout_mlp():
+    from tests.theano_compat.programs import dropout_mlp
+    data = dropout_mlp.make_data()
+    X, y = (np.asarray(d.get_value(), np.float64) for d in data)
+    # Rates 0: every mask keeps every unit, so one step has an exact NumPy reference.
+    model = dropout_mlp.build(data, dropout_rates=(0.0, 0.0, 0.0))
+    params = values(model['classifier'].params)              # W1, b1, W2, b2
+
+    def cost(p, rows=slice(0, 4)):
+        hidden = np.maximum(0, X[rows] @ p[0] + p[1])
+        probs = softmax(hidden @ p[2] + p[3])
+        return -np.log(probs[np.arange(len(probs)), y[rows].astype(int)]).mean()
+    assert model['test_model'](0)[0] == pytest.approx(cost(params), rel=1e-6)
+    grads = numeric_grads(cost, [p.copy() for p in params])
+    model['train_model'](1, 0)                               # epoch 1, minibatch 0
+    mom = 0.5 * (1 - 1 / 500) + 0.99 * (1 / 500)             # the ifelse's first branch
+    for shared, p, g, velocity in zip(model['classifier'].params, params, grads, model['gparams_mom']):
+        step = -(1 - mom) * 1.0 * g
+        np.testing.assert_allclose(velocity.get_value(), step, rtol=1e-3, atol=1e-7)
+        stepped = p + step
+        if p.ndim == 2:
+            norms = np.sqrt((stepped ** 2).sum(axis=0))
+            stepped = stepped * (np.clip(norms, 0, np.sqrt(15.0)) / (1e-7 + norms))
+        np.testing.assert_allclose(shared.get_value(), stepped, rtol=1e-4, atol=1e-7)
+    assert model['decay_learning_rate']() == 1.0             # the value before the update
+    assert model['learning_rate'].get_value() == pytest.approx(0.998)
+
+    dropped = dropout_mlp.build(dropout_mlp.make_data())
+    costs = dropout_mlp.train(dropped, n_batches=2, n_epochs=4)
+    assert costs[-1] < costs[0] - 0.1, costs
+
+
+def test_stacked_denoising_autoencoders():
+    from tests.theano_compat.programs import stacked_da
+    X, y = stacked_da.make_data()
+    train_set = stacked_da.shared_dataset((X, y))
+    sda = stacked_da.SdA(numpy_rng=np.random.RandomState(89677), n_ins=6,
+                         hidden_layers_sizes=[5, 4], n_outs=3)
+    pretrain = sda.pretraining_functions(train_set[0], batch_size=4)
+    W, b = values(sda.sigmoid_layers[0].params)
+    b_prime = values([sda.dA_layers[0].b_prime])[0]
+
+    def reconstruction_cost(p, rows=slice(4, 8)):
+        W, b, b_prime = p
+        z = sigmoid(sigmoid(X[rows] @ W + b) @ W.T + b_prime)
+        return -(X[rows] * np.log(z) + (1 - X[rows]) * np.log(1 - z)).sum(axis=1).mean()
+    grads = numeric_grads(reconstruction_cost, [W.copy(), b.copy(), b_prime.copy()])
+    # corruption 0: the binomial mask keeps every input, so the step is exact.
+    got = pretrain[0](index=1, corruption=0.0, lr=0.5)
+    assert got == pytest.approx(reconstruction_cost([W, b, b_prime]), rel=1e-5)
+    for shared, p, g in zip(sda.dA_layers[0].params, [W, b, b_prime], grads):
+        np.testing.assert_allclose(shared.get_value(), p - 0.5 * g, rtol=1e-4, atol=1e-6)
+    first = [float(pretrain[1](index=0)) for _ in range(1)][0]   # the In defaults: 0.2, 0.1
+    for _ in range(20):
+        pretrain[1](index=0, corruption=0.0)
+    assert float(pretrain[1](index=0, corruption=0.0, lr=0.0)) < first
+
+    train_fn, valid_score = sda.build_finetune_functions([train_set, train_set], 4, 0.1)
+    losses = [float(train_fn(i % 2)) for i in range(12)]
+    assert losses[-2] + losses[-1] < losses[0] + losses[1], losses
+    hidden = X
+    for layer in sda.sigmoid_layers:
+        hidden = sigmoid(hidden @ layer.W.get_value() + layer.b.get_value())
+    predictions = softmax(hidden @ sda.logLayer.W.get_value() + sda.logLayer.b.get_value()).argmax(1)
+    np.testing.assert_allclose(valid_score(), [np.mean(predictions[:4] != y[:4]),
+                                               np.mean(predictions[4:] != y[4:])])
