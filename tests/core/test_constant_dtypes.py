@@ -159,3 +159,17 @@ def test_integer_true_division_gives_floatx(floatx):
         np.testing.assert_array_max_ulp(got, quotient.astype(floatx), maxulp=1)
         np.testing.assert_array_max_ulp(fused, (quotient.astype(floatx) * 2 + 1).astype(floatx),
                                         maxulp=2)
+
+
+@pytest.mark.parametrize("floatx", ["float32", "float64"])
+def test_cast_to_floatx_by_name(floatx):
+    # Theano's cast (and so .astype) reads the dtype 'floatX' as config.floatX: Kim's
+    # sentence CNN and the deep-learning tutorials write T.cast(x, 'floatX').
+    with sn.config.change_flags(floatX=floatx):
+        i = T.ivector("i")
+        f = sn.function([i], [T.cast(i, "floatX"), i.astype("floatX") / 2])
+        values = np.array([3, -7, 2 ** 20], "int32")
+        cast, half = f(values)
+        assert cast.dtype == half.dtype == floatx
+        np.testing.assert_array_equal(cast, values.astype(floatx))
+        np.testing.assert_array_equal(half, values.astype(floatx) / 2)
