@@ -44,6 +44,24 @@ def test_wildml_rnn_language_model():
     for got, p, g in zip(values([model.U, model.V, model.W]), params, expected):
         np.testing.assert_allclose(got, p - 0.1 * g, rtol=1e-4, atol=1e-6)
     truncated = rnn_lm.RNNTheano(8, hidden_dim=6, bptt_truncate=4)
+    # Theano's truncate_gradient=k: the backward pass visits only the last k steps.
+    x, y = X[1], Y[1]
+    assert len(x) > 4
+    U, V, W = values([truncated.U, truncated.V, truncated.W])
+    states, s = [np.zeros(6)], np.zeros(6)
+    for word in x:
+        s = np.tanh(U[:, word] + W @ s)
+        states.append(s)
+    dU, dV, dW, carry = np.zeros_like(U), np.zeros_like(V), np.zeros_like(W), np.zeros(6)
+    for t in range(len(x) - 1, len(x) - 5, -1):
+        d_out = softmax(V @ states[t + 1]) - np.eye(8)[y[t]]
+        dV += np.outer(d_out, states[t + 1])
+        d_pre = (V.T @ d_out + carry) * (1 - states[t + 1] ** 2)
+        dU[:, x[t]] += d_pre
+        dW += np.outer(d_pre, states[t])
+        carry = W.T @ d_pre
+    for got, want in zip(truncated.bptt(x, y), [dU, dV, dW]):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
     losses = rnn_lm.train_with_sgd(truncated, X, Y, nepoch=3)
     assert all(b < a for a, b in zip(losses, losses[1:])), losses
 
