@@ -244,3 +244,19 @@ def test_python_ints_outside_the_dtype(build, reference):
     # operation promotes (uint8 with int8 is int16): no refusal, no wrap-around.
     values = np.array([0, 4, 200, 255], "uint8")
     check_paths(build, [values], reference)
+
+
+def test_shape_of_a_broadcast_against_an_empty_axis():
+    # A reshape to (1, 1, 1) gives its length 1 as a symbolic entry of its shape vector;
+    # broadcast against a length-0 axis the result's length is 0, not max(1, 0) = 1
+    # (found by tests/fuzz: flatten of such a product asked for a reshape to (1, 1, 2)).
+    x = T.matrix("x", dtype="bool", shape=(None, 2))
+    w = T.matrix("w", dtype="int8", shape=(None, 2))
+    product = T.mul(T.constant(np.int8(3)).reshape((1, 1, 1)), T.matmul(x, w))
+    f = sn.function([x, w], [T.flatten(product, 3), product.shape])
+    for rows in (0, 3):
+        xv, wv = np.ones((rows, 2), bool), np.arange(4, dtype="int8").reshape(2, 2)
+        expected = np.int8(3) * np.matmul(xv, wv)[None]
+        flat, shape = f(xv, wv)
+        np.testing.assert_array_equal(flat, expected)
+        np.testing.assert_array_equal(shape, expected.shape)

@@ -179,12 +179,16 @@ class Elemwise(Op):
         out_static = node.outputs[0].type.shape
         ndim = len(out_static)
         padded = [(1,) * (ndim - len(s)) + tuple(s) for s in input_shapes]
+        # An input whose static length is 1 broadcasts, whatever form its entry has (a
+        # symbolic constant 1 from a reshape's shape vector): max(1, n) would be 1 at n = 0.
+        static = [(1,) * (ndim - v.type.ndim) + tuple(v.type.shape) for v in node.inputs]
         shape = []
         for axis in range(ndim):
             if out_static[axis] is not None:
                 shape.append(out_static[axis])
                 continue
-            candidates = [s[axis] for s in padded if not (isinstance(s[axis], int) and s[axis] == 1)]
+            candidates = [s[axis] for s, known in zip(padded, static)
+                          if not (isinstance(s[axis], int) and s[axis] == 1) and known[axis] != 1]
             if not candidates:  # every input has length 1 there (ints: a host callback's)
                 shape.append(1)
                 continue
