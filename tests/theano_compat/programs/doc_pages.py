@@ -107,6 +107,55 @@ def double_op_page(x_value, v_value):
     return f(x_value), g(x_value), r(x_value, v_value), s(x_value)
 
 
+class DoubleOp2(theano.Op):
+    """The page's second form: ``itypes``/``otypes`` instead of ``make_node``."""
+    __props__ = ()
+
+    itypes = [theano.tensor.dmatrix]
+    otypes = [theano.tensor.dmatrix]
+
+    def perform(self, node, inputs, output_storage):
+        x = inputs[0]
+        z = output_storage[0]
+        z[0] = x * 2
+
+
+class AXPBOp(theano.Op):
+    """The page's op with parameters in ``__props__`` (it defines no infer_shape: Theano
+    ran it and took the shape it made)."""
+    __props__ = ("a", "b")
+
+    def __init__(self, a, b):
+        self.a = a
+        self.b = b
+        super(AXPBOp, self).__init__()
+
+    def make_node(self, x):
+        x = theano.tensor.as_tensor_variable(x)
+        return theano.Apply(self, [x], [x.type()])
+
+    def perform(self, node, inputs, output_storage):
+        x = inputs[0]
+        z = output_storage[0]
+        z[0] = self.a * x + self.b
+
+    def grad(self, inputs, output_grads):
+        return [self.a * output_grads[0]]
+
+
+def props_page(x_value):
+    x = theano.tensor.dmatrix()
+    mult4plus5op = AXPBOp(4, 5)
+    another_mult4plus5op = AXPBOp(4, 5)
+    mult2plus3op = AXPBOp(2, 3)
+    assert mult4plus5op == another_mult4plus5op
+    assert mult4plus5op != mult2plus3op
+    f = theano.function([x], [mult4plus5op(x), DoubleOp2()(x),
+                              theano.grad(mult4plus5op(x).sum(), x)])
+    theano.gradient.verify_grad(mult4plus5op, [x_value], rng=np.random.RandomState(42))
+    return f(x_value)
+
+
 def as_op_page(a_value, b_value):
     """The page's ``as_op`` decorator, with its ``infer_shape``."""
     from symnb.compile.ops import as_op
