@@ -18,6 +18,7 @@ from symnb.core.gradient import (DisconnectedInputError, NullGradientError, Null
 from symnb.core.gradient_types import (DisconnectedType, NullType, disconnected_type,
                                        grad_not_implemented, grad_undefined, null_type)
 from symnb.core.jacobian import hessian, jacobian
+from symnb.core.rop import Lop, Rop  # Theano 1.0 defines them here (tensor re-exports them)
 from symnb.core.tensor.extra_ops import GradClip, grad_clip
 from symnb.core.tensor.gradient_views import (
     ConsiderConstant, DisconnectedGrad, GradScale, UndefinedGrad, ZeroGrad, consider_constant,
@@ -25,7 +26,7 @@ from symnb.core.tensor.gradient_views import (
     zero_grad_,
 )
 
-__all__ = ["grad", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
+__all__ = ["grad", "Rop", "Lop", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
            "zero_grad", "zero_grad_", "ZeroGrad", "consider_constant", "consider_constant_",
            "ConsiderConstant", "disconnected_grad_", "DisconnectedGrad", "undefined_grad",
            "undefined_grad_", "UndefinedGrad", "grad_scale", "GradScale", "GradClip",

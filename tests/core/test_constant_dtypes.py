@@ -139,3 +139,37 @@ def test_int8_update_stays_float32():
     assert update.dtype == "float32"
     f = sn.function([], update, updates=[(w, update)])
     np.testing.assert_array_equal(f(), np.zeros(3, dtype="float32"))
+
+
+@pytest.mark.parametrize("floatx", ["float32", "float64"])
+def test_integer_true_division_gives_floatx(floatx):
+    # Theano's TrueDiv.output_types: only bool/integer inputs give config.floatX (its C
+    # code divides in double, then rounds), so a sentence CNN's ``ivector / 2`` stays
+    # float32; a float input keeps NumPy's rule (int32 / float32 is float64).
+    with sn.config.change_flags(floatX=floatx):
+        i, n, b = T.ivector("i"), T.iscalar("n"), T.bscalar("b")
+        assert (i / n).dtype == (i / 2).dtype == (b / b).dtype == floatx
+        assert (i / T.fscalar()).dtype == "float64" and (i / np.float64(2)).dtype == "float64"
+        f = sn.function([i, n], [i / n, (i / n) * 2 + 1])
+        values = np.array([1, 7, -5, 2 ** 24 + 1, 2 ** 31 - 1], "int32")
+        quotient = values / 3                                   # NumPy, in float64
+        got, fused = f(values, 3)
+        assert got.dtype == fused.dtype == floatx
+        # XLA's CPU division may be 1 ulp from the correctly rounded quotient (float64).
+        np.testing.assert_array_max_ulp(got, quotient.astype(floatx), maxulp=1)
+        np.testing.assert_array_max_ulp(fused, (quotient.astype(floatx) * 2 + 1).astype(floatx),
+                                        maxulp=2)
+
+
+@pytest.mark.parametrize("floatx", ["float32", "float64"])
+def test_cast_to_floatx_by_name(floatx):
+    # Theano's cast (and so .astype) reads the dtype 'floatX' as config.floatX: Kim's
+    # sentence CNN and the deep-learning tutorials write T.cast(x, 'floatX').
+    with sn.config.change_flags(floatX=floatx):
+        i = T.ivector("i")
+        f = sn.function([i], [T.cast(i, "floatX"), i.astype("floatX") / 2])
+        values = np.array([3, -7, 2 ** 20], "int32")
+        cast, half = f(values)
+        assert cast.dtype == half.dtype == floatx
+        np.testing.assert_array_equal(cast, values.astype(floatx))
+        np.testing.assert_array_equal(half, values.astype(floatx) / 2)

@@ -130,16 +130,26 @@ def test_a_perform_breaking_its_declared_shape_is_an_error_naming_both():
         f(np.ones(4))
 
 
-def test_an_op_without_known_output_shapes_is_refused_saying_what_to_add():
+def test_an_op_whose_shapes_only_running_gives_runs_between_two_programs():
+    # Theano's documentation writes ops with make_node and perform only; Theano ran them
+    # and took the shapes they made. The function runs such a node on the host.
     x = T.dvector("x", test_value=np.ones(2))
     y = FirstElement()(x)
     np.testing.assert_array_equal(y.test_value, [1.0])  # its test value is computed
-    f = sn.function([x], y)
-    with pytest.raises(ValueError, match="needs its output shapes before it runs") as info:
-        f(np.ones(2))
+    f = sn.function([x], [y * 2, T.exp(x).sum()])
+    for value in (np.array([3.0, 4.0]), np.array([-1.0, 0.5, 2.0])):
+        first, total = f(value)
+        np.testing.assert_array_equal(first, value[:1] * 2)
+        np.testing.assert_allclose(total, np.exp(value).sum())
+
+
+def test_inside_a_loop_such_an_op_is_refused_saying_what_to_add():
+    xs = T.dmatrix("xs", test_value=np.ones((3, 2)))
+    rows, _ = sn.scan(lambda row: FirstElement()(row) * 2, sequences=[xs])
+    with pytest.raises(ValueError, match="only running it gives its output shapes") as info:
+        sn.function([xs], rows)
     assert "infer_shape(node, input_shapes)" in str(info.value)
-    assert "fixed_output_shapes = True" in str(info.value)
-    assert "y = FirstElement()(x)" in str(info.value)
+    assert "not inside a loop body" in str(info.value)
 
 
 def test_inside_scan_and_in_eval():
@@ -270,3 +280,39 @@ def test_a_float64_host_result_carries_the_index_check_flag():
     assert f(np.array([1.5, 2.25]), -2) == 3.0
     with pytest.raises(IndexError):
         f(np.array([1.5, 2.25]), 2)
+
+
+class PlusMinus(sn.Op):
+    """x + 1 and x - 1, written as Theano's documentation writes multi-output ops: its
+    grad tests for a DisconnectedType output gradient, as Theano's contract gives."""
+
+    __props__ = ()
+
+    def make_node(self, x):
+        x = T.as_tensor_variable(x)
+        return sn.Apply(self, [x], [x.type(), x.type()])
+
+    def perform(self, node, inputs, output_storage):
+        output_storage[0][0] = inputs[0] + 1
+        output_storage[1][0] = inputs[0] - 1
+
+    def infer_shape(self, node, input_shapes):
+        return [input_shapes[0], input_shapes[0]]
+
+    def grad(self, inputs, output_grads):
+        from symnb.gradient import DisconnectedType
+        used = [g for g in output_grads if not isinstance(g.type, DisconnectedType)]
+        total = used[0]
+        for g in used[1:]:
+            total = total + g
+        return [total]
+
+
+def test_a_users_grad_gets_disconnected_type_for_an_unused_output():
+    x = T.dvector("x")
+    plus, minus = PlusMinus()(x)
+    value = np.array([0.5, -2.0, 3.0])
+    f = sn.function([x], [sn.grad((plus * x).sum(), x), sn.grad((plus + minus * 3).sum(), x)])
+    only_plus, both = f(value)
+    np.testing.assert_allclose(only_plus, (value + 1) + value)   # d/dx (x + 1) x
+    np.testing.assert_allclose(both, np.full(3, 4.0))           # d/dx (x + 1) + 3 (x - 1)

@@ -82,10 +82,14 @@ def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes
     dtypes = {v.type.dtype for v in (*inputs, *outputs)}
     signatures = set()  # each node's input dtypes: most graphs have few distinct ones
     for node in walk_nodes(nodes):
-        signatures.add(tuple([v.type.dtype for v in node.inputs]))
+        signature = tuple([v.type.dtype for v in node.inputs])
+        signatures.add(signature)
         dtypes.update([v.type.dtype for v in node.outputs])
         if getattr(node.op, "acc_dtype", None):  # a reduction accumulating in its own dtype
             dtypes.add(node.op.acc_dtype)
+        if getattr(node.op, "discrete_gives_floatx", False) \
+                and all(np.dtype(d).kind in "biu" for d in signature):
+            dtypes.add("float64")  # integers divided in double, as Theano (lower_xla elemwise)
     for signature in signatures:
         dtypes.update(signature)
         if signature:  # the dtype a node computes in, e.g. float64 for int32 < float32

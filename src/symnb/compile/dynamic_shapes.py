@@ -20,6 +20,7 @@ from symnb.core.tensor import subtensor as st
 from symnb.core.tensor import subtensor_index as si
 from symnb.core.graph.static import known_while_tracing
 from symnb.lower_xla.registry import DynamicShapeError
+from symnb.lower_xla.rules.python_op import shapes_known_only_by_running
 from symnb.lower_xla.rules.subtensor import (
     array_entries, array_inputs, mask_read_message, nonzero_use_message,
 )
@@ -66,7 +67,8 @@ _CONCERNED = (st.Nonzero, st.FlatNonzero, st._IndexOp)
 
 
 def _concerned(node: Apply) -> bool:
-    return isinstance(node.op, _CONCERNED) or node.op.length_from_values
+    return (isinstance(node.op, _CONCERNED) or node.op.length_from_values
+            or shapes_known_only_by_running(node))
 
 
 def _check_graph(nodes, outputs, owner, place_of, may_read) -> None:
@@ -82,6 +84,13 @@ def _check_graph(nodes, outputs, owner, place_of, may_read) -> None:
                 f"DynamicShapeError in {node.op.display_name()}: the length of its output "
                 f"depends on the values of {', '.join(label(v) for v in node.inputs)}, known "
                 f"only at run time, in {owner()}; XLA needs static shapes."))
+        if shapes_known_only_by_running(node) and not all(_is_known(v, known) for v in node.inputs):
+            raise node_error(DynamicShapeError, node, (
+                f"DynamicShapeError in {node.op.display_name()}: it runs as Python (its "
+                f"perform) and only running it gives its output shapes (no infer_shape, "
+                f"no static output types), in {owner()}; a compiled function runs such a "
+                f"node between two programs, but not inside a loop body or a branch: give "
+                f"the op an infer_shape(node, input_shapes) method"))
         if isinstance(node.op, (st.Nonzero, st.FlatNonzero)) and not _is_known(node.inputs[0], known):
             for var in node.outputs:
                 for client, position in clients.get(id(var), []):

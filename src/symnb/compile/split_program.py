@@ -52,6 +52,7 @@ from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.extra_ops import Unique
 from symnb.core.tensor.shape import DimShuffle
 from symnb.lower_xla.registry import static_inputs
+from symnb.lower_xla.rules.python_op import shapes_known_only_by_running
 
 __all__ = ["split_function", "host_nodes", "SplitFunction"]
 
@@ -184,6 +185,8 @@ def _needs_host(node: Apply, place: Place, known: set[int], program_inputs: list
         return False  # computed ahead of the program: its lengths are known
     if op.length_from_values:
         return True
+    if shapes_known_only_by_running(node):
+        return True  # a Python op whose output shapes only running it gives (Theano's way)
     if isinstance(op, (st.Nonzero, st.FlatNonzero)):
         # Its padding in a program would be harmless as the index of an increment, but the
         # function splits anyway: on the host, the increment may share the length of a read.

@@ -230,10 +230,18 @@ class Op:
 
         Return ``None`` for an input the outputs do not depend on differentiably.
         Default: Theano's ``grad(inputs, output_grads)`` when the class defines one
-        (``output_grads`` holds None for an output the cost does not depend on).
+        (``output_grads`` holds None for an output the cost does not depend on; for an op
+        defined outside symnb, a ``DisconnectedType`` variable, as Theano gives).
         """
         grad = getattr(self, "grad", None)
         if callable(grad):
+            if type(self).__module__.partition(".")[0] != "symnb":
+                # A user's op, written for Theano: its grad is given a DisconnectedType
+                # variable for an output the cost does not depend on (Theano's contract;
+                # such ops test ``isinstance(g.type, DisconnectedType)``), not None.
+                from symnb.core.gradient_types import disconnected_type
+
+                output_grads = [disconnected_type() if g is None else g for g in output_grads]
             return list(grad(list(inputs), list(output_grads)))
         raise NotImplementedError(f"{self.display_name()} has no gradient rule (L_op, or "
                                   f"Theano's grad)")

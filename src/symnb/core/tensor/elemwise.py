@@ -15,6 +15,7 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_args
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
@@ -105,6 +106,8 @@ class Elemwise(Op):
 
     #: The fusion rewrite may fuse it into a ``Composite`` (an op made from a row).
     fusable = True
+    #: Bool and integer inputs only give ``config.floatX`` (the row's flag: ``true_div``).
+    discrete_gives_floatx = False
 
     def __new__(cls, *args: Any, **kwargs: Any) -> "Elemwise":
         # Theano's ``Elemwise(scalar_op, inplace_pattern=None, name=None)``: the op applying
@@ -123,6 +126,8 @@ class Elemwise(Op):
         return self.scalar_name
 
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
+        if self.discrete_gives_floatx and all(np.dtype(d).kind in "biu" for d in dtypes):
+            return config.floatX  # read when the node is made, as Theano does
         return _numpy_result_dtype(type(self), dtypes)
 
     def make_node(self, *inputs: Any) -> Apply:
@@ -174,12 +179,16 @@ class Elemwise(Op):
         out_static = node.outputs[0].type.shape
         ndim = len(out_static)
         padded = [(1,) * (ndim - len(s)) + tuple(s) for s in input_shapes]
+        # An input whose static length is 1 broadcasts, whatever form its entry has (a
+        # symbolic constant 1 from a reshape's shape vector): max(1, n) would be 1 at n = 0.
+        static = [(1,) * (ndim - v.type.ndim) + tuple(v.type.shape) for v in node.inputs]
         shape = []
         for axis in range(ndim):
             if out_static[axis] is not None:
                 shape.append(out_static[axis])
                 continue
-            candidates = [s[axis] for s in padded if not (isinstance(s[axis], int) and s[axis] == 1)]
+            candidates = [s[axis] for s, known in zip(padded, static)
+                          if not (isinstance(s[axis], int) and s[axis] == 1) and known[axis] != 1]
             if not candidates:  # every input has length 1 there (ints: a host callback's)
                 shape.append(1)
                 continue
@@ -243,6 +252,7 @@ def _op_class(name: str) -> type[Elemwise]:
         "scalar_name": row.theano_name,
         "differentiable": row.differentiable,
         "float_inputs": row.float_inputs,
+        "discrete_gives_floatx": row.discrete_gives_floatx,
     })
     return _CLASSES[name]
 

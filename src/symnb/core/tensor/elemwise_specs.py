@@ -74,6 +74,10 @@ class ElemwiseSpec:
     #: The public function builds the unstable written forms it ends as their stable
     #: equivalents (see ``stable_forms``): ``log(sigmoid(x))``, ``1 / (1 + exp(-x))``.
     stabilized: bool = False
+    #: Bool and integer inputs only give ``config.floatX`` (Theano's ``TrueDiv``: ``x / 2``
+    #: of an int32 ``x`` is float32 under floatX=float32), computed in float64 and rounded
+    #: to it, as Theano's C code does (``((double)x) / y``).
+    discrete_gives_floatx: bool = False
 
     @property
     def theano_name(self) -> str:
@@ -136,8 +140,9 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     S("add", "Add", 2, np.add, "x + y, elementwise with broadcasting.", grad="add", symbol="+"),
     S("sub", "Sub", 2, np.subtract, "x - y.", grad="sub", symbol="-"),
     S("mul", "Mul", 2, np.multiply, "x * y.", grad="mul", symbol="*"),
-    S("true_div", "TrueDiv", 2, np.true_divide, "x / y (integers give float64, as in NumPy).",
-      grad="true_div", symbol="/", stabilized=True),
+    S("true_div", "TrueDiv", 2, np.true_divide,
+      "x / y (bool and integer inputs give config.floatX, as in Theano).",
+      grad="true_div", symbol="/", stabilized=True, discrete_gives_floatx=True),
     S("floor_div", "FloorDiv", 2, np.floor_divide, "x // y.", scalar_name="int_div",
       grad="zero", symbol="//"),
     S("mod", "Mod", 2, np.mod, "x % y (sign of y, as in NumPy).", grad="mod", symbol="%"),

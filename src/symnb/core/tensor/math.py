@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from symnb.core.tensor import elemwise as ew
 from symnb.core.graph.basic import Variable
+from symnb.core.graph.config import config
 from symnb.core.graph.errors import build_error
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 
@@ -154,6 +155,9 @@ where = switch
 
 @_documented_by(ew.Cast)
 def cast(x: Any, dtype: Any) -> Variable:
+    """``x`` converted to ``dtype`` (``'floatX'``: ``config.floatX``, as Theano's ``cast``)."""
+    if isinstance(dtype, str) and dtype == "floatX":
+        dtype = config.floatX
     x = as_tensor_variable(x)
     op = ew.Cast(dtype)
     if x.dtype == op.dtype:

@@ -28,6 +28,8 @@ def _compute_dtype(node) -> np.dtype:
     to the real output dtype, a complex input would lose its imaginary part)."""
     out = node.outputs[0].type
     inputs = np.result_type(*(v.type.numpy_dtype for v in node.inputs))
+    if getattr(node.op, "discrete_gives_floatx", False) and inputs.kind in "biu":
+        return np.dtype("float64")  # Theano's C code divides in double, then rounds to floatX
     if out.dtype == "bool" or (inputs.kind == "c" and out.numpy_dtype.kind != "c"):
         return inputs
     return out.numpy_dtype
@@ -60,12 +62,18 @@ def _elementwise(fn: Callable, node, primitive: Callable | None = None) -> Calla
     if dtype.kind != "f":  # NumPy's floating types (what np.issubdtype(dtype, np.floating) says)
         primitive = None
 
+    # A float computed wider than the output (integers divided into floatX) is rounded to it.
+    out_dtype = node.outputs[0].type.numpy_dtype
+    narrow = dtype.kind == "f" and out_dtype.kind == "f" and out_dtype != dtype
+
     def apply(*arrays):
         direct = _check_broadcast(arrays)
         arrays = [as_dtype(a, dtype) if cast else a for a, cast in zip(arrays, casts)]
         if primitive is not None and direct and all(a.dtype == dtype for a in arrays):
-            return primitive(*arrays)
-        return fn(*arrays)
+            result = primitive(*arrays)
+        else:
+            result = fn(*arrays)
+        return as_dtype(result, out_dtype) if narrow else result
 
     return apply
 

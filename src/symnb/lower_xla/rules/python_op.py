@@ -34,9 +34,10 @@ from symnb.core.graph.op import Op
 from symnb.core.graph.static import static_value
 from symnb.lower_xla.interpreter import NodeFailure
 from symnb.lower_xla.jax_private import silence_callback_log
-from symnb.lower_xla.registry import install_host_rule
+from symnb.lower_xla.registry import install_host_rule, runs_on_host
 
-__all__ = ["python_op", "output_shapes", "take_failure", "PythonOpFailed", "ShapesUnknown", "Shapes"]
+__all__ = ["python_op", "output_shapes", "shapes_known_before_running",
+           "shapes_known_only_by_running", "take_failure", "PythonOpFailed", "ShapesUnknown", "Shapes"]
 
 
 class ShapesUnknown(ValueError):
@@ -182,6 +183,26 @@ class Shapes(NamedTuple):
 
     shapes: list[tuple[int, ...]]
     source: str
+
+
+def shapes_known_before_running(node: Apply) -> bool:
+    """Whether :func:`output_shapes` can give ``node``'s output shapes (its output types,
+    an ``infer_shape``, or ``fixed_output_shapes``). When not (Theano's documentation
+    writes ops with ``make_node`` and ``perform`` only, their shapes known as they run),
+    a compiled function runs the node on the host between two programs
+    (``symnb.compile.split_program``), as Theano ran it."""
+    op = node.op
+    if all(var.type.fully_known for var in node.outputs) or op.fixed_output_shapes:
+        return True
+    if type(op).infer_shape is Op.infer_shape:
+        return False
+    return getattr(op, "shape_function", True) is not None  # as_op given no infer_shape
+
+
+def shapes_known_only_by_running(node: Apply) -> bool:
+    """Whether ``node`` is a Python op (run from programs by a host callback) whose output
+    shapes only running it gives: a compiled function runs it between two programs."""
+    return runs_on_host(node.op) and not shapes_known_before_running(node)
 
 
 def output_shapes(node: Apply, input_shapes: Sequence[tuple]) -> Shapes:
