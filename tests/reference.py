@@ -55,3 +55,12 @@ def small_values(rng: np.random.Generator, shape: Any, dtype: Any, bound: int = 
     if np.dtype(dtype).kind in "iu":
         return rng.integers(-bound, bound + 1, size=shape).astype(dtype)
     return rng.normal(size=shape).astype(dtype)
+
+
+def theano_true_divide(a: Any, b: Any) -> np.ndarray:
+    """Theano's ``x / y`` (``TrueDiv``): NumPy's quotient, but bool and integer operands
+    only give ``floatX`` (the quotient computed in float64, then rounded, as its C code)."""
+    quotient = np.true_divide(a, b)
+    if all(np.asarray(v).dtype.kind in "biu" for v in (a, b)):
+        return np.asarray(quotient).astype(sn.config.floatX)
+    return quotient

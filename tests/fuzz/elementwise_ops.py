@@ -19,6 +19,7 @@ import symnb.tensor as T
 from tests.fuzz import bounds
 from tests.fuzz.bounds import CORRECTLY_ROUNDED, TRANSCENDENTAL
 from tests.fuzz.program import Builder
+from tests.reference import theano_true_divide
 from tests.fuzz.shapes import (
     DTYPES, broadcast_partner, integer_result_exact, pick, python_scalar,
 )
@@ -124,19 +125,6 @@ def _unary_error(op: Unary, x: np.ndarray, e: np.ndarray, ref: np.ndarray) -> np
     return bounds.guard_overflow(ref, carried + bounds.rounding(ref, op.k))
 
 
-def _safe_divide(a, b):
-    return np.true_divide(a, b)
-
-
-def _theano_true_divide(a, b):
-    """Theano's ``TrueDiv``: NumPy's quotient, but bool and integer operands only give
-    ``floatX`` (the quotient computed in float64, then rounded, as its C code)."""
-    quotient = np.true_divide(a, b)
-    if all(np.asarray(v).dtype.kind in "biu" for v in (a, b)):
-        return np.asarray(quotient).astype(sn.config.floatX)
-    return quotient
-
-
 @dataclass(frozen=True)
 class Binary:
     name: str
@@ -152,7 +140,7 @@ BINARY = [
     Binary("T.add", T.add, np.add),
     Binary("T.sub", T.sub, np.subtract),
     Binary("T.mul", T.mul, np.multiply),
-    Binary("T.true_div", T.true_div, _theano_true_divide),
+    Binary("T.true_div", T.true_div, theano_true_divide),
     Binary("T.floor_div", T.floor_div, np.floor_divide, needs_nonzero_divisor=True, jump=True),
     Binary("T.mod", T.mod, np.mod, needs_nonzero_divisor=True, jump=True),
     Binary("T.pow", T.pow, np.power, k=TRANSCENDENTAL),

@@ -20,6 +20,7 @@ import symnb.tensor as T
 from symnb.tensor import nlinalg, slinalg
 from tests.fuzz.program import Builder
 from tests.fuzz.shapes import broadcast_partner, pick
+from tests.reference import theano_true_divide
 
 __all__ = ["unary", "binary", "reduction", "clip", "switch", "linalg"]
 
@@ -63,7 +64,7 @@ def unary(draw, b: Builder) -> int | None:
 
 
 _BINARY = [("T.add", T.add, np.add), ("T.sub", T.sub, np.subtract), ("T.mul", T.mul, np.multiply),
-           ("T.true_div", T.true_div, np.true_divide), ("T.maximum", T.maximum, np.maximum),
+           ("T.true_div", T.true_div, theano_true_divide), ("T.maximum", T.maximum, np.maximum),
            ("T.minimum", T.minimum, np.minimum), ("T.pow", T.pow, np.power)]
 
 
