@@ -3,6 +3,7 @@ module where Theano defined them (``from theano.tensor.subtensor import
 AdvancedSubtensor1, set_subtensor``). Each op computes NumPy's ``x[index]`` (or writes
 through it); the class says which kind of index it is, as in Theano."""
 
+from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.core.tensor.subtensor import (
     Subtensor as Subtensor, IncSubtensor as IncSubtensor,
     AdvancedSubtensor1 as AdvancedSubtensor1, AdvancedIncSubtensor1 as AdvancedIncSubtensor1,
@@ -29,3 +30,5 @@ __all__ = [
     "advanced_inc_subtensor", "advanced_set_subtensor", "advanced_boolean_subtensor",
     "advanced_boolean_inc_subtensor", "advanced_boolean_set_subtensor",
 ]
+
+_entry_points(globals())  # errors show the user's line (symnb.core.graph.traceback_filter)
