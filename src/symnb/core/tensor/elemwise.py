@@ -125,6 +125,21 @@ class Elemwise(Op):
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         return _numpy_result_dtype(type(self), dtypes)
 
+    #: Theano's ``add(*xs)`` and ``mul(*xs)``: the op takes any number of operands,
+    #: applied left to right (one node per pair; one operand is returned as it is).
+    variadic: bool = False
+
+    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        if not self.variadic or len(inputs) == 2:
+            return super().__call__(*inputs, **kwargs)
+        if not inputs:
+            raise build_error(f"{self.scalar_name} takes at least one operand", TypeError)
+        operands = as_tensor_args(*inputs)  # promoted together, as NumPy promotes them
+        result = operands[0]
+        for i, operand in enumerate(operands[1:], start=2):
+            result = super().__call__(result, operand, **(kwargs if i == len(operands) else {}))
+        return result
+
     def make_node(self, *inputs: Any) -> Apply:
         # A Python number is a constant of Theano's dtype (as_tensor_args), then the
         # operands are promoted as NumPy promotes arrays: ``T.exp`` is this op's
@@ -249,8 +264,10 @@ def _op_class(name: str) -> type[Elemwise]:
 
 # Bound one by one, so that readers and tools see each name.
 Add = _op_class("add")
+Add.variadic = True
 Sub = _op_class("sub")
 Mul = _op_class("mul")
+Mul.variadic = True
 TrueDiv = _op_class("true_div")
 FloorDiv = _op_class("floor_div")
 Mod = _op_class("mod")
