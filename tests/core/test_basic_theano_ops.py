@@ -165,3 +165,15 @@ def test_numeric_grad_matches_the_derivative():
     wrong = 2 * point
     wrong[1] += 1.0  # the largest error, where max_err must point
     assert ng.max_err([wrong], 1e-4, 1e-4)[:2] == (0, 1)
+
+
+def test_an_op_without_perform_raises_method_not_defined():
+    from symnb.core.graph.op import Op
+    from symnb.gof.utils import MethodNotDefined
+
+    class NoPerform(Op):
+        pass
+
+    with pytest.raises(MethodNotDefined, match="NoPerform has no NumPy perform"):
+        NoPerform().perform(None, [])
+    assert issubclass(MethodNotDefined, NotImplementedError)
