@@ -177,3 +177,11 @@ def test_an_op_without_perform_raises_method_not_defined():
     with pytest.raises(MethodNotDefined, match="NoPerform has no NumPy perform"):
         NoPerform().perform(None, [])
     assert issubclass(MethodNotDefined, NotImplementedError)
+
+
+def test_switch_is_an_elemwise_op_whose_condition_is_not_promoted():
+    c, x = T.ivector("c"), T.fvector("x")
+    out = T.switch(c, x, 0.5)
+    assert str(T.switch) == "Elemwise{switch,no_inplace}" and out.dtype == "float32"
+    got = sn.function([c, x], out)(np.array([1, 0], "int32"), np.array([3, 4], "float32"))
+    np.testing.assert_array_equal(got, np.where([1, 0], np.float32([3, 4]), np.float32(0.5)))

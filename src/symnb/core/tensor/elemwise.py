@@ -16,7 +16,7 @@ import numpy as np
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.op import Op
-from symnb.core.tensor.basic import as_tensor_args
+from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
 from symnb.core.graph.type import TensorType, describe_shape, is_float
 
@@ -128,6 +128,9 @@ class Elemwise(Op):
     #: Theano's ``add(*xs)`` and ``mul(*xs)``: the op takes any number of operands,
     #: applied left to right (one node per pair; one operand is returned as it is).
     variadic: bool = False
+    #: How many leading operands take no part in the promotion (``switch``'s condition,
+    #: as in ``np.where``).
+    unpromoted_leading: int = 0
 
     def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
         if not self.variadic or len(inputs) == 2:
@@ -144,7 +147,8 @@ class Elemwise(Op):
         # A Python number is a constant of Theano's dtype (as_tensor_args), then the
         # operands are promoted as NumPy promotes arrays: ``T.exp`` is this op's
         # instance, called on anything.
-        inputs = as_tensor_args(*inputs)
+        lead = self.unpromoted_leading
+        inputs = [as_tensor_variable(v) for v in inputs[:lead]] + list(as_tensor_args(*inputs[lead:]))
         if len(inputs) != self.nin:
             raise TypeError(f"{self.scalar_name} takes {self.nin} input(s), got {len(inputs)}")
         dtype = self.output_dtype(tuple(v.type.dtype for v in inputs))
@@ -310,6 +314,7 @@ Invert = _op_class("invert")
 IsNan = _op_class("isnan")
 IsInf = _op_class("isinf")
 Switch = _op_class("switch")
+Switch.unpromoted_leading = 1
 Clip = _op_class("clip")
 
 

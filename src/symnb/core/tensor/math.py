@@ -16,7 +16,7 @@ from typing import Any, Callable
 from symnb.core.tensor import elemwise as ew
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import build_error
-from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
+from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
@@ -121,13 +121,7 @@ def _documented_by(op_class: type[ew.Elemwise]) -> Callable[[Callable], Callable
     return document
 
 
-_SWITCH = ew.Switch()
-
-
-@_documented_by(ew.Switch)
-def switch(cond: Any, a: Any, b: Any) -> Variable:
-    a, b = as_tensor_args(a, b)  # the condition takes no part in the promotion
-    return _SWITCH(as_tensor_variable(cond), a, b)
+switch = _function(ew.Switch)  # the condition takes no part in the promotion (unpromoted_leading)
 
 
 where = switch
