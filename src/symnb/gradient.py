@@ -26,7 +26,7 @@ from symnb.core.tensor.gradient_views import (
     zero_grad_,
 )
 
-__all__ = ["grad", "Rop", "Lop", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
+__all__ = ["numeric_grad", "grad", "Rop", "Lop", "jacobian", "hessian", "disconnected_grad", "grad_clip", "verify_grad",
            "zero_grad", "zero_grad_", "ZeroGrad", "consider_constant", "consider_constant_",
            "ConsiderConstant", "disconnected_grad_", "DisconnectedGrad", "undefined_grad",
            "undefined_grad_", "UndefinedGrad", "grad_scale", "GradScale", "GradClip",
@@ -206,3 +206,75 @@ verify_grad.E_grad = GradientError  # type: ignore[attr-defined]  (Theano's spel
 # The functions above are public entry points: an error they raise shows the user's line
 # first, without symnb's frames (symnb.core.graph.traceback_filter).
 _entry_points(globals())
+
+
+class numeric_grad:  # noqa: N801  (Theano's name)
+    """Theano's ``theano.gradient.numeric_grad``: the gradient of the scalar function
+    ``f`` at ``pt`` (an array or a list of arrays) by one-sided finite differences of step
+    ``eps`` (default: ``type_eps`` of the inputs' dtypes, the largest), in ``gf`` (one
+    array per input, or the array when ``pt`` was one). ``max_err`` compares a gradient
+    with it, as ``verify_grad`` does."""
+
+    type_eps = {"float64": 1e-7, "float32": 3e-4, "float16": 1e-1,
+                np.dtype("float64"): 1e-7, np.dtype("float32"): 3e-4, np.dtype("float16"): 1e-1}
+
+    def __init__(self, f: Callable[..., Any], pt: Any, eps: float | None = None,
+                 out_type: str | None = None) -> None:
+        packed = not isinstance(pt, (list, tuple))
+        points = [np.array(p) for p in ([pt] if packed else pt)]
+        dtypes = [str(p.dtype) for p in points]
+        # the inputs are computed in the dtype of the smallest step among them
+        working = min((self.type_eps[d], d) for d in dtypes)[1]
+        total = int(sum(p.size for p in points))
+        x = np.empty((total,), dtype=working)
+        out_dtype = out_type if out_type is not None and out_type.startswith("complex") else working
+        gx = np.empty((total,), dtype=out_dtype)
+        eps = eps if eps is not None else max(self.type_eps[d] for d in dtypes)
+        views, self.gf, start = [], [], 0
+        for p in points:  # each input a view of x, each gradient one of gx
+            views.append(x[start:start + p.size].reshape(p.shape))
+            self.gf.append(gx[start:start + p.size].reshape(p.shape))
+            views[-1][...] = p
+            start += p.size
+        f_x = f(*[v.copy() for v in views])
+        original = x.copy()
+        for i in range(total):
+            x[:] = original
+            x[i] += eps
+            gx[i] = (f(*views) - f_x) / eps
+        if packed:
+            self.gf = self.gf[0]
+
+    @staticmethod
+    def abs_rel_err(a: Any, b: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(|a - b|, |a - b| / max(|a| + |b|, 1e-8))``."""
+        abs_err = abs(a - b)
+        rel_err = abs_err / np.maximum(abs(a) + abs(b), [1e-8])
+        return np.asarray(abs_err), np.asarray(rel_err)
+
+    def abs_rel_errors(self, g_pt: Sequence[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The absolute and relative errors of each array of ``g_pt`` against ``gf``."""
+        if len(g_pt) != len(self.gf):
+            raise ValueError("argument has wrong number of elements", len(g_pt))
+        errors = []
+        for i, (a, b) in enumerate(zip(g_pt, self.gf)):
+            if a.shape != b.shape:
+                raise ValueError(f"argument element {i} has wrong shape {(a.shape, b.shape)}")
+            errors.append(numeric_grad.abs_rel_err(a, b))
+        return errors
+
+    def max_err(self, g_pt: Sequence[np.ndarray], abs_tol: float, rel_tol: float) -> tuple:
+        """``(input, position, abs_err, rel_err)`` where ``min(abs_err / abs_tol, rel_err /
+        rel_tol)`` is largest (above 1: both tolerances are exceeded)."""
+        best = None
+        for i, (abs_err, rel_err) in enumerate(self.abs_rel_errors(g_pt)):
+            if not np.all(np.isfinite(abs_err)):
+                raise ValueError("abs_err not finite", repr(abs_err))
+            if not np.all(np.isfinite(rel_err)):
+                raise ValueError("rel_err not finite", repr(rel_err))
+            scaled = np.minimum(abs_err / abs_tol, rel_err / rel_tol)
+            pos = int(np.argmax(scaled))
+            candidate = (float(scaled.flatten()[pos]), i, pos, abs_err.flatten()[pos], rel_err.flatten()[pos])
+            if best is None or candidate[0] > best[0]:
+                best = candidate
+        return best[1:]

@@ -70,6 +70,12 @@ class Lacking:
     def __repr__(self) -> str:
         return f"<symnb lacks {self._lacking_name}>"
 
+    def __str__(self) -> str:
+        # Theano's str of a function-like op is its name (str(inplace.add_inplace) is
+        # "add_inplace"): test makers name their test classes so (test_basic's
+        # makeBroadcastTester), and a test using the op then skips, as it should.
+        return self._lacking_name.rpartition(".")[2]
+
     __call__ = __bool__ = __iter__ = __getitem__ = __len__ = __index__ = __eq__ = _refuse
     __hash__ = object.__hash__
 

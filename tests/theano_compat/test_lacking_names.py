@@ -39,6 +39,7 @@ SUITE = """
         x = T.dvector("x", test_value=[1.0, 2.0])
         assert T.dot(x, x).test_value == 5.0
         assert not hasattr(T, "__no_such_dunder__")
+        assert str(inplace.add_inplace) == "add_inplace"  # Theano's str: testers are named so
         assert not hasattr(T, "no_such_name_e") or {force}  # the diagnosis answers every name
         with pytest.raises(AttributeError, match="XLA chooses the BLAS calls"):
             T.blas  # refused with symnb's reason (not lacking by design here)

@@ -162,7 +162,12 @@ MISSING_MODULES = {
                          "design: XLA chooses the BLAS calls",
     "symnb.tensor.inplace": "Theano's in-place ops (symnb.tensor.inplace), which symnb does not "
                             "have by design: XLA decides buffer reuse",
+    "symnb.tensor.blas_c": "Theano's C BLAS ops (symnb.tensor.blas_c), which symnb does not have "
+                           "by design: XLA chooses the BLAS calls",
     # Names rather than modules, decided the same way: what they are is absent by design.
+    "symnb.gof.DualLinker": "Theano's DualLinker, which runs a graph's C and Python "
+                            "implementations side by side to compare them: symnb has no C code "
+                            "by design (XLA lowers every op)",
     "symnb.tensor.nnet.sigmoid_inplace": "Theano's in-place ops (sigmoid_inplace), which symnb "
                                          "does not have by design: XLA decides buffer reuse",
     "symnb.tensor.nnet.corr": "Theano's C implementation of the convolution (CorrMM), which symnb "

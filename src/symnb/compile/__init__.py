@@ -27,11 +27,26 @@ from symnb.core.tensor.variable import install_evaluator
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 
-def function(inputs: Any, outputs: Any = None, **kwargs: Any):
+#: Theano's ``theano.function`` parameters after ``outputs``, in its order: given by
+#: position, they are passed by name (``function([], out, mode)`` is ``mode=mode``).
+_THEANO_POSITIONAL = ("mode", "updates", "givens", "no_default_updates", "accept_inplace", "name",
+                      "rebuild_strict", "allow_input_downcast", "profile", "on_unused_input")
+
+
+def function(inputs: Any, outputs: Any = None, *args: Any, **kwargs: Any):
     """Compile ``outputs`` as a function of ``inputs`` to one XLA program (see
-    :func:`symnb.compile.function.function`). JAX is imported on the first call."""
+    :func:`symnb.compile.function.function`). JAX is imported on the first call. The
+    parameters after ``outputs`` may be given by position in Theano's order (``mode``,
+    ``updates``, ``givens``, ...)."""
     from symnb.compile.function import function as _function
 
+    if len(args) > len(_THEANO_POSITIONAL):
+        raise TypeError(f"function takes at most {2 + len(_THEANO_POSITIONAL)} positional "
+                        f"arguments ({2 + len(args)} given)")
+    for name, value in zip(_THEANO_POSITIONAL, args):
+        if name in kwargs:
+            raise TypeError(f"function got multiple values for argument {name!r}")
+        kwargs[name] = value
     return _function(inputs, outputs, **kwargs)
 
 

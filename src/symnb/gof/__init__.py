@@ -19,9 +19,10 @@ from symnb.core.graph.op import Op
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 from symnb.gof import fg, op  # noqa: F401  (theano.gof.fg.MissingInputError, gof.op.get_test_value)
+from symnb.gof import utils  # noqa: F401  (theano.gof.utils.MethodNotDefined)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op", "graph", "fg", "op", "MissingInputError"]
+           "Variable", "Constant", "Op", "graph", "fg", "op", "utils", "MissingInputError"]
 
 
 class OpWiseCLinker(Linker):

@@ -160,6 +160,19 @@ from symnb.core.tensor.print_op import Print as Print
 from symnb.core.tensor.variable import (
     TensorConstant as TensorConstant, TensorVariable as TensorVariable,
 )
+from symnb.core.tensor.basic_theano_ops import (  # Theano tensor.basic's own ops
+    Default as Default, default as default, setdefault as setdefault, MaxAndArgmax as MaxAndArgmax,
+    Choose as Choose, choose as choose, PermuteRowElements as PermuteRowElements,
+    permute_row_elements as permute_row_elements, inverse_permutation as inverse_permutation,
+    AllocEmpty as AllocEmpty, Rebroadcast as Rebroadcast, Tile as Tile,
+)
+from symnb.core.tensor.specify_shape import SpecifyShape as SpecifyShape  # SpecifyShape()(x, shape)
+from symnb.core.tensor.nlinalg_diag import AllocDiag as AllocDiag, ExtractDiag as ExtractDiag
+from symnb.core.graph.none_type import NoneConst as NoneConst
+from symnb.gradient import numeric_grad as numeric_grad  # theano.tensor.numeric_grad
+from symnb.core.tensor.special import (  # basic_scipy's chi2sf; basic's complex ops
+    chi2sf as chi2sf, conj as conj, complex_from_polar as complex_from_polar,
+)
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...
 from symnb.tensor import nnet as nnet, signal as signal, xlogx as xlogx, opt as opt

@@ -24,7 +24,13 @@ from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.core.graph.type import TensorType
 
-__all__ = ["Op", "perform_only", "operand_text", "snake_case"]
+__all__ = ["Op", "MethodNotDefined", "perform_only", "operand_text", "snake_case"]
+
+
+class MethodNotDefined(NotImplementedError):
+    """An op class leaves out a method of the Op interface (``make_node``, ``perform``,
+    ``infer_shape``): Theano's ``gof.utils.MethodNotDefined``. A NotImplementedError, so
+    that code catching either catches it."""
 
 
 class Op:
@@ -111,17 +117,17 @@ class Op:
         ``itypes`` and ``otypes`` (lists of types, e.g. ``[T.dmatrix]``)."""
         if hasattr(self, "itypes") and hasattr(self, "otypes"):
             return theano_ops.node_from_itypes(self, inputs)
-        raise NotImplementedError(f"{type(self).__name__} does not implement make_node "
+        raise MethodNotDefined(f"{type(self).__name__} does not implement make_node "
                                   f"(nor lists itypes and otypes)")
 
     # -- the NumPy reference -------------------------------------------------------------
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Compute the outputs with NumPy; return one array per output, of the output dtype."""
-        raise NotImplementedError(f"{type(self).__name__} has no NumPy perform")
+        raise MethodNotDefined(f"{type(self).__name__} has no NumPy perform")
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
-        raise NotImplementedError(f"{type(self).__name__} does not implement infer_shape")
+        raise MethodNotDefined(f"{type(self).__name__} does not implement infer_shape")
 
     # -- computing ahead of the program (the deciders are in symnb.core.graph.static) ------------
     #: Running the op does more than compute its outputs (it prints, it checks a

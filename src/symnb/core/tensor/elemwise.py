@@ -17,7 +17,7 @@ from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
-from symnb.core.tensor.basic import as_tensor_args
+from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
 from symnb.core.graph.type import TensorType, describe_shape, is_float
 
@@ -130,11 +130,30 @@ class Elemwise(Op):
             return config.floatX  # read when the node is made, as Theano does
         return _numpy_result_dtype(type(self), dtypes)
 
+    #: Theano's ``add(*xs)`` and ``mul(*xs)``: the op takes any number of operands,
+    #: applied left to right (one node per pair; one operand is returned as it is).
+    variadic: bool = False
+    #: How many leading operands take no part in the promotion (``switch``'s condition,
+    #: as in ``np.where``).
+    unpromoted_leading: int = 0
+
+    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+        if not self.variadic or len(inputs) == 2:
+            return super().__call__(*inputs, **kwargs)
+        if not inputs:
+            raise build_error(f"{self.scalar_name} takes at least one operand", TypeError)
+        operands = as_tensor_args(*inputs)  # promoted together, as NumPy promotes them
+        result = operands[0]
+        for i, operand in enumerate(operands[1:], start=2):
+            result = super().__call__(result, operand, **(kwargs if i == len(operands) else {}))
+        return result
+
     def make_node(self, *inputs: Any) -> Apply:
         # A Python number is a constant of Theano's dtype (as_tensor_args), then the
         # operands are promoted as NumPy promotes arrays: ``T.exp`` is this op's
         # instance, called on anything.
-        inputs = as_tensor_args(*inputs)
+        lead = self.unpromoted_leading
+        inputs = [as_tensor_variable(v) for v in inputs[:lead]] + list(as_tensor_args(*inputs[lead:]))
         if len(inputs) != self.nin:
             raise TypeError(f"{self.scalar_name} takes {self.nin} input(s), got {len(inputs)}")
         dtype = self.output_dtype(tuple(v.type.dtype for v in inputs))
@@ -259,8 +278,10 @@ def _op_class(name: str) -> type[Elemwise]:
 
 # Bound one by one, so that readers and tools see each name.
 Add = _op_class("add")
+Add.variadic = True
 Sub = _op_class("sub")
 Mul = _op_class("mul")
+Mul.variadic = True
 TrueDiv = _op_class("true_div")
 FloorDiv = _op_class("floor_div")
 Mod = _op_class("mod")
@@ -303,6 +324,7 @@ Invert = _op_class("invert")
 IsNan = _op_class("isnan")
 IsInf = _op_class("isinf")
 Switch = _op_class("switch")
+Switch.unpromoted_leading = 1
 Clip = _op_class("clip")
 
 

@@ -151,7 +151,7 @@ SPECS: tuple[ElemwiseSpec, ...] = (
     S("minimum", "Minimum", 2, np.minimum, "Elementwise minimum (NaN propagates).", grad="minimum"),
     S("neg", "Neg", 1, np.negative, "-x.", grad="neg", symbol="-"),
     S("abs", "Abs", 1, np.absolute, "The absolute value ``|x|``.", grad="abs"),
-    S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", grad="zero"),
+    S("sign", "Sign", 1, np.sign, "Sign of x (-1, 0 or 1).", scalar_name="sgn", grad="zero"),  # Theano: sgn
     S("round_half_to_even", "RoundHalfToEven", 1, np.round, "Round half to even, as NumPy.",
       grad="zero"),
     S("round_half_away_from_zero", "RoundHalfAwayFromZero", 1, _round_half_away_from_zero,

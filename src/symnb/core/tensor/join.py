@@ -19,7 +19,8 @@ from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant, install_stack, result_dtype
 from symnb.core.tensor.shape import dimshuffle, named, normalize_axis, shape_i, static_int
-from symnb.core.graph.type import TensorType, describe_shape
+from symnb.core.graph.static import NotScalarConstantError, get_scalar_constant_value
+from symnb.core.graph.type import TensorType, describe_shape, is_integer
 
 __all__ = ["stack", "stacklists", "concatenate", "Join", "Stack", "Split"]
 
@@ -70,14 +71,24 @@ def check_values(names: Sequence[str], arrays: Sequence[Any], axis: int | None) 
 # -- the ops ---------------------------------------------------------------------------------
 
 class Join(Op):
-    """Concatenation along an existing axis (``np.concatenate``)."""
+    """Concatenation along an existing axis (``np.concatenate``).
+
+    ``Join(axis)(*tensors)``, or Theano's ``Join()(axis, *tensors)``: the axis first among
+    the inputs, a Python int or a constant (symnb's shapes are static, so a symbolic axis
+    is refused at build); the node built is then ``Join(axis)``'s."""
 
     __props__ = ("axis",)
 
-    def __init__(self, axis: int) -> None:
-        self.axis = int(axis)
+    def __init__(self, axis: int | None = None) -> None:
+        self.axis = None if axis is None else int(axis)
 
     def make_node(self, *tensors: Variable) -> Apply:
+        if self.axis is None:
+            if not tensors:
+                raise build_error("Join()(axis, *tensors): the axis and at least one tensor are needed",
+                                  TypeError)
+            axis, tensors = _static_axis(tensors[0]), _checked(tensors[1:], "Join")
+            return Join(normalize_axis(axis, tensors[0].ndim)).make_node(*tensors)
         _check_static(tensors, self.axis, "concatenate")
         out = TensorType(result_dtype(*tensors), _merged_shape(tensors, self.axis))
         return Apply(self, tensors, [out])
@@ -186,20 +197,43 @@ def split(x: Variable, sizes: Sequence[Any], axis: int) -> list[Variable]:
 
 # -- public functions --------------------------------------------------------------------------
 
-def concatenate(tensors: Sequence[Any], axis: int = 0) -> Variable:
-    """Join tensors along an existing ``axis`` (``np.concatenate``, NumPy dtype promotion)."""
+def _checked(tensors: Sequence[Any], name: str) -> list[Variable]:
+    """The tensors to concatenate, as variables of one number of dimensions (at least 1)."""
     tensors = [as_tensor_variable(t) for t in tensors]
     if not tensors:
-        raise build_error("concatenate: need at least one tensor to concatenate")
+        raise build_error(f"{name}: need at least one tensor to concatenate")
     scalar = next((t for t in tensors if t.ndim == 0), None)
     if scalar is not None:
-        raise build_error(f"concatenate: zero-dimensional tensors cannot be concatenated; "
+        raise build_error(f"{name}: zero-dimensional tensors cannot be concatenated; "
                           f"{named(scalar)} is a scalar (use stack)")
     odd = next((t for t in tensors if t.ndim != tensors[0].ndim), None)
     if odd is not None:
-        raise build_error(f"concatenate: all inputs must have the same number of dimensions, but "
+        raise build_error(f"{name}: all inputs must have the same number of dimensions, but "
                           f"{named(tensors[0])} is {tensors[0].type.short()} and {named(odd)} "
                           f"is {odd.type.short()}")
+    return tensors
+
+
+def _static_axis(axis: Any) -> int:
+    """Theano's ``Join()``'s first input, the axis, as a Python int (refused when symbolic)."""
+    if isinstance(axis, (int, np.integer)):
+        return int(axis)
+    axis = as_tensor_variable(axis)
+    try:
+        value = get_scalar_constant_value(axis)
+    except NotScalarConstantError:
+        raise build_error(f"Join()(axis, ...): the axis {named(axis)} is symbolic; symnb's shapes "
+                          "are static, so the axis must be an int or a constant (write "
+                          "T.concatenate(tensors, axis=<int>))", NotImplementedError) from None
+    if not is_integer(axis.dtype):
+        raise build_error(f"Join()(axis, ...): the axis {named(axis)} must be an integer, not "
+                          f"{axis.dtype}", TypeError)
+    return int(value)
+
+
+def concatenate(tensors: Sequence[Any], axis: int = 0) -> Variable:
+    """Join tensors along an existing ``axis`` (``np.concatenate``, NumPy dtype promotion)."""
+    tensors = _checked(tensors, "concatenate")
     return Join(normalize_axis(axis, tensors[0].ndim))(*tensors)
 
 

@@ -11,14 +11,13 @@ gradients it builds.
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Callable
 
 from symnb.core.tensor import elemwise as ew
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.config import config
 from symnb.core.graph.errors import build_error
-from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
+from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = [
     "add", "sub", "mul", "true_div", "floor_div", "mod", "pow", "maximum", "minimum", "neg",
@@ -47,27 +46,9 @@ def _function(op_class: type[ew.Elemwise]) -> ew.Elemwise:
     return op
 
 
-def _variadic(binary: Callable[..., Variable], op_class: type[ew.Elemwise]) -> Callable[..., Variable]:
-    """Theano's ``add(*xs)`` / ``mul(*xs)``: any number of operands (promoted together,
-    as NumPy promotes them), applied left to right; one operand is returned as it is."""
-
-    def apply(*operands: Any) -> Variable:
-        if len(operands) == 2:  # the common case, as the binary function
-            return binary(*operands)
-        if not operands:
-            raise build_error(f"{binary.__name__} takes at least one operand", TypeError)
-        operands = as_tensor_args(*operands)
-        return functools.reduce(binary, operands)
-
-    apply.__name__ = apply.__qualname__ = binary.__name__
-    apply.__doc__ = (f"{binary.__doc__} Takes any number of operands, as Theano's "
-                     f"``T.{binary.__name__}(*xs)``.")
-    return apply
-
-
-add = _variadic(_function(ew.Add), ew.Add)
+add = _function(ew.Add)  # variadic: add(*xs), as in Theano (Elemwise.variadic)
 sub = _function(ew.Sub)
-mul = _variadic(_function(ew.Mul), ew.Mul)
+mul = _function(ew.Mul)  # variadic: mul(*xs)
 true_div = _function(ew.TrueDiv)
 floor_div = _function(ew.FloorDiv)
 mod = _function(ew.Mod)
@@ -141,13 +122,7 @@ def _documented_by(op_class: type[ew.Elemwise]) -> Callable[[Callable], Callable
     return document
 
 
-_SWITCH = ew.Switch()
-
-
-@_documented_by(ew.Switch)
-def switch(cond: Any, a: Any, b: Any) -> Variable:
-    a, b = as_tensor_args(a, b)  # the condition takes no part in the promotion
-    return _SWITCH(as_tensor_variable(cond), a, b)
+switch = _function(ew.Switch)  # the condition takes no part in the promotion (unpromoted_leading)
 
 
 where = switch

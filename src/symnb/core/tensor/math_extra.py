@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.errors import build_error, label
-from symnb.core.graph.basic import Variable
+from symnb.core.graph.basic import Constant, Variable
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import arange, zeros
 from symnb.core.tensor.basic import as_tensor_variable
@@ -72,8 +72,27 @@ def allclose(a: Any, b: Any, rtol: float = 1e-5, atol: float = 1e-8, equal_nan: 
 
 
 def max_and_argmax(a: Any, axis: Any = None, keepdims: bool = False) -> list[Variable]:
-    """``[max(a, axis), argmax(a, axis)]`` (Theano's ``T.max_and_argmax``)."""
-    return [_max(a, axis=axis, keepdims=keepdims), argmax(a, axis=axis, keepdims=keepdims)]
+    """``[max(a, axis), argmax(a, axis)]`` in one ``MaxAndArgmax`` node (Theano's
+    ``T.max_and_argmax``): ``axis`` None (or ``NoneConst``), an int, a list of ints or a
+    constant; the argmax of several axes indexes their flattened block."""
+    from symnb.core.graph.none_type import is_none_constant
+    from symnb.core.tensor.basic_theano_ops import MaxAndArgmax
+    from symnb.core.tensor.shape_extra import shape_padaxis
+
+    a = as_tensor_variable(a)
+    if is_none_constant(axis):
+        axis = None
+    if isinstance(axis, Constant):
+        axis = axis.data.tolist()
+    elif isinstance(axis, Variable):
+        raise build_error(f"max_and_argmax: the axis {label(axis)!r} is symbolic; it must be an "
+                          "int, a list of ints or a constant", NotImplementedError)
+    outputs = MaxAndArgmax(tuple(range(a.ndim)) if axis is None else axis)(a)
+    if keepdims:
+        axes = outputs[0].owner.op.axis
+        for d in axes:
+            outputs = [shape_padaxis(o, d) for o in outputs]
+    return list(outputs)
 
 
 def batched_dot(a: Any, b: Any) -> Variable:

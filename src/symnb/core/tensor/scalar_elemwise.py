@@ -73,6 +73,8 @@ class ScalarElemwise(Elemwise):
         return self.name if self.name else f"Elemwise{{{self.scalar_op}}}"
 
     def public_name(self) -> str:
+        if self.name and self.name == f"Elemwise{{{self.scalar_op},no_inplace}}":
+            return str(self.scalar_op)  # Theano's display name of T.erfc: the user wrote erfc
         return self.name or str(self.scalar_op)
 
     def make_node(self, *inputs: Any) -> Apply:

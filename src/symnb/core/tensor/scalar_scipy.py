@@ -229,3 +229,22 @@ iv = Iv(upgrade_to_float, name="iv")
 j0 = J0(upgrade_to_float, name="j0")
 j1 = J1(upgrade_to_float, name="j1")
 jv = Jv(upgrade_to_float, name="jv")
+
+
+class Chi2SF(BinaryScalarOp):
+    """``chi2sf(x, k)``: the survival function of the chi-squared distribution with ``k``
+    degrees of freedom (``scipy.stats.chi2.sf``; Theano's ``basic_scipy.Chi2SF``, which has
+    no gradient)."""
+
+    nfunc_spec = ("scipy.stats.chi2.sf", 2, 1)
+
+    def impl(self, x: Any, k: Any) -> Any:
+        try:
+            return importlib.import_module("scipy.stats").chi2.sf(x, k)
+        except ImportError as err:
+            raise ImportError(f"scipy.stats.chi2.sf computes this op's values: install SciPy "
+                              f"({err})") from None
+
+
+chi2sf = Chi2SF(upgrade_to_float_no_complex, name="chi2sf")
+__all__ += ["Chi2SF", "chi2sf"]

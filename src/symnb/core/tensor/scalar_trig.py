@@ -15,7 +15,7 @@ import numpy as np
 
 from symnb.core.tensor.scalar_basic import sqrt
 from symnb.core.tensor.scalar_op import BinaryScalarOp, UnaryScalarOp
-from symnb.core.tensor.scalar_types import upgrade_to_float
+from symnb.core.tensor.scalar_types import same_out, upgrade_to_float
 
 __all__ = ["Cosh", "Sinh", "ArcSin", "ArcCos", "ArcTan", "ArcTan2", "ArcSinh", "ArcCosh",
            "ArcTanh", "Log2", "Log10", "Exp2", "Deg2Rad", "Rad2Deg",
@@ -89,3 +89,36 @@ log10 = Log10(upgrade_to_float, name="log10")
 exp2 = Exp2(upgrade_to_float, name="exp2")
 deg2rad = Deg2Rad(upgrade_to_float, name="deg2rad")
 rad2deg = Rad2Deg(upgrade_to_float, name="rad2deg")
+
+
+class Conj(_NumPyOp, UnaryScalarOp):
+    """The complex conjugate (a real number is its own conjugate; Theano's ``Conj``)."""
+
+    nfunc_spec = ("numpy.conj", 1, 1)
+
+    def grad(self, inputs, grads):
+        (x,), (gz,) = inputs, grads
+        return [conj(gz)]
+
+
+def _complex_of(*types: Any) -> tuple:
+    """complex64 for float32 (and smaller) inputs, else complex128 (Theano's rule for
+    ``complex_from_polar``)."""
+    from symnb.core.tensor.scalar_types import complex64, complex128
+
+    (real,) = upgrade_to_float(*types)
+    return (complex64 if real.dtype in ("float16", "float32") else complex128,)
+
+
+class ComplexFromPolar(BinaryScalarOp):
+    """``complex_from_polar(abs, angle)``: ``abs * exp(1j * angle)`` (Theano's op)."""
+
+    nfunc_spec = None
+
+    def impl(self, r: Any, theta: Any) -> Any:
+        return np.asarray(r) * np.exp(1j * np.asarray(theta))
+
+
+conj = Conj(same_out, name="conj")
+complex_from_polar = ComplexFromPolar(_complex_of, name="complex_from_polar")
+__all__ += ["Conj", "ComplexFromPolar", "conj", "complex_from_polar"]

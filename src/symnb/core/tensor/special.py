@@ -15,14 +15,17 @@ from symnb.core.tensor.scalar_elemwise import ScalarElemwise
 
 __all__ = ["cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
            "arctanh", "log2", "log10", "exp2", "deg2rad", "rad2deg", "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma",
-           "gammainc", "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv"]
+           "gammainc", "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv", "chi2sf", "conj",
+           "complex_from_polar"]
 
 
 def _function(scalar_op: Any, doc: str) -> ScalarElemwise:
     """The op applying ``scalar_op`` elementwise, named and documented: as in Theano, the
     public function is the ``Elemwise`` op's instance (``fn = T.erfc`` in a class body
     stays the op, never becomes a method)."""
-    op = ScalarElemwise(scalar_op, name=scalar_op.name)
+    # Theano's name of such an op (str(T.erfc) is "Elemwise{erfc,no_inplace}"; its test
+    # makers name their classes from it).
+    op = ScalarElemwise(scalar_op, name=f"Elemwise{{{scalar_op.name},no_inplace}}")
     object.__setattr__(op, "__name__", scalar_op.name)
     object.__setattr__(op, "__qualname__", scalar_op.name)
     object.__setattr__(op, "__doc__", doc)
@@ -67,3 +70,7 @@ log10 = _function(st.log10, "Base-10 logarithm.")
 exp2 = _function(st.exp2, "``2 ** x``.")
 deg2rad = _function(st.deg2rad, "Degrees to radians.")
 rad2deg = _function(st.rad2deg, "Radians to degrees.")
+chi2sf = _function(sp.chi2sf, "``chi2sf(x, k)``: the chi-squared survival function (``scipy.stats.chi2.sf``).")
+conj = _function(st.conj, "The complex conjugate (real tensors are their own).")
+complex_from_polar = _function(st.complex_from_polar, "``complex_from_polar(abs, angle)``: "
+                                                      "``abs * exp(1j * angle)``.")

@@ -26,11 +26,21 @@ class SpecifyShape(Op):
 
     __props__ = ("shape", "unknown")
 
-    def __init__(self, shape: tuple, unknown: tuple = ()) -> None:
-        self.shape, self.unknown = tuple(shape), tuple(unknown)
+    def __init__(self, shape: tuple | None = None, unknown: tuple = ()) -> None:
+        # Theano's SpecifyShape()(x, shape): no shape here, the shape an input (constant)
+        self.shape = None if shape is None else tuple(shape)
+        self.unknown = tuple(unknown)
 
-    def make_node(self, x: Variable) -> Apply:
+    def make_node(self, x: Variable, shape: Any = None) -> Apply:
         x = as_tensor_variable(x)
+        if self.shape is None:
+            if shape is None:
+                raise build_error("SpecifyShape()(x, shape): the shape is missing", TypeError,
+                                  op=self, inputs=[x])
+            return SpecifyShape(_static_entries(shape)).make_node(x)
+        if shape is not None:
+            raise build_error(f"{self.display_name()} holds its shape; call it on x alone",
+                              TypeError, op=self, inputs=[x])
         if len(self.shape) != x.ndim:
             raise build_error(f"specify_shape: {label(x)!r} has {x.ndim} dimension(s), the shape "
                               f"given has {len(self.shape)}: {describe_shape(self.shape)}",
@@ -60,6 +70,28 @@ class SpecifyShape(Op):
 
     def L_op(self, inputs, outputs, output_grads):
         return [output_grads[0]]
+
+
+def _static_entries(shape: Any) -> tuple:
+    """``shape`` (a list of ints and int constants, or a constant vector) as ints."""
+    from symnb.core.graph.basic import Constant
+    from symnb.core.graph.static import NotScalarConstantError, get_scalar_constant_value
+
+    if isinstance(shape, Variable) and not isinstance(shape, Constant):
+        raise build_error(f"SpecifyShape: the shape {label(shape)!r} is symbolic; symnb's static "
+                          "shapes are Python ints, so it must be a list of ints or a constant",
+                          NotImplementedError)
+    entries = shape.data if isinstance(shape, Constant) else shape
+    out = []
+    for entry in (entries.tolist() if isinstance(entries, np.ndarray) else list(entries)):
+        if isinstance(entry, Variable):
+            try:
+                entry = get_scalar_constant_value(entry)
+            except NotScalarConstantError:
+                raise build_error(f"SpecifyShape: the length {label(entry)!r} is symbolic; symnb's "
+                                  "static shapes are Python ints", NotImplementedError) from None
+        out.append(None if entry is None else int(entry))
+    return tuple(out)
 
 
 def specify_shape(x: Any, shape: Sequence[Any]) -> Variable:

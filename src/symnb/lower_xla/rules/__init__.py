@@ -1,7 +1,7 @@
 """Lowering rules, one file per family of ops. Importing this package registers them."""
 
 from symnb.lower_xla.rules import (  # noqa: F401
-    alloc, assertion, batchnorm_ops, blas, broadcast, composite, conv, deep_copy, elemwise,
+    alloc, assertion, basic_theano_ops, batchnorm_ops, blas, broadcast, composite, conv, deep_copy, elemwise,
     extra_ops, ifelse, join, linalg, neighbours, nnet, op_from_graph,
     mrg, pool, print_op, python_op, random, reduction, scalar_elemwise, scan, shape, subtensor,
 )

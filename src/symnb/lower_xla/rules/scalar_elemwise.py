@@ -72,6 +72,10 @@ def _from_nfunc(nfunc_spec: tuple | None, nin: int) -> Callable[..., Any] | None
     module, _, name = nfunc_spec[0].rpartition(".")
     if module in ("", "numpy"):
         return jax_function(name)
+    if module == "scipy.stats.chi2":
+        from jax.scipy.stats import chi2
+
+        return getattr(chi2, name, None)
     if module == "scipy.special":
         from jax.scipy import special
 
