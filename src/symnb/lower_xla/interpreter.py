@@ -167,8 +167,8 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
     """
     steps = [_Step(node, index, scope, sized)
              for index, (node, scope) in enumerate(zip(nodes, scope_names(nodes)))]
-    constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
-    constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
+    constants = {id(v): _program_data(v) for node in nodes for v in node.inputs if isinstance(v, Constant)}
+    constants.update({id(v): _program_data(v) for v in outputs if isinstance(v, Constant)})
     input_ids = [id(v) for v in inputs]
     output_ids = [id(v) for v in outputs]
 
@@ -264,3 +264,9 @@ def place_details(place: Place) -> list[str]:
     lines += [f"{holder.node.op.display_name()}: toposort index {holder.index} of {holder.count}"
               for holder in reversed(place.enclosing)]  # a fused chain's generated name too
     return lines
+
+
+def _program_data(constant: Constant) -> Any:
+    """A constant's value as the program holds it: a sparse constant's dense matrix."""
+    to_program = getattr(constant.type, "to_program", None)
+    return constant.data if to_program is None else to_program(constant.data, "a sparse constant")
