@@ -24,7 +24,9 @@ from symnb.sparse.basic import (  # noqa: F401
 enable_sparse = True
 
 
-def verify_grad_sparse(op, pt, structured=False, *args, **kwargs):
+def verify_grad_sparse(op, pt, structured=False, n_tests=2, rng=None, eps=None, out_type=None,
+                       abs_tol=None, rel_tol=None, mode=None, cast_to_output_type=False,
+                       no_debug_ref=True):
     """Theano's ``verify_grad`` for ops with sparse inputs (``pt``: SciPy matrices and
     arrays): each sparse input is checked through its dense matrix (its ``data`` only
     when ``structured``), as Theano's."""
@@ -73,7 +75,9 @@ def verify_grad_sparse(op, pt, structured=False, *args, **kwargs):
         out = op(*ipt)
         return oconv(out)
 
-    return verify_grad(conv_op, dpt, *args, **kwargs)
+    return verify_grad(conv_op, dpt, n_tests=n_tests, rng=rng, eps=eps, out_type=out_type,
+                       abs_tol=abs_tol, rel_tol=rel_tol, mode=mode,
+                       cast_to_output_type=cast_to_output_type, no_debug_ref=no_debug_ref)
 
 
 def __getattr__(name: str):

@@ -316,7 +316,9 @@ class SparseFromDense(SparseOp):
 
     def L_op(self, inputs, outputs, output_grads):
         (gz,) = output_grads
-        return [dense_from_sparse(gz)]
+        # A regular gradient of the sparse output may come dense (sparse.dot's, as in
+        # Theano): it is the dense input's gradient as it is.
+        return [dense_from_sparse(gz) if is_sparse_variable(gz) else gz]
 
 
 csr_from_dense = SparseFromDense("csr")

@@ -142,8 +142,10 @@ class SparseType(TensorType):
                 and (not force_same_dtype or a.dtype == b.dtype))
 
     @staticmethod
-    def values_eq_approx(a: Any, b: Any, eps: float = 1e-6, **_: Any) -> bool:
-        """Theano's: same shape and entries within ``eps`` (absolute)."""
+    def values_eq_approx(a: Any, b: Any, eps: float = 1e-6, allow_remove_inf: bool = False,
+                         allow_remove_nan: bool = False) -> bool:
+        """Theano's: same shape and entries within ``eps`` (absolute); the two flags are
+        accepted, as Theano's sparse type accepts and ignores them."""
         if not (is_sparse_value(a) and is_sparse_value(b)) or a.shape != b.shape:
             return False
         difference = abs(a - b)
