@@ -68,7 +68,7 @@ def verify_grad_sparse(op, pt, structured=False, n_tests=2, rng=None, eps=None, 
             dpt.append(p)
             iconv.append(conv_none)
     output = op(*[as_sparse_or_tensor_variable(p) for p in pt])
-    oconv = dense_from_sparse if isinstance(output, SparseVariable) else conv_none
+    oconv = DenseFromSparse(structured=structured) if isinstance(output, SparseVariable) else conv_none
 
     def conv_op(*inputs):
         ipt = [conv(i) for i, conv in zip(inputs, iconv)]

@@ -2,7 +2,7 @@
 (see :mod:`symnb.sparse`)."""
 
 from symnb.core.sparse.ops import (  # noqa: F401
-    AddSD, AddSS, CSC, CSM, CSMGrad, CSMProperties, CSR, Cast, DenseFromSparse, Dot, MulSD,
+    HStack, VStack, hstack, vstack, AddSD, AddSS, CSC, CSM, CSMGrad, CSMProperties, CSR, Cast, DenseFromSparse, Dot, MulSD,
     MulSS, Neg, SparseFromDense, SpOnesLike, SpSum, StructuredDot, Transpose, TrueDot, add,
     add_s_d, add_s_s, as_sparse_or_tensor_variable, as_sparse_variable, cast, csc_from_dense,
     csm_data, csm_indices, csm_indptr, csm_properties, csm_shape, csr_from_dense,
@@ -37,3 +37,32 @@ def _is_dense_variable(x):
     from symnb.core.graph.basic import Variable
 
     return isinstance(x, Variable) and not _is_sparse_variable(x)
+
+#: Theano's dtype lists of its sparse module.
+all_dtypes = sorted(SparseType.dtype_set)
+complex_dtypes = [t for t in all_dtypes if t[:7] == "complex"]
+float_dtypes = [t for t in all_dtypes if t[:5] == "float"]
+int_dtypes = [t for t in all_dtypes if t[:3] == "int"]
+uint_dtypes = [t for t in all_dtypes if t[:4] == "uint"]
+integer_dtypes = int_dtypes + uint_dtypes
+continuous_dtypes = complex_dtypes + float_dtypes
+discrete_dtypes = int_dtypes + uint_dtypes
+
+
+def _structured_functions():
+    """Theano's structured elementwise functions (``structured_monoid``), by name."""
+    from symnb import tensor as T
+    from symnb.core.sparse.elemwise import structured_monoid
+
+    ops = {"structured_sigmoid": T.nnet.sigmoid, "structured_exp": T.exp,
+           "structured_log": T.log, "structured_pow": T.pow, "structured_minimum": T.minimum,
+           "structured_maximum": T.maximum, "structured_add": T.add, "sin": T.sin, "tan": T.tan,
+           "arcsin": T.arcsin, "arctan": T.arctan, "sinh": T.sinh, "arcsinh": T.arcsinh,
+           "tanh": T.tanh, "arctanh": T.arctanh, "rint": T.round_half_to_even, "sgn": T.sgn,
+           "ceil": T.ceil, "floor": T.floor, "log1p": T.log1p, "expm1": T.expm1,
+           "deg2rad": T.deg2rad, "rad2deg": T.rad2deg, "trunc": T.trunc, "sqr": T.sqr,
+           "sqrt": T.sqrt}
+    return {name: structured_monoid(op, name) for name, op in ops.items()}
+
+
+globals().update(_structured_functions())

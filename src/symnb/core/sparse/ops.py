@@ -28,7 +28,7 @@ __all__ = [
     "Transpose", "transpose", "Neg", "neg", "SpOnesLike", "sp_ones_like",
     "AddSS", "add_s_s", "AddSD", "add_s_d", "MulSS", "mul_s_s", "MulSD", "mul_s_d",
     "StructuredDot", "structured_dot", "Dot", "dot", "TrueDot", "true_dot", "SpSum", "sp_sum",
-    "add", "sub", "mul",
+    "add", "sub", "mul", "HStack", "VStack", "hstack", "vstack",
 ]
 
 
@@ -114,6 +114,8 @@ class CSMProperties(SparseOp):
 
     def perform(self, node: Apply, inputs: Sequence[Any]) -> list[np.ndarray]:
         (csm,) = inputs
+        if not is_sparse_value(csm):
+            raise TypeError(f"csm_properties: expected a sparse matrix, got {type(csm).__name__}")
         return [np.asarray(csm.data, dtype=node.outputs[0].type.dtype),
                 np.asarray(csm.indices, dtype="int32"), np.asarray(csm.indptr, dtype="int32"),
                 np.asarray(csm.shape, dtype="int32")]
@@ -831,3 +833,83 @@ def sp_sum(x: Any, axis: int | None = None, sparse_grad: bool = False) -> Variab
     """The sum of a sparse matrix over ``axis`` (None: all entries), dense; the
     gradient is sparse, structured when ``sparse_grad``."""
     return SpSum(axis, sparse_grad)(x)
+
+
+# -- stacking -------------------------------------------------------------------------------
+
+class HStack(SparseOp):
+    """Sparse matrices side by side (``scipy.sparse.hstack``), of ``format`` (default
+    csc) and ``dtype`` (required, as in Theano); a regular gradient, sparse of the
+    output's format."""
+
+    __props__ = ("format", "dtype")
+    _public = "hstack"
+    axis = 1
+
+    def __init__(self, format: str | None = None, dtype: Any = None) -> None:
+        self.format = "csc" if format is None else format
+        if self.format not in FORMATS:
+            raise ValueError(f"format must be one of: 'csr', 'csc'; got {format!r}")
+        if dtype is None:
+            raise ValueError("The output dtype must be specified.")
+        self.dtype = str(np.dtype(dtype))
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}({self.format},{self.dtype})"
+
+    def make_node(self, *mat: Any) -> Apply:
+        if not mat:
+            raise ValueError("Cannot join an empty list of sparses.")
+        blocks = [as_sparse_variable(x) for x in mat]
+        return Apply(self, blocks, [_sparse_output(self.format, self.dtype)])
+
+    def perform(self, node: Apply, inputs: Sequence[Any]) -> list[Any]:
+        stack = scipy.sparse.hstack if self.axis == 1 else scipy.sparse.vstack
+        return [_as_format(stack(list(inputs), format=self.format, dtype=self.dtype),
+                           self.format, self.dtype)]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        total = input_shapes[0][self.axis]
+        for shape in input_shapes[1:]:
+            total = total + shape[self.axis]
+        other = input_shapes[0][1 - self.axis]
+        return [(other, total) if self.axis == 1 else (total, other)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        from symnb.core.tensor.shape import shape as shape_of
+
+        (gz,) = output_grads
+        if is_sparse_variable(gz):
+            gz = dense_from_sparse(gz)
+        grads, start = [], 0
+        for x in inputs:
+            stop = start + shape_of(dense_from_sparse(x))[self.axis]
+            piece = gz[:, start:stop] if self.axis == 1 else gz[start:stop]
+            continuous = np.dtype(x.type.dtype).kind in "fc"
+            grads.append(SparseFromDense(self.format)(piece) if continuous else None)
+            start = stop
+        return grads
+
+
+class VStack(HStack):
+    """Sparse matrices one above the other (``scipy.sparse.vstack``); see HStack."""
+
+    _public = "vstack"
+    axis = 0
+
+
+def hstack(blocks: Sequence[Any], format: str | None = None, dtype: Any = None) -> Variable:
+    """Sparse matrices side by side, as ``scipy.sparse.hstack`` (default format csc,
+    dtype the blocks' common one)."""
+    blocks = [as_sparse_variable(b) for b in blocks]
+    if dtype is None:
+        dtype = upcast(*[b.type.dtype for b in blocks])
+    return HStack(format=format, dtype=dtype)(*blocks)
+
+
+def vstack(blocks: Sequence[Any], format: str | None = None, dtype: Any = None) -> Variable:
+    """Sparse matrices one above the other, as ``scipy.sparse.vstack``."""
+    blocks = [as_sparse_variable(b) for b in blocks]
+    if dtype is None:
+        dtype = upcast(*[b.type.dtype for b in blocks])
+    return VStack(format=format, dtype=dtype)(*blocks)

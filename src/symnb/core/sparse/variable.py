@@ -105,6 +105,12 @@ class SparseConstant(sparse_operators, Constant):
         self.data = value
         self._test_value = value
 
+    def merge_key(self) -> tuple:
+        """Equal for constants of the same type, shape and stored entries (the merge
+        pass's key: ``symnb.core.rewriting.merge.constant_key``)."""
+        m = self.data
+        return (self.type, m.shape, m.data.tobytes(), m.indices.tobytes(), m.indptr.tobytes())
+
     def clone(self) -> "SparseConstant":
         return SparseConstant(self.type, self.data, name=self.name)
 

@@ -14,7 +14,9 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
+from symnb.core.graph.type import TensorType
 from symnb.core.sparse import ops
+from symnb.core.sparse.elemwise import StructuredElemwise
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.registry import known_on_host, lower
 
@@ -71,6 +73,13 @@ def _product(op, node):
     return lambda x, y: jnp.matmul(as_dtype(x, dtype), as_dtype(y, dtype), precision=precision)
 
 
+@lower.register(ops.HStack)
+@lower.register(ops.VStack)
+def _stack(op, node):
+    dtype = _out_dtype(node)
+    return lambda *blocks: jnp.concatenate([as_dtype(b, dtype) for b in blocks], axis=op.axis)
+
+
 @lower.register(ops.SpSum)
 def _sum(op, node):
     dtype = _out_dtype(node)
@@ -88,8 +97,10 @@ def _csm(op, node):
 
     def build(*args):
         data, indices, indptr, shape = known_on_host(
-            args, [3], lambda traced: "the shape of a sparse matrix built by CSM sizes the "
-                                      "program's dense matrix: it must be known")
+            args, [3], lambda traced: "the shape of a sparse matrix built by CSM must be known "
+                                      "when the function is compiled (a constant, or computed "
+                                      "from input shapes): symnb holds sparse matrices dense in "
+                                      "its XLA programs, whose shapes are fixed")
         rows, cols = int(shape[0]), int(shape[1])
         major = _major_positions(indptr, data.shape[0])
         r, c = (major, indices) if op.format == "csr" else (indices, major)
@@ -118,3 +129,20 @@ def _csm_properties(op, node):
         "from its value, and an XLA program's shapes are fixed when it is compiled (symnb holds "
         "sparse matrices dense there). Read them from the SciPy value (x.data, x.indices, "
         "x.indptr), or use the test value (var.tag.test_value)")
+
+
+@lower.register(StructuredElemwise)
+def _structured_elemwise(op, node):
+    # The tensor op's own rule on the dense matrix, kept at the stored entries (x != 0:
+    # what f gives on the zeros elsewhere, a NaN of log(0) included, is dropped).
+    x_var, *scalar_vars = node.inputs
+    inner = op.tensor_op.make_node(TensorType.variable_type(TensorType(x_var.type.dtype, (None, None))),
+                                   *scalar_vars)
+    compute = lower(op.tensor_op, inner)
+    dtype = _out_dtype(node)
+
+    def structured(x, *scalars):
+        values = as_dtype(compute(x, *scalars), dtype)
+        return jnp.where(x != 0, values, jnp.zeros((), dtype))
+
+    return structured
