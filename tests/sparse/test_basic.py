@@ -146,9 +146,18 @@ def test_compiled_calls_check_their_sparse_inputs():
         f(_matrix("csc"))
     with pytest.raises(TypeError, match="csr"):
         f(np.ones((2, 2)))
+    # A stored zero is a zero where only values are read (as SciPy's toarray) ...
     stored_zero = sp.csr_matrix((np.array([0.0, 1.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2))
+    np.testing.assert_array_equal(f(stored_zero), [[0.0, 1.0]])
+    k = sn.function([], S.structured_dot(S.as_sparse_variable(stored_zero), np.ones((2, 1))))
+    np.testing.assert_array_equal(k(), [[1.0]])
+    # ... and refused where the program reads which entries are stored (Theano's
+    # structured gradient has an entry there; a dense matrix cannot have it)
+    g = sn.function([x], sn.grad(S.sp_sum(x, sparse_grad=True), x))
     with pytest.raises(ValueError, match="explicit zeros"):
-        f(stored_zero)
+        g(stored_zero)
+    with pytest.raises(ValueError, match="explicit zeros"):
+        sn.function([], S.sp_ones_like(S.as_sparse_variable(stored_zero)))()
 
 
 def test_types_and_names():

@@ -66,11 +66,14 @@ def _check_all(exact: tuple, checkers: tuple) -> Callable[[Sequence[Any]], Seque
     return check_all
 
 
-def make_checker(var: Variable, allow_downcast: bool | None) -> Callable[[Any], Any]:
-    """A function validating one argument for input ``var``, returning the array to pass."""
-    if getattr(var.type, "is_sparse", False):  # a SciPy matrix, passed as its dense matrix
+def make_checker(var: Variable, allow_downcast: bool | None,
+                 exact_pattern: bool = True) -> Callable[[Any], Any]:
+    """A function validating one argument for input ``var``, returning the array to pass.
+    A sparse input's SciPy matrix is passed as its dense matrix, refused with stored zeros
+    when ``exact_pattern`` (the program reads which entries it stores)."""
+    if getattr(var.type, "is_sparse", False):
         what = f"input {label(var)!r}"
-        return lambda value: var.type.to_program(value, what)
+        return lambda value: var.type.to_program(value, what, exact_pattern)
     dtype = np.dtype(var.type.dtype)
     ndim = var.type.ndim
     static = var.type.shape

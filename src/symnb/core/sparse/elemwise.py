@@ -29,6 +29,7 @@ class StructuredElemwise(SparseOp):
     scalar operands after it (``structured_pow(x, 2)``); named ``name``."""
 
     __props__ = ("tensor_op", "name")
+    reads_pattern = True  # f(0) is no entry: a stored zero would give f(0)
 
     def __init__(self, tensor_op: Any, name: str) -> None:
         self.tensor_op = tensor_op

@@ -22,7 +22,7 @@ from symnb.core.sparse.type import FORMATS, SparseType, is_sparse_value
 from symnb.core.tensor.basic import as_tensor_variable
 
 __all__ = [
-    "SparseOp", "as_sparse_variable", "is_sparse_variable", "upcast",
+    "SparseOp", "pattern_sources", "as_sparse_variable", "is_sparse_variable", "upcast",
     "CSMProperties", "csm_properties", "CSM", "CSR", "CSC", "CSMGrad",
     "DenseFromSparse", "dense_from_sparse", "SparseFromDense", "csr_from_dense", "csc_from_dense",
     "Transpose", "transpose", "Neg", "neg", "SpOnesLike", "sp_ones_like",
@@ -30,6 +30,18 @@ __all__ = [
     "StructuredDot", "structured_dot", "Dot", "dot", "TrueDot", "true_dot", "SpSum", "sp_sum",
     "add", "sub", "mul", "HStack", "VStack", "hstack", "vstack",
 ]
+
+
+def pattern_sources(outputs: Sequence[Variable]) -> set[int]:
+    """The ids of the graph's sparse roots (inputs, constants, shared variables) whose
+    stored entries a node computing ``outputs`` reads (``SparseOp.reads_pattern``):
+    they must store no zero in a compiled program (``SparseType.to_program``)."""
+    from symnb.core.graph.basic import ancestors
+
+    readers = [v.owner for v in ancestors(outputs)
+               if v.owner is not None and getattr(v.owner.op, "reads_pattern", False)]
+    sparse_inputs = [i for node in readers for i in node.inputs if is_sparse_variable(i)]
+    return {id(v) for v in ancestors(sparse_inputs) if v.owner is None and is_sparse_variable(v)}
 
 
 def is_sparse_variable(x: Any) -> bool:
@@ -94,6 +106,11 @@ class SparseOp(Op):
     costly_to_fold = True
     #: SciPy computes the stored entries with NumPy's ufuncs, which raise the flags.
     nonfinite_raises_flag = True
+    #: What the op computes depends on which entries its sparse inputs *store*, not only
+    #: on their values (``sp_ones_like``; a product keeping ``0 * inf`` out): a compiled
+    #: program holds matrices dense, where a stored zero is no entry, so the matrices
+    #: reaching such an op are refused with stored zeros (:func:`pattern_sources`).
+    reads_pattern = False
 
     def public_name(self) -> str:
         return getattr(self, "_public", None) or super().public_name()
@@ -104,6 +121,7 @@ class SparseOp(Op):
 class CSMProperties(SparseOp):
     """``(data, indices, indptr, shape)`` of a csr or csc matrix (int32 index vectors)."""
 
+    reads_pattern = True
     _public = "csm_properties"
 
     def make_node(self, csm: Any) -> Apply:
@@ -413,6 +431,7 @@ class SpOnesLike(SparseOp):
     """A matrix of ``x``'s format and pattern whose stored entries are all one
     (Theano's ``sp_ones_like``); no gradient."""
 
+    reads_pattern = True
     __props__ = ()
     _public = "sp_ones_like"
     differentiable = False
@@ -499,6 +518,7 @@ add_s_d = AddSD()
 class MulSS(SparseOp):
     """Elementwise ``x * y`` of two sparse matrices (sparse, of ``x``'s format)."""
 
+    reads_pattern = True
     __props__ = ()
     _public = "mul"
 
@@ -528,6 +548,7 @@ class MulSD(SparseOp):
     """Elementwise ``x * y`` of a sparse ``x`` and a dense ``y`` (a matrix or a scalar):
     sparse, of ``x``'s format and pattern."""
 
+    reads_pattern = True
     __props__ = ()
     _public = "mul"
 

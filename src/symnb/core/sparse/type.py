@@ -158,13 +158,14 @@ class SparseType(TensorType):
         return may_share_memory(a, b)
 
     # -- the compiled program's boundary ------------------------------------------------
-    def to_program(self, value: Any, what: str) -> np.ndarray:
-        """A sparse value as the dense matrix a compiled program takes. A matrix storing
-        explicit zeros is refused: the dense matrix cannot tell them from absent
-        entries, and the structured gradients (of ``structured_dot``, of
-        ``dense_from_sparse``) would then differ from Theano's."""
+    def to_program(self, value: Any, what: str, exact_pattern: bool = True) -> np.ndarray:
+        """A sparse value as the dense matrix a compiled program takes. Where the
+        program reads which entries are stored (``exact_pattern``: a structured
+        gradient, ``sp_ones_like``, a structured function), a matrix storing explicit
+        zeros is refused: the dense matrix cannot tell them from absent entries, and the
+        result would differ from Theano's. Elsewhere a stored zero is a zero."""
         value = self.filter(value, allow_downcast=False)
-        if value.nnz and not np.all(value.data != 0):
+        if exact_pattern and value.nnz and not np.all(value.data != 0):
             raise ValueError(f"{what}: the {self.format} matrix stores explicit zeros, which a "
                              "compiled symnb program (dense inside, see docs/porting.md) "
                              "cannot tell from absent entries; call .eliminate_zeros() on it first")
