@@ -211,3 +211,13 @@ def test_structured_elementwise_functions_and_their_gradients(name, reference):
     S.verify_grad_sparse(fn, [X], structured=True, rng=np.random.RandomState(5))
     S.verify_grad_sparse(lambda v: S.structured_pow(v, 3), [X], structured=True,
                          rng=np.random.RandomState(6))
+
+
+def test_ifelse_refuses_sparse_branches_as_theano_refused_mixed_types():
+    from symnb.ifelse import ifelse
+
+    dense, csc, csr = T.dmatrix("d"), S.csc_matrix("c", "float64"), S.csr_matrix("r", "float64")
+    cond = T.iscalar("cond")
+    for a, b in [(dense, csc), (csc, dense), (csc, csr)]:
+        with pytest.raises(TypeError, match="dense"):
+            ifelse(cond, a, b)
