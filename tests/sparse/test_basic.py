@@ -221,3 +221,20 @@ def test_ifelse_refuses_sparse_branches_as_theano_refused_mixed_types():
     for a, b in [(dense, csc), (csc, dense), (csc, csr)]:
         with pytest.raises(TypeError, match="dense"):
             ifelse(cond, a, b)
+
+
+def test_keras_backend_cases_a_constant_storing_a_zero():
+    # Keras 2.2.4's test_sparse_dot and test_sparse_concat, as its Theano backend writes
+    # them: the matrix stores a zero (its first entry), which only a product reads.
+    x_d = np.array([0, 7, 2, 3], dtype=np.float32)
+    x_r, x_c = np.array([0, 2, 2, 3]), np.array([4, 3, 2, 3])
+    x_sparse = sp.csr_matrix((x_d, (x_r, x_c)), shape=(4, 5))
+    assert x_sparse.nnz == 4  # the zero is stored
+    W = np.random.default_rng(1).random((5, 4))
+    product = S.structured_dot(S.as_sparse_variable(x_sparse), sn.shared(W)).eval()
+    np.testing.assert_allclose(product, x_sparse.toarray() @ W, rtol=1e-6)
+    for stack, axis in ((S.basic.vstack, 0), (S.basic.hstack, 1)):
+        joined = stack([S.as_sparse_variable(x_sparse), S.as_sparse_variable(x_sparse)], format="csr")
+        assert isinstance(joined.type, S.SparseType)
+        dense = S.dense_from_sparse(joined).eval()
+        np.testing.assert_array_equal(dense, np.concatenate([x_sparse.toarray()] * 2, axis=axis))
