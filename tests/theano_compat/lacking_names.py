@@ -51,9 +51,9 @@ def lacking_by_design(name: str) -> str | None:
 
 
 def _refused_by_design(name: str, refusal: BaseException | None) -> bool:
-    """Whether ``name`` is a name its module refuses (``refusal``) under a ``'module.*'``
-    key of :data:`BY_DESIGN`."""
-    return isinstance(refusal, NotInSymnbError) and f"{name.rpartition('.')[0]}.*" in BY_DESIGN
+    """Whether ``name``, under a ``'package.*'`` key of :data:`BY_DESIGN`, is a name its
+    module refuses with its reason (``refusal``)."""
+    return isinstance(refusal, NotInSymnbError)
 
 
 class Lacking:

@@ -22,6 +22,8 @@ from symnb.sparse.basic import (  # noqa: F401
 
 #: SciPy is installed with symnb: Theano's flag that its sparse module works.
 enable_sparse = True
+#: Theano's ``theano.sparse.shared``: a shared variable of a SciPy matrix.
+shared = sparse_constructor
 
 
 def verify_grad_sparse(op, pt, structured=False, n_tests=2, rng=None, eps=None, out_type=None,

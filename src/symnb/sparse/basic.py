@@ -66,3 +66,13 @@ def _structured_functions():
 
 
 globals().update(_structured_functions())
+
+
+def __getattr__(name: str):
+    if name.startswith("__"):  # probes (__path__, __file__ ...): the usual answer
+        raise AttributeError(f"module 'symnb.sparse.basic' has no attribute {name!r}")
+    from symnb.core.absent import NotInSymnbError
+
+    raise NotInSymnbError(f"symnb.sparse.basic.{name} is a name of theano.sparse.basic that symnb "
+                          "does not have: symnb.sparse has Theano's basic sparse API (see "
+                          "docs/porting.md, theano.sparse)")

@@ -48,6 +48,9 @@ def sparse_shared(value: Any, name: str | None = None, strict: bool = False,
                   format: str | None = None) -> SparseSharedVariable:
     """``shared(scipy_matrix)``: a shared variable of the matrix's format (or ``format``)
     and dtype, holding a copy."""
+    if not is_sparse_value(value):
+        raise TypeError(f"Expected a sparse matrix in the sparse shared variable constructor. "
+                        f"Received: {type(value).__name__}")
     format = format or value.format
     if format not in ("csr", "csc"):
         raise TypeError(f"shared: a scipy.sparse {value.format} matrix; symnb.sparse (as Theano) "
