@@ -53,10 +53,13 @@ def _structured_functions():
     """Theano's structured elementwise functions (``structured_monoid``), by name."""
     from symnb import tensor as T
     from symnb.core.sparse.elemwise import structured_monoid
+    from symnb.core.tensor.elemwise import Add
+
+    # T.add takes any number of operands (a function): the op itself here
 
     ops = {"structured_sigmoid": T.nnet.sigmoid, "structured_exp": T.exp,
            "structured_log": T.log, "structured_pow": T.pow, "structured_minimum": T.minimum,
-           "structured_maximum": T.maximum, "structured_add": T.add, "sin": T.sin, "tan": T.tan,
+           "structured_maximum": T.maximum, "structured_add": Add(), "sin": T.sin, "tan": T.tan,
            "arcsin": T.arcsin, "arctan": T.arctan, "sinh": T.sinh, "arcsinh": T.arcsinh,
            "tanh": T.tanh, "arctanh": T.arctanh, "rint": T.round_half_to_even, "sgn": T.sgn,
            "ceil": T.ceil, "floor": T.floor, "log1p": T.log1p, "expm1": T.expm1,
