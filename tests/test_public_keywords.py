@@ -80,9 +80,6 @@ OPEN_KEYWORDS = {
     "symnb.compat.DefaultOrderedDict": "a dict: the keywords are its first keys, as dict(**kwargs)",
     "symnb.updates.OrderedUpdates": "a dict (Theano's): the keywords are its first keys, as "
                                     "OrderedDict(**kwargs)",
-    **{f"symnb.sparse.{name}": "a sparse class symnb makes no instance of: any call is refused, "
-                               "saying sparse tensors are not supported"
-       for name in ("SparseType", "SparseVariable", "SparseConstant")},
 }
 
 

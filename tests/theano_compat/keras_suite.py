@@ -102,8 +102,7 @@ ENVIRONMENT_FIXES = {
 
 #: The modules Keras's tests use that this run lacks, and what a test using one needs: such
 #: a test is reported skipped with that reason (ported_suite_skips.py says when).
-MISSING_MODULES = {"tensorflow": "TensorFlow, not installed", "cntk": "CNTK, not installed",
-                   "symnb.sparse": "sparse tensors (symnb.sparse), which symnb does not have"}
+MISSING_MODULES = {"tensorflow": "TensorFlow, not installed", "cntk": "CNTK, not installed"}
 
 
 def download(dest: Path) -> tuple[Path, Path]:

@@ -35,10 +35,8 @@ MISSING = json.loads(os.environ.get("SYMNB_PORT_MISSING_MODULES", "{}"))
 
 
 class _Absent(importlib.abc.MetaPathFinder):
-    """First on ``sys.meta_path``: a symnb module of :data:`MISSING` does not import.
-    ``symnb.sparse`` exists (each of its names refuses, with the reason, so that PyMC3,
-    which imports it unconditionally, imports); Keras tests for it by an optional import
-    (``try: import theano.sparse``) and must see it absent, as it is in substance."""
+    """First on ``sys.meta_path``: a symnb module of :data:`MISSING` does not import,
+    even where symnb has a module of that name (a run may treat one as absent)."""
 
     def find_spec(self, name, path=None, target=None):
         if name.startswith("symnb.") and missing_module(ModuleNotFoundError(name=name)) is not None:

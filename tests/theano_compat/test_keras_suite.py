@@ -7,7 +7,7 @@ Slow (a download, then Keras's ~740 tests in one process, minutes): runs with
 ``--run-slow``, as CI does. Every test that Keras on Theano 1.0 ran passes; what skips is
 what Keras itself skips on its Theano backend (its own marks), and the tests that need what
 this run does not have: the TensorFlow or CNTK backends that Keras's CI also installed
-(tests comparing symnb's results with theirs, TensorBoard), and sparse tensors.
+(tests comparing symnb's results with theirs, TensorBoard).
 """
 
 import pytest
@@ -39,14 +39,12 @@ KERAS_OWN_SKIPS = {
 TENSORFLOW = "needs TensorFlow, not installed"
 #: What the harness skips (ported_suite_skips.py): a test module importing TensorFlow
 #: (multi_gpu_test), the TensorBoard callback's tests (it imports TensorFlow), and the
-#: backend tests that compare symnb's results with the TensorFlow (and CNTK) backends' or
-#: that use symnb.sparse, which symnb lacks.
+#: backend tests that compare symnb's results with the TensorFlow (and CNTK) backends'
+#: (test_sparse_dot and test_sparse_concat among them: symnb.sparse runs, KTF does not).
 MISSING_MODULE_SKIPS = {
     TENSORFLOW: 1 + 7,
-    f"uses KTF: {TENSORFLOW}": 8,
+    f"uses KTF: {TENSORFLOW}": 8 + 2,
     f"uses KC: needs CNTK, not installed; uses KTF: {TENSORFLOW}": 1,
-    f"uses KTF: {TENSORFLOW}; uses KTH.th_sparse_module: "
-    "needs sparse tensors (symnb.sparse), which symnb does not have": 2,
 }
 
 #: The one deliberate difference from Keras on Theano 1.0 (docs/porting.md, "Keras"):

@@ -63,6 +63,11 @@ class CallSpec:
         #: The program returns its one output bare (see the class's docstring).
         self.bare = len(plan.outputs) == 1 and not plan.updated_shared
         self.title = plan.title  # "function 'f'" or "the compiled function", for messages
+        #: Per output, how a program's result becomes what the call returns: a sparse
+        #: output's dense matrix becomes a SciPy matrix (``SparseType.from_program``).
+        self.converters = tuple(getattr(out.type, "from_program", None) for out in plan.outputs)
+        #: Whether any output needs a converter (the fast path then is not used).
+        self.converts_outputs = any(c is not None for c in self.converters)
         self.locks = holding(list(self.shared))  # None: a call takes no lock
         self.checks = ArgumentChecks(self.inputs, checkers=plan.checkers)
         #: Per input: the keyword it is passed by, and its default (sn.In's value=).
@@ -142,14 +147,18 @@ class CallSpec:
         """Apply the updates (the results after the outputs) and return the outputs as
         NumPy arrays the caller owns."""
         if self.bare:
-            output = owned(results)
+            output = self._owned(0, results)
             return output if self.single else [output]
         n = self.n_outputs
         for var, value in zip(self.updated, results[n:]):
             var._set_backend_value(value)
         if self.single:
-            return owned(results[0])
-        return [owned(r) for r in results[:n]]
+            return self._owned(0, results[0])
+        return [self._owned(i, r) for i, r in enumerate(results[:n])]
+
+    def _owned(self, index: int, result: Any) -> Any:
+        convert = self.converters[index] if self.converts_outputs else None
+        return owned(result) if convert is None else convert(result)
 
     def put_back(self, old_values: Sequence[Any]) -> None:
         """Restore the updated shared variables' values (a program whose checks failed

@@ -339,7 +339,7 @@ class Function:
         # A float64 program's context (64-bit types enabled) is the fast path's own to
         # enter: Theano's default floatX is float64 (PyMC3's models: bench/bench_pymc3.py).
         if program.plain and self._context in (None, x64_scope) and self._after_call is None \
-                and self.profile is None:
+                and self.profile is None and not self._call_spec.converts_outputs:
             self._invoke = fast_path(self._call_spec, program, full,
                                      _weak_method(self, "_recover_and_run"),
                                      _weak_method(self, "_execution_error"),

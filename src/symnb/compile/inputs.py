@@ -42,7 +42,9 @@ class ArgumentChecks:
             tuple(make_checker(v, allow_downcast) for v in self.inputs)
         #: Per input, the ``(dtype, ndim)`` of the NumPy arrays passed as they are;
         #: dtype None for an input with static lengths (its check reads the shape too).
+        #: A sparse input (SciPy values, converted by its check) has none: always checked.
         self.exact = tuple((None if any(n is not None for n in v.type.shape)
+                            or getattr(v.type, "is_sparse", False)
                             else np.dtype(v.type.dtype), v.type.ndim) for v in self.inputs)
         self.check_all = _check_all(self.exact, self.checkers)
 
@@ -64,8 +66,14 @@ def _check_all(exact: tuple, checkers: tuple) -> Callable[[Sequence[Any]], Seque
     return check_all
 
 
-def make_checker(var: Variable, allow_downcast: bool | None) -> Callable[[Any], Any]:
-    """A function validating one argument for input ``var``, returning the array to pass."""
+def make_checker(var: Variable, allow_downcast: bool | None,
+                 exact_pattern: bool = True) -> Callable[[Any], Any]:
+    """A function validating one argument for input ``var``, returning the array to pass.
+    A sparse input's SciPy matrix is passed as its dense matrix, refused with stored zeros
+    when ``exact_pattern`` (the program reads which entries it stores)."""
+    if getattr(var.type, "is_sparse", False):
+        what = f"input {label(var)!r}"
+        return lambda value: var.type.to_program(value, what, exact_pattern)
     dtype = np.dtype(var.type.dtype)
     ndim = var.type.ndim
     static = var.type.shape

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 from symnb.compile.container import Container
 from symnb.compile.construction import (
@@ -111,7 +111,9 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     read_only = [v for v in roots if isinstance(v, SharedVariable)
                  and v not in inputs and not any(v is s for s in updated)]
     n = len(user_outputs)
-    checkers = tuple(_checker(var, spec, i, allow_input_downcast) for i, var in enumerate(inputs))
+    exact_pattern = _sparse_pattern_sources(inputs, replaced)
+    checkers = tuple(_checker(var, spec, i, allow_input_downcast, id(var) in exact_pattern)
+                     for i, var in enumerate(inputs))
     return FunctionPlan(
         name=name, inputs=tuple(inputs), outputs=tuple(user_outputs), single=single,
         graph_outputs=tuple(replaced[:n]), update_exprs=tuple(replaced[n:]),
@@ -122,12 +124,23 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
         construction=MappingProxyType(dict(construction)))
 
 
+def _sparse_pattern_sources(inputs: Sequence[Variable], outputs: Sequence[Variable]) -> set[int]:
+    """The ids of the sparse inputs whose stored entries the graph reads (refused with
+    stored zeros: ``SparseType.to_program``); none without sparse inputs."""
+    if not any(getattr(v.type, "is_sparse", False) for v in inputs):
+        return set()
+    from symnb.core.sparse.ops import pattern_sources
+
+    return pattern_sources(outputs)
+
+
 def _checker(var: Variable, spec: InputSpec, position: int,
-             allow_input_downcast: bool | None) -> Callable[[Any], Any]:
+             allow_input_downcast: bool | None, exact_pattern: bool = True) -> Callable[[Any], Any]:
     """Input ``position``'s check: the function's conversion rule, or its own
-    (``sn.In(allow_downcast=...)``), refusing other dtypes when ``sn.In(strict=True)``."""
+    (``sn.In(allow_downcast=...)``), refusing other dtypes when ``sn.In(strict=True)``;
+    ``exact_pattern``: a sparse input's stored entries are read (see make_checker)."""
     own = spec.allow_downcast[position]
-    check = make_checker(var, allow_input_downcast if own is None else own)
+    check = make_checker(var, allow_input_downcast if own is None else own, exact_pattern)
     return strict_checker(var, check) if spec.strict[position] else check
 
 

@@ -305,6 +305,8 @@ def _fit(inp: Variable, g: Variable | None, node: Apply) -> Variable | None:
     if g.ndim != inp.ndim:
         raise AssertionError(f"{node.op.display_name()}.L_op: gradient of {label(inp)!r} has "
                              f"{g.ndim} dimension(s), expected {inp.ndim}")
+    if getattr(g.type, "is_sparse", False):  # a sparse gradient: its own cast (symnb.sparse)
+        return g if g.dtype == inp.dtype else g.astype(inp.dtype)
     return m.cast(g, inp.dtype)
 
 

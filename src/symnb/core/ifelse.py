@@ -217,6 +217,13 @@ def _frontier(outputs: list[Variable], inside: Callable[[Variable], bool]) -> li
 
 def _paired(i: int, a: Any, b: Any) -> tuple[Variable, Variable]:
     a, b = as_tensor_args(a, b)
+    if getattr(a.type, "is_sparse", False) or getattr(b.type, "is_sparse", False):
+        # Theano refused branches of different types (dense and sparse, csr and csc) with
+        # a TypeError; symnb's ifelse holds dense values only.
+        raise build_error(
+            f"ifelse: output #{i} is {label(a)!r} ({a.type.short()}) in the then branch and "
+            f"{label(b)!r} ({b.type.short()}) in the else branch; symnb's ifelse takes dense "
+            f"tensors only: convert a sparse matrix with symnb.sparse.dense_from_sparse", TypeError)
     if a.dtype != b.dtype or a.ndim != b.ndim:
         raise build_error(
             f"ifelse: output #{i} is {label(a)!r} ({a.type.short()}) in the then branch and "

@@ -167,8 +167,10 @@ def build_program(inputs: Sequence[Variable], outputs: Sequence[Variable],
     """
     steps = [_Step(node, index, scope, sized)
              for index, (node, scope) in enumerate(zip(nodes, scope_names(nodes)))]
-    constants = {id(v): v.data for node in nodes for v in node.inputs if isinstance(v, Constant)}
-    constants.update({id(v): v.data for v in outputs if isinstance(v, Constant)})
+    read_patterns = _pattern_reader(nodes, outputs)
+    constants = {id(v): _program_data(v, read_patterns) for node in nodes for v in node.inputs
+                 if isinstance(v, Constant)}
+    constants.update({id(v): _program_data(v, read_patterns) for v in outputs if isinstance(v, Constant)})
     input_ids = [id(v) for v in inputs]
     output_ids = [id(v) for v in outputs]
 
@@ -264,3 +266,26 @@ def place_details(place: Place) -> list[str]:
     lines += [f"{holder.node.op.display_name()}: toposort index {holder.index} of {holder.count}"
               for holder in reversed(place.enclosing)]  # a fused chain's generated name too
     return lines
+
+
+def _pattern_reader(nodes: Sequence[Apply], outputs: Sequence[Variable]) -> Callable[[Variable], bool]:
+    """Whether the program reads which entries a sparse constant stores (lazily: only
+    a graph with a sparse constant asks)."""
+    found: list[set[int]] = []
+
+    def reads(constant: Variable) -> bool:
+        if not found:
+            from symnb.core.sparse.ops import pattern_sources
+
+            found.append(pattern_sources([*outputs, *(o for n in nodes for o in n.outputs)]))
+        return id(constant) in found[0]
+
+    return reads
+
+
+def _program_data(constant: Constant, read_patterns: Callable[[Variable], bool]) -> Any:
+    """A constant's value as the program holds it: a sparse constant's dense matrix."""
+    to_program = getattr(constant.type, "to_program", None)
+    if to_program is None:
+        return constant.data
+    return to_program(constant.data, "a sparse constant", read_patterns(constant))

@@ -69,7 +69,8 @@ def _store(node: Apply, values: Sequence[np.ndarray], outputs: Sequence[np.ndarr
     for var, value in zip(node.outputs, outputs):
         var._test_value = value
         # memory.tracked_bytes(), inlined: this runs for every node built.
-        nbytes = value.nbytes
+        # A SciPy sparse value (symnb.sparse) has no nbytes: it is never dropped.
+        nbytes = getattr(value, "nbytes", 0)
         if nbytes >= memory.LARGE_BYTES or nbytes >= config.test_value_memory_mb * memory.MB:
             memory.keep(var, value, node, values)
 
@@ -180,6 +181,8 @@ def _finite(value: np.ndarray) -> bool:
     """No NaN nor Inf in ``value``. Runs for many nodes: the sum of squares first
     (a NaN or Inf makes it non-finite; finite values rarely overflow it), each entry only
     when it is not."""
+    if not isinstance(value, np.ndarray) and hasattr(value, "tocoo"):
+        value = value.data  # a SciPy sparse matrix (symnb.sparse): its stored entries
     kind = value.dtype.kind
     if kind == "f" and math.isfinite(np.vdot(value, value)):
         return True
@@ -187,7 +190,7 @@ def _finite(value: np.ndarray) -> bool:
 
 
 def _all_finite(values: Sequence[np.ndarray]) -> bool:
-    return all(_finite(np.asarray(v)) for v in values)
+    return all(_finite(v if hasattr(v, "tocoo") else np.asarray(v)) for v in values)
 
 
 def _nonfinite_message(node: Apply, var: Variable, value: np.ndarray, noted: list[str]) -> str:

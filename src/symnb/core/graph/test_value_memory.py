@@ -157,7 +157,7 @@ def touch(inputs: Sequence[Variable], values: Sequence[np.ndarray]) -> None:
     (read by a node)."""
     floor = tracked_bytes()
     for var, value in zip(inputs, values):
-        if value.nbytes >= floor:
+        if getattr(value, "nbytes", 0) >= floor:  # a sparse value has none: not kept
             key = id(var)
             if key in kept:
                 kept.move_to_end(key)

@@ -76,6 +76,12 @@ def _filtered(op: Op, node: Apply, index: int, value: Any) -> np.ndarray:
     if value is None:
         raise ValueError(f"{op.display_name()}.perform left output {index} unset "
                          f"(write output_storage[{index}][0])")
+    if getattr(declared, "is_sparse", False):  # a SciPy matrix: its type's filter
+        try:
+            return declared.filter(value)
+        except TypeError as error:
+            raise TypeError(f"{op.display_name()}.perform returned a value output {index} "
+                            f"cannot hold: {error}") from None
     array = np.asarray(value)
     if array.dtype != declared.numpy_dtype:
         if not np.can_cast(array.dtype, declared.numpy_dtype, "safe"):

@@ -24,6 +24,9 @@ _INLINE_BYTES = 256  # larger constants are keyed by a digest of their bytes
 def constant_key(const: Constant) -> tuple[Any, ...]:
     """Equal for constants of the same type and bytes (so -0.0 and 0.0 differ, and
     NaNs with the same bits are equal)."""
+    own_key = getattr(const, "merge_key", None)
+    if own_key is not None:  # a constant whose data is no array (a sparse matrix's)
+        return own_key()
     data = const.data
     if data.nbytes <= _INLINE_BYTES:
         return (const.type, data.tobytes())

@@ -30,6 +30,7 @@ from symnb.core.graph.type import TensorType
 from symnb.core.tensor.container import shared_container
 
 __all__ = ["SharedVariable", "SharedLocks", "holding", "lock_order", "shared", "function_inputs",
+           "register_shared_constructor",
            "serial_mark", "storage_owner"]
 
 # next() on a count is atomic under the GIL: serials are unique across threads.
@@ -306,6 +307,17 @@ def holding(variables: Iterable[SharedVariable]) -> Any:
     return locks[0] if len(locks) == 1 else SharedLocks(locks)
 
 
+#: ``(accepts(value), make(value, name=, strict=, allow_downcast=, borrow=))`` pairs:
+#: the shared variables of values that are not arrays, as the packages above this one
+#: register them (Theano's ``shared_constructor``; ``symnb.core.sparse.shared``).
+_value_constructors: list[tuple[Any, Any]] = []
+
+
+def register_shared_constructor(accepts: Any, make: Any) -> None:
+    """Make ``shared(value)`` call ``make`` for the values ``accepts``."""
+    _value_constructors.append((accepts, make))
+
+
 def shared(value: Any, name: str | None = None, strict: bool = False,
            allow_downcast: bool | None = None, borrow: bool = False,
            shape: Sequence[int | None] | None = None, dtype: Any = None,
@@ -323,6 +335,10 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
     (or any ``jax.sharding.Sharding``), a ``Mesh`` (replicated over it) or a pair
     ``(mesh, PartitionSpec)``; compiled functions keep updates on the same sharding.
     """
+    for accepts, make in _value_constructors:  # values of another kind (scipy.sparse)
+        if accepts(value):
+            return make(value, name=name, strict=strict, allow_downcast=allow_downcast,
+                        borrow=borrow)
     array = np.array(value, dtype=dtype, copy=True)
     if shape is None and broadcastable is not None:
         if len(broadcastable) != array.ndim:
