@@ -138,6 +138,14 @@ class CSMProperties(SparseOp):
                 np.asarray(csm.indices, dtype="int32"), np.asarray(csm.indptr, dtype="int32"),
                 np.asarray(csm.shape, dtype="int32")]
 
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        # The number of stored entries is known from the value only: the lengths are read
+        # from the op's own outputs (a shape rewrite then keeps the op, which computes them).
+        _, _, indptr, shape = node.outputs
+        nnz = indptr[-1]
+        major = shape[0 if node.inputs[0].type.format == "csr" else 1]
+        return [(nnz,), (nnz,), (major + 1,), (2,)]
+
     def L_op(self, inputs, outputs, output_grads):
         (csm,) = inputs
         g_data = output_grads[0]
@@ -239,6 +247,8 @@ class CSMGrad(SparseOp):
     where ``g`` stores none), as Theano's ``CSMGrad``."""
 
     __props__ = ("format",)
+    #: A gradient's own op: differentiated no further (Theano's ``CSMGrad`` has no grad).
+    differentiable = False
 
     def __init__(self, format: str) -> None:
         self.format = format

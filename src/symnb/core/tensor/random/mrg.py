@@ -185,6 +185,8 @@ class DotModulo(Op):
     (Theano's op behind :func:`ff_2p72`; int64 matrices, int32 vectors and moduli)."""
 
     __props__ = ()
+    #: Integer arithmetic modulo a prime: no gradient (Theano's op defines none).
+    differentiable = False
 
     def make_node(self, A, s, m, A2, s2, m2) -> Apply:
         inputs = [as_tensor_variable(v) for v in (A, s, m, A2, s2, m2)]
