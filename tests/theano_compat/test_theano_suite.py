@@ -21,24 +21,24 @@ from tests.theano_compat.theano_suite import download, per_file, port_theano, ru
 
 pytestmark = pytest.mark.slow
 
-#: Per file (Theano's path): the counts by outcome on 2026-12-06 ("error": a module that
+#: Per file (Theano's path): the counts by outcome on 2026-12-07 ("error": a module that
 #: does not import, or an error in a fixture).
 EXPECTED = {
-    "tensor/tests/test_basic.py": {"passed": 726, "failed": 170, "skipped": 122},
+    "tensor/tests/test_basic.py": {"passed": 733, "failed": 163, "skipped": 122},
     "tensor/tests/test_elemwise.py": {"passed": 31, "failed": 20, "skipped": 8},
-    "tensor/tests/test_subtensor.py": {"error": 1},
-    "tensor/tests/test_extra_ops.py": {"passed": 41, "failed": 4},
+    "tensor/tests/test_subtensor.py": {"passed": 82, "failed": 7},
+    "tensor/tests/test_extra_ops.py": {"passed": 42, "failed": 3},
     "tensor/tests/test_nlinalg.py": {"passed": 35, "failed": 8},
     "tensor/tests/test_slinalg.py": {"passed": 13, "failed": 4},
     "tensor/tests/test_sharedvar.py": {"passed": 3, "failed": 11},
     "tensor/tests/test_shared_randomstreams.py": {"passed": 7, "failed": 27},
     "scan_module/tests/test_scan.py": {"passed": 96, "failed": 43, "skipped": 12},
-    "tests/test_ifelse.py": {"passed": 7, "failed": 7, "skipped": 8},
+    "tests/test_ifelse.py": {"passed": 8, "failed": 7, "skipped": 7},
     "tests/test_gradient.py": {"passed": 26, "failed": 14},
     "tests/test_rop.py": {"passed": 18, "failed": 8},
-    "tests/test_printing.py": {"failed": 9, "passed": 4},
+    "tests/test_printing.py": {"passed": 4, "failed": 9},
     "compile/tests/test_function_module.py": {"passed": 26, "failed": 15, "skipped": 2},
-    "compile/tests/test_pfunc.py": {"passed": 30, "failed": 9, "skipped": 1},
+    "compile/tests/test_pfunc.py": {"passed": 31, "failed": 9},
     "compile/tests/test_shared.py": {"error": 1},
     "compile/tests/test_builders.py": {"passed": 23, "failed": 5, "error": 1},
     "sparse/tests/test_basic.py": {"passed": 99, "failed": 44, "skipped": 42},
@@ -51,9 +51,12 @@ EXPECTED = {
     "sandbox/tests/test_rng_mrg.py": {"passed": 21, "failed": 2},
 }
 
+
 def test_theano_1_0_5_public_api_tests_do_no_worse(tmp_path):
     theano_tests, site = download(tmp_path / "download")
-    result = run_suite(port_theano(theano_tests, tmp_path / "ported"), site, timeout=1500)
+    # About 15 minutes alone on 2 cores since test_basic.py runs (30 beside the rest of
+    # the suite): CI's budget is 90.
+    result = run_suite(port_theano(theano_tests, tmp_path / "ported"), site, timeout=3600)
     got = per_file(result)
     worse = worse_than(EXPECTED, got)
     assert not worse, (worse, result["failures"][:40])
