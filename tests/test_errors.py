@@ -18,6 +18,9 @@ import symnb.tensor as T
 #: they are not exported).
 INTERNAL = {
     "symnb.lower_xla.rules.extra_ops.MultiIndexOutOfBounds": "a ValueError raised in the program, reported as GraphRuntimeError naming the node",
+    "symnb.lower_xla.rules.basic_theano_ops.ChooseOutOfRange": "a ValueError raised in the program (choose's mode='raise'), reported as GraphRuntimeError naming the node",
+    "symnb.core.graph.op.MethodNotDefined": "Theano's gof.utils.MethodNotDefined: the NotImplementedError of an op "
+                                            "method a subclass did not define (a programming error, not the user's input)",
     "symnb.core.tensor.elemwise.BroadcastError": "caught by the static-shape checks that say which inputs",
     "symnb.core.tensor.elemwise.DimensionMismatch": "becomes a TestValueError or GraphRuntimeError naming the node",
     "symnb.lower_xla.registry.StaticValueRequired": "the compiled function specializes, or raises GraphRuntimeError",

@@ -58,6 +58,10 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     # Elemwise.__new__ hands its arguments to the class it makes (Elemwise(scalar_op)'s)
     "symnb.core.tensor.elemwise.Elemwise": (
         lambda: T.Elemwise(sn.scalar.exp, **{BOGUS: 1}), False),
+    # CAReduce.__new__ hands its arguments to the class it makes (CAReduce(scalar_op)'s)
+    "symnb.core.tensor.reduction.CAReduce": (
+        lambda: __import__("symnb.tensor.elemwise", fromlist=["_"]).CAReduce(
+            sn.scalar.add, **{BOGUS: 1}), False),
     # forwarded whole to GraphPicture
     "symnb.printing.svg.graph_svg": (lambda: sn.printing.graph_svg(_x(), **{BOGUS: 1}), False),
     "symnb.printing.picture.graph_picture": (lambda: sn.printing.graph_picture(_x(), **{BOGUS: 1}), False),

@@ -264,16 +264,22 @@ def test_open_close_select_search_send_no_kernel_message(browser, tmp_path, mlp)
     page.locator("#host input.symnb-search").type("dot", delay=20)
     page.locator(f'#host g.symnb-frame[data-group="{series}"] .symnb-frame-title').click()  # close
     page.wait_for_function(f"!document.querySelector('#host g.symnb-frame[data-group=\"{series}\"]')")
-    assert page.evaluate("window.sent.length") == 0
-    # After the user stops: ONE state message (what the saved notebook keeps).
+    # Nothing asks the kernel: at most the debounced state (a loaded machine can pause
+    # longer than the debounce between two of these steps, and then sends it between).
+    during = page.evaluate("window.sent")
+    assert all(set(m) == {"state"} for m in during) and len(during) <= 2, during
+    # After the user stops: ONE more state message (what the saved notebook keeps).
     page.wait_for_timeout(STATE_DEBOUNCE_MS + 700)
-    sent = page.evaluate("window.sent")
+    sent = page.evaluate("window.sent")[len(during):]
+    if not sent and during:  # (the last step's state was already sent: nothing changed since)
+        sent = during[-1:]
     # The state holds the layout drawn (the saved view draws it again: ELK is not saved).
     assert len(sent) == 1 and set(sent[0]["state"]) == {"open", "selected", "overlay", "layout"}
     assert sent[0]["state"]["layout"]["open"] == sorted(sent[0]["state"]["open"])
     # The card's kernel button asks for details: one message, on demand.
+    before = page.evaluate("window.sent.length")
     page.locator("#host .symnb-kernel-details").click()
-    assert page.evaluate("window.sent.length") == 2
+    assert page.evaluate("window.sent.length") == before + 1
     # The cleanup removes what the view added (its window listeners are gone with it).
     # The view listens on the window only while panning: cleaned up mid-drag.
     assert page.evaluate("window.listening") == 0

@@ -66,6 +66,11 @@ PUBLIC = {
     "advanced_inc_subtensor1", "advanced_set_subtensor1", "advanced_subtensor",
     "advanced_inc_subtensor", "advanced_set_subtensor", "advanced_boolean_subtensor",
     "advanced_boolean_inc_subtensor", "advanced_boolean_set_subtensor",
+    # the rest of theano.tensor.basic's names test_basic.py uses (issue 38)
+    "AllocDiag", "AllocEmpty", "Choose", "Default", "ExtractDiag", "MaxAndArgmax", "NoneConst",
+    "PermuteRowElements", "Rebroadcast", "SpecifyShape", "Tile", "chi2sf", "choose",
+    "complex_from_polar", "conj", "default", "inverse_permutation", "numeric_grad",
+    "permute_row_elements", "setdefault",
 }
 
 

@@ -67,3 +67,6 @@ class ScalarOpReduce(Reduce, CAReduce):
         # The same reduction through its public function, whose gradient symnb has.
         same = public(x, axis=self.axis)
         return [same.owner.op.L_op([x], [same], output_grads)[0]]
+
+
+CAReduce._from_scalar_op = ScalarOpReduce  # CAReduce(scalar_op, axis) builds one

@@ -137,16 +137,18 @@ class Elemwise(Op):
     #: as in ``np.where``).
     unpromoted_leading: int = 0
 
-    def __call__(self, *inputs: Any, **kwargs: Any) -> Any:
+    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False) -> Any:
         if not self.variadic or len(inputs) == 2:
-            return super().__call__(*inputs, **kwargs)
+            return super().__call__(*inputs, name=name, return_list=return_list)
         if not inputs:
             raise build_error(f"{self.scalar_name} takes at least one operand", TypeError)
         operands = as_tensor_args(*inputs)  # promoted together, as NumPy promotes them
+        if len(operands) == 1:
+            return operands[0]
         result = operands[0]
-        for i, operand in enumerate(operands[1:], start=2):
-            result = super().__call__(result, operand, **(kwargs if i == len(operands) else {}))
-        return result
+        for operand in operands[1:-1]:
+            result = super().__call__(result, operand)
+        return super().__call__(result, operands[-1], name=name, return_list=return_list)
 
     def make_node(self, *inputs: Any) -> Apply:
         # A Python number is a constant of Theano's dtype (as_tensor_args), then the

@@ -173,11 +173,15 @@ class CAReduce(Op):
     ``mul``, ``maximum``, ``minimum``, ``and_``, ``or_`` or ``xor``.
     """
 
+    #: The class ``CAReduce(scalar_op, axis)`` makes: installed by careduce.py, which builds
+    #: on this module (as Elemwise(scalar_op)'s is).
+    _from_scalar_op: type | None = None
+
     def __new__(cls, *args: object, **kwargs: object) -> "CAReduce":
         if cls is CAReduce:
-            from symnb.core.tensor.careduce import ScalarOpReduce  # (it builds on this module)
-
-            cls = ScalarOpReduce
+            if CAReduce._from_scalar_op is None:
+                raise TypeError("CAReduce(scalar_op) needs symnb.core.tensor imported")
+            cls = CAReduce._from_scalar_op
         return super().__new__(cls)
 
 
