@@ -14,6 +14,7 @@ from symnb.core.graph.errors import GraphRuntimeError, label
 from symnb.core.tensor import basic_theano_ops as ops
 from symnb.lower_xla.checks import CheckKind, may_check, register_check_kind, require
 from symnb.lower_xla.registry import lower, static_inputs
+from symnb.lower_xla.rules.extra_ops import checked_while_tracing
 from symnb.lower_xla.rules.shape import static_argument
 
 
@@ -96,15 +97,8 @@ def _alloc_empty_static(op, node) -> dict[int, str]:
     return {i: "a shape" for i in range(len(node.inputs))}
 
 
-@lower.register(ops.Rebroadcast)
-def _rebroadcast(op, node):
-    name = repr(label(node.inputs[0]))
-
-    def run(x):
-        op.check(tuple(x.shape), name)  # XLA shapes are static: checked while tracing
-        return x
-
-    return run
+# Rebroadcast checks its lengths as SpecifyShape does (``op.check`` while tracing): one rule.
+lower.register(ops.Rebroadcast)(checked_while_tracing)
 
 
 @lower.register(ops.Tile)

@@ -35,7 +35,8 @@ def _argsort(op, node):
 
 
 @lower.register(extra_ops.SpecifyShape)
-def _specify_shape(op, node):
+def checked_while_tracing(op, node):
+    """The input as it is, after ``op.check(shape, name)`` (SpecifyShape's, Rebroadcast's)."""
     name = repr(label(node.inputs[0]))
 
     def run(x):
