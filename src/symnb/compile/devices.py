@@ -85,11 +85,9 @@ def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes
         signature = tuple([v.type.dtype for v in node.inputs])
         signatures.add(signature)
         dtypes.update([v.type.dtype for v in node.outputs])
-        if getattr(node.op, "acc_dtype", None):  # a reduction accumulating in its own dtype
-            dtypes.add(node.op.acc_dtype)
-        if getattr(node.op, "discrete_gives_floatx", False) \
-                and all(np.dtype(d).kind in "biu" for d in signature):
-            dtypes.add("float64")  # integers divided in double, as Theano (lower_xla elemwise)
+        computed = node.op.computes_in(node)  # an accumulator, integers divided in double
+        if computed:
+            dtypes.add(computed)
     for signature in signatures:
         dtypes.update(signature)
         if signature:  # the dtype a node computes in, e.g. float64 for int32 < float32

@@ -129,6 +129,13 @@ class Op:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
         raise MethodNotDefined(f"{type(self).__name__} does not implement infer_shape")
 
+    def computes_in(self, node: Apply) -> str | None:
+        """The dtype this node's arithmetic is done in, where it is not its output's (a
+        reduction's accumulator, Theano's integer division in double); None: the output's.
+        Read by the lowering (it casts to it) and by the device check (a float64 step
+        needs JAX's 64-bit mode even when no variable is float64)."""
+        return None
+
     # -- computing ahead of the program (the deciders are in symnb.core.graph.static) ------------
     #: Running the op does more than compute its outputs (it prints, it checks a
     #: condition): it runs in the compiled program, never ahead of it (folded, or at

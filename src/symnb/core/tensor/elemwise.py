@@ -125,6 +125,19 @@ class Elemwise(Op):
     def public_name(self) -> str:
         return self.scalar_name
 
+    def computes_in(self, node: Apply) -> str | None:
+        """Double for Theano's integer division (its C code divides in double, then
+        rounds to floatX); the inputs' own dtype for a comparison (bool) and for a real
+        result of complex inputs (``abs``: cast to the real output, a complex input would
+        lose its imaginary part); else None (the output's)."""
+        inputs = np.result_type(*(v.type.numpy_dtype for v in node.inputs))
+        if self.discrete_gives_floatx and inputs.kind in "biu":
+            return "float64"
+        out = node.outputs[0].type
+        if out.dtype == "bool" or (inputs.kind == "c" and out.numpy_dtype.kind != "c"):
+            return str(inputs)
+        return None
+
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         if self.discrete_gives_floatx and all(np.dtype(d).kind in "biu" for d in dtypes):
             return config.floatX  # read when the node is made, as Theano does

@@ -112,9 +112,9 @@ class Reduce(Op):
         """Extra keyword arguments of ``numpy_fn`` (dtype, ddof)."""
         return {}
 
-    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
+    def computes_in(self, node: Apply) -> str:
         """The dtype the input is cast to before reducing (NumPy's accumulator dtype)."""
-        return in_dtype
+        return node.inputs[0].type.dtype
 
     def output_dtype(self, in_dtype: str) -> str:
         return _numpy_result_dtype(self, in_dtype)
@@ -226,8 +226,8 @@ class Accumulate(Reduce):
     def output_dtype(self, in_dtype: str) -> str:
         return self.dtype or _numpy_default_dtype(type(self), in_dtype)
 
-    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
-        return self.acc_dtype or out_dtype
+    def computes_in(self, node: Apply) -> str:
+        return self.acc_dtype or node.outputs[0].type.dtype
 
     def make_node(self, x: object) -> Apply:
         x = as_tensor_variable(x)
@@ -412,8 +412,9 @@ class Moment(Reduce):
     def numpy_kwargs(self) -> dict[str, object]:
         return {"ddof": self.ddof}
 
-    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
-        return str(np.result_type(in_dtype, out_dtype))  # complex stays complex
+    def computes_in(self, node: Apply) -> str:
+        # complex stays complex
+        return str(np.result_type(node.inputs[0].type.dtype, node.outputs[0].type.dtype))
 
     def variance_grad(self, x: Variable, g: Variable) -> Variable:
         """``g * d var / d x = g * 2 (x - mean) / (N - ddof)``, broadcast to ``x``."""
