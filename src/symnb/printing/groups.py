@@ -245,7 +245,9 @@ class GroupTree:
         owners_in: set = set()  # the named objects whose groups the path is inside
         for i in reversed(range(builders)):
             owner = scoping.owner_at(i)
-            if owner is None:
+            if owner is None and i > 0 and _decorator_wrapper(codes[i]):
+                pass  # a decorator's wrapper: its group is the call it wraps (Keras's get_updates)
+            elif owner is None:
                 path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
             elif owner.token not in owners_in:
                 # Every call of one object's methods, side by side, is one group named as
@@ -534,6 +536,19 @@ def _readable(group: Group) -> str:
             return f"{name} at line {where[1]}" if len(where) > 1 else name
         return f"{name}()"
     return group.name
+
+
+# What decorators call the function they return (functools.wraps's examples, Keras's
+# legacy interfaces, six, decorator libraries): never what the user wrote.
+_WRAPPER_NAMES = frozenset({"wrapper", "wrapped", "_wrapper", "inner", "decorated", "wrapper_function", "new_func"})
+_VARARGS, _VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+
+
+def _decorator_wrapper(code) -> bool:
+    """Whether ``code`` is a decorator's wrapper (``def wrapper(*args, **kwargs)`` under
+    one of the usual names): a call of it is drawn as the call it wraps, inside it, so that
+    the group reads ``get_updates()``, not ``wrapper()``."""
+    return code.co_name in _WRAPPER_NAMES and bool(code.co_flags & _VARARGS) and bool(code.co_flags & _VARKEYWORDS)
 
 
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
