@@ -183,3 +183,18 @@ def test_a_decorated_functions_calls_are_named_by_it_not_by_its_wrapper():
     w1, w2 = np.full((3, 3), 0.1, "float32"), np.full((3, 3), 0.2, "float32")
     expected = np.tanh(np.tanh(np.ones(3, "float32") @ w1 + 1) @ w2 + 1).sum()
     np.testing.assert_allclose(y.test_value, expected, rtol=1e-6)
+
+
+def test_a_comprehension_over_several_lines_and_a_named_lambda_read_as_written():
+    x = T.vector("x", test_value=np.arange(3, dtype="float32"))
+    parts = [T.tanh(x * k)
+             for k in range(3)]
+    scaled = lambda v: T.tanh(v) * 2  # noqa: E731 (a user's lambda, named)
+    y = sum(parts) + scaled(x) + scaled(x * 2)
+    titles = sorted(g["label"] for g in view_model(y)["groups"])
+    assert "parts (for k)" in titles  # not "listcomp at line N"
+    assert {"scaled() #1", "scaled() #2"} <= set(titles)  # not "lambda at line N"
+    assert not [t for t in titles if _internal(t, set())]
+    v = np.arange(3, dtype="float32")
+    expected = sum(np.tanh(v * k) for k in range(3)) + np.tanh(v) * 2 + np.tanh(v * 2) * 2
+    np.testing.assert_allclose(y.test_value, expected, rtol=1e-6)

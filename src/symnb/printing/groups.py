@@ -43,6 +43,7 @@ made (the top level, in sight, for one made outside any).
 
 from __future__ import annotations
 
+import linecache
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -529,7 +530,9 @@ def _readable(group: Group) -> str:
         if name != group.name:  # <listcomp>, <lambda>: named by the user's words, else where they are
             caller = group.site.frame_at(group.frame + 1) if group.site is not None else None
             comprehension = name.endswith("comp") or name == "genexpr"
-            words = _comprehension_words(caller.line) if caller is not None and comprehension else None
+            words = _comprehension_words(_statement(caller)) if caller is not None and comprehension else None
+            if name == "lambda" and group.site is not None:
+                words = _lambda_name(group.site.codes[group.frame])
             if words:
                 return words
             where = group.where().split(":")
@@ -553,6 +556,32 @@ def _decorator_wrapper(code) -> bool:
 
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
 _FOR = re.compile(r"\bfor\s+(.+?)\s+in\b")
+
+
+def _statement(frame, most: int = 8) -> str:
+    """The statement starting on ``frame``'s line, its continuation lines joined until its
+    brackets close (at most ``most`` lines): a comprehension written over several lines
+    has its ``for`` on a later line than the one its frame names."""
+    text, depth = [], 0
+    for k in range(most):
+        line = linecache.getline(frame.filename, frame.lineno + k)
+        if not line:
+            break
+        text.append(line.strip())
+        depth += sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
+        if depth <= 0:
+            break
+    return " ".join(text)
+
+
+_LAMBDA = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=\s*lambda\b")
+
+
+def _lambda_name(code) -> str | None:
+    """``f()`` for a lambda the user named (``f = lambda v: ...``); None for one written
+    in place (then it is named where it is)."""
+    assigned = _LAMBDA.match(linecache.getline(code.co_filename, code.co_firstlineno))
+    return f"{assigned.group(1)}()" if assigned else None
 
 
 def _comprehension_words(line: str) -> str | None:
