@@ -271,7 +271,7 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
 
     # Click a node: the details panel shows its op, value and line; its inputs are marked.
     # The picture is drawn once ELK's source came or after the kernel stayed busy 2 s (a
-    # click during ELK's later layout is kept: viewer_mount.js's `selections`).
+    # click during ELK's later layout is kept: viewer_state.js's `selections`).
     symgraph.locator(".symnb-viewer[data-drawn='1'] g.symnb-node").first.wait_for(timeout=120_000)
     node = symgraph.locator("g.symnb-node", has_text="hidden")
     assert node.count() == 1
