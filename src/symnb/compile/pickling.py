@@ -8,7 +8,8 @@ saved; creation sites pickle as file/line/function frames (``core/graph/source.p
 An input holding state (``sn.In(..., update=...)``) pickles its current value, through
 its state's container: functions pickled together that share a state (``In(s,
 value=f.container[s], ...)``) share it once unpickled, as in Theano. A copy
-(``f.copy()``, ``copy.copy(f)``) starts from a copy of the current state.
+(``f.copy()``, ``copy.copy(f)``) starts from a copy of the current state, and returns a
+list of its outputs, as Theano's copies did.
 """
 
 from __future__ import annotations
@@ -62,6 +63,12 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
         construction["name"] = name
     construction["profile"] = profile
     construction["inputs"] = _with_state_values(function, lambda state: state.get_value())
+    # Theano's copy rebuilt the function from the list of its outputs, so a copy returns
+    # a list, whatever the original returned (one output unpacked, or None for none).
+    outputs = construction.get("outputs")
+    if not isinstance(outputs, Mapping):  # a dict of outputs stays one (output_keys)
+        construction["outputs"] = [] if outputs is None else \
+            list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     if delete_updates:
         construction["updates"] = None
         construction["no_default_updates"] = True
