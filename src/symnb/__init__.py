@@ -16,6 +16,7 @@ from symnb.configparser import change_flags
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor.shared import SharedVariable, shared
+from symnb.core.tensor.generic_shared import generic  # theano.generic (theano.gof's)
 from symnb.core.scopes import name_scope
 from symnb.core.graph.type import TensorType
 from symnb.core.graph.errors import (
@@ -50,7 +51,7 @@ __all__ = [
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "OrderedUpdates", "as_op", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
-    "OpFromGraph", "subgraph_grad", "symnb_logger", "logging_default_handler",
+    "OpFromGraph", "subgraph_grad", "symnb_logger", "logging_default_handler", "generic",
 ]
 
 # Theano's logger and its handler (theano.theano_logger, theano.logging_default_handler):

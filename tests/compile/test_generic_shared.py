@@ -41,3 +41,21 @@ def test_a_function_reading_a_generic_variable_is_refused_naming_it():
     with pytest.raises(TypeError, match=r"'notes', a shared variable of Theano's generic type "
                                         r"\(its value is a list, not an array\)"):
         sn.function([], s)
+
+
+def test_a_symbolic_variable_is_refused_as_theano_refused_it():
+    import symnb.tensor as T
+
+    with pytest.raises(TypeError, match="needs numeric values and not symbolic variables"):
+        shared(T.ones((2, 3)))
+    np.testing.assert_array_equal(shared(np.ones((2, 4))).get_value(), np.ones((2, 4)))
+
+
+def test_theanos_generic_variables_are_refused_by_a_compiled_function():
+    import symnb.tensor as T
+
+    x = sn.generic()
+    assert sn.gof.generic is sn.generic and x.type == generic
+    c = T.iscalar("c")
+    with pytest.raises(TypeError, match="a variable of Theano's generic type"):
+        sn.function([c, x], c * 2)

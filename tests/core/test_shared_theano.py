@@ -74,6 +74,17 @@ def test_borrowed_values_alias_until_a_call_uses_them():
     s.set_value(other)                                # borrow=False: copied
     other[0] = 0.0
     np.testing.assert_array_equal(f(), np.full(4, 10.0))
+    # Theano's internal type on the CPU is the NumPy array, lent as borrow=True lends it
+    f()
+    import jax
+
+    if all(d.platform == "cpu" for d in jax.devices()):
+        internal = s.get_value(borrow=True, return_internal_type=True)
+        assert type(internal) is np.ndarray and internal is s.get_value(borrow=True)
+        internal *= 2.0
+        np.testing.assert_array_equal(f(), np.full(4, 20.0))
+        copied = s.get_value(return_internal_type=True)
+        assert type(copied) is np.ndarray and not np.shares_memory(copied, internal)
 
 
 def test_a_lent_array_written_after_a_call_never_changes_the_device_value():

@@ -180,17 +180,23 @@ def check_no_null(roots: list[Variable]) -> None:
 
 
 def check_no_generic(roots: list[Variable]) -> None:
-    """A shared variable of Theano's ``generic`` type (any Python object: ``shared([])``,
-    ``shared('text')``) has no array value for XLA to compute with: refused, naming it."""
+    """A variable of Theano's ``generic`` type (any Python object: ``shared([])``,
+    ``shared('text')``, ``sn.generic()``) has no array value for XLA to compute with:
+    refused, naming it."""
     from symnb.core.tensor.generic_shared import Generic
 
     for var in roots:
-        if isinstance(var.type, Generic):
-            raise TypeError(
-                f"the function reads {label(var)!r}, a shared variable of Theano's generic type "
-                f"(its value is a {type(var.get_value(borrow=True)).__name__}, not an array): "
-                f"symnb compiles to XLA, which computes with arrays only. Make it a tensor: "
-                f"sn.shared(np.asarray(value)).")
+        if not isinstance(var.type, Generic):
+            continue
+        if isinstance(var, SharedVariable):
+            what = (f"a shared variable of Theano's generic type (its value is a "
+                    f"{type(var.get_value(borrow=True)).__name__}, not an array)")
+            fix = "Make it a tensor: sn.shared(np.asarray(value))."
+        else:
+            what = "a variable of Theano's generic type (any Python object)"
+            fix = "Use a tensor variable (T.vector(), T.matrix(), ...) for array values."
+        raise TypeError(f"the function reads {label(var)!r}, {what}: symnb compiles to XLA, "
+                        f"which computes with arrays only. {fix}")
 
 
 def check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:

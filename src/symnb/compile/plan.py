@@ -114,7 +114,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     roots = graph_inputs(replaced, blockers=inputs)
     # Theano's order: an unused input is reported before a missing one.
     check_no_null(roots)
-    check_no_generic(roots)
+    check_no_generic(list(inputs) + list(roots))
     check_unused(inputs, roots, on_unused_input)
     check_missing(roots, inputs, replaced)
     read_only = [v for v in roots if isinstance(v, SharedVariable)

@@ -50,17 +50,17 @@ class ProfileStats:
 
     def __init__(self, function: Any = None, memory: bool = False, *,
                  atexit_print: bool | None = None, flag_time_thunks: Any = None,
-                 gpu_checks: bool = True, **kwargs: Any) -> None:
+                 gpu_checks: bool = True, message: str | None = None) -> None:
         """The profile of ``function`` (``sn.function`` makes it). Theano's spelling
         ``ProfileStats(atexit_print=False, gpu_checks=False)``, passed as
         ``sn.function(..., profile=stats)``, makes one the function then records into
         (``flag_time_thunks`` and ``gpu_checks`` concern Theano's C and GPU thunks and
         have no effect; ``atexit_print`` prints the summary when the program exits;
-        Theano's other keywords (``message``...) are accepted)."""
+        ``message`` is kept as Theano's attribute)."""
         self.function = function
         self.memory = memory  # profile_memory: add peak memory and the largest values
-        #: Theano's ``message`` (the summary's title), when given.
-        self.message = kwargs.get("message")
+        #: Theano's ``message`` (the summary's title in Theano), when given.
+        self.message = message
         self.call_times: list[float] = []
         self.compiles: list[CompileRecord] = []
         self.h2d_bytes = self.h2d_count = self.d2h_bytes = self.d2h_count = 0

@@ -101,22 +101,25 @@ class SharedVariable(_TensorOperators, Variable):
         variables, whose ``get_value(borrow=True)`` was a copy). A value on the device
         is brought back to be lent (one copy, as ``borrow=False`` makes).
 
-        ``borrow=False`` always copies. ``return_internal_type=True`` returns the stored
-        value as it is kept (a NumPy array on the host, else the JAX array on its
-        device; a copy unless ``borrow=True``)."""
+        ``borrow=False`` always copies. ``return_internal_type=True`` returns Theano's
+        internal type: a NumPy array where the value lives in host memory (the CPU
+        device), as above; the JAX array itself on an accelerator (Theano's GPU array;
+        a copy unless ``borrow=True``)."""
         with self.lock:  # not while a call is donating the stored buffer
             value = self._value
+            # Theano's internal type: a NumPy array on the CPU, the device's array on an
+            # accelerator (Theano's GpuArray); symnb's CPU device keeps host memory too.
+            device_array = return_internal_type and type(value) is not np.ndarray \
+                and not _on_cpu(value)
             if not borrow:
-                if return_internal_type and type(value) is not np.ndarray:
-                    return _device_copy(value)
-                return np.array(value)
+                return _device_copy(value) if device_array else np.array(value)
+            if device_array:
+                return value  # the JAX array itself (immutable)
             if type(value) is np.ndarray:  # on the host: the stored array itself, lent
                 if self._private:  # the read-only copy _store made: writable once lent
                     value.flags.writeable = True
                     self._private = False
                 return value
-            if return_internal_type:
-                return value  # the JAX array itself (immutable)
             value = self._value = np.array(value)  # on the device: back to the host, to lend
             self._private = False
             return value
@@ -391,6 +394,10 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
     (or any ``jax.sharding.Sharding``), a ``Mesh`` (replicated over it) or a pair
     ``(mesh, PartitionSpec)``; compiled functions keep updates on the same sharding.
     """
+    if isinstance(value, Variable):  # Theano's refusal (a generic variable is no graph holder)
+        raise TypeError(f"Shared variable constructor needs numeric values and not symbolic "
+                        f"variables: {label(value)!r} is a symbolic variable; compute it first "
+                        f"(value.eval()) or pass a NumPy array")
     for accepts, make in _value_constructors:  # values of another kind (scipy.sparse)
         if accepts(value):
             return make(value, name=name, strict=strict, allow_downcast=allow_downcast,
@@ -412,6 +419,11 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
     static = (None,) * array.ndim if shape is None else tuple(shape)
     return SharedVariable(TensorType(array.dtype, static), array, name=name, strict=strict,
                           allow_downcast=allow_downcast, sharding=sharding, borrow=borrow)
+
+
+def _on_cpu(value: Any) -> bool:
+    """Whether a JAX array lives on CPU devices only (host memory)."""
+    return all(device.platform == "cpu" for device in value.devices())
 
 
 def _device_copy(value: Any) -> Any:
