@@ -51,3 +51,16 @@ def test_an_update_without_initial_value_names_the_missing_input_first():
     with pytest.raises(ValueError, match=r"In\('x', update=...\): an input with an update holds "
                                          r"state, and needs its initial value="):
         sn.function([In(x, update=x * 2)], x)
+
+
+def test_a_copy_shares_argument_defaults_and_copies_state_as_theanos():
+    # Theano's test_function_module test_copy: a default is not copied, a state is.
+    a = T.dscalar()
+    x, s = T.dscalars("x", "s")
+    f = sn.function([x, In(a, value=1.0, name="a"), In(s, value=0.0, update=s + a * x)], s + a * x)
+    g = copy.copy(f)
+    assert g.value[a] is f.value[a]
+    assert g.value[s] is not f.value[s] and g.value[s] == f.value[s]
+    assert f(2.0, 1.0) == 2.0 and g(2.0) == [2.0]          # in sync: s was 0 in both
+    f(1.0, 2.0)                                          # f's state moves on alone
+    assert f(1.0, 2.0) == 2.0 + 2.0 + 2.0 and g(1.0, 2.0) == [2.0 + 2.0]
