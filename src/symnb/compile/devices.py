@@ -31,9 +31,10 @@ def on_device(var: SharedVariable) -> Any:
     value = var._backend_value()
     if type(value) is np.ndarray:
         place = as_sharding(var.sharding, var) if var.sharding is not None else _device_context()
-        # Outside this scope JAX would store an int64/float64 value in 32 bits.
+        # Outside this scope JAX would store an int64/float64 value in 32 bits. A value
+        # the user may write into is copied first (see _host_value_for_device).
         with jax.enable_x64(True):
-            value = jax.device_put(value, place)
+            value = jax.device_put(var._host_value_for_device(), place)
         var._set_backend_value(value)
     return value
 

@@ -16,13 +16,14 @@ from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.keywords import checked_keywords
 from symnb.core.graph.op import Op
+from symnb.core.tensor.generic_shared import Generic, generic  # theano.gof.type's
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 from symnb.gof import fg, op  # noqa: F401  (theano.gof.fg.MissingInputError, gof.op.get_test_value)
 from symnb.gof import utils  # noqa: F401  (theano.gof.utils.MethodNotDefined)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op", "graph", "fg", "op", "utils", "MissingInputError"]
+           "Variable", "Constant", "Op", "graph", "fg", "op", "utils", "MissingInputError", "Generic", "generic"]
 
 
 class OpWiseCLinker(Linker):
