@@ -15,7 +15,7 @@ from symnb.compile.construction import MissingInputError  # theano.gof.MissingIn
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.keywords import checked_keywords
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, PureOp
 from symnb.core.tensor.generic_shared import Generic, generic  # theano.gof.type's
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
@@ -23,7 +23,8 @@ from symnb.gof import fg, op  # noqa: F401  (theano.gof.fg.MissingInputError, go
 from symnb.gof import utils  # noqa: F401  (theano.gof.utils.MethodNotDefined)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op", "graph", "fg", "op", "utils", "MissingInputError", "Generic", "generic"]
+           "Variable", "Constant", "Op", "PureOp", "graph", "fg", "op", "utils", "MissingInputError",
+           "Generic", "generic"]
 
 
 class OpWiseCLinker(Linker):

@@ -24,7 +24,7 @@ from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.core.graph.type import TensorType
 
-__all__ = ["Op", "MethodNotDefined", "perform_only", "operand_text", "snake_case"]
+__all__ = ["Op", "PureOp", "MethodNotDefined", "perform_only", "operand_text", "snake_case"]
 
 
 class MethodNotDefined(NotImplementedError):
@@ -33,7 +33,40 @@ class MethodNotDefined(NotImplementedError):
     that code catching either catches it."""
 
 
-class Op:
+class PureOp:
+    """The base of :class:`Op` holding ``__call__`` (Theano's ``gof.op.PureOp``, from which
+    ``Op`` derives): code that overrides ``__call__`` and builds its node with Theano's
+    ``super(theano.Op, self).__call__(...)`` (PyMC3's ``DifferentialEquation``) reaches
+    this one, as it reached ``PureOp.__call__`` in Theano."""
+
+    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False) -> Any:
+        """Build a node: infer types, record the user's line, compute test values.
+        Returns the output, or the list of outputs when there are several or when
+        ``return_list`` is true (Theano's keyword)."""
+        try:
+            node = self.make_node(*inputs)
+            node.site = capture_site(config.traceback__limit)
+            test_value.compute_node(node)
+        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
+            hide_library_frames(err)
+            raise
+        if len(node.outputs) == 1 and not return_list:
+            out = node.outputs[0]
+            if name is not None:
+                out.name = name
+            return out
+        return node.outputs
+
+    @classmethod
+    def _get_test_value(cls, v: Variable) -> np.ndarray:
+        """Theano's ``PureOp._get_test_value``: ``v``'s test value (a constant's value, a
+        shared variable's, a variable's ``tag.test_value``), which code overriding
+        ``__call__`` reads (PyMC3's ``DifferentialEquation``); a
+        ``MissingTestValueError``, an ``AttributeError`` as in Theano, when it has none."""
+        return v.test_value
+
+
+class Op(PureOp):
     """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
 
     __props__: tuple[str, ...] = ()
@@ -93,25 +126,7 @@ class Op:
     def __str__(self) -> str:
         return self.display_name()
 
-    # -- building ----------------------------------------------------------------------
-    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False) -> Any:
-        """Build a node: infer types, record the user's line, compute test values.
-        Returns the output, or the list of outputs when there are several or when
-        ``return_list`` is true (Theano's keyword)."""
-        try:
-            node = self.make_node(*inputs)
-            node.site = capture_site(config.traceback__limit)
-            test_value.compute_node(node)
-        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
-            hide_library_frames(err)
-            raise
-        if len(node.outputs) == 1 and not return_list:
-            out = node.outputs[0]
-            if name is not None:
-                out.name = name
-            return out
-        return node.outputs
-
+    # -- building: __call__ is PureOp's ---------------------------------------------------
     def make_node(self, *inputs: Any) -> Apply:
         """The node of ``self`` over ``inputs``. Default: Theano's, from the class's
         ``itypes`` and ``otypes`` (lists of types, e.g. ``[T.dmatrix]``)."""
