@@ -139,10 +139,33 @@ def test_pow_specializes(exponent, op, dtype, rng):
         assert op in op_names(f.maker.fgraph)
 
 
-@pytest.mark.parametrize("exponent", [-1, -0.5])
+@pytest.mark.parametrize("exponent", [-1, -0.5, -2])
 def test_negative_powers_of_floats_specialize(exponent, rng):
     f = compile_and_check(lambda v: v ** exponent, [rng.uniform(0.5, 4, size=5).astype("float64")])
     assert "Pow" not in op_names(f.maker.fgraph)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_minus_two_is_one_over_the_square_as_in_theano(dtype):
+    # PyMC3's precision, tau = sigma ** -2: Theano's local_pow_specialize made it
+    # inv(sqr(sigma)); one rounding more than NumPy's pow, declared inexact.
+    x = np.array([0.3, 1.7, -2.5, 1e-3, 4e10 if dtype == "float64" else 4e6], dtype=dtype)
+    f = compile_and_check(lambda v: v ** -2.0, [x])
+    assert "local_pow_inv_sqr" in applied(f.maker.fgraph)
+    assert "Pow" not in op_names(f.maker.fgraph) and "Square" in op_names(f.maker.fgraph)
+    np.testing.assert_allclose(f(x), x.astype("float64") ** -2.0, rtol=2 * np.finfo(dtype).eps)
+    from symnb.core.rewriting import specialize
+
+    assert not specialize.local_pow_inv_sqr.exact and "subnormal" in specialize.local_pow_inv_sqr.domain
+
+
+def test_minus_two_of_integers_computes_in_float64():
+    # int32 ** -2.0 is float64 (NumPy's): the square is taken after the cast, so 46341 ** 2
+    # does not wrap around in int32.
+    x = np.array([1, 2, 46341], dtype="int32")
+    f = compile_and_check(lambda v: v ** -2.0, [x])
+    assert "local_pow_inv_sqr" in applied(f.maker.fgraph)
+    np.testing.assert_allclose(f(x), x.astype("float64") ** -2.0, rtol=3e-16)
 
 
 def test_pow_specialization_computes_in_the_result_dtype(rng):
