@@ -67,6 +67,45 @@ def test_assert_shape_follows_the_flag():
         f(v, 4)
 
 
+def _correlate_valid(image, kernel):
+    """NumPy's 'valid' true convolution (kernel flipped), (batch, out, rows, cols)."""
+    k = kernel[:, :, ::-1, ::-1]
+    rows, cols = image.shape[2] - k.shape[2] + 1, image.shape[3] - k.shape[3] + 1
+    out = np.zeros((image.shape[0], k.shape[0], rows, cols))
+    for r in range(rows):
+        for c in range(cols):
+            patch = image[:, None, :, r:r + k.shape[2], c:c + k.shape[3]]
+            out[:, :, r, c] = (patch * k[None]).sum(axis=(2, 3, 4))
+    return out
+
+
+def test_the_convolutions_assert_the_shapes_given_with_the_flag():
+    # Theano's conv.assert_shape: each convolution checks its operands against the shapes
+    # the user gave (an Assert: AssertionError) before it runs
+    i, f, g = T.tensor4(), T.tensor4(), T.tensor4()
+    with sn.change_flags(**{"conv.assert_shape": True}):
+        forward = sn.function([i, f], ac.conv2d(i, f, input_shape=(3, 5, 7, 11), filter_shape=(7, 5, 3, 3)))
+        wrt_inputs = sn.function([g, f], ac.conv2d_grad_wrt_inputs(
+            g, f, input_shape=(None, None, 7, 11), filter_shape=(7, 5, 3, 3)))
+        wrt_weights = sn.function([i, g], ac.conv2d_grad_wrt_weights(
+            i, g, filter_shape=(None, None, 3, 3), input_shape=(3, 5, 7, 11)))
+    rng = np.random.default_rng(0)
+    image, kernel = rng.normal(size=(3, 5, 7, 11)), rng.normal(size=(7, 5, 3, 3))
+    np.testing.assert_allclose(forward(image.astype(i.dtype), kernel.astype(f.dtype)),
+                               _correlate_valid(image, kernel), rtol=1e-4, atol=1e-4)
+    zeros = lambda *shape: np.zeros(shape, dtype=i.dtype)  # noqa: E731
+    for call in (lambda: forward(zeros(3, 5, 9, 11), zeros(7, 5, 3, 3)),
+                 lambda: forward(zeros(3, 5, 7, 11), zeros(7, 5, 2, 2)),
+                 lambda: wrt_inputs(zeros(3, 6, 5, 9), zeros(7, 6, 3, 3)),
+                 lambda: wrt_weights(zeros(3, 6, 7, 11), zeros(3, 7, 5, 9))):
+        with pytest.raises(AssertionError, match="shape mismatch"):
+            call()
+    # without the flag, a contradicted shape is the convolution's own ValueError
+    unchecked = sn.function([i, f], ac.conv2d(i, f, input_shape=(3, 5, 7, 11), filter_shape=(7, 5, 3, 3)))
+    with pytest.raises(ValueError, match="says axis 2 is 7"):
+        unchecked(zeros(3, 5, 9, 11), zeros(7, 5, 3, 3))
+
+
 @pytest.mark.parametrize("dilation", [1, 2])
 def test_causal_conv1d_against_numpy(dilation):
     x_v, w_v = RNG.normal(size=(2, 3, 9)), RNG.normal(size=(4, 3, 3))
