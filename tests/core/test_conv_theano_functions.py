@@ -145,3 +145,27 @@ def test_conv2d_transpose_is_the_adjoint_of_conv2d():
                                                        input_dilation=(2, 2)))(y_v, w_v)
     assert back.shape == x_v.shape
     np.testing.assert_allclose(np.sum(forward * y_v), np.sum(x_v * back), rtol=1e-10)
+
+
+def test_theanos_ops_take_shape_hints_of_ints_or_constants_only():
+    from symnb.tensor.nnet.abstract_conv import (
+        AbstractConv2d, AbstractConv2d_gradInputs, AbstractConv2d_gradWeights)
+
+    constants = [T.constant(n, dtype="int64") for n in (3, 5, 7, 11)]
+    symbolic = (T.lvector(), T.ones(4, dtype="int64"), T.ftensor4().shape,
+                T.zeros((3, 5, 7, 11)).shape, T.constant([3, 5, 7, 11]))
+    for op in (AbstractConv2d, AbstractConv2d_gradInputs, AbstractConv2d_gradWeights):
+        for shape in symbolic:  # Theano's ValueError: a vector, even a constant one
+            for keyword in ("imshp", "kshp"):
+                with pytest.raises(ValueError, match=keyword):
+                    op(**{keyword: shape})
+    assert AbstractConv2d(imshp=constants).imshp == (3, 5, 7, 11)
+    assert AbstractConv2d(kshp=tuple(constants)).kshp == (3, 5, 7, 11)
+    # a constant's value is a hint like an int: checked against the static lengths
+    image = T.tensor4(shape=(3, 5, 9, 11))
+    with pytest.raises(ValueError, match="says axis 2 is 7"):
+        AbstractConv2d(imshp=constants)(image, T.tensor4())
+    rng = np.random.default_rng(1)
+    x, k = rng.normal(size=(3, 5, 7, 11)), rng.normal(size=(2, 5, 3, 3))
+    out = sn.function([], AbstractConv2d(imshp=constants)(T.constant(x), T.constant(k)))()
+    np.testing.assert_allclose(out, _correlate_valid(x, k), rtol=1e-10)
