@@ -66,6 +66,8 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     "symnb.core.graph.op.Op.__call__": (
         lambda: sn.tensor.nnet.crossentropy_softmax_argmax_1hot_with_bias(
             T.matrix(), T.vector(), T.ivector(), **{BOGUS: 1}), False),
+    # IfElse.__new__ hands its arguments to the class it makes (Theano's IfElse(n_outs)'s)
+    "symnb.core.ifelse.IfElse": (lambda: sn.ifelse.IfElse(1, **{BOGUS: 1}), False),
     # forwarded whole to GraphPicture
     "symnb.printing.svg.graph_svg": (lambda: sn.printing.graph_svg(_x(), **{BOGUS: 1}), False),
     "symnb.printing.picture.graph_picture": (lambda: sn.printing.graph_picture(_x(), **{BOGUS: 1}), False),
