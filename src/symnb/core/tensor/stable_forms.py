@@ -255,6 +255,19 @@ def sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable |
 
 
 @_form(ew.TrueDiv, domain=(
+    "where exp(x) does not overflow (x below about 88 in float32, 709 in float64): the written form is NaN (inf / inf) there"))
+def exp_over_1_plus_exp(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
+    """exp(x) / (1 + exp(x)) -> sigmoid(x) (Theano's ``exp_over_1_plus_exp``)."""
+    numerator, denominator = inputs
+    exp = owner_op(numerator, ew.Exp)
+    t = _exp_argument(denominator)
+    if exp is None or t is None or not same_computation(exp.inputs[0], t) \
+            or numerator.dtype != out.dtype or not _stands_for(t, out):
+        return None
+    return make(ew.Sigmoid(), in_dtype_of(t, out, make))
+
+
+@_form(ew.TrueDiv, domain=(
     "where exp(x) does not overflow (x below about 88 in float32, 709 in float64) and does not underflow to 0 all along the axis: the written form is NaN there"))
 def softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """exp(x) / sum(exp(x), axes, keepdims=True) -> softmax(x, axes)."""
