@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from symnb.compile.construction import MissingInputError  # theano.gof.MissingInputError
+from symnb.compile.optdb import Query  # theano.gof.Query (optdb's queries)
+from symnb.core.graph.fgraph import FunctionGraph, InconsistencyError  # theano.gof's
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.keywords import checked_keywords
@@ -24,7 +26,7 @@ from symnb.gof import utils  # noqa: F401  (theano.gof.utils.MethodNotDefined)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
            "Variable", "Constant", "Op", "PureOp", "graph", "fg", "op", "utils", "MissingInputError",
-           "Generic", "generic"]
+           "Generic", "generic", "FunctionGraph", "InconsistencyError", "Query"]
 
 
 class OpWiseCLinker(Linker):

@@ -39,12 +39,14 @@ class PureOp:
     ``super(theano.Op, self).__call__(...)`` (PyMC3's ``DifferentialEquation``) reaches
     this one, as it reached ``PureOp.__call__`` in Theano."""
 
-    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False) -> Any:
+    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False,
+                 **make_node_keywords: Any) -> Any:
         """Build a node: infer types, record the user's line, compute test values.
         Returns the output, or the list of outputs when there are several or when
-        ``return_list`` is true (Theano's keyword)."""
+        ``return_list`` is true (Theano's keyword). Other keywords go to ``make_node``,
+        as in Theano (``crossentropy_softmax_argmax_1hot_with_bias(x, b, y_idx=y)``)."""
         try:
-            node = self.make_node(*inputs)
+            node = self.make_node(*inputs, **make_node_keywords)
             node.site = capture_site(config.traceback__limit)
             test_value.compute_node(node)
         except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py

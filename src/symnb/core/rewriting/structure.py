@@ -4,7 +4,8 @@
 - ``shape(op(...))`` and ``shape_i(op(...))`` -> the op's ``infer_shape`` of its inputs'
   shapes (Theano's ``ShapeFeature``): a shape no longer runs the op that makes the value;
 - ``reshape(reshape(x, s1), s2) -> reshape(x, s2)``; a reshape to ``x``'s own known
-  shape disappears;
+  shape disappears; ``reshape(f(x), s) -> f(reshape(x, s))`` for an elementwise ``f`` of
+  one input (so that the rewrites reading ``f`` see it);
 - ``dimshuffle(dimshuffle(x))`` -> one dimshuffle; an identity dimshuffle disappears;
 - ``sum(sum(x, a1), a2) -> sum(x, a1 + a2)``;
 - ``dot(a.T, b.T) -> dot(b, a).T`` and ``dot(a, b).T -> dot(b.T, a.T)`` when that
@@ -22,6 +23,7 @@ from symnb.core.rewriting.utils import as_type_of, make_constant, owner_op, sing
 from symnb.core.tensor.blas import Dot
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.reduction import Sum
+from symnb.core.tensor.stable_forms import lifted_reshape
 from symnb.core.graph.op import Op
 from symnb.core.graph.source import Site
 from symnb.core.graph.type import TensorType
@@ -150,6 +152,15 @@ def local_useless_reshape(fgraph: FunctionGraph, node: Apply):
     return None
 
 
+@node_rewriter([Reshape])
+def local_reshape_lift(fgraph: FunctionGraph, node: Apply):
+    """reshape(f(x), s) -> f(reshape(x, s)) for an elementwise f of one input (Theano's
+    ``local_reshape_lift``, in canonicalize and stabilize as there): the rewrites of the
+    reshape's readers then see f (``log(1 - sigmoid(x).reshape(s))`` becomes a softplus)."""
+    return lifted_reshape(node.op, node.inputs)
+
+
+
 def _compose(outer: tuple, inner: tuple) -> tuple:
     """The pattern of dimshuffle(outer) applied after dimshuffle(inner)."""
     return tuple("x" if p == "x" else inner[p] for p in outer)
@@ -239,6 +250,6 @@ def local_transpose_of_dot(fgraph: FunctionGraph, node: Apply):
 
 REWRITES = [
     local_static_shape, local_shape_to_infer_shape, local_shape_i_to_infer_shape,
-    local_reshape_reshape, local_useless_reshape, local_dimshuffle_dimshuffle,
+    local_reshape_reshape, local_useless_reshape, local_reshape_lift, local_dimshuffle_dimshuffle,
     local_useless_dimshuffle, local_sum_sum, local_dot_of_transposes, local_transpose_of_dot,
 ]

@@ -22,7 +22,7 @@ from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
 from symnb.core.graph.type import TensorType, describe_shape, is_float
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
-           "ELEMWISE_OPS", "GRADIENTS", "Cast", "broadcasting", "install_scalar_elemwise"]
+           "ELEMWISE_OPS", "ROW_SCALAR_OPS", "GRADIENTS", "Cast", "broadcasting", "install_scalar_elemwise"]
 
 
 class BroadcastError(ValueError):
@@ -118,6 +118,17 @@ class Elemwise(Op):
                 raise TypeError("Elemwise(scalar_op) needs symnb.core.tensor imported")
             cls = _from_scalar_op
         return super().__new__(cls)
+
+    @property
+    def scalar_op(self) -> Any:
+        """Theano's scalar op that this elementwise op applies (``T.neg``'s is
+        ``theano.scalar.neg``, ``sigmoid``'s ``sigm.scalar_sigmoid``): the row's, which
+        scalar_basic.py registers in :data:`ROW_SCALAR_OPS`."""
+        op = ROW_SCALAR_OPS.get(self.spec.name)
+        if op is None:
+            raise AttributeError(f"{self.display_name()} has no scalar_op: Theano had no scalar "
+                                 f"op of its own for symnb's {self.spec.name!r}")
+        return op
 
     def display_name(self) -> str:
         return f"Elemwise{{{self.scalar_name},no_inplace}}"
@@ -372,6 +383,10 @@ _CLASSES["cast"] = Cast
 
 #: The op class of every row, in the rows' order (each row has one: checked here).
 ELEMWISE_OPS: tuple[type[Elemwise], ...] = tuple(_CLASSES[row.name] for row in SPECS)
+
+#: Theano's scalar op of each row, by the row's name (``Elemwise.scalar_op``): filled by
+#: scalar_basic.py, which builds its scalar ops on this module's rows.
+ROW_SCALAR_OPS: dict[str, Any] = {}
 
 #: The class ``Elemwise(scalar_op)`` makes (Theano's way of making an elementwise op from
 #: a scalar op): installed by ``scalar_elemwise.py``, which builds on this module.

@@ -46,6 +46,8 @@ class ScalarElemwise(Elemwise):
     """A scalar op applied elementwise (see the module)."""
 
     __props__ = ("scalar_op",)
+    #: Set by ``__init__``; this plain class attribute hides the base class's row lookup.
+    scalar_op: Any = None
     fusable = False  # not made from a row: the fusion rewrite's Composite reads rows
 
     def __init__(self, scalar_op: Any, inplace_pattern: dict | None = None, name: str | None = None,
