@@ -265,13 +265,29 @@ def test_an_integer_valued_gradient_is_refused():
 
 # -- Rop: disconnected outputs ---------------------------------------------------------------
 
+class _BreakRop(Op):
+    """Theano's test_rop.BreakRop: the identity, with no gradient and no R-operator."""
+
+    def make_node(self, x):
+        return Apply(self, [x], [x.type()])
+
+    def perform(self, node, inputs, outputs):
+        outputs[0][0] = inputs[0]
+
+    def grad(self, inputs, output_grads):
+        return [sn.gradient.grad_undefined(self, 0, inputs[0])]
+
+    def R_op(self, inputs, eval_points):
+        return [None]
+
+
 @pytest.mark.parametrize("build", [
     lambda x, m: x.shape[0],
     lambda x, m: T.argmax(m, axis=1),
-    lambda x, m: (m ** 2).sum(axis=1),
     lambda x, m: T.argmax(x),
-], ids=["shape", "argmax_other", "other_input", "argmax_own"])
-def test_rop_of_an_output_not_reached_raises(build):
+    lambda x, m: T.max(_BreakRop()(m), axis=0),
+], ids=["shape", "argmax_other", "argmax_own", "break_rop"])
+def test_rop_through_an_op_without_r_operator_raises(build):
     x, v, mx = T.vector("x"), T.vector("v"), T.matrix("mx")
     y = build(x, mx)
     with pytest.raises(DisconnectedInputError):  # a ValueError, as Theano's check_nondiff_rop
@@ -308,3 +324,41 @@ def test_integer_shared_variables_get_floatx_zeros():
     grads = sn.grad(A + B, [A, B])
     assert [g.dtype for g in grads] == [sn.config.floatX] * 2
     assert [float(v) for v in sn.function([], grads)()] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("build", [
+    lambda x, m: (m ** 2).sum(axis=1),
+    lambda x, m: sn.gradient.zero_grad(x),
+], ids=["other_input", "zero_grad"])
+def test_rop_of_an_output_independent_of_wrt_is_zeros(build):
+    """Theano gave the other inputs zero eval points: zeros, no error."""
+    x, v, mx = T.vector("x"), T.vector("v"), T.matrix("mx")
+    y = build(x, mx)
+    out = sn.function([x, v, mx], T.Rop(y, x, v), on_unused_input="ignore")(
+        np.ones(3, "float32"), np.ones(3, "float32"), np.ones((2, 3), "float32"))
+    assert out.shape == (2,) or out.shape == (3,)
+    assert not np.any(out)
+
+
+def test_undefined_gradient_behind_an_integer_draw_raises():
+    """Theano's test_rng_mrg.test_undefined_grad: a binomial draw's p is wrapped in
+    undefined_grad; the integer draw passes zeros, which still meet it."""
+    from symnb.sandbox.rng_mrg import MRG_RandomStreams
+
+    prob = T.scalar("prob")
+    out = MRG_RandomStreams(1234).binomial((), p=prob)
+    assert out.dtype == "int64"
+    with pytest.raises(NullTypeGradError):
+        sn.grad(out, prob)
+    p = T.scalar("p")  # without undefined_grad: zeros through the comparison
+    g = sn.grad(T.cast(T.lt(T.constant(0.3), p), "int64"), p)
+    assert g.eval({p: np.float32(0.5)}) == 0
+
+
+def test_rop_of_a_gradient_that_does_not_depend_on_wrt_is_zeros():
+    """Theano's test_Rop_dot_bug_18Oct2013_Jeremiah: built, and zeros."""
+    x = T.arange(20.0).reshape([1, 20])
+    v = sn.shared(np.ones([20]))
+    d = T.dot(x, v).sum()
+    rop = T.Rop(sn.grad(d, v), v, v)
+    assert not np.any(sn.function([], rop)())

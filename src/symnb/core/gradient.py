@@ -292,6 +292,15 @@ def _node_input_grads(node: Apply, output_grads: list[Any]) -> list[Any]:
     all_discrete = all(flat or g is None for g, flat in zip(output_grads, discrete))
     if any(g is not None for g in live):
         grads = _input_grads(node, live)
+    elif _may_be_undefined_anyway(node.op):
+        # Only zeros flow in, but the gradient may be undefined whatever flows
+        # (undefined_grad; a user's op): Theano asked the op, so ask it with zeros and
+        # keep only what is null (a binomial draw's p: NullTypeGradError, as Theano).
+        zeros = [None if g is None or is_null(g) else zeros_like(o, float_dtype_of(o))
+                 for o, g in zip(node.outputs, output_grads)]
+        grads = [g if is_null(g) else None
+                 for g in gradient_rule(node.op, node.inputs, node.outputs, zeros) or []]
+        grads += [None] * (len(node.inputs) - len(grads))
     else:
         grads = [None] * len(node.inputs)
     result = []
@@ -307,6 +316,13 @@ def _node_input_grads(node: Apply, output_grads: list[Any]) -> list[Any]:
         else:
             result.append(g)
     return result
+
+
+def _may_be_undefined_anyway(op: Any) -> bool:
+    """Whether ``op``'s gradient may be null even where only zeros reach it: ops that
+    say so (``gradient_undefined``: ``undefined_grad``) and ops defined outside symnb."""
+    return getattr(op, "gradient_undefined", False) or \
+        not type(op).__module__.startswith("symnb.")
 
 
 def _connection_pattern(node: Apply) -> list[list[bool]]:

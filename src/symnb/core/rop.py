@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Variable, ancestors, clone_replace
+from symnb.core.graph.basic import Constant, Variable, ancestors, clone_replace, toposort
 from symnb.core.gradient import DisconnectedInputError, _where, float_dtype_of, grad
 from symnb.core.gradient_types import disconnected_type, is_disconnected, is_null
 from symnb.core.graph.source import warn_at_user_line
@@ -70,11 +70,12 @@ def Rop(f: Any, wrt: Any, eval_points: Any, disconnected_outputs: str = "raise",
     result per ``f``, of its shape; ``wrt`` and ``eval_points`` are one variable or
     matching lists; a list or tuple ``f`` gives a list or tuple).
 
-    An output that does not depend on ``wrt``, or only through an integer-valued or
-    non-differentiable op (``x.shape``, ``argmax``), is disconnected, as in Theano:
+    An output computed through an op that has no R-operator (``x.shape``, ``argmax``, an
+    op whose ``R_op`` returns None) is disconnected, as in Theano:
     ``disconnected_outputs`` ``'raise'`` (:class:`DisconnectedInputError`, a
     ValueError), ``'warn'`` or ``'ignore'``; ``return_disconnected`` ``'zero'`` (zeros
-    like the output), ``'None'`` or ``'Disconnected'``."""
+    like the output), ``'None'`` or ``'Disconnected'``. An output that merely does not
+    depend on ``wrt`` gets zeros, as Theano's zero eval points at the other inputs gave."""
     if disconnected_outputs not in ("raise", "warn", "ignore"):
         raise ValueError(f"Rop: disconnected_outputs must be 'raise', 'warn' or 'ignore', "
                          f"got {disconnected_outputs!r}")
@@ -110,14 +111,44 @@ def Rop(f: Any, wrt: Any, eval_points: Any, disconnected_outputs: str = "raise",
         kept = clone_replace(kept, replace)
     results: list[Any] = [None] * len(f_list)
     for i, value in zip(connected, kept):
-        out = f_list[i]
         results[i] = value
+    without_rop = _without_rop(f_list, wrt_list)
     for i, out in enumerate(f_list):
-        if i not in connected:
+        if id(out) in without_rop:
             results[i] = _disconnected(out, disconnected_outputs, return_disconnected)
+        elif i not in connected:
+            results[i] = zeros_like(out)
     if single:
         return results[0]
     return tuple(results) if isinstance(f, tuple) else results
+
+
+def _without_rop(outputs: list[Variable], wrt: list[Variable]) -> set[int]:
+    """Variables whose R-operator Theano's ``Rop`` found to be None (its convention,
+    op by op): the output of a non-differentiable op of a variable (a shape), of
+    ``argmax``, of a user's op whose ``R_op`` says None; an elementwise op's when every
+    input's is (a constant has zeros), another op's when its first (data) input's is.
+    Roots and ``wrt`` have one (their eval point: given, or zeros)."""
+    from symnb.core.tensor.elemwise import Elemwise
+    from symnb.core.tensor.reduction import ArgReduce
+
+    none: set[int] = set()
+    for node in toposort(outputs, wrt):
+        op = node.op
+        if not op.differentiable:
+            lacking = any(not isinstance(i, Constant) for i in node.inputs)
+        elif isinstance(op, ArgReduce):
+            lacking = True
+        elif "R_op" in type(op).__dict__ and not type(op).__module__.startswith("symnb."):
+            points = [None if id(i) in none else i for i in node.inputs]
+            lacking = all(p is None for p in op.R_op(node.inputs, points))
+        elif isinstance(op, Elemwise):
+            lacking = all(id(i) in none for i in node.inputs)
+        else:
+            lacking = bool(node.inputs) and id(node.inputs[0]) in none
+        if lacking:
+            none.update(id(o) for o in node.outputs)
+    return none
 
 
 def _disconnected(out: Variable, policy: str, return_disconnected: str) -> Any:
