@@ -19,7 +19,7 @@ from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
-from symnb.core.graph.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
            "ELEMWISE_OPS", "ROW_SCALAR_OPS", "GRADIENTS", "Cast", "broadcasting", "install_scalar_elemwise"]
@@ -253,11 +253,11 @@ class Elemwise(Op):
         if rule is None:
             return super().L_op(inputs, outputs, output_grads)
         grads = rule(inputs, outputs[0], output_grads[0])
+        # Integer inputs get their gradient too (a float one: Theano's continuous
+        # extension); sn.grad gives zeros itself where the output is integer-valued.
         if self.nin == 1:  # nothing was broadcast
-            return [g if g is None or is_float(inputs[0].dtype) else None
-                    for g in grads]
-        return [None if g is None or not is_float(x.dtype) else sum_to_shape(g, x)
-                for g, x in zip(grads, inputs)]
+            return list(grads)
+        return [None if g is None else sum_to_shape(g, x) for g, x in zip(grads, inputs)]
 
 
 def broadcasting(fn: Callable[..., Any], inputs: Sequence[np.ndarray]) -> Any:
@@ -367,10 +367,6 @@ class Cast(Elemwise):
 
     def display_name(self) -> str:
         return f"Elemwise{{Cast{{{self.dtype}}}}}"
-
-    @property
-    def differentiable(self) -> bool:  # type: ignore[override]
-        return is_float(self.dtype)
 
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         return self.dtype
