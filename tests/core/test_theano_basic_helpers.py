@@ -70,6 +70,28 @@ def test_horizontal_and_vertical_stack():
         T.horizontal_stack(T.dvector("v"), T.dvector("w"))
 
 
+@pytest.mark.parametrize("rowvar, bias, ddof", [(True, False, None), (False, False, None),
+                                                 (True, True, None), (False, False, 3)])
+def test_cov(rowvar, bias, ddof):
+    # Theano's normalization 1 / (N - ddof) divides integers, which gives floatX (float32
+    # here): float64 data are scaled by a float32 factor, hence rtol 1e-6.
+    x64, y64 = M64, RNG.normal(size=(3, 4))
+    check_paths(lambda x: T.cov(x, rowvar=rowvar, bias=bias, ddof=ddof), [x64],
+                lambda v: np.cov(v, rowvar=rowvar, bias=bias, ddof=ddof), rtol=1e-6)
+    check_paths(lambda x, y: T.cov(x, y=y, rowvar=rowvar, bias=bias, ddof=ddof), [x64, y64],
+                lambda v, w: np.cov(v, y=w, rowvar=rowvar, bias=bias, ddof=ddof), rtol=1e-6)
+
+
+def test_cov_keeps_theanos_shape_and_dtype():
+    # Theano squeezes only the axes known to be 1: one variable gives (1, 1) (NumPy: 0-d),
+    # and the normalization 1 / (N - ddof) of integers is floatX, so float32 stays float32.
+    one = RNG.normal(size=(1, 5)).astype("float32")
+    got = check_paths(T.cov, [one], lambda v: np.cov(v).astype("float32").reshape(1, 1), rtol=1e-5)
+    assert got.shape == (1, 1)
+    with pytest.raises(NotImplementedError, match="fweights"):
+        T.cov(T.fmatrix("m"), fweights=T.fvector("w"))
+
+
 def test_get_vector_length():
     x = T.dmatrix("x")
     assert T.get_vector_length(x.shape) == 2
