@@ -193,3 +193,13 @@ def test_switch_is_an_elemwise_op_whose_condition_is_not_promoted():
     assert str(T.switch) == "Elemwise{switch,no_inplace}" and out.dtype == "float32"
     got = sn.function([c, x], out)(np.array([1, 0], "int32"), np.array([3, 4], "float32"))
     np.testing.assert_array_equal(got, np.where([1, 0], np.float32([3, 4]), np.float32(0.5)))
+
+
+def test_max_and_argmax_of_an_empty_kept_axis():
+    # Theano's test_zero_shape: (0, 4) reduced along axis 1 is two empty vectors
+    x = T.fmatrix("x")
+    mx, ax = T.max_and_argmax(x, axis=1)
+    got = _both([x], [mx, ax], [np.zeros((0, 4), "float32")])
+    assert got[0].shape == (0,) and got[0].dtype == np.float32
+    assert got[1].shape == (0,) and got[1].dtype == np.int64
+    assert mx.tag.test_value.shape == (0,) and ax.tag.test_value.shape == (0,)
