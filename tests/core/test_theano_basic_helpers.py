@@ -144,6 +144,21 @@ def test_theano_op_classes():
     np.testing.assert_allclose(T.mean(x, axis=1).eval({x: M64}), M64.mean(axis=1))
 
 
+@pytest.mark.parametrize("dtype, out", [("int8", "float32"), ("uint16", "float32"), ("int64", "float64"),
+                                        ("float16", "float16"), ("float32", "float32"),
+                                        ("float64", "float64")])
+def test_inv_is_theanos_elemwise_op(dtype, out):
+    # Theano: T.inv is Elemwise(scalar.inv), upgrade_to_float (int8 float32, int64 float64)
+    assert isinstance(T.inv, T.Elemwise) and str(T.inv) == "Elemwise{inv,no_inplace}"
+    assert T.inv.scalar_op is symnb.scalar.inv and isinstance(symnb.scalar.inv, symnb.scalar.Inv)
+    value = np.array([[1, 2, 5], [4, 8, -3 if dtype[0] != "u" else 3]], dtype)
+    check_paths(T.inv, [value], lambda v: np.reciprocal(v.astype(out)),
+                rtol=1e-3 if dtype == "float16" else None)
+    x = T.dvector("x")
+    g = sn.function([x], T.grad(T.inv(x).sum(), x))(np.array([2.0, -4.0]))
+    np.testing.assert_allclose(g, [-0.25, -1 / 16])
+
+
 def test_tensor_from_scalar_and_back():
     # Theano's test_basic: t = tensor_from_scalar(s); t.owner.op is tensor_from_scalar.
     s = T.dscalar("s")

@@ -23,16 +23,10 @@ from symnb.core.tensor.shape import shape_i
 from symnb.core.tensor.subtensor import getitem, set_subtensor
 
 __all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
-           "triu", "tril", "sgn", "inv", "to_one_hot", "ptp", "smallest", "ceil_intdiv", "swapaxes",
+           "triu", "tril", "sgn", "to_one_hot", "ptp", "smallest", "ceil_intdiv", "swapaxes",
            "horizontal_stack", "vertical_stack", "cov"]
 
 sgn = m.sign  # Theano's name for the sign function
-
-
-def inv(x: Any) -> Variable:
-    """``1 / x`` elementwise (Theano's ``T.inv``, the reciprocal; integers give floats as
-    ``1 / x`` does in NumPy)."""
-    return m.true_div(1, as_tensor_variable(x))
 
 
 def xlogx(x: Any) -> Variable:
