@@ -204,5 +204,12 @@ def install_stack(stack: Callable[..., Variable], op_class: type) -> None:
 
 
 def is_stack(node: Any) -> bool:
-    """Whether ``node`` stacks its inputs along a new axis (join's Stack)."""
-    return node is not None and isinstance(node.op, _stack[1])
+    """Whether ``node`` stacks its inputs along a new axis (join's Stack, or the
+    MakeVector ``stack`` builds of scalars)."""
+    if node is None:
+        return False
+    if isinstance(node.op, _stack[1]):
+        return True
+    from symnb.core.tensor.basic_theano_ops import MakeVector  # it builds on this module
+
+    return isinstance(node.op, MakeVector)
