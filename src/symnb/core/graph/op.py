@@ -37,6 +37,9 @@ class Op:
     """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
 
     __props__: tuple[str, ...] = ()
+    #: Theano's: the index of the output that calling the op returns (and
+    #: ``Apply.default_output()`` and ``as_tensor_variable(node)`` give); None: the only one.
+    default_output: int | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -105,6 +108,11 @@ class Op:
         except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             hide_library_frames(err)
             raise
+        if self.default_output is not None and not return_list:
+            out = node.default_output()
+            if name is not None:
+                out.name = name
+            return out
         if len(node.outputs) == 1 and not return_list:
             out = node.outputs[0]
             if name is not None:
