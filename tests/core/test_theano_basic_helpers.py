@@ -196,3 +196,15 @@ def test_tri(dtype, n, m_, k):
     out = T.tri(n, m_, k, dtype=dtype)
     assert isinstance(out.owner.op, T.Tri)
     np.testing.assert_array_equal(out.eval(), expected)
+
+
+def test_scalar_constant_takes_theanos_dtypes():
+    # theano.scalar.constant: autocast as T.constant (56 int8, 56.0 floatX), dtype= forced
+    assert symnb.scalar.constant(56).dtype == "int8"
+    assert symnb.scalar.constant(300).dtype == "int16"
+    assert symnb.scalar.constant(56.0).dtype == sn.config.floatX
+    c = symnb.scalar.constant(3, name="three", dtype="float64")
+    assert c.dtype == "float64" and c.name == "three" and c.ndim == 0
+    np.testing.assert_array_equal(T.tensor_from_scalar(symnb.scalar.constant(56)).eval(), np.int8(56))
+    with pytest.raises(TypeError, match="not a scalar"):
+        symnb.scalar.constant([1, 2])
