@@ -208,3 +208,29 @@ def test_scalar_constant_takes_theanos_dtypes():
     np.testing.assert_array_equal(T.tensor_from_scalar(symnb.scalar.constant(56)).eval(), np.int8(56))
     with pytest.raises(TypeError, match="not a scalar"):
         symnb.scalar.constant([1, 2])
+
+
+@pytest.mark.parametrize("offset, axis1, axis2", [(0, 0, 1), (1, 0, 1), (-1, 0, 1), (0, 1, 0),
+                                                  (-2, 1, 0), (7, 0, 1), (1, 2, 0)])
+def test_diagonal(offset, axis1, axis2):
+    value = RNG.normal(size=(3, 4, 5))
+    check_paths(lambda x: T.diagonal(x, offset, axis1, axis2), [value],
+                lambda v: np.diagonal(v, offset, axis1, axis2).copy())
+    if axis1 < 2 and axis2 < 2:
+        check_paths(lambda x: x.diagonal(offset, axis1, axis2), [M64],
+                    lambda v: np.diagonal(v, offset, axis1, axis2).copy())
+
+
+def test_theanos_methods_of_tensor_functions():
+    # Theano's TensorVariable methods: sort, argsort, ptp, trace, choose, conj/conjugate
+    check_paths(lambda x: x.argsort(), [M64], lambda v: v.argsort())
+    check_paths(lambda x: x.argsort(0), [M64], lambda v: v.argsort(0))
+    check_paths(lambda x: x.sort(0), [M64], lambda v: np.sort(v, 0))
+    check_paths(lambda x: x.ptp(1), [M64], lambda v: np.ptp(v, 1))
+    check_paths(lambda x: x.trace(), [M64], lambda v: np.asarray(v.trace()))
+    z = (M64 + 1j * M64[::-1]).astype("complex128")
+    zm = T.zmatrix("z")
+    for out in (zm.conj(), zm.conjugate()):
+        np.testing.assert_array_equal(sn.function([zm], out)(z), np.conj(z))
+    index = np.array([0, 1, 0, 1], "int64")
+    check_paths(lambda i, c: i.choose(c), [index, M64[:2]], lambda i, c: i.choose(c))

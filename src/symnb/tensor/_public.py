@@ -126,6 +126,7 @@ from symnb.core.graph.static import (  # Theano's constant queries
 from symnb.core.tensor.math_extra import (  # Theano's compositions of its ops
     ptp as ptp, smallest as smallest, ceil_intdiv as ceil_intdiv, swapaxes as swapaxes,
     horizontal_stack as horizontal_stack, vertical_stack as vertical_stack, cov as cov,
+    diagonal as diagonal,
 )
 from symnb.core.tensor.shape_extra import get_vector_length as get_vector_length, is_flat as is_flat
 from symnb.core.tensor.alloc import fill as second  # Theano's name of fill (fill = second)

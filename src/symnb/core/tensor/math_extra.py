@@ -24,7 +24,7 @@ from symnb.core.tensor.subtensor import getitem, set_subtensor
 
 __all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
            "triu", "tril", "sgn", "to_one_hot", "ptp", "smallest", "ceil_intdiv", "swapaxes",
-           "horizontal_stack", "vertical_stack", "cov"]
+           "horizontal_stack", "vertical_stack", "cov", "diagonal"]
 
 sgn = m.sign  # Theano's name for the sign function
 
@@ -256,3 +256,24 @@ def cov(m_: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: A
     c = matmul(m_, m_.T)
     c = c * m.true_div(as_tensor_variable(1), fact)
     return c.squeeze()
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
+    """``np.diagonal(a, offset, axis1, axis2)`` (Theano's ``T.diagonal``, ``x.diagonal``):
+    the diagonal of the axes ``axis1``, ``axis2`` (offset above the main one when
+    positive, below when negative), as the last axis of the result."""
+    a = as_tensor_variable(a)
+    if a.ndim < 2:
+        raise build_error(f"diagonal: {label(a)!r} ({a.type.short()}) has {a.ndim} dimension(s); "
+                          "it needs at least 2", ValueError)
+    axis1, axis2 = axis1 % a.ndim, axis2 % a.ndim
+    if axis1 == axis2:
+        raise build_error(f"diagonal: axis1 and axis2 are both {axis1}", ValueError)
+    offset = int(offset)
+    rest = [d for d in range(a.ndim) if d not in (axis1, axis2)]
+    moved = a.dimshuffle(rest + [axis1, axis2])
+    first, second = max(-offset, 0), max(offset, 0)
+    # the diagonal's length: max(0, min(rows - first, cols - second))
+    length = m.maximum(m.minimum(shape_i(a, axis1) - first, shape_i(a, axis2) - second), 0)
+    index = arange(length)
+    return getitem(moved, (Ellipsis, index + first, index + second))

@@ -159,6 +159,29 @@ class _TensorOperators:
     def repeat(self, repeats, axis=None):
         from symnb.core.tensor.shape_extra import repeat
         return repeat(self, repeats, axis)
+    def sort(self, axis=-1, kind="quicksort", order=None):
+        from symnb.core.tensor.extra_ops import sort
+        return sort(self, axis, kind, order)
+    def argsort(self, axis=-1, kind="quicksort", order=None):
+        from symnb.core.tensor.extra_ops import argsort
+        return argsort(self, axis, kind, order)
+    # Theano's methods of tensor.basic's functions (imported when called: they build on it)
+    def ptp(self, axis=None):
+        from symnb.core.tensor.math_extra import ptp
+        return ptp(self, axis)
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        from symnb.core.tensor.math_extra import diagonal
+        return diagonal(self, offset, axis1, axis2)
+    def trace(self):
+        from symnb.core.tensor.linalg_functions import trace
+        return trace(self)
+    def choose(self, choices, out=None, mode="raise"):
+        from symnb.core.tensor.basic_theano_ops import choose
+        return choose(self, choices, out=out, mode=mode)
+    def conj(self):
+        from symnb.core.tensor.special import conj
+        return conj(self)
+    conjugate = conj
     def compress(self, a, axis=None):  # Theano's argument order: x.compress(condition)
         from symnb.core.tensor.extra_ops_numpy import compress
         return compress(a, self, axis=axis)
