@@ -234,3 +234,15 @@ def test_theanos_methods_of_tensor_functions():
         np.testing.assert_array_equal(sn.function([zm], out)(z), np.conj(z))
     index = np.array([0, 1, 0, 1], "int64")
     check_paths(lambda i, c: i.choose(c), [index, M64[:2]], lambda i, c: i.choose(c))
+
+
+def test_round_half_away_from_zero_vec_is_theanos_reference():
+    from symnb.scalar.basic import round_half_away_from_zero_vec
+
+    for dtype in ("float32", "float64"):
+        a = np.array([-2.5, -1.5, -0.5, -0.2, 0.0, 0.5, 1.5, 2.5, 3.7], dtype)
+        got = round_half_away_from_zero_vec(a)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, np.copysign(np.floor(np.abs(a) + 0.5), a))
+    check_paths(T.round_half_away_from_zero, [np.array([-2.5, 0.5, 1.5, 2.4])],
+                lambda v: round_half_away_from_zero_vec(v))
