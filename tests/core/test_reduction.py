@@ -230,3 +230,26 @@ def test_arg_reduce_over_several_axes_as_theano(name, axes):
 def test_arg_reduce_over_several_axes_of_an_empty_kept_axis():
     value = np.zeros((0, 2, 3), "float32")
     check_paths(lambda x: T.argmax(x, [1, 2]), [value], lambda v: np.zeros((0,), "int64"))
+
+
+def test_var_std_take_theanos_signature_and_corrected():
+    # Theano: var(input, axis=None, ddof=0, keepdims=False, corrected=False); the corrected
+    # two-pass form subtracts (sum of centered)**2 / ((N - ddof) * N), written here in NumPy.
+    value = np.random.default_rng(9).normal(size=(3, 4, 5)) * 3 + 100
+    check_paths(lambda x: T.var(x, 1, 1), [value], lambda v: np.var(v, 1, ddof=1))
+    check_paths(lambda x: x.std(2, 1, True), [value], lambda v: np.std(v, 2, ddof=1, keepdims=True))
+
+    def corrected(v, axis, ddof):
+        centered = v - v.mean(axis, keepdims=True)
+        n = v.shape[axis]
+        if ddof == 0:
+            return np.var(v, axis) - centered.mean(axis) ** 2
+        return np.var(v, axis, ddof=ddof) - centered.sum(axis) ** 2 / ((n - ddof) * n)
+
+    for axis, ddof in [(0, 0), (2, 1), (1, 2)]:
+        check_paths(lambda x: T.var(x, axis, ddof, corrected=True), [value],
+                    lambda v: corrected(v, axis, ddof))
+        check_paths(lambda x: x.std(axis, ddof, corrected=True), [value],
+                    lambda v: np.sqrt(corrected(v, axis, ddof)))
+    with pytest.raises(ValueError, match="keepdims is the fourth argument"):
+        T.var(T.dmatrix("m"), 0, True)

@@ -246,3 +246,15 @@ def test_round_half_away_from_zero_vec_is_theanos_reference():
         np.testing.assert_array_equal(got, np.copysign(np.floor(np.abs(a) + 0.5), a))
     check_paths(T.round_half_away_from_zero, [np.array([-2.5, 0.5, 1.5, 2.4])],
                 lambda v: round_half_away_from_zero_vec(v))
+
+
+def test_divmod_and_transpose_name():
+    # Theano: divmod(x, y) is (x // y, x % y), Python's; x.T of a named x is named 'x.T'
+    a = np.array([0, 1, 0, 1, -1, 1, -1, 1, -1, 5, -5, 5, -5], "float32")
+    b = np.array([1, 1, -1, -1, -1, 2, 2, -2, -2, 3, 3, -3, -3], "float32")
+    check_paths(lambda x, y: divmod(x, y)[0], [a, b], lambda x, y: np.divmod(x, y)[0])
+    check_paths(lambda x, y: divmod(x, y)[1], [a, b], lambda x, y: np.divmod(x, y)[1])
+    check_paths(lambda y: divmod(7, y)[1], [b], lambda y: np.mod(np.int8(7), y))
+    m = T.matrix("x1")
+    assert m.T.name == "x1.T" and T.transpose(m).name == "x1.T"
+    assert T.transpose(m, (0, 1)).name is None and T.matrix().T.name is None

@@ -540,14 +540,50 @@ def mean(x: object, axis: object = None, keepdims: bool = False, dtype: object =
     return _reduce(Mean, x, axis, keepdims, dtype=dtype)
 
 
-def var(x: object, axis: object = None, keepdims: bool = False, ddof: int = 0) -> Variable:
-    """Variance over ``axis``, dividing by ``N - ddof``, as ``np.var``."""
-    return _reduce(Var, x, axis, keepdims, ddof=ddof)
+def var(x: object, axis: object = None, ddof: int = 0, keepdims: bool = False,
+        corrected: bool = False) -> Variable:
+    """Variance over ``axis``, dividing by ``N - ddof``, as ``np.var``; Theano's
+    signature (``ddof`` before ``keepdims``; a bool ``ddof`` is refused as Theano did).
+    ``corrected``: Theano's corrected two-pass algorithm, the variance less the square of
+    the centered values' sum, divided by ``(N - ddof) * N`` (their mean's square when
+    ``ddof`` is 0), which rounding leaves non-zero."""
+    _check_ddof(ddof)
+    v = _reduce(Var, x, axis, keepdims, ddof=ddof)
+    return v - _centering_error(x, axis, ddof, keepdims) if corrected else v
 
 
-def std(x: object, axis: object = None, keepdims: bool = False, ddof: int = 0) -> Variable:
-    """Standard deviation over ``axis``, dividing by ``N - ddof``, as ``np.std``."""
+def std(x: object, axis: object = None, ddof: int = 0, keepdims: bool = False,
+        corrected: bool = False) -> Variable:
+    """Standard deviation over ``axis``, dividing by ``N - ddof``, as ``np.std``; Theano's
+    signature, ``corrected`` as :func:`var`'s (the root of that variance)."""
+    _check_ddof(ddof)
+    if corrected:
+        from symnb.core.tensor import math as m
+
+        return m.sqrt(var(x, axis, ddof, keepdims, corrected=True))
     return _reduce(Std, x, axis, keepdims, ddof=ddof)
+
+
+def _check_ddof(ddof: object) -> None:
+    if isinstance(ddof, bool):  # Theano 0.9's keepdims was the third argument
+        raise build_error("var/std: ddof is a bool; keepdims is the fourth argument: "
+                          "(x, axis=None, ddof=0, keepdims=False, corrected=False)", ValueError)
+
+
+def _centering_error(x: object, axis: object, ddof: int, keepdims: bool) -> Variable:
+    """Theano's correction term of the two-pass variance (see :func:`var`)."""
+    from symnb.core.tensor import math as m
+    from symnb.core.tensor.shape import shape_i
+
+    x = as_tensor_variable(x)
+    axes = normalize_axes(axis, x, "var")
+    centered = x - mean(x, axes, keepdims=True)
+    if ddof == 0:
+        return m.pow(mean(centered, axes, keepdims=keepdims), 2)
+    error = m.pow(sum(centered, axes, keepdims=keepdims), 2)
+    for i in axes:
+        error = m.true_div(error, (shape_i(x, i) - ddof) * shape_i(x, i))
+    return error
 
 
 def _arg_reduce(op_class: type[ArgReduce], x: object, axis: object, keepdims: bool) -> Variable:

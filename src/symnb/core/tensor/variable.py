@@ -49,6 +49,9 @@ class _TensorOperators:
     def __rfloordiv__(self, other): return _math.floor_div(other, self)
     def __mod__(self, other): return _math.mod(self, other)
     def __rmod__(self, other): return _math.mod(other, self)
+    # Theano's divmod(x, y): (x // y, x % y)
+    def __divmod__(self, other): return _math.floor_div(self, other), _math.mod(self, other)
+    def __rdivmod__(self, other): return _math.floor_div(other, self), _math.mod(other, self)
     def __pow__(self, other): return _math.pow(self, other)
     def __rpow__(self, other): return _math.pow(other, self)
     def __matmul__(self, other): return _blas.matmul(self, other)
@@ -122,8 +125,11 @@ class _TensorOperators:
     def max(self, axis=None, keepdims=False): return _reduction.max(self, axis, keepdims=keepdims)
     def min(self, axis=None, keepdims=False): return _reduction.min(self, axis, keepdims=keepdims)
     def mean(self, axis=None, keepdims=False, dtype=None): return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype)
-    def var(self, axis=None, keepdims=False, ddof=0): return _reduction.var(self, axis, keepdims=keepdims, ddof=ddof)
-    def std(self, axis=None, keepdims=False, ddof=0): return _reduction.std(self, axis, keepdims=keepdims, ddof=ddof)
+    # Theano's signatures: ddof before keepdims
+    def var(self, axis=None, ddof=0, keepdims=False, corrected=False):
+        return _reduction.var(self, axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
+    def std(self, axis=None, ddof=0, keepdims=False, corrected=False):
+        return _reduction.std(self, axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
     def argmax(self, axis=None, keepdims=False): return _reduction.argmax(self, axis, keepdims=keepdims)
     def argmin(self, axis=None, keepdims=False): return _reduction.argmin(self, axis, keepdims=keepdims)
     def any(self, axis=None, keepdims=False): return _reduction.any(self, axis, keepdims=keepdims)
