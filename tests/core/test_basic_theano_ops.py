@@ -148,6 +148,14 @@ def test_chi2sf_conj_complex_from_polar():
     np.testing.assert_allclose(sn.function([x, k], T.chi2sf(x, k))(xv, kv),
                                scipy_stats.chi2.sf(xv, kv), rtol=1e-10)
     np.testing.assert_array_equal(sn.function([x], T.conj(x))(xv), xv)
+    # Theano's chi2sf is float64 whatever its inputs (upgrade_to_float64), as SciPy computes
+    fx, fk = T.fvector("fx"), T.fscalar("fk")
+    fxv = (RNG.rand(4) * 3).astype("float32")
+    assert T.chi2sf(fx, fk).dtype == "float64"
+    got = _both([fx, fk], T.chi2sf(fx, fk), [fxv, np.float32(2)])
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, scipy_stats.chi2.sf(fxv.astype("float64"), 2.0), rtol=1e-7)
+    np.testing.assert_allclose(T.chi2sf(fx, fk).tag.test_value, got, rtol=1e-12)
     r, a = T.fvectors("r", "a")
     rv, av = RNG.rand(3).astype("float32"), RNG.rand(3).astype("float32")
     got = sn.function([r, a], T.complex_from_polar(r, a))(rv, av)
@@ -185,3 +193,13 @@ def test_switch_is_an_elemwise_op_whose_condition_is_not_promoted():
     assert str(T.switch) == "Elemwise{switch,no_inplace}" and out.dtype == "float32"
     got = sn.function([c, x], out)(np.array([1, 0], "int32"), np.array([3, 4], "float32"))
     np.testing.assert_array_equal(got, np.where([1, 0], np.float32([3, 4]), np.float32(0.5)))
+
+
+def test_max_and_argmax_of_an_empty_kept_axis():
+    # Theano's test_zero_shape: (0, 4) reduced along axis 1 is two empty vectors
+    x = T.fmatrix("x")
+    mx, ax = T.max_and_argmax(x, axis=1)
+    got = _both([x], [mx, ax], [np.zeros((0, 4), "float32")])
+    assert got[0].shape == (0,) and got[0].dtype == np.float32
+    assert got[1].shape == (0,) and got[1].dtype == np.int64
+    assert mx.tag.test_value.shape == (0,) and ax.tag.test_value.shape == (0,)

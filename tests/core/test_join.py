@@ -87,6 +87,21 @@ def test_stack_python_numbers_take_theanos_constant_dtype(rng):
     assert T.stack([T.scalar("f", dtype="float32"), T.scalar("d", dtype="float64")]).dtype == "float64"
 
 
+def test_stack_of_scalars_is_theanos_make_vector():
+    # Theano's stack of scalars along axis 0 is MakeVector(upcast dtype): its tests and
+    # rewrites look for that node; shapes given as such a vector stay static.
+    a, b = T.iscalar("a"), T.lscalar("b")
+    s = T.stack([10, a, b, np.int8(3)])
+    assert isinstance(s.owner.op, T.opt.MakeVector) and s.dtype == "int64" and s.type.shape == (4,)
+    np.testing.assert_array_equal(sn.function([a, b], s)(1, 2), np.array([10, 1, 2, 3], "int64"))
+    f32 = T.scalar("f", dtype="float32")
+    check_paths(lambda v: T.stack([v, 2.0, v]), [np.array(0.5, "float32")],
+                lambda v: np.stack([v, np.float32(2), v]))
+    assert isinstance(T.stack([f32, f32], axis=-1).owner.op, T.opt.MakeVector)
+    x = T.matrix("x")
+    assert x.reshape(T.stack([3, 4])).type.shape == (3, 4)
+
+
 def test_stack_static_shapes_and_errors():
     a, b = T.matrix("a", shape=(2, None)), T.matrix("b", shape=(None, 3))
     assert T.stack([a, b], axis=1).type.shape == (2, 2, 3)

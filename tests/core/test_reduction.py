@@ -165,8 +165,6 @@ def test_bad_axes_raise_at_build_time():
         T.mean(x, axis=(0, -3))
     with pytest.raises(ValueError, match="duplicate"):
         T.max(x, axis=(1, -1))
-    with pytest.raises(TypeError, match="axis must be None or an int"):
-        T.argmax(x, axis=(0, 1))
     with pytest.raises(TypeError, match="axis must be"):
         T.sum(x, axis=1.5)
 
@@ -205,3 +203,53 @@ def test_display_names():
     assert x.mean(dtype="float64").owner.op.display_name() == "Mean{axis=(0, 1, 2), dtype=float64}"
     assert x.argmax().owner.op.display_name() == "Argmax{axis=None}"
     assert x.sum(axis=-1).owner.op == T.sum(x, axis=2).owner.op
+
+
+def _theano_arg_reduce(fn, value, axes):
+    """Theano's Argmax.perform over several axes: the other axes in front, the reduced
+    ones (sorted) flattened into one, reduced along it (written here from Theano's code)."""
+    axes = sorted(a % value.ndim for a in axes)
+    kept = [d for d in range(value.ndim) if d not in axes]
+    moved = np.transpose(value, kept + axes)
+    return fn(moved.reshape(moved.shape[:len(kept)] + (int(np.prod(moved.shape[len(kept):])),)), axis=-1)
+
+
+@pytest.mark.parametrize("axes", [[0, 2], [2, 0], [1, -1], [0, 1], [0, 1, 2], [1]])
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_arg_reduce_over_several_axes_as_theano(name, axes):
+    value = np.random.default_rng(5).normal(size=(2, 3, 4)).astype("float32")
+    fn = getattr(np, name)
+    check_paths(lambda x: getattr(T, name)(x, axes), [value],
+                lambda v: _theano_arg_reduce(fn, v, axes))
+    expected = _theano_arg_reduce(fn, value, axes)
+    kept_dims = tuple(1 if d in [a % 3 for a in axes] else n for d, n in enumerate(value.shape))
+    check_paths(lambda x: getattr(T, name)(x, axes, keepdims=True), [value],
+                lambda v: expected.reshape(kept_dims))
+
+
+def test_arg_reduce_over_several_axes_of_an_empty_kept_axis():
+    value = np.zeros((0, 2, 3), "float32")
+    check_paths(lambda x: T.argmax(x, [1, 2]), [value], lambda v: np.zeros((0,), "int64"))
+
+
+def test_var_std_take_theanos_signature_and_corrected():
+    # Theano: var(input, axis=None, ddof=0, keepdims=False, corrected=False); the corrected
+    # two-pass form subtracts (sum of centered)**2 / ((N - ddof) * N), written here in NumPy.
+    value = np.random.default_rng(9).normal(size=(3, 4, 5)) * 3 + 100
+    check_paths(lambda x: T.var(x, 1, 1), [value], lambda v: np.var(v, 1, ddof=1))
+    check_paths(lambda x: x.std(2, 1, True), [value], lambda v: np.std(v, 2, ddof=1, keepdims=True))
+
+    def corrected(v, axis, ddof):
+        centered = v - v.mean(axis, keepdims=True)
+        n = v.shape[axis]
+        if ddof == 0:
+            return np.var(v, axis) - centered.mean(axis) ** 2
+        return np.var(v, axis, ddof=ddof) - centered.sum(axis) ** 2 / ((n - ddof) * n)
+
+    for axis, ddof in [(0, 0), (2, 1), (1, 2)]:
+        check_paths(lambda x: T.var(x, axis, ddof, corrected=True), [value],
+                    lambda v: corrected(v, axis, ddof))
+        check_paths(lambda x: x.std(axis, ddof, corrected=True), [value],
+                    lambda v: np.sqrt(corrected(v, axis, ddof)))
+    with pytest.raises(ValueError, match="keepdims is the fourth argument"):
+        T.var(T.dmatrix("m"), 0, True)

@@ -70,6 +70,28 @@ def test_horizontal_and_vertical_stack():
         T.horizontal_stack(T.dvector("v"), T.dvector("w"))
 
 
+@pytest.mark.parametrize("rowvar, bias, ddof", [(True, False, None), (False, False, None),
+                                                 (True, True, None), (False, False, 3)])
+def test_cov(rowvar, bias, ddof):
+    # Theano's normalization 1 / (N - ddof) divides integers, which gives floatX (float32
+    # here): float64 data are scaled by a float32 factor, hence rtol 1e-6.
+    x64, y64 = M64, RNG.normal(size=(3, 4))
+    check_paths(lambda x: T.cov(x, rowvar=rowvar, bias=bias, ddof=ddof), [x64],
+                lambda v: np.cov(v, rowvar=rowvar, bias=bias, ddof=ddof), rtol=1e-6)
+    check_paths(lambda x, y: T.cov(x, y=y, rowvar=rowvar, bias=bias, ddof=ddof), [x64, y64],
+                lambda v, w: np.cov(v, y=w, rowvar=rowvar, bias=bias, ddof=ddof), rtol=1e-6)
+
+
+def test_cov_keeps_theanos_shape_and_dtype():
+    # Theano squeezes only the axes known to be 1: one variable gives (1, 1) (NumPy: 0-d),
+    # and the normalization 1 / (N - ddof) of integers is floatX, so float32 stays float32.
+    one = RNG.normal(size=(1, 5)).astype("float32")
+    got = check_paths(T.cov, [one], lambda v: np.cov(v).astype("float32").reshape(1, 1), rtol=1e-5)
+    assert got.shape == (1, 1)
+    with pytest.raises(NotImplementedError, match="fweights"):
+        T.cov(T.fmatrix("m"), fweights=T.fvector("w"))
+
+
 def test_get_vector_length():
     x = T.dmatrix("x")
     assert T.get_vector_length(x.shape) == 2
@@ -122,6 +144,21 @@ def test_theano_op_classes():
     np.testing.assert_allclose(T.mean(x, axis=1).eval({x: M64}), M64.mean(axis=1))
 
 
+@pytest.mark.parametrize("dtype, out", [("int8", "float32"), ("uint16", "float32"), ("int64", "float64"),
+                                        ("float16", "float16"), ("float32", "float32"),
+                                        ("float64", "float64")])
+def test_inv_is_theanos_elemwise_op(dtype, out):
+    # Theano: T.inv is Elemwise(scalar.inv), upgrade_to_float (int8 float32, int64 float64)
+    assert isinstance(T.inv, T.Elemwise) and str(T.inv) == "Elemwise{inv,no_inplace}"
+    assert T.inv.scalar_op is symnb.scalar.inv and isinstance(symnb.scalar.inv, symnb.scalar.Inv)
+    value = np.array([[1, 2, 5], [4, 8, -3 if dtype[0] != "u" else 3]], dtype)
+    check_paths(T.inv, [value], lambda v: np.reciprocal(v.astype(out)),
+                rtol=1e-3 if dtype == "float16" else None)
+    x = T.dvector("x")
+    g = sn.function([x], T.grad(T.inv(x).sum(), x))(np.array([2.0, -4.0]))
+    np.testing.assert_allclose(g, [-0.25, -1 / 16])
+
+
 def test_tensor_from_scalar_and_back():
     # Theano's test_basic: t = tensor_from_scalar(s); t.owner.op is tensor_from_scalar.
     s = T.dscalar("s")
@@ -159,3 +196,65 @@ def test_tri(dtype, n, m_, k):
     out = T.tri(n, m_, k, dtype=dtype)
     assert isinstance(out.owner.op, T.Tri)
     np.testing.assert_array_equal(out.eval(), expected)
+
+
+def test_scalar_constant_takes_theanos_dtypes():
+    # theano.scalar.constant: autocast as T.constant (56 int8, 56.0 floatX), dtype= forced
+    assert symnb.scalar.constant(56).dtype == "int8"
+    assert symnb.scalar.constant(300).dtype == "int16"
+    assert symnb.scalar.constant(56.0).dtype == sn.config.floatX
+    c = symnb.scalar.constant(3, name="three", dtype="float64")
+    assert c.dtype == "float64" and c.name == "three" and c.ndim == 0
+    np.testing.assert_array_equal(T.tensor_from_scalar(symnb.scalar.constant(56)).eval(), np.int8(56))
+    with pytest.raises(TypeError, match="not a scalar"):
+        symnb.scalar.constant([1, 2])
+
+
+@pytest.mark.parametrize("offset, axis1, axis2", [(0, 0, 1), (1, 0, 1), (-1, 0, 1), (0, 1, 0),
+                                                  (-2, 1, 0), (7, 0, 1), (1, 2, 0)])
+def test_diagonal(offset, axis1, axis2):
+    value = RNG.normal(size=(3, 4, 5))
+    check_paths(lambda x: T.diagonal(x, offset, axis1, axis2), [value],
+                lambda v: np.diagonal(v, offset, axis1, axis2).copy())
+    if axis1 < 2 and axis2 < 2:
+        check_paths(lambda x: x.diagonal(offset, axis1, axis2), [M64],
+                    lambda v: np.diagonal(v, offset, axis1, axis2).copy())
+
+
+def test_theanos_methods_of_tensor_functions():
+    # Theano's TensorVariable methods: sort, argsort, ptp, trace, choose, conj/conjugate
+    check_paths(lambda x: x.argsort(), [M64], lambda v: v.argsort())
+    check_paths(lambda x: x.argsort(0), [M64], lambda v: v.argsort(0))
+    check_paths(lambda x: x.sort(0), [M64], lambda v: np.sort(v, 0))
+    check_paths(lambda x: x.ptp(1), [M64], lambda v: np.ptp(v, 1))
+    check_paths(lambda x: x.trace(), [M64], lambda v: np.asarray(v.trace()))
+    z = (M64 + 1j * M64[::-1]).astype("complex128")
+    zm = T.zmatrix("z")
+    for out in (zm.conj(), zm.conjugate()):
+        np.testing.assert_array_equal(sn.function([zm], out)(z), np.conj(z))
+    index = np.array([0, 1, 0, 1], "int64")
+    check_paths(lambda i, c: i.choose(c), [index, M64[:2]], lambda i, c: i.choose(c))
+
+
+def test_round_half_away_from_zero_vec_is_theanos_reference():
+    from symnb.scalar.basic import round_half_away_from_zero_vec
+
+    for dtype in ("float32", "float64"):
+        a = np.array([-2.5, -1.5, -0.5, -0.2, 0.0, 0.5, 1.5, 2.5, 3.7], dtype)
+        got = round_half_away_from_zero_vec(a)
+        assert got.dtype == dtype
+        np.testing.assert_array_equal(got, np.copysign(np.floor(np.abs(a) + 0.5), a))
+    check_paths(T.round_half_away_from_zero, [np.array([-2.5, 0.5, 1.5, 2.4])],
+                lambda v: round_half_away_from_zero_vec(v))
+
+
+def test_divmod_and_transpose_name():
+    # Theano: divmod(x, y) is (x // y, x % y), Python's; x.T of a named x is named 'x.T'
+    a = np.array([0, 1, 0, 1, -1, 1, -1, 1, -1, 5, -5, 5, -5], "float32")
+    b = np.array([1, 1, -1, -1, -1, 2, 2, -2, -2, 3, 3, -3, -3], "float32")
+    check_paths(lambda x, y: divmod(x, y)[0], [a, b], lambda x, y: np.divmod(x, y)[0])
+    check_paths(lambda x, y: divmod(x, y)[1], [a, b], lambda x, y: np.divmod(x, y)[1])
+    check_paths(lambda y: divmod(7, y)[1], [b], lambda y: np.mod(np.int8(7), y))
+    m = T.matrix("x1")
+    assert m.T.name == "x1.T" and T.transpose(m).name == "x1.T"
+    assert T.transpose(m, (0, 1)).name is None and T.matrix().T.name is None

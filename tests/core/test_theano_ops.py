@@ -147,3 +147,45 @@ def test_a_perform_taking_params_gets_the_ops_get_params():
     value = np.array([1.0, -2.0])
     y = Scale(3.0)(T.dvector("x", test_value=value))
     np.testing.assert_array_equal(y.test_value, value * 3.0)
+
+
+class _DefaultOutputOp(sn.Op):
+    """Theano's test_basic ApplyDefaultTestOp: two outputs (x + 1, x * 2), default_output set."""
+
+    def __init__(self, index):
+        self.default_output = index
+
+    def make_node(self, x):
+        x = T.as_tensor_variable(x)
+        return sn.Apply(self, [x], [x.type(), x.type()])
+
+    def perform(self, node, inputs, output_storage):
+        output_storage[0][0] = inputs[0] + 1
+        output_storage[1][0] = inputs[0] * 2
+
+
+def test_default_output_is_what_the_op_call_and_as_tensor_variable_give():
+    x = T.dscalar("x")
+    node = _DefaultOutputOp(1).make_node(x)
+    assert node.default_output() is node.outputs[1]
+    assert T.as_tensor_variable(node) is node.outputs[1]
+    out = _DefaultOutputOp(1)(x)
+    assert sn.function([x], out)(3.0) == 6.0
+    assert len(_DefaultOutputOp(1)(x, return_list=True)) == 2
+    for bad in (-1, 2, [0, 1]):
+        with pytest.raises(AttributeError, match="default_output"):
+            T.as_tensor_variable(_DefaultOutputOp(bad).make_node(x))
+    with pytest.raises(AttributeError, match="should be an output index"):
+        _DefaultOutputOp(None).make_node(x).default_output()
+    with pytest.raises(ValueError, match="ambiguous"):
+        T.as_tensor_variable(_DefaultOutputOp(None).make_node(x))
+
+
+def test_as_tensor_variable_ndim():
+    row = T.TensorType("float64", (True, False))("row")
+    assert T.as_tensor_variable(row, ndim=1).type.shape == (None,)
+    assert T.as_tensor_variable(row, ndim=3).type.shape == (1, 1, None)
+    assert sn.function([row], T.as_tensor_variable(row, ndim=1))(np.ones((1, 3))).shape == (3,)
+    assert T.as_tensor_variable(np.ones((1, 1, 2)), ndim=1).type.shape == (2,)
+    with pytest.raises(ValueError, match="cannot have 1 dimension"):
+        T.as_tensor_variable(T.dmatrix("m"), ndim=1)

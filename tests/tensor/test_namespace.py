@@ -55,7 +55,7 @@ PUBLIC = {
     "wscalar", "wvector", "wmatrix", "wtensor3", "wtensor4", "cscalar", "cvector", "cmatrix",
     "ctensor3", "ctensor4", "zscalar", "zvector", "zmatrix", "ztensor3", "ztensor4", "wrow", "wcol",
     "crow", "ccol", "zrow", "zcol", "EmptyConstantError", "extract_constant", "ptp", "smallest",
-    "ceil_intdiv", "swapaxes", "horizontal_stack", "vertical_stack", "get_vector_length",
+    "ceil_intdiv", "swapaxes", "horizontal_stack", "vertical_stack", "cov", "diagonal", "get_vector_length",
     "is_flat", "second", "isnan_", "scal", "ARange", "Argmax", "Mean", "TensorFromScalar",
     "ScalarFromTensor", "tensor_from_scalar", "scalar_from_tensor", "trunc", "Tri", "tri",
     # theano.tensor.subtensor's names (Theano's T had them: ``from .subtensor import *``)

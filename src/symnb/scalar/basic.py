@@ -9,6 +9,8 @@ tensors applies elementwise (``T.Elemwise(op)``). The code lives in
 """
 
 # ruff: noqa: F401
+import numpy as np
+
 from symnb.core.tensor.scalar_types import Scalar as Scalar
 from symnb.core.tensor.scalar_types import get_scalar_type as get_scalar_type
 from symnb.core.tensor.scalar_types import upcast as upcast
@@ -151,10 +153,47 @@ from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
 # theano.scalar.basic's hyperbolic, inverse trigonometric, log2/log10/exp2 and angle ops
 from symnb.core.tensor.scalar_trig import (
-    Cosh as Cosh, Sinh as Sinh, ArcSin as ArcSin, ArcCos as ArcCos, ArcTan as ArcTan, ArcTan2 as ArcTan2, ArcSinh as ArcSinh, ArcCosh as ArcCosh, ArcTanh as ArcTanh, Log2 as Log2, Log10 as Log10, Exp2 as Exp2, Deg2Rad as Deg2Rad, Rad2Deg as Rad2Deg, cosh as cosh, sinh as sinh, arcsin as arcsin, arccos as arccos, arctan as arctan, arctan2 as arctan2, arcsinh as arcsinh, arccosh as arccosh, arctanh as arctanh, log2 as log2, log10 as log10, exp2 as exp2, deg2rad as deg2rad, rad2deg as rad2deg,
+    Inv as Inv, inv as inv, Cosh as Cosh, Sinh as Sinh, ArcSin as ArcSin, ArcCos as ArcCos, ArcTan as ArcTan, ArcTan2 as ArcTan2, ArcSinh as ArcSinh, ArcCosh as ArcCosh, ArcTanh as ArcTanh, Log2 as Log2, Log10 as Log10, Exp2 as Exp2, Deg2Rad as Deg2Rad, Rad2Deg as Rad2Deg, cosh as cosh, sinh as sinh, arcsin as arcsin, arccos as arccos, arctan as arctan, arctan2 as arctan2, arcsinh as arcsinh, arccosh as arccosh, arctanh as arctanh, log2 as log2, log10 as log10, exp2 as exp2, deg2rad as deg2rad, rad2deg as rad2deg,
 )
 
-__all__ = ['Scalar', 'get_scalar_type', 'upcast', 'NumpyAutocaster', 'autocast_int', 'autocast_float', 'autocast_float_as', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'int_types', 'uint_types', 'float_types', 'complex_types', 'integer_types', 'discrete_types', 'continuous_types', 'all_types', 'upcast_out', 'upcast_out_nobool', 'upcast_out_min8', 'upgrade_to_float', 'upgrade_to_float64', 'same_out', 'same_out_nobool', 'same_out_min8', 'upcast_out_no_complex', 'same_out_float_only', 'transfer_type', 'specific_out', 'int_out', 'float_out', 'upgrade_to_float_no_complex', 'same_out_nocomplex', 'int_out_nocomplex', 'float_out_nocomplex', 'unary_out_lookup', 'real_out', 'ScalarOp', 'UnaryScalarOp', 'BinaryScalarOp', 'TensorScalarOp', 'add', 'mul', 'sub', 'true_div', 'int_div', 'floor_div', 'mod', 'pow', 'maximum', 'minimum', 'neg', 'abs_', 'sgn', 'floor', 'ceil', 'round_half_to_even', 'round_half_away_from_zero', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'sqr', 'sin', 'cos', 'tan', 'tanh', 'erf', 'identity', 'eq', 'neq', 'lt', 'le', 'gt', 'ge', 'and_', 'or_', 'xor', 'invert', 'isnan', 'isinf', 'switch', 'clip', 'Add', 'Mul', 'Sub', 'TrueDiv', 'IntDiv', 'Mod', 'Pow', 'Maximum', 'Minimum', 'Neg', 'Abs', 'Sgn', 'Floor', 'Ceil', 'RoundHalfToEven', 'RoundHalfAwayFromZero', 'Exp', 'Log', 'Log1p', 'Expm1', 'Sqrt', 'Sqr', 'Sin', 'Cos', 'Tan', 'Tanh', 'Erf', 'Identity', 'EQ', 'NEQ', 'LT', 'LE', 'GT', 'GE', 'AND', 'OR', 'XOR', 'Invert', 'IsNan', 'IsInf', 'Switch', 'Clip', 'Cosh', 'Sinh', 'ArcSin', 'ArcCos', 'ArcTan', 'ArcTan2', 'ArcSinh', 'ArcCosh', 'ArcTanh', 'Log2', 'Log10', 'Exp2', 'Deg2Rad', 'Rad2Deg', 'cosh', 'sinh', 'arcsin', 'arccos', 'arctan', 'arctan2', 'arcsinh', 'arccosh', 'arctanh', 'log2', 'log10', 'exp2', 'deg2rad', 'rad2deg']
+
+def constant(x, name=None, dtype=None):
+    """Theano's ``theano.scalar.constant(x, name=None, dtype=None)``: a scalar constant, of
+    Theano's dtype for a Python number (56 is int8, 56.0 floatX). symnb's scalars are 0-d
+    tensors, so it is ``T.constant``'s; a value that is not 0-d is refused."""
+    from symnb.core.tensor.basic import constant as _tensor_constant
+
+    out = _tensor_constant(x, dtype=dtype, name=name)
+    if out.ndim != 0:
+        raise TypeError(f"scalar.constant: {x!r} is not a scalar (it has {out.ndim} dimensions)")
+    return out
+
+
+
+# Theano's NumPy helpers of round_half_away_from_zero (its tests' reference; plain NumPy,
+# no graph): floor(a + 0.5) above 0, ceil(a - 0.5) else, element by element.
+def round_half_away_from_zero_(a):
+    """Theano's scalar reference of ``round_half_away_from_zero``."""
+    if a > 0:
+        return np.floor(a + 0.5)
+    return np.ceil(a - 0.5)
+
+
+round_half_away_from_zero_vec64 = np.vectorize(round_half_away_from_zero_,
+                                               doc="round_half_away_from_zero_vec64")
+round_half_away_from_zero_vec32 = np.vectorize(round_half_away_from_zero_,
+                                               doc="round_half_away_from_zero_vec32",
+                                               otypes=["float32"])
+
+
+def round_half_away_from_zero_vec(a):
+    """Theano's array reference of ``round_half_away_from_zero`` (float32 stays float32)."""
+    if getattr(a, "dtype", None) == np.float32:
+        return round_half_away_from_zero_vec32(a)
+    return round_half_away_from_zero_vec64(a)
+
+
+__all__ = ['constant', 'round_half_away_from_zero_vec', 'Scalar', 'get_scalar_type', 'upcast', 'NumpyAutocaster', 'autocast_int', 'autocast_float', 'autocast_float_as', 'bool', 'int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'float16', 'float32', 'float64', 'complex64', 'complex128', 'int_types', 'uint_types', 'float_types', 'complex_types', 'integer_types', 'discrete_types', 'continuous_types', 'all_types', 'upcast_out', 'upcast_out_nobool', 'upcast_out_min8', 'upgrade_to_float', 'upgrade_to_float64', 'same_out', 'same_out_nobool', 'same_out_min8', 'upcast_out_no_complex', 'same_out_float_only', 'transfer_type', 'specific_out', 'int_out', 'float_out', 'upgrade_to_float_no_complex', 'same_out_nocomplex', 'int_out_nocomplex', 'float_out_nocomplex', 'unary_out_lookup', 'real_out', 'ScalarOp', 'UnaryScalarOp', 'BinaryScalarOp', 'TensorScalarOp', 'add', 'mul', 'sub', 'true_div', 'int_div', 'floor_div', 'mod', 'pow', 'maximum', 'minimum', 'neg', 'abs_', 'sgn', 'floor', 'ceil', 'round_half_to_even', 'round_half_away_from_zero', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'sqr', 'sin', 'cos', 'tan', 'tanh', 'erf', 'identity', 'eq', 'neq', 'lt', 'le', 'gt', 'ge', 'and_', 'or_', 'xor', 'invert', 'isnan', 'isinf', 'switch', 'clip', 'Add', 'Mul', 'Sub', 'TrueDiv', 'IntDiv', 'Mod', 'Pow', 'Maximum', 'Minimum', 'Neg', 'Abs', 'Sgn', 'Floor', 'Ceil', 'RoundHalfToEven', 'RoundHalfAwayFromZero', 'Exp', 'Log', 'Log1p', 'Expm1', 'Sqrt', 'Sqr', 'Sin', 'Cos', 'Tan', 'Tanh', 'Erf', 'Identity', 'EQ', 'NEQ', 'LT', 'LE', 'GT', 'GE', 'AND', 'OR', 'XOR', 'Invert', 'IsNan', 'IsInf', 'Switch', 'Clip', 'Inv', 'inv', 'Cosh', 'Sinh', 'ArcSin', 'ArcCos', 'ArcTan', 'ArcTan2', 'ArcSinh', 'ArcCosh', 'ArcTanh', 'Log2', 'Log10', 'Exp2', 'Deg2Rad', 'Rad2Deg', 'cosh', 'sinh', 'arcsin', 'arccos', 'arctan', 'arctan2', 'arcsinh', 'arccosh', 'arctanh', 'log2', 'log10', 'exp2', 'deg2rad', 'rad2deg']
 
 # Public entry points: an error they raise shows the user's line first.
 _entry_points(globals())

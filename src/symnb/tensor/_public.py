@@ -104,14 +104,14 @@ from symnb.core.tensor.extra_ops import (
 )
 from symnb.core.tensor.math_extra import (
     isclose as isclose, allclose as allclose, max_and_argmax as max_and_argmax,
-    batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn, inv as inv,
+    batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn,
 )
 from symnb.core.tensor.extra_ops_numpy import fill_diagonal as fill_diagonal  # Theano's FillDiagonal
 from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
     erfc as erfc, erfcx as erfcx, erfinv as erfinv, erfcinv as erfcinv, gamma as gamma,
     gammaln as gammaln, psi as psi, tri_gamma as tri_gamma, gammainc as gammainc,
     gammaincc as gammaincc, i0 as i0, i1 as i1, iv as iv, j0 as j0, j1 as j1, jv as jv,
-    cosh as cosh, sinh as sinh, arcsin as arcsin, arccos as arccos, arctan as arctan,
+    inv as inv, cosh as cosh, sinh as sinh, arcsin as arcsin, arccos as arccos, arctan as arctan,
     arctan2 as arctan2, arcsinh as arcsinh, arccosh as arccosh, arctanh as arctanh,
     log2 as log2, log10 as log10, exp2 as exp2, deg2rad as deg2rad, rad2deg as rad2deg,
 )
@@ -125,7 +125,8 @@ from symnb.core.graph.static import (  # Theano's constant queries
 )
 from symnb.core.tensor.math_extra import (  # Theano's compositions of its ops
     ptp as ptp, smallest as smallest, ceil_intdiv as ceil_intdiv, swapaxes as swapaxes,
-    horizontal_stack as horizontal_stack, vertical_stack as vertical_stack,
+    horizontal_stack as horizontal_stack, vertical_stack as vertical_stack, cov as cov,
+    diagonal as diagonal,
 )
 from symnb.core.tensor.shape_extra import get_vector_length as get_vector_length, is_flat as is_flat
 from symnb.core.tensor.alloc import fill as second  # Theano's name of fill (fill = second)

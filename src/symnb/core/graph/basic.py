@@ -241,6 +241,24 @@ class Apply:
         (output,) = self.outputs
         return output
 
+    def default_output(self) -> Variable:
+        """Theano's: the output the op's ``default_output`` names, or the only one; an
+        ``AttributeError`` when that index is not an int in range, or is None with several
+        outputs (as Theano)."""
+        index = getattr(self.op, "default_output", None)
+        if index is None:
+            if len(self.outputs) == 1:
+                return self.outputs[0]
+            raise AttributeError(f"{self.op.display_name()}.default_output should be an output "
+                                 f"index (the node has {len(self.outputs)} outputs)")
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise AttributeError(f"{self.op.display_name()}.default_output should be an int, "
+                                 f"got {index!r}")
+        if not 0 <= index < len(self.outputs):
+            raise AttributeError(f"{self.op.display_name()}.default_output is out of range: "
+                                 f"{index}, and the node has {len(self.outputs)} outputs")
+        return self.outputs[index]
+
     def __repr__(self) -> str:
         args = ", ".join(v.auto_name() for v in self.inputs)
         return f"{self.op.display_name()}({args})"

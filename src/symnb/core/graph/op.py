@@ -52,12 +52,12 @@ class PureOp:
         except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
             hide_library_frames(err)
             raise
-        if len(node.outputs) == 1 and not return_list:
-            out = node.outputs[0]
-            if name is not None:
-                out.name = name
-            return out
-        return node.outputs
+        if return_list or (len(node.outputs) != 1 and getattr(self, "default_output", None) is None):
+            return node.outputs
+        out = node.default_output()  # the op's default_output, or the only output
+        if name is not None:
+            out.name = name
+        return out
 
     @classmethod
     def _get_test_value(cls, v: Variable) -> np.ndarray:
@@ -72,6 +72,9 @@ class Op(PureOp):
     """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
 
     __props__: tuple[str, ...] = ()
+    #: Theano's: the index of the output that calling the op returns (and
+    #: ``Apply.default_output()`` and ``as_tensor_variable(node)`` give); None: the only one.
+    default_output: int | None = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -158,15 +158,45 @@ def _small_number_constant(value: bool | int | float) -> Variable:
     return result
 
 
-def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None) -> Variable:
-    """``x`` if it is already a tensor variable, else a constant holding it."""
+def as_tensor_variable(x: Any, dtype: Any = None, name: str | None = None,
+                       ndim: int | None = None) -> Variable:
+    """``x`` if it is already a tensor variable, else a constant holding it. An ``Apply``
+    node gives its default output (Theano's ``Apply.default_output()``). ``ndim``
+    (Theano's): leading axes of length 1 dropped, or leading broadcastable axes added, to
+    get that many dimensions (a ``ValueError`` when the axes to drop are not of length 1)."""
+    from symnb.core.graph.basic import Apply  # basic.py's node class
+
+    if isinstance(x, Apply):
+        if getattr(x.op, "default_output", None) is None and len(x.outputs) != 1:
+            raise build_error(f"as_tensor_variable: {x.op.display_name()} has {len(x.outputs)} "
+                              "outputs and no default_output: which one is meant is ambiguous",
+                              ValueError)
+        x = x.default_output()
     if isinstance(x, Variable):
         if dtype is not None and x.dtype != np.dtype(dtype):
             raise TypeError(f"{label(x)!r} has dtype {x.dtype}, expected {np.dtype(dtype)}")
-        return x
+        return x if ndim is None else _with_ndim(x, ndim)
     if isinstance(x, (list, tuple)) and any(isinstance(e, Variable) for e in x):
-        return _stack[0]([as_tensor_variable(e) for e in x])  # a list of variables: stacked
-    return constant(x, dtype=dtype, name=name)
+        out = _stack[0]([as_tensor_variable(e) for e in x])  # a list of variables: stacked
+    else:
+        out = constant(x, dtype=dtype, name=name)
+    return out if ndim is None else _with_ndim(out, ndim)
+
+
+def _with_ndim(x: Variable, ndim: int) -> Variable:
+    """Theano's ``as_tensor_variable(x, ndim=...)``: leading length-1 axes dropped, or
+    broadcastable axes added in front."""
+    if x.ndim > ndim:
+        leading = 0
+        while leading < x.ndim - ndim and x.type.shape[leading] == 1:
+            leading += 1
+        if x.ndim - leading > ndim:
+            raise build_error(f"{label(x)!r} ({x.type.short()}) cannot have {ndim} dimension(s): "
+                              f"only its leading axes of length 1 can be dropped", ValueError)
+        return x.dimshuffle(list(range(leading, x.ndim)))
+    if x.ndim < ndim:
+        return x.dimshuffle(["x"] * (ndim - x.ndim) + list(range(x.ndim)))
+    return x
 
 
 def as_tensor_args(*args: Any) -> list[Variable]:
@@ -204,5 +234,12 @@ def install_stack(stack: Callable[..., Variable], op_class: type) -> None:
 
 
 def is_stack(node: Any) -> bool:
-    """Whether ``node`` stacks its inputs along a new axis (join's Stack)."""
-    return node is not None and isinstance(node.op, _stack[1])
+    """Whether ``node`` stacks its inputs along a new axis (join's Stack, or the
+    MakeVector ``stack`` builds of scalars)."""
+    if node is None:
+        return False
+    if isinstance(node.op, _stack[1]):
+        return True
+    from symnb.core.tensor.basic_theano_ops import MakeVector  # it builds on this module
+
+    return isinstance(node.op, MakeVector)

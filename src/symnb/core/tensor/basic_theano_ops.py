@@ -89,7 +89,8 @@ class MaxAndArgmax(Op):
         # the reduced axes last, flattened into one
         kept = [d for d in range(x.ndim) if d not in self.axis]
         moved = np.transpose(x, kept + list(self.axis))
-        return moved.reshape(moved.shape[:len(kept)] + (-1,))
+        # the block's length spelled out: -1 is undefined when a kept axis is empty
+        return moved.reshape(moved.shape[:len(kept)] + (int(np.prod(moved.shape[len(kept):])),))
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         blocks = self._blocks(np.asarray(inputs[0]))

@@ -253,7 +253,15 @@ def stack(*args: Any, axis: int = 0) -> Variable:
     tensors = as_tensor_args(*tensors)
     if not tensors:
         raise build_error("stack: need at least one tensor to stack")
-    return Stack(normalize_axis(axis, tensors[0].ndim + 1))(*tensors)
+    axis = normalize_axis(axis, tensors[0].ndim + 1)
+    if axis == 0 and all(t.ndim == 0 for t in tensors):
+        # Theano's stack of scalars is a MakeVector of their common dtype (its rewrites
+        # and tests look for that node)
+        from symnb.core.tensor.basic_theano_ops import MakeVector  # it builds on this module
+        from symnb.core.tensor.scalar_types import upcast
+
+        return MakeVector(upcast(*[t.dtype for t in tensors]))(*tensors)
+    return Stack(axis)(*tensors)
 
 
 install_stack(stack, Stack)  # as_tensor_variable([x, y]) and shape vectors (basic.py)

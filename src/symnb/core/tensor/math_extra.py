@@ -1,7 +1,7 @@
 """Theano's tensor functions that are exact compositions of existing ops:
 ``xlogx``, ``xlogy0``, ``isclose``/``allclose``, ``max_and_argmax``, ``batched_dot``,
 ``diag``, ``triu``/``tril``, ``sgn``, ``ptp``, ``smallest``, ``ceil_intdiv``,
-``swapaxes`` and ``horizontal_stack``/``vertical_stack``. Each is written as NumPy defines the result
+``swapaxes``, ``horizontal_stack``/``vertical_stack`` and ``cov``. Each is written as NumPy defines the result
 (NaN, infinities and zeros included), so the test value and the compiled program
 agree with NumPy without an op of its own."""
 
@@ -23,16 +23,10 @@ from symnb.core.tensor.shape import shape_i
 from symnb.core.tensor.subtensor import getitem, set_subtensor
 
 __all__ = ["xlogx", "xlogy0", "isclose", "allclose", "max_and_argmax", "batched_dot", "diag",
-           "triu", "tril", "sgn", "inv", "to_one_hot", "ptp", "smallest", "ceil_intdiv", "swapaxes",
-           "horizontal_stack", "vertical_stack"]
+           "triu", "tril", "sgn", "to_one_hot", "ptp", "smallest", "ceil_intdiv", "swapaxes",
+           "horizontal_stack", "vertical_stack", "cov", "diagonal"]
 
 sgn = m.sign  # Theano's name for the sign function
-
-
-def inv(x: Any) -> Variable:
-    """``1 / x`` elementwise (Theano's ``T.inv``, the reciprocal; integers give floats as
-    ``1 / x`` does in NumPy)."""
-    return m.true_div(1, as_tensor_variable(x))
 
 
 def xlogx(x: Any) -> Variable:
@@ -235,3 +229,51 @@ def horizontal_stack(*args: Any) -> Variable:
 def vertical_stack(*args: Any) -> Variable:
     """Matrices joined one below the other (along axis 0; Theano's, matrices only)."""
     return _stack_matrices(args, 0, "vertical_stack")
+
+
+def cov(m_: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: Any = None,
+        fweights: Any = None, aweights: Any = None) -> Variable:
+    """The covariance matrix of the variables of the matrix ``m_`` (Theano's ``T.cov``,
+    NumPy's ``np.cov`` for matrices): a row per variable, observations in the columns (a
+    column per variable with ``rowvar=False``); ``y``, more variables, joined below;
+    normalized by ``N - ddof`` (``ddof`` 1, or 0 with ``bias``). As Theano computes it: the
+    result's length-1 axes known when built are squeezed (a (1, N) matrix gives (1, 1), not
+    NumPy's 0-d)."""
+    if fweights is not None:
+        raise NotImplementedError("cov: fweights are not implemented (as in Theano)")
+    if aweights is not None:
+        raise NotImplementedError("cov: aweights are not implemented (as in Theano)")
+    m_ = as_tensor_variable(m_)
+    if not rowvar:
+        m_ = m_.T  # Theano's test "m.shape[0] != 1" was always true (symbolic !=)
+    if y is not None:
+        y = as_tensor_variable(y)
+        m_ = concatenate((m_, y if rowvar else y.T), axis=0)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    fact = shape_i(m_, 1) - ddof
+    m_ = m_ - m_.mean(axis=1, keepdims=True)
+    c = matmul(m_, m_.T)
+    c = c * m.true_div(as_tensor_variable(1), fact)
+    return c.squeeze()
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Variable:
+    """``np.diagonal(a, offset, axis1, axis2)`` (Theano's ``T.diagonal``, ``x.diagonal``):
+    the diagonal of the axes ``axis1``, ``axis2`` (offset above the main one when
+    positive, below when negative), as the last axis of the result."""
+    a = as_tensor_variable(a)
+    if a.ndim < 2:
+        raise build_error(f"diagonal: {label(a)!r} ({a.type.short()}) has {a.ndim} dimension(s); "
+                          "it needs at least 2", ValueError)
+    axis1, axis2 = axis1 % a.ndim, axis2 % a.ndim
+    if axis1 == axis2:
+        raise build_error(f"diagonal: axis1 and axis2 are both {axis1}", ValueError)
+    offset = int(offset)
+    rest = [d for d in range(a.ndim) if d not in (axis1, axis2)]
+    moved = a.dimshuffle(rest + [axis1, axis2])
+    first, second = max(-offset, 0), max(offset, 0)
+    # the diagonal's length: max(0, min(rows - first, cols - second))
+    length = m.maximum(m.minimum(shape_i(a, axis1) - first, shape_i(a, axis2) - second), 0)
+    index = arange(length)
+    return getitem(moved, (Ellipsis, index + first, index + second))

@@ -538,33 +538,99 @@ def mean(x: object, axis: object = None, keepdims: bool = False, dtype: object =
     return _reduce(Mean, x, axis, keepdims, dtype=dtype)
 
 
-def var(x: object, axis: object = None, keepdims: bool = False, ddof: int = 0) -> Variable:
-    """Variance over ``axis``, dividing by ``N - ddof``, as ``np.var``."""
-    return _reduce(Var, x, axis, keepdims, ddof=ddof)
+def var(x: object, axis: object = None, ddof: int = 0, keepdims: bool = False,
+        corrected: bool = False) -> Variable:
+    """Variance over ``axis``, dividing by ``N - ddof``, as ``np.var``; Theano's
+    signature (``ddof`` before ``keepdims``; a bool ``ddof`` is refused as Theano did).
+    ``corrected``: Theano's corrected two-pass algorithm, the variance less the square of
+    the centered values' sum, divided by ``(N - ddof) * N`` (their mean's square when
+    ``ddof`` is 0), which rounding leaves non-zero."""
+    _check_ddof(ddof)
+    v = _reduce(Var, x, axis, keepdims, ddof=ddof)
+    return v - _centering_error(x, axis, ddof, keepdims) if corrected else v
 
 
-def std(x: object, axis: object = None, keepdims: bool = False, ddof: int = 0) -> Variable:
-    """Standard deviation over ``axis``, dividing by ``N - ddof``, as ``np.std``."""
+def std(x: object, axis: object = None, ddof: int = 0, keepdims: bool = False,
+        corrected: bool = False) -> Variable:
+    """Standard deviation over ``axis``, dividing by ``N - ddof``, as ``np.std``; Theano's
+    signature, ``corrected`` as :func:`var`'s (the root of that variance)."""
+    _check_ddof(ddof)
+    if corrected:
+        from symnb.core.tensor import math as m
+
+        return m.sqrt(var(x, axis, ddof, keepdims, corrected=True))
     return _reduce(Std, x, axis, keepdims, ddof=ddof)
+
+
+def _check_ddof(ddof: object) -> None:
+    if isinstance(ddof, bool):  # Theano 0.9's keepdims was the third argument
+        raise build_error("var/std: ddof is a bool; keepdims is the fourth argument: "
+                          "(x, axis=None, ddof=0, keepdims=False, corrected=False)", ValueError)
+
+
+def _centering_error(x: object, axis: object, ddof: int, keepdims: bool) -> Variable:
+    """Theano's correction term of the two-pass variance (see :func:`var`)."""
+    from symnb.core.tensor import math as m
+    from symnb.core.tensor.shape import shape_i
+
+    x = as_tensor_variable(x)
+    axes = normalize_axes(axis, x, "var")
+    centered = x - mean(x, axes, keepdims=True)
+    if ddof == 0:
+        return m.pow(mean(centered, axes, keepdims=keepdims), 2)
+    error = m.pow(sum(centered, axes, keepdims=keepdims), 2)
+    for i in axes:
+        error = m.true_div(error, (shape_i(x, i) - ddof) * shape_i(x, i))
+    return error
 
 
 def _arg_reduce(op_class: type[ArgReduce], x: object, axis: object, keepdims: bool) -> Variable:
     x = as_tensor_variable(x)
-    if axis is not None:
-        if isinstance(axis, (tuple, list)):
-            raise build_error(f"{op_class.fn_name}: axis must be None or an int (as in NumPy), "
-                              f"got {axis!r}", TypeError)
-        (axis,) = normalize_axes(axis, x, op_class.fn_name)
-    return op_class(axis, keepdims)(x)
+    if axis is None:
+        return op_class(None, keepdims)(x)
+    axes = normalize_axes(axis, x, op_class.fn_name)
+    if len(axes) == 1:
+        return op_class(axes[0], keepdims)(x)
+    if len(axes) == x.ndim:  # every axis: the index into the flattened input, as axis=None
+        return op_class(None, keepdims)(x)
+    return _arg_reduce_axes(op_class, x, axes, keepdims)
+
+
+def _arg_reduce_axes(op_class: type[ArgReduce], x: Variable, axes: tuple[int, ...],
+                     keepdims: bool) -> Variable:
+    """Theano's argmax/argmin over several axes (NumPy takes one): the index into those
+    axes flattened in C order (sorted), as Theano's ``Argmax.perform`` computes it: the
+    other axes moved in front, the reduced ones joined into one, reduced along it."""
+    from symnb.core.tensor.shape import reshape  # shape.py builds on this module
+
+    kept = [i for i in range(x.ndim) if i not in axes]
+    moved = x.dimshuffle(kept + list(axes))
+    block = x.shape[axes[0]]
+    for i in axes[1:]:
+        block = block * x.shape[i]  # not -1, undefined when a kept axis is empty
+    joined = reshape(moved, [x.shape[i] for i in kept] + [block], ndim=len(kept) + 1)
+    index = op_class(len(kept), False)(joined)
+    if not keepdims:
+        return index
+    pattern, next_axis = [], 0
+    for i in range(x.ndim):
+        if i in axes:
+            pattern.append("x")
+        else:
+            pattern.append(next_axis)
+            next_axis += 1
+    return index.dimshuffle(pattern)
 
 
 def argmax(x: object, axis: object = None, keepdims: bool = False) -> Variable:
-    """Index (int64) of the first maximum along ``axis``; with None, into the flattened input."""
+    """Index (int64) of the first maximum along ``axis``; with None, into the flattened input;
+    with several axes (Theano's), into those axes flattened (C order, sorted)."""
     return _arg_reduce(Argmax, x, axis, keepdims)
 
 
 def argmin(x: object, axis: object = None, keepdims: bool = False) -> Variable:
-    """Index (int64) of the first minimum along ``axis``; with None, into the flattened input."""
+    """Index (int64) of the first minimum along ``axis``; with None, into the flattened input;
+    with several axes (Theano's), into those axes flattened (C order, sorted)."""
     return _arg_reduce(Argmin, x, axis, keepdims)
 
 

@@ -156,11 +156,26 @@ def resolve_nfunc(nfunc_spec: tuple | None, nin: int) -> Callable[..., Any] | No
 
 @lru_cache(maxsize=None)
 def _imported(name: str) -> Callable[..., Any]:
-    module, _, attribute = name.rpartition(".")
-    try:
-        return getattr(importlib.import_module(module) if module else np, attribute)
-    except (ImportError, AttributeError) as err:
-        raise ImportError(f"nfunc_spec names {name!r}, which cannot be imported: {err}") from None
+    # The longest prefix that is a module, then attributes: 'scipy.stats.chi2.sf' is the
+    # method ``sf`` of the object ``chi2`` of the module ``scipy.stats``.
+    parts = name.split(".")
+    if len(parts) == 1:
+        parts = ["numpy"] + parts
+    error: Exception | None = None
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:cut]))
+        except ImportError as err:
+            error = error or err
+            continue
+        try:
+            for attribute in parts[cut:]:
+                found = getattr(found, attribute)
+        except AttributeError as err:
+            error = err
+            break
+        return found
+    raise ImportError(f"nfunc_spec names {name!r}, which cannot be imported: {error}") from None
 
 
 install_scalar_elemwise(ScalarElemwise)

@@ -19,7 +19,7 @@ import numpy as np
 from symnb.core.graph.basic import Constant
 from symnb.core.tensor.scalar_basic import erf, exp, Erf
 from symnb.core.tensor.scalar_op import BinaryScalarOp, UnaryScalarOp
-from symnb.core.tensor.scalar_types import upgrade_to_float, upgrade_to_float_no_complex
+from symnb.core.tensor.scalar_types import upgrade_to_float, upgrade_to_float64, upgrade_to_float_no_complex
 
 __all__ = ["Erf", "Erfc", "Erfcx", "Erfinv", "Erfcinv", "Gamma", "GammaLn", "Psi", "TriGamma",
            "GammaInc", "GammaIncC", "I0", "I1", "Iv", "J0", "J1", "Jv",
@@ -246,5 +246,5 @@ class Chi2SF(BinaryScalarOp):
                               f"({err})") from None
 
 
-chi2sf = Chi2SF(upgrade_to_float_no_complex, name="chi2sf")
+chi2sf = Chi2SF(upgrade_to_float64, name="chi2sf")  # as Theano: float64, whatever the inputs
 __all__ += ["Chi2SF", "chi2sf"]

@@ -17,7 +17,7 @@ from symnb.core.tensor.scalar_basic import sqrt
 from symnb.core.tensor.scalar_op import BinaryScalarOp, UnaryScalarOp
 from symnb.core.tensor.scalar_types import same_out, upgrade_to_float
 
-__all__ = ["Cosh", "Sinh", "ArcSin", "ArcCos", "ArcTan", "ArcTan2", "ArcSinh", "ArcCosh",
+__all__ = ["Inv", "inv", "Cosh", "Sinh", "ArcSin", "ArcCos", "ArcTan", "ArcTan2", "ArcSinh", "ArcCosh",
            "ArcTanh", "Log2", "Log10", "Exp2", "Deg2Rad", "Rad2Deg",
            "cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
            "arctanh", "log2", "log10", "exp2", "deg2rad", "rad2deg"]
@@ -74,7 +74,24 @@ class ArcTan2(_NumPyOp, BinaryScalarOp):
         return [gz * x / r2, -gz * y / r2]
 
 
+class Inv(_NumPyOp, UnaryScalarOp):
+    """The multiplicative inverse ``1 / x`` (Theano's ``scalar.inv``, the reciprocal): NumPy's
+    ``reciprocal`` of the input converted to the output's dtype (``upgrade_to_float``:
+    integers give floats, int8 float32 and int64 float64)."""
+
+    nfunc_spec = ("numpy.reciprocal", 1, 1)
+
+    def impl(self, x: Any) -> Any:
+        # Theano's impl (the dtype of a scalar value; arrays go through nfunc_spec)
+        return np.float32(1.0) / x
+
+    def grad(self, inputs, grads):
+        (x,), (gz,) = inputs, grads
+        return [-gz / (x * x)]
+
+
 # Theano's instances, with Theano's output types.
+inv = Inv(upgrade_to_float, name="inv")
 cosh = Cosh(upgrade_to_float, name="cosh")
 sinh = Sinh(upgrade_to_float, name="sinh")
 arcsin = ArcSin(upgrade_to_float, name="arcsin")

@@ -431,12 +431,16 @@ def transpose(x: Any, axes: Sequence[int] | None = None) -> Variable:
     """``x`` with its axes permuted (reversed by default), as ``np.transpose``."""
     x = as_tensor_variable(x)
     if axes is None:
-        return dimshuffle(x, tuple(reversed(range(x.ndim))))
-    perm = tuple(normalize_axis(a, x.ndim, x) for a in axes)
-    if sorted(perm) != list(range(x.ndim)):
-        raise build_error(f"transpose: axes {tuple(axes)} are not a permutation of the "
-                          f"{x.ndim} axes of {named(x)} ({x.type.short()})")
-    return dimshuffle(x, perm)
+        perm = tuple(reversed(range(x.ndim)))
+    else:
+        perm = tuple(normalize_axis(a, x.ndim, x) for a in axes)
+        if sorted(perm) != list(range(x.ndim)):
+            raise build_error(f"transpose: axes {tuple(axes)} are not a permutation of the "
+                              f"{x.ndim} axes of {named(x)} ({x.type.short()})")
+    out = dimshuffle(x, perm)
+    if x.name and out is not x and perm == tuple(reversed(range(x.ndim))):
+        out.name = x.name + ".T"  # Theano's name of a named variable's full transpose
+    return out
 
 
 def _length(x: Variable, axis: int) -> Any:

@@ -13,7 +13,7 @@ from typing import Any
 from symnb.core.tensor import scalar_scipy as sp, scalar_trig as st
 from symnb.core.tensor.scalar_elemwise import ScalarElemwise
 
-__all__ = ["cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
+__all__ = ["inv", "cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
            "arctanh", "log2", "log10", "exp2", "deg2rad", "rad2deg", "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma",
            "gammainc", "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv", "chi2sf", "conj",
            "complex_from_polar"]
@@ -56,6 +56,8 @@ jv = _function(sp.jv, "``jv(v, x)``: the Bessel function of the first kind of or
 
 # theano.scalar.basic's ops beyond the elementwise table, applied elementwise (NumPy's
 # functions; compiled with jax.numpy's).
+inv = _function(st.inv, "``1 / x``, the reciprocal (Theano's ``T.inv``; integers give floats: "
+                        "int8 float32, int64 float64).")
 cosh = _function(st.cosh, "Hyperbolic cosine.")
 sinh = _function(st.sinh, "Hyperbolic sine.")
 arcsin = _function(st.arcsin, "Inverse sine.")

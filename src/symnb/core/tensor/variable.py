@@ -49,6 +49,9 @@ class _TensorOperators:
     def __rfloordiv__(self, other): return _math.floor_div(other, self)
     def __mod__(self, other): return _math.mod(self, other)
     def __rmod__(self, other): return _math.mod(other, self)
+    # Theano's divmod(x, y): (x // y, x % y)
+    def __divmod__(self, other): return _math.floor_div(self, other), _math.mod(self, other)
+    def __rdivmod__(self, other): return _math.floor_div(other, self), _math.mod(other, self)
     def __pow__(self, other): return _math.pow(self, other)
     def __rpow__(self, other): return _math.pow(other, self)
     def __matmul__(self, other): return _blas.matmul(self, other)
@@ -122,8 +125,11 @@ class _TensorOperators:
     def max(self, axis=None, keepdims=False): return _reduction.max(self, axis, keepdims=keepdims)
     def min(self, axis=None, keepdims=False): return _reduction.min(self, axis, keepdims=keepdims)
     def mean(self, axis=None, keepdims=False, dtype=None): return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype)
-    def var(self, axis=None, keepdims=False, ddof=0): return _reduction.var(self, axis, keepdims=keepdims, ddof=ddof)
-    def std(self, axis=None, keepdims=False, ddof=0): return _reduction.std(self, axis, keepdims=keepdims, ddof=ddof)
+    # Theano's signatures: ddof before keepdims
+    def var(self, axis=None, ddof=0, keepdims=False, corrected=False):
+        return _reduction.var(self, axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
+    def std(self, axis=None, ddof=0, keepdims=False, corrected=False):
+        return _reduction.std(self, axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
     def argmax(self, axis=None, keepdims=False): return _reduction.argmax(self, axis, keepdims=keepdims)
     def argmin(self, axis=None, keepdims=False): return _reduction.argmin(self, axis, keepdims=keepdims)
     def any(self, axis=None, keepdims=False): return _reduction.any(self, axis, keepdims=keepdims)
@@ -159,6 +165,29 @@ class _TensorOperators:
     def repeat(self, repeats, axis=None):
         from symnb.core.tensor.shape_extra import repeat
         return repeat(self, repeats, axis)
+    def sort(self, axis=-1, kind="quicksort", order=None):
+        from symnb.core.tensor.extra_ops import sort
+        return sort(self, axis, kind, order)
+    def argsort(self, axis=-1, kind="quicksort", order=None):
+        from symnb.core.tensor.extra_ops import argsort
+        return argsort(self, axis, kind, order)
+    # Theano's methods of tensor.basic's functions (imported when called: they build on it)
+    def ptp(self, axis=None):
+        from symnb.core.tensor.math_extra import ptp
+        return ptp(self, axis)
+    def diagonal(self, offset=0, axis1=0, axis2=1):
+        from symnb.core.tensor.math_extra import diagonal
+        return diagonal(self, offset, axis1, axis2)
+    def trace(self):
+        from symnb.core.tensor.linalg_functions import trace
+        return trace(self)
+    def choose(self, choices, out=None, mode="raise"):
+        from symnb.core.tensor.basic_theano_ops import choose
+        return choose(self, choices, out=out, mode=mode)
+    def conj(self):
+        from symnb.core.tensor.special import conj
+        return conj(self)
+    conjugate = conj
     def compress(self, a, axis=None):  # Theano's argument order: x.compress(condition)
         from symnb.core.tensor.extra_ops_numpy import compress
         return compress(a, self, axis=axis)

@@ -6,6 +6,8 @@ tracing) and MakeVector."""
 
 from __future__ import annotations
 
+import math
+
 import jax.numpy as jnp
 import numpy as np
 
@@ -28,7 +30,8 @@ def _max_and_argmax(op, node):
     def run(x):
         kept = [d for d in range(x.ndim) if d not in op.axis]
         blocks = jnp.transpose(x, kept + list(op.axis))
-        blocks = blocks.reshape(blocks.shape[:len(kept)] + (-1,))
+        # the block's length spelled out: -1 is undefined when a kept axis is empty
+        blocks = blocks.reshape(blocks.shape[:len(kept)] + (math.prod(blocks.shape[len(kept):]),))
         return [jnp.max(blocks, axis=-1), jnp.argmax(blocks, axis=-1).astype(jnp.int64)]
 
     return run
