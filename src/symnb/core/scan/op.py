@@ -32,6 +32,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
+from symnb.core.absent import class_getattr
 from symnb.core.graph.errors import label
 from symnb.core.graph_compare import equal_computations
 from symnb.core.gradient import gradient_rule
@@ -82,6 +83,9 @@ class Scan(Op):
         self.inner = inner
         self.info = info
 
+    # Theano's internals of its Scan (``op.fn``...) raise, saying why symnb lacks them.
+    __getattr__ = class_getattr("symnb.scan_module.scan_op.Scan")
+
     # -- identity: Theano's (two loops are equal when their inner graphs compute the same) --
     def __eq__(self, other: object) -> bool:
         if type(self) is not type(other) or self.info != other.info:
@@ -128,6 +132,54 @@ class Scan(Op):
 
     def describe(self) -> str:
         return f"scan {self.info.name!r}"
+
+    # -- Theano's names for the parts of a loop ------------------------------------------------
+    # Theano's Scan exposes its step graph as ``op.inputs``/``op.outputs`` and splits input
+    # lists with ``inner_seqs``/``outer_seqs``/...; real code and Theano's tests read these.
+    # The layout is symnb's (one outer input per sequence, whatever its taps; shared
+    # variables among the non-sequences), so only the splits that mean the same are given.
+    @property
+    def inputs(self) -> list[Variable]:
+        """The step function's inputs (Theano's ``Scan.inputs``): one per sequence tap,
+        one per output tap, then one per non-sequence."""
+        return list(self.inner.inputs)
+
+    @property
+    def outputs(self) -> list[Variable]:
+        """The step function's outputs (Theano's ``Scan.outputs``): one per output, then
+        the stopping condition of a ``scan_until`` loop."""
+        return list(self.inner.outputs)
+
+    @property
+    def n_seqs(self) -> int:
+        """The number of sequences (Theano's ``Scan.n_seqs``)."""
+        return self.info.n_seqs
+
+    @property
+    def n_outs(self) -> int:
+        """The number of outputs (Theano's ``Scan.n_outs``)."""
+        return self.info.n_outs
+
+    def _n_inner_seqs(self) -> int:
+        return sum(len(taps) for taps in self.info.seq_taps)
+
+    def inner_seqs(self, inner_inputs: Sequence[Variable]) -> list[Variable]:
+        """The inner inputs that read the sequences (one per tap), of the list
+        ``inner_inputs`` laid out as :attr:`inputs` (Theano's ``Scan.inner_seqs``)."""
+        return list(inner_inputs[:self._n_inner_seqs()])
+
+    def inner_non_seqs(self, inner_inputs: Sequence[Variable]) -> list[Variable]:
+        """The inner inputs that receive the non-sequences (Theano's ``inner_non_seqs``)."""
+        return list(inner_inputs[len(inner_inputs) - self.info.n_non_seqs:])
+
+    def outer_seqs(self, node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:
+        """The sequences among a node's inputs (an Apply or its input list; Theano's
+        ``Scan.outer_seqs``)."""
+        return self.split(_input_list(node_or_inputs))[1]
+
+    def outer_non_seqs(self, node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:
+        """The non-sequences among a node's inputs (Theano's ``Scan.outer_non_seqs``)."""
+        return self.split(_input_list(node_or_inputs))[3]
 
     # -- input layout ----------------------------------------------------------------------
     def split(self, items: Sequence[Any]) -> tuple[Any, list, list, list]:
@@ -258,6 +310,10 @@ class Scan(Op):
         # The rule builds a backward scan, so it lives above this module (core/scan/grad.py
         # registers it for Scan); asking the registry keeps op.L_op working for callers.
         return gradient_rule(self, inputs, outputs, output_grads)
+
+
+def _input_list(node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:
+    return list(node_or_inputs.inputs if isinstance(node_or_inputs, Apply) else node_or_inputs)
 
 
 def _static_length(n_steps: Variable) -> int | None:
