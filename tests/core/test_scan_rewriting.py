@@ -70,3 +70,68 @@ def test_without_canonicalize_the_repeated_sequence_stays():
     assert len(_scan_nodes(fast)[0].inputs) == 3 and len(_scan_nodes(plain)[0].inputs) == 4
     assert_same(fast(w, v), w[v] * 2, "rewritten")
     assert_same(plain(w, v), w[v] * 2, "as built")
+
+
+def test_an_output_every_step_copies_needs_no_loop(rng):
+    # Theano's test_pushout_all: the step reads only non-sequences, so symnb's scan computes
+    # dot(h, W1 + W2) once, outside, and the loop would copy it n_steps times.
+    W1, W2, h0 = T.matrix("W1"), T.matrix("W2"), T.vector("h0")
+    o, _ = sn.scan(lambda h, A, B: T.dot(h, A + B), non_sequences=[h0, W1, W2], n_steps=5)
+    [c, s], _ = sn.scan(lambda h: (T.constant(np.float32(3)), h * 2), outputs_info=[None, h0],
+                        n_steps=3)
+    values = [rng.uniform(size=shape).astype("float32") for shape in [(2,), (2, 2), (2, 2)]]
+    h, a, b = values
+    for mode, loops in [(None, 1), ("FAST_COMPILE", 2)]:
+        f = sn.function([h0, W1, W2], [o, c, s], mode=mode)
+        assert len(_scan_nodes(f)) == loops, mode  # the recurrent one stays
+        out, const, states = f(*values)
+        assert_same(out, np.tile(np.dot(h, a + b), (5, 1)), "repeated")
+        assert_same(const, np.full(3, 3, "float32"), "constant rows")
+        assert_same(states, np.stack([h * 2, h * 4, h * 8]), "states")
+
+
+def test_an_input_passed_but_not_read_is_an_input_of_the_loop():
+    # Theano passes every non-sequence to its loop: an input only passed there is used by
+    # the function (no UnusedInputError), and the rewrite then drops it.
+    X, Y = T.dmatrix("X"), T.dmatrix("Y")
+    out, _ = sn.scan(lambda i, X, Y: X[i].sum(), sequences=T.arange(3), non_sequences=[X, Y])
+    x = np.arange(6.0).reshape(3, 2)
+    for mode, n_inputs in [(None, 3), ("FAST_COMPILE", 4)]:
+        f = sn.function([X, Y], out, mode=mode)
+        assert [len(n.inputs) for n in _scan_nodes(f)] == [n_inputs]
+        assert_same(f(x, np.ones((1, 1))), x.sum(axis=1), "rows' sums")
+    with pytest.raises(sn.gradient.DisconnectedInputError):
+        sn.grad(out.sum(), Y)
+
+
+def _shape_function(build):
+    h0, w = T.vector("h0"), T.vector("w")
+    out = build(h0, w)
+    return sn.function([h0, w], out.shape, on_unused_input="ignore")
+
+
+def test_a_shape_alone_does_not_run_a_loop_that_cannot_fail():
+    # Theano's test_infershape_nsteps_smaller_seq_length: Scan's infer_shape answers.
+    x = T.vector("x")
+    [o1, o2], _ = sn.scan(lambda x, y: (x + 1, y + x), sequences=x, outputs_info=[None, x[0]],
+                          n_steps=20)
+    f = sn.function([x], [o1.shape[0], o2.shape[0]])
+    assert _scan_nodes(f) == []
+    assert [int(v) for v in f(np.ones(30, "float32"))] == [20, 20]
+    assert [int(v) for v in f(np.ones(7, "float32"))] == [7, 7]  # the shortest: the sequence
+    f = _shape_function(lambda h0, w: sn.scan(lambda h: h * 2, outputs_info=h0, n_steps=3)[0])
+    assert _scan_nodes(f) == [] and f(np.ones(2, "float32"), np.ones(1, "float32")).tolist() == [3, 2]
+
+
+@pytest.mark.parametrize("step", ["broadcast of unknown lengths", "a state changing shape"])
+def test_a_loop_that_may_fail_runs_for_its_shape(step):
+    if step == "broadcast of unknown lengths":
+        def build(h0, w):
+            return sn.scan(lambda h, w: h * w, outputs_info=h0, non_sequences=w, n_steps=3)[0]
+    else:
+        def build(h0, w):
+            return sn.scan(lambda h: T.concatenate([h, h]), outputs_info=h0, n_steps=3)[0]
+    f = _shape_function(build)
+    assert len(_scan_nodes(f)) == 1
+    with pytest.raises(Exception):  # the loop's own error, not a shape
+        f(np.ones(2, "float32"), np.ones(3, "float32"))

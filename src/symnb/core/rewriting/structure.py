@@ -42,9 +42,10 @@ def local_static_shape(fgraph: FunctionGraph, node: Apply):
 def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     """``var``'s shape from its owner's ``infer_shape`` (entries: ints or int scalars built
     from the owner's inputs' shapes, never from its outputs), or None where the owner has
-    none or it does not apply (an op holding graphs, inputs not all tensors)."""
+    none or it does not apply (an op holding graphs that may fail, inputs not all tensors)."""
     node = var.owner
-    if node is None or type(node.op).infer_shape is Op.infer_shape or node.op.inner_graphs:
+    if node is None or type(node.op).infer_shape is Op.infer_shape \
+            or not node.op.shape_without_running(node):
         return None
     if isinstance(node.op, (Shape, ShapeI)) or node.op.has_effects:
         return None

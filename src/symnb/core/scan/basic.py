@@ -173,6 +173,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     own_inputs = seq_args + state_args + update_args
     inner_outputs = last_rows_from_buffers(inner_outputs, own_inputs)
     captured, captured_args, inner_outputs = close_over(own_inputs, inner_outputs)
+    captured, captured_args = _keep_unread_inputs(non_seqs, captured, captured_args)
     if strict:
         _check_strict(captured, non_seqs, name)
     n_plain = len(states) if states else len(outs)
@@ -377,6 +378,23 @@ def _state_placeholders(states: list) -> list[Variable]:
             first = value[depth + tap] if value is not None else None
             args.append(placeholder_like(init, init.type.shape[1:], first, _tap_name(init, tap)))
     return args
+
+
+def _keep_unread_inputs(non_seqs: list[Variable], captured: list[Variable],
+                        captured_args: list[Variable]) -> tuple[list[Variable], list[Variable]]:
+    """The captured variables and their placeholders, plus each non-sequence that is a
+    symbolic input of the graph (no owner, not shared) the step did not read. Theano passes
+    every non-sequence to its loop, so such an input is used by the function (no
+    ``UnusedInputError``); the ``scan_remove_unused_inputs`` rewrite drops it again.
+    Computed non-sequences are not added: nothing would compute them for nothing."""
+    kept = {id(v) for v in captured}
+    for var in non_seqs:
+        if var.owner is None and not isinstance(var, (Constant, SharedVariable)) \
+                and id(var) not in kept:
+            kept.add(id(var))
+            captured = [*captured, var]
+            captured_args = [*captured_args, placeholder_like(var, value=known_test_value(var))]
+    return captured, captured_args
 
 
 def _non_sequences(non_sequences: Any) -> list[Variable]:

@@ -305,11 +305,52 @@ class Scan(Op):
             shapes.append(())
         return shapes
 
+    def shape_without_running(self, node: Apply) -> bool:
+        """A loop's shapes hold without running it (Theano's ``infer_shape`` removes a
+        Scan from a function that reads only its shapes) when no step can fail: each node
+        of the body is a dimshuffle or an elementwise op whose operands' lengths are known
+        to agree, with no effects, and each state's step keeps the state's shape."""
+        from symnb.core.rewriting.structure import _may_mismatch
+        from symnb.core.tensor.elemwise import Elemwise
+        from symnb.core.tensor.shape import DimShuffle, shape_i
+
+        for inner_node in self.inner.nodes:
+            op = inner_node.op
+            if op.has_effects or not (isinstance(op, DimShuffle) or (
+                    isinstance(op, Elemwise) and not _may_mismatch(inner_node))):
+                return False
+        info = self.info
+        _, _, inits, _ = self.split(node.inputs)
+        input_shapes = [tuple(shape_i(v, d) for d in range(v.ndim)) for v in node.inputs]
+        try:
+            rows = _inner_output_shapes(self, node, input_shapes)
+        except NotImplementedError:
+            return False
+        for init, j in zip(inits, info.recurrent):
+            state = input_shapes[node.inputs.index(init)]
+            row = state if is_plain_state(info.out_taps[j]) else state[1:]
+            if not _same_shape(rows[j], row):
+                return False
+        return True
+
     # -- differentiation -------------------------------------------------------------------------
     def L_op(self, inputs, outputs, output_grads):
         # The rule builds a backward scan, so it lives above this module (core/scan/grad.py
         # registers it for Scan); asking the registry keeps op.L_op working for callers.
         return gradient_rule(self, inputs, outputs, output_grads)
+
+
+def _same_shape(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """Whether two shapes (entries: ints or int scalars) are known to be equal."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is y or (not isinstance(x, Variable) and not isinstance(y, Variable) and int(x) == int(y)):
+            continue
+        if not (isinstance(x, Variable) and isinstance(y, Variable)
+                and equal_computations([x], [y])):
+            return False
+    return True
 
 
 def _input_list(node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:

@@ -9,6 +9,12 @@ steps (what Theano's ScanSaveMem did for this case).
 reads is no longer an input of the loop, and one passed twice (the same variable, the same
 taps) is passed once (Theano's ``remove_constants_and_unused_inputs_scan``).
 
+``scan_invariant_output``: an output without recurrence whose every step is the same
+outer value (the step returns a non-sequence, or a constant: symnb's scan already computes
+outside the loop what depends on neither the sequences nor the states) is that value
+repeated ``n_steps`` times, without the loop (Theano's ``scanOp_pushout_nonseqs_ops``
+result: ``test_pushout_all``).
+
 ``steps_run_last_row``: ``rows[-1]`` of the rows a ``scan_until`` loop ran is the last
 row of its buffer (the rows past the steps run repeat the last step), so a function
 reading only the final state needs no cut on the host (``symnb.core.scan.rows``).
@@ -17,15 +23,18 @@ reading only the final state needs no cut on the host (``symnb.core.scan.rows``)
 from __future__ import annotations
 
 from symnb.core.graph.fgraph import FunctionGraph
-from symnb.core.graph.basic import Apply, Variable, clone_replace
+from symnb.core.graph.basic import Apply, Constant, Variable, clone_replace
 from symnb.core.graph.inner_graph import InnerGraph
 from symnb.core.graph.rewriting import node_rewriter
 from symnb.core.rewriting.passes import register_rewrite
 from symnb.core.scan.op import Scan
 from symnb.core.scan.rows import last_row_of_buffer
+from symnb.core.tensor.alloc import alloc
+from symnb.core.tensor.shape import shape_i
 from symnb.core.tensor.subtensor import Subtensor
 
-__all__ = ["scan_keep_last_step", "scan_remove_unused_inputs", "steps_run_last_row"]
+__all__ = ["scan_keep_last_step", "scan_remove_unused_inputs", "scan_invariant_output",
+           "steps_run_last_row"]
 
 
 def _last_step_readers(fgraph: FunctionGraph, var: Variable) -> list[Variable] | None:
@@ -121,3 +130,32 @@ def scan_remove_unused_inputs(fgraph: FunctionGraph, node: Apply):
         n_steps, *[v for v, _, _ in kept_seqs], *inits, *[v for v, _, _ in kept_non_seqs])
     new_node.site = node.site
     return dict(zip(node.outputs, new_node.outputs))
+
+
+@register_rewrite("canonicalize")
+@node_rewriter([Scan])
+def scan_invariant_output(fgraph: FunctionGraph, node: Apply):
+    """An output without recurrence that every step copies from a non-sequence (or a
+    constant) -> that value broadcast to ``n_steps`` rows. Not for a ``scan_until`` loop,
+    whose number of rows its condition decides."""
+    op, info = node.op, node.op.info
+    if info.as_while:
+        return None
+    inner = op.inner
+    first_non_seq = len(inner.inputs) - info.n_non_seqs
+    position = {id(v): i for i, v in enumerate(inner.inputs)}
+    non_seqs = op.split(node.inputs)[3]
+    replacements: dict[Variable, Variable] = {}
+    for j in range(info.n_outs):
+        out, outer = inner.outputs[j], node.outputs[j]
+        if info.out_taps[j] or not fgraph.clients.get(outer):
+            continue
+        q = position.get(id(out))
+        if isinstance(out, Constant):
+            value: Variable = out
+        elif q is not None and q >= first_non_seq:
+            value = non_seqs[q - first_non_seq]
+        else:
+            continue
+        replacements[outer] = alloc(value, node.inputs[0], *(shape_i(value, d) for d in range(value.ndim)))
+    return replacements or None
