@@ -135,3 +135,33 @@ def test_a_loop_that_may_fail_runs_for_its_shape(step):
     assert len(_scan_nodes(f)) == 1
     with pytest.raises(Exception):  # the loop's own error, not a shape
         f(np.ones(2, "float32"), np.ones(3, "float32"))
+
+
+def test_loops_over_the_same_steps_merge_into_one():
+    x = T.vector("x")
+    sx, _ = sn.scan(lambda s: s + 1, sequences=[x], name="X")
+    sy, _ = sn.scan(lambda s: s * 2, sequences=[sx], name="Y")  # reads X: stays apart
+    sz, _ = sn.scan(lambda s, h: h + s, sequences=[x], outputs_info=T.constant(np.float32(1)),
+                    name="Z")
+    sw, _ = sn.scan(lambda s: s * 3, sequences=[x[1:]], name="W")  # other steps: apart
+    f = sn.function([x], [sx, sy, sz, sw])
+    loops = {frozenset(n.op.info.name.split("&")) for n in _scan_nodes(f)}
+    assert loops == {frozenset("W"), frozenset("XZ"), frozenset("Y")}, loops
+    v = np.array([0.5, -1, 2, 4], "float32")
+    for got, want in zip(f(v), [v + 1, (v + 1) * 2, 1 + np.cumsum(v), v[1:] * 3]):
+        assert_same(got, want.astype("float32"), "merged")
+
+
+def test_until_loops_merge_only_with_the_same_condition():
+    x = T.vector("x")
+    o1, _ = sn.scan(lambda t: (t + 1, sn.scan_module.until(t > 3)), x)
+    o2, _ = sn.scan(lambda t: (t + 2, sn.scan_module.until(t > 3)), x)
+    o3, _ = sn.scan(lambda t: (t + 3, sn.scan_module.until(t > 2)), x)
+    f = sn.function([x], [o1, o2, o3])
+    assert len(_scan_nodes(f)) == 2
+    v = np.zeros(50, "float32")
+    v[23], v[10] = 4, 3
+    r1, r2, r3 = f(v)
+    assert_same(r1, v[:24] + 1, "first")
+    assert_same(r2, v[:24] + 2, "second")
+    assert_same(r3, v[:11] + 3, "other condition")
