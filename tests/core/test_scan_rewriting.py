@@ -138,17 +138,20 @@ def test_a_loop_that_may_fail_runs_for_its_shape(step):
 
 
 def test_loops_over_the_same_steps_merge_into_one():
-    x = T.vector("x")
-    sx, _ = sn.scan(lambda s: s + 1, sequences=[x], name="X")
-    sy, _ = sn.scan(lambda s: s * 2, sequences=[sx], name="Y")  # reads X: stays apart
-    sz, _ = sn.scan(lambda s, h: h + s, sequences=[x], outputs_info=T.constant(np.float32(1)),
-                    name="Z")
-    sw, _ = sn.scan(lambda s: s * 3, sequences=[x[1:]], name="W")  # other steps: apart
+    # Bodies with a state (an elementwise output of the rows alone leaves its loop).
+    x, zero = T.vector("x"), T.constant(np.float32(0))
+    sx, _ = sn.scan(lambda s, h: h + s, sequences=[x], outputs_info=zero, name="X")
+    sy, _ = sn.scan(lambda s, h: h * s, sequences=[sx], outputs_info=T.constant(np.float32(1)),
+                    name="Y")  # reads X: stays apart
+    sz, _ = sn.scan(lambda s, h: h - s, sequences=[x], outputs_info=zero, name="Z")
+    sw, _ = sn.scan(lambda s, h: h + 3 * s, sequences=[x[1:]], outputs_info=zero,
+                    name="W")  # other steps: apart
     f = sn.function([x], [sx, sy, sz, sw])
     loops = {frozenset(n.op.info.name.split("&")) for n in _scan_nodes(f)}
     assert loops == {frozenset("W"), frozenset("XZ"), frozenset("Y")}, loops
     v = np.array([0.5, -1, 2, 4], "float32")
-    for got, want in zip(f(v), [v + 1, (v + 1) * 2, 1 + np.cumsum(v), v[1:] * 3]):
+    for got, want in zip(f(v), [np.cumsum(v), np.cumprod(np.cumsum(v)), -np.cumsum(v),
+                                3 * np.cumsum(v[1:])]):
         assert_same(got, want.astype("float32"), "merged")
 
 
@@ -165,3 +168,34 @@ def test_until_loops_merge_only_with_the_same_condition():
     assert_same(r1, v[:24] + 1, "first")
     assert_same(r2, v[:24] + 2, "second")
     assert_same(r3, v[:11] + 3, "other condition")
+
+
+@pytest.mark.parametrize("go_backwards", [False, True])
+def test_an_elementwise_output_of_the_rows_needs_no_loop(go_backwards, rng):
+    # Theano's scanOp_pushout_seqs_ops: the step is elementwise in the rows it reads (two
+    # taps of m, a scalar row of x broadcast from the left, a non-sequence w), so the output
+    # is that computation on the whole windows.
+    m, x, w = T.matrix("m"), T.vector("x"), T.vector("w")
+    out, _ = sn.scan(lambda a, a2, b, w: T.exp(a * w - a2).dimshuffle(0, "x") - b,
+                     sequences=[dict(input=m, taps=[0, 2]), x], non_sequences=w,
+                     go_backwards=go_backwards)
+    f = sn.function([m, x, w], out)
+    assert _scan_nodes(f) == []
+    vm, vx, vw = (rng.uniform(size=s).astype("float32") for s in [(6, 3), (5,), (3,)])
+    n = 4  # the taps of m leave 6 - 2 rows; x has 5
+    a, a2, b = vm[:n], vm[2:2 + n], vx[:n]
+    if go_backwards:
+        a, a2, b = a[::-1], a2[::-1], b[::-1]
+    expected = np.exp(a * vw - a2)[:, :, None] - b[:, None, None]
+    assert_same(f(vm, vx, vw), expected.astype("float32"), "whole rows")
+
+
+def test_an_output_reading_a_state_keeps_its_loop():
+    x, h0 = T.vector("x"), T.scalar("h0")
+    [s, e], _ = sn.scan(lambda t, h: (h + t, t * 2), sequences=x, outputs_info=[h0, None])
+    both = sn.function([x, h0], [s, e])
+    assert len(_scan_nodes(both)) == 1  # the state's loop; the elementwise output left it
+    v = np.array([1, 2, 3], "float32")
+    states, doubled = both(v, 0.5)
+    assert_same(states, (0.5 + np.cumsum(v)).astype("float32"), "states")
+    assert_same(doubled, v * 2, "doubled")

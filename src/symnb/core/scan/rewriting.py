@@ -15,6 +15,11 @@ outside the loop what depends on neither the sequences nor the states) is that v
 repeated ``n_steps`` times, without the loop (Theano's ``scanOp_pushout_nonseqs_ops``
 result: ``test_pushout_all``).
 
+``scan_elementwise_output``: an output without recurrence that each step computes
+elementwise from its sequences' rows (and non-sequences, constants) is that computation on
+the whole windows the steps read, without the loop (Theano's ``scanOp_pushout_seqs_ops``:
+``test_while1``).
+
 ``scan_merge``: two loops over the same number of steps (the same variable), in the same
 direction, with the same ``truncate_gradient``, neither reading the other, and for
 ``scan_until`` loops the same stopping condition, are one loop computing both bodies
@@ -31,16 +36,18 @@ from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.graph.basic import Apply, Constant, Variable, ancestors, clone_replace
 from symnb.core.graph_compare import equal_computations
 from symnb.core.graph.inner_graph import InnerGraph
-from symnb.core.graph.rewriting import node_rewriter
+from symnb.core.graph.rewriting import build, node_rewriter
 from symnb.core.rewriting.passes import register_rewrite
 from symnb.core.scan.op import Scan
 from symnb.core.scan.rows import last_row_of_buffer
 from symnb.core.tensor.alloc import alloc
-from symnb.core.tensor.shape import shape_i
+from symnb.core.scan.taps import seq_window
+from symnb.core.tensor.elemwise import Elemwise
+from symnb.core.tensor.shape import DimShuffle, shape_i
 from symnb.core.tensor.subtensor import Subtensor
 
 __all__ = ["scan_keep_last_step", "scan_remove_unused_inputs", "scan_invariant_output",
-           "scan_merge", "steps_run_last_row"]
+           "scan_elementwise_output", "scan_merge", "steps_run_last_row"]
 
 
 def _last_step_readers(fgraph: FunctionGraph, var: Variable) -> list[Variable] | None:
@@ -244,3 +251,86 @@ def scan_merge(fgraph: FunctionGraph, node: Apply):
         replacements[node.outputs[-1]] = new[-1]
         replacements[other.outputs[-1]] = new[-1]
     return replacements
+
+
+def _whole_windows(node: Apply) -> dict[int, Variable]:
+    """Per sequence tap's inner input (by id): the rows it reads over all the steps,
+    ``seq[start:start + n_steps]``, reversed for ``go_backwards``."""
+    op, info = node.op, node.op.info
+    n_steps, seqs, _, _ = op.split(node.inputs)
+    windows, q = {}, 0
+    for seq, taps in zip(seqs, info.seq_taps):
+        for start in seq_window(taps)[1]:
+            rows = seq[start:start + n_steps]
+            windows[id(op.inner.inputs[q])] = rows[::-1] if info.go_backwards else rows
+            q += 1
+    return windows
+
+
+def _over_steps(var: Variable) -> Variable:
+    """A value every step reads alike, with a broadcast leading axis for the steps."""
+    return build(DimShuffle(var.ndim, ("x", *range(var.ndim))), var)
+
+
+def _lifted(out: Variable, inner, windows: dict[int, Variable], invariant: dict[int, Variable]):
+    """``out`` computed over all the steps at once (a leading axis of steps), or None when
+    it reads a state or goes through an op other than an elementwise op or a dimshuffle."""
+    done: dict[int, Variable] = {}
+
+    def value(var: Variable) -> Variable | None:
+        if id(var) in done:
+            return done[id(var)]
+        if id(var) in windows:
+            return windows[id(var)]
+        if id(var) in invariant:
+            return _over_steps(invariant[id(var)])
+        if isinstance(var, Constant):
+            return _over_steps(var)
+        node = var.owner
+        if node is None or node.op.has_effects or not isinstance(node.op, (Elemwise, DimShuffle)):
+            return None
+        inputs = [value(v) for v in node.inputs]
+        if any(v is None for v in inputs):
+            return None
+        if isinstance(node.op, DimShuffle):
+            pattern = (0, *("x" if p == "x" else p + 1 for p in node.op.pattern))
+            result = build(DimShuffle(inputs[0].ndim, pattern), inputs[0])
+        else:
+            # An operand of fewer dimensions broadcasts from the left in the step; over the
+            # steps its axes go after the steps' axis, so it is padded there explicitly.
+            ndim = max(v.ndim for v in node.inputs)
+            inputs = [lifted if v.ndim == ndim else build(DimShuffle(
+                lifted.ndim, (0, *("x",) * (ndim - v.ndim), *range(1, lifted.ndim))), lifted)
+                for v, lifted in zip(node.inputs, inputs)]
+            result = node.op.make_node(*inputs).outputs[node.outputs.index(var)]
+        done[id(var)] = result
+        return result
+
+    reads_a_sequence = any(id(v) in windows for v in ancestors([out], inner.inputs))
+    return value(out) if reads_a_sequence else None
+
+
+@register_rewrite("canonicalize")
+@node_rewriter([Scan], exact="elementwise ops compute each element alike, in the loop or on "
+                             "the whole rows; a step that would fail fails on the whole rows")
+def scan_elementwise_output(fgraph: FunctionGraph, node: Apply):
+    """An output without recurrence computed elementwise from the sequences' rows (and
+    non-sequences) -> that computation on the whole windows. Not for a ``scan_until``
+    loop, whose number of rows its condition decides."""
+    op, info = node.op, node.op.info
+    if info.as_while:
+        return None
+    inner = op.inner
+    windows = None
+    first_non_seq = len(inner.inputs) - info.n_non_seqs
+    non_seqs = op.split(node.inputs)[3]
+    invariant = {id(inner.inputs[first_non_seq + i]): v for i, v in enumerate(non_seqs)}
+    replacements: dict[Variable, Variable] = {}
+    for j in range(info.n_outs):
+        if info.out_taps[j] or not fgraph.clients.get(node.outputs[j]):
+            continue
+        windows = _whole_windows(node) if windows is None else windows
+        whole = _lifted(inner.outputs[j], inner, windows, invariant)
+        if whole is not None and whole.dtype == node.outputs[j].dtype:
+            replacements[node.outputs[j]] = whole
+    return replacements or None
