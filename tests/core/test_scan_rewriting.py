@@ -199,3 +199,13 @@ def test_an_output_reading_a_state_keeps_its_loop():
     states, doubled = both(v, 0.5)
     assert_same(states, (0.5 + np.cumsum(v)).astype("float32"), "states")
     assert_same(doubled, v * 2, "doubled")
+
+
+def test_theanos_names_of_the_scan_rewrites_exclude_them():
+    x = T.vector("x")
+    out, _ = sn.scan(lambda t: t + 1, sequences=x)
+    default = sn.compile.mode.get_default_mode()
+    assert _scan_nodes(sn.function([x], out)) == []
+    kept = sn.function([x], out, mode=default.excluding("scanOp_pushout_seqs_ops"))
+    assert len(_scan_nodes(kept)) == 1
+    assert_same(kept(np.array([1, 2], "float32")), np.array([2, 3], "float32"), "the loop")
