@@ -1,6 +1,7 @@
 """The loop's rewrites (core/scan/rewriting.py): ``scan_remove_unused_inputs`` drops the
-sequences and non-sequences a step never reads and passes a repeated one once; the
-compiled values stay NumPy's (Theano's ``remove_constants_and_unused_inputs_scan`` tests)."""
+sequences and non-sequences a step never reads and passes a repeated one once; a shape
+alone does not run a loop that cannot fail (``Scan.shape_without_running``); the compiled
+values stay NumPy's (Theano's ``remove_constants_and_unused_inputs_scan`` tests)."""
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import symnb as sn
 import symnb.tensor as T
 from symnb.core.scan import Scan
 from tests.reference import assert_same
+
 
 
 def _scan_nodes(f):
@@ -72,24 +74,6 @@ def test_without_canonicalize_the_repeated_sequence_stays():
     assert_same(plain(w, v), w[v] * 2, "as built")
 
 
-def test_an_output_every_step_copies_needs_no_loop(rng):
-    # Theano's test_pushout_all: the step reads only non-sequences, so symnb's scan computes
-    # dot(h, W1 + W2) once, outside, and the loop would copy it n_steps times.
-    W1, W2, h0 = T.matrix("W1"), T.matrix("W2"), T.vector("h0")
-    o, _ = sn.scan(lambda h, A, B: T.dot(h, A + B), non_sequences=[h0, W1, W2], n_steps=5)
-    [c, s], _ = sn.scan(lambda h: (T.constant(np.float32(3)), h * 2), outputs_info=[None, h0],
-                        n_steps=3)
-    values = [rng.uniform(size=shape).astype("float32") for shape in [(2,), (2, 2), (2, 2)]]
-    h, a, b = values
-    for mode, loops in [(None, 1), ("FAST_COMPILE", 2)]:
-        f = sn.function([h0, W1, W2], [o, c, s], mode=mode)
-        assert len(_scan_nodes(f)) == loops, mode  # the recurrent one stays
-        out, const, states = f(*values)
-        assert_same(out, np.tile(np.dot(h, a + b), (5, 1)), "repeated")
-        assert_same(const, np.full(3, 3, "float32"), "constant rows")
-        assert_same(states, np.stack([h * 2, h * 4, h * 8]), "states")
-
-
 def test_an_input_passed_but_not_read_is_an_input_of_the_loop():
     # Theano passes every non-sequence to its loop: an input only passed there is used by
     # the function (no UnusedInputError), and the rewrite then drops it.
@@ -135,77 +119,3 @@ def test_a_loop_that_may_fail_runs_for_its_shape(step):
     assert len(_scan_nodes(f)) == 1
     with pytest.raises(Exception):  # the loop's own error, not a shape
         f(np.ones(2, "float32"), np.ones(3, "float32"))
-
-
-def test_loops_over_the_same_steps_merge_into_one():
-    # Bodies with a state (an elementwise output of the rows alone leaves its loop).
-    x, zero = T.vector("x"), T.constant(np.float32(0))
-    sx, _ = sn.scan(lambda s, h: h + s, sequences=[x], outputs_info=zero, name="X")
-    sy, _ = sn.scan(lambda s, h: h * s, sequences=[sx], outputs_info=T.constant(np.float32(1)),
-                    name="Y")  # reads X: stays apart
-    sz, _ = sn.scan(lambda s, h: h - s, sequences=[x], outputs_info=zero, name="Z")
-    sw, _ = sn.scan(lambda s, h: h + 3 * s, sequences=[x[1:]], outputs_info=zero,
-                    name="W")  # other steps: apart
-    f = sn.function([x], [sx, sy, sz, sw])
-    loops = {frozenset(n.op.info.name.split("&")) for n in _scan_nodes(f)}
-    assert loops == {frozenset("W"), frozenset("XZ"), frozenset("Y")}, loops
-    v = np.array([0.5, -1, 2, 4], "float32")
-    for got, want in zip(f(v), [np.cumsum(v), np.cumprod(np.cumsum(v)), -np.cumsum(v),
-                                3 * np.cumsum(v[1:])]):
-        assert_same(got, want.astype("float32"), "merged")
-
-
-def test_until_loops_merge_only_with_the_same_condition():
-    x = T.vector("x")
-    o1, _ = sn.scan(lambda t: (t + 1, sn.scan_module.until(t > 3)), x)
-    o2, _ = sn.scan(lambda t: (t + 2, sn.scan_module.until(t > 3)), x)
-    o3, _ = sn.scan(lambda t: (t + 3, sn.scan_module.until(t > 2)), x)
-    f = sn.function([x], [o1, o2, o3])
-    assert len(_scan_nodes(f)) == 2
-    v = np.zeros(50, "float32")
-    v[23], v[10] = 4, 3
-    r1, r2, r3 = f(v)
-    assert_same(r1, v[:24] + 1, "first")
-    assert_same(r2, v[:24] + 2, "second")
-    assert_same(r3, v[:11] + 3, "other condition")
-
-
-@pytest.mark.parametrize("go_backwards", [False, True])
-def test_an_elementwise_output_of_the_rows_needs_no_loop(go_backwards, rng):
-    # Theano's scanOp_pushout_seqs_ops: the step is elementwise in the rows it reads (two
-    # taps of m, a scalar row of x broadcast from the left, a non-sequence w), so the output
-    # is that computation on the whole windows.
-    m, x, w = T.matrix("m"), T.vector("x"), T.vector("w")
-    out, _ = sn.scan(lambda a, a2, b, w: T.exp(a * w - a2).dimshuffle(0, "x") - b,
-                     sequences=[dict(input=m, taps=[0, 2]), x], non_sequences=w,
-                     go_backwards=go_backwards)
-    f = sn.function([m, x, w], out)
-    assert _scan_nodes(f) == []
-    vm, vx, vw = (rng.uniform(size=s).astype("float32") for s in [(6, 3), (5,), (3,)])
-    n = 4  # the taps of m leave 6 - 2 rows; x has 5
-    a, a2, b = vm[:n], vm[2:2 + n], vx[:n]
-    if go_backwards:
-        a, a2, b = a[::-1], a2[::-1], b[::-1]
-    expected = np.exp(a * vw - a2)[:, :, None] - b[:, None, None]
-    assert_same(f(vm, vx, vw), expected.astype("float32"), "whole rows")
-
-
-def test_an_output_reading_a_state_keeps_its_loop():
-    x, h0 = T.vector("x"), T.scalar("h0")
-    [s, e], _ = sn.scan(lambda t, h: (h + t, t * 2), sequences=x, outputs_info=[h0, None])
-    both = sn.function([x, h0], [s, e])
-    assert len(_scan_nodes(both)) == 1  # the state's loop; the elementwise output left it
-    v = np.array([1, 2, 3], "float32")
-    states, doubled = both(v, 0.5)
-    assert_same(states, (0.5 + np.cumsum(v)).astype("float32"), "states")
-    assert_same(doubled, v * 2, "doubled")
-
-
-def test_theanos_names_of_the_scan_rewrites_exclude_them():
-    x = T.vector("x")
-    out, _ = sn.scan(lambda t: t + 1, sequences=x)
-    default = sn.compile.mode.get_default_mode()
-    assert _scan_nodes(sn.function([x], out)) == []
-    kept = sn.function([x], out, mode=default.excluding("scanOp_pushout_seqs_ops"))
-    assert len(_scan_nodes(kept)) == 1
-    assert_same(kept(np.array([1, 2], "float32")), np.array([2, 3], "float32"), "the loop")
