@@ -37,7 +37,9 @@ def test_an_elementwise_output_of_the_rows_needs_no_loop(go_backwards, rng):
     # Theano's scanOp_pushout_seqs_ops: the step is elementwise in the rows it reads (two
     # taps of m, a scalar row of x broadcast from the left, a non-sequence w), so the output
     # is that computation on the whole windows.
-    m, x, w = T.matrix("m"), T.vector("x"), T.vector("w")
+    # rows of 3 and w of 3: lengths known to agree (a broadcast that may fail stays in its loop)
+    m, x = T.tensor("float32", shape=(None, 3), name="m"), T.vector("x")
+    w = T.tensor("float32", shape=(3,), name="w")
     out, _ = sn.scan(lambda a, a2, b, w: T.exp(a * w - a2).dimshuffle(0, "x") - b,
                      sequences=[dict(input=m, taps=[0, 2]), x], non_sequences=w,
                      go_backwards=go_backwards)
@@ -71,3 +73,25 @@ def test_theanos_names_of_the_scan_rewrites_exclude_them():
     kept = sn.function([x], out, mode=default.excluding("scanOp_pushout_seqs_ops"))
     assert len(_scan_nodes(kept)) == 1
     assert_same(kept(np.array([1, 2], "float32")), np.array([2, 3], "float32"), "the loop")
+
+
+def test_a_broadcast_that_may_fail_stays_in_its_loop():
+    x, w = T.matrix("x"), T.vector("w")
+    out, _ = sn.scan(lambda xt, w: T.tanh(xt * 2) + w, sequences=[x], non_sequences=[w])  # the bug
+    f = sn.function([x, w], out)
+    assert len(_scan_nodes(f)) == 1
+    assert_same(f(np.ones((2, 3), "float32"), np.ones(3, "float32")),
+                np.full((2, 3), np.tanh(np.float32(2)) + 1, "float32"), "fits")
+    with pytest.raises(sn.GraphRuntimeError, match="Inside Scan") as info:
+        f(np.ones((2, 3), "float32"), np.ones(4, "float32"))
+    assert "# the bug" in str(info.value)  # the step's line
+
+
+def test_what_leaves_the_loop_keeps_the_steps_lines():
+    x = T.vector("x")
+    out, _ = sn.scan(lambda t: T.exp(t) * 2, sequences=x)
+    f = sn.function([x], out)
+    assert _scan_nodes(f) == []
+    sites = [n.site.describe("at") for n in f.maker.fgraph.toposort()
+             if type(n.op).__name__ == "Elemwise" or "Composite" in str(n.op)]
+    assert sites and all("test_scan_pushout.py" in s for s in sites), sites

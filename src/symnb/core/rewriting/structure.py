@@ -27,7 +27,7 @@ from symnb.core.graph.source import Site
 from symnb.core.graph.type import TensorType
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, as_shape_vector, shape_i
 
-__all__ = ["REWRITES"]
+__all__ = ["REWRITES", "may_mismatch"]
 
 
 @node_rewriter([Shape])
@@ -51,7 +51,7 @@ def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
         return None
     # Where the op itself checks that its inputs' shapes agree (a broadcast, a reshape's
     # size), the inferred shape would skip that check and give a shape where the op raises.
-    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and _may_mismatch(node)):
+    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and may_mismatch(node)):
         return None
     if not all(isinstance(v.type, TensorType) for v in (*node.inputs, *node.outputs)):
         return None
@@ -67,7 +67,7 @@ def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     return entries
 
 
-def _may_mismatch(node: Apply) -> bool:
+def may_mismatch(node: Apply) -> bool:
     """Whether the broadcast of ``node``'s inputs may fail: on some axis, two inputs have
     lengths not known to agree (each unknown, or different, and not 1)."""
     ndim = max(i.ndim for i in node.inputs)

@@ -310,14 +310,14 @@ class Scan(Op):
         Scan from a function that reads only its shapes) when no step can fail: each node
         of the body is a dimshuffle or an elementwise op whose operands' lengths are known
         to agree, with no effects, and each state's step keeps the state's shape."""
-        from symnb.core.rewriting.structure import _may_mismatch
+        from symnb.core.rewriting.structure import may_mismatch
         from symnb.core.tensor.elemwise import Elemwise
         from symnb.core.tensor.shape import DimShuffle, shape_i
 
         for inner_node in self.inner.nodes:
             op = inner_node.op
             if op.has_effects or not (isinstance(op, DimShuffle) or (
-                    isinstance(op, Elemwise) and not _may_mismatch(inner_node))):
+                    isinstance(op, Elemwise) and not may_mismatch(inner_node))):
                 return False
         info = self.info
         _, _, inits, _ = self.split(node.inputs)

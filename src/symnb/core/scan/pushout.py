@@ -8,8 +8,10 @@ outside the loop what depends on neither the sequences nor the states) is that v
 repeated ``n_steps`` times (Theano's ``scanOp_pushout_nonseqs_ops``: ``test_pushout_all``).
 
 ``scan_elementwise_output``: an output without recurrence that each step computes
-elementwise from its sequences' rows (and non-sequences, constants) is that computation on
-the whole windows the steps read (Theano's ``scanOp_pushout_seqs_ops``: ``test_while1``).
+elementwise from its sequences' rows (and non-sequences, constants), through broadcasts
+whose lengths are known to agree (what leaves the loop cannot fail), is that computation
+on the whole windows the steps read, its nodes keeping the step's lines (Theano's
+``scanOp_pushout_seqs_ops``: ``test_while1``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from symnb.core.graph.fgraph import FunctionGraph
 from symnb.core.graph.rewriting import build, node_rewriter
 from symnb.core.rewriting.passes import register_rewrite
 from symnb.core.scan.op import Scan
+from symnb.core.rewriting.structure import may_mismatch
 from symnb.core.scan.taps import seq_window
 from symnb.core.tensor.alloc import alloc
 from symnb.core.tensor.elemwise import Elemwise
@@ -92,12 +95,16 @@ def _lifted(out: Variable, inner, windows: dict[int, Variable], invariant: dict[
         node = var.owner
         if node is None or node.op.has_effects or not isinstance(node.op, (Elemwise, DimShuffle)):
             return None
+        # A broadcast that may fail stays in the loop, where its error names the step's
+        # node and the iteration; what leaves the loop cannot fail.
+        if isinstance(node.op, Elemwise) and may_mismatch(node):
+            return None
         inputs = [value(v) for v in node.inputs]
         if any(v is None for v in inputs):
             return None
         if isinstance(node.op, DimShuffle):
             pattern = (0, *("x" if p == "x" else p + 1 for p in node.op.pattern))
-            result = build(DimShuffle(inputs[0].ndim, pattern), inputs[0])
+            made = DimShuffle(inputs[0].ndim, pattern).make_node(inputs[0])
         else:
             # An operand of fewer dimensions broadcasts from the left in the step; over the
             # steps its axes go after the steps' axis, so it is padded there explicitly.
@@ -105,7 +112,9 @@ def _lifted(out: Variable, inner, windows: dict[int, Variable], invariant: dict[
             inputs = [lifted if v.ndim == ndim else build(DimShuffle(
                 lifted.ndim, (0, *("x",) * (ndim - v.ndim), *range(1, lifted.ndim))), lifted)
                 for v, lifted in zip(node.inputs, inputs)]
-            result = node.op.make_node(*inputs).outputs[node.outputs.index(var)]
+            made = node.op.make_node(*inputs)
+        made.site = node.site  # the step's line, where the user wrote it
+        result = made.outputs[node.outputs.index(var)]
         done[id(var)] = result
         return result
 
@@ -114,8 +123,7 @@ def _lifted(out: Variable, inner, windows: dict[int, Variable], invariant: dict[
 
 
 @register_rewrite("canonicalize")
-@node_rewriter([Scan], exact="elementwise ops compute each element alike, in the loop or on "
-                             "the whole rows; a step that would fail fails on the whole rows")
+@node_rewriter([Scan])
 def scan_elementwise_output(fgraph: FunctionGraph, node: Apply):
     """An output without recurrence computed elementwise from the sequences' rows (and
     non-sequences) -> that computation on the whole windows. Not for a ``scan_until``
