@@ -194,6 +194,13 @@ class Op(PureOp):
     #: programs (``symnb.compile.split_program``).
     length_from_values = False
 
+    def shape_without_running(self, node: Apply) -> bool:
+        """Whether ``infer_shape``'s answer for ``node`` is the shape its run would give
+        whenever the op's own graph cannot fail, so that a shape alone need not run it
+        (the shape rewrite; it checks broadcasts and reshapes itself). Default: an op that
+        holds no inner graphs; an op holding some says when its graphs cannot fail."""
+        return not self.inner_graphs
+
     def value_inputs(self, node: Apply, index: int) -> Sequence[int]:
         """Positions of ``node``'s inputs whose *values* output ``index``'s value may
         depend on (what a length needed while tracing must be specialized on). Default:

@@ -29,7 +29,7 @@ from symnb.core.graph.source import Site
 from symnb.core.graph.type import TensorType
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, as_shape_vector, shape_i
 
-__all__ = ["REWRITES"]
+__all__ = ["REWRITES", "may_mismatch"]
 
 
 @node_rewriter([Shape])
@@ -44,15 +44,16 @@ def local_static_shape(fgraph: FunctionGraph, node: Apply):
 def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     """``var``'s shape from its owner's ``infer_shape`` (entries: ints or int scalars built
     from the owner's inputs' shapes, never from its outputs), or None where the owner has
-    none or it does not apply (an op holding graphs, inputs not all tensors)."""
+    none or it does not apply (an op holding graphs that may fail, inputs not all tensors)."""
     node = var.owner
-    if node is None or type(node.op).infer_shape is Op.infer_shape or node.op.inner_graphs:
+    if node is None or type(node.op).infer_shape is Op.infer_shape \
+            or not node.op.shape_without_running(node):
         return None
     if isinstance(node.op, (Shape, ShapeI)) or node.op.has_effects:
         return None
     # Where the op itself checks that its inputs' shapes agree (a broadcast, a reshape's
     # size), the inferred shape would skip that check and give a shape where the op raises.
-    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and _may_mismatch(node)):
+    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and may_mismatch(node)):
         return None
     if not all(isinstance(v.type, TensorType) for v in (*node.inputs, *node.outputs)):
         return None
@@ -68,7 +69,7 @@ def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     return entries
 
 
-def _may_mismatch(node: Apply) -> bool:
+def may_mismatch(node: Apply) -> bool:
     """Whether the broadcast of ``node``'s inputs may fail: on some axis, two inputs have
     lengths not known to agree (each unknown, or different, and not 1)."""
     ndim = max(i.ndim for i in node.inputs)
