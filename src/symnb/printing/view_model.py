@@ -18,6 +18,7 @@ HTML.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -38,7 +39,7 @@ from symnb.printing.view_groups import ViewGroups
 from symnb.printing.view_inner import InnerParts
 from symnb.printing.view_overlays import overlays, values_source
 
-__all__ = ["view_model", "encode_view_model", "FORMAT"]
+__all__ = ["view_model", "view_model_parts", "ViewModelParts", "encode_view_model", "FORMAT"]
 
 FORMAT = 1
 _LABEL_LIMIT = 60
@@ -59,10 +60,41 @@ def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply,
     its own): the boxes then show that call's values, not the test values. ``tree``: the
     graph's :class:`GroupTree` when already made (the explorer's picture's: a graph is
     grouped once), else made here."""
+    return view_model_parts(obj, highlight=highlight, times=times, time_total=time_total, title=title,
+                            call_values=call_values, tree=tree).model
+
+
+@dataclass
+class ViewModelParts:
+    """A view model and what its nodes and groups stand for, for the renderers that
+    write more of a node than the viewer shows (the Model Explorer JSON's attributes):
+    ``model`` is :func:`view_model`'s dict; ``objects`` maps each node id (copies and
+    inner graphs' nodes included) to its Apply or root variable; ``groups`` the model's
+    :class:`~symnb.printing.view_groups.ViewGroups` (each ``ViewGroup.source`` the call
+    or scope it stands for); ``order`` and ``ids`` the graph's Apply nodes and
+    ``{id(Apply or root): node id}``; ``shapes`` where each drawn shape came from;
+    ``origins`` the rewrite that made each node of an optimized graph (``id(Apply)``)."""
+
+    model: dict
+    objects: dict[str, Any]
+    groups: ViewGroups
+    order: list[Apply]
+    ids: dict[int, str]
+    shapes: Shapes
+    origins: dict
+
+
+def view_model_parts(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply, float] | None = None,
+                     time_total: float | None = None, title: str | None = None, call_values: Any = None,
+                     tree: GroupTree | None = None) -> ViewModelParts:
+    """:func:`view_model` (same arguments) with what its ids stand for."""
     obj, highlight, found = _resolve(obj, list(highlight))
     call_values = found if found is not None else call_values
     with collector_paused():
-        return _Builder(obj, highlight, call_values, times, time_total, title, tree).model()
+        builder = _Builder(obj, highlight, call_values, times, time_total, title, tree)
+        model = builder.model()
+    return ViewModelParts(model, dict(builder.node_objects + builder.inner_objects), builder.groups, builder.order,
+                          builder.ids, builder.shapes, builder.origins)
 
 
 def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
@@ -121,6 +153,7 @@ class _Builder:
         source = values_source(self.call_values)
         # Loop bodies, branches: one closed group per inner graph (opened around a failing node).
         inner = InnerParts(self).add_all(nodes)
+        self.inner_objects = inner.objects
         opened = self._first_open()
         return {
             "format": FORMAT,
