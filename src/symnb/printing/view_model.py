@@ -73,7 +73,9 @@ class ViewModelParts:
     :class:`~symnb.printing.view_groups.ViewGroups` (each ``ViewGroup.source`` the call
     or scope it stands for); ``order`` and ``ids`` the graph's Apply nodes and
     ``{id(Apply or root): node id}``; ``shapes`` where each drawn shape came from;
-    ``origins`` the rewrite that made each node of an optimized graph (``id(Apply)``)."""
+    ``origins`` the rewrite that made each node of an optimized graph (``id(Apply)``);
+    ``times`` the seconds per call the time overlay's shares are of (``{Apply: s}``), if any,
+    and ``time_total`` the call's seconds they are shares of (None: of the nodes' sum)."""
 
     model: dict
     objects: dict[str, Any]
@@ -82,6 +84,50 @@ class ViewModelParts:
     ids: dict[int, str]
     shapes: Shapes
     origins: dict
+    times: Mapping[Apply, float] | None = None
+    time_total: float | None = None  # the call's seconds the shares are of (None: the nodes' sum)
+
+    def node(self, node_id: str) -> dict | None:
+        """The model's node ``node_id`` (None: no such node)."""
+        return self._index()[0].get(node_id)
+
+    def group(self, group_id: str | None) -> dict | None:
+        """The model's group ``group_id`` (None: no such group, or the top level)."""
+        return self._index()[1].get(group_id) if group_id is not None else None
+
+    def groups_around(self, group_id: str | None) -> list[dict]:
+        """The groups holding ``group_id`` and it, outermost first."""
+        chain = []
+        group = self.group(group_id)
+        while group is not None:
+            chain.append(group)
+            group = self.group(group["parent"])
+        return chain[::-1]
+
+    def obj_of(self, node_id: str) -> Any:
+        """The Apply or root ``node_id`` stands for: a node of the model, or one it does
+        not draw (inside a fused chain, ``n3/0/n1``: its holder's inner graph numbered by
+        the one id rule, :func:`~symnb.printing.graph_model.node_ids`); None if none."""
+        if node_id in self.objects:
+            return self.objects[node_id]
+        holder_id, _, rest = node_id.rpartition("/")
+        holder_id, _, graph = holder_id.rpartition("/")
+        holder = self.obj_of(holder_id) if holder_id else None
+        if not isinstance(holder, Apply) or not graph.isdigit() or int(graph) >= len(holder.op.inner_graphs):
+            return None
+        inner = holder.op.inner_graphs[int(graph)]
+        order = toposort(inner.outputs, inner.inputs)
+        roots = root_variables(order, inner.inputs, inner.outputs)
+        ids = node_ids(order, roots, f"{holder_id}/{graph}/")
+        by_id = {ids[id(obj)]: obj for obj in [*roots, *order]}
+        return by_id.get(node_id)
+
+    def _index(self) -> tuple[dict, dict]:
+        found = self.__dict__.get("_by_id")
+        if found is None:
+            found = self.__dict__["_by_id"] = ({n["id"]: n for n in self.model["nodes"]},
+                                               {g["id"]: g for g in self.model["groups"]})
+        return found
 
 
 def view_model_parts(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply, float] | None = None,
@@ -93,8 +139,13 @@ def view_model_parts(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[
     with collector_paused():
         builder = _Builder(obj, highlight, call_values, times, time_total, title, tree)
         model = builder.model()
+    times = builder.times
+    if times is None:  # a profiled function's own, as the time overlay reads them
+        profile = getattr(obj, "profile", None)
+        times = profile.node_times() if profile is not None and hasattr(profile, "node_times") else None
     return ViewModelParts(model, dict(builder.node_objects + builder.inner_objects), builder.groups, builder.order,
-                          builder.ids, builder.shapes, builder.origins)
+                          builder.ids, builder.shapes, builder.origins, times or None,
+                          builder.time_total or getattr(times, "call_seconds", None))
 
 
 def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:

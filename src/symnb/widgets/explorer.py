@@ -31,7 +31,7 @@ from symnb.printing.failure import failure_html
 from symnb.printing.error_focus import error_focus, error_node
 from symnb.printing.failure_card import failing_card_html
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
-from symnb.printing.html import kind_of, node_details_html, value_summary
+from symnb.printing.html import kind_of, value_summary
 from symnb.printing.layout import layout
 from symnb.printing.picture_ids import every_node, expansions_for
 from symnb.printing.view_search import search_model
@@ -104,7 +104,6 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self._entries: list[Entry] | None = None
         self.expanded: list[str] = []
         self.opened: list[str] | None = None  # None: the picture's default (see open())
-        self._view_model: dict | None = None
         self._view_data: str | None = None
         self._view_state: dict = {}  # the view's last state: the browser's or the Python API's
         call = self.call_values
@@ -184,7 +183,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         if node_id in self._model_groups() and self.picture.find(node_id) is None:
             self.selected = node_id  # a group of the viewer's (a folded series, an op call)
             self._sync()
-            return self._details_of(node_id)
+            return self.details(node_id)
         if self.picture.find(node_id) is None:
             outer = expansions_for(node_id)
             obj = self.picture.obj_of(outer[0] if outer else node_id)
@@ -207,15 +206,9 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         every node's details show its value in that call first."""
         return failure_values(self.error) if self.error is not None else None
 
-    def details_html(self, actions: bool = True) -> str:
-        # The node the error names: its test value could not be computed (that is the
-        # error) or is computed; never "pending".
-        return self._details_in(self.picture, self.selected, actions)
-
-    def _details_in(self, picture: GraphPicture, node_id: str, actions: bool) -> str:
-        """Node ``node_id``'s details card, read from ``picture``."""
-        failed = getattr(self.error, "node", None)
-        return node_details_html(picture, node_id, actions, self.call_values, failed=failed)
+    def details_html(self) -> str:
+        """The selected node's card (:meth:`details`)."""
+        return self.details(self.selected)
 
     def compute(self, node_id: str) -> str:
         """Compute the test values of node ``node_id``'s inputs and outputs (shown as
