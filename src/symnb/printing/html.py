@@ -27,7 +27,7 @@ from symnb.printing.values import heatmap_html, value_stats
 from symnb.printing.view_model import ViewModelParts
 
 __all__ = ["kind_of", "shown_name", "value_summary", "value_html", "array_html", "pre", "table",
-           "variable_rows", "node_details_html", "function_rows", "TEXT_STYLE",
+           "variable_rows", "node_details_html", "group_facts", "function_rows", "TEXT_STYLE",
            "PENDING", "NOT_COMPUTED"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
@@ -270,16 +270,24 @@ def _card_head(node_id: str, title: str) -> str:
             f'<div style="font-size:14px;margin-bottom:4px"><b>{_e(title)}</b></div>')
 
 
-def _group_details(parts: ViewModelParts, group: dict, call: CallValues | None = None) -> str:
-    """A group's card: what made it, where, its size, what enters and leaves it."""
+def group_facts(parts: ViewModelParts, group: dict) -> tuple[str, str, str, list[Variable], list[Variable]]:
+    """What a view model group is: what made it (``call of layer()``), what it holds
+    (``12 nodes · 3 in · 1 out``), where it was called ('' if nowhere), and the values
+    entering and leaving it."""
     inside = _nodes_inside(parts, group["id"])
     entering, leaving = _crossing(parts, inside)
     operations = sum(parts.node(i)["kind"] == "op" for i in inside)
     view = next((g for g in parts.groups.groups if g.id == group["id"]), None)
     source = view.source if view is not None else None
-    rows = [("group", _e(source.describe() if source is not None else _GROUP_KINDS.get(group["kind"], group["kind"]))),
-            ("holds", _e(f"{operations} nodes \u00b7 {len(entering)} in \u00b7 {len(leaving)} out"))]
-    where = source.where() if source is not None else ""
+    made = source.describe() if source is not None else _GROUP_KINDS.get(group["kind"], group["kind"])
+    holds = f"{operations} nodes \u00b7 {len(entering)} in \u00b7 {len(leaving)} out"
+    return made, holds, source.where() if source is not None else "", entering, leaving
+
+
+def _group_details(parts: ViewModelParts, group: dict, call: CallValues | None = None) -> str:
+    """A group's card: what made it, where, its size, what enters and leaves it."""
+    made, holds, where, entering, leaving = group_facts(parts, group)
+    rows = [("group", _e(made)), ("holds", _e(holds))]
     if where:
         rows.append(("called at", f'<span style="{_ONE_LINE}">{_e(where)}</span>'))
     parts_html = [_card_head(group["id"], group["label"]), _card_table(rows)]

@@ -61,7 +61,7 @@ class ViewerParts:
             # The picture's GroupTree: the graph is grouped once, for both representations.
             self._parts = view_model_parts(self.obj, highlight=self.highlight, times=self.times,
                                            time_total=self.time_total, call_values=self.call_values,
-                                           tree=self.picture.tree)
+                                           tree=self._tree)
         return self._parts
 
     def details(self, node_id: str) -> str:
@@ -234,11 +234,11 @@ class ViewerParts:
             # The layout the browser drew (ELK's: not saved with the notebook): the saved
             # view draws it again, at the live view's positions.
             self._view_state["layout"] = {"open": layout["open"], "geometry": layout["geometry"]}
-        tree = self.picture.tree
-        known = [g for g in groups if tree is not None and tree.get(g) is not None]
-        if selected and self.picture.find(selected) is not None:
-            self.selected = selected  # what the Python API reads (no redraw: the browser drew it)
-        self._change("opened", known)  # redrawn, nothing sent: the browser drew it
+        parts = self.model_parts()
+        known = [g for g in groups if parts.group(g) is not None]
+        if selected and (parts.node(selected) is not None or parts.group(selected) is not None):
+            self.selected = selected  # what the Python API reads
+        self._change("opened", known)  # nothing sent: the browser drew it
         if self._commanded is not None:
             self._commanded = self._open_ids()  # what the browser has: no news for it
         self.snapshot_changed()
