@@ -52,11 +52,17 @@ def _walk(outputs):
     return order, roots
 
 
+def _closed_around(explorer, obj):
+    """The groups holding ``obj`` that the explorer's picture draws closed."""
+    picture = explorer.picture
+    return [g.id for g in picture.tree.group_of(obj).ancestors() if g.id not in picture.opened]
+
+
 def test_search_finds_nodes_inside_closed_groups(mlp):
     explorer = GraphExplorer(mlp)
     order, roots = _walk(mlp)
     # A parameter and the tanh live inside closed groups (the calls of _layer, the gradient).
-    assert explorer.picture.closed_groups_around(roots[[label(r) for r in roots].index("W_h2")])
+    assert _closed_around(explorer, roots[[label(r) for r in roots].index("W_h2")])
     hits = explorer.search("W_H2")
     model = explorer.view_model()
     nodes = {n["id"] for n in model["nodes"]}
@@ -95,7 +101,8 @@ def test_search_hits_the_nodes_whose_name_or_op_match_then_those_whose_line_does
 def test_selecting_a_hit_inside_closed_groups_opens_them(mlp):
     explorer = GraphExplorer(mlp)
     hit = explorer.search("W_h2")[0]
-    groups = explorer.picture.closed_groups_around(explorer.picture.obj_of(hit))
+    groups = _closed_around(explorer, explorer.picture.obj_of(hit))
+    assert groups
     details = explorer.select(hit)
     assert explorer.selected == hit and explorer.picture.find(hit) is not None
     assert set(groups) <= set(explorer.opened)

@@ -417,12 +417,6 @@ class GraphPicture:
         items = {"n": self.order, "v": self.roots}.get(kind) if not self.prefix else None
         return items[int(number)] if items is not None and number.isdigit() and int(number) < len(items) else None
 
-    def closed_groups_around(self, obj: Apply | Variable) -> list[str]:
-        """The ids of the closed groups holding ``obj``, outermost first."""
-        if self.tree is None:
-            return []
-        return [g.id for g in self.tree.group_of(obj).ancestors() if g.id not in self.opened]
-
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):
         its own, or its closed group's."""

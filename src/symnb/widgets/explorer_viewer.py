@@ -71,10 +71,6 @@ class ViewerParts:
         return node_details_html(self.model_parts(), node_id, self.call_values,
                                  failed=getattr(self.error, "node", None))
 
-    def _model_groups(self) -> dict[str, dict]:
-        """The viewer's groups by id."""
-        return {g["id"]: g for g in self.view_model()["groups"]}
-
     def view_data(self) -> str:
         """The model as it travels and is saved: gzip + base64 within the saved budget."""
         if self._view_data is None:
