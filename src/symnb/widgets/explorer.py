@@ -1,21 +1,24 @@
-"""``GraphExplorer``: a laid-out, clickable picture of a graph, with each node's value.
+"""``GraphExplorer``: a graph in the client-side viewer, with each node's value.
 
-``GraphExplorer(z)`` draws the graph computing ``z`` (or a list of variables, an Apply,
+``GraphExplorer(z)`` shows the graph computing ``z`` (or a list of variables, an Apply,
 a compiled function's optimized graph, or an error that names a node, which is then
 highlighted, with the error's message and, for a failed call, the values of that call:
-its arguments and the failing node's inputs and outputs). A graph of more than
+its arguments and the failing node's inputs and outputs). The picture is the view model
+(:func:`~symnb.printing.view_model.view_model_parts`), sent to the browser once: the
+viewer opens and closes groups, searches and draws there. A graph of more than
 ``OPEN_UP_TO`` nodes opens with its groups closed (the calls of the user's functions,
-``sn.name_scope`` blocks, ``sn.grad`` calls: one box each, counting its nodes, inputs and
-outputs); clicking a group's box opens it, clicking an open group's title closes it.
-Clicking a node shows its op, type, test value (summary and heatmap), creation line and
-its inputs with theirs. A loop or a condition opens in place; a search box
-finds nodes by name, op or source line in the whole graph, inside closed groups too (Enter
-opens the groups around the next hit; ``search`` answers the same in Python). For a failed call, every node's details show its value in that call first.
-The same picture is kept as the saved snapshot.
+``sn.name_scope`` blocks, ``sn.grad`` calls: one box each). The explorer is the
+controller: its state is in the model's ids (``opened``, ``expanded``, ``selected``), its
+commands (``open``, ``close_group``, ``expand``, ``select``) change it and tell the view,
+``search`` answers with the viewer's rule, and ``details(id)`` answers the browser's
+request for a node's card (values, heatmaps, inputs: what the model does not carry).
+For a failed call, every node's details show its value in that call first. The saved
+notebook keeps the viewer, its state and a static overview.
 
-A function compiled with ``profile=True`` and called is drawn coloured by time: each
-node shaded by its share of the call (``f.profile.node_times()``), its time in its
-details and tooltip.
+A function compiled with ``profile=True`` and called opens shaded by time: each node by
+its share of the call (``f.profile.node_times()``), its time in its details.
+``svg()`` draws the kernel's picture of the current state (Graphviz or symnb's layered
+layout), made only when asked for.
 """
 
 from __future__ import annotations
@@ -24,13 +27,12 @@ import time
 from typing import Any, NamedTuple
 
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues, failure_values
 from symnb.printing.failure import failure_html
 from symnb.printing.error_focus import error_focus, error_node
 from symnb.printing.failure_card import failing_card_html
-from symnb.core.graph.basic import toposort
 from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text, first_opened, node_ids, root_variables
 from symnb.printing.groups import GroupTree
 from symnb.printing.html import group_facts, kind_of, value_summary
@@ -65,8 +67,9 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     - ``highlight``: an Apply, a variable (its node) or an error naming a node, drawn in
       red and selected first;
-    - ``engine``: ``'auto'`` (Graphviz when installed, else symnb's layered layout),
-      ``'dot'`` or ``'layered'``;
+    - ``engine``: how ``svg()`` and a small graph's static overview are laid out:
+      ``'auto'`` (Graphviz when installed, else symnb's layered layout), ``'dot'`` or
+      ``'layered'``;
     - ``header``, ``footer``: HTML shown above and below the picture (``%%symgraph``'s
       table of variables, a profile);
     - ``times``: ``{Apply: seconds per call}`` to colour the nodes by; by default a
