@@ -110,17 +110,22 @@ class ViewModelParts:
         the one id rule, :func:`~symnb.printing.graph_model.node_ids`); None if none."""
         if node_id in self.objects:
             return self.objects[node_id]
-        holder_id, _, rest = node_id.rpartition("/")
-        holder_id, _, graph = holder_id.rpartition("/")
+        holder_id, _, graph = node_id.rpartition("/")[0].rpartition("/")
         holder = self.obj_of(holder_id) if holder_id else None
-        if not isinstance(holder, Apply) or not graph.isdigit() or int(graph) >= len(holder.op.inner_graphs):
+        if not isinstance(holder, Apply) or not graph.isdigit():
             return None
-        inner = holder.op.inner_graphs[int(graph)]
-        order = toposort(inner.outputs, inner.inputs)
-        roots = root_variables(order, inner.inputs, inner.outputs)
-        ids = node_ids(order, roots, f"{holder_id}/{graph}/")
-        by_id = {ids[id(obj)]: obj for obj in [*roots, *order]}
-        return by_id.get(node_id)
+        return dict(_inner_objects(holder, holder_id, only=int(graph))).get(node_id)
+
+    def inner_ids(self, obj: Any) -> list[str]:
+        """The ids ``obj`` has in inner graphs: a loop body's node the model draws, or a
+        node of a fused chain it does not (``n3/0/n1``)."""
+        found = [node_id for node_id, known in self.objects.items() if known is obj and "/" in node_id]
+        if found:
+            return found
+        for holder_id, holder in self.objects.items():
+            if isinstance(holder, Apply) and holder.op.inner_graphs and self.group(f"{holder_id}/0") is None:
+                found += [node_id for node_id, known in _inner_objects(holder, holder_id) if known is obj]
+        return found
 
     def _index(self) -> tuple[dict, dict]:
         found = self.__dict__.get("_by_id")
@@ -403,6 +408,23 @@ class _Builder:
             return around_failing
         opened = [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
         return opened + [g for g in around_failing if g not in opened]
+
+
+def _inner_objects(holder: Apply, holder_id: str, only: int | None = None) -> list[tuple[str, Any]]:
+    """``(id, Apply or root)`` of the nodes of ``holder``'s inner graphs (graph ``only``
+    when given), nested ones included, numbered by the one id rule."""
+    found = []
+    for g, inner in enumerate(holder.op.inner_graphs):
+        if only is not None and g != only:
+            continue
+        order = toposort(inner.outputs, inner.inputs)
+        roots = root_variables(order, inner.inputs, inner.outputs)
+        ids = node_ids(order, roots, f"{holder_id}/{g}/")
+        for obj in [*roots, *order]:
+            found.append((ids[id(obj)], obj))
+            if isinstance(obj, Apply) and obj.op.inner_graphs:
+                found += _inner_objects(obj, ids[id(obj)])
+    return found
 
 
 def failing_groups(groups: Iterable[Any], holding: Iterable[Any]) -> list[str]:

@@ -37,7 +37,7 @@ from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text, 
 from symnb.printing.groups import GroupTree
 from symnb.printing.html import group_facts, kind_of, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.picture_ids import every_node, expansions_for
+from symnb.printing.picture_ids import expansions_for
 from symnb.printing.view_search import search_model
 from symnb.printing.svg import picture_svg
 from symnb.printing.view_overview import overview_svg as view_overview_svg
@@ -191,10 +191,8 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
                               if self.picture.find(node_id) is not None), None)
 
     def _inner_ids(self, obj: Apply | Variable) -> list[str]:
-        """The ids ``obj`` has in the inner graphs (drawn or not): the view model's, else
-        (inside a fused chain, which the model does not draw) the picture's."""
-        found = [node_id for node_id, known in self.model_parts().objects.items() if known is obj and "/" in node_id]
-        return found or [node_id for node_id, known in every_node(self.picture) if known is obj and "/" in node_id]
+        """The ids ``obj`` has in the inner graphs (drawn or not)."""
+        return self.model_parts().inner_ids(obj)
 
     def select(self, node_id: str) -> str:
         """Select node or group ``node_id`` (an id of the viewer's model, as :meth:`search`
