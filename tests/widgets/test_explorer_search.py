@@ -66,7 +66,7 @@ def test_search_finds_nodes_inside_closed_groups(mlp):
     hits = explorer.search("W_H2")
     model = explorer.view_model()
     nodes = {n["id"] for n in model["nodes"]}
-    assert [explorer.picture.obj_of(h) for h in hits if h in nodes] == [r for r in roots if label(r) == "W_h2"]
+    assert [explorer.model_parts().obj_of(h) for h in hits if h in nodes] == [r for r in roots if label(r) == "W_h2"]
     groups = {g["id"]: g["label"] for g in model["groups"]}  # the groups named after it: the calls reading it
     assert all("w_h2" in groups[h].lower() for h in hits if h not in nodes)
     tanh_nodes = [n for n in order if "tanh" in n.op.display_name().lower()]
@@ -101,7 +101,7 @@ def test_search_hits_the_nodes_whose_name_or_op_match_then_those_whose_line_does
 def test_selecting_a_hit_inside_closed_groups_opens_them(mlp):
     explorer = GraphExplorer(mlp)
     hit = explorer.search("W_h2")[0]
-    groups = _closed_around(explorer, explorer.picture.obj_of(hit))
+    groups = _closed_around(explorer, explorer.model_parts().obj_of(hit))
     assert groups
     details = explorer.select(hit)
     assert explorer.selected == hit and explorer.picture.find(hit) is not None
@@ -160,7 +160,7 @@ def test_a_pending_test_value_is_computed_from_the_details():
     f = sn.function([x], T.tanh(T.exp(x) * 2).sum())  # its rewritten nodes compute lazily
     explorer = GraphExplorer(f)
     total = next(i for i in explorer.node_ids() if i.startswith("n")
-                 and explorer.picture.obj_of(i).op.display_name().startswith("Sum"))
+                 and explorer.model_parts().obj_of(i).op.display_name().startswith("Sum"))
     details = explorer.select(total)
     assert "pending" in details
     from symnb.printing.values import value_stats

@@ -411,12 +411,6 @@ class GraphPicture:
         """The id of ``obj``'s own node (an Apply or a root), drawn or inside a closed group."""
         return self._ids.get(id(obj))
 
-    def obj_of(self, node_id: str) -> Apply | Variable | None:
-        """The top-level Apply (``n3``) or root (``v0``) of ``node_id``, drawn or not."""
-        kind, number = node_id[:1], node_id[1:]
-        items = {"n": self.order, "v": self.roots}.get(kind) if not self.prefix else None
-        return items[int(number)] if items is not None and number.isdigit() and int(number) < len(items) else None
-
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):
         its own, or its closed group's."""
