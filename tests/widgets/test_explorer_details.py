@@ -70,3 +70,13 @@ def test_details_of_a_node_in_a_closed_loop_body_and_the_unknown():
     assert value_stats(np.exp(X[0])) in card  # the first step's, as the test values run it
     assert explorer.expanded == [] and explorer._picture is None
     assert "Click a node" in explorer.details("n999")
+
+
+def test_a_constant_drawn_as_copies_only_answers_to_its_own_id_too():
+    explorer = GraphExplorer(stack())
+    copies = [n for n in explorer.view_model()["nodes"] if n.get("copy_of")]
+    base = copies[0]["copy_of"]  # the picture's id of the constant (node_ids(), id_of)
+    assert all(n["id"] != base for n in explorer.view_model()["nodes"])
+    card = explorer.select(base)
+    assert "0.5" in card and explorer.view_state()["selected"] == copies[0]["id"]
+    assert explorer.describe(base).startswith("constant 0.5: constant")

@@ -153,8 +153,7 @@ def node_details_html(parts: ViewModelParts, node_id: str, call: CallValues | No
     of that call come first, labelled so, and the test values follow as one-line
     summaries. ``failed``: the node an error names (its outputs: not computed, not
     pending). Every view's card: the browser's viewer asks the kernel for it."""
-    node = parts.node(node_id) or parts.node(node_id.split("@", 1)[0]) or next(
-        (n for n in parts.model["nodes"] if n.get("copy_of") == node_id), None)  # a constant's copy
+    node = parts.node(node_id) or parts.node(node_id.split("@", 1)[0]) or parts.copy_of(node_id)
     node_id = node["id"] if node is not None else node_id
     if node is None and parts.group(node_id) is not None:
         return _group_details(parts, parts.group(node_id), call)

@@ -95,6 +95,11 @@ class ViewModelParts:
         """The model's group ``group_id`` (None: no such group, or the top level)."""
         return self._index()[1].get(group_id) if group_id is not None else None
 
+    def copy_of(self, node_id: str) -> dict | None:
+        """The first of the model's copies of ``node_id`` (a constant used by several
+        groups is drawn in each, ``v3@g5``, and not as ``v3``), or None."""
+        return self._index()[2].get(node_id)
+
     def groups_around(self, group_id: str | None) -> list[dict]:
         """The groups holding ``group_id`` and it, outermost first."""
         chain = []
@@ -110,6 +115,9 @@ class ViewModelParts:
         the one id rule, :func:`~symnb.printing.graph_model.node_ids`); None if none."""
         if node_id in self.objects:
             return self.objects[node_id]
+        copied = self.copy_of(node_id)
+        if copied is not None:  # a constant drawn as copies only (``v3``: ``v3@g5``...)
+            return self.objects[copied["id"]]
         holder_id, _, graph = node_id.rpartition("/")[0].rpartition("/")
         holder = self.obj_of(holder_id) if holder_id else None
         if not isinstance(holder, Apply) or not graph.isdigit():
@@ -127,11 +135,15 @@ class ViewModelParts:
                 found += [node_id for node_id, known in _inner_objects(holder, holder_id) if known is obj]
         return found
 
-    def _index(self) -> tuple[dict, dict]:
+    def _index(self) -> tuple[dict, dict, dict]:
         found = self.__dict__.get("_by_id")
         if found is None:
+            copies: dict[str, dict] = {}
+            for node in self.model["nodes"]:
+                if node.get("copy_of"):
+                    copies.setdefault(node["copy_of"], node)
             found = self.__dict__["_by_id"] = ({n["id"]: n for n in self.model["nodes"]},
-                                               {g["id"]: g for g in self.model["groups"]})
+                                               {g["id"]: g for g in self.model["groups"]}, copies)
         return found
 
 

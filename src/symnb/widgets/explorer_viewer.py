@@ -29,7 +29,6 @@ class ViewerParts:
     _parts: ViewModelParts | None = None  # the view model and what its ids stand for
     _view_data: str | None
     _view_state: dict  # the view's last state: the browser's or the Python API's
-    _view_ids: set[str] | None = None  # the model's node ids
     #: The groups the Python API drew open (``_open_ids``) as the view last heard of them;
     #: None until the view is made. A command sends the view what changed since.
     _commanded: list[str] | None = None
@@ -92,15 +91,17 @@ class ViewerParts:
         return "time_share" if time_share and time_share.get("values") else ""
 
     def _model_id(self, node_id: str) -> str:
-        """The viewer's node for a kernel id: the same id (a loop body's node ``n1/0/n0``
+        """The viewer's node or group for an id: the same id (a loop body's node ``n1/0/n0``
         too: the model holds the inner graphs of loops and conditions), else, for a node
-        the model does not hold (inside a fused chain), the top-level node holding it."""
-        model = self.view_model()
-        if getattr(self, "_view_ids", None) is None:
-            self._view_ids = {n["id"] for n in model["nodes"]}
-        if not node_id or node_id in self._view_ids:
-            return node_id
-        return node_id.split("/", 1)[0]
+        the model does not hold (inside a fused chain), the innermost node holding it
+        that the model draws (``n1/0/n3`` for ``n1/0/n3/0/n0``)."""
+        parts = self.model_parts()
+        copied = parts.copy_of(node_id)
+        if copied is not None and parts.node(node_id) is None:
+            return copied["id"]  # a constant drawn as copies only: the first
+        while node_id and parts.node(node_id) is None and parts.group(node_id) is None:
+            node_id = node_id.rpartition("/")[0].rpartition("/")[0]
+        return node_id
 
     def _build(self) -> Any:
         from symnb.widgets.graph_view import graph_view_class
