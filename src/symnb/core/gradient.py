@@ -202,8 +202,8 @@ def _check_known_grad(var: Variable, g: Variable) -> Variable:
     checking its type fits ``var``'s."""
     if _is_discrete(var) and _is_discrete(g):  # Theano's TypeError: gradients are floats
         raise TypeError(f"grad: known_grads[{label(var)!r}] has type {g.type.short()}: a gradient "
-                        f"must be a float tensor (NullType or DisconnectedType), also for an "
-                        f"integer variable{_where(var)}")
+                        f"must be a float tensor (or a NullType or DisconnectedType variable), "
+                        f"also for an integer variable{_where(var)}")
     # Theano hands a known gradient to the op as it is; a scalar for a matrix is
     # read as NumPy broadcasts it (every element's gradient), and made the variable's
     # shape here, so no op sees a gradient of another shape than its output.
@@ -309,9 +309,9 @@ def _node_input_grads(node: Apply, output_grads: list[Any]) -> list[Any]:
         null = next((og for j, og in enumerate(output_grads) if row[j] and is_null(og)), None)
         if null is not None and (g is not None or is_float(inp.dtype) or all_discrete):
             result.append(null)  # Theano's rule: a null gradient flows to what it depends on
-        elif g is None and any(row[j] and output_grads[j] is not None and not is_null(output_grads[j])
-                               and (discrete[j] or output_grads[j] is ZERO)
-                               for j in range(len(node.outputs))):
+        elif g is None and any(row[j] and og is not None and not is_null(og)
+                               and (discrete[j] or og is ZERO)
+                               for j, og in enumerate(output_grads)):
             result.append(ZERO)
         else:
             result.append(g)
