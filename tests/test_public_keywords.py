@@ -63,7 +63,7 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
         lambda: __import__("symnb.tensor.elemwise", fromlist=["_"]).CAReduce(
             sn.scalar.add, **{BOGUS: 1}), False),
     # Op.__call__ hands its other keywords to make_node, as Theano's did
-    "symnb.core.graph.op.Op.__call__": (
+    "symnb.core.graph.op.PureOp.__call__": (
         lambda: sn.tensor.nnet.crossentropy_softmax_argmax_1hot_with_bias(
             T.matrix(), T.vector(), T.ivector(), **{BOGUS: 1}), False),
     # IfElse.__new__ hands its arguments to the class it makes (Theano's IfElse(n_outs)'s)

@@ -49,7 +49,9 @@ def test_the_gradient_registry_is_the_rows_rules():
     assert ew.GRADIENTS == {cls: RULES[cls.spec.grad] for cls in ew.ELEMWISE_OPS
                             if cls.spec.grad is not None}
     assert ew.StopGradient not in ew.GRADIENTS and not ew.StopGradient.differentiable
-    assert not ew.Lt.differentiable and ew.Floor.differentiable  # gradient 0, not none
+    # Theano's: a comparison is connected, its gradient zeros (sn.grad's, no rule asked)
+    assert ew.Lt.differentiable and ew.Lt.discrete_outputs and ew.Lt not in ew.GRADIENTS
+    assert ew.Floor.differentiable and not ew.Floor.discrete_outputs  # a rule giving 0
 
 
 @pytest.mark.parametrize("name, numpy_fn", [

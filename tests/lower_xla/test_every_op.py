@@ -35,7 +35,7 @@ def missing_pieces(cls):
     if cls.infer_shape is Op.infer_shape:
         missing.append("infer_shape")
     differentiable = cls.differentiable if isinstance(cls.differentiable, bool) else True
-    if differentiable:
+    if differentiable and not cls.discrete_outputs:  # (zeros: sn.grad's, no L_op asked)
         # An elementwise op made from a row has its gradient rule in GRADIENTS; one with
         # an L_op of its own (Elemwise(scalar_op)'s: the scalar op's grad) needs none.
         if issubclass(cls, Elemwise) and cls.L_op is Elemwise.L_op and cls not in GRADIENTS:

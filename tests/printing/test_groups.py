@@ -117,6 +117,33 @@ def test_gradient_nodes_are_one_group_mirroring_the_forward_groups():
     assert all(r.startswith(("grad of ", "grad: ")) for r in roles)
 
 
+def test_the_sum_of_a_variables_gradient_terms_is_in_its_users_group():
+    # z feeds two nodes of the call, so its gradient is a sum of two terms: that add is
+    # the call's gradient (its mirror group), not loose in sn.grad's group.
+    def rectify(h, W, b):
+        z = T.dot(h, W) + b
+        return 0.5 * (z + abs(z))
+
+    x = T.matrix("x", test_value=RNG.random((3, 4), dtype="float32"))
+    W = sn.shared(RNG.standard_normal((4, 4)).astype("float32"), name="W")
+    b = sn.shared(np.zeros(4, "float32"), name="b")
+    loss = T.mean(T.square(rectify(x, W, b)))
+    grads = sn.grad(loss, [W, b])
+    tree = GroupTree(toposort([loss] + grads), [x, W, b])
+    (gradient,) = [g for g in tree.groups() if g.kind == "grad"]
+    (mirror,) = [g for g in tree.groups() if g.kind == "call" and gradient in g.ancestors()]
+    assert not any(type(n.op).__name__ == "Add" for n in gradient.nodes)
+    assert any(type(n.op).__name__ == "Add" for n in mirror.nodes)
+    np.testing.assert_allclose(  # and the sum is the gradient (reference: NumPy's)
+        grads[1].test_value, _rectified_mean_square_grad_b(x.test_value, W.get_value()), rtol=1e-5)
+
+
+def _rectified_mean_square_grad_b(x, W):
+    z = x @ W
+    out = np.maximum(z, 0)
+    return (2 * out * (z > 0) / out.size).sum(axis=0)
+
+
 def test_a_big_graph_opens_closed_and_its_snapshot_counts_the_boxes():
     x, params, calls, loss = mlp(12)
     grads = sn.grad(loss, params)

@@ -58,10 +58,38 @@ REFUSED_AT_BUILD = {"tests.keras.engine.test_topology::test_load_layers":
 
 PASSED = 682  # 742 collected, 59 skipped, 1 refused at build
 
+#: Keras's own races, in code that builds no graph and calls no backend: its thread pool
+#: pulls one generator that is not thread-safe from 3 threads, and on a loaded machine
+#: two pulls overlap ("generator already executing", Keras's RuntimeError). Such a
+#: failure is run again alone (twice at most) and must pass there.
+KERAS_OWN_RACES = {"tests.keras.utils.data_utils_test::test_finite_generator_enqueuer_threads"}
+
+
+def _test_path(name: str) -> str:
+    """``tests.keras.a_test::name`` as pytest's node id ``tests/keras/a_test.py::name``."""
+    module, test = name.split("::")
+    return f"{module.replace('.', '/')}.py::{test}"
+
+
+def _rerun_races(result: dict, ported, site) -> dict:
+    """``result`` with the races among its failures counted as passed where a rerun
+    alone passes (twice at most): only for :data:`KERAS_OWN_RACES`."""
+    raced = [name for name, _ in result["failures"] if name in KERAS_OWN_RACES]
+    for name in raced:
+        for _ in range(2):
+            again = run_suite(ported, site, [_test_path(name)])
+            if again["counts"].get("passed") == 1:
+                result["failures"] = [f for f in result["failures"] if f[0] != name]
+                result["counts"]["failed"] -= 1
+                result["counts"]["passed"] += 1
+                break
+    return result
+
 
 def test_keras_2_2_4_suite_passes(tmp_path):
     source, site = download(tmp_path / "download")
-    result = run_suite(port_keras(source, tmp_path / "ported"), site, ["tests/keras"])
+    ported = port_keras(source, tmp_path / "ported")
+    result = _rerun_races(run_suite(ported, site, ["tests/keras"]), ported, site)
     failures = {name: message for name, message in result["failures"]}
     assert failures.keys() == REFUSED_AT_BUILD.keys(), result["output"][-6000:]
     for name, reason in REFUSED_AT_BUILD.items():

@@ -263,14 +263,15 @@ def _backpropagate(seeds: dict[int, tuple[Variable, Variable]], wrt: list[Variab
     for node in reversed(nodes):
         if not node.op.differentiable or not any(id(i) in reached for i in node.inputs):
             continue
-        # Only outputs that depend on wrt matter (Theano's var_to_app_to_idx): a null
-        # gradient on another output does not spread (test_disconnected_nan).
-        output_grads = [_total(contributions.get(id(o))) if id(o) in reached else None
-                        for o in node.outputs]
-        if all(g is None for g in output_grads):
-            continue
-        # "grad of tanh", "grad of x[idx]" nodes: the forward op in the user's words
+        # "grad of tanh", "grad of x[idx]" nodes: the forward op in the user's words (the
+        # sum of an output's gradient terms too: it is this node's, in the views)
         with gradient_of(node.op.words(node, operand_label), node.site):
+            # Only outputs that depend on wrt matter (Theano's var_to_app_to_idx): a null
+            # gradient on another output does not spread (test_disconnected_nan).
+            output_grads = [_total(contributions.get(id(o))) if id(o) in reached else None
+                            for o in node.outputs]
+            if all(g is None for g in output_grads):
+                continue
             input_grads = _node_input_grads(node, output_grads)
         for inp, g in zip(node.inputs, input_grads):
             if g is not None and id(inp) in reached:

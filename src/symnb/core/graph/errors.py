@@ -49,6 +49,7 @@ __all__ = [
     "BuildTypeError", "BuildKeyError", "BuildNotImplementedError", "MissingTestValueError",
     "InnerNodeError", "GraphRuntimeError", "OutOfMemoryError", "IndexOutOfBoundsError",
     "DynamicShapeError", "X64DisabledError", "MissingLoweringError", "DeviceMismatchError",
+    "MethodNotDefined", "PerformNotDefined",
     "UnbuiltNode", "build_error", "build_error_class", "label", "describe_given", "failure_headline",
     "format_at_line", "format_node_error", "describe_inputs", "where_built",
     "register_high_verbosity_section", "register_node_printer", "printed_node",
@@ -141,6 +142,21 @@ class MissingLoweringError(SymnbError, NotImplementedError):
     """No XLA lowering rule is registered for an Op class (``symnb.lower_xla.lower``):
     the graph cannot compile. Defined here, with the rest of the hierarchy, so that
     ``symnb.errors`` names it without importing JAX."""
+
+
+class MethodNotDefined(NotImplementedError):
+    """An op class leaves out a method of the Op interface (``make_node``, ``perform``,
+    ``infer_shape``): Theano's ``gof.utils.MethodNotDefined``. A NotImplementedError, so
+    that code catching either catches it."""
+
+
+class PerformNotDefined(MethodNotDefined):
+    """Raised by ``Op.perform`` itself: ``op``'s class has no NumPy ``perform`` (a user's
+    op built to be differentiated or rewritten, as Theano's tests build them)."""
+
+    def __init__(self, op: Any) -> None:
+        super().__init__(f"{type(op).__name__} has no NumPy perform")
+        self.op = op
 
 
 class IndexOutOfBoundsError(GraphRuntimeError, IndexError):

@@ -19,18 +19,13 @@ import numpy as np
 
 from symnb.core.graph import test_value, theano_ops
 from symnb.core.graph.config import config
+from symnb.core.graph.errors import MethodNotDefined, PerformNotDefined
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.core.graph.type import TensorType
 
 __all__ = ["Op", "PureOp", "MethodNotDefined", "perform_only", "operand_text", "snake_case"]
-
-
-class MethodNotDefined(NotImplementedError):
-    """An op class leaves out a method of the Op interface (``make_node``, ``perform``,
-    ``infer_shape``): Theano's ``gof.utils.MethodNotDefined``. A NotImplementedError, so
-    that code catching either catches it."""
 
 
 class PureOp:
@@ -143,7 +138,7 @@ class Op(PureOp):
     # -- the NumPy reference -------------------------------------------------------------
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         """Compute the outputs with NumPy; return one array per output, of the output dtype."""
-        raise MethodNotDefined(f"{type(self).__name__} has no NumPy perform")
+        raise PerformNotDefined(self)
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
@@ -261,8 +256,13 @@ class Op(PureOp):
         return notes
 
     # -- differentiation -------------------------------------------------------------------
-    #: False for ops whose outputs carry no gradient (comparisons, argmax, shape...).
+    #: False for ops whose outputs carry no gradient to their inputs (shape, a random
+    #: draw's lengths...): sn.grad stops there.
     differentiable = True
+    #: True for ops whose outputs are always integers or booleans (comparisons, argmax,
+    #: any): sn.grad passes zeros to their inputs without asking ``L_op`` (Theano's rule
+    #: for integer-valued outputs), so such an op needs no ``L_op``.
+    discrete_outputs = False
 
     def L_op(self, inputs: Sequence[Variable], outputs: Sequence[Variable],
              output_grads: Sequence[Variable]) -> list[Variable | None]:

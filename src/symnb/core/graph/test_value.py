@@ -26,7 +26,7 @@ import numpy as np
 from symnb.core.graph.config import config
 from symnb.core.graph.error_record import ErrorRecord
 from symnb.core.graph.errors import (
-    InnerNodeError, MissingTestValueError, build_error_class, error_from_record, label, message_of,
+    InnerNodeError, MissingTestValueError, PerformNotDefined, build_error_class, error_from_record, label, message_of,
     node_record,
 )
 from symnb.core.graph.evaluate import PerformContractError, evaluate, run_node
@@ -67,9 +67,7 @@ def _has_no_perform(node: Apply, err: Exception) -> bool:
     """Whether ``err`` says only that the op has no ``perform`` (a user's op whose graph
     is built to be differentiated or rewritten, as Theano's tests build them): Theano
     computed no value while building, so that is no error yet."""
-    from symnb.core.graph.op import MethodNotDefined, Op  # (op.py imports this module)
-
-    return isinstance(err, MethodNotDefined) and type(node.op).perform is Op.perform
+    return isinstance(err, PerformNotDefined) and err.op is node.op
 
 
 def _store(node: Apply, values: Sequence[np.ndarray], outputs: Sequence[np.ndarray]) -> None:

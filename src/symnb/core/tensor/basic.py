@@ -228,9 +228,10 @@ def result_dtype(*variables: Variable) -> str:
 _stack: list = []
 
 
-def install_stack(stack: Callable[..., Variable], op_class: type) -> None:
-    """Install the function that stacks a list of variables into one tensor, and its op."""
-    _stack[:] = [stack, op_class]
+def install_stack(stack: Callable[..., Variable], op_classes: tuple[type, ...]) -> None:
+    """Install the function that stacks a list of variables into one tensor, and the
+    classes of the ops it builds."""
+    _stack[:] = [stack, op_classes]
 
 
 def is_stack(node: Any) -> bool:
@@ -238,8 +239,4 @@ def is_stack(node: Any) -> bool:
     MakeVector ``stack`` builds of scalars)."""
     if node is None:
         return False
-    if isinstance(node.op, _stack[1]):
-        return True
-    from symnb.core.tensor.basic_theano_ops import MakeVector  # it builds on this module
-
-    return isinstance(node.op, MakeVector)
+    return isinstance(node.op, _stack[1])

@@ -2,7 +2,8 @@
 Theano's names and signatures: ``Default`` (``T.default``), ``MaxAndArgmax``, ``Choose``
 (``T.choose``), ``PermuteRowElements`` (``T.permute_row_elements``,
 ``T.inverse_permutation``), ``AllocEmpty``, ``Rebroadcast``, ``Tile`` (deprecated in
-Theano: ``T.tile`` builds repeats, as there) and ``T.opt``'s ``MakeVector``.
+Theano: ``T.tile`` builds repeats, as there) and ``T.opt``'s ``MakeVector`` (defined in ``join.py``, beside the ``stack`` that
+builds it).
 
 Each op has its NumPy ``perform``; the lowering rules are in
 ``symnb/lower_xla/rules/basic_theano_ops.py``.
@@ -21,6 +22,7 @@ from symnb.core.graph.type import TensorType, is_float, is_integer
 from symnb.core.tensor import math as m
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.elemwise import broadcast_static_shapes
+from symnb.core.tensor.join import MakeVector, make_vector  # Theano's T.opt names it here too
 from symnb.core.tensor.reduction import Max, sum as _sum
 from symnb.core.tensor.shape import normalize_axis, static_int
 
@@ -379,46 +381,4 @@ class Tile(Op):
         from symnb.core.gradient_types import grad_not_implemented
 
         return [grad_not_implemented(self, 0, inputs[0], "(as in Theano)"), None]
-
-
-class MakeVector(Op):
-    """Theano's ``T.opt.MakeVector(dtype='int64')(*scalars)``: the vector of the scalars,
-    each cast to ``dtype`` where that loses nothing (else a TypeError, as Theano)."""
-
-    __props__ = ("dtype",)
-
-    def __init__(self, dtype: Any = "int64") -> None:
-        self.dtype = str(np.dtype(dtype))
-
-    def make_node(self, *inputs: Any) -> Apply:
-        from symnb.core.tensor.math import cast
-
-        inputs = [as_tensor_variable(i) for i in inputs]
-        odd = next((i for i in inputs if i.ndim != 0), None)
-        if odd is not None:
-            raise build_error(f"MakeVector: {label(odd)!r} ({odd.type.short()}) is not a scalar",
-                              TypeError, op=self, inputs=inputs)
-        lossy = [i for i in inputs if np.promote_types(i.dtype, self.dtype) != np.dtype(self.dtype)]
-        if lossy:
-            raise build_error(f"MakeVector({self.dtype}): inputs of dtypes "
-                              f"{[i.dtype for i in lossy]} do not cast to {self.dtype} without loss",
-                              TypeError, op=self, inputs=inputs)
-        inputs = [cast(i, self.dtype) for i in inputs]
-        return Apply(self, inputs, [TensorType(self.dtype, (len(inputs),))])
-
-    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        return [np.asarray(inputs, dtype=self.dtype).reshape(len(inputs))]
-
-    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        return [(len(node.inputs),)]
-
-    def L_op(self, inputs, outputs, output_grads):
-        if not is_float(self.dtype):
-            return [None] * len(inputs)
-        from symnb.core.tensor.subtensor import getitem
-
-        return [getitem(output_grads[0], i) for i in range(len(inputs))]
-
-
-make_vector = MakeVector()
 

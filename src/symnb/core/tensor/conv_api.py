@@ -7,6 +7,9 @@ from typing import Any, Sequence
 
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Variable
+from symnb.core.graph.config import config
+from symnb.core.tensor import math as m
+from symnb.core.tensor.assertion import Assert
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.conv import AbstractConv, AbstractConvGradInputs, AbstractConvGradWeights
 from symnb.core.tensor.shape import static_int
@@ -93,12 +96,20 @@ def _conv(convdim, input, filters, input_shape, filter_shape, border_mode, subsa
                                        "match given kshp."))
 
 
+def assert_shape(x: Any, expected_shape: Sequence | None, msg: str = "Unexpected shape.") -> Variable:
+    """``x`` wrapped in an ``Assert`` that its lengths are ``expected_shape``'s (None: any),
+    when ``config.conv.assert_shape`` is on (off by default, as in Theano); else ``x``."""
+    x = as_tensor_variable(x)
+    if expected_shape is None or not config.conv.assert_shape:
+        return x
+    tests = [m.eq(x.shape[i], expected) for i, expected in enumerate(expected_shape) if expected is not None]
+    return Assert(msg)(x, *tests) if tests else x
+
+
 def _asserted(x: Any, hint: tuple | None, message: str) -> Variable:
     """``x``, checked at run time against the shape the user gave when the flag
     ``conv.assert_shape`` is on (Theano's ``assert_shape``: an ``Assert``, whose failure is
     an ``AssertionError``); else ``x``."""
-    from symnb.core.tensor.conv_theano_functions import assert_shape  # builds on this module
-
     return assert_shape(as_tensor_variable(x), hint, message)
 
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from symnb.core.graph.basic import Variable
-from symnb.core.graph.config import config
 from symnb.core.graph.static import NotScalarConstantError, get_scalar_constant_value
 from symnb.core.tensor import conv_api
+from symnb.core.tensor.conv_api import assert_shape  # Theano names it here
 from symnb.core.tensor import math as m
 from symnb.core.tensor.assertion import Assert
 from symnb.core.tensor.basic import as_tensor_variable
@@ -163,16 +163,6 @@ def assert_conv_shape(shape: Sequence) -> tuple:
                              f"{'<=' if positive else '<'} 0).")
         checked.append(n)
     return tuple(checked)
-
-
-def assert_shape(x: Any, expected_shape: Sequence | None, msg: str = "Unexpected shape.") -> Variable:
-    """``x`` wrapped in an ``Assert`` that its lengths are ``expected_shape``'s (None: any),
-    when ``config.conv.assert_shape`` is on (off by default, as in Theano); else ``x``."""
-    x = as_tensor_variable(x)
-    if expected_shape is None or not config.conv.assert_shape:
-        return x
-    tests = [m.eq(x.shape[i], expected) for i, expected in enumerate(expected_shape) if expected is not None]
-    return Assert(msg)(x, *tests) if tests else x
 
 
 def _separable(convdim: int, input, depthwise_filters, pointwise_filters, num_channels, input_shape,

@@ -15,7 +15,7 @@ import copy
 from typing import Any
 
 from symnb.core.gradient_types import _PlaceholderType
-from symnb.core.tensor.shared import SharedVariable
+from symnb.core.tensor.shared import SharedVariable, register_shared_constructor
 
 __all__ = ["Generic", "generic", "GenericSharedVariable", "is_generic_value"]
 
@@ -88,3 +88,7 @@ def generic_shared(value: Any, name: str | None = None, strict: bool = False,
     """``shared(value)`` for a value of the generic type (see :func:`is_generic_value`)."""
     return GenericSharedVariable(generic, value, name=name, strict=strict,
                                  allow_downcast=allow_downcast, borrow=borrow)
+
+
+# Theano's shared(value) for what is neither an array nor a number (and no type asked).
+register_shared_constructor(is_generic_value, generic_shared, untyped=True)

@@ -12,17 +12,19 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import build_error
+from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor import math as m
 from symnb.core.tensor.alloc import zeros_like
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable, constant, install_stack, result_dtype
+from symnb.core.tensor.scalar_types import upcast
+from symnb.core.tensor.subtensor import getitem
 from symnb.core.tensor.shape import dimshuffle, named, normalize_axis, shape_i, static_int
 from symnb.core.graph.static import NotScalarConstantError, get_scalar_constant_value
-from symnb.core.graph.type import TensorType, describe_shape, is_integer
+from symnb.core.graph.type import TensorType, describe_shape, is_float, is_integer
 
-__all__ = ["stack", "stacklists", "concatenate", "Join", "Stack", "Split"]
+__all__ = ["stack", "stacklists", "concatenate", "Join", "Stack", "Split", "MakeVector", "make_vector"]
 
 
 # -- shape checks, shared with the lowering rules --------------------------------------------
@@ -237,6 +239,44 @@ def concatenate(tensors: Sequence[Any], axis: int = 0) -> Variable:
     return Join(normalize_axis(axis, tensors[0].ndim))(*tensors)
 
 
+class MakeVector(Op):
+    """Theano's ``T.opt.MakeVector(dtype='int64')(*scalars)``: the vector of the scalars,
+    each cast to ``dtype`` where that loses nothing (else a TypeError, as Theano)."""
+
+    __props__ = ("dtype",)
+
+    def __init__(self, dtype: Any = "int64") -> None:
+        self.dtype = str(np.dtype(dtype))
+
+    def make_node(self, *inputs: Any) -> Apply:
+        inputs = [as_tensor_variable(i) for i in inputs]
+        odd = next((i for i in inputs if i.ndim != 0), None)
+        if odd is not None:
+            raise build_error(f"MakeVector: {label(odd)!r} ({odd.type.short()}) is not a scalar",
+                              TypeError, op=self, inputs=inputs)
+        lossy = [i for i in inputs if np.promote_types(i.dtype, self.dtype) != np.dtype(self.dtype)]
+        if lossy:
+            raise build_error(f"MakeVector({self.dtype}): inputs of dtypes "
+                              f"{[i.dtype for i in lossy]} do not cast to {self.dtype} without loss",
+                              TypeError, op=self, inputs=inputs)
+        inputs = [m.cast(i, self.dtype) for i in inputs]
+        return Apply(self, inputs, [TensorType(self.dtype, (len(inputs),))])
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        return [np.asarray(inputs, dtype=self.dtype).reshape(len(inputs))]
+
+    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
+        return [(len(node.inputs),)]
+
+    def L_op(self, inputs, outputs, output_grads):
+        if not is_float(self.dtype):
+            return [None] * len(inputs)
+        return [getitem(output_grads[0], i) for i in range(len(inputs))]
+
+
+make_vector = MakeVector()
+
+
 def stack(*args: Any, axis: int = 0) -> Variable:
     """Join tensors of one shape along a new ``axis`` (``np.stack``; a Python number
     is a constant of Theano's dtype for it).
@@ -257,14 +297,11 @@ def stack(*args: Any, axis: int = 0) -> Variable:
     if axis == 0 and all(t.ndim == 0 for t in tensors):
         # Theano's stack of scalars is a MakeVector of their common dtype (its rewrites
         # and tests look for that node)
-        from symnb.core.tensor.basic_theano_ops import MakeVector  # it builds on this module
-        from symnb.core.tensor.scalar_types import upcast
-
         return MakeVector(upcast(*[t.dtype for t in tensors]))(*tensors)
     return Stack(axis)(*tensors)
 
 
-install_stack(stack, Stack)  # as_tensor_variable([x, y]) and shape vectors (basic.py)
+install_stack(stack, (Stack, MakeVector))  # as_tensor_variable([x, y]) and shape vectors (basic.py)
 
 
 def stacklists(arg: Any) -> Any:

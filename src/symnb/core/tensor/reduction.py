@@ -461,6 +461,7 @@ class ArgReduce(Reduce):
     """Argmax or argmin: ``axis`` is None (index into the flattened input) or one int."""
 
     needs_nonempty = True
+    discrete_outputs = True
     normalizes_axis = False
 
     def reduced_axes(self, ndim: int) -> tuple[int, ...]:
@@ -486,6 +487,7 @@ class Any(Reduce, CAReduce):
 
     numpy_fn = staticmethod(np.any)
     fn_name = "any"
+    discrete_outputs = True
 
 
 class All(Reduce, CAReduce):
@@ -493,6 +495,7 @@ class All(Reduce, CAReduce):
 
     numpy_fn = staticmethod(np.all)
     fn_name = "all"
+    discrete_outputs = True
 
 
 # -- the public functions -------------------------------------------------------------------

@@ -363,11 +363,15 @@ def holding(variables: Iterable[SharedVariable]) -> Any:
 #: the shared variables of values that are not arrays, as the packages above this one
 #: register them (Theano's ``shared_constructor``; ``symnb.core.sparse.shared``).
 _value_constructors: list[tuple[Any, Any]] = []
+#: The same, consulted last and only where no dtype, shape or broadcastable pattern is
+#: asked (Theano's ``generic`` type: ``symnb.core.tensor.generic_shared``).
+_untyped_constructors: list[tuple[Any, Any]] = []
 
 
-def register_shared_constructor(accepts: Any, make: Any) -> None:
-    """Make ``shared(value)`` call ``make`` for the values ``accepts``."""
-    _value_constructors.append((accepts, make))
+def register_shared_constructor(accepts: Any, make: Any, untyped: bool = False) -> None:
+    """Make ``shared(value)`` call ``make`` for the values ``accepts``; with ``untyped``,
+    only after every other constructor declined and where no tensor type was asked."""
+    (_untyped_constructors if untyped else _value_constructors).append((accepts, make))
 
 
 def shared(value: Any, name: str | None = None, strict: bool = False,
@@ -398,16 +402,13 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
         raise TypeError(f"Shared variable constructor needs numeric values and not symbolic "
                         f"variables: {label(value)!r} is a symbolic variable; compute it first "
                         f"(value.eval()) or pass a NumPy array")
-    for accepts, make in _value_constructors:  # values of another kind (scipy.sparse)
+    constructors = list(_value_constructors)  # values of another kind (scipy.sparse)
+    if dtype is None and shape is None and broadcastable is None:
+        constructors += _untyped_constructors  # neither an array nor a number: generic
+    for accepts, make in constructors:
         if accepts(value):
             return make(value, name=name, strict=strict, allow_downcast=allow_downcast,
                         borrow=borrow)
-    from symnb.core.tensor.generic_shared import generic_shared, is_generic_value
-
-    if dtype is None and shape is None and broadcastable is None and is_generic_value(value):
-        # Neither an array nor a number: Theano's generic type (any object, no tensor).
-        return generic_shared(value, name=name, strict=strict, allow_downcast=allow_downcast,
-                              borrow=borrow)
     # borrow=True keeps a NumPy array of the requested dtype itself (Theano's aliasing,
     # until a compiled function puts the value on the device: see get_value).
     array = np.asarray(value, dtype=dtype) if borrow else np.array(value, dtype=dtype, copy=True)
@@ -427,10 +428,9 @@ def _on_cpu(value: Any) -> bool:
 
 
 def _device_copy(value: Any) -> Any:
-    """A copy of a JAX array, on its device (``get_value(return_internal_type=True)``)."""
-    import jax.numpy as jnp  # only reached once a compiled function put the value there
-
-    return jnp.array(value, copy=True)
+    """A copy of a JAX array, on its device (``get_value(return_internal_type=True)``).
+    (The array's own method: this layer does not import JAX.)"""
+    return value.copy()
 
 
 def _unpickled_shared(type: TensorType, value: np.ndarray, name: str | None,
