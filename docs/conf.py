@@ -71,3 +71,13 @@ def copy_tutorials() -> None:
 
 copy_tutorials()
 write_api_pages()
+
+
+def _skip_numpy_references(app, what, name, obj, skip, options):
+    """An op class's ``numpy_fn`` is NumPy's own function (the op's reference): its
+    docstring is NumPy's, with cross-references into NumPy's documentation, not ours."""
+    return True if name == "numpy_fn" else None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_numpy_references)

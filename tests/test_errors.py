@@ -19,8 +19,10 @@ import symnb.tensor as T
 INTERNAL = {
     "symnb.lower_xla.rules.extra_ops.MultiIndexOutOfBounds": "a ValueError raised in the program, reported as GraphRuntimeError naming the node",
     "symnb.lower_xla.rules.basic_theano_ops.ChooseOutOfRange": "a ValueError raised in the program (choose's mode='raise'), reported as GraphRuntimeError naming the node",
-    "symnb.core.graph.op.MethodNotDefined": "Theano's gof.utils.MethodNotDefined: the NotImplementedError of an op "
-                                            "method a subclass did not define (a programming error, not the user's input)",
+    "symnb.core.graph.errors.MethodNotDefined": "Theano's gof.utils.MethodNotDefined: the NotImplementedError of an op "
+                                                "method a subclass did not define (a programming error, not the user's input)",
+    "symnb.core.graph.errors.PerformNotDefined": "MethodNotDefined raised by Op.perform itself: an op built to be "
+                                                 "differentiated or rewritten; its node keeps no test value (Theano's)",
     "symnb.core.tensor.elemwise.BroadcastError": "caught by the static-shape checks that say which inputs",
     "symnb.core.tensor.elemwise.DimensionMismatch": "becomes a TestValueError or GraphRuntimeError naming the node",
     "symnb.lower_xla.registry.StaticValueRequired": "the compiled function specializes, or raises GraphRuntimeError",
