@@ -1,5 +1,7 @@
 """Theano's ``theano.gof`` names that PyMC3 uses: ``gof.graph.stack_search`` (its walk
-of a model's graph), ``gof.op.get_test_value``, ``gof.fg.MissingInputError``."""
+of a model's graph), ``gof.op.get_test_value``, ``gof.fg.MissingInputError``; ``gof.op.PureOp``, the base whose
+``__call__`` an op overriding it reaches with ``super(theano.Op, self).__call__`` (PyMC3's
+``DifferentialEquation``), and its ``_get_test_value``."""
 
 from collections import deque
 
@@ -49,3 +51,46 @@ def test_missing_input_error_is_the_one_function_raises():
     with pytest.raises(fg.MissingInputError):
         sn.function([x], x + y)
     assert sn.gof.MissingInputError is fg.MissingInputError
+
+
+class _Scaled(sn.Op):
+    """An op overriding ``__call__`` as PyMC3's ``DifferentialEquation`` does: it checks
+    its input, builds the node with ``super(theano.Op, self).__call__`` and reads the test
+    value with ``self._get_test_value``."""
+
+    __props__ = ("factor",)
+    itypes = [T.dvector]
+    otypes = [T.dvector]
+
+    def __init__(self, factor):
+        self.factor = factor
+
+    def perform(self, node, inputs, output_storage):
+        output_storage[0][0] = inputs[0] * self.factor
+
+    def __call__(self, x):
+        out = super(sn.Op, self).__call__(x)
+        self.seen = self._get_test_value(x)
+        return out
+
+
+def test_pure_op_call_reached_through_super_of_op():
+    assert issubclass(sn.Op, op.PureOp) and sn.gof.PureOp is op.PureOp
+    assert "__call__" in vars(op.PureOp) and "__call__" not in vars(sn.Op)
+    scaled = _Scaled(2.5)
+    x = T.dvector("x")
+    x.tag.test_value = np.array([1.0, -2.0])
+    y = scaled(x)
+    assert y.owner.op is scaled
+    np.testing.assert_array_equal(scaled.seen, [1.0, -2.0])
+    np.testing.assert_array_equal(y.tag.test_value, [2.5, -5.0])
+    np.testing.assert_array_equal(sn.function([x], y)(np.array([4.0, 0.5])), [10.0, 1.25])
+
+
+def test_pure_op_get_test_value_is_an_attribute_error_without_one():
+    x = T.dvector("x")
+    with pytest.raises(AttributeError, match="'x' has no test value"):
+        op.PureOp._get_test_value(x)
+    np.testing.assert_array_equal(op.PureOp._get_test_value(T.constant([3.0])), [3.0])
+    shared = sn.shared(np.array([1.5, 2.0]))
+    np.testing.assert_array_equal(op.PureOp._get_test_value(shared), [1.5, 2.0])

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import logging as _logging
 from typing import Any
 
 from symnb.core.graph.config import config
@@ -15,6 +16,7 @@ from symnb.configparser import change_flags
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor.shared import SharedVariable, shared
+from symnb.core.tensor.generic_shared import generic  # theano.generic (theano.gof's)
 from symnb.core.scopes import name_scope
 from symnb.core.graph.type import TensorType
 from symnb.core.graph.errors import (
@@ -49,8 +51,17 @@ __all__ = [
     "OutOfMemoryError", "IndexOutOfBoundsError", "DynamicShapeError", "X64DisabledError", "tensor", "gradient", "grad", "printing", "scan", "scan_until", "map", "reduce", "foldl", "foldr",
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "OrderedUpdates", "as_op", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
-    "OpFromGraph", "subgraph_grad",
+    "OpFromGraph", "subgraph_grad", "symnb_logger", "logging_default_handler", "generic",
 ]
+
+# Theano's logger and its handler (theano.theano_logger, theano.logging_default_handler):
+# messages of symnb's loggers at WARNING and above go to stderr, as Theano's did; a
+# program removes or replaces the handler as it did with Theano's.
+symnb_logger = _logging.getLogger("symnb")
+logging_default_handler = _logging.StreamHandler()
+logging_default_handler.setFormatter(_logging.Formatter(fmt="%(levelname)s (%(name)s): %(message)s"))
+symnb_logger.addHandler(logging_default_handler)
+symnb_logger.setLevel(_logging.WARNING)
 
 # Theano's package bound its own name (its __init__ ran ``import theano.<submodule>``
 # statements), so ``from theano import theano`` gave the package: PyMC3 writes it.

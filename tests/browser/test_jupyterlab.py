@@ -126,7 +126,7 @@ def jupyterlab_server(root: Path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path),
            "JUPYTER_CONFIG_DIR": str(root / ".config"), "JUPYTERLAB_SETTINGS_DIR": str(root / ".settings"),
            "JUPYTERLAB_WORKSPACES_DIR": str(root / ".workspaces")}
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--ServerApp.ip=127.0.0.1",
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
                f"--ServerApp.root_dir={root}", "--LabApp.news_url=", "--ServerApp.open_browser=False", "--allow-root"]
     log = open(root / "lab.log", "w")
@@ -205,9 +205,30 @@ def save_and_close(page, lab) -> None:
     shut_down_kernels(lab)
 
 
-def run_all(page) -> None:
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+# Sets window.symnbQueued once a cell's prompt shows "*": the cell went to a kernel.
+WATCH_PROMPTS = """() => {
+  window.symnbQueued = false;
+  const queued = () => [...document.querySelectorAll('.jp-InputPrompt')].some((p) => p.textContent.includes('*'));
+  const watch = new MutationObserver(() => { if (queued()) { window.symnbQueued = true; watch.disconnect(); } });
+  watch.observe(document.querySelector('.jp-Notebook'), { subtree: true, childList: true, characterData: true });
+}"""
+
+
+def run_all(page, tries: int = 3) -> None:
+    """Run > Run All Cells, until the cells went to the kernel. A page whose kernel is not
+    yet connected (just reloaded, on a loaded machine, its indicator already 'idle') runs
+    them without one: Lab clears their prompts and executes nothing (seen in CI, where the
+    test then waited for outputs that never came). The user's answer is to run them again."""
+    for attempt in range(tries):
+        page.evaluate(WATCH_PROMPTS)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        try:
+            page.wait_for_function("() => window.symnbQueued", timeout=20_000)
+            return
+        except sync_api.TimeoutError:
+            if attempt == tries - 1:
+                raise AssertionError(f"Run All Cells sent no cell to the kernel in {tries} tries") from None
 
 
 def shot(page, locator, name: str) -> None:
@@ -250,7 +271,7 @@ def test_widgets_notebook_in_jupyterlab(lab, browser):
 
     # Click a node: the details panel shows its op, value and line; its inputs are marked.
     # The picture is drawn once ELK's source came or after the kernel stayed busy 2 s (a
-    # click during ELK's later layout is kept: viewer_mount.js's `selections`).
+    # click during ELK's later layout is kept: viewer_state.js's `selections`).
     symgraph.locator(".symnb-viewer[data-drawn='1'] g.symnb-node").first.wait_for(timeout=120_000)
     node = symgraph.locator("g.symnb-node", has_text="hidden")
     assert node.count() == 1

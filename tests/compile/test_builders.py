@@ -123,9 +123,34 @@ def test_overrides_as_theano_1_0_5_calls_them(rng):
                                             [True, True]]
     assert OpFromGraph([x, y], [x * y], connection_pattern=[[True], [False]],
                        on_unused_input="ignore").connection_pattern(None) == [[True], [False]]
-    # symnb's Rop comes from the gradient: an R-operator override would be ignored
+    # Theano's list form of rop_overrides (one entry per output) is refused
     with pytest.raises(NotImplementedError, match="rop_overrides"):
-        OpFromGraph([x, y], [x * y], rop_overrides=lambda i, e: [e[0]])
+        OpFromGraph([x, y], [x * y], rop_overrides=["default"])
+
+
+def test_rop_overrides_give_rop_and_leave_the_gradient_as_it_is(rng):
+    # Theano's test_builders test_rop_override: an override that is not the true
+    # Jacobian-vector product (factors 2 and 1.5), so seeing its numbers shows it is used.
+    x, y, u, v = (T.dvector(c) for c in "xyuv")
+
+    def ro(inputs, points):
+        (a, b), (da, db) = inputs, points
+        return [da * b * 2.0 + a * db * 1.5]
+
+    by_function = OpFromGraph([x, y], [x * y], rop_overrides=ro)
+    by_op = OpFromGraph([x, y], [x * y], rop_overrides=OpFromGraph([x, y, u, v], ro([x, y], [u, v])))
+    xv, yv, uv, vv = rng.normal(size=(4, 5))
+    for op in (by_function, by_op):
+        out = op(x, y)
+        jvp = sn.function([x, y, u, v], T.Rop(out, [x, y], [u, v]))(xv, yv, uv, vv)
+        np.testing.assert_allclose(jvp, uv * yv * 2.0 + xv * vv * 1.5)
+        # the gradient and Lop are the inner graph's, and so is the second derivative
+        gx, gy = sn.grad(out.sum(), [x, y])
+        lx, ly = T.Lop(out, [x, y], u)
+        hxy = sn.grad((gx * u).sum(), y)                   # d/dy of sum(y * u) = u
+        got = sn.function([x, y, u], [gx, gy, lx, ly, hxy])(xv, yv, uv)
+        for value, expected in zip(got, [yv, xv, uv * yv, uv * xv, uv]):
+            np.testing.assert_allclose(value, expected)
 
 
 def test_a_function_override_may_set_its_arguments_test_values(rng):

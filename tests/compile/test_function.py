@@ -167,9 +167,17 @@ def test_device_cpu_runs_on_the_cpu():
 
 def test_theanos_accept_inplace_and_rebuild_strict():
     """``accept_inplace`` has no effect (no in-place ops); ``rebuild_strict=True`` is
-    Theano's default, ``False`` (a replacement of another type) is refused, saying so."""
+    Theano's default (a given of another type refused), ``False`` rebuilds the graph
+    above a replacement of another type (Theano's test_pfunc Test_rebuild_strict)."""
     x = T.dvector("x")
     f = sn.function([x], x * 2, accept_inplace=True, rebuild_strict=True)
     np.testing.assert_array_equal(f(np.array([1.0, 2.0])), [2.0, 4.0])
-    with pytest.raises(NotImplementedError, match="rebuild_strict=False"):
-        sn.function([x], x * 2, rebuild_strict=False)
+    w = T.imatrix("w")
+    v, y = T.ivector("v"), T.ivector("y")
+    with pytest.raises(TypeError, match="'v' .* cannot be replaced by 'w'"):
+        sn.function([w, y], v * y, givens=[(v, w)])
+    g = sn.function([w, y], v * y, givens=[(v, w)], rebuild_strict=False)
+    wv, yv = np.arange(15, dtype="int32").reshape(3, 5), np.arange(5, dtype="int32")
+    out = g(wv, yv)
+    assert out.ndim == 2 and out.dtype == np.int32
+    np.testing.assert_array_equal(out, wv * yv)

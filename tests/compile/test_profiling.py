@@ -343,3 +343,17 @@ def test_a_report_measured_again_reuses_its_compiled_program_until_the_shapes_ch
     smaller = f.profile.report(repeats=2)
     assert smaller.facts is not first.facts
     assert smaller.facts.flops == pytest.approx(2 * 5 * N * K, rel=0.1)
+
+
+def test_theanos_profile_stats_object_given_as_profile_records_the_calls():
+    # Theano's spelling: stats = ProfileStats(...); function(..., profile=stats); stats.summary()
+    stats = sn.compile.ProfileStats(atexit_print=False, gpu_checks=False)
+    a = T.matrix("a")
+    f = sn.function([a], a + 1, profile=stats)
+    value = np.ones((2, 2), "float32")
+    for _ in range(3):
+        np.testing.assert_array_equal(f(value), value + 1)
+    assert f.profile is stats
+    assert len(stats.call_times) + len(stats.compiles) == 3
+    with pytest.raises(ValueError, match="already records another compiled function"):
+        sn.function([a], a * 2, profile=stats)

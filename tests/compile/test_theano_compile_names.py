@@ -59,8 +59,8 @@ def test_pfunc_with_updates_and_givens():
 
 def test_pfunc_refuses_what_it_does_not_do():
     x = _x()
-    with pytest.raises(NotImplementedError, match="rebuild_strict"):
-        C.pfunc([x], x, rebuild_strict=False)
+    with pytest.raises(NotImplementedError, match="output_keys"):
+        C.pfunc([x], x, output_keys=["a"])
     with pytest.raises(C.UnusedInputError):
         C.pfunc([x, _x()], x)  # Theano's default on_unused_input: 'raise'
     C.pfunc([x, _x()], x, on_unused_input="ignore")

@@ -19,8 +19,8 @@ def test_in_defaults_names_and_state():
     s, inc = T.dscalar("s"), T.dscalar("inc")
     acc = sn.function([sn.In(s, value=0.0, update=s + inc), inc], s * 2)
     assert [float(acc(v)) for v in (1.0, 2.0, 3.0)] == [0.0, 2.0, 6.0]  # s: 0, 1, 3
-    with pytest.raises(ValueError, match="initial value"):
-        sn.In(s, update=s + 1)
+    with pytest.raises(ValueError, match="initial value"):  # refused when the function is made
+        sn.function([sn.In(s, update=s + 1)], s)
 
 
 def test_in_strict_and_allow_downcast_and_out():
@@ -41,10 +41,10 @@ def test_copy_with_swap_and_delete_updates():
     f = sn.function([x], x * w, updates={w: w + 1})
     assert f(2.0) == 2.0 and w.get_value() == 2.0
     w2 = sn.shared(np.float64(100.0), name="w2")
-    g = f.copy(swap={w: w2})
-    assert g(2.0) == 200.0 and (w.get_value(), w2.get_value()) == (2.0, 101.0)
+    g = f.copy(swap={w: w2})  # a copy returns a list of its outputs, as Theano's
+    assert g(2.0) == [200.0] and (w.get_value(), w2.get_value()) == (2.0, 101.0)
     h = f.copy(delete_updates=True)
-    assert h(2.0) == 4.0 and w.get_value() == 2.0
+    assert h(2.0) == [4.0] and w.get_value() == 2.0
     with pytest.raises(TypeError, match="swap"):
         f.copy(swap={w: sn.shared(np.zeros(2), name="vec")})
 
@@ -62,7 +62,7 @@ def test_copy_swap_refuses_anything_but_shared_to_shared_naming_it():
                                                   "shared variables, got list [(w, w)]")):
         f.copy(swap=[(w, w)])
     w2 = sn.shared(np.float64(5.0), name="w2")
-    assert f.copy(swap={w: w2})(2.0) == 10.0  # a dict of shared variables is taken
+    assert f.copy(swap={w: w2})(2.0) == [10.0]  # a dict of shared variables is taken
 
 
 def test_copy_delete_updates_keeps_an_input_that_fed_only_the_updates():
@@ -72,7 +72,7 @@ def test_copy_delete_updates_keeps_an_input_that_fed_only_the_updates():
     accumulator = sn.function([inc], state, updates=[(state, state + inc)])
     accumulator(3.0)
     frozen = accumulator.copy(delete_updates=True)
-    assert frozen(10.0) == 3.0 and state.get_value() == 3.0  # inc is accepted, unused
+    assert frozen(10.0) == [3.0] and state.get_value() == 3.0  # inc is accepted, unused
     assert accumulator(2.0) == 3.0 and state.get_value() == 5.0
     with pytest.raises(sn.compile.UnusedInputError):  # not silently: sn.function raises
         sn.function([inc], state)

@@ -45,13 +45,16 @@ def test_outer(sx, sy, rng):
     verify_grad(T.outer, [rng.normal(size=sx), rng.normal(size=sy)], rng=rng)
 
 
-def test_integer_operand_gets_no_gradient(rng):
+def test_integer_operand_gets_the_continuous_extensions_gradient(rng):
+    """Theano: the gradient with respect to an integer operand is the float one."""
     w = rng.integers(-3, 4, size=(3, 2)).astype("int32")
+    xv, gv = rng.normal(size=(4, 3)), rng.normal(size=(4, 2))
     for fn in [T.dot, T.matmul, lambda a, b: T.tensordot(a, b, 1)]:
         verify_grad(lambda x: fn(x, T.constant(w)), [rng.normal(size=(4, 3))], rng=rng)
-        x = T.dmatrix("x", test_value=rng.normal(size=(4, 3)))
-        out = fn(x, T.constant(w))
-        assert out.owner.op.L_op(out.owner.inputs, [out], [T.dmatrix("g")])[1] is None
+        x, wi = T.dmatrix("x"), T.imatrix("w")
+        gw = sn.grad((fn(x, wi) * T.constant(gv)).sum(), wi)
+        assert gw.dtype == "float64"
+        np.testing.assert_allclose(sn.function([x, wi], gw)(xv, w), xv.T @ gv, rtol=1e-12)
 
 
 def test_matmul_gradients_equal_jax(rng):

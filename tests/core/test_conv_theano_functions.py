@@ -67,6 +67,45 @@ def test_assert_shape_follows_the_flag():
         f(v, 4)
 
 
+def _correlate_valid(image, kernel):
+    """NumPy's 'valid' true convolution (kernel flipped), (batch, out, rows, cols)."""
+    k = kernel[:, :, ::-1, ::-1]
+    rows, cols = image.shape[2] - k.shape[2] + 1, image.shape[3] - k.shape[3] + 1
+    out = np.zeros((image.shape[0], k.shape[0], rows, cols))
+    for r in range(rows):
+        for c in range(cols):
+            patch = image[:, None, :, r:r + k.shape[2], c:c + k.shape[3]]
+            out[:, :, r, c] = (patch * k[None]).sum(axis=(2, 3, 4))
+    return out
+
+
+def test_the_convolutions_assert_the_shapes_given_with_the_flag():
+    # Theano's conv.assert_shape: each convolution checks its operands against the shapes
+    # the user gave (an Assert: AssertionError) before it runs
+    i, f, g = T.tensor4(), T.tensor4(), T.tensor4()
+    with sn.change_flags(**{"conv.assert_shape": True}):
+        forward = sn.function([i, f], ac.conv2d(i, f, input_shape=(3, 5, 7, 11), filter_shape=(7, 5, 3, 3)))
+        wrt_inputs = sn.function([g, f], ac.conv2d_grad_wrt_inputs(
+            g, f, input_shape=(None, None, 7, 11), filter_shape=(7, 5, 3, 3)))
+        wrt_weights = sn.function([i, g], ac.conv2d_grad_wrt_weights(
+            i, g, filter_shape=(None, None, 3, 3), input_shape=(3, 5, 7, 11)))
+    rng = np.random.default_rng(0)
+    image, kernel = rng.normal(size=(3, 5, 7, 11)), rng.normal(size=(7, 5, 3, 3))
+    np.testing.assert_allclose(forward(image.astype(i.dtype), kernel.astype(f.dtype)),
+                               _correlate_valid(image, kernel), rtol=1e-4, atol=1e-4)
+    zeros = lambda *shape: np.zeros(shape, dtype=i.dtype)  # noqa: E731
+    for call in (lambda: forward(zeros(3, 5, 9, 11), zeros(7, 5, 3, 3)),
+                 lambda: forward(zeros(3, 5, 7, 11), zeros(7, 5, 2, 2)),
+                 lambda: wrt_inputs(zeros(3, 6, 5, 9), zeros(7, 6, 3, 3)),
+                 lambda: wrt_weights(zeros(3, 6, 7, 11), zeros(3, 7, 5, 9))):
+        with pytest.raises(AssertionError, match="shape mismatch"):
+            call()
+    # without the flag, a contradicted shape is the convolution's own ValueError
+    unchecked = sn.function([i, f], ac.conv2d(i, f, input_shape=(3, 5, 7, 11), filter_shape=(7, 5, 3, 3)))
+    with pytest.raises(ValueError, match="says axis 2 is 7"):
+        unchecked(zeros(3, 5, 9, 11), zeros(7, 5, 3, 3))
+
+
 @pytest.mark.parametrize("dilation", [1, 2])
 def test_causal_conv1d_against_numpy(dilation):
     x_v, w_v = RNG.normal(size=(2, 3, 9)), RNG.normal(size=(4, 3, 3))
@@ -106,3 +145,27 @@ def test_conv2d_transpose_is_the_adjoint_of_conv2d():
                                                        input_dilation=(2, 2)))(y_v, w_v)
     assert back.shape == x_v.shape
     np.testing.assert_allclose(np.sum(forward * y_v), np.sum(x_v * back), rtol=1e-10)
+
+
+def test_theanos_ops_take_shape_hints_of_ints_or_constants_only():
+    from symnb.tensor.nnet.abstract_conv import (
+        AbstractConv2d, AbstractConv2d_gradInputs, AbstractConv2d_gradWeights)
+
+    constants = [T.constant(n, dtype="int64") for n in (3, 5, 7, 11)]
+    symbolic = (T.lvector(), T.ones(4, dtype="int64"), T.ftensor4().shape,
+                T.zeros((3, 5, 7, 11)).shape, T.constant([3, 5, 7, 11]))
+    for op in (AbstractConv2d, AbstractConv2d_gradInputs, AbstractConv2d_gradWeights):
+        for shape in symbolic:  # Theano's ValueError: a vector, even a constant one
+            for keyword in ("imshp", "kshp"):
+                with pytest.raises(ValueError, match=keyword):
+                    op(**{keyword: shape})
+    assert AbstractConv2d(imshp=constants).imshp == (3, 5, 7, 11)
+    assert AbstractConv2d(kshp=tuple(constants)).kshp == (3, 5, 7, 11)
+    # a constant's value is a hint like an int: checked against the static lengths
+    image = T.tensor4(shape=(3, 5, 9, 11))
+    with pytest.raises(ValueError, match="says axis 2 is 7"):
+        AbstractConv2d(imshp=constants)(image, T.tensor4())
+    rng = np.random.default_rng(1)
+    x, k = rng.normal(size=(3, 5, 7, 11)), rng.normal(size=(2, 5, 3, 3))
+    out = sn.function([], AbstractConv2d(imshp=constants)(T.constant(x), T.constant(k)))()
+    np.testing.assert_allclose(out, _correlate_valid(x, k), rtol=1e-10)

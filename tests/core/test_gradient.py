@@ -16,7 +16,7 @@ from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.graph.type import TensorType
 from symnb.gradient import (
-    DisconnectedInputError, GradientError, NullGradientError, hessian, jacobian, verify_grad,
+    DisconnectedInputError, GradientError, hessian, jacobian, verify_grad,
 )
 from symnb.lower_xla import lower
 
@@ -98,32 +98,35 @@ def test_cost_must_be_a_scalar():
     assert "'squares'" in str(info.value) and "squares = x ** 2" in str(info.value)
 
 
-def test_integer_cost_has_no_gradient():
+def test_integer_cost_is_seeded_with_floatx_ones():
+    """Theano: an integer cost's gradient is seeded with floatX ones; argmax passes
+    zeros. (More in test_gradient_integers.py.)"""
     x = dvec("x", [1.5, 2.5])
-    with pytest.raises(NullGradientError, match="int64"):
-        sn.grad(T.argmax(x), x)
+    g = sn.grad(T.argmax(x), x)
+    assert g.dtype == "float64"
+    np.testing.assert_array_equal(g.test_value, [0.0, 0.0])
 
 
 @pytest.mark.parametrize("dtype", ["int32", "int64", "bool"])
-def test_integer_wrt_raises_naming_the_variable(dtype):
+def test_integer_wrt_gets_a_float_gradient(dtype):
     counts = T.vector("counts", dtype=dtype)
-    cost = T.cast(counts, "float64").sum()
-    with pytest.raises(NullGradientError) as info:
-        sn.grad(cost, counts)
-    message = str(info.value)
-    assert "'counts'" in message and dtype in message
-    assert 'counts = T.vector("counts", dtype=dtype)' in message
+    cost = (T.cast(counts, "float64") * np.array([1.0, 2.0, 3.0])).sum()
+    g = sn.grad(cost, counts)  # Theano: the continuous extension's gradient
+    assert g.dtype == "float64"
+    value = sn.function([counts], g)(np.array([1, 0, 1], dtype=dtype))
+    np.testing.assert_array_equal(value, [1.0, 2.0, 3.0])
 
 
-def test_gradient_through_an_integer_cast_is_none(rng):
+def test_gradient_through_an_integer_cast_is_zero(rng):
     xv = rng.uniform(0.5, 4.0, size=5)
     x = dvec("x", xv)
     truncated = T.cast(x, "int32")
     g = sn.grad((truncated * x).sum(), x)  # only the direct path carries a gradient
     for value in both_paths(g, [x], [xv]):
         np.testing.assert_array_equal(value, xv.astype("int32").astype("float64"))
-    with pytest.raises(DisconnectedInputError, match="'x'"):
-        sn.grad(T.cast(truncated, "float64").sum(), x)
+    zeros = sn.grad(T.cast(truncated, "float64").sum(), x)  # connected: zeros (Theano)
+    for value in both_paths(zeros, [x], [xv]):
+        np.testing.assert_array_equal(value, np.zeros(5))
 
 
 # -- known_grads: backprop in two steps ------------------------------------------------------

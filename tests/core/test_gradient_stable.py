@@ -49,3 +49,25 @@ def test_consider_constant_and_terms_above_the_form():
         got_w, got_z = f(Z, 3.0)
         np.testing.assert_allclose(got_w, np.logaddexp(0, Z).sum(), rtol=1e-12)
         np.testing.assert_allclose(got_z, 3 * sigmoid(Z), rtol=1e-12)
+
+
+def test_a_form_read_through_a_reshape_is_stabilized_when_compiled_and_differentiated():
+    # Theano's local_reshape_lift: log(1 - sigmoid(a).reshape(s)) is a softplus, so its
+    # value and gradient stay finite where sigmoid(a) rounds to 1 (Theano issue 4086)
+    a = T.tensor4("a")
+    for cost in (T.nnet.binary_crossentropy(T.nnet.sigmoid(a.reshape((-1, 1))), 1).sum(),
+                 T.nnet.binary_crossentropy(T.nnet.sigmoid(a).reshape((-1, 1)), 1).sum(),
+                 -T.log(1 - T.nnet.sigmoid(a).reshape((-1,))).sum()):
+        f = sn.function([a], [cost, sn.grad(cost, a)])
+        for value in (30.0, -30.0, 0.5):
+            v = np.full((1, 1, 1, 1), value, dtype=a.dtype)
+            got_cost, got_grad = f(v)
+            assert np.isfinite(got_cost) and np.all(np.isfinite(got_grad)), (value, got_cost, got_grad)
+    # against NumPy: -log(1 - sigmoid(a)) = softplus(a), its gradient sigmoid(a)
+    cost = -T.log(1 - T.nnet.sigmoid(a).reshape((-1,))).sum()
+    f = sn.function([a], [cost, sn.grad(cost, a)])
+    v = np.array([-30.0, -2.0, 0.0, 3.0, 30.0], dtype="float64").reshape(1, 1, 1, 5).astype(a.dtype)
+    got_cost, got_grad = f(v)
+    x = v.astype("float64")
+    np.testing.assert_allclose(got_cost, np.logaddexp(0, x).sum(), rtol=1e-5)
+    np.testing.assert_allclose(got_grad, 1 / (1 + np.exp(-x)), rtol=1e-5, atol=1e-7)

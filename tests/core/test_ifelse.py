@@ -209,3 +209,48 @@ def test_ifelse_laziness_with_a_print_in_each_branch(capsys):
     result = sn.ifelse(flag, then_branch, else_branch)
     assert capsys.readouterr().out == "else __str__ = [0. 1.]\n"
     np.testing.assert_array_equal(result.test_value, [0, 1])
+
+
+def test_theanos_ifelse_op_selects_values_computed_outside():
+    # Theano's IfElse(n_outs, as_view, gpu, name)(cond, *then_values, *else_values)
+    from symnb.ifelse import IfElse
+
+    c = T.iscalar("c")
+    x, y = T.dvector("x"), T.dvector("y")
+    op = IfElse(2, as_view=True)
+    assert isinstance(op, IfElse) and op.as_view and op.n_outs == 2
+    a, b = op(c, x * 2, y, y, x)
+    f = sn.function([c, x, y], [a, b])
+    vx, vy = np.arange(3.0), np.arange(3.0) + 10
+    for taken, expected in ((1, (vx * 2, vy)), (0, (vy, vx))):
+        for got, want in zip(f(taken, vx, vy), expected):
+            np.testing.assert_array_equal(got, want)
+    with pytest.raises(TypeError, match="4 values"):
+        op(c, x, y)
+    with pytest.raises(TypeError, match="same dtype"):
+        IfElse(1)(c, x, T.ivector())
+
+
+def test_theanos_ifelse_op_equals_the_node_ifelse_builds():
+    # Theano's IfElse is equal by its number of outputs: a function's pure selection is IfElse(n)
+    from symnb.ifelse import IfElse, ifelse
+
+    c = T.iscalar("c")
+    x1, x2, y1, y2 = (T.dvector(n) for n in ("x1", "x2", "y1", "y2"))
+    f = sn.function([c, x1, x2, y1, y2], ifelse(c, (x1, x2), (y1, y2)))
+    nodes = [n for n in f.maker.fgraph.toposort() if isinstance(n.op, IfElse)]
+    assert len(nodes) == 1 and nodes[0].op == IfElse(2) and hash(nodes[0].op) == hash(IfElse(2))
+    assert nodes[0].op != IfElse(1)
+    # branches that compute are not a selection: not equal to IfElse(n)
+    g = sn.function([c, x1, y1], ifelse(c, T.exp(x1), y1))
+    assert not any(n.op == IfElse(1) for n in g.maker.fgraph.toposort())
+    v = np.linspace(-1, 1, 4)
+    np.testing.assert_allclose(g(1, v, v + 1), np.exp(v))
+    np.testing.assert_allclose(g(0, v, v + 1), v + 1)
+    # two selections of the same operands in another order are different ops
+    swapped = IfElse(1)(c, y1, x1)
+    assert swapped.owner.op == IfElse(1)
+    h = sn.function([c, x1, y1], [IfElse(1)(c, x1, y1), swapped])
+    got = h(1, v, v + 1)
+    np.testing.assert_array_equal(got[0], v)
+    np.testing.assert_array_equal(got[1], v + 1)

@@ -54,6 +54,10 @@ def test_crossentropy_softmax_argmax_1hot_with_bias():
     x.tag.test_value, b.tag.test_value, y.tag.test_value = X, B, Y
     for got, want in zip(T.nnet.crossentropy_softmax_argmax_1hot_with_bias(x, b, y), reference(X, B, Y)):
         np.testing.assert_allclose(got.test_value, want, rtol=1e-12)
+    # Theano's Op.__call__ hands keywords to make_node: y_idx by name, a NumPy array
+    outs = T.nnet.crossentropy_softmax_argmax_1hot_with_bias(x, b, y_idx=Y)
+    for got, want in zip(sn.function([x, b], outs)(X, B), reference(X, B, Y)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
     verify_grad(lambda a, c: T.nnet.crossentropy_softmax_1hot_with_bias(a, c, Y)[0], [X, B])
     verify_grad(lambda a, c: T.nnet.crossentropy_softmax_1hot_with_bias(a, c, Y)[1], [X, B])
     verify_grad(lambda a: T.nnet.crossentropy_softmax_1hot(a, Y)[0], [X])

@@ -7,7 +7,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.gradient import DisconnectedInputError, verify_grad
+from symnb.gradient import verify_grad
 
 SHAPES_AND_AXES = [((5,), None), ((5,), 0), ((3, 4), None), ((3, 4), 0), ((3, 4), -1),
                    ((2, 3, 4), (0, 2)), ((2, 3, 4), (-1, 1)), ((2, 3, 4), ()), ((1, 3), 0), ((), None)]
@@ -69,23 +69,37 @@ def test_ties_split_equally_like_jax(name):
             np.testing.assert_allclose(sn.function([x_var], g)(x), expected, rtol=1e-12)
 
 
-def test_non_differentiable_reductions():
+def test_integer_valued_reductions_pass_zeros():
+    """Theano's Argmax.grad and Any/All.L_op: zeros, the input connected (no
+    DisconnectedInputError)."""
     x = T.dmatrix("x", test_value=np.ones((2, 3)))
     for cost in [T.cast(x.argmax(), "float64"), T.cast(T.argmin(x, 0).sum(), "float64"),
                  T.cast(x.any(), "float64"), T.cast(T.all(x > 0), "float64")]:
-        with pytest.raises(DisconnectedInputError):
-            sn.grad(cost, x)
+        g = sn.grad(cost, x)
+        assert g.dtype == "float64"
+        np.testing.assert_array_equal(sn.function([x], g)(np.arange(6.0).reshape(2, 3)),
+                                      np.zeros((2, 3)))
 
 
-def test_integer_inputs_get_no_gradient():
+def test_integer_inputs_get_the_continuous_extensions_gradient():
     x = T.dvector("x", test_value=np.array([1.0, 2.0]))
-    i = T.ivector("i", test_value=np.array([3, 4], "int32"))
+    iv = np.array([3, 4, 8], "int32")
+    i = T.ivector("i", test_value=iv)
     for reduce in [T.sum, T.prod, T.mean, T.max, T.var, T.std]:
         cost = T.sum(x) * reduce(i)
         g = sn.grad(cost, x)
         np.testing.assert_allclose(g.test_value, np.full(2, reduce(i).test_value))
-        out = reduce(i)
-        assert out.owner.op.L_op([i], [out], [T.dscalar("g")]) == [None]
+    # float-valued reductions of integers: the float64 input's gradient (Theano)
+    for reduce, reference in [(T.mean, np.full(3, 1 / 3)),
+                              (T.var, 2 * (iv - iv.mean()) / 3),
+                              (T.std, (iv - iv.mean()) / 3 / np.std(iv))]:
+        g = sn.grad(reduce(i), i)
+        assert g.dtype == "float64"
+        np.testing.assert_allclose(sn.function([i], g)(iv), reference, rtol=1e-12)
+    # integer-valued ones pass zeros (Theano's op contract)
+    for reduce in [T.sum, T.prod, T.max]:
+        g = sn.grad(reduce(i), i)
+        np.testing.assert_array_equal(sn.function([i], g)(iv), np.zeros(3))
 
 
 def test_sum_dtype_argument_gradient(rng):

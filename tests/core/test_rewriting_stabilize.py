@@ -44,6 +44,8 @@ def _as_written(outer, inner):
     (lambda e: e / e.sum(axis=1).dimshuffle(0, "x"), T.exp, "local_softmax", "TrueDiv"),
     (lambda e: 1 / (1 + e), lambda x: T.exp(-x), "local_sigmoid", "TrueDiv"),
     (lambda e: 1 / (e + 1), T.exp, "local_sigmoid", "TrueDiv"),
+    (lambda e: e / (1 + e), T.exp, "local_exp_over_1_plus_exp", "TrueDiv"),
+    (lambda x: T.exp(x) / (T.exp(x) + 1), lambda x: x, "local_exp_over_1_plus_exp", "TrueDiv"),
     (T.log, T.sigmoid, "local_log_sigmoid", "Sigmoid"),
     (lambda s: T.log(1 - s), T.sigmoid, "local_log1m_sigmoid", "Sigmoid"),
     (lambda s: T.log1p(-s), T.sigmoid, "local_log1p_neg_sigmoid", "Sigmoid"),
@@ -53,7 +55,7 @@ def _as_written(outer, inner):
     (lambda s: T.log(1 + s), lambda x: x * x, "local_log1p", "Log"),
     (lambda e: e - 1, T.exp, "local_expm1", "Exp"),
 ], ids=["log_softmax", "log_softmax_indexed", "manual_softmax", "manual_softmax_dimshuffle",
-        "sigmoid", "sigmoid_commuted", "log_sigmoid", "log1m_sigmoid", "log1p_neg_sigmoid",
+        "sigmoid", "sigmoid_commuted", "exp_over_1_plus_exp", "exp_over_exp_plus_1", "log_sigmoid", "log1m_sigmoid", "log1p_neg_sigmoid",
         "softplus", "softplus_commuted", "log1p_of_exp", "log1p", "expm1"])
 def test_stabilizations_fire_and_keep_values(outer, inner, rewrite, gone, dtype, rng):
     f = compile_and_check(_as_written(outer, inner), [_normal(rng, (4, 5), dtype)])
@@ -115,9 +117,11 @@ def test_log_softmax_cross_entropy_stays_finite_on_large_logits(rng):
     (lambda e: T.log(1 + e), T.exp, lambda x: np.logaddexp(0, x), [-200.0, 0.0, 100.0, 200.0]),
     (lambda e: 1 / (1 + e), lambda x: T.exp(-x), lambda x: np.exp(-np.logaddexp(0, -x)),
      [-200.0, -100.0, 0.0, 200.0]),
+    (lambda e: e / (1 + e), T.exp, lambda x: np.exp(-np.logaddexp(0, -x)),
+     [-200.0, -100.0, 0.0, 200.0]),
     (lambda s: T.log(1 + s), lambda x: x, np.log1p, [1e-10, -1e-12, 3e-8, 0.5]),
     (lambda e: e - 1, T.exp, np.expm1, [1e-10, -1e-12, 3e-8, 0.5]),
-], ids=["log_sigmoid", "log1m_sigmoid", "softplus", "sigmoid", "log1p", "expm1"])
+], ids=["log_sigmoid", "log1m_sigmoid", "softplus", "sigmoid", "exp_over_1_plus_exp", "log1p", "expm1"])
 def test_stabilized_forms_are_accurate_where_the_written_form_is_not(outer, inner, reference, x,
                                                                       build_as):
     values = np.array(x, dtype="float32")
@@ -139,10 +143,33 @@ def test_pow_specializes(exponent, op, dtype, rng):
         assert op in op_names(f.maker.fgraph)
 
 
-@pytest.mark.parametrize("exponent", [-1, -0.5])
+@pytest.mark.parametrize("exponent", [-1, -0.5, -2])
 def test_negative_powers_of_floats_specialize(exponent, rng):
     f = compile_and_check(lambda v: v ** exponent, [rng.uniform(0.5, 4, size=5).astype("float64")])
     assert "Pow" not in op_names(f.maker.fgraph)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_minus_two_is_one_over_the_square_as_in_theano(dtype):
+    # PyMC3's precision, tau = sigma ** -2: Theano's local_pow_specialize made it
+    # inv(sqr(sigma)); one rounding more than NumPy's pow, declared inexact.
+    x = np.array([0.3, 1.7, -2.5, 1e-3, 4e10 if dtype == "float64" else 4e6], dtype=dtype)
+    f = compile_and_check(lambda v: v ** -2.0, [x])
+    assert "local_pow_inv_sqr" in applied(f.maker.fgraph)
+    assert "Pow" not in op_names(f.maker.fgraph) and "Square" in op_names(f.maker.fgraph)
+    np.testing.assert_allclose(f(x), x.astype("float64") ** -2.0, rtol=2 * np.finfo(dtype).eps)
+    from symnb.core.rewriting import specialize
+
+    assert not specialize.local_pow_inv_sqr.exact and "subnormal" in specialize.local_pow_inv_sqr.domain
+
+
+def test_minus_two_of_integers_computes_in_float64():
+    # int32 ** -2.0 is float64 (NumPy's): the square is taken after the cast, so 46341 ** 2
+    # does not wrap around in int32.
+    x = np.array([1, 2, 46341], dtype="int32")
+    f = compile_and_check(lambda v: v ** -2.0, [x])
+    assert "local_pow_inv_sqr" in applied(f.maker.fgraph)
+    np.testing.assert_allclose(f(x), x.astype("float64") ** -2.0, rtol=3e-16)
 
 
 def test_pow_specialization_computes_in_the_result_dtype(rng):

@@ -221,6 +221,22 @@ def test_elemwise_of_symnbs_own_scalar_ops():
     verify_grad(tt.Elemwise(scalar.mul), [SIGNED["float64"], POSITIVE["float64"]])
 
 
+def test_a_rows_tensor_op_carries_theanos_scalar_op():
+    # Theano's T.neg is Elemwise(scalar.neg): tests read node.op.scalar_op
+    from symnb.tensor.nnet import sigm
+
+    assert isinstance(tt.neg.scalar_op, scalar.Neg) and tt.neg.scalar_op is scalar.neg
+    assert isinstance(tt.maximum.scalar_op, scalar.Maximum)
+    assert isinstance(sigm.softplus.scalar_op, sigm.ScalarSoftplus)
+    assert sigm.sigmoid.scalar_op is sigm.scalar_sigmoid
+    assert getattr(tt.cast(tt.dvector(), "int32").owner.op, "scalar_op", None) is None
+    # the scalar op computes what the row computes
+    x = SIGNED["float64"]
+    check_paths(tt.Elemwise(sigm.sigmoid.scalar_op), [x], scipy.special.expit)
+    check_paths(tt.Elemwise(sigm.softplus.scalar_op), [x], lambda v: np.logaddexp(0, v))
+    check_paths(tt.Elemwise(tt.neg.scalar_op), [x], np.negative)
+
+
 def test_a_subclass_redefining_impl_is_computed_with_its_impl():
     class Exp2(scalar.Exp):
         def impl(self, x):

@@ -35,15 +35,70 @@ def test_allow_downcast_and_strict():
 def test_borrow_and_internal_type_and_broadcastable():
     value = np.arange(4.0)
     s = sn.shared(value, name="s", borrow=True)
-    value[0] = 100.0                                  # symnb always copies
-    assert s.get_value()[0] == 0.0
+    value[0] = 100.0                                  # borrow=True keeps the array: aliased
+    assert s.get_value()[0] == 100.0
+    copied = np.arange(4.0)
+    c = sn.shared(copied, name="c")                   # borrow=False copies
+    copied[0] = 100.0
+    assert c.get_value()[0] == 0.0
     f = sn.function([], s * 2, updates={s: s + 1})
     f()
     internal = s.get_value(return_internal_type=True)
-    np.testing.assert_array_equal(np.asarray(internal), [1.0, 2.0, 3.0, 4.0])
-    np.testing.assert_array_equal(s.get_value(borrow=True), [1.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(np.asarray(internal), [101.0, 2.0, 3.0, 4.0])
+    np.testing.assert_array_equal(s.get_value(borrow=True), [101.0, 2.0, 3.0, 4.0])
     b = sn.shared(np.zeros((1, 3)), broadcastable=(True, False))
     assert b.type.shape == (1, None)
+
+
+def test_borrowed_values_alias_until_a_call_uses_them():
+    # Theano's CPU aliasing: get_value(borrow=True), container.value and the array given
+    # with borrow=True are the stored value until a compiled function next uses it.
+    start = np.arange(4.0)
+    s = sn.shared(start.copy(), name="s")
+    f = sn.function([], s * 2)
+    np.testing.assert_array_equal(f(), start * 2)
+    lent = s.get_value(borrow=True)                   # brought back from the device
+    assert lent.flags.writeable
+    lent /= 0.5                                       # a write with no set_value
+    np.testing.assert_array_equal(f(), start * 4)
+    assert s.get_value(borrow=True) is not lent       # the call put the value on the device
+    lent[:] = -1.0                                    # after that call: not seen (immutable buffers)
+    np.testing.assert_array_equal(f(), start * 4)
+    mine = np.full(4, 3.0)
+    s.set_value(mine, borrow=True)                    # stored itself
+    assert s.get_value(borrow=True) is mine
+    s.container.value[1] = 7.0                        # Theano's container: the same array
+    np.testing.assert_array_equal(mine, [3.0, 7.0, 3.0, 3.0])
+    np.testing.assert_array_equal(f(), [6.0, 14.0, 6.0, 6.0])
+    other = np.full(4, 5.0)
+    s.set_value(other)                                # borrow=False: copied
+    other[0] = 0.0
+    np.testing.assert_array_equal(f(), np.full(4, 10.0))
+    # Theano's internal type on the CPU is the NumPy array, lent as borrow=True lends it
+    f()
+    import jax
+
+    if all(d.platform == "cpu" for d in jax.devices()):
+        internal = s.get_value(borrow=True, return_internal_type=True)
+        assert type(internal) is np.ndarray and internal is s.get_value(borrow=True)
+        internal *= 2.0
+        np.testing.assert_array_equal(f(), np.full(4, 20.0))
+        copied = s.get_value(return_internal_type=True)
+        assert type(copied) is np.ndarray and not np.shares_memory(copied, internal)
+
+
+def test_a_lent_array_written_after_a_call_never_changes_the_device_value():
+    # JAX may alias (or read later) a NumPy array it puts on the CPU device: a lent
+    # array is copied before it goes there, so a write into it after the call that
+    # moved it never reaches the buffer the next call reads.
+    for n in (4, 1000, 100_000):
+        s = sn.shared(np.zeros(n, "float32"), name="s")
+        lent = s.get_value(borrow=True)
+        total = sn.function([], s.sum())
+        assert float(total()) == 0.0
+        lent += 1.0
+        assert float(total()) == 0.0
+        assert float(np.asarray(s.get_value()).sum()) == 0.0
 
 
 def test_set_value_of_a_wrong_shape_names_set_value_and_both_types():

@@ -19,7 +19,7 @@ import textwrap
 import numpy as np
 
 import symnb
-from tests.lower_xla.frozen_sources import frozen_sources
+from tests.lower_xla.frozen_sources import run_child
 
 # The children import this checkout's symnb (the one under test).
 _SOURCES = os.path.dirname(os.path.dirname(symnb.__file__))
@@ -124,18 +124,10 @@ _FLAGS = ({}, {"optimizer": "fast_compile"}, {"index_checks": False})
 def _run(tmp_path, variants: list[dict], name: str) -> dict:
     listing = tmp_path / f"{name}.json"
     listing.write_text(json.dumps(variants))
-    script = tmp_path / "variants.py"
-    script.write_text(_CHILD)
-    # The processes share executables: they run one copy of the sources (frozen_sources.py).
-    sources = frozen_sources(tmp_path)
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
-               XLA_FLAGS="--xla_force_host_platform_device_count=8",
-               SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
-    env["JAX_PLATFORMS"] = "cpu"  # 8 host devices, whatever accelerator the machine has
-    done = subprocess.run([sys.executable, str(script), str(listing)], capture_output=True,
-                          text=True, env=env, timeout=600)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    # The processes share executables: they run one copy of the sources (frozen_sources.py);
+    # 8 host devices, whatever accelerator the machine has.
+    return run_child(tmp_path, _CHILD, str(listing), timeout=600,
+                     env={"XLA_FLAGS": "--xla_force_host_platform_device_count=8", "JAX_PLATFORMS": "cpu"})
 
 
 def _variant(graph: str, dtype: str = "float32", n: int = 8, place: str = "numpy",

@@ -13,8 +13,6 @@ variable as it was. (Correctness, not speed: bench/bench_first_result.py measure
 
 import json
 import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
@@ -22,7 +20,7 @@ import numpy as np
 import pytest
 
 from symnb.lower_xla.checks import CheckSite, CheckTable
-from tests.lower_xla.frozen_sources import frozen_sources
+from tests.lower_xla.frozen_sources import frozen_sources, run_child
 
 # A softmax classifier's SGD step: W (shared, updated: donated) indexed by labels known
 # only at run time (an index check). argv: a JSON of the variant to build.
@@ -85,16 +83,8 @@ def _sources(tmp_path) -> Path:
 
 
 def _run(tmp_path, cache: str | None = None, flags: str = "", **options) -> dict:
-    script = tmp_path / "training_step.py"
-    script.write_text(_CHILD)
-    sources = str(_sources(tmp_path))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]))
-    folder = str(tmp_path / "cache") if cache is None else cache
-    env["SYMNB_FLAGS"] = f"compile_cache_min_seconds=0,compile_cache_dir={folder}{flags}"
-    done = subprocess.run([sys.executable, str(script), json.dumps(options)], capture_output=True,
-                          text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_child(tmp_path, _CHILD, json.dumps(options), cache=cache, flags=flags,
+                     name="training_step.py")
 
 
 def _numpy_step(dtype: str = "float32", n: int = 6, scale: float = 1.0) -> tuple[float, np.ndarray]:
@@ -259,17 +249,8 @@ _LINALG_CHILD = textwrap.dedent("""
 
 
 def test_a_linear_algebra_program_read_back_runs(tmp_path):
-    script = tmp_path / "linalg.py"
-    script.write_text(_LINALG_CHILD)
-    sources = str(_sources(tmp_path))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
-               SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
-    runs = []
-    for _ in range(2):
-        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                              env=env, timeout=120)
-        assert done.returncode == 0, done.stderr  # a crash (-11) before LAPACK was loaded first
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    # (a crash, -11, came before LAPACK was loaded first)
+    runs = [run_child(tmp_path, _LINALG_CHILD) for _ in range(2)]
     assert (runs[0]["hits"], runs[1]["hits"], runs[1]["traces"]) == (0, 1, 0)
     value = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.2], [0.5, 0.2, 2.0]])
     expected = [np.linalg.cholesky(value), np.linalg.eigvalsh(value),

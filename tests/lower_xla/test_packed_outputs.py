@@ -1,10 +1,6 @@
 """lower_xla/packed_outputs.py: several small outputs of one dtype returned in one
 buffer on the fast path, split into views the caller owns; every value against NumPy."""
 
-import json
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -13,7 +9,7 @@ import pytest
 import symnb as sn
 import symnb.tensor as T
 from symnb.lower_xla.packed_outputs import LIMIT, OutputLayout
-from tests.lower_xla.frozen_sources import frozen_sources
+from tests.lower_xla.frozen_sources import run_child
 
 
 def _logp_and_grad():
@@ -120,17 +116,7 @@ _CHILD = textwrap.dedent("""
 
 
 def test_a_second_process_runs_the_packed_executable_without_tracing(tmp_path):
-    script = tmp_path / "packed.py"
-    script.write_text(_CHILD)
-    sources = str(frozen_sources(tmp_path))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([sources, os.environ.get("PYTHONPATH", "")]),
-               SYMNB_FLAGS=f"compile_cache_min_seconds=0,compile_cache_dir={tmp_path / 'cache'}")
-    runs = []
-    for _ in range(2):
-        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                              env=env, timeout=120)
-        assert done.returncode == 0, done.stderr
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    runs = [run_child(tmp_path, _CHILD) for _ in range(2)]
     assert runs[0]["packed"] and (runs[0]["hits"], runs[1]["hits"], runs[1]["traces"]) == (0, 1, 0)
     for run in runs:
         for got, want in zip(run["results"], _numpy(np.linspace(-1.0, 2.0, 5))):

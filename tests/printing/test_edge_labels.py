@@ -11,6 +11,7 @@ import symnb.tensor as T
 from symnb.core.graph import toposort
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import node_details_html
+from symnb.printing.view_model import view_model_parts
 from symnb.printing.labels import Shapes
 from symnb.printing.layout import layout
 from symnb.printing.svg import picture_svg
@@ -84,7 +85,8 @@ def test_gradient_and_rewrite_nodes_are_labelled_by_what_made_them():
     rewritten = [n for n in picture.nodes.values() if n.role and not n.role.startswith(("fused", "grad"))]
     assert all(n.role.split(":")[0] in names for n in rewritten)
     assert "T.exp(T.log(x))" not in labels  # not the text of the line a rewrite replaced
-    details = node_details_html(picture, fused[0].id)
+    parts = view_model_parts(f)
+    details = node_details_html(parts, parts.ids[id(fused[0].obj)])
     assert "made by" in details and "rewrite" in details
 
 
@@ -148,8 +150,10 @@ def test_the_node_an_error_names_gets_no_derived_shape():
     picture = GraphPicture(node, highlight=[node])
     out = node.outputs[0]
     assert picture.shapes.text(out) == out.type.short() and "?" in out.type.short()
-    assert "<b>" in node_details_html(picture, picture.id_of(node))
-    assert f"{out.type.short()}</td>" in node_details_html(picture, picture.id_of(node))
+    parts = view_model_parts(node, highlight=[node])
+    card = node_details_html(parts, parts.ids[id(node)])
+    assert "<b>" in card and "the error names this node" in card
+    assert f"{out.type.short()}</td>" in card
     # Its inputs keep their shapes (from their test values).
     assert picture.shapes.text(hidden) == "float32 (3, 2)"
 
@@ -158,8 +162,8 @@ def test_the_cards_inputs_table_keeps_a_values_summary_wide_enough_to_read():
     import html as html_module
     p = T.vector("p", test_value=np.array([0.2, 0.5, 0.3], "float32"))
     log_p = T.log(p)
-    picture = GraphPicture(log_p)
-    card = node_details_html(picture, picture.id_of(log_p.owner))
+    parts = view_model_parts(log_p)
+    card = node_details_html(parts, parts.ids[id(log_p.owner)])
     inputs = card.split("<b>inputs</b>", 1)[1]
     # The input's value cell: its summary (as NumPy computes it) in a box with a floor
     # under its width (the one-line "created at" beside it squeezed it to a word a line).

@@ -9,6 +9,7 @@ import pytest
 
 import symnb as sn
 import symnb.tensor as T
+from symnb.printing.view_model import view_model
 
 rng = np.random.default_rng(3)
 X = rng.normal(size=(2, 4)).astype("float32")
@@ -67,22 +68,25 @@ def test_groups_are_namespaces_and_shapes_come_from_the_values():
     h, out, _ = _numpy_forward(X)
     tanh = _nodes(graph, "tanh")
     # One tanh per call of layer(), each in its call's namespace inside mlp()'s, inside
-    # _model()'s (the test function calling _model() is the top level: no group).
-    assert [n["namespace"] for n in tanh] == ["_model()/mlp()/layer() #1", "_model()/mlp()/layer() #2"]
+    # _model()'s (the test function calling _model() is the top level: no group); a call
+    # named by the weight that tells it from its sibling, as the viewer labels it.
+    assert [n["namespace"] for n in tanh] == ["_model()/mlp()/layer(W1)", "_model()/mlp()/layer(W2)"]
+    viewer_labels = {g["label"] for g in view_model([loss, *grads])["groups"]}
+    assert {"_model()", "mlp()", "layer(W1)", "layer(W2)"} <= viewer_labels
     assert [_meta(n, "tensor_shape") for n in tanh] == [_shape_text(h), _shape_text(out)]
     # The loss was built in _model() itself; the gradient (built here) mirrors the calls.
     assert _nodes(graph, "mean")[0]["namespace"] == "_model()"
     gradient_namespaces = {n["namespace"] for n in graph["nodes"] if n["namespace"].startswith("\u2202")}
-    assert gradient_namespaces >= {"\u2202loss\u2215\u2202(W1, W2)/_model()/mlp()/layer() #1",
-                                   "\u2202loss\u2215\u2202(W1, W2)/_model()/mlp()/layer() #2"}
+    assert gradient_namespaces >= {"\u2202loss\u2215\u2202(W1, W2)/_model()/mlp()/layer(W1)",
+                                   "\u2202loss\u2215\u2202(W1, W2)/_model()/mlp()/layer(W2)"}
     # The gradients' shapes are the weights' (NumPy's shapes of the values).
     grad_shapes = {_meta(n, "tensor_shape") for n in graph["nodes"]
-                   if n["namespace"].endswith("layer() #1") and n["namespace"].startswith("\u2202")}
+                   if n["namespace"].endswith("layer(W1)") and n["namespace"].startswith("\u2202")}
     assert _shape_text(W1_VALUE) in grad_shapes
     # Each group says what made it and on which line.
     groups = graph["groupNodeAttributes"]
-    assert groups["_model()/mlp()/layer() #2"]["kind"] == "call of layer()"
-    assert "return layer(h, W2, b2)" in groups["_model()/mlp()/layer() #2"]["source"]
+    assert groups["_model()/mlp()/layer(W2)"]["kind"] == "call of layer()"
+    assert "return layer(h, W2, b2)" in groups["_model()/mlp()/layer(W2)"]["source"]
 
 
 def test_edges_attributes_and_source_lines():
@@ -213,3 +217,39 @@ def _model_explorer_module(name):
         pytest.skip(f"Google's model_explorer package is not installed here ({error}); "
                     f"pip install 'symnb[model-explorer]' to check the JSON against its dataclasses")
     return module
+
+
+def test_the_graph_is_the_view_models_nodes_and_edges():
+    x, params, y, loss = _model()
+    grads = sn.grad(loss, params[::2])
+    result = sn.printing.to_model_explorer([loss, *grads])
+    model = view_model([loss, *grads])
+    graph = result.graph
+    assert [n["id"] for n in graph["nodes"]] == [n["id"] for n in model["nodes"]]
+    drawn = sorted((e["sourceNodeId"], n["id"]) for n in graph["nodes"] for e in n["incomingEdges"])
+    assert drawn == sorted((e["src"], e["dst"]) for e in model["edges"])
+    # A constant read in several groups is a node in each (as the viewer draws it), in
+    # its group's namespace; a copy of a node computed from constants only carries the
+    # node's number.
+    copies = [n for n in model["nodes"] if n.get("copy_of")]
+    assert copies
+    by_id = {n["id"]: n for n in graph["nodes"]}
+    groups = {g["id"]: g for g in model["groups"]}
+    for copy in copies:
+        if copy["group"] is not None and groups[copy["group"]]["kind"] not in ("series", "part", "opcall"):
+            assert by_id[copy["id"]]["namespace"].endswith(groups[copy["group"]]["label"].replace("/", "\u2215"))
+
+
+def _scaled(v, k):
+    return v * k
+
+
+def test_a_copy_of_a_node_computed_from_constants_carries_its_number():
+    v = T.vector("v", test_value=np.arange(3, dtype="float32"))
+    k = T.constant(np.float32(2.0)) + np.float32(1.5)  # computed from constants only
+    out = _scaled(v, k) + _scaled(v, k)
+    result = sn.printing.to_model_explorer(out)
+    copies = [n for n in view_model(out)["nodes"] if n.get("copy_of", "").startswith("n")]
+    assert len(copies) == 2
+    data = result.node_data["test values: mean"][result.graph["id"]]["results"]
+    assert [data[c["id"]]["value"] for c in copies] == [3.5, 3.5]  # 2 + 1.5, by hand

@@ -210,3 +210,28 @@ def test_pydot_imported_says_whether_pydotprint_can_draw(monkeypatch, tmp_path):
     assert sn.printing.pydot_imported is (has_pydot and shutil.which("dot") is not None)
     monkeypatch.setenv("PATH", str(tmp_path))  # no `dot` there
     assert pydot_usable() is False
+
+
+@needs_dot
+def test_cond_highlight_without_ifelse_logs_theanos_warning_through_symnb_logger():
+    # Theano's logger and handler (theano.theano_logger, theano.logging_default_handler):
+    # a program swaps the handler to capture symnb's messages, as Theano's tests do.
+    import io
+    import logging
+
+    captured = io.StringIO()
+    handler = logging.StreamHandler(captured)
+    sn.symnb_logger.removeHandler(sn.logging_default_handler)
+    sn.symnb_logger.addHandler(handler)
+    try:
+        pydotprint(small_function(), cond_highlight=True, return_image=True, format="dot")
+        no_highlight = captured.getvalue()
+        x = T.dscalar("x")
+        pydotprint(sn.ifelse(x > 0, x, -x), cond_highlight=True, return_image=True, format="dot")
+    finally:
+        sn.symnb_logger.addHandler(sn.logging_default_handler)
+        sn.symnb_logger.removeHandler(handler)
+    assert no_highlight == ("pydotprint: cond_highlight is set but there is no IfElse node "
+                            "in the graph\n")
+    assert captured.getvalue() == no_highlight  # a graph with an ifelse: nothing more
+    assert sn.logging_default_handler in sn.symnb_logger.handlers

@@ -6,8 +6,8 @@ import numpy as np
 
 import symnb as sn
 import symnb.tensor as T
-from symnb.printing.graph_model import GraphPicture
 from symnb.printing.html import node_details_html
+from symnb.printing.view_model import view_model_parts
 from symnb.printing.node_facts import PYTHON_OP
 from symnb.printing.view_model import view_model
 from tests.python_ops import DoubleOp
@@ -52,9 +52,8 @@ def _all_nodes(model):
 def test_the_card_says_python_host_callback():
     x = T.dvector("x", test_value=np.ones(2))
     y = DoubleOp()(x)
-    picture = GraphPicture(y)
-    node_id = next(i for i, n in picture.nodes.items() if n.variable is y)
-    assert PYTHON_OP in node_details_html(picture, node_id)
-    other = GraphPicture(T.exp(x))
-    exp_id = next(i for i, n in other.nodes.items() if n.variable.owner is not None)
-    assert PYTHON_OP not in node_details_html(other, exp_id)
+    parts = view_model_parts(y)
+    assert PYTHON_OP in node_details_html(parts, parts.ids[id(y.owner)])
+    exp = T.exp(x)
+    other = view_model_parts(exp)
+    assert PYTHON_OP not in node_details_html(other, other.ids[id(exp.owner)])

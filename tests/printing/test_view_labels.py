@@ -4,6 +4,8 @@ name -- never Theano's internal spelling (``Elemwise{add,no_inplace}``, ``Subten
 ``Shape_i``, ``Composite{...}``, ``listcomp at line 17``). Checked by walking every node
 and group of real graphs, and against the expressions the user wrote."""
 
+import functools
+import html
 import re
 
 import numpy as np
@@ -14,6 +16,7 @@ import symnb.tensor as T
 from symnb.core.graph import toposort
 from symnb.printing.graph_model import GraphPicture
 from symnb.printing.view_model import view_model
+from symnb.printing.view_overview import overview_svg
 from tests.browser.cnn09 import cnn09_train
 from tests.browser.mlp12 import mlp12_train
 
@@ -139,3 +142,59 @@ def test_a_graph_of_an_unnamed_variable_is_titled_in_the_users_words():
     t = T.iscalar("t", test_value=1)
     assert view_model(x[t])["title"] == "x[t]"
     assert view_model(T.exp(x) * 2)["title"] == "T.exp(x) * 2"  # its source text
+
+
+def test_every_view_spells_the_loops_step_count_and_its_shapes_alike():
+    hs = rnn()
+    model = view_model(hs)
+    every_group_open = GraphPicture(hs, opened=[g.id for g in GraphPicture(hs).tree.groups()])
+    overview = html.unescape(overview_svg(model))
+    texts = {"viewer": set(_labels(model).values()),
+             "picture": {n.label for n in every_group_open.nodes.values()},
+             "overview": set(re.findall(r">([^<>]+)</text>", overview))}
+    assert "n_steps" in texts["viewer"] and "n_steps" in texts["picture"]
+    assert not any("minimum" in t for where in texts.values() for t in where)
+    # xs.shape is a length-3 vector: (3,) in the overview as in the picture's edges, never (3).
+    shape_of_shape = [t for t in texts["overview"] if t.startswith("int64 (3")]
+    assert shape_of_shape == ["int64 (3,)  shape"], texts["overview"]
+    assert not re.search(r"\(\d+\)", " ".join(texts["overview"] - {"21 nodes"}))
+
+
+def _logged(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):  # a decorator's wrapper, as Keras's legacy interfaces write it
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+@_logged
+def _dense(x, k):
+    w = sn.shared(np.full((3, 3), 0.1 * k, "float32"), name=f"W{k}")
+    return T.tanh(T.dot(x, w) + 1)
+
+
+def test_a_decorated_functions_calls_are_named_by_it_not_by_its_wrapper():
+    x = T.vector("x", test_value=np.ones(3, "float32"))
+    y = _dense(_dense(x, 1), 2).sum()
+    groups = view_model(y)["groups"]
+    assert sorted(g["label"] for g in groups) == ["_dense(W1)", "_dense(W2)"]
+    assert all(g["parent"] is None for g in groups)  # no wrapper level around them
+    # The values are the undecorated function's (the wrapper changes nothing computed).
+    w1, w2 = np.full((3, 3), 0.1, "float32"), np.full((3, 3), 0.2, "float32")
+    expected = np.tanh(np.tanh(np.ones(3, "float32") @ w1 + 1) @ w2 + 1).sum()
+    np.testing.assert_allclose(y.test_value, expected, rtol=1e-6)
+
+
+def test_a_comprehension_over_several_lines_and_a_named_lambda_read_as_written():
+    x = T.vector("x", test_value=np.arange(3, dtype="float32"))
+    parts = [T.tanh(x * k)
+             for k in range(3)]
+    scaled = lambda v: T.tanh(v) * 2  # noqa: E731 (a user's lambda, named)
+    y = sum(parts) + scaled(x) + scaled(x * 2)
+    titles = sorted(g["label"] for g in view_model(y)["groups"])
+    assert "parts (for k)" in titles  # not "listcomp at line N"
+    assert {"scaled() #1", "scaled() #2"} <= set(titles)  # not "lambda at line N"
+    assert not [t for t in titles if _internal(t, set())]
+    v = np.arange(3, dtype="float32")
+    expected = sum(np.tanh(v * k) for k in range(3)) + np.tanh(v) * 2 + np.tanh(v * 2) * 2
+    np.testing.assert_allclose(y.test_value, expected, rtol=1e-6)

@@ -643,3 +643,21 @@ def test_a_failing_node_in_a_nested_loop_marks_every_loop_and_opens_both_bodies(
     # What it read at that iteration (NumPy): j = picks[1][2] and the row X[1].
     read = {nodes[e["src"]]["summary"] for e in model["edges"] if e["dst"] == failing[-1]["id"]}
     assert value_stats(np.int64(picks[1][2])) in read and value_stats(rows[1]) in read
+
+
+def test_parts_name_what_every_id_stands_for_inside_a_fused_chain_too():
+    """``view_model_parts``: each model id's node, and the ids of a fused chain's nodes
+    (which the model draws as one box) by the one id rule: ``n0/0/n1``."""
+    from symnb.printing.view_model import view_model_parts
+    x = T.vector("x", test_value=np.arange(3, dtype="float32"))
+    f = sn.function([x], T.tanh(T.exp(x) * 2))
+    parts = view_model_parts(f)
+    fused = f.nodes[0]
+    assert parts.obj_of("n0") is fused and fused.op.inner_graphs
+    inner = fused.op.inner_graphs[0]
+    inner_ops = [node.op.public_name() for node in inner.nodes]
+    found = [parts.obj_of(f"n0/0/n{k}") for k in range(len(inner.nodes))]
+    assert [node.op.public_name() for node in found] == inner_ops  # execution order
+    assert parts.inner_ids(found[0]) == ["n0/0/n0"]
+    assert parts.obj_of("n0/0/n99") is None and parts.obj_of("n0/7/n0") is None
+    assert parts.obj_of("n0/0/v0") is inner.inputs[0]

@@ -93,7 +93,9 @@ class Lacking:
         # makeBroadcastTester), and a test using the op then skips, as it should.
         return self._lacking_name.rpartition(".")[2]
 
+    # isinstance(op, T.blas.Dot22) is a use too (Python asks the second argument).
     __call__ = __bool__ = __iter__ = __getitem__ = __len__ = __index__ = __eq__ = _refuse
+    __instancecheck__ = __subclasscheck__ = _refuse
     __hash__ = object.__hash__
 
 
@@ -187,3 +189,22 @@ patch_loaded()
 
 def pytest_collectstart(collector):
     patch_loaded()  # the symnb modules imported since
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A test that stopped at an attribute symnb refuses (``NotInSymnbError`` of an
+    object's attribute, ``op.fn`` of a Scan) that is lacking by design is skipped with the
+    reason: decided by the exception, where the test used the name."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or call.excinfo is None:
+        return
+    name = getattr(call.excinfo.value, "theano_name", None)
+    module = lacking_by_design(name) if isinstance(call.excinfo.value, NotInSymnbError) \
+        and name else None
+    if module is not None:
+        path, line = item.reportinfo()[:2]
+        report.outcome = "skipped"
+        report.longrepr = (str(path), (line or 0) + 1, f"Skipped: uses {module}: needs "
+                                                        f"{BY_DESIGN[module]}")

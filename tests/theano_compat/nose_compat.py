@@ -11,6 +11,12 @@ longer runs (Theano ran its tests with nose):
   ``setUp``) before each of its tests and ``teardown`` (``tearDown``) after; pytest 8
   removed that (it calls ``setup_method``). A ``unittest.TestCase`` is pytest's own
   business and keeps its ``setUp``.
+- **a test class made in another module** (``SigmoidTester = makeBroadcastTester(...)`` in
+  ``test_sigm.py``, whose class statement is in ``test_basic.py``): nose collected it as a
+  subclass of the module it was found in (nose's ``transplant_class``: the same class with
+  that module's ``__module__``), and Theano's testers rely on it (their ``setUp`` evaluates
+  ``self.__class__.__module__ + '.' + name``). Here too: such a class is collected as a
+  subclass made in the module that holds it.
 """
 
 from __future__ import annotations
@@ -24,6 +30,10 @@ import pytest
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pycollect_makeitem(collector, name, obj):
+    if isinstance(collector, pytest.Module) and isinstance(obj, type) \
+            and obj.__module__ != collector.obj.__name__ and _is_test_class(collector, name, obj):
+        return collector.ihook.pytest_pycollect_makeitem(
+            collector=collector, name=name, obj=_transplant(obj, collector.obj, name))
     if not (inspect.isgeneratorfunction(obj) and collector.funcnamefilter(name)):
         return None
     owner = collector.obj
@@ -31,6 +41,20 @@ def pytest_pycollect_makeitem(collector, name, obj):
         return None
     setattr(owner, name, _each_yielded_check(obj))
     return pytest.Function.from_parent(collector, name=name)
+
+
+def _is_test_class(collector, name, obj) -> bool:
+    return issubclass(obj, unittest.TestCase) or collector.classnamefilter(name)
+
+
+def _transplant(cls, module, name):
+    """nose's ``transplant_class``: ``cls`` as a subclass whose ``__module__`` is the module
+    it was collected from, bound there under ``name`` so that the module's dotted name
+    reaches it."""
+    moved = type(cls.__name__, (cls,), {"__module__": module.__name__,
+                                        "__qualname__": cls.__qualname__})
+    setattr(module, name, moved)
+    return moved
 
 
 def _each_yielded_check(generator_function):

@@ -12,7 +12,8 @@ import pytest
 
 from tests.theano_compat.ported_suite import run_pytest
 
-BY_DESIGN = {"symnb.sparse": "sparse tensors", "symnb.tensor.inplace": "in-place ops"}
+BY_DESIGN = {"symnb.sparse": "sparse tensors", "symnb.tensor.inplace": "in-place ops",
+             "symnb.scan_module.scan_op.Scan.fn": "Theano's step function"}
 
 SUITE = """
     import pytest
@@ -33,6 +34,23 @@ SUITE = """
 
     def test_reads_an_attribute_of_symnb():
         symnb.sparse.enable_sparse.x()
+
+
+    def test_asks_isinstance_of_it():
+        assert not isinstance(1, inplace.exp_inplace)
+
+
+    def _loop():
+        out, _ = symnb.scan(lambda h: h * 2, outputs_info=T.dvector(), n_steps=2)
+        return out.owner.op
+
+
+    def test_reads_a_refused_attribute_lacking_by_design():
+        _loop().fn
+
+
+    def test_reads_a_refused_attribute():
+        _loop().var_mappings  # refused by symnb, not lacking by design in this run: fails
 
 
     def test_what_symnb_has_is_unchanged():
@@ -74,13 +92,24 @@ def test_uses_of_modules_lacking_by_design_skip_and_forced_names_fail_naming_the
     (tmp_path / "plain").mkdir()
     result = _run(tmp_path / "plain", force=False)
     assert result["skips"] == {"uses symnb.sparse: needs sparse tensors": 2,
-                               "uses symnb.tensor.inplace: needs in-place ops": 1}, result["output"][-3000:]
-    assert result["counts"] == {"passed": 1, "skipped": 3}, result["output"][-3000:]
+                               "uses symnb.tensor.inplace: needs in-place ops": 2,
+                               "uses symnb.scan_module.scan_op.Scan.fn: needs Theano's step function": 1,
+                               }, result["output"][-3000:]
+    assert dict(result["failures"]) == {
+        "test_lacking::test_reads_a_refused_attribute":
+            "symnb.core.absent.NotInSymnbError: symnb.scan_module.scan_op.Scan.var_mappings is a "
+            "Theano attribute that symnb does not have: the index maps of Theano's input layout "
+            "(a sequence per tap, mit-mot, mit-sot, sit-sot, shared and nit-sot inputs); symnb's "
+            "loop has its own layout (op.split, op.outer_position) (see docs/porting.md)"}, \
+        result["output"][-3000:]
+    assert result["counts"] == {"passed": 1, "skipped": 5, "failed": 1}, result["output"][-3000:]
 
+    failures = dict(result["failures"])
     (tmp_path / "forced").mkdir()
     result = _run(tmp_path / "forced", force=True)
     assert dict(result["failures"]) == {
+        "test_lacking::test_reads_a_refused_attribute": failures["test_lacking::test_reads_a_refused_attribute"],
         "test_lacking::test_uses_a_missing_name": "AttributeError: symnb lacks symnb.no_such_name_a",
         "test_lacking::test_uses_a_missing_module": "AttributeError: symnb lacks symnb.no_such_module_b.f",
     }, result["output"][-3000:]
-    assert result["counts"] == {"passed": 1, "skipped": 3, "failed": 2}, result["counts"]
+    assert result["counts"] == {"passed": 1, "skipped": 5, "failed": 3}, result["counts"]

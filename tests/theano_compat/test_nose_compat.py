@@ -1,7 +1,8 @@
 """The nose plug-in for ported suites (nose_compat.py) runs the nose idioms Theano 1.0's
 tests use and pytest 8+ does not: test generators (each yielded check runs, the first
-failure fails the test and names the check) and the setup/teardown methods of plain test
-classes. Run on a small suite of its own in one pytest process, as the harness runs
+failure fails the test and names the check), the setup/teardown methods of plain test
+classes and a test class made in another module (collected as this module's, nose's
+transplant_class). Run on a small suite of its own in one pytest process, as the harness runs
 Theano's tests."""
 
 import textwrap
@@ -77,15 +78,42 @@ SUITE = """
 
         def test_value(self):
             assert self.value == 3
+
+
+    # a tester made by a helper module's maker, as Theano's test_sigm makes its testers
+    # with test_basic's makeTester: collected as a class of this module, as nose did
+    from nose_made_classes import make_tester
+
+    MadeTester = make_tester("MadeTester")
+"""
+
+MAKER = """
+    import sys
+    import unittest
+
+
+    def make_tester(name):
+        class Checker(unittest.TestCase):
+            def setUp(self):
+                # Theano's makeTester checks the class is reachable by its module's name
+                self.found = getattr(sys.modules[self.__class__.__module__], self.__class__.__name__)
+
+            def test_found_by_its_module(self):
+                assert self.__class__.__module__ == "test_nose_style"
+                assert self.found is self.__class__
+
+        Checker.__name__ = Checker.__qualname__ = name
+        return Checker
 """
 
 
 @pytest.mark.slow  # a pytest process of its own (seconds): CI runs it (--run-slow)
 def test_nose_generators_and_plain_class_setup_run(tmp_path):
     (tmp_path / "test_nose_style.py").write_text(textwrap.dedent(SUITE))
+    (tmp_path / "nose_made_classes.py").write_text(textwrap.dedent(MAKER))
     result = run_pytest(tmp_path, ["."], [Path(__file__).resolve().parent],
                         options=["-p", "nose_compat", "-o", "python_classes=Test test"])
     assert [name.rsplit("::", 1)[1] for name, _ in result["failures"]] == \
         ["test_generator_second_fails"], result["output"][-3000:]
     assert "in the generated check #1: check_square(2, 5)" in result["output"], result["output"][-3000:]
-    assert result["counts"] == {"passed": 7, "failed": 1}, result["output"][-3000:]
+    assert result["counts"] == {"passed": 8, "failed": 1}, result["output"][-3000:]

@@ -1,6 +1,7 @@
 """PyMC3 3.9.3, ported by renaming only (``pymc3_suite.py``), imports on symnb with no shim,
 and a Normal model's logp and gradient equal SciPy's; find_MAP, NUTS and predictive
-sampling recover the data's mean and standard deviation.
+sampling recover the data's mean and standard deviation; a model around PyMC3's ODE module
+(an op with only ``perform``) has SciPy's logp and gradient.
 
 Slow (a download, then NUTS and ADVI compiled and run: about 3 minutes): runs with ``--run-slow``, as CI does."""
 
@@ -42,3 +43,7 @@ def test_a_normal_model_matches_scipy_and_recovers_the_data(tmp_path):
     assert got["post_std"] == pytest.approx(std, rel=0.05)
     assert got["prior_mu_std"] == pytest.approx(10.0, rel=0.15)  # the prior Normal(0, 10)
     np.testing.assert_allclose(got["advi_mean"], [mean, std], rtol=0.03)  # mean-field ADVI
+    # PyMC3's ODE module: odeint's states (rtol 1.5e-8) and its sensitivities' gradient
+    # against the exact solution y0 exp(-k t).
+    assert got["ode_logp"] == pytest.approx(got["ode_scipy_logp"], rel=1e-6)
+    assert got["ode_grad"] == pytest.approx(got["ode_scipy_grad"], rel=1e-4)

@@ -138,7 +138,7 @@ def test_a_python_open_adds_to_the_groups_the_user_opened_in_the_browser():
     explorer.open(mine)
     command = sent[-1]["command"]
     assert command["open"] == [mine] and command["close"] == []  # the series is open already
-    # What the browser draws after the command (viewer_mount.js changeOpen): both calls.
+    # What the browser draws after the command (viewer_controller.js changeOpen): both calls.
     in_browser = ({*series, theirs} | set(command["open"])) - set(command["close"])
     assert {mine, theirs} <= in_browser
     assert {mine, theirs, *series} <= set(explorer.view_state()["open"])  # the saved state too

@@ -94,7 +94,7 @@ def _softmax_of_the_call():
 def test_after_a_failed_call_every_node_shows_that_calls_value(index_error):
     explorer = GraphExplorer(index_error)
     x_id = explorer.search("x")[0]
-    assert explorer.picture.obj_of(x_id).name == "x"
+    assert explorer.model_parts().obj_of(x_id).name == "x"
     details = explorer.select(x_id)
     # the call's x (10, 20) first, labelled; the test value (16, 20) after, as a summary
     assert value_stats(X[:10]) in details and "value in this call" in details

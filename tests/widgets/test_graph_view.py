@@ -51,3 +51,21 @@ def test_the_view_asking_for_elk_gets_its_source(explorer):
     # The explorer's own messages are answered by the explorer alone (no ELK with them).
     view._handle_custom_msg({"details": explorer.id_of(explorer._outputs[0])}, [])
     assert len(sent) == 2 and "elk_source" not in sent[1]
+
+
+def test_the_shipped_viewer_is_its_parts_code_without_their_comment_lines():
+    """Every saved view carries the viewer's source: its whole-line comments stay in the
+    files only. A line filter is safe because no part has a string spanning lines."""
+    from symnb.widgets.viewer import _PARTS, _STATIC, viewer_source
+
+    shipped = viewer_source()
+    assert not [line for line in shipped.splitlines() if line.lstrip().startswith("//")]
+    comments = 0
+    for part in _PARTS:
+        lines = (_STATIC / part).read_text(encoding="utf-8").splitlines()
+        assert not [line for line in lines if line.count("`") % 2], f"{part}: a template literal spans lines"
+        code = [line for line in lines if not line.lstrip().startswith("//")]
+        comments += len(lines) - len(code)
+        assert "\n".join(code) in shipped, part  # each part's code whole and in one piece
+    assert comments > 300  # the files keep their comments (the split viewer's headers among them)
+    assert "SN.mount = function mount(host, options)" in shipped and "SN.ViewState = class ViewState" in shipped

@@ -92,5 +92,13 @@ sys.modules[__name__].__class__ = _CompilePackage
 
 from symnb.core.absent import module_getattr  # noqa: E402
 
-__getattr__ = module_getattr("symnb.compile")  # Theano names symnb lacks: say so
+_absent = module_getattr("symnb.compile")  # Theano names symnb lacks: say so
 del module_getattr
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ProfileStats":  # theano.compile.ProfileStats; imports JAX, so only when asked
+        from symnb.compile.profiling.stats import ProfileStats
+
+        return ProfileStats
+    return _absent(name)

@@ -76,6 +76,10 @@ class CallSpec:
         #: The keywords of the inputs holding state (``sn.In(..., update=...)``): no
         #: arguments, named in the error of a call passing one.
         self.state_names = frozenset(state_names(plan.construction["inputs"]))
+        if plan.output_keys is not None:  # outputs given as a dict: a call returns one
+            keys, listed = plan.output_keys, self.finish
+            self.finish = lambda results: dict(zip(keys, listed(results)))  # type: ignore[method-assign]
+            self.converts_outputs = True  # the fast path's own finish would return a list
 
     def bind(self, args: Sequence[Any], kwargs: dict[str, Any],
              overrides: dict[int, Any] | None = None) -> Sequence[Any]:

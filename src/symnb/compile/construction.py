@@ -32,15 +32,16 @@ def update_items(updates: Any) -> list[tuple[Any, Any]]:
     return list(updates.items()) if isinstance(updates, dict) else list(updates)
 
 
-def givens_pairs(givens: Any) -> list[tuple[Variable, Variable]]:
+def givens_pairs(givens: Any, strict: bool = True) -> list[tuple[Variable, Variable]]:
     """``givens`` (a dict or pairs) as pairs ``(old, new)``, ``new`` a tensor variable of
-    ``old``'s dtype and number of dimensions."""
+    ``old``'s dtype and number of dimensions (any type when not ``strict``: Theano's
+    ``rebuild_strict=False``, the ops above then make their nodes for the new type)."""
     if not givens:
         return []
     pairs = []
     for old, new in (givens.items() if isinstance(givens, dict) else givens):
         new = of_type_of(old, new)
-        if old.dtype != new.dtype or old.ndim != new.ndim:
+        if strict and (old.dtype != new.dtype or old.ndim != new.ndim):
             raise TypeError(f"givens: {label(old)!r} ({old.type.short()}) cannot be replaced by "
                             f"{label(new)!r} of type {new.type.short()}")
         pairs.append((old, new))
@@ -176,6 +177,26 @@ def check_no_null(roots: list[Variable]) -> None:
         if isinstance(var.type, NullType):
             raise TypeError(f"the outputs depend on a null gradient, which has no value: "
                             f"{var.type.why_null}")
+
+
+def check_no_generic(roots: list[Variable]) -> None:
+    """A variable of Theano's ``generic`` type (any Python object: ``shared([])``,
+    ``shared('text')``, ``sn.generic()``) has no array value for XLA to compute with:
+    refused, naming it."""
+    from symnb.core.tensor.generic_shared import Generic
+
+    for var in roots:
+        if not isinstance(var.type, Generic):
+            continue
+        if isinstance(var, SharedVariable):
+            what = (f"a shared variable of Theano's generic type (its value is a "
+                    f"{type(var.get_value(borrow=True)).__name__}, not an array)")
+            fix = "Make it a tensor: sn.shared(np.asarray(value))."
+        else:
+            what = "a variable of Theano's generic type (any Python object)"
+            fix = "Use a tensor variable (T.vector(), T.matrix(), ...) for array values."
+        raise TypeError(f"the function reads {label(var)!r}, {what}: symnb compiles to XLA, "
+                        f"which computes with arrays only. {fix}")
 
 
 def check_missing(roots: list[Variable], inputs: list[Variable], outputs: list[Variable]) -> None:

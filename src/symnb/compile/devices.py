@@ -31,9 +31,10 @@ def on_device(var: SharedVariable) -> Any:
     value = var._backend_value()
     if type(value) is np.ndarray:
         place = as_sharding(var.sharding, var) if var.sharding is not None else _device_context()
-        # Outside this scope JAX would store an int64/float64 value in 32 bits.
+        # Outside this scope JAX would store an int64/float64 value in 32 bits. A value
+        # the user may write into is copied first (see _host_value_for_device).
         with jax.enable_x64(True):
-            value = jax.device_put(value, place)
+            value = jax.device_put(var._host_value_for_device(), place)
         var._set_backend_value(value)
     return value
 
@@ -85,11 +86,9 @@ def _graph_dtypes(inputs: Sequence[Variable], outputs: Sequence[Variable], nodes
         signature = tuple([v.type.dtype for v in node.inputs])
         signatures.add(signature)
         dtypes.update([v.type.dtype for v in node.outputs])
-        if getattr(node.op, "acc_dtype", None):  # a reduction accumulating in its own dtype
-            dtypes.add(node.op.acc_dtype)
-        if getattr(node.op, "discrete_gives_floatx", False) \
-                and all(np.dtype(d).kind in "biu" for d in signature):
-            dtypes.add("float64")  # integers divided in double, as Theano (lower_xla elemwise)
+        computed = node.op.computes_in(node)  # an accumulator, integers divided in double
+        if computed:
+            dtypes.add(computed)
     for signature in signatures:
         dtypes.update(signature)
         if signature:  # the dtype a node computes in, e.g. float64 for int32 < float32

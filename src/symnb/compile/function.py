@@ -73,8 +73,10 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
 
     ``accept_inplace`` (Theano's: whether the graph may hold in-place ops) is accepted
     and has no effect: symnb has no in-place ops (XLA decides buffer reuse).
-    ``rebuild_strict=True`` is Theano's default (a ``givens`` replacement has the type of
-    the variable it replaces); ``False`` is refused, as in ``pfunc``.
+    ``rebuild_strict=True`` is Theano's default (a ``givens`` replacement has the dtype and
+    number of dimensions of the variable it replaces); ``False`` takes a replacement of
+    another type, and the graph above it is rebuilt with the types its ops then give (a
+    vector replaced by a matrix: ``x * y`` becomes a matrix), as Theano's rebuild did.
 
     ``updates`` (pairs or a dict ``shared -> new value expression``) are applied after
     each successful call; ``givens`` substitutes variables in the graph before compiling.
@@ -96,16 +98,13 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
     Theano's input shortcuts are accepted: ``(x, 1.0)`` is ``sn.In(x, value=1.0)``,
     ``((s, s + x), 0.0)`` a state (see :func:`symnb.compile.io.convert_function_input`).
     """
-    if not rebuild_strict:
-        raise NotImplementedError("function(rebuild_strict=False): symnb's givens replace a "
-                                  "variable only by one of the same type")
     inputs = convert_shortcuts(inputs, updates, givens, profile)
     construction = dict(inputs=inputs, outputs=outputs, updates=updates, givens=givens,
                         mode=mode, profile=profile, name=name,
                         allow_input_downcast=allow_input_downcast,
                         on_unused_input=on_unused_input, no_default_updates=no_default_updates,
                         in_shardings=in_shardings, out_shardings=out_shardings, mesh=mesh,
-                        profile_memory=profile_memory)
+                        profile_memory=profile_memory, rebuild_strict=rebuild_strict)
     spec = expand_inputs(inputs)  # sn.In: defaults, keywords, state (compile/io.py)
     # Checking, copying, rewriting and lowering the graph make many objects that all
     # stay alive: collections would only re-scan them (see collector_paused).
@@ -114,7 +113,8 @@ def function(inputs: Sequence[Variable], outputs: Any = None, updates: Any = Non
                              spec.merged_givens(givens), name=name,
                              allow_input_downcast=allow_input_downcast,
                              on_unused_input=on_unused_input,
-                             no_default_updates=no_default_updates, construction=construction)
+                             no_default_updates=no_default_updates, construction=construction,
+                             rebuild_strict=rebuild_strict)
         try:
             return Function(plan, mode=mode, profile=profile, in_shardings=in_shardings,
                             out_shardings=out_shardings, mesh=mesh, profile_memory=profile_memory)
@@ -189,7 +189,10 @@ class Function:
         # None when the mode adds nothing after a call (the fast path then applies).
         self._after_call = None if type(mode).after_call is Mode.after_call else mode.after_call
         memory = config.profile_memory if profile_memory is None else bool(profile_memory)
-        self.profile = ProfileStats(self, memory) if (profile or config.profile or memory) else None
+        if isinstance(profile, ProfileStats):  # Theano's profile=ProfileStats(...): record into it
+            self.profile = profile.bind(self, memory)
+        else:
+            self.profile = ProfileStats(self, memory) if (profile or config.profile or memory) else None
         self._set_program(self._build_program())
         self._built = True
 
@@ -208,7 +211,9 @@ class Function:
         ``swap`` maps shared variables to others of the same type, used (and updated) in
         their place; ``delete_updates`` drops every update. The copy's inputs holding
         state start from a copy of their current values. ``share_memory`` is accepted:
-        both functions always share their shared variables (unless swapped)."""
+        both functions always share their shared variables (unless swapped). As in
+        Theano, the copy returns a list of the outputs, even of one (Theano rebuilt the
+        copy from its list of outputs)."""
         from symnb.compile.pickling import copied_function
 
         return copied_function(self, swap, delete_updates, name, profile, function)

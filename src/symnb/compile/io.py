@@ -66,9 +66,6 @@ class In:
             raise TypeError(f"In({label(variable)!r}): name must be a string, got {name!r}")
         if value is None:  # Theano's In: value=None is no default (a passed None is a value)
             value = NO_DEFAULT
-        if update is not None and value is NO_DEFAULT:
-            raise ValueError(f"In({label(variable)!r}, update=...): an input with an update holds "
-                             f"state, and needs its initial value= ")
         self.variable, self.name, self.value, self.update = variable, name, value, update
         self.mutable, self.strict, self.allow_downcast = mutable, strict, allow_downcast
         self.autoname, self.implicit, self.borrow, self.shared = autoname, implicit, borrow, shared
@@ -203,6 +200,8 @@ def expand_inputs(inputs: Any) -> InputSpec:
             spec.strict.append(False)
             continue
         if item.update is not None:
+            if item.value is NO_DEFAULT:
+                _refuse_state_without_value(item, inputs)
             state = _state(item)
             spec.state_givens.append((item.variable, state))
             spec.state_updates.append((state, item.update))
@@ -213,6 +212,20 @@ def expand_inputs(inputs: Any) -> InputSpec:
         spec.allow_downcast.append(item.allow_downcast)
         spec.strict.append(bool(item.strict))
     return spec
+
+
+def _refuse_state_without_value(item: In, inputs: Any) -> None:
+    """``In(x, update=...)`` with no ``value=``: Theano took it as an argument whose update
+    the next call's argument overwrites. symnb refuses it (a state needs its initial
+    value), after Theano's own error where the update reads a variable that is not an
+    input (``MissingInputError``, as Theano raised it)."""
+    from symnb.compile.construction import check_missing
+    from symnb.core.graph.basic import graph_inputs
+
+    listed = [i.variable if isinstance(i, In) else i for i in inputs]
+    check_missing(graph_inputs([item.update]), listed, [item.update])
+    raise ValueError(f"In({label(item.variable)!r}, update=...): an input with an update holds "
+                     f"state, and needs its initial value= ")
 
 
 def _state(item: In) -> SharedVariable:
@@ -248,4 +261,6 @@ def unwrap_outputs(outputs: Any) -> Any:
         return outputs.variable
     if isinstance(outputs, (list, tuple)):
         return type(outputs)(o.variable if isinstance(o, Out) else o for o in outputs)
+    if isinstance(outputs, dict):  # Theano's output_keys
+        return {k: o.variable if isinstance(o, Out) else o for k, o in outputs.items()}
     return outputs

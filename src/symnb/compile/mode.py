@@ -27,7 +27,9 @@ if TYPE_CHECKING:  # the program types import JAX; this module must not
     from symnb.core.graph.basic import Apply, Variable
     from symnb.lower_xla.cache import Program
 
-__all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "get_default_mode", "OPTIMIZERS"]
+__all__ = ["Mode", "FAST_RUN", "FAST_COMPILE", "get_mode", "get_default_mode", "OPTIMIZERS",
+           "optdb", "OPT_NONE", "OPT_MERGE", "OPT_FAST_RUN", "OPT_FAST_COMPILE", "OPT_O2",
+           "OPT_O3", "OPT_STABILIZE"]
 
 OPTIMIZERS = ("fast_run", "fast_compile", None, "default")
 
@@ -177,3 +179,9 @@ def get_default_mode() -> Mode:
     """Theano's ``get_default_mode()``: the Mode the ``mode`` config flag names
     (``get_mode(None)``)."""
     return get_mode(None)
+
+
+# Theano's optimizer database and its queries (theano.compile.mode.optdb): symnb's passes.
+from symnb.compile.optdb import (  # noqa: E402
+    OPT_FAST_COMPILE, OPT_FAST_RUN, OPT_MERGE, OPT_NONE, OPT_O2, OPT_O3, OPT_STABILIZE, optdb,
+)

@@ -27,18 +27,16 @@ def pfunc(params: Sequence[Any], outputs: Any = None, mode: Any = None, updates:
 
     ``accept_inplace`` is accepted and changes nothing: symnb graphs hold no in-place ops
     (XLA decides buffer reuse). ``on_unused_input=None`` is Theano's default, ``'raise'``.
-    ``rebuild_strict=False`` (a ``givens`` replacement of another type) and ``output_keys``
-    (Theano's internal dict outputs) are refused, saying so.
+    ``rebuild_strict=False`` takes a ``givens`` replacement of another type (see
+    :func:`symnb.compile.function.function`). ``output_keys`` (Theano's internal keys of
+    dict outputs: give ``sn.function`` a dict of outputs) is refused, saying so.
     """
     from symnb.compile.function import function  # imports JAX
 
-    if not rebuild_strict:
-        raise NotImplementedError("pfunc(rebuild_strict=False): symnb's givens replace a variable "
-                                  "only by one of the same type")
     if output_keys is not None:
-        raise NotImplementedError("pfunc(output_keys=...): symnb's functions return their "
-                                  "outputs as a list (or one value), never keyed")
+        raise NotImplementedError("pfunc(output_keys=...): give the outputs as a dict "
+                                  "{key: variable} (Theano's function did so) instead")
     return function(list(params), outputs, updates=updates, givens=givens, mode=mode,
                     profile=profile, name=name, allow_input_downcast=allow_input_downcast,
                     on_unused_input=on_unused_input or "raise",
-                    no_default_updates=no_default_updates)
+                    no_default_updates=no_default_updates, rebuild_strict=rebuild_strict)

@@ -8,7 +8,8 @@ saved; creation sites pickle as file/line/function frames (``core/graph/source.p
 An input holding state (``sn.In(..., update=...)``) pickles its current value, through
 its state's container: functions pickled together that share a state (``In(s,
 value=f.container[s], ...)``) share it once unpickled, as in Theano. A copy
-(``f.copy()``, ``copy.copy(f)``) starts from a copy of the current state.
+(``f.copy()``, ``copy.copy(f)``) starts from a copy of the current state, and returns a
+list of its outputs, as Theano's copies did.
 """
 
 from __future__ import annotations
@@ -48,6 +49,26 @@ def _with_state_values(function: Any, value_of: Callable[[SharedVariable], Any])
     return inputs
 
 
+def _with_own_defaults(function: Any, inputs: list[Any]) -> list[Any]:
+    """``inputs`` with each argument's default the function's own (checked) value, so that
+    a copy's ``g.value[a] is f.value[a]``: Theano's copy shared a default that is not
+    state (only a state's value is copied)."""
+    from symnb.compile.io import NO_DEFAULT, In
+
+    defaults = iter(function.plan.defaults)  # one per argument, in the inputs' order
+    shared_defaults = []
+    for item in inputs:
+        if isinstance(item, In) and item.update is not None:
+            shared_defaults.append(item)  # state: not an argument
+            continue
+        default = next(defaults)
+        if isinstance(item, In) and default is not NO_DEFAULT:
+            item = copy.copy(item)
+            item.value = default
+        shared_defaults.append(item)
+    return shared_defaults
+
+
 def rebuilt_function(construction: dict, build: Callable[..., Any]) -> Any:
     """The function ``build(**construction)``: ``sn.function`` (what unpickling calls)."""
     return build(**construction)
@@ -61,7 +82,14 @@ def copied_function(function: Any, swap: Any, delete_updates: bool, name: str | 
     if name is not None:
         construction["name"] = name
     construction["profile"] = profile
-    construction["inputs"] = _with_state_values(function, lambda state: state.get_value())
+    construction["inputs"] = _with_own_defaults(
+        function, _with_state_values(function, lambda state: state.get_value()))
+    # Theano's copy rebuilt the function from the list of its outputs, so a copy returns
+    # a list, whatever the original returned (one output unpacked, or None for none).
+    outputs = construction.get("outputs")
+    if not isinstance(outputs, Mapping):  # a dict of outputs stays one (output_keys)
+        construction["outputs"] = [] if outputs is None else \
+            list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
     if delete_updates:
         construction["updates"] = None
         construction["no_default_updates"] = True

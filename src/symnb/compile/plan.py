@@ -16,7 +16,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 from symnb.compile.container import Container
 from symnb.compile.construction import (
-    apply_givens, check_givens_keys, check_inputs_listed, check_missing, check_no_null,
+    apply_givens, check_givens_keys, check_inputs_listed, check_missing, check_no_generic,
+    check_no_null,
     check_unused, cut_at_inputs, givens_pairs, to_storage_owners, update_items, update_pairs,
 )
 from symnb.compile.inputs import make_checker, strict_checker
@@ -64,6 +65,9 @@ class FunctionPlan:
     allow_input_downcast: bool | None
     #: ``sn.function``'s arguments, read-only (``copy()`` and pickling rebuild from them).
     construction: Mapping[str, Any]
+    #: Theano's ``output_keys``: outputs given as a dict ``{key: variable}`` are computed
+    #: in the order of their sorted keys, and a call returns ``{key: value}``; None: not.
+    output_keys: tuple[str, ...] | None = None
 
     @property
     def program_inputs(self) -> tuple[Variable, ...]:
@@ -81,9 +85,13 @@ class FunctionPlan:
 
 def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
                   name: str | None, allow_input_downcast: bool | None, on_unused_input: str,
-                  no_default_updates: Any, construction: dict[str, Any]) -> FunctionPlan:
+                  no_default_updates: Any, construction: dict[str, Any],
+                  rebuild_strict: bool = True) -> FunctionPlan:
     """The plan of ``sn.function(spec's inputs, outputs, updates, givens, ...)``;
     ``outputs``/``updates``/``givens`` already carry ``spec``'s ``Out``s and state."""
+    output_keys = None
+    if isinstance(outputs, Mapping):  # Theano's dict of outputs, computed in sorted key order
+        output_keys, outputs = _keyed_outputs(outputs)
     single = outputs is not None and not isinstance(outputs, (list, tuple))
     listed = [] if outputs is None else [outputs] if single else list(outputs)
     user_outputs = [as_tensor_variable(o) for o in listed]
@@ -91,7 +99,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     check_inputs_listed(inputs)
     # Every walk stops at the inputs: the function is the graph between them and the
     # outputs, so a draw above an input is no part of it (its stream does not advance).
-    givens = givens_pairs(givens)
+    givens = givens_pairs(givens, strict=rebuild_strict)
     check_givens_keys(givens, inputs)
     explicit = update_pairs(update_items(updates))
     # The default updates are those of the shared variables the graph as compiled reads
@@ -106,6 +114,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
     roots = graph_inputs(replaced, blockers=inputs)
     # Theano's order: an unused input is reported before a missing one.
     check_no_null(roots)
+    check_no_generic(list(inputs) + list(roots))
     check_unused(inputs, roots, on_unused_input)
     check_missing(roots, inputs, replaced)
     read_only = [v for v in roots if isinstance(v, SharedVariable)
@@ -121,7 +130,18 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
         names=tuple(spec.names), defaults=_checked_defaults(inputs, spec.defaults, checkers),
         checkers=checkers, state_inputs=tuple(spec.state_givens),
         allow_input_downcast=allow_input_downcast,
-        construction=MappingProxyType(dict(construction)))
+        construction=MappingProxyType(dict(construction)), output_keys=output_keys)
+
+
+def _keyed_outputs(outputs: Mapping) -> tuple[tuple[str, ...], list[Any]]:
+    """Theano's outputs given as a dict: its keys (strings, as Theano asserted), sorted,
+    and the outputs in that order."""
+    for key in outputs:
+        if not isinstance(key, str):
+            raise TypeError(f"sn.function: the keys of a dict of outputs are strings (Theano's "
+                            f"output_keys), got {key!r}")
+    keys = tuple(sorted(outputs))
+    return keys, [outputs[key] for key in keys]
 
 
 def _sparse_pattern_sources(inputs: Sequence[Variable], outputs: Sequence[Variable]) -> set[int]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from symnb.core.graph import Apply, Variable, ancestors, toposort
-from symnb.core.tensor.stable_forms import stable_equivalent
+from symnb.core.tensor.stable_forms import lifted_reshape, stable_equivalent
 
 __all__ = ["stabilized_seeds"]
 
@@ -40,6 +40,8 @@ def stabilized_seeds(seeds: dict[int, tuple[Variable, Variable]], kept: Iterable
             continue
         inputs = [replaced.get(id(v), v) for v in node.inputs]
         stable = stable_equivalent(node.op, inputs) if len(node.outputs) == 1 else None
+        if stable is None:  # a reshape of an elementwise f: f of the reshape, for f's reader
+            stable = lifted_reshape(node.op, inputs)
         if stable is not None and not _swallows(inner_kept, inputs, stable):
             replaced[id(node.outputs[0])] = stable
         elif any(new is not old for new, old in zip(inputs, node.inputs)):

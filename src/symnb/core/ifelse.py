@@ -30,7 +30,7 @@ from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.graph.type import TensorType, describe_shape, is_bool, is_integer
 from symnb.core.graph.traceback_filter import api_boundary
 
-__all__ = ["ifelse", "IfElse", "branch_graphs", "exclusive_to_one_branch"]
+__all__ = ["ifelse", "IfElse", "SelectIfElse", "branch_graphs", "exclusive_to_one_branch"]
 
 
 class IfElse(Op):
@@ -44,10 +44,45 @@ class IfElse(Op):
     #: views (a compiled program's outputs are buffers of their own).
     as_view = False
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> "IfElse":
+        # Theano's ``IfElse(n_outs, as_view=False, gpu=False, name=None)``, called on
+        # ``(condition, *then_values, *else_values)``: the op that selects values computed
+        # outside (SelectIfElse). symnb's own takes its two branch graphs.
+        if cls is IfElse and args and isinstance(args[0], (int, np.integer)) and not isinstance(args[0], bool):
+            cls = SelectIfElse
+        return super().__new__(cls)
+
     def __init__(self, then_graph: InnerGraph, else_graph: InnerGraph, name: str | None = None) -> None:
         self.then_graph = then_graph
         self.else_graph = else_graph
         self.name = name
+
+    def selection(self) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """When both branches compute nothing (each output is one of the values passed in),
+        the positions of the values each branch gives, else None. Theano's ``IfElse(n)``
+        is the selection of the first n values or the next n."""
+        picks = []
+        for graph in self.inner_graphs:
+            places = {id(v): i for i, v in enumerate(graph.inputs)}
+            if any(id(out) not in places for out in graph.outputs):
+                return None
+            picks.append(tuple(places[id(out)] for out in graph.outputs))
+        return picks[0], picks[1]
+
+    def __eq__(self, other: object) -> bool:
+        # A pure selection is the same op whatever its branches' placeholders are (as
+        # Theano's IfElse is equal by its number of outputs): IfElse(2) equals the node
+        # that ifelse(c, (x1, x2), (y1, y2)) builds.
+        if not isinstance(other, IfElse):
+            return False
+        mine, theirs = self.selection(), other.selection()
+        if mine is not None or theirs is not None:
+            return mine == theirs
+        return type(self) is type(other) and self._props() == other._props()
+
+    def __hash__(self) -> int:
+        picked = self.selection()
+        return hash(("IfElse", picked)) if picked is not None else hash((type(self), self._props()))
 
     @property
     def inner_graphs(self) -> tuple[InnerGraph, InnerGraph]:
@@ -122,6 +157,47 @@ class IfElse(Op):
         # The gradient is an IfElse on the same condition: the class is handed over,
         # since ifelse_grad.py sits below this module.
         return ifelse_grad(self, inputs, outputs, output_grads, IfElse)
+
+
+class SelectIfElse(IfElse):
+    """Theano's ``IfElse(n_outs, as_view=False, gpu=False, name=None)``: called on
+    ``(condition, *then_values, *else_values)`` (2 * n_outs values, computed outside), it
+    gives the first n_outs values when the condition is true, else the next n_outs. Its
+    node is symnb's :class:`IfElse` whose branches select those values (equal to this op).
+    ``as_view`` and ``gpu`` are Theano's memory and device hints: symnb's outputs are never
+    views, and JAX places the program."""
+
+    __props__ = ("n_outs", "name")
+
+    def __init__(self, n_outs: int, as_view: bool = False, gpu: bool = False, name: str | None = None) -> None:
+        if n_outs < 1:
+            raise ValueError(f"IfElse(n_outs={n_outs}): n_outs must be at least 1")
+        self.n_outs = int(n_outs)
+        self.name = name
+        self.__dict__["as_view"] = bool(as_view)
+        self.__dict__["gpu"] = bool(gpu)
+
+    @property
+    def inner_graphs(self) -> tuple:  # type: ignore[override]
+        return ()  # its nodes are symnb's IfElse, which holds the branches
+
+    def selection(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        n = self.n_outs
+        return tuple(range(n)), tuple(range(n, 2 * n))
+
+    def make_node(self, condition: Variable, *values: Variable) -> Apply:
+        n = self.n_outs
+        if len(values) != 2 * n:
+            raise TypeError(f"{self.display_name()}: IfElse({n}) takes the condition and {2 * n} "
+                            f"values (the {n} of the then branch, then the {n} of the else "
+                            f"branch); got {len(values)}")
+        condition = _check_condition(as_tensor_variable(condition))
+        pairs = [_paired(i, a, b) for i, (a, b) in enumerate(zip(values[:n], values[n:]))]
+        operands = [p[0] for p in pairs] + [p[1] for p in pairs]
+        places = [placeholder_like(v, value=known_test_value(v)) for v in operands]
+        then_graph = InnerGraph(places, places[:n], role="then")
+        else_graph = InnerGraph(places, places[n:], role="else")
+        return IfElse(then_graph, else_graph, self.name).make_node(condition, *operands)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -202,7 +278,7 @@ def _frontier(outputs: list[Variable], inside: Callable[[Variable], bool]) -> li
     variables computed outside."""
     found: dict[int, Variable] = {}
     seen: set[int] = set()
-    stack = list(outputs)
+    stack = list(reversed(outputs))  # popped in the order written: ifelse(c, (x1, x2), ...) reads x1, x2
     while stack:
         var = stack.pop()
         if id(var) in seen or isinstance(var, Constant):

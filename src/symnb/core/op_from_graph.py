@@ -42,8 +42,9 @@ FUNCTION_KEYWORDS = ("mode", "updates", "givens", "no_default_updates", "accept_
 
 class OpFromGraph(Op):
     """The graph from ``inputs`` to ``outputs`` as an op (Theano 1.0.5's signature;
-    ``inline`` is accepted: the lowering always inlines; ``rop_overrides`` is refused:
-    symnb's Rop comes from the gradient)."""
+    ``inline`` is accepted: the lowering always inlines; ``rop_overrides``, a callable
+    ``(inputs, eval_points)`` or an ``OpFromGraph``, gives ``Rop`` through this op, as
+    Theano's R_op did: see ``_lop_carrying_rop``)."""
 
     def __init__(self, inputs: Sequence[Variable], outputs: Sequence[Variable] | Variable,
                  inline: bool = False, lop_overrides: Any = "default",
@@ -57,11 +58,14 @@ class OpFromGraph(Op):
             raise build_error(unexpected_keywords_message("OpFromGraph", unknown,
                                                           [*own, *FUNCTION_KEYWORDS]), TypeError)
         self.function_kwargs = kwargs
-        if not (isinstance(rop_overrides, str) and rop_overrides == "default"):
-            # symnb's Rop is computed from the gradient, not from each op's R_op: an
-            # override would be ignored, giving other numbers than Theano's.
-            raise build_error("OpFromGraph: rop_overrides is not supported (symnb computes Rop "
-                              "from the gradient); leave it 'default'", NotImplementedError)
+        if not (isinstance(rop_overrides, str) and rop_overrides == "default") and \
+                not (callable(rop_overrides) or isinstance(rop_overrides, OpFromGraph)):
+            # Theano's list form (one entry per output) is not taken: an entry left out
+            # would be ignored, giving other numbers than Theano's.
+            raise build_error("OpFromGraph: rop_overrides must be 'default', a callable "
+                              "(inputs, eval_points) -> one result per output, or an "
+                              "OpFromGraph; a list of entries per output is not supported",
+                              NotImplementedError)
         if not (isinstance(lop_overrides, str) and lop_overrides == "default") and \
                 not (isinstance(grad_overrides, str) and grad_overrides == "default"):
             raise build_error("OpFromGraph: give lop_overrides or grad_overrides, not both",
@@ -154,6 +158,8 @@ class OpFromGraph(Op):
         if callable(overrides) or isinstance(overrides, OpFromGraph):
             grads = call(overrides)
             return grads + [None] * len(self.implicit)
+        if isinstance(overrides, str) and not self._default_rop():
+            return self._lop_carrying_rop(inputs, outputs, output_grads)
         default = self._inner_grads(inputs, output_grads)
         if isinstance(overrides, str):  # 'default'
             return default
@@ -175,6 +181,48 @@ class OpFromGraph(Op):
                                   f"variable, got {entry!r}", TypeError)
         return grads + default[self.n_inputs:]
 
+    def _default_rop(self) -> bool:
+        return isinstance(self.rop_overrides, str) and self.rop_overrides == "default"
+
+    def _lop_carrying_rop(self, inputs: Sequence[Variable], outputs: Sequence[Variable],
+                          output_grads: Sequence[Any]) -> list[Any]:
+        """The gradient of a node whose op has ``rop_overrides``, as a node that carries it.
+
+        symnb's ``Rop`` differentiates the vector-Jacobian product ``J^T g`` with respect
+        to ``g`` (``core/rop.py``), and that derivative applied to ``v`` is ``J v``: the
+        product is made here an ``OpFromGraph`` of ``(inputs, g)`` whose gradient with
+        respect to ``g`` is the override (``rop_overrides(inputs, v)``), and with respect
+        to the inputs the inner graph's own. Its values are the default gradient's."""
+        explicit = list(inputs[:self.n_inputs])
+        seeds = [g if g is not None and not is_disconnected(g) and not is_null(g)
+                 else _zeros_of(o) for g, o in zip(output_grads, outputs)]
+        xs = [placeholder_like(v, value=known_test_value(v)) for v in explicit]
+        gs = [placeholder_like(g, value=known_test_value(g)) for g in seeds]
+        default = self._inner_grads(xs + list(inputs[self.n_inputs:]), gs)[:self.n_inputs]
+        wrt = [i for i, g in enumerate(default) if g is not None]
+        if not wrt:
+            return [None] * len(inputs)
+        rop, n = self.rop_overrides, self.n_inputs
+
+        def pushed(k: int) -> Callable[[list, list], list]:
+            def entry(given: list, grads: list) -> list:  # (xs + gs, one grad per output)
+                by_input = {i: g for i, g in zip(wrt, grads)}
+                points = [by_input[i] if by_input.get(i) is not None and not is_disconnected(by_input[i])
+                          else _zeros_of(x) for i, x in enumerate(given[:n])]
+                got = rop(*given[:n], *points) if isinstance(rop, OpFromGraph) else rop(given[:n], points)
+                got = list(got) if isinstance(got, (list, tuple)) else [got]
+                return [got[k]]
+            return entry
+
+        vjp = OpFromGraph(xs + gs, [default[i] for i in wrt], name=f"{self.display_name()}_vjp",
+                          grad_overrides=["default"] * n + [pushed(k) for k in range(len(gs))])
+        results = vjp(*explicit, *seeds)
+        results = list(results) if isinstance(results, (list, tuple)) else [results]
+        grads: list[Any] = [None] * len(inputs)
+        for i, g in zip(wrt, results):
+            grads[i] = g
+        return grads
+
     def _inner_grads(self, inputs: Sequence[Variable], output_grads: Sequence[Any]) -> list[Any]:
         """The inner graph differentiated on ``inputs``: ``known_grads`` from the outputs'."""
         from symnb.core.gradient import grad  # the gradient builds on the ops
@@ -189,6 +237,12 @@ class OpFromGraph(Op):
                    return_disconnected="none", null_gradients="return")
         found = {id(v): g for v, g in zip(wrt, got)}
         return [found.get(id(v)) for v in inputs]
+
+
+def _zeros_of(var: Variable) -> Variable:
+    from symnb.core.tensor.alloc import zeros_like  # the tensor ops build on the core
+
+    return zeros_like(var)
 
 
 def _caller(override: Any, inputs: list, outputs: list | None, output_grads: list) -> Callable:

@@ -12,17 +12,21 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from symnb.compile.construction import MissingInputError  # theano.gof.MissingInputError
+from symnb.compile.optdb import Query  # theano.gof.Query (optdb's queries)
+from symnb.core.graph.fgraph import FunctionGraph, InconsistencyError  # theano.gof's
 from symnb.compile.linkers import Linker, WrapLinker
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.graph.keywords import checked_keywords
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, PureOp
+from symnb.core.tensor.generic_shared import Generic, generic  # theano.gof.type's
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 from symnb.gof import graph  # noqa: F401  (theano.gof.graph: inputs, ancestors, ...)
 from symnb.gof import fg, op  # noqa: F401  (theano.gof.fg.MissingInputError, gof.op.get_test_value)
 from symnb.gof import utils  # noqa: F401  (theano.gof.utils.MethodNotDefined)
 
 __all__ = ["WrapLinkerMany", "WrapLinker", "OpWiseCLinker", "PerformLinker", "Linker", "Apply",
-           "Variable", "Constant", "Op", "graph", "fg", "op", "utils", "MissingInputError"]
+           "Variable", "Constant", "Op", "PureOp", "graph", "fg", "op", "utils", "MissingInputError",
+           "Generic", "generic", "FunctionGraph", "InconsistencyError", "Query"]
 
 
 class OpWiseCLinker(Linker):

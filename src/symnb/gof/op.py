@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from symnb.core.graph.basic import Variable
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, PureOp
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
 
-__all__ = ["Op", "get_test_value"]
+__all__ = ["Op", "PureOp", "get_test_value"]
 
 
 def get_test_value(v: Any) -> Any:

@@ -44,11 +44,22 @@ from symnb.printing.node_facts import value_of as value_of
 from symnb.printing.picture_nodes import InnerPicture, PictureEdge, PictureNode, TimeUnit
 
 __all__ = ["GraphPicture", "PictureNode", "PictureEdge", "TimeUnit", "InnerPicture", "root_variables", "node_ids", "value_of",
-           "family_of", "creation_text"]
+           "family_of", "creation_text", "first_opened"]
 
 LABEL_LIMIT = 40  # characters of a box's label
 OPEN_UP_TO = 60  # nodes: a larger graph opens with its groups closed
 FIRST_BOXES = 24  # boxes a larger graph's first picture may grow to by opening groups
+
+
+def first_opened(tree: GroupTree, size: int, highlight: Iterable[Apply] = ()) -> set[str]:
+    """The groups a graph of ``size`` nodes grouped by ``tree`` opens first: all of a small
+    graph's (up to ``OPEN_UP_TO`` nodes), a larger one's within ``FIRST_BOXES`` boxes
+    (``GroupTree.first_opened``), and always those around the ``highlight`` nodes (the
+    node an error names is in sight)."""
+    opened = {g.id for g in tree.groups()} if size <= OPEN_UP_TO else tree.first_opened(FIRST_BOXES)
+    for node in highlight:
+        opened.update(g.id for g in tree.group_of(node).ancestors())
+    return opened
 
 
 def root_variables(order: list[Apply], inputs: Sequence[Variable],
@@ -159,8 +170,7 @@ class GraphPicture:
         if self.tree is None:
             return set()
         if opened is None:
-            small = len(self.order) <= OPEN_UP_TO
-            opened = {g.id for g in self.tree.groups()} if small else self.tree.first_opened(FIRST_BOXES)
+            return first_opened(self.tree, len(self.order), highlight)
         opened = {i for i in opened if self.tree.get(i) is not None}
         for node in highlight:  # the node an error names is always in sight
             opened.update(g.id for g in self.tree.group_of(node).ancestors())
@@ -400,18 +410,6 @@ class GraphPicture:
     def node_id(self, obj: Apply | Variable) -> str | None:
         """The id of ``obj``'s own node (an Apply or a root), drawn or inside a closed group."""
         return self._ids.get(id(obj))
-
-    def obj_of(self, node_id: str) -> Apply | Variable | None:
-        """The top-level Apply (``n3``) or root (``v0``) of ``node_id``, drawn or not."""
-        kind, number = node_id[:1], node_id[1:]
-        items = {"n": self.order, "v": self.roots}.get(kind) if not self.prefix else None
-        return items[int(number)] if items is not None and number.isdigit() and int(number) < len(items) else None
-
-    def closed_groups_around(self, obj: Apply | Variable) -> list[str]:
-        """The ids of the closed groups holding ``obj``, outermost first."""
-        if self.tree is None:
-            return []
-        return [g.id for g in self.tree.group_of(obj).ancestors() if g.id not in self.opened]
 
     def id_of(self, obj: Apply | Variable) -> str | None:
         """The id of the box drawing ``obj`` (an Apply, or a variable: its node or root):

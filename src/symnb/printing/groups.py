@@ -43,6 +43,7 @@ made (the top level, in sight, for one made outside any).
 
 from __future__ import annotations
 
+import linecache
 import re
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -245,7 +246,9 @@ class GroupTree:
         owners_in: set = set()  # the named objects whose groups the path is inside
         for i in reversed(range(builders)):
             owner = scoping.owner_at(i)
-            if owner is None:
+            if owner is None and i > 0 and _decorator_wrapper(codes[i]):
+                pass  # a decorator's wrapper: its group is the call it wraps (Keras's get_updates)
+            elif owner is None:
                 path.append((("call", scoping.calls[i]), "call", codes[i].co_name, site, i))
             elif owner.token not in owners_in:
                 # Every call of one object's methods, side by side, is one group named as
@@ -527,7 +530,9 @@ def _readable(group: Group) -> str:
         if name != group.name:  # <listcomp>, <lambda>: named by the user's words, else where they are
             caller = group.site.frame_at(group.frame + 1) if group.site is not None else None
             comprehension = name.endswith("comp") or name == "genexpr"
-            words = _comprehension_words(caller.line) if caller is not None and comprehension else None
+            words = _comprehension_words(_statement(caller)) if caller is not None and comprehension else None
+            if name == "lambda" and group.site is not None:
+                words = _lambda_name(group.site.codes[group.frame])
             if words:
                 return words
             where = group.where().split(":")
@@ -536,8 +541,47 @@ def _readable(group: Group) -> str:
     return group.name
 
 
+# What decorators call the function they return (functools.wraps's examples, Keras's
+# legacy interfaces, six, decorator libraries): never what the user wrote.
+_WRAPPER_NAMES = frozenset({"wrapper", "wrapped", "_wrapper", "inner", "decorated", "wrapper_function", "new_func"})
+_VARARGS, _VARKEYWORDS = 0x04, 0x08  # inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
+
+
+def _decorator_wrapper(code) -> bool:
+    """Whether ``code`` is a decorator's wrapper (``def wrapper(*args, **kwargs)`` under
+    one of the usual names): a call of it is drawn as the call it wraps, inside it, so that
+    the group reads ``get_updates()``, not ``wrapper()``."""
+    return code.co_name in _WRAPPER_NAMES and bool(code.co_flags & _VARARGS) and bool(code.co_flags & _VARKEYWORDS)
+
+
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=(?!=)")
 _FOR = re.compile(r"\bfor\s+(.+?)\s+in\b")
+
+
+def _statement(frame, most: int = 8) -> str:
+    """The statement starting on ``frame``'s line, its continuation lines joined until its
+    brackets close (at most ``most`` lines): a comprehension written over several lines
+    has its ``for`` on a later line than the one its frame names."""
+    text, depth = [], 0
+    for k in range(most):
+        line = linecache.getline(frame.filename, frame.lineno + k)
+        if not line:
+            break
+        text.append(line.strip())
+        depth += sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
+        if depth <= 0:
+            break
+    return " ".join(text)
+
+
+_LAMBDA = re.compile(r"^\s*([A-Za-z_][A-Za-z_0-9]*)\s*=\s*lambda\b")
+
+
+def _lambda_name(code) -> str | None:
+    """``f()`` for a lambda the user named (``f = lambda v: ...``); None for one written
+    in place (then it is named where it is)."""
+    assigned = _LAMBDA.match(linecache.getline(code.co_filename, code.co_firstlineno))
+    return f"{assigned.group(1)}()" if assigned else None
 
 
 def _comprehension_words(line: str) -> str | None:

@@ -18,14 +18,16 @@ from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Apply, Constant, Variable
 from symnb.core.failed_call import CallValues, describe_loops
 from symnb.core.tensor.shared import SharedVariable
-from symnb.printing.graph_model import GraphPicture, PictureNode, creation_text, value_of
-from symnb.printing.node_facts import runs_as
-from symnb.printing.labels import op_name, words_of
+from symnb.compile.profiling.format import percent_text, seconds_text
+from symnb.printing._common import cut_text
+from symnb.printing.node_facts import creation_text, runs_as, value_of
+from symnb.printing.labels import op_name, role_label, words_of
 from symnb.printing.svg import MONOSPACE
 from symnb.printing.values import heatmap_html, value_stats
+from symnb.printing.view_model import ViewModelParts
 
 __all__ = ["kind_of", "shown_name", "value_summary", "value_html", "array_html", "pre", "table",
-           "variable_rows", "node_details_html", "function_rows", "TEXT_STYLE",
+           "variable_rows", "node_details_html", "group_facts", "function_rows", "TEXT_STYLE",
            "PENDING", "NOT_COMPUTED"]
 
 TEXT_STYLE = f"font-family:{MONOSPACE};font-size:12px"
@@ -133,11 +135,6 @@ def variable_rows(var: Variable) -> list[tuple[str, str]]:
             ("test value", value_html(var)), ("created at", _e(creation_text(var)))]
 
 
-def _button(action: str, node_id: str, text: str) -> str:
-    return (f'<button class="symnb-action" data-action="{action}" data-node="{_e(node_id)}" '
-            f'style="{TEXT_STYLE}">{_e(text)}</button>')
-
-
 _CARD = ("border:1px solid #c8d0dc;border-radius:6px;padding:8px 12px;background:#fbfcfe;"
          "text-align:left")
 _ONE_LINE = "white-space:nowrap"
@@ -145,58 +142,84 @@ _WRAP = "white-space:normal;overflow-wrap:anywhere"
 _VALUE_MIN_WIDTH = "40ch"  # a value's summary line in an inputs table, about one line
 
 
-def node_details_html(picture: GraphPicture, node_id: str, actions: bool = True,
-                      call: CallValues | None = None, failed: Apply | None = None) -> str:
-    """The details of one node of ``picture``, as a card: what it is (and what made it,
-    for a gradient or rewrite node), its shape, static type and value (a heatmap with its
-    scale), where it was built (on one line), the groups it sits in, and its inputs with
-    their lines; with ``actions``, buttons to open its inner graphs, compute
-    a pending test value or close its group (a saved snapshot, where nothing runs them,
-    has none). With ``call`` (a failed call's :class:`CallValues`), the values of that
-    call come first, labelled so, and the test values follow as one-line summaries.
-    ``failed``: the node an error names (its outputs: not computed, not pending)."""
-    node = picture.find(node_id)
-    if node is None:
+def node_details_html(parts: ViewModelParts, node_id: str, call: CallValues | None = None,
+                      failed: Apply | None = None) -> str:
+    """The details of node (or group) ``node_id`` of a view model (``parts``:
+    :func:`~symnb.printing.view_model.view_model_parts`), as a card: what it is (and what
+    made it, for a gradient or rewrite node), its shape, static type and value (a heatmap
+    with its scale), where it was built (on one line), the groups it sits in, its time,
+    and its inputs with their lines. A group's card says what made it and lists what
+    enters and leaves it. With ``call`` (a failed call's :class:`CallValues`), the values
+    of that call come first, labelled so, and the test values follow as one-line
+    summaries. ``failed``: the node an error names (its outputs: not computed, not
+    pending). Every view's card: the browser's viewer asks the kernel for it."""
+    node = parts.node(node_id) or parts.node(node_id.split("@", 1)[0]) or parts.copy_of(node_id)
+    node_id = node["id"] if node is not None else node_id
+    if node is None and parts.group(node_id) is not None:
+        return _group_details(parts, parts.group(node_id), call)
+    obj = parts.obj_of(node_id)
+    if obj is None:
         return '<p style="margin:0">Click a node to see its op, type, value and line; click a group to open it.</p>'
-    if node.kind == "group":
-        return _group_details(node, call)
-    var = node.variable
+    if node is None:  # a node the model does not draw (inside a fused chain): its holder's groups
+        holder = parts.node(node_id.split("/", 1)[0])
+        node = {"label": cut_text(words_of(obj.outputs[0] if isinstance(obj, Apply) else obj), 60),
+                "group": holder["group"] if holder is not None else None,
+                "failing": failed is not None and obj is failed}
+    var = obj.outputs[0] if isinstance(obj, Apply) else obj
     rows = [("op", _e(kind_of(var)))]
-    runs = runs_as(var.owner.op) if var.owner is not None else None
+    runs = runs_as(obj.op) if isinstance(obj, Apply) else None
     if runs:
         rows.append(("runs", _e(runs)))
-    if node.role:
-        rows.append(("made by", _e(_maker(node, picture))))
+    role = role_label(obj, parts.origins) if isinstance(obj, Apply) else None
+    if role:
+        rows.append(("made by", _e(_maker(role, obj, parts.origins))))
     value = value_html(var, failed) if call is None else _e(value_summary(var, failed))
-    if node.role and value_of(var) is None and not node.role.startswith("grad"):
+    if role and value_of(var) is None and not role.startswith("grad"):
         value = _e("not computed yet: a rewrite made this node after the test values were computed"
-                   + (" (the button below computes it)" if actions else "; the compiled program computes it"))
-    origin = picture.shapes.origin(var)
+                   "; explorer.compute(id) computes it")
+    origin = parts.shapes.origin(var)
     if call is not None:
         rows.append((f"value {_during(call)}", _call_value(call, var)))
-    rows += [(f"shape ({origin})" if origin else "shape", _e(picture.shapes.text(var))),
+    rows += [(f"shape ({origin})" if origin else "shape", _e(parts.shapes.text(var))),
              ("static type", _e(var.type.short())),
              ("test value" if call is None else "test value (not this call's)", value),
              ("created at", f'<span style="{_ONE_LINE}">{_e(creation_text(var))}</span>')]
-    groups = _groups_of(picture, node)
+    groups = parts.groups_around(node["group"])
     if groups:
-        rows.append(("in group", _e(" \u203a ".join(g.title for g in groups))))
-    if node.time_text():
-        rows.append(("time", _e(node.time_text())))
-    if node.error:
+        rows.append(("in group", _e(" \u203a ".join(g["label"] for g in groups))))
+    time = _time_text(parts, node_id, obj)
+    if time:
+        rows.append(("time", _e(time)))
+    if node["failing"]:
         rows.insert(0, ("error", '<b style="color:#d00000">the error names this node</b>'))
     where = describe_loops(call.loops, op_name) if call is not None else ""  # the loops as pictured
-    if call is not None and node.obj is call.node and (where or call.note):
+    if call is not None and obj is call.node and (where or call.note):
         rows.insert(1, (_during(call), _e("; ".join(t for t in (where, call.note) if t))))
-    parts = [_card_head(node_id, node.label), _card_table(rows)]
-    if actions:
-        parts.append(_actions(node, groups))
-    if node.kind == "apply":
-        parts.append(_io_table("inputs", node.obj.inputs, call, failed=failed))
-        if len(node.obj.outputs) > 1 or (call is not None and node.obj is call.node):
-            parts.append(_io_table("outputs", node.obj.outputs, call, failed=failed))
-    parts.append("</div>")
-    return "".join(parts)
+    parts_html = [_card_head(node_id, node["label"]), _card_table(rows)]
+    if isinstance(obj, Apply):
+        parts_html.append(_io_table("inputs", obj.inputs, call, failed=failed))
+        if len(obj.outputs) > 1 or (call is not None and obj is call.node):
+            parts_html.append(_io_table("outputs", obj.outputs, call, failed=failed))
+    parts_html.append("</div>")
+    return "".join(parts_html)
+
+
+def _time_text(parts: ViewModelParts, node_id: str, obj: Any) -> str:
+    """``1.200e-04s per call (35.0% of the call)`` (the time overlay's share), a fused
+    operation's member's note, or "" when untimed."""
+    overlay = parts.model["overlays"].get("time_share")
+    if overlay is None:
+        return ""
+    share = overlay["values"].get(node_id)
+    seconds = parts.times.get(obj) if parts.times is not None and isinstance(obj, Apply) else None
+    if share is not None and seconds is not None:
+        whole = "the call" if parts.time_total else "the nodes' time"
+        return f"{seconds_text(seconds)} per call ({percent_text(100 * share)} of {whole})"
+    unit = next((k for k, u in enumerate(overlay.get("fused", ())) if node_id in u["members"]), None)
+    if unit is not None:  # numbered as the profile numbers them
+        return (f"no time of its own: its work is in the fused XLA operation F{unit + 1} "
+                f"({overlay['fused'][unit]['name']!r}), timed as one unit")
+    return ""
 
 
 def _during(call: CallValues) -> str:
@@ -225,11 +248,11 @@ def _call_value(call: CallValues, var: Variable) -> str:
     return f"<span>{_e(iteration)}:</span> {shown}" if iteration else shown
 
 
-def _maker(node: PictureNode, picture: GraphPicture) -> str:
+def _maker(role: str, node: Apply, origins: dict[int, str]) -> str:
     """What made a node its line did not: ``sn.grad``, or the rewrite that did."""
-    if node.role.startswith("grad of"):
+    if role.startswith("grad"):
         return "sn.grad (its source line is the sn.grad call)"
-    rewrite = picture.origins.get(id(node.obj), "fusion" if node.role.startswith("fused") else "")
+    rewrite = origins.get(id(node), "fusion" if role.startswith("fused") else "")
     if rewrite != "fusion" and config.exception_verbosity != "high":  # its name is internal
         rewrite = "of the optimizer"
     return f"the rewrite {rewrite} (its source line is the line of the node it replaced)"
@@ -246,42 +269,77 @@ def _card_head(node_id: str, title: str) -> str:
             f'<div style="font-size:14px;margin-bottom:4px"><b>{_e(title)}</b></div>')
 
 
-def _groups_of(picture: GraphPicture, node: PictureNode) -> list:
-    tree = getattr(picture, "tree", None)
-    if tree is None or node.kind == "group" or not isinstance(node.obj, (Apply, Variable)):
-        return []
-    return tree.group_of(node.obj).ancestors()
+def group_facts(parts: ViewModelParts, group: dict) -> tuple[str, str, str, list[Variable], list[Variable]]:
+    """What a view model group is: what made it (``call of layer()``), what it holds
+    (``12 nodes · 3 in · 1 out``), where it was called ('' if nowhere), and the values
+    entering and leaving it."""
+    inside = _nodes_inside(parts, group["id"])
+    entering, leaving = _crossing(parts, inside)
+    operations = sum(parts.node(i)["kind"] == "op" for i in inside)
+    view = next((g for g in parts.groups.groups if g.id == group["id"]), None)
+    source = view.source if view is not None else None
+    made = source.describe() if source is not None else _GROUP_KINDS.get(group["kind"], group["kind"])
+    holds = f"{operations} nodes \u00b7 {len(entering)} in \u00b7 {len(leaving)} out"
+    return made, holds, source.where() if source is not None else "", entering, leaving
 
 
-def _group_details(node: PictureNode, call: CallValues | None = None) -> str:
-    """A closed group's card: what made it, where, its size, what enters and leaves it."""
-    group = node.obj
-    rows = [("group", _e(group.describe())), ("holds", _e(node.sublabel))]
-    where = group.where()
+def _group_details(parts: ViewModelParts, group: dict, call: CallValues | None = None) -> str:
+    """A group's card: what made it, where, its size, what enters and leaves it."""
+    made, holds, where, entering, leaving = group_facts(parts, group)
+    rows = [("group", _e(made)), ("holds", _e(holds))]
     if where:
         rows.append(("called at", f'<span style="{_ONE_LINE}">{_e(where)}</span>'))
-    parts = [_card_head(node.id, group.title), _card_table(rows),
-             f"<div>{_button('open-group', node.id, 'open group')}</div>"]
+    parts_html = [_card_head(group["id"], group["label"]), _card_table(rows)]
     # One line per value, no heatmaps: a gradient group reads dozens of inputs, and
     # their heatmaps made a panel thousands of pixels tall (click a node for its picture).
-    for title, variables in (("inputs", node.group_inputs), ("outputs", node.group_outputs)):
+    for title, variables in (("inputs", entering), ("outputs", leaving)):
         if variables:
-            parts.append(_io_table(title, variables, call, compact=True))
-    parts.append("</div>")
-    return "".join(parts)
+            parts_html.append(_io_table(title, variables, call, compact=True))
+    parts_html.append("</div>")
+    return "".join(parts_html)
 
 
-def _actions(node: PictureNode, groups: list) -> str:
-    buttons = []
-    if node.has_inner:
-        buttons.append(_button("close", node.id, "close inner graph") if node.inner
-                       else _button("expand", node.id, "open inner graph"))
-    if node.kind == "apply" and not node.error and any(
-            value_of(v) is None and v.owner is not None for v in [node.variable, *node.obj.inputs]):
-        buttons.append(_button("compute", node.id, "compute its test values"))
-    if groups:
-        buttons.append(_button("close-group", groups[-1].id, f"close group {groups[-1].title}"))
-    return f"<div>{''.join(buttons)}</div>" if buttons else ""
+#: What a group the viewer made (no call or scope of the user's) is, on its card.
+_GROUP_KINDS = {"series": "calls of one function side by side, folded", "part": "a run of a series' calls",
+                "opcall": "the ops one call of the user's built", "inner": "an inner graph (a loop's body, a branch)"}
+
+
+def _nodes_inside(parts: ViewModelParts, group_id: str) -> set[str]:
+    """The ids of the model's nodes inside group ``group_id`` (at any depth)."""
+    inside: dict[str | None, bool] = {group_id: True}
+
+    def within(gid: str | None) -> bool:
+        if gid not in inside:
+            group = parts.group(gid)
+            inside[gid] = group is not None and within(group["parent"])
+        return inside[gid]
+
+    return {n["id"] for n in parts.model["nodes"] if n["group"] is not None and within(n["group"])}
+
+
+def _crossing(parts: ViewModelParts, inside: set[str]) -> tuple[list[Variable], list[Variable]]:
+    """The values entering a group's nodes from outside it, and those leaving it (read
+    outside, or returned by the graph), each once, in the model's edge order."""
+    def value(edge: dict) -> Variable:
+        obj = parts.objects[edge["src"]]
+        return obj.outputs[edge["out"]] if isinstance(obj, Apply) else obj
+
+    entering: dict[int, Variable] = {}
+    leaving: dict[int, Variable] = {}
+    for edge in parts.model["edges"]:
+        if edge["dst"] in inside and edge["src"] not in inside:
+            var = value(edge)
+            entering.setdefault(id(var), var)
+        elif edge["src"] in inside and edge["dst"] not in inside:
+            var = value(edge)
+            leaving.setdefault(id(var), var)
+    for node in parts.model["nodes"]:
+        node_id = node["id"]
+        if node_id in inside and node["is_output"] and "/" not in node_id:  # a gradient group's gradients feed no other box
+            obj = parts.objects[node_id]
+            for var in obj.outputs if isinstance(obj, Apply) else [obj]:
+                leaving.setdefault(id(var), var)
+    return list(entering.values()), list(leaving.values())
 
 
 def _io_table(title: str, variables: Sequence[Variable], call: CallValues | None = None,

@@ -10,18 +10,24 @@ collection* JSON file (its ``builtin_json`` adapter; the ``model_explorer`` pack
 and per-node value overlays, *node data* (``node_data_builder.ModelNodeData``:
 ``{graph id: {"name": ..., "results": {node id: {"value": number}}}}``).
 
+It is drawn from the view model (:func:`~symnb.printing.view_model.view_model_parts`),
+the one picture the viewer also draws: the same node ids, labels, groups and edges.
 What symnb knows of a graph goes where Model Explorer shows it:
 
-- symnb's groups (:class:`~symnb.printing.groups.GroupTree`: the calls of the user's
-  functions, named objects such as a layer library's layers, ``sn.name_scope`` blocks,
-  ``sn.grad`` calls) are the nodes' **namespaces** (``mlp()/layer() #2``; a ``/`` in a
-  title is written ``∕``, since Model Explorer splits namespaces on ``/``), each group's
-  kind and calling line in ``groupNodeAttributes``;
+- the view model's groups (the calls of the user's functions, named objects such as a
+  layer library's layers, ``sn.name_scope`` blocks, ``sn.grad`` calls; not the viewer's
+  own folds: series, one call's ops) are the nodes' **namespaces** (``mlp()/layer(W2)``,
+  labelled as the viewer labels them; a ``/`` in a label is written ``∕``, since Model
+  Explorer splits namespaces on ``/``), each group's kind and calling line in
+  ``groupNodeAttributes``; a constant used by several groups is a node in each (``v3@g5``),
+  as the viewer draws it;
 - each value's dtype and shape is its node's **outputsMetadata** (``tensor_shape``
   ``float32[2,3]``, as Model Explorer's own adapters write it; the shapes of a compiled
   function's last call, else of the test values, else the static type with ``?``);
-- each node's op, name and **source line** are its attributes;
-- a loop body or condition branch is a **subgraph** of its node (``subgraphIds``);
+- each node's op (its public name, as the viewer labels it), name and **source line**
+  are its attributes;
+- a loop body or condition branch is a **subgraph** of its node (``subgraphIds``; a fused
+  elementwise chain's box names its chain and has none, as in the viewer);
 - **node data** from the test values, a call's values (replayed in NumPy) or the profile's
   time per node.
 
@@ -37,16 +43,13 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from symnb.core.graph.basic import Apply, Constant, Variable, toposort
+from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import label
-from symnb.core.tensor.shared import SharedVariable
-from symnb.printing._common import collector_paused, graph_parts, summarize_value, value_text
-from symnb.printing._inner import has_inner_graphs, inner_titles
-from symnb.printing.graph_model import node_ids, root_variables
-from symnb.printing.groups import Group, GroupTree
-from symnb.printing.labels import Shapes, node_name, op_name, rewrite_origins
+from symnb.printing._common import collector_paused
+from symnb.printing.groups import Group
 from symnb.printing.model_explorer_data import node_data_sets
-from symnb.printing.node_facts import creation_text, family_of
+from symnb.printing.node_facts import family_of
+from symnb.printing.view_model import view_model_parts
 
 __all__ = ["to_model_explorer", "ModelExplorerGraph", "namespace_of"]
 
@@ -127,20 +130,30 @@ def to_model_explorer(obj: Any, values: Sequence[str] | str = ("test_values",), 
     >>> g.visualize("model.json")   # or start the app on it (pip install model-explorer)
     """
     values = (values,) if isinstance(values, str) else tuple(values)
+    title = str(name or getattr(obj, "name", None) or "symnb graph")
+    parts = view_model_parts(obj, title=title)
     with collector_paused():
-        outputs, order = graph_parts(obj)
-        order = order if order is not None else toposort(outputs)
-        title = name or getattr(obj, "name", None) or "symnb graph"
-        builder = _GraphBuilder(obj, outputs, order, str(title))
-        graphs = builder.graphs()
-        data = node_data_sets(obj, order, builder.ids, values, args, stat, graphs[0]["id"])
-    return ModelExplorerGraph({"label": str(title), "graphs": graphs}, data)
+        graphs = _Graphs(parts, title).graphs()
+        data = node_data_sets(obj, parts.order, parts.ids, values, args, stat, graphs[0]["id"])
+    copies = {n["id"]: n["copy_of"] for n in parts.model["nodes"] if n.get("copy_of")}
+    for overlay in data.values():  # a constant drawn in several groups: each copy its number
+        for graph_data in overlay.values():
+            results = graph_data["results"]
+            results.update({copy: results[base] for copy, base in copies.items() if base in results})
+    return ModelExplorerGraph({"label": title, "graphs": graphs}, data)
 
 
-def namespace_of(group: Group) -> str:
-    """A group's namespace: the titles of it and its enclosing groups, outermost first,
-    joined by ``/`` (a ``/`` inside a title, as in ``∂loss/∂W``, is written ``∕``)."""
-    return "/".join(_segment(g.title or g.name) for g in group.ancestors())
+def namespace_of(group: dict, groups: dict[str, dict]) -> str:
+    """A view model group's namespace: the labels of it and its enclosing groups,
+    outermost first, joined by ``/`` (a ``/`` inside a label, as in ``∂loss/∂W``, is
+    written ``∕``). The viewer's own folds (series, their parts, one call's ops) are no
+    namespaces: Model Explorer folds namespaces itself."""
+    path = []
+    while group is not None and group["kind"] != "inner":
+        if group["kind"] not in _VIEWER_FOLDS:
+            path.append(_segment(group["label"]))
+        group = groups.get(group["parent"]) if group["parent"] is not None else None
+    return "/".join(reversed(path))
 
 
 def _segment(title: str) -> str:
@@ -151,84 +164,84 @@ def _file_part(name: str) -> str:
     return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
 
 
-class _GraphBuilder:
-    """The graph JSON of one graph: ids ``v0``... for roots and ``n0``... for Apply nodes
-    (execution order), as :class:`~symnb.printing.graph_model.GraphPicture` numbers them."""
+_VIEWER_FOLDS = ("series", "part", "opcall")
 
-    def __init__(self, obj: Any, outputs: list[Variable], order: list[Apply], graph_id: str,
-                 tree: bool = True) -> None:
-        self.obj, self.order, self.graph_id = obj, order, graph_id
-        self.roots = root_variables(order, (), outputs)
-        self.shapes = Shapes(called=getattr(obj, "last_shapes", None))
-        self.origins = rewrite_origins(obj, order) if obj is not None else {}
-        self.tree = GroupTree(order, self.roots) if tree else None
-        self.ids = node_ids(order, self.roots)
-        self.inner: list[dict] = []
+
+class _Graphs:
+    """The graph JSON of a view model (:class:`~symnb.printing.view_model.ViewModelParts`):
+    its nodes, ids, labels, groups (namespaces) and edges as the viewer has them; each
+    inner graph (an ``inner`` group: a loop's body, a branch) a graph of its own, its
+    ids without the group's prefix, pointed to by its holder's ``subgraphIds``."""
+
+    def __init__(self, parts: Any, graph_id: str) -> None:
+        self.parts, self.graph_id = parts, graph_id
+        model = parts.model
+        self.groups = {g["id"]: g for g in model["groups"]}
+        self.inner = [g for g in model["groups"] if g["kind"] == "inner"]
+        self.sources: dict[str, list[dict]] = {}  # node id -> its incoming edges, in input order
+        for edge in model["edges"]:
+            self.sources.setdefault(edge["dst"], []).append(edge)
 
     def graphs(self) -> list[dict]:
-        nodes = [self._root_node(var) for var in self.roots]
-        nodes += [self._apply_node(node) for node in self.order]
-        graph: dict = {"id": self.graph_id, "nodes": nodes}
-        if self.tree is not None:
-            graph["groupNodeAttributes"] = {namespace_of(g): _group_attributes(g)
-                                            for g in self.tree.groups()}
-        return [graph, *self.inner]
+        model = self.parts.model
+        inner_ids = {g["id"] for g in self.inner}
+        subgraphs: dict[str, list[str]] = {}  # holder node id -> its inner graphs' ids
+        for group in self.inner:
+            subgraphs.setdefault(group["holder"], []).append(self._inner_id(group))
+        by_graph: dict[str | None, list[dict]] = {}
+        for node in model["nodes"]:
+            home = node["group"] if node["group"] in inner_ids else None
+            by_graph.setdefault(home, []).append(node)
+        main = {"id": self.graph_id, "nodes": [self._node(n, "", subgraphs) for n in by_graph.get(None, [])],
+                "groupNodeAttributes": self._group_attributes()}
+        inner = [{"id": self._inner_id(group),
+                  "nodes": [self._node(n, group["id"] + "/", subgraphs) for n in by_graph.get(group["id"], [])]}
+                 for group in self.inner]
+        return [main, *inner]
 
-    def _namespace(self, obj: Apply | Variable) -> str:
-        return namespace_of(self.tree.group_of(obj)) if self.tree is not None else ""
+    def _inner_id(self, group: dict) -> str:
+        return f"{self.graph_id}/{group['id']} {group['label']}"
 
-    def _root_node(self, var: Variable) -> dict:
-        if isinstance(var, Constant):
-            kind, text = "constant", var.name or value_text(var.data)
+    def _group_attributes(self) -> dict[str, dict]:
+        attributes = {}
+        for view in self.parts.groups.groups:
+            if view.kind in _VIEWER_FOLDS or view.source is None:
+                continue
+            attributes[namespace_of(self.groups[view.id], self.groups)] = _group_attributes(view.source)
+        return attributes
+
+    def _node(self, node: dict, prefix: str, subgraphs: dict[str, list[str]]) -> dict:
+        obj = self.parts.objects[node["id"]]
+        source = f"{node['line']}: {node['code']}" if node["code"] else node["line"] or "(unknown)"
+        namespace = "" if prefix else namespace_of(self.groups.get(node["group"]), self.groups)
+        if node["kind"] == "op":
+            attrs = [_kv("op", node["op"]), _kv("name", node["label"]), _kv("family", family_of(obj.op)),
+                     _kv("source", source)]
+            if id(obj) in self.parts.origins:
+                attrs.append(_kv("rewrite", self.parts.origins[id(obj)]))
+            variables, label = obj.outputs, node["op"]
         else:
-            kind, text = ("shared" if isinstance(var, SharedVariable) else "input"), label(var)
-        attrs = [_kv("kind", kind), _kv("type", var.type.short()), _kv("source", creation_text(var))]
-        if kind != "input":
-            attrs.append(_kv("value", summarize_value(var.data if kind == "constant"
-                                                      else var.get_value(borrow=True))))
-        return {"id": self.ids[id(var)], "label": text, "namespace": self._namespace(var),
-                "attrs": attrs, "incomingEdges": [], "outputsMetadata": [self._metadata(var, 0)]}
-
-    def _apply_node(self, node: Apply) -> dict:
-        node_id = self.ids[id(node)]
-        op = node.op.display_name()
-        attrs = [_kv("op", op), _kv("name", node_name(node, self.origins)),
-                 _kv("family", family_of(node.op)), _kv("source", creation_text(node.outputs[0]))]
-        if id(node) in self.origins:
-            attrs.append(_kv("rewrite", self.origins[id(node)]))
-        edges = [{"sourceNodeId": self._source(var), "sourceNodeOutputId": str(var.index or 0)
-                  if var.owner is not None else "0", "targetNodeInputId": str(k)}
-                 for k, var in enumerate(node.inputs) if self._source(var)]
-        result = {"id": node_id, "label": op_name(node), "namespace": self._namespace(node),
-                  "attrs": attrs, "incomingEdges": edges,
-                  "outputsMetadata": [self._metadata(out, i) for i, out in enumerate(node.outputs)]}
-        if has_inner_graphs(node):
-            result["subgraphIds"] = self._inner_graphs(node, node_id)
+            attrs = [_kv("kind", node["kind"]), _kv("type", obj.type.short()), _kv("source", source)]
+            if node["kind"] in ("shared", "constant") and node.get("summary"):
+                attrs.append(_kv("value", node["summary"]))
+            variables, label = [obj], node["label"]
+        edges = [{"sourceNodeId": edge["src"][len(prefix):], "sourceNodeOutputId": str(edge["out"]),
+                  "targetNodeInputId": str(k)} for k, edge in enumerate(self.sources.get(node["id"], []))]
+        result = {"id": node["id"][len(prefix):], "label": label, "namespace": namespace, "attrs": attrs,
+                  "incomingEdges": edges,
+                  "outputsMetadata": [self._metadata(var, out, i)
+                                      for i, (var, out) in enumerate(zip(variables, node["outs"]))]}
+        if node["id"] in subgraphs:
+            result["subgraphIds"] = subgraphs[node["id"]]
         return result
 
-    def _source(self, var: Variable) -> str:
-        key = id(var.owner) if var.owner is not None and id(var.owner) in self.ids else id(var)
-        return self.ids.get(key, "")
-
-    def _metadata(self, var: Variable, index: int) -> dict:
-        shape = self.shapes.shape(var)
-        lengths = shape if shape is not None else var.type.shape
-        dims = ",".join("?" if n is None else str(int(n)) for n in lengths)
+    def _metadata(self, var: Variable, out: dict, index: int) -> dict:
+        lengths = out["shape"] if out["shape"] is not None else []
+        dims = ",".join("?" if n is None else str(n) for n in lengths)
         return {"id": str(index), "attrs": [
-            _kv("tensor_name", label(var)), _kv("tensor_shape", f"{var.dtype}[{dims}]"),
-            _kv("dtype", str(var.dtype)), _kv("shape", f"({dims}{',' if len(lengths) == 1 else ''})"),
-            _kv("shape from", self.shapes.origin(var) or "type")]}
-
-    def _inner_graphs(self, node: Apply, node_id: str) -> list[str]:
-        graphs = node.op.inner_graphs
-        ids = []
-        for g, (graph, title) in enumerate(zip(graphs, inner_titles(node.op, len(graphs)))):
-            inner_id = f"{self.graph_id}/{node_id}/{g} {title}"
-            inner_order = toposort(graph.outputs, graph.inputs)
-            builder = _GraphBuilder(None, list(graph.outputs), inner_order, inner_id, tree=False)
-            self.inner.extend(builder.graphs())
-            ids.append(inner_id)
-        return ids
+            _kv("tensor_name", label(var)), _kv("tensor_shape", f"{out['dtype']}[{dims}]"),
+            _kv("dtype", out["dtype"]), _kv("shape", f"({dims}{',' if len(lengths) == 1 else ''})"),
+            _kv("shape from", self.parts.shapes.origin(var) or "type")]}
 
 
 def _group_attributes(group: Group) -> dict[str, str]:

@@ -17,6 +17,7 @@ input's position when an op has several inputs.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -24,11 +25,14 @@ from typing import Any
 
 from symnb.core.graph.errors import SymnbError, label
 from symnb.core.graph.basic import Apply, Constant, Variable, toposort
+from symnb.core.ifelse import IfElse
 from symnb.core.tensor.shared import SharedVariable
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.printing._inner import has_inner_graphs, inner_summary
 
 __all__ = ["pydotprint", "pydotprint_variables", "GraphvizNotFoundError"]
+
+_logger = logging.getLogger("symnb.printing")  # Theano's theano.printing logger
 
 _FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "gif", "dot")
 
@@ -79,12 +83,15 @@ def pydotprint(fct: Any, outfile: str | os.PathLike | None = None, format: str |
       the number debugprint shows for a compiled function.
     - ``var_with_name_simple=True`` labels a named variable with its name only (no type).
     - Theano's ``high_contrast``, ``cond_highlight``, ``colorCodes`` and ``scan_graphs``
-      are accepted; the picture's colours are symnb's, and loop bodies are summarized
+      are accepted (``cond_highlight`` on a graph without ``ifelse`` logs Theano's
+      warning); the picture's colours are symnb's, and loop bodies are summarized
       in their node (draw one with ``pydotprint`` of the scan's inner outputs).
     """
     fmt = _choose_format(outfile, format)
     outputs, order = graph_parts(fct)
     nodes = order if order is not None else toposort(outputs)
+    if cond_highlight and not any(isinstance(node.op, IfElse) for node in nodes):
+        _logger.warning("pydotprint: cond_highlight is set but there is no IfElse node in the graph")
     pydot = _import_pydot()
     builder = _DotBuilder(pydot, outputs, nodes, compact, with_ids, max_label_size)
     builder.output_names = _update_names(fct, outputs)

@@ -273,7 +273,7 @@ def _time_units(units: list, width: float) -> str:
                     f'fill="{time_fill(unit.heat)}" stroke="#444" stroke-width="1"/>'
                     f'<text x="36" y="{y + 13}" font-size="11" font-weight="bold" text-anchor="middle" '
                     f'fill="#111">{_e(percent_text(100 * unit.share))}</text>'
-                    f'<text x="76" y="{y + 13}" font-size="11" fill="#222">{_e(unit.text)}</text></g>')
+                    f'<text x="76" y="{y + 13}" font-size="11" fill="#222">{_e(_cut(unit.text, fits))}</text></g>')
     return "".join(rows)
 
 

@@ -42,6 +42,7 @@ class InnerParts:
         self.nodes: list[dict] = []
         self.edges: list[dict] = []
         self.groups: list[dict] = []
+        self.objects: list[tuple[str, Any]] = []  # (node id, its Apply or root)
         self.failing_open: list[str] = []  # inner groups around a failing node, outermost first
 
     def add_all(self, outer_nodes: list[dict]) -> "InnerParts":
@@ -87,11 +88,13 @@ class InnerParts:
             node = self._root(var, ids[id(var)], group_id, region, id(var) in inputs, outer_names)
             node["summary"], node["is_output"] = summaries[id(var)], id(var) in outputs
             self.nodes.append(node)
+            self.objects.append((node["id"], var))
         for node in order:
             node_id = ids[id(node)]
             entry = self._apply(node, node_id, group_id, region)
             entry["summary"], entry["is_output"] = summaries[id(node.outputs[0])], id(node) in outputs
             self.nodes.append(entry)
+            self.objects.append((node_id, node))
             for var in node.inputs:
                 source = ids.get(id(var.owner) if var.owner is not None and id(var.owner) in ids else id(var))
                 if source is not None:

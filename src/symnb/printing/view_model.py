@@ -18,6 +18,7 @@ HTML.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 
 import numpy as np
@@ -38,7 +39,7 @@ from symnb.printing.view_groups import ViewGroups
 from symnb.printing.view_inner import InnerParts
 from symnb.printing.view_overlays import overlays, values_source
 
-__all__ = ["view_model", "encode_view_model", "FORMAT"]
+__all__ = ["view_model", "view_model_parts", "ViewModelParts", "encode_view_model", "FORMAT"]
 
 FORMAT = 1
 _LABEL_LIMIT = 60
@@ -59,10 +60,109 @@ def view_model(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply,
     its own): the boxes then show that call's values, not the test values. ``tree``: the
     graph's :class:`GroupTree` when already made (the explorer's picture's: a graph is
     grouped once), else made here."""
+    return view_model_parts(obj, highlight=highlight, times=times, time_total=time_total, title=title,
+                            call_values=call_values, tree=tree).model
+
+
+@dataclass
+class ViewModelParts:
+    """A view model and what its nodes and groups stand for, for the renderers that
+    write more of a node than the viewer shows (the Model Explorer JSON's attributes):
+    ``model`` is :func:`view_model`'s dict; ``objects`` maps each node id (copies and
+    inner graphs' nodes included) to its Apply or root variable; ``groups`` the model's
+    :class:`~symnb.printing.view_groups.ViewGroups` (each ``ViewGroup.source`` the call
+    or scope it stands for); ``order`` and ``ids`` the graph's Apply nodes and
+    ``{id(Apply or root): node id}``; ``shapes`` where each drawn shape came from;
+    ``origins`` the rewrite that made each node of an optimized graph (``id(Apply)``);
+    ``times`` the seconds per call the time overlay's shares are of (``{Apply: s}``), if any,
+    and ``time_total`` the call's seconds they are shares of (None: of the nodes' sum)."""
+
+    model: dict
+    objects: dict[str, Any]
+    groups: ViewGroups
+    order: list[Apply]
+    ids: dict[int, str]
+    shapes: Shapes
+    origins: dict
+    times: Mapping[Apply, float] | None = None
+    time_total: float | None = None  # the call's seconds the shares are of (None: the nodes' sum)
+
+    def node(self, node_id: str) -> dict | None:
+        """The model's node ``node_id`` (None: no such node)."""
+        return self._index()[0].get(node_id)
+
+    def group(self, group_id: str | None) -> dict | None:
+        """The model's group ``group_id`` (None: no such group, or the top level)."""
+        return self._index()[1].get(group_id) if group_id is not None else None
+
+    def copy_of(self, node_id: str) -> dict | None:
+        """The first of the model's copies of ``node_id`` (a constant used by several
+        groups is drawn in each, ``v3@g5``, and not as ``v3``), or None."""
+        return self._index()[2].get(node_id)
+
+    def groups_around(self, group_id: str | None) -> list[dict]:
+        """The groups holding ``group_id`` and it, outermost first."""
+        chain = []
+        group = self.group(group_id)
+        while group is not None:
+            chain.append(group)
+            group = self.group(group["parent"])
+        return chain[::-1]
+
+    def obj_of(self, node_id: str) -> Any:
+        """The Apply or root ``node_id`` stands for: a node of the model, or one it does
+        not draw (inside a fused chain, ``n3/0/n1``: its holder's inner graph numbered by
+        the one id rule, :func:`~symnb.printing.graph_model.node_ids`); None if none."""
+        if node_id in self.objects:
+            return self.objects[node_id]
+        copied = self.copy_of(node_id)
+        if copied is not None:  # a constant drawn as copies only (``v3``: ``v3@g5``...)
+            return self.objects[copied["id"]]
+        holder_id, _, graph = node_id.rpartition("/")[0].rpartition("/")
+        holder = self.obj_of(holder_id) if holder_id else None
+        if not isinstance(holder, Apply) or not graph.isdigit():
+            return None
+        return dict(_inner_objects(holder, holder_id, only=int(graph))).get(node_id)
+
+    def inner_ids(self, obj: Any) -> list[str]:
+        """The ids ``obj`` has in inner graphs: a loop body's node the model draws, or a
+        node of a fused chain it does not (``n3/0/n1``)."""
+        found = [node_id for node_id, known in self.objects.items() if known is obj and "/" in node_id]
+        if found:
+            return found
+        for holder_id, holder in self.objects.items():
+            if isinstance(holder, Apply) and holder.op.inner_graphs and self.group(f"{holder_id}/0") is None:
+                found += [node_id for node_id, known in _inner_objects(holder, holder_id) if known is obj]
+        return found
+
+    def _index(self) -> tuple[dict, dict, dict]:
+        found = self.__dict__.get("_by_id")
+        if found is None:
+            copies: dict[str, dict] = {}
+            for node in self.model["nodes"]:
+                if node.get("copy_of"):
+                    copies.setdefault(node["copy_of"], node)
+            found = self.__dict__["_by_id"] = ({n["id"]: n for n in self.model["nodes"]},
+                                               {g["id"]: g for g in self.model["groups"]}, copies)
+        return found
+
+
+def view_model_parts(obj: Any, *, highlight: Iterable[Any] = (), times: Mapping[Apply, float] | None = None,
+                     time_total: float | None = None, title: str | None = None, call_values: Any = None,
+                     tree: GroupTree | None = None) -> ViewModelParts:
+    """:func:`view_model` (same arguments) with what its ids stand for."""
     obj, highlight, found = _resolve(obj, list(highlight))
     call_values = found if found is not None else call_values
     with collector_paused():
-        return _Builder(obj, highlight, call_values, times, time_total, title, tree).model()
+        builder = _Builder(obj, highlight, call_values, times, time_total, title, tree)
+        model = builder.model()
+    times = builder.times
+    if times is None:  # a profiled function's own, as the time overlay reads them
+        profile = getattr(obj, "profile", None)
+        times = profile.node_times() if profile is not None and hasattr(profile, "node_times") else None
+    return ViewModelParts(model, dict(builder.node_objects + builder.inner_objects), builder.groups, builder.order,
+                          builder.ids, builder.shapes, builder.origins, times or None,
+                          builder.time_total or getattr(times, "call_seconds", None))
 
 
 def _resolve(obj: Any, highlight: list) -> tuple[Any, list[Apply], Any]:
@@ -121,6 +221,7 @@ class _Builder:
         source = values_source(self.call_values)
         # Loop bodies, branches: one closed group per inner graph (opened around a failing node).
         inner = InnerParts(self).add_all(nodes)
+        self.inner_objects = inner.objects
         opened = self._first_open()
         return {
             "format": FORMAT,
@@ -319,6 +420,23 @@ class _Builder:
             return around_failing
         opened = [g.id for g in self.groups.ordered() if g.kind not in _CLOSED_KINDS]
         return opened + [g for g in around_failing if g not in opened]
+
+
+def _inner_objects(holder: Apply, holder_id: str, only: int | None = None) -> list[tuple[str, Any]]:
+    """``(id, Apply or root)`` of the nodes of ``holder``'s inner graphs (graph ``only``
+    when given), nested ones included, numbered by the one id rule."""
+    found = []
+    for g, inner in enumerate(holder.op.inner_graphs):
+        if only is not None and g != only:
+            continue
+        order = toposort(inner.outputs, inner.inputs)
+        roots = root_variables(order, inner.inputs, inner.outputs)
+        ids = node_ids(order, roots, f"{holder_id}/{g}/")
+        for obj in [*roots, *order]:
+            found.append((ids[id(obj)], obj))
+            if isinstance(obj, Apply) and obj.op.inner_graphs:
+                found += _inner_objects(obj, ids[id(obj)])
+    return found
 
 
 def failing_groups(groups: Iterable[Any], holding: Iterable[Any]) -> list[str]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from symnb.core.graph.type import describe_shape
+
 __all__ = ["overview_svg"]
 
 _REGIONS = ("forward", "gradient", "updates")
@@ -128,8 +130,8 @@ def _text(box_id: str, groups: dict, nodes: dict, count: int) -> dict[str, str]:
     n = nodes[box_id]
     out = (n.get("outs") or [{}])[0]
     shape = out.get("shape")
-    typ = f"{out.get('dtype', '')}" + ("" if shape is None else
-                                        f" ({', '.join('?' if d is None else str(d) for d in shape)})")
+    # Python's tuple notation, as every view writes shapes (describe_shape: (3,), (2, 4), ()).
+    typ = f"{out.get('dtype', '')}" + ("" if shape is None else f" {describe_shape(shape)}")
     # The type first, as the viewer's boxes: a long op clipped at the width would cut it off.
     return {"title": str(n.get("label") or n.get("op") or box_id), "sub": f"{typ}  {n.get('op') or n.get('kind')}"}
 

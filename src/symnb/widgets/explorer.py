@@ -1,21 +1,24 @@
-"""``GraphExplorer``: a laid-out, clickable picture of a graph, with each node's value.
+"""``GraphExplorer``: a graph in the client-side viewer, with each node's value.
 
-``GraphExplorer(z)`` draws the graph computing ``z`` (or a list of variables, an Apply,
+``GraphExplorer(z)`` shows the graph computing ``z`` (or a list of variables, an Apply,
 a compiled function's optimized graph, or an error that names a node, which is then
 highlighted, with the error's message and, for a failed call, the values of that call:
-its arguments and the failing node's inputs and outputs). A graph of more than
+its arguments and the failing node's inputs and outputs). The picture is the view model
+(:func:`~symnb.printing.view_model.view_model_parts`), sent to the browser once: the
+viewer opens and closes groups, searches and draws there. A graph of more than
 ``OPEN_UP_TO`` nodes opens with its groups closed (the calls of the user's functions,
-``sn.name_scope`` blocks, ``sn.grad`` calls: one box each, counting its nodes, inputs and
-outputs); clicking a group's box opens it, clicking an open group's title closes it.
-Clicking a node shows its op, type, test value (summary and heatmap), creation line and
-its inputs with theirs. A loop or a condition opens in place; a search box
-finds nodes by name, op or source line in the whole graph, inside closed groups too (Enter
-opens the groups around the next hit; ``search`` answers the same in Python). For a failed call, every node's details show its value in that call first.
-The same picture is kept as the saved snapshot.
+``sn.name_scope`` blocks, ``sn.grad`` calls: one box each). The explorer is the
+controller: its state is in the model's ids (``opened``, ``expanded``, ``selected``), its
+commands (``open``, ``close_group``, ``expand``, ``select``) change it and tell the view,
+``search`` answers with the viewer's rule, and ``details(id)`` answers the browser's
+request for a node's card (values, heatmaps, inputs: what the model does not carry).
+For a failed call, every node's details show its value in that call first. The saved
+notebook keeps the viewer, its state and a static overview.
 
-A function compiled with ``profile=True`` and called is drawn coloured by time: each
-node shaded by its share of the call (``f.profile.node_times()``), its time in its
-details and tooltip.
+A function compiled with ``profile=True`` and called opens shaded by time: each node by
+its share of the call (``f.profile.node_times()``), its time in its details.
+``svg()`` draws the kernel's picture of the current state (Graphviz or symnb's layered
+layout), made only when asked for.
 """
 
 from __future__ import annotations
@@ -24,16 +27,17 @@ import time
 from typing import Any, NamedTuple
 
 from symnb.core.graph.errors import label
-from symnb.core.graph.basic import Apply, Variable
+from symnb.core.graph.basic import Apply, Variable, toposort
 from symnb.printing._common import graph_parts, leaf_text, output_text
 from symnb.core.failed_call import CallValues, failure_values
 from symnb.printing.failure import failure_html
 from symnb.printing.error_focus import error_focus, error_node
 from symnb.printing.failure_card import failing_card_html
-from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text
-from symnb.printing.html import kind_of, node_details_html, value_summary
+from symnb.printing.graph_model import OPEN_UP_TO, GraphPicture, creation_text, first_opened, node_ids, root_variables
+from symnb.printing.groups import GroupTree
+from symnb.printing.html import group_facts, kind_of, value_summary
 from symnb.printing.layout import layout
-from symnb.printing.picture_ids import every_node, expansions_for
+from symnb.printing.picture_ids import expansions_for
 from symnb.printing.view_search import search_model
 from symnb.printing.svg import picture_svg
 from symnb.printing.view_overview import overview_svg as view_overview_svg
@@ -63,8 +67,9 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     - ``highlight``: an Apply, a variable (its node) or an error naming a node, drawn in
       red and selected first;
-    - ``engine``: ``'auto'`` (Graphviz when installed, else symnb's layered layout),
-      ``'dot'`` or ``'layered'``;
+    - ``engine``: how ``svg()`` and a small graph's static overview are laid out:
+      ``'auto'`` (Graphviz when installed, else symnb's layered layout), ``'dot'`` or
+      ``'layered'``;
     - ``header``, ``footer``: HTML shown above and below the picture (``%%symgraph``'s
       table of variables, a profile);
     - ``times``: ``{Apply: seconds per call}`` to colour the nodes by; by default a
@@ -102,9 +107,19 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self.position = {id(node): i for i, node in enumerate(order or ())}
         self._outputs = outputs
         self._entries: list[Entry] | None = None
+        order = order if order is not None else toposort(outputs)
+        roots = root_variables(order, (), outputs)
+        #: The graph's groups (made once: the view model and the picture read them).
+        self._tree = GroupTree(order, roots)
+        ids = node_ids(order, roots)
+        #: The state, in the view model's ids: the groups the Python API opened, the
+        #: nodes whose inner graphs it drew, the selected node or group.
         self.expanded: list[str] = []
-        self.opened: list[str] | None = None  # None: the picture's default (see open())
-        self._view_model: dict | None = None
+        self.opened: list[str] = sorted(first_opened(self._tree, len(order), self.highlight), key=_group_order)
+        self._picture: GraphPicture | None = None  # drawn from the state when asked for
+        self._picture_key: tuple = ()
+        self._laid_out: tuple | None = None
+        self.draw_seconds = 0.0
         self._view_data: str | None = None
         self._view_state: dict = {}  # the view's last state: the browser's or the Python API's
         call = self.call_values
@@ -114,9 +129,7 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         self.plotted: Variable | None = None
         self.measure = "norm"
         self._picker: Any = None
-        self._redraw()
-        self.opened = sorted(self.picture.opened, key=_group_order)
-        first = self.picture.id_of(self.highlight[0]) if self.highlight else None
+        first = ids.get(id(self.highlight[0])) if self.highlight else None
         self.selected = first or ""
         if self.highlight and first is None:  # in a loop body: its loop opens at it
             inner = self._inner_ids(self.highlight[0])
@@ -124,18 +137,24 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
                 self.select(inner[0])
 
     # -- the picture --------------------------------------------------------------------
-    def _redraw(self) -> None:
-        started = time.perf_counter()
-        self.picture = GraphPicture(self.obj, self.expanded, self.highlight,
-                                    self.times, opened=self.opened, time_total=self.time_total,
-                                    like=getattr(self, "picture", None),
-                                    call_shapes=self.call_values.shapes() if self.call_values else None)
-        self._laid_out: tuple | None = None
-        self.draw_seconds = time.perf_counter() - started
+    # The server-side picture is drawn and laid out only when asked for (``svg()``,
+    # ``layout``, a small graph's static overview), from the state: the browser's viewer
+    # draws the live view, a command changes the state and tells the viewer, nothing is
+    # redrawn here; and Graphviz takes minutes on some graphs of a few hundred boxes.
+    @property
+    def picture(self) -> GraphPicture:
+        """The server-side picture of the current state (made when first read after a
+        change)."""
+        key = (tuple(self.expanded), tuple(self.opened))
+        if self._picture is None or self._picture_key != key:
+            started = time.perf_counter()
+            self._picture = GraphPicture(self.obj, self.expanded, self.highlight, self.times,
+                                         opened=self.opened, time_total=self.time_total, like=self._picture,
+                                         call_shapes=self.call_values.shapes() if self.call_values else None)
+            self._picture_key, self._laid_out = key, None
+            self.draw_seconds = time.perf_counter() - started
+        return self._picture
 
-    # The server-side picture is laid out only when asked for (``svg()``, ``layout``, a
-    # small graph's static overview): the browser's viewer draws the live view, and
-    # Graphviz takes minutes on some graphs of a few hundred boxes (a 260-step chain).
     @property
     def layout(self) -> Any:
         """The server-side picture's layout (made on first use)."""
@@ -146,10 +165,11 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         return self._server_picture()[1]
 
     def _server_picture(self) -> tuple:
+        picture = self.picture
         if self._laid_out is None:
             started = time.perf_counter()
-            laid_out = layout(self.picture, self.engine)
-            self._laid_out = (laid_out, picture_svg(self.picture, laid_out))
+            laid_out = layout(picture, self.engine)
+            self._laid_out = (laid_out, picture_svg(picture, laid_out))
             self.draw_seconds += time.perf_counter() - started
         return self._laid_out
 
@@ -172,30 +192,25 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
     def _inner_ids(self, obj: Apply | Variable) -> list[str]:
         """The ids ``obj`` has in the inner graphs (drawn or not)."""
-        return [node_id for node_id, known in every_node(self.picture)
-                if known is obj and "/" in node_id]
+        return self.model_parts().inner_ids(obj)
 
     def select(self, node_id: str) -> str:
-        """Select node ``node_id`` (an id of the viewer's model, as :meth:`search` returns
-        them, or of the picture: ``n3``, ``v0@g5``, ``n1/0/n2``, a group's ``g4``); returns
-        its details (HTML). A node inside closed groups or in an inner graph not drawn (a
+        """Select node or group ``node_id`` (an id of the viewer's model, as :meth:`search`
+        returns them: ``n3``, ``v0@g5``, ``n1/0/n2``, a group's ``g4``); returns its
+        details (HTML). A node inside closed groups or in an inner graph not drawn (a
         search hit) is brought into sight: its groups open and the nodes holding it expand."""
-        node_id = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant
-        if node_id in self._model_groups() and self.picture.find(node_id) is None:
-            self.selected = node_id  # a group of the viewer's (a folded series, an op call)
-            self._sync()
-            return self._details_of(node_id)
-        if self.picture.find(node_id) is None:
+        parts = self.model_parts()
+        if parts.node(node_id) is None and parts.group(node_id) is None:
+            node_id = node_id.split("@", 1)[0]  # a constant's copy: the constant
+        if parts.group(node_id) is None:
             outer = expansions_for(node_id)
-            obj = self.picture.obj_of(outer[0] if outer else node_id)
-            if obj is None:
-                raise KeyError(f"no node {node_id!r} in the picture")
-            self.selected = node_id  # kept through the redraws that draw it
-            # Redrawn, told to the view once, below (one command per call).
-            self._change("opened", self.opened + self.picture.closed_groups_around(obj))
+            holder = parts.obj_of(outer[0] if outer else node_id)
+            if holder is None or parts.obj_of(node_id) is None:
+                raise KeyError(f"no node {node_id!r} in the graph (ids are as search() and "
+                               "node_ids() return them)")
+            around = [g.id for g in self._tree.group_of(holder).ancestors()]
+            self._change("opened", self.opened + around)
             self._change("expanded", self.expanded + outer)
-            if self.picture.find(node_id) is None:
-                raise KeyError(f"no node {node_id!r} in the picture")
         self.selected = node_id
         self._sync()
         return self.details_html()
@@ -207,32 +222,29 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         every node's details show its value in that call first."""
         return failure_values(self.error) if self.error is not None else None
 
-    def details_html(self, actions: bool = True) -> str:
-        # The node the error names: its test value could not be computed (that is the
-        # error) or is computed; never "pending".
-        return self._details_in(self.picture, self.selected, actions)
-
-    def _details_in(self, picture: GraphPicture, node_id: str, actions: bool) -> str:
-        """Node ``node_id``'s details card, read from ``picture``."""
-        failed = getattr(self.error, "node", None)
-        return node_details_html(picture, node_id, actions, self.call_values, failed=failed)
+    def details_html(self) -> str:
+        """The selected node's card (:meth:`details`)."""
+        return self.details(self.selected)
 
     def compute(self, node_id: str) -> str:
         """Compute the test values of node ``node_id``'s inputs and outputs (shown as
         pending until read); returns its details."""
-        obj = self.picture.find(node_id).obj if self.picture.find(node_id) else self.picture.obj_of(node_id)
+        obj = self.model_parts().obj_of(node_id)
+        if obj is None:
+            raise KeyError(f"no node {node_id!r} in the graph")
         if isinstance(obj, Apply):
             _compute_test_values(obj)
-        self.selected = node_id if self.picture.find(node_id) is not None else self.selected
+        self.selected = node_id
         self._sync()
         return self.details_html()
 
     def expand(self, node_id: str) -> None:
-        """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it."""
-        node = self.picture.find(node_id)
-        if node is None or not node.has_inner:
+        """Draw the inner graphs of node ``node_id`` (a loop, condition, fused chain) in it
+        (and those of the nodes holding it)."""
+        obj = self.model_parts().obj_of(node_id)
+        if not isinstance(obj, Apply) or not obj.op.inner_graphs:
             raise ValueError(f"node {node_id!r} holds no inner graph")
-        self._set("expanded", self.expanded + [node_id])
+        self._set("expanded", self.expanded + expansions_for(node_id) + [node_id])
 
     def close(self, node_id: str) -> None:
         """Stop drawing node ``node_id``'s inner graphs (and those opened inside them)."""
@@ -246,17 +258,15 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
 
         A graph of more than ``OPEN_UP_TO`` nodes is first drawn with its groups closed
         (the calls of the user's functions, ``sn.name_scope`` blocks, ``sn.grad`` calls)."""
-        if self.picture.tree is None or self.picture.tree.get(group_id) is None:
+        if self.model_parts().group(group_id) is None:
             raise ValueError(f"no group {group_id!r} in the picture")
         self._set("opened", self.opened + [group_id])
 
     def close_group(self, group_id: str) -> None:
         """Draw group ``group_id`` as one box again (its open subgroups close with it),
         in the live viewer too, where the user may have opened it."""
-        group = self.picture.tree.get(group_id) if self.picture.tree is not None else None
-        inside = {g.id for g in self.picture.tree.groups() if group in g.ancestors()} if group else set()
-        self._set("opened", [i for i in self.opened if i != group_id and i not in inside],
-                  closed=[group_id])
+        inside = self._with_inside([group_id])
+        self._set("opened", [i for i in self.opened if i not in inside], closed=[group_id])
 
     def _set(self, name: str, ids: list[str], closed: list[str] = ()) -> None:
         """Set the ids of ``name`` (``opened``, ``expanded``), redraw and
@@ -266,16 +276,13 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
             self._sync(closed)
 
     def _change(self, name: str, ids: list[str]) -> bool:
-        """Set the ids of ``name`` and redraw the picture; False when they are the same."""
+        """Set the ids of ``name``; False when they are the same."""
         ids = list(dict.fromkeys(ids))
         if name == "opened":
             ids.sort(key=_group_order)
         if ids == getattr(self, name):
             return False
         setattr(self, name, ids)
-        self._redraw()
-        if self.selected and self.picture.find(self.selected) is None:
-            self.selected = ""
         return True
 
     def search(self, query: str) -> list[str]:
@@ -321,16 +328,17 @@ class GraphExplorer(FailureParts, ViewerParts, WidgetView):
         return self._describe_variable(self.entries[which].variable)
 
     def _describe_id(self, node_id: str) -> str:
-        node_id = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant
-        node = self.picture.find(node_id)
-        if node is not None and node.kind == "group":
-            group = node.obj
-            lines = [f"{group.title}: {group.describe()}, {node.sublabel}"]
-            lines += [f"called at {group.where()}"] if group.where() else []
-            lines += ["inputs:"] + [_io_line(i, v) for i, v in enumerate(node.group_inputs)]
-            lines += ["outputs:"] + [_io_line(i, v) for i, v in enumerate(node.group_outputs)]
+        parts = self.model_parts()
+        group = parts.group(node_id)
+        if group is not None:
+            made, holds, where, entering, leaving = group_facts(parts, group)
+            lines = [f"{group['label']}: {made}, {holds}"]
+            lines += [f"called at {where}"] if where else []
+            lines += ["inputs:"] + [_io_line(i, v) for i, v in enumerate(entering)]
+            lines += ["outputs:"] + [_io_line(i, v) for i, v in enumerate(leaving)]
             return "\n".join(lines)
-        obj = node.obj if node is not None else self.picture.obj_of(node_id)
+        obj = parts.obj_of(node_id)
+        obj = obj if obj is not None else parts.obj_of(node_id.split("@", 1)[0])  # a constant's copy
         if obj is None:
             raise KeyError(f"no node {node_id!r} in the graph (ids are as search() and "
                            "node_ids() return them)")

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from symnb.printing.graph_model import GraphPicture
-from symnb.printing.html import TEXT_STYLE, pre
-from symnb.printing.picture_ids import expansions_for
+from symnb.printing.html import TEXT_STYLE, node_details_html
 from symnb.printing.svg import picture_img
-from symnb.printing.view_model import encode_view_model, view_model
+from symnb.printing.view_model import ViewModelParts, encode_view_model, view_model_parts
 from symnb.widgets._view import WidgetView
 from symnb.widgets.viewer import saved_viewer_html, state_html
 
@@ -28,10 +26,9 @@ class ViewerParts:
     and sets ``opened`` through its ``_change`` (the browser's open groups)."""
 
     _graph_view: Any = None  # the viewer's widget (in a box with the iteration picker, for a loop)
-    _view_model: dict | None
+    _parts: ViewModelParts | None = None  # the view model and what its ids stand for
     _view_data: str | None
     _view_state: dict  # the view's last state: the browser's or the Python API's
-    _view_ids: set[str] | None = None  # the model's node ids
     #: The groups the Python API drew open (``_open_ids``) as the view last heard of them;
     #: None until the view is made. A command sends the view what changed since.
     _commanded: list[str] | None = None
@@ -43,7 +40,7 @@ class ViewerParts:
         operations = sum(node["kind"] == "op" for node in self.view_model()["nodes"])
         note = (f'<div style="{TEXT_STYLE};color:#555">{operations} operations; open the '
                 "notebook trusted (or its nbconvert HTML) to explore it.</div>")
-        details = self.details_html(actions=False) if self.selected else ""  # the failing node's values
+        details = self.details_html() if self.selected else ""  # the failing node's values
         iterations = (f'<div class="symnb-iteration-snapshot" style="{TEXT_STYLE}">{self.iteration_html()}</div>'
                       if self.picked else "")  # the picker's values and plot, as last shown
         return (f'<div class="symnb-explorer-snapshot">{self.header}'
@@ -54,16 +51,24 @@ class ViewerParts:
     def view_model(self) -> dict:
         """The client-side viewer's model of the graph (``symnb.printing.view_model``);
         for a failed call, its boxes show that call's values."""
-        if self._view_model is None:
-            # The picture's GroupTree: the graph is grouped once, for both representations.
-            self._view_model = view_model(self.obj, highlight=self.highlight, times=self.times,
-                                          time_total=self.time_total, call_values=self.call_values,
-                                          tree=self.picture.tree)
-        return self._view_model
+        return self.model_parts().model
 
-    def _model_groups(self) -> dict[str, dict]:
-        """The viewer's groups by id."""
-        return {g["id"]: g for g in self.view_model()["groups"]}
+    def model_parts(self) -> ViewModelParts:
+        """The view model with what its ids stand for (made once: every view and card
+        reads it)."""
+        if self._parts is None:
+            # The picture's GroupTree: the graph is grouped once, for both representations.
+            self._parts = view_model_parts(self.obj, highlight=self.highlight, times=self.times,
+                                           time_total=self.time_total, call_values=self.call_values,
+                                           tree=self._tree)
+        return self._parts
+
+    def details(self, node_id: str) -> str:
+        """The card of node or group ``node_id`` (an id of the viewer's model: ``n3``,
+        ``v0@g5``, a loop body's ``n1/0/n2``, a group's ``g4``): the values and
+        heatmaps the browser's model does not carry, answered from the view model."""
+        return node_details_html(self.model_parts(), node_id, self.call_values,
+                                 failed=getattr(self.error, "node", None))
 
     def view_data(self) -> str:
         """The model as it travels and is saved: gzip + base64 within the saved budget."""
@@ -86,15 +91,17 @@ class ViewerParts:
         return "time_share" if time_share and time_share.get("values") else ""
 
     def _model_id(self, node_id: str) -> str:
-        """The viewer's node for a kernel id: the same id (a loop body's node ``n1/0/n0``
+        """The viewer's node or group for an id: the same id (a loop body's node ``n1/0/n0``
         too: the model holds the inner graphs of loops and conditions), else, for a node
-        the model does not hold (inside a fused chain), the top-level node holding it."""
-        model = self.view_model()
-        if getattr(self, "_view_ids", None) is None:
-            self._view_ids = {n["id"] for n in model["nodes"]}
-        if not node_id or node_id in self._view_ids:
-            return node_id
-        return node_id.split("/", 1)[0]
+        the model does not hold (inside a fused chain), the innermost node holding it
+        that the model draws (``n1/0/n3`` for ``n1/0/n3/0/n0``)."""
+        parts = self.model_parts()
+        copied = parts.copy_of(node_id)
+        if copied is not None and parts.node(node_id) is None:
+            return copied["id"]  # a constant drawn as copies only: the first
+        while node_id and parts.node(node_id) is None and parts.group(node_id) is None:
+            node_id = node_id.rpartition("/")[0].rpartition("/")[0]
+        return node_id
 
     def _build(self) -> Any:
         from symnb.widgets.graph_view import graph_view_class
@@ -207,34 +214,9 @@ class ViewerParts:
         if not isinstance(content, dict):
             return
         if isinstance(content.get("details"), str):
-            self._graph_view.send({"details_for": content["details"], "html": self._details_of(content["details"])})
+            self._graph_view.send({"details_for": content["details"], "html": self.details(content["details"])})
         elif isinstance(content.get("state"), dict):
             self._take_state(content["state"])
-
-    def _details_of(self, node_id: str) -> str:
-        """A node's kernel-side details (values, heatmap, inputs), asked by the browser."""
-        base = node_id.split("@", 1)[0]  # a constant's copy inside a group: the constant's
-        # A node of a loop's body the viewer opened: a picture with that loop expanded
-        # answers (made for this answer only: the explorer's own picture and state stay).
-        group = self._model_groups().get(base)
-        if group is not None and self.picture.find(base) is None:  # a group of the viewer's
-            return pre(f"{group['label']}: a group of the viewer (open it there to see its nodes)")
-        picture = self._picture_holding(base)
-        if picture.find(base) is not None:
-            return self._details_in(picture, base, actions=False)
-        if picture.obj_of(base) is not None:
-            return pre(self._describe_id(base))
-        return pre(f"no details for {node_id!r}: the kernel's graph does not hold it")
-
-    def _picture_holding(self, node_id: str) -> Any:
-        """The kernel's picture, with the loops holding ``node_id`` (``n1/0/n2``) expanded
-        when they are not."""
-        missing = [i for i in expansions_for(node_id) if i not in self.expanded]
-        if self.picture.find(node_id) is not None or not missing:
-            return self.picture
-        return GraphPicture(self.obj, [*self.expanded, *missing], self.highlight, self.times,
-                            opened=self.opened, time_total=self.time_total, like=self.picture,
-                            call_shapes=self.call_values.shapes() if self.call_values else None)
 
     def _take_state(self, state: dict) -> None:
         """The browser's state (debounced): kept for the saved notebook, and its open
@@ -249,11 +231,11 @@ class ViewerParts:
             # The layout the browser drew (ELK's: not saved with the notebook): the saved
             # view draws it again, at the live view's positions.
             self._view_state["layout"] = {"open": layout["open"], "geometry": layout["geometry"]}
-        tree = self.picture.tree
-        known = [g for g in groups if tree is not None and tree.get(g) is not None]
-        if selected and self.picture.find(selected) is not None:
-            self.selected = selected  # what the Python API reads (no redraw: the browser drew it)
-        self._change("opened", known)  # redrawn, nothing sent: the browser drew it
+        parts = self.model_parts()
+        known = [g for g in groups if parts.group(g) is not None]
+        if selected and (parts.node(selected) is not None or parts.group(selected) is not None):
+            self.selected = selected  # what the Python API reads
+        self._change("opened", known)  # nothing sent: the browser drew it
         if self._commanded is not None:
             self._commanded = self._open_ids()  # what the browser has: no news for it
         self.snapshot_changed()

@@ -48,9 +48,19 @@ class ProfileStats:
     """Calls, compiles, transfers and time of one compiled function (``f.profile``);
     ``summary()`` prints the report."""
 
-    def __init__(self, function: Any, memory: bool = False) -> None:
+    def __init__(self, function: Any = None, memory: bool = False, *,
+                 atexit_print: bool | None = None, flag_time_thunks: Any = None,
+                 gpu_checks: bool = True, message: str | None = None) -> None:
+        """The profile of ``function`` (``sn.function`` makes it). Theano's spelling
+        ``ProfileStats(atexit_print=False, gpu_checks=False)``, passed as
+        ``sn.function(..., profile=stats)``, makes one the function then records into
+        (``flag_time_thunks`` and ``gpu_checks`` concern Theano's C and GPU thunks and
+        have no effect; ``atexit_print`` prints the summary when the program exits;
+        ``message`` is kept as Theano's attribute)."""
         self.function = function
         self.memory = memory  # profile_memory: add peak memory and the largest values
+        #: Theano's ``message`` (the summary's title in Theano), when given.
+        self.message = message
         self.call_times: list[float] = []
         self.compiles: list[CompileRecord] = []
         self.h2d_bytes = self.h2d_count = self.d2h_bytes = self.d2h_count = 0
@@ -66,8 +76,19 @@ class ProfileStats:
         self.note: str | None = None
         self._paused = False  # a call the profile makes itself (a timeline's) is no call
         _listen_to_compiles()
-        if config.profile:
+        if config.profile if atexit_print is None else atexit_print:
             _printed_at_exit.append(self)
+
+    def bind(self, function: Any, memory: bool) -> "ProfileStats":
+        """This profile, recording ``function``'s calls from now on (``profile=stats``);
+        a profile records one function: a second is refused (each has its own)."""
+        if self.function is not None and self.function is not function:
+            raise ValueError("sn.function(profile=stats): this ProfileStats already records "
+                             "another compiled function; make one per function "
+                             "(Theano's summed several, symnb's profile is per function)")
+        self.function = function
+        self.memory = self.memory or memory
+        return self
 
     # -- recording (called by Function._call_in_full) -------------------------------------
     def begin(self) -> tuple:

@@ -89,14 +89,15 @@ def role_holding(op: Any, node: Apply) -> str | None:
 
 
 def placeholder_like(var: Variable, shape: Sequence[int | None] | None = None,
-                     value: np.ndarray | None = None, name: str | None = None) -> Variable:
-    """A fresh root variable of ``var``'s dtype (and ``shape``, default ``var``'s) for an
-    inner graph, holding ``value`` as its test value when one is given.
+                     value: np.ndarray | None = None, name: str | None = None,
+                     dtype: str | None = None) -> Variable:
+    """A fresh root variable of ``var``'s dtype (or ``dtype``) and ``shape`` (default
+    ``var``'s) for an inner graph, holding ``value`` as its test value when one is given.
 
     It records ``var``'s creation site, so messages about it point where the user
     made the outer variable. Shared variables and constants become plain tensors.
     """
-    ttype = var.type if shape is None else var.type.clone(shape=shape)
+    ttype = var.type if shape is None and dtype is None else var.type.clone(dtype=dtype, shape=shape)
     inner = ttype.variable_type(ttype, name=name if name is not None else var.name, site=var.site)
     if value is not None:
         inner._test_value = _frozen(value)

@@ -24,7 +24,7 @@ from symnb.core.graph.source import capture_site
 from symnb.core.graph.traceback_filter import hide_library_frames
 from symnb.core.graph.type import TensorType
 
-__all__ = ["Op", "MethodNotDefined", "perform_only", "operand_text", "snake_case"]
+__all__ = ["Op", "PureOp", "MethodNotDefined", "perform_only", "operand_text", "snake_case"]
 
 
 class MethodNotDefined(NotImplementedError):
@@ -33,7 +33,42 @@ class MethodNotDefined(NotImplementedError):
     that code catching either catches it."""
 
 
-class Op:
+class PureOp:
+    """The base of :class:`Op` holding ``__call__`` (Theano's ``gof.op.PureOp``, from which
+    ``Op`` derives): code that overrides ``__call__`` and builds its node with Theano's
+    ``super(theano.Op, self).__call__(...)`` (PyMC3's ``DifferentialEquation``) reaches
+    this one, as it reached ``PureOp.__call__`` in Theano."""
+
+    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False,
+                 **make_node_keywords: Any) -> Any:
+        """Build a node: infer types, record the user's line, compute test values.
+        Returns the output, or the list of outputs when there are several or when
+        ``return_list`` is true (Theano's keyword). Other keywords go to ``make_node``,
+        as in Theano (``crossentropy_softmax_argmax_1hot_with_bias(x, b, y_idx=y)``)."""
+        try:
+            node = self.make_node(*inputs, **make_node_keywords)
+            node.site = capture_site(config.traceback__limit)
+            test_value.compute_node(node)
+        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
+            hide_library_frames(err)
+            raise
+        if return_list or (len(node.outputs) != 1 and getattr(self, "default_output", None) is None):
+            return node.outputs
+        out = node.default_output()  # the op's default_output, or the only output
+        if name is not None:
+            out.name = name
+        return out
+
+    @classmethod
+    def _get_test_value(cls, v: Variable) -> np.ndarray:
+        """Theano's ``PureOp._get_test_value``: ``v``'s test value (a constant's value, a
+        shared variable's, a variable's ``tag.test_value``), which code overriding
+        ``__call__`` reads (PyMC3's ``DifferentialEquation``); a
+        ``MissingTestValueError``, an ``AttributeError`` as in Theano, when it has none."""
+        return v.test_value
+
+
+class Op(PureOp):
     """Base class of every operation. Subclasses set ``__props__`` and the methods above."""
 
     __props__: tuple[str, ...] = ()
@@ -96,30 +131,7 @@ class Op:
     def __str__(self) -> str:
         return self.display_name()
 
-    # -- building ----------------------------------------------------------------------
-    def __call__(self, *inputs: Any, name: str | None = None, return_list: bool = False) -> Any:
-        """Build a node: infer types, record the user's line, compute test values.
-        Returns the output, or the list of outputs when there are several or when
-        ``return_list`` is true (Theano's keyword)."""
-        try:
-            node = self.make_node(*inputs)
-            node.site = capture_site(config.traceback__limit)
-            test_value.compute_node(node)
-        except Exception as err:  # traceback filtering: see core/graph/traceback_filter.py
-            hide_library_frames(err)
-            raise
-        if self.default_output is not None and not return_list:
-            out = node.default_output()
-            if name is not None:
-                out.name = name
-            return out
-        if len(node.outputs) == 1 and not return_list:
-            out = node.outputs[0]
-            if name is not None:
-                out.name = name
-            return out
-        return node.outputs
-
+    # -- building: __call__ is PureOp's ---------------------------------------------------
     def make_node(self, *inputs: Any) -> Apply:
         """The node of ``self`` over ``inputs``. Default: Theano's, from the class's
         ``itypes`` and ``otypes`` (lists of types, e.g. ``[T.dmatrix]``)."""
@@ -136,6 +148,13 @@ class Op:
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         """Output shapes as tuples of ints or symbolic int64 scalars."""
         raise MethodNotDefined(f"{type(self).__name__} does not implement infer_shape")
+
+    def computes_in(self, node: Apply) -> str | None:
+        """The dtype this node's arithmetic is done in, where it is not its output's (a
+        reduction's accumulator, Theano's integer division in double); None: the output's.
+        Read by the lowering (it casts to it) and by the device check (a float64 step
+        needs JAX's 64-bit mode even when no variable is float64)."""
+        return None
 
     # -- computing ahead of the program (the deciders are in symnb.core.graph.static) ------------
     #: Running the op does more than compute its outputs (it prints, it checks a
@@ -174,6 +193,13 @@ class Op:
     #: cannot compile it, so a compiled function runs it on the host between two
     #: programs (``symnb.compile.split_program``).
     length_from_values = False
+
+    def shape_without_running(self, node: Apply) -> bool:
+        """Whether ``infer_shape``'s answer for ``node`` is the shape its run would give
+        whenever the op's own graph cannot fail, so that a shape alone need not run it
+        (the shape rewrite; it checks broadcasts and reshapes itself). Default: an op that
+        holds no inner graphs; an op holding some says when its graphs cannot fail."""
+        return not self.inner_graphs
 
     def value_inputs(self, node: Apply, index: int) -> Sequence[int]:
         """Positions of ``node``'s inputs whose *values* output ``index``'s value may

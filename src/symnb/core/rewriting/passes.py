@@ -44,7 +44,7 @@ PASSES: dict[str, GraphPass] = {
     "merge": MergePass(),
     "constant_folding": LocalPass("constant_folding", [constant_folding]),
     "canonicalize": LocalPass("canonicalize", algebra.REWRITES + structure.REWRITES + [constant_folding]),
-    "stabilize": LocalPass("stabilize", stabilize.REWRITES + [constant_folding]),
+    "stabilize": LocalPass("stabilize", stabilize.REWRITES + [structure.local_reshape_lift, constant_folding]),
     "specialize": LocalPass("specialize", stabilize.LATER + specialize.REWRITES + [constant_folding]),
     "ifelse_lazy": IfElseLazy(),
     "fusion": FusionPass(),

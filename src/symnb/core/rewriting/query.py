@@ -43,8 +43,6 @@ THEANO_ONLY_TAGS: dict[str, str] = {
     "local_elemwise_alloc": "XLA broadcasts without materializing the allocation",
     "uncanonicalize": "symnb has no uncanonicalize pass",
     "scanOp_pushout_output": "XLA hoists loop-invariant code out of the scan's loop",
-    "scanOp_pushout_nonseqs_ops": "XLA hoists loop-invariant code out of the scan's loop",
-    "scanOp_pushout_seqs_ops": "XLA hoists loop-invariant code out of the scan's loop",
     "local_fill_to_alloc": "symnb's fill is an Alloc when the graph is built: no fill to rewrite",
     "local_useless_fill": "symnb's fill is an Alloc when the graph is built: no fill to remove",
     "conv_gemm": "there is no C (GEMM) convolution: XLA lowers every convolution",
@@ -59,6 +57,12 @@ THEANO_ALIASES: dict[str, str] = {
     "merge1": "merge",
     "merge2": "merge",
     "merge3": "merge",
+    # Theano's scan rewrites (scan_opt.py) and symnb's counterparts (core/scan/rewriting.py)
+    "scanOp_pushout_seqs_ops": "scan_elementwise_output",
+    "scanOp_pushout_nonseqs_ops": "scan_invariant_output",
+    "scanOp_merge": "scan_merge",
+    **{f"scanOp_remove_constants_and_unused_inputs{i}": "scan_remove_unused_inputs" for i in range(4)},
+    "scanop_remove_constants_and_unused_inputs2": "scan_remove_unused_inputs",  # Theano's spelling
 }
 
 

@@ -3,7 +3,10 @@
 - ``x ** 2`` -> ``square(x)``, ``x ** 0.5`` -> ``sqrt(x)``, ``x ** 1`` -> ``x``,
   ``x ** -1`` -> ``1 / x`` (floats only: NumPy refuses negative integer powers of
   integers), ``x ** -0.5`` -> ``1 / sqrt(x)`` (which differs at -0.0 and -inf: it
-  declares so);
+  declares so), ``x ** -2`` -> ``1 / square(x)`` (Theano's ``local_pow_specialize`` has
+  all of these; PyMC3's precision ``tau = sigma ** -2`` is the last: XLA computes a
+  ``pow`` of a non-integer-typed exponent as ``exp(-2 * log(x))`` and keeps it out of the
+  fusions that read it);
 - ``x * x`` -> ``square(x)``.
 """
 
@@ -59,6 +62,18 @@ def local_pow_rsqrt(fgraph: FunctionGraph, node: Apply):
     return _reciprocal(unary_like(ew.Sqrt(), x, out), out)
 
 
+@node_rewriter([ew.Pow], exact="up to one rounding (x * x is rounded before the division), where "
+                               "x * x neither overflows nor is subnormal (XLA's CPU flushes it to 0: "
+                               "|x| under 1.5e-154 in float64, 1.1e-19 in float32, gives inf where "
+                               "x ** -2 is finite)")
+def local_pow_inv_sqr(fgraph: FunctionGraph, node: Apply):
+    """x ** -2 -> 1 / square(x) (floats), as Theano's ``local_pow_specialize``."""
+    if _exponent(node) != -2 or not is_float(node.outputs[0].dtype):
+        return None
+    x, out = node.inputs[0], node.outputs[0]
+    return _reciprocal(unary_like(ew.Square(), x, out), out)
+
+
 def _reciprocal(x, out):
     if x is None:
         return None
@@ -74,4 +89,4 @@ def local_mul_to_square(fgraph: FunctionGraph, node: Apply):
     return unary_like(ew.Square(), x, node.outputs[0])
 
 
-REWRITES = [local_pow_specialize, local_pow_rsqrt, local_mul_to_square]
+REWRITES = [local_pow_specialize, local_pow_rsqrt, local_pow_inv_sqr, local_mul_to_square]

@@ -4,7 +4,8 @@
 - ``shape(op(...))`` and ``shape_i(op(...))`` -> the op's ``infer_shape`` of its inputs'
   shapes (Theano's ``ShapeFeature``): a shape no longer runs the op that makes the value;
 - ``reshape(reshape(x, s1), s2) -> reshape(x, s2)``; a reshape to ``x``'s own known
-  shape disappears;
+  shape disappears; ``reshape(f(x), s) -> f(reshape(x, s))`` for an elementwise ``f`` of
+  one input (so that the rewrites reading ``f`` see it);
 - ``dimshuffle(dimshuffle(x))`` -> one dimshuffle; an identity dimshuffle disappears;
 - ``sum(sum(x, a1), a2) -> sum(x, a1 + a2)``;
 - ``dot(a.T, b.T) -> dot(b, a).T`` and ``dot(a, b).T -> dot(b.T, a.T)`` when that
@@ -22,12 +23,13 @@ from symnb.core.rewriting.utils import as_type_of, make_constant, owner_op, sing
 from symnb.core.tensor.blas import Dot
 from symnb.core.tensor.elemwise import Elemwise
 from symnb.core.tensor.reduction import Sum
+from symnb.core.tensor.stable_forms import lifted_reshape
 from symnb.core.graph.op import Op
 from symnb.core.graph.source import Site
 from symnb.core.graph.type import TensorType
 from symnb.core.tensor.shape import DimShuffle, Reshape, Shape, ShapeI, as_shape_vector, shape_i
 
-__all__ = ["REWRITES"]
+__all__ = ["REWRITES", "may_mismatch"]
 
 
 @node_rewriter([Shape])
@@ -42,15 +44,16 @@ def local_static_shape(fgraph: FunctionGraph, node: Apply):
 def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     """``var``'s shape from its owner's ``infer_shape`` (entries: ints or int scalars built
     from the owner's inputs' shapes, never from its outputs), or None where the owner has
-    none or it does not apply (an op holding graphs, inputs not all tensors)."""
+    none or it does not apply (an op holding graphs that may fail, inputs not all tensors)."""
     node = var.owner
-    if node is None or type(node.op).infer_shape is Op.infer_shape or node.op.inner_graphs:
+    if node is None or type(node.op).infer_shape is Op.infer_shape \
+            or not node.op.shape_without_running(node):
         return None
     if isinstance(node.op, (Shape, ShapeI)) or node.op.has_effects:
         return None
     # Where the op itself checks that its inputs' shapes agree (a broadcast, a reshape's
     # size), the inferred shape would skip that check and give a shape where the op raises.
-    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and _may_mismatch(node)):
+    if isinstance(node.op, Reshape) or (isinstance(node.op, Elemwise) and may_mismatch(node)):
         return None
     if not all(isinstance(v.type, TensorType) for v in (*node.inputs, *node.outputs)):
         return None
@@ -66,7 +69,7 @@ def _inferred_shape(fgraph: FunctionGraph, var: Variable) -> tuple | None:
     return entries
 
 
-def _may_mismatch(node: Apply) -> bool:
+def may_mismatch(node: Apply) -> bool:
     """Whether the broadcast of ``node``'s inputs may fail: on some axis, two inputs have
     lengths not known to agree (each unknown, or different, and not 1)."""
     ndim = max(i.ndim for i in node.inputs)
@@ -148,6 +151,15 @@ def local_useless_reshape(fgraph: FunctionGraph, node: Apply):
     if x.type.fully_known and x.type.shape == out.type.shape:
         return x
     return None
+
+
+@node_rewriter([Reshape])
+def local_reshape_lift(fgraph: FunctionGraph, node: Apply):
+    """reshape(f(x), s) -> f(reshape(x, s)) for an elementwise f of one input (Theano's
+    ``local_reshape_lift``, in canonicalize and stabilize as there): the rewrites of the
+    reshape's readers then see f (``log(1 - sigmoid(x).reshape(s))`` becomes a softplus)."""
+    return lifted_reshape(node.op, node.inputs)
+
 
 
 def _compose(outer: tuple, inner: tuple) -> tuple:
@@ -239,6 +251,6 @@ def local_transpose_of_dot(fgraph: FunctionGraph, node: Apply):
 
 REWRITES = [
     local_static_shape, local_shape_to_infer_shape, local_shape_i_to_infer_shape,
-    local_reshape_reshape, local_useless_reshape, local_dimshuffle_dimshuffle,
+    local_reshape_reshape, local_useless_reshape, local_reshape_lift, local_dimshuffle_dimshuffle,
     local_useless_dimshuffle, local_sum_sum, local_dot_of_transposes, local_transpose_of_dot,
 ]

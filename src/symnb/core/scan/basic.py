@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from symnb.core.graph.config import config
+from symnb.core.graph.source import warn_at_user_line
 from symnb.core.graph.errors import (MissingInputError, TestValueError, build_error,
                                      error_from_record, label)
 from symnb.core.graph.basic import Constant, Variable, graph_inputs
@@ -172,6 +173,7 @@ def build_scan(fn: Callable[..., Any], sequences: Any, outputs_info: Any, non_se
     own_inputs = seq_args + state_args + update_args
     inner_outputs = last_rows_from_buffers(inner_outputs, own_inputs)
     captured, captured_args, inner_outputs = close_over(own_inputs, inner_outputs)
+    captured, captured_args = _keep_unread_inputs(non_seqs, captured, captured_args)
     if strict:
         _check_strict(captured, non_seqs, name)
     n_plain = len(states) if states else len(outs)
@@ -265,9 +267,18 @@ def _parse_outputs_info(outputs_info: Any) -> list[tuple[Variable | None, tuple[
     for j, item in enumerate(_as_list(outputs_info)):
         taps: Any = [-1]
         if isinstance(item, dict):
-            _check_keys(item, {"initial", "taps"}, f"outputs_info[{j}]")
-            taps = item.get("taps", [-1])
+            # "inplace" was Theano 0.x's hint to reuse a sequence's memory; Theano 1.0
+            # ignores it, and so does symnb (XLA decides buffer reuse).
+            _check_keys(item, {"initial", "taps", "inplace"}, f"outputs_info[{j}]")
+            taps, written = item.get("taps"), "taps" in item
             item = item.get("initial")
+            if taps is None and item is not None:
+                # Theano's default: an initial state without taps is read at t-1 (it logs
+                # a warning where taps=None was written out).
+                if written:
+                    warn_at_user_line(f"scan: outputs_info[{j}] has an initial state but "
+                                      f"taps=None; using taps [-1], as Theano does")
+                taps = [-1]
         if item is None:
             parsed.append((None, ()))
             continue
@@ -367,6 +378,23 @@ def _state_placeholders(states: list) -> list[Variable]:
             first = value[depth + tap] if value is not None else None
             args.append(placeholder_like(init, init.type.shape[1:], first, _tap_name(init, tap)))
     return args
+
+
+def _keep_unread_inputs(non_seqs: list[Variable], captured: list[Variable],
+                        captured_args: list[Variable]) -> tuple[list[Variable], list[Variable]]:
+    """The captured variables and their placeholders, plus each non-sequence that is a
+    symbolic input of the graph (no owner, not shared) the step did not read. Theano passes
+    every non-sequence to its loop, so such an input is used by the function (no
+    ``UnusedInputError``); the ``scan_remove_unused_inputs`` rewrite drops it again.
+    Computed non-sequences are not added: nothing would compute them for nothing."""
+    kept = {id(v) for v in captured}
+    for var in non_seqs:
+        if var.owner is None and not isinstance(var, (Constant, SharedVariable)) \
+                and id(var) not in kept:
+            kept.add(id(var))
+            captured = [*captured, var]
+            captured_args = [*captured_args, placeholder_like(var, value=known_test_value(var))]
+    return captured, captured_args
 
 
 def _non_sequences(non_sequences: Any) -> list[Variable]:

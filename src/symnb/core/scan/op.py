@@ -32,6 +32,7 @@ from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 
+from symnb.core.absent import class_getattr
 from symnb.core.graph.errors import label
 from symnb.core.graph_compare import equal_computations
 from symnb.core.gradient import gradient_rule
@@ -82,6 +83,9 @@ class Scan(Op):
         self.inner = inner
         self.info = info
 
+    # Theano's internals of its Scan (``op.fn``...) raise, saying why symnb lacks them.
+    __getattr__ = class_getattr("symnb.scan_module.scan_op.Scan")
+
     # -- identity: Theano's (two loops are equal when their inner graphs compute the same) --
     def __eq__(self, other: object) -> bool:
         if type(self) is not type(other) or self.info != other.info:
@@ -128,6 +132,54 @@ class Scan(Op):
 
     def describe(self) -> str:
         return f"scan {self.info.name!r}"
+
+    # -- Theano's names for the parts of a loop ------------------------------------------------
+    # Theano's Scan exposes its step graph as ``op.inputs``/``op.outputs`` and splits input
+    # lists with ``inner_seqs``/``outer_seqs``/...; real code and Theano's tests read these.
+    # The layout is symnb's (one outer input per sequence, whatever its taps; shared
+    # variables among the non-sequences), so only the splits that mean the same are given.
+    @property
+    def inputs(self) -> list[Variable]:
+        """The step function's inputs (Theano's ``Scan.inputs``): one per sequence tap,
+        one per output tap, then one per non-sequence."""
+        return list(self.inner.inputs)
+
+    @property
+    def outputs(self) -> list[Variable]:
+        """The step function's outputs (Theano's ``Scan.outputs``): one per output, then
+        the stopping condition of a ``scan_until`` loop."""
+        return list(self.inner.outputs)
+
+    @property
+    def n_seqs(self) -> int:
+        """The number of sequences (Theano's ``Scan.n_seqs``)."""
+        return self.info.n_seqs
+
+    @property
+    def n_outs(self) -> int:
+        """The number of outputs (Theano's ``Scan.n_outs``)."""
+        return self.info.n_outs
+
+    def _n_inner_seqs(self) -> int:
+        return sum(len(taps) for taps in self.info.seq_taps)
+
+    def inner_seqs(self, inner_inputs: Sequence[Variable]) -> list[Variable]:
+        """The inner inputs that read the sequences (one per tap), of the list
+        ``inner_inputs`` laid out as :attr:`inputs` (Theano's ``Scan.inner_seqs``)."""
+        return list(inner_inputs[:self._n_inner_seqs()])
+
+    def inner_non_seqs(self, inner_inputs: Sequence[Variable]) -> list[Variable]:
+        """The inner inputs that receive the non-sequences (Theano's ``inner_non_seqs``)."""
+        return list(inner_inputs[len(inner_inputs) - self.info.n_non_seqs:])
+
+    def outer_seqs(self, node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:
+        """The sequences among a node's inputs (an Apply or its input list; Theano's
+        ``Scan.outer_seqs``)."""
+        return self.split(_input_list(node_or_inputs))[1]
+
+    def outer_non_seqs(self, node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:
+        """The non-sequences among a node's inputs (Theano's ``Scan.outer_non_seqs``)."""
+        return self.split(_input_list(node_or_inputs))[3]
 
     # -- input layout ----------------------------------------------------------------------
     def split(self, items: Sequence[Any]) -> tuple[Any, list, list, list]:
@@ -253,11 +305,56 @@ class Scan(Op):
             shapes.append(())
         return shapes
 
+    def shape_without_running(self, node: Apply) -> bool:
+        """A loop's shapes hold without running it (Theano's ``infer_shape`` removes a
+        Scan from a function that reads only its shapes) when no step can fail: each node
+        of the body is a dimshuffle or an elementwise op whose operands' lengths are known
+        to agree, with no effects, and each state's step keeps the state's shape."""
+        from symnb.core.rewriting.structure import may_mismatch
+        from symnb.core.tensor.elemwise import Elemwise
+        from symnb.core.tensor.shape import DimShuffle, shape_i
+
+        for inner_node in self.inner.nodes:
+            op = inner_node.op
+            if op.has_effects or not (isinstance(op, DimShuffle) or (
+                    isinstance(op, Elemwise) and not may_mismatch(inner_node))):
+                return False
+        info = self.info
+        _, _, inits, _ = self.split(node.inputs)
+        input_shapes = [tuple(shape_i(v, d) for d in range(v.ndim)) for v in node.inputs]
+        try:
+            rows = _inner_output_shapes(self, node, input_shapes)
+        except NotImplementedError:
+            return False
+        for init, j in zip(inits, info.recurrent):
+            state = input_shapes[node.inputs.index(init)]
+            row = state if is_plain_state(info.out_taps[j]) else state[1:]
+            if not _same_shape(rows[j], row):
+                return False
+        return True
+
     # -- differentiation -------------------------------------------------------------------------
     def L_op(self, inputs, outputs, output_grads):
         # The rule builds a backward scan, so it lives above this module (core/scan/grad.py
         # registers it for Scan); asking the registry keeps op.L_op working for callers.
         return gradient_rule(self, inputs, outputs, output_grads)
+
+
+def _same_shape(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """Whether two shapes (entries: ints or int scalars) are known to be equal."""
+    if len(a) != len(b):
+        return False
+    for x, y in zip(a, b):
+        if x is y or (not isinstance(x, Variable) and not isinstance(y, Variable) and int(x) == int(y)):
+            continue
+        if not (isinstance(x, Variable) and isinstance(y, Variable)
+                and equal_computations([x], [y])):
+            return False
+    return True
+
+
+def _input_list(node_or_inputs: Apply | Sequence[Variable]) -> list[Variable]:
+    return list(node_or_inputs.inputs if isinstance(node_or_inputs, Apply) else node_or_inputs)
 
 
 def _static_length(n_steps: Variable) -> int | None:

@@ -23,7 +23,9 @@ class SparseSharedVariable(sparse_operators, SharedVariable):
 
     __slots__ = ()
 
-    def _store(self, value: Any, caller: str) -> None:
+    def _store(self, value: Any, caller: str, borrow: bool = False) -> None:
+        # The stored value is the dense matrix the program reads: always made anew, so
+        # borrow (Theano's aliasing) has nothing to keep.
         try:
             matrix = self.type.filter(value, strict=self.strict, allow_downcast=self.allow_downcast)
         except TypeError as error:
@@ -34,6 +36,7 @@ class SparseSharedVariable(sparse_operators, SharedVariable):
         matrix = matrix.copy()
         with self.lock:
             self._value = dense
+            self._private = True  # made here: it may go to the device as is
             self._test_value = matrix
 
     @api_boundary

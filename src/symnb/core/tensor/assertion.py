@@ -11,7 +11,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from symnb.core.graph.errors import SymnbError
+from symnb.core.graph.errors import GraphRuntimeError
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
@@ -19,8 +19,11 @@ from symnb.core.tensor.basic import as_tensor_variable
 __all__ = ["Assert", "AssertionFailedError"]
 
 
-class AssertionFailedError(SymnbError, AssertionError):
-    """An ``Assert`` condition was false when a compiled function ran."""
+class AssertionFailedError(GraphRuntimeError, AssertionError):
+    """An ``Assert`` condition was false when a compiled function ran: an
+    ``AssertionError``, as Theano's ``Assert`` raised, whether the condition was decided
+    while tracing (static shapes) or by the running program, and a ``GraphRuntimeError``
+    (the compiled function failed on its arguments)."""
 
 
 class Assert(Op):

@@ -22,7 +22,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.elemwise import BroadcastError, broadcast_static_shapes
-from symnb.core.graph.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape
 
 __all__ = ["dot", "matmul", "tensordot", "outer", "Dot", "Matmul", "Tensordot"]
 
@@ -147,13 +147,11 @@ class Contraction(Op):
         nfx = len(free_x)
         # g has the axes free_x + free_y. Contracting it with y over free_y leaves x's free
         # axes, then y's contracted axes in y's order, each standing for its x partner.
-        gx = gy = None
-        if is_float(x.dtype):
-            gx = tensordot(g, y, (list(range(nfx, nfx + len(free_y))), free_y))
-            gx = _in_order(gx, free_x + [ax[ay.index(j)] for j in sorted(ay)])
-        if is_float(y.dtype):
-            gy = tensordot(x, g, (free_x, list(range(nfx))))
-            gy = _in_order(gy, [ay[ax.index(i)] for i in sorted(ax)] + free_y)
+        # Integer operands too: Theano's gradient of the continuous extension.
+        gx = tensordot(g, y, (list(range(nfx, nfx + len(free_y))), free_y))
+        gx = _in_order(gx, free_x + [ax[ay.index(j)] for j in sorted(ay)])
+        gy = tensordot(x, g, (free_x, list(range(nfx))))
+        gy = _in_order(gy, [ay[ax.index(i)] for i in sorted(ax)] + free_y)
         return [gx, gy]
 
 
@@ -308,13 +306,11 @@ class Matmul(Op):
         y2 = sh.dimshuffle(y, [0, "x"]) if y.ndim == 1 else y
         g2 = sh.expand_dims(g, -1) if y.ndim == 1 else g
         g2 = sh.expand_dims(g2, -2) if x.ndim == 1 else g2
-        gx = gy = None
-        if is_float(x.dtype):
-            gx = sum_to_shape(matmul(g2, _swap_last(y2)), x2)
-            gx = sh.squeeze(gx, 0) if x.ndim == 1 else gx
-        if is_float(y.dtype):
-            gy = sum_to_shape(matmul(_swap_last(x2), g2), y2)
-            gy = sh.squeeze(gy, -1) if y.ndim == 1 else gy
+        # Integer operands too: Theano's gradient of the continuous extension.
+        gx = sum_to_shape(matmul(g2, _swap_last(y2)), x2)
+        gx = sh.squeeze(gx, 0) if x.ndim == 1 else gx
+        gy = sum_to_shape(matmul(_swap_last(x2), g2), y2)
+        gy = sh.squeeze(gy, -1) if y.ndim == 1 else gy
         return [gx, gy]
 
 

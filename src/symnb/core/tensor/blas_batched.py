@@ -16,7 +16,7 @@ import numpy as np
 
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.errors import build_error, label
-from symnb.core.graph.type import describe_shape, is_float
+from symnb.core.graph.type import describe_shape
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.blas import Axes, Contraction, Fail, Names, _in_order, _normalized
 
@@ -78,13 +78,11 @@ class BatchedTensordot(Contraction):
         # g has the axes [batch] + free_x + free_y. Contracting it with y over free_y leaves
         # the batch, x's free axes, then y's contracted axes in y's order, each standing
         # for its partner in x (and symmetrically for y).
-        gx = gy = None
-        if is_float(x.dtype):
-            gx = BatchedTensordot((tuple(range(1 + nfx, 1 + nfx + len(free_y))), tuple(free_y)))(g, y)
-            gx = _in_order(gx, [0, *free_x, *(ax[ay.index(j)] for j in sorted(ay))])
-        if is_float(y.dtype):
-            gy = BatchedTensordot((tuple(free_x), tuple(range(1, 1 + nfx))))(x, g)
-            gy = _in_order(gy, [0, *(ay[ax.index(i)] for i in sorted(ax)), *free_y])
+        # Integer operands too: Theano's gradient of the continuous extension.
+        gx = BatchedTensordot((tuple(range(1 + nfx, 1 + nfx + len(free_y))), tuple(free_y)))(g, y)
+        gx = _in_order(gx, [0, *free_x, *(ax[ay.index(j)] for j in sorted(ay))])
+        gy = BatchedTensordot((tuple(free_x), tuple(range(1, 1 + nfx))))(x, g)
+        gy = _in_order(gy, [0, *(ay[ax.index(i)] for i in sorted(ax)), *free_y])
         return [gx, gy]
 
 

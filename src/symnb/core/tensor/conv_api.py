@@ -84,9 +84,22 @@ def conv3d(input: Any, filters: Any, input_shape: Sequence | None = None,
 def _conv(convdim, input, filters, input_shape, filter_shape, border_mode, subsample, filter_flip,
           filter_dilation, num_groups, unshared) -> Variable:
     params = _params(convdim, border_mode, subsample, filter_flip, filter_dilation, num_groups, unshared)
-    op = AbstractConv(**params, imshp=_shape_hint(input_shape, convdim + 2, "input_shape"),
-                      kshp=_shape_hint(filter_shape, convdim + 2, "filter_shape"))
-    return op(as_tensor_variable(input), as_tensor_variable(filters))
+    imshp = _shape_hint(input_shape, convdim + 2, "input_shape")
+    kshp = _shape_hint(filter_shape, convdim + 2, "filter_shape")
+    op = AbstractConv(**params, imshp=imshp, kshp=kshp)
+    return op(_asserted(input, imshp, "AbstractConv shape mismatch: shape of image does not match "
+                                      "given imshp."),
+              _asserted(filters, kshp, "AbstractConv shape mismatch: shape of filters does not "
+                                       "match given kshp."))
+
+
+def _asserted(x: Any, hint: tuple | None, message: str) -> Variable:
+    """``x``, checked at run time against the shape the user gave when the flag
+    ``conv.assert_shape`` is on (Theano's ``assert_shape``: an ``Assert``, whose failure is
+    an ``AssertionError``); else ``x``."""
+    from symnb.core.tensor.conv_theano_functions import assert_shape  # builds on this module
+
+    return assert_shape(as_tensor_variable(x), hint, message)
 
 
 def _check_static_hint(var: Variable, hint: tuple | None, what: str) -> None:
@@ -129,8 +142,11 @@ def _grad_wrt_inputs(convdim: int, output_grad, filters, input_shape, filter_sha
                      subsample, filter_flip, filter_dilation, num_groups, unshared) -> Variable:
     input_shape = _shape_to_make(input_shape, convdim, "input_shape")
     params = _params(convdim, border_mode, subsample, filter_flip, filter_dilation, num_groups, unshared)
+    kshp = _shape_hint(filter_shape, convdim + 2, "filter_shape")
     filters = as_tensor_variable(filters)
-    _check_static_hint(filters, _shape_hint(filter_shape, convdim + 2, "filter_shape"), "filter_shape")
+    _check_static_hint(filters, kshp, "filter_shape")
+    filters = _asserted(filters, kshp, "AbstractConv_gradInputs shape mismatch: shape of filters "
+                                       "does not match given kshp.")
     result = AbstractConvGradInputs(**params)(filters, as_tensor_variable(output_grad), input_shape[2:])
     _check_leading(result, input_shape, "input_shape")
     return result
@@ -140,8 +156,11 @@ def _grad_wrt_weights(convdim: int, input, output_grad, filter_shape, input_shap
                       subsample, filter_flip, filter_dilation, num_groups, unshared) -> Variable:
     filter_shape = _shape_to_make(filter_shape, convdim, "filter_shape")
     params = _params(convdim, border_mode, subsample, filter_flip, filter_dilation, num_groups, unshared)
+    imshp = _shape_hint(input_shape, convdim + 2, "input_shape")
     input = as_tensor_variable(input)
-    _check_static_hint(input, _shape_hint(input_shape, convdim + 2, "input_shape"), "input_shape")
+    _check_static_hint(input, imshp, "input_shape")
+    input = _asserted(input, imshp, "AbstractConv_gradWeights shape mismatch: shape of image does "
+                                    "not match given imshp.")
     result = AbstractConvGradWeights(**params)(input, as_tensor_variable(output_grad), filter_shape[2:])
     _check_leading(result, filter_shape, "filter_shape")
     return result

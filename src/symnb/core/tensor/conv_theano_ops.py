@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import numpy as np
+
 from symnb.core.graph.errors import build_error
-from symnb.core.graph import Apply
+from symnb.core.graph import Apply, Constant, Variable
 from symnb.core.tensor.conv import AbstractConv, AbstractConvGradInputs, AbstractConvGradWeights
 
 __all__ = ["AbstractConv2d", "AbstractConv3d", "AbstractConv2d_gradInputs",
@@ -30,6 +32,29 @@ def _theano_params(convdim: int, border_mode: Any, subsample: Any, filter_flip: 
                 filter_flip=filter_flip,
                 filter_dilation=(1,) * convdim if filter_dilation is None else filter_dilation,
                 num_groups=num_groups)
+
+
+def _theano_hint(shape: Any, what: str) -> tuple | None:
+    """Theano's ``imshp``/``kshp``: None, or a tuple or list whose entries are ints,
+    constants or None (a constant's value is the hint). A symbolic vector, even a
+    constant one, or an entry computed by the graph is refused with Theano's
+    ``ValueError``."""
+    if shape is None:
+        return None
+    if isinstance(shape, Variable) or not isinstance(shape, (tuple, list)):
+        raise build_error(f"{what} should be None or a tuple of constant int values; got "
+                          f"{shape!r}, not a tuple or list", ValueError)
+    hint = []
+    for entry in shape:
+        if isinstance(entry, Constant):
+            entry = entry.data
+        if entry is None or isinstance(entry, (int, np.integer)) \
+                or (isinstance(entry, np.ndarray) and entry.ndim == 0 and entry.dtype.kind in "iu"):
+            hint.append(None if entry is None else int(entry))
+        else:
+            raise build_error(f"{what} should be None or a tuple of constant int values; its entry "
+                              f"{entry!r} is not one", ValueError)
+    return tuple(hint)
 
 
 def _check_hint(what: str, hint: Sequence[Any] | None, shape: Sequence[int | None], op: Any) -> None:
@@ -52,8 +77,7 @@ class AbstractConv2d(AbstractConv):
         n = self.convdim_of_class
         params = _theano_params(n, border_mode, subsample or (1,) * n, filter_flip,
                                 filter_dilation, num_groups, unshared)
-        hint = (lambda s: None if s is None else tuple(v if isinstance(v, int) else None for v in s))
-        super().__init__(**params, imshp=hint(imshp), kshp=hint(kshp))
+        super().__init__(**params, imshp=_theano_hint(imshp, "imshp"), kshp=_theano_hint(kshp, "kshp"))
 
 
 class AbstractConv3d(AbstractConv2d):
@@ -74,7 +98,7 @@ class _GradOp:
         super().__init__(**_theano_params(n, border_mode, subsample or (1,) * n, filter_flip,
                                           filter_dilation, num_groups, unshared))
         # Hints only (not props: they do not change what the node computes).
-        self.__dict__["hints"] = (imshp, kshp)
+        self.__dict__["hints"] = (_theano_hint(imshp, "imshp"), _theano_hint(kshp, "kshp"))
 
     def make_node(self, *inputs: Any) -> Apply:
         node = super().make_node(*inputs)

@@ -19,10 +19,10 @@ from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
 from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
-from symnb.core.graph.type import TensorType, describe_shape, is_float
+from symnb.core.graph.type import TensorType, describe_shape
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
-           "ELEMWISE_OPS", "GRADIENTS", "Cast", "broadcasting", "install_scalar_elemwise"]
+           "ELEMWISE_OPS", "ROW_SCALAR_OPS", "GRADIENTS", "Cast", "broadcasting", "install_scalar_elemwise"]
 
 
 class BroadcastError(ValueError):
@@ -119,11 +119,35 @@ class Elemwise(Op):
             cls = _from_scalar_op
         return super().__new__(cls)
 
+    @property
+    def scalar_op(self) -> Any:
+        """Theano's scalar op that this elementwise op applies (``T.neg``'s is
+        ``theano.scalar.neg``, ``sigmoid``'s ``sigm.scalar_sigmoid``): the row's, which
+        scalar_basic.py registers in :data:`ROW_SCALAR_OPS`."""
+        op = ROW_SCALAR_OPS.get(self.spec.name)
+        if op is None:
+            raise AttributeError(f"{self.display_name()} has no scalar_op: Theano had no scalar "
+                                 f"op of its own for symnb's {self.spec.name!r}")
+        return op
+
     def display_name(self) -> str:
         return f"Elemwise{{{self.scalar_name},no_inplace}}"
 
     def public_name(self) -> str:
         return self.scalar_name
+
+    def computes_in(self, node: Apply) -> str | None:
+        """Double for Theano's integer division (its C code divides in double, then
+        rounds to floatX); the inputs' own dtype for a comparison (bool) and for a real
+        result of complex inputs (``abs``: cast to the real output, a complex input would
+        lose its imaginary part); else None (the output's)."""
+        inputs = np.result_type(*(v.type.numpy_dtype for v in node.inputs))
+        if self.discrete_gives_floatx and inputs.kind in "biu":
+            return "float64"
+        out = node.outputs[0].type
+        if out.dtype == "bool" or (inputs.kind == "c" and out.numpy_dtype.kind != "c"):
+            return str(inputs)
+        return None
 
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         if self.discrete_gives_floatx and all(np.dtype(d).kind in "biu" for d in dtypes):
@@ -229,11 +253,11 @@ class Elemwise(Op):
         if rule is None:
             return super().L_op(inputs, outputs, output_grads)
         grads = rule(inputs, outputs[0], output_grads[0])
+        # Integer inputs get their gradient too (a float one: Theano's continuous
+        # extension); sn.grad gives zeros itself where the output is integer-valued.
         if self.nin == 1:  # nothing was broadcast
-            return [g if g is None or is_float(inputs[0].dtype) else None
-                    for g in grads]
-        return [None if g is None or not is_float(x.dtype) else sum_to_shape(g, x)
-                for g, x in zip(grads, inputs)]
+            return list(grads)
+        return [None if g is None else sum_to_shape(g, x) for g, x in zip(grads, inputs)]
 
 
 def broadcasting(fn: Callable[..., Any], inputs: Sequence[np.ndarray]) -> Any:
@@ -344,10 +368,6 @@ class Cast(Elemwise):
     def display_name(self) -> str:
         return f"Elemwise{{Cast{{{self.dtype}}}}}"
 
-    @property
-    def differentiable(self) -> bool:  # type: ignore[override]
-        return is_float(self.dtype)
-
     def output_dtype(self, dtypes: tuple[str, ...]) -> str:
         return self.dtype
 
@@ -359,6 +379,10 @@ _CLASSES["cast"] = Cast
 
 #: The op class of every row, in the rows' order (each row has one: checked here).
 ELEMWISE_OPS: tuple[type[Elemwise], ...] = tuple(_CLASSES[row.name] for row in SPECS)
+
+#: Theano's scalar op of each row, by the row's name (``Elemwise.scalar_op``): filled by
+#: scalar_basic.py, which builds its scalar ops on this module's rows.
+ROW_SCALAR_OPS: dict[str, Any] = {}
 
 #: The class ``Elemwise(scalar_op)`` makes (Theano's way of making an elementwise op from
 #: a scalar op): installed by ``scalar_elemwise.py``, which builds on this module.

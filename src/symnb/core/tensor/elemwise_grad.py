@@ -7,7 +7,8 @@ input's shape. Conventions at non-differentiable points follow JAX: ``abs`` has
 gradient 1 at 0; ``maximum``/``minimum`` (and ``clip`` at its bounds) split the
 gradient equally between tied operands; ``floor``, ``ceil``, ``round``, ``sign`` and
 ``//`` have gradient 0 everywhere; ``x ** y`` has gradient 0 with respect to ``y``
-where ``x == 0``; comparisons and bitwise ops pass no gradient.
+where ``x == 0``; comparisons and bitwise ops have no rule: their output is bool, and
+``sn.grad`` passes zeros through every integer-valued output (Theano's op contract).
 """
 
 from __future__ import annotations
@@ -170,7 +171,8 @@ def switch(inputs, out, g):
 
 
 def cast(inputs, out, g):
-    return [m.cast(g, inputs[0].dtype)]
+    # An integer input keeps the float gradient (Theano's Cast.grad returns gz).
+    return [m.cast(g, inputs[0].dtype) if is_float(inputs[0].dtype) else g]
 
 
 def zero(inputs, out, g):

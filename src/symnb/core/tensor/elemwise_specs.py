@@ -85,7 +85,16 @@ class ElemwiseSpec:
 
     @property
     def differentiable(self) -> bool:
-        return self.grad is not None
+        """Whether the gradient reaches the inputs: through a rule, or as zeros through an
+        op whose output is always bool (Theano's comparisons, bitwise ops, ``isnan``:
+        ``sn.grad`` gives the zeros for every integer-valued output, no rule needed)."""
+        return self.grad is not None or self.name in BOOL_VALUED
+
+
+#: The rows whose output is bool whatever the inputs (or integer, for the bitwise ops on
+#: integers): connected for the gradient, which is zeros through them (Theano).
+BOOL_VALUED = frozenset({"eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert",
+                         "isnan", "isinf"})
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

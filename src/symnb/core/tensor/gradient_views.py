@@ -63,6 +63,8 @@ class DisconnectedGrad(GradientView):
 class UndefinedGrad(GradientView):
     """``undefined_grad(x)``: the gradient through it is undefined (a null gradient)."""
 
+    gradient_undefined = True  # even where only zeros reach it (core/gradient.py)
+
     def L_op(self, inputs, outputs, output_grads):
         return [grad_undefined(self, 0, inputs[0])]
 

@@ -112,9 +112,9 @@ class Reduce(Op):
         """Extra keyword arguments of ``numpy_fn`` (dtype, ddof)."""
         return {}
 
-    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
+    def computes_in(self, node: Apply) -> str:
         """The dtype the input is cast to before reducing (NumPy's accumulator dtype)."""
-        return in_dtype
+        return node.inputs[0].type.dtype
 
     def output_dtype(self, in_dtype: str) -> str:
         return _numpy_result_dtype(self, in_dtype)
@@ -226,8 +226,8 @@ class Accumulate(Reduce):
     def output_dtype(self, in_dtype: str) -> str:
         return self.dtype or _numpy_default_dtype(type(self), in_dtype)
 
-    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
-        return self.acc_dtype or out_dtype
+    def computes_in(self, node: Apply) -> str:
+        return self.acc_dtype or node.outputs[0].type.dtype
 
     def make_node(self, x: object) -> Apply:
         x = as_tensor_variable(x)
@@ -262,7 +262,9 @@ class Sum(Accumulate, CAReduce):
 
     def L_op(self, inputs, outputs, output_grads):
         (x,) = inputs
-        return [self.spread(output_grads[0], x) if is_float(x.dtype) else None]
+        # (An integer x summed to a float dtype gets the float gradient, as in Theano;
+        # an integer sum passes zeros: sn.grad's rule for integer-valued outputs.)
+        return [self.spread(output_grads[0], x)]
 
 
 class Prod(Accumulate, CAReduce):
@@ -325,9 +327,7 @@ class Mean(Accumulate):
     fn_name = "mean"
 
     def L_op(self, inputs, outputs, output_grads):
-        (x,) = inputs
-        if not is_float(x.dtype):
-            return [None]
+        (x,) = inputs  # (an integer x too: its mean is a float, as its gradient)
         count = reduced_count(x, self.reduced_axes(x.ndim))
         return [_divide(self.spread(output_grads[0], x), count)]
 
@@ -412,8 +412,9 @@ class Moment(Reduce):
     def numpy_kwargs(self) -> dict[str, object]:
         return {"ddof": self.ddof}
 
-    def compute_dtype(self, in_dtype: str, out_dtype: str) -> str:
-        return str(np.result_type(in_dtype, out_dtype))  # complex stays complex
+    def computes_in(self, node: Apply) -> str:
+        # complex stays complex
+        return str(np.result_type(node.inputs[0].type.dtype, node.outputs[0].type.dtype))
 
     def variance_grad(self, x: Variable, g: Variable) -> Variable:
         """``g * d var / d x = g * 2 (x - mean) / (N - ddof)``, broadcast to ``x``."""
@@ -434,7 +435,7 @@ class Var(Moment):
 
     def L_op(self, inputs, outputs, output_grads):
         (x,) = inputs
-        return [self.variance_grad(x, output_grads[0]) if is_float(x.dtype) else None]
+        return [self.variance_grad(x, output_grads[0])]  # (integer x: a float gradient)
 
 
 class Std(Moment):
@@ -446,21 +447,20 @@ class Std(Moment):
     def L_op(self, inputs, outputs, output_grads):
         from symnb.core.tensor import math as m
 
-        (x,) = inputs
-        if not is_float(x.dtype):
-            return [None]
+        (x,) = inputs  # (integer x: a float gradient)
         # d std = d var / (2 std)
         g = m.true_div(output_grads[0], m.mul(outputs[0], 2))
         return [self.variance_grad(x, g)]
 
 
-# -- argmax, argmin, any, all: no gradient -------------------------------------------------
+# -- argmax, argmin, any, all: integer-valued, so zeros for the gradient -------------------
+# (sn.grad passes zeros through every integer-valued output, as Theano's Argmax.grad and
+# All/Any.L_op return; the inputs stay connected.)
 
 class ArgReduce(Reduce):
     """Argmax or argmin: ``axis`` is None (index into the flattened input) or one int."""
 
     needs_nonempty = True
-    differentiable = False
     normalizes_axis = False
 
     def reduced_axes(self, ndim: int) -> tuple[int, ...]:
@@ -486,7 +486,6 @@ class Any(Reduce, CAReduce):
 
     numpy_fn = staticmethod(np.any)
     fn_name = "any"
-    differentiable = False
 
 
 class All(Reduce, CAReduce):
@@ -494,7 +493,6 @@ class All(Reduce, CAReduce):
 
     numpy_fn = staticmethod(np.all)
     fn_name = "all"
-    differentiable = False
 
 
 # -- the public functions -------------------------------------------------------------------

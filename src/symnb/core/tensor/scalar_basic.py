@@ -29,11 +29,12 @@ __all__ = [
     "neg", "abs_", "sgn", "floor", "ceil", "round_half_to_even", "round_half_away_from_zero",
     "exp", "log", "log1p", "expm1", "sqrt", "sqr", "sin", "cos", "tan", "tanh", "erf",
     "identity", "eq", "neq", "lt", "le", "gt", "ge", "and_", "or_", "xor", "invert", "isnan",
-    "isinf", "switch", "clip",
+    "isinf", "switch", "clip", "scalar_sigmoid", "scalar_softplus",
     "Add", "Mul", "Sub", "TrueDiv", "IntDiv", "Mod", "Pow", "Maximum", "Minimum", "Neg", "Abs",
     "Sgn", "Floor", "Ceil", "RoundHalfToEven", "RoundHalfAwayFromZero", "Exp", "Log", "Log1p",
     "Expm1", "Sqrt", "Sqr", "Sin", "Cos", "Tan", "Tanh", "Erf", "Identity", "EQ", "NEQ", "LT",
     "LE", "GT", "GE", "AND", "OR", "XOR", "Invert", "IsNan", "IsInf", "Switch", "Clip",
+    "ScalarSigmoid", "ScalarSoftplus",
 ]
 
 #: The tensor op of each row, by the row's name (Cast, made per dtype, is not one).
@@ -149,6 +150,9 @@ IsInf = _row_class("IsInf", "isinf", UnaryScalarOp)
 Switch = _row_class("Switch", "switch", ScalarOp)
 Clip = _row_class("Clip", "clip", ScalarOp)
 Switch.nin = Clip.nin = 3
+# Theano kept these two in theano.tensor.nnet.sigm (symnb.tensor.nnet.sigm names them).
+ScalarSigmoid = _row_class("ScalarSigmoid", "sigmoid", UnaryScalarOp)
+ScalarSoftplus = _row_class("ScalarSoftplus", "softplus", UnaryScalarOp)
 
 #: Every class above (the lowering registers its row's rule for each).
 ROW_OP_CLASSES: tuple[type[TensorScalarOp], ...] = tuple(
@@ -199,3 +203,12 @@ isnan = IsNan(name="isnan")
 isinf = IsInf(name="isinf")
 switch = Switch(name="switch")
 clip = Clip(name="clip")
+scalar_sigmoid = ScalarSigmoid(name="scalar_sigmoid")
+scalar_softplus = ScalarSoftplus(name="scalar_softplus")
+
+# Each row's tensor op answers ``op.scalar_op`` with its scalar op, as Theano's Elemwise.
+ew.ROW_SCALAR_OPS.update({op.row: op for op in (
+    add, mul, sub, true_div, int_div, mod, pow, maximum, minimum, neg, abs_, sgn, floor, ceil,
+    round_half_to_even, round_half_away_from_zero, exp, log, log1p, expm1, sqrt, sqr, sin, cos,
+    tan, tanh, erf, identity, eq, neq, lt, le, gt, ge, and_, or_, xor, invert, isnan, isinf,
+    switch, clip, scalar_sigmoid, scalar_softplus)})

@@ -39,13 +39,15 @@ from symnb.core.tensor.broadcast import sum_to_shape
 from symnb.core.tensor.elemwise import Elemwise, broadcasting, install_scalar_elemwise
 from symnb.core.tensor.scalar_types import get_scalar_type
 
-__all__ = ["ScalarElemwise", "compute_dtype", "resolve_nfunc"]
+__all__ = ["ScalarElemwise", "resolve_nfunc"]
 
 
 class ScalarElemwise(Elemwise):
     """A scalar op applied elementwise (see the module)."""
 
     __props__ = ("scalar_op",)
+    #: Set by ``__init__``; this plain class attribute hides the base class's row lookup.
+    scalar_op: Any = None
     fusable = False  # not made from a row: the fusion rewrite's Composite reads rows
 
     def __init__(self, scalar_op: Any, inplace_pattern: dict | None = None, name: str | None = None,
@@ -105,7 +107,8 @@ class ScalarElemwise(Elemwise):
         fn = self.array_function(len(inputs))
         nout = len(node.outputs)
         if fn is not None:
-            dtype = compute_dtype(node)
+            # Converted first, as the lowering does (JAX's promotion is not NumPy's).
+            dtype = (self.computes_in(node) or node.outputs[0].type.dtype) if nout == 1 else None
             inputs = [np.asarray(a, dtype=dtype) for a in inputs] if dtype is not None else inputs
             result = broadcasting(fn, inputs)
         else:  # impl per element, as Theano's Elemwise.perform
@@ -141,15 +144,6 @@ class ScalarElemwise(Elemwise):
         # NullTypeGradError where a cost depends on it.
         return [None if g is None or not is_float(x.dtype) else g if is_null(g)
                 else sum_to_shape(as_tensor_variable(g), x) for g, x in zip(grads, inputs)]
-
-
-def compute_dtype(node: Apply) -> np.dtype | None:
-    """The dtype a scalar op's array function computes in: its single output's (the
-    inputs converted first, as the lowering does: JAX's promotion is not NumPy's), or
-    None (as they are) for a bool output or several outputs."""
-    if len(node.outputs) != 1 or node.outputs[0].type.dtype == "bool":
-        return None
-    return node.outputs[0].type.numpy_dtype
 
 
 def resolve_nfunc(nfunc_spec: tuple | None, nin: int) -> Callable[..., Any] | None:

@@ -58,11 +58,11 @@ class SharedVariable(_TensorOperators, Variable):
     """
 
     __slots__ = ("_value", "serial", "lock", "sharding", "_default_update", "strict", "allow_downcast",
-                 "_origin")
+                 "_origin", "_private")
 
     def __init__(self, type: TensorType, value: np.ndarray, name: str | None = None,
                  strict: bool = False, allow_downcast: bool | None = None,
-                 sharding: Any = None) -> None:
+                 sharding: Any = None, borrow: bool = False) -> None:
         super().__init__(type, name=name, site=capture_site(config.traceback__limit))
         #: Where the value lives across devices: None (one device), or a JAX object
         #: (``NamedSharding``, a ``Mesh`` meaning replicated over it, ``(mesh, spec)``).
@@ -75,6 +75,9 @@ class SharedVariable(_TensorOperators, Variable):
         #: may read the variable.
         self.lock = threading.RLock()
         self._value: Any = None
+        #: Whether the stored value is a host array no one else holds (not lent by
+        #: get_value(borrow=True) nor given with borrow=True): it may go to the device as is.
+        self._private = False
         self.default_update = None
         #: ``set_value`` takes only values of exactly this dtype (Theano's ``strict``).
         self.strict = bool(strict)
@@ -82,19 +85,51 @@ class SharedVariable(_TensorOperators, Variable):
         self.allow_downcast = allow_downcast
         #: The variable whose storage this one reads and writes (None: its own). See clone.
         self._origin: SharedVariable | None = None
-        self._store(value, "shared()")
+        self._store(value, "shared()", borrow=borrow)
 
     @api_boundary  # the user calls it: errors show the user's line
     def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
-        """The current value as a NumPy array (a copy unless ``borrow=True``, which may
-        return a read-only view of the stored value). ``return_internal_type=True``
-        returns the stored value itself: a JAX array once a compiled function used the
-        variable, else a read-only NumPy array."""
+        """The current value as a writable NumPy array the caller may change.
+
+        ``borrow=True`` returns the stored value itself, as Theano did on the CPU: a
+        write into it is the variable's value (Theano's pattern ``v =
+        s.get_value(borrow=True); v += 1; s.set_value(v, borrow=True)``, or a write with
+        no ``set_value``). The value lives on the host from when it is given
+        (``shared``, ``set_value``) or lent this way until a compiled function next uses
+        the variable, which puts it on the device (once; JAX's buffers are immutable, so a
+        write into the lent array after that call is not seen, as with Theano's GPU
+        variables, whose ``get_value(borrow=True)`` was a copy). A value on the device
+        is brought back to be lent (one copy, as ``borrow=False`` makes).
+
+        ``borrow=False`` always copies. ``return_internal_type=True`` returns Theano's
+        internal type: a NumPy array where the value lives in host memory (the CPU
+        device), as above; the JAX array itself on an accelerator (Theano's GPU array;
+        a copy unless ``borrow=True``)."""
         with self.lock:  # not while a call is donating the stored buffer
-            if return_internal_type:
-                return self._value
-            value = np.asarray(self._value)
-            return value if borrow else value.copy()
+            value = self._value
+            # Theano's internal type: a NumPy array on the CPU, the device's array on an
+            # accelerator (Theano's GpuArray); symnb's CPU device keeps host memory too.
+            device_array = return_internal_type and type(value) is not np.ndarray \
+                and not _on_cpu(value)
+            if not borrow:
+                return _device_copy(value) if device_array else np.array(value)
+            if device_array:
+                return value  # the JAX array itself (immutable)
+            if type(value) is np.ndarray:  # on the host: the stored array itself, lent
+                if self._private:  # the read-only copy _store made: writable once lent
+                    value.flags.writeable = True
+                    self._private = False
+                return value
+            value = self._value = np.array(value)  # on the device: back to the host, to lend
+            self._private = False
+            return value
+
+    def _host_value_for_device(self) -> np.ndarray:
+        """The stored host array to put on the device: itself when private, else a copy.
+        A lent array must be copied: JAX's ``device_put`` may alias a NumPy array's memory
+        on the CPU (or read it after returning), and the user may write into it."""
+        value = self._value
+        return value if self._private else np.array(value)
 
     @api_boundary  # the user calls it: errors show the user's line
     def set_value(self, value: Any, borrow: bool = False) -> None:
@@ -104,15 +139,19 @@ class SharedVariable(_TensorOperators, Variable):
         (int32 into float64, a Python float into float32); a lossy cast (float64 into
         float32, float into int) is refused with a TypeError naming both dtypes unless
         the variable was made with ``allow_downcast=True``; ``strict=True`` variables
-        take their own dtype only. ``borrow`` is accepted: the value is always copied
-        (the stored copy may move to the device, so it never aliases the caller's array).
+        take their own dtype only. ``borrow=True`` with a NumPy array of the variable's
+        dtype stores that array itself (Theano's aliasing): until a compiled function
+        first uses the value, a write into it is the variable's value (see
+        :meth:`get_value`); otherwise the value is copied.
         """
         name = label(self)
-        self._store(value, f"{name}.set_value" if name.isidentifier() else "set_value")
+        self._store(value, f"{name}.set_value" if name.isidentifier() else "set_value",
+                    borrow=borrow)
 
-    def _store(self, value: Any, caller: str) -> None:
+    def _store(self, value: Any, caller: str, borrow: bool = False) -> None:
         """Cast, check and store ``value``; ``caller`` names the user's call in errors
-        (the shared test value check would name a test value, which the user did not set)."""
+        (the shared test value check would name a test value, which the user did not set).
+        ``borrow``: keep ``value`` itself when it is a NumPy array of the right dtype."""
         array = self._cast(value)
         mismatch = self.type.mismatch(array)
         if mismatch is not None:
@@ -121,10 +160,18 @@ class SharedVariable(_TensorOperators, Variable):
                 f"the value given to {caller} does not fit shared variable {label(self)!r}: it is a "
                 f"{given.dtype} array of shape {given.shape}, and {label(self)!r} is {self.type!r} "
                 f"({mismatch})")
-        array = coerce_test_value(self, array)
+        private = not (borrow and array is value and type(value) is np.ndarray)
+        if private:
+            array = coerce_test_value(self, array)  # a read-only copy owning its memory
+        # The test value is the stored value, seen read-only (a view: one copy in memory;
+        # a write into the stored array shows in it, as in Theano, where both are the
+        # container's value).
+        test_value = array.view()
+        test_value.flags.writeable = False
         with self.lock:  # not in the middle of a call reading or updating it
             self._value = array
-            self._test_value = array
+            self._private = private
+            self._test_value = test_value
 
     def _cast(self, value: Any) -> Any:
         array = np.asarray(value)
@@ -178,6 +225,7 @@ class SharedVariable(_TensorOperators, Variable):
         alias = object.__new__(_alias_class(type(origin)))
         Variable.__init__(alias, self.type, name=self.name, site=self.site)
         alias._origin = origin
+        alias._private = False  # never read: the storage is the origin's
         for slot in ("serial", "lock", "sharding", "strict", "allow_downcast"):
             setattr(alias, slot, getattr(origin, slot))  # one lock and serial: locked once
         alias._value = None  # never read: the value is the origin's
@@ -205,6 +253,7 @@ class SharedVariable(_TensorOperators, Variable):
 
     def _set_backend_value(self, value: Any) -> None:
         self._value = value
+        self._private = False  # a device array (a host one is never set this way)
 
 
 def storage_owner(var: SharedVariable) -> SharedVariable:
@@ -232,6 +281,9 @@ class _SharedAlias(SharedVariable):
 
     def _set_backend_value(self, value: Any) -> None:
         self._origin._set_backend_value(value)
+
+    def _host_value_for_device(self) -> np.ndarray:
+        return self._origin._host_value_for_device()
 
     def _read_test_value(self) -> Any:
         return self._origin._test_value
@@ -324,22 +376,41 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
            broadcastable: Sequence[bool] | None = None, sharding: Any = None) -> SharedVariable:
     """A shared variable holding ``value`` (copied).
 
+    A value that is neither an array nor a number (a list, a string, another object)
+    makes a variable of Theano's ``generic`` type, as Theano's ``shared`` did: it stores
+    the object, and a compiled function reading it is refused
+    (:mod:`symnb.core.tensor.generic_shared`).
+
     ``dtype`` defaults to the value's own dtype, NumPy's for a Python number or list
     (``shared(0.1)`` is float64, ``shared(3)`` int64, as Theano's constructors give
     them whatever ``floatX`` is: a float32 program writes ``np.float32(0.1)``).
     ``strict`` and ``allow_downcast`` say what ``set_value`` accepts (see
-    :meth:`SharedVariable.set_value`). ``borrow`` is accepted for Theano programs; the
-    value is copied all the same. ``shape`` fixes static lengths (None: any), and
+    :meth:`SharedVariable.set_value`). ``borrow=True`` keeps a NumPy array of the
+    variable's dtype itself (not a copy), as Theano did on the CPU: a write into it is the
+    variable's value until a compiled function first uses it (then the value lives on the
+    device; see :meth:`SharedVariable.get_value`). ``shape`` fixes static lengths (None: any), and
     Theano's ``broadcastable`` (True: length 1) does the same for length-1 axes.
     ``sharding`` places the value over several devices: a ``jax.sharding.NamedSharding``
     (or any ``jax.sharding.Sharding``), a ``Mesh`` (replicated over it) or a pair
     ``(mesh, PartitionSpec)``; compiled functions keep updates on the same sharding.
     """
+    if isinstance(value, Variable):  # Theano's refusal (a generic variable is no graph holder)
+        raise TypeError(f"Shared variable constructor needs numeric values and not symbolic "
+                        f"variables: {label(value)!r} is a symbolic variable; compute it first "
+                        f"(value.eval()) or pass a NumPy array")
     for accepts, make in _value_constructors:  # values of another kind (scipy.sparse)
         if accepts(value):
             return make(value, name=name, strict=strict, allow_downcast=allow_downcast,
                         borrow=borrow)
-    array = np.array(value, dtype=dtype, copy=True)
+    from symnb.core.tensor.generic_shared import generic_shared, is_generic_value
+
+    if dtype is None and shape is None and broadcastable is None and is_generic_value(value):
+        # Neither an array nor a number: Theano's generic type (any object, no tensor).
+        return generic_shared(value, name=name, strict=strict, allow_downcast=allow_downcast,
+                              borrow=borrow)
+    # borrow=True keeps a NumPy array of the requested dtype itself (Theano's aliasing,
+    # until a compiled function puts the value on the device: see get_value).
+    array = np.asarray(value, dtype=dtype) if borrow else np.array(value, dtype=dtype, copy=True)
     if shape is None and broadcastable is not None:
         if len(broadcastable) != array.ndim:
             raise ValueError(f"shared: broadcastable {tuple(broadcastable)} has {len(broadcastable)} "
@@ -347,7 +418,19 @@ def shared(value: Any, name: str | None = None, strict: bool = False,
         shape = [1 if b else None for b in broadcastable]
     static = (None,) * array.ndim if shape is None else tuple(shape)
     return SharedVariable(TensorType(array.dtype, static), array, name=name, strict=strict,
-                          allow_downcast=allow_downcast, sharding=sharding)
+                          allow_downcast=allow_downcast, sharding=sharding, borrow=borrow)
+
+
+def _on_cpu(value: Any) -> bool:
+    """Whether a JAX array lives on CPU devices only (host memory)."""
+    return all(device.platform == "cpu" for device in value.devices())
+
+
+def _device_copy(value: Any) -> Any:
+    """A copy of a JAX array, on its device (``get_value(return_internal_type=True)``)."""
+    import jax.numpy as jnp  # only reached once a compiled function put the value there
+
+    return jnp.array(value, copy=True)
 
 
 def _unpickled_shared(type: TensorType, value: np.ndarray, name: str | None,

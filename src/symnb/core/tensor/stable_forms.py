@@ -57,11 +57,11 @@ from symnb.core.tensor import elemwise as ew
 from symnb.core.tensor.nnet import LogSoftmax, Softmax
 from symnb.core.tensor.patterns import is_fill_constant, other_operand, owner_op, same_computation
 from symnb.core.tensor.reduction import Sum
-from symnb.core.tensor.shape import DimShuffle
+from symnb.core.tensor.shape import DimShuffle, Reshape
 from symnb.core.tensor.subtensor import AdvancedSubtensor, Subtensor
 from symnb.core.graph.type import TensorType
 
-__all__ = ["StableForm", "FORMS", "stable_equivalent", "in_dtype_of", "Make"]
+__all__ = ["StableForm", "FORMS", "stable_equivalent", "in_dtype_of", "Make", "lifted_reshape"]
 
 #: ``make(op, *inputs)``: build one node, return its (single) output.
 Make = Callable[..., Variable]
@@ -255,6 +255,19 @@ def sigmoid(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable |
 
 
 @_form(ew.TrueDiv, domain=(
+    "where exp(x) does not overflow (x below about 88 in float32, 709 in float64): the written form is NaN (inf / inf) there"))
+def exp_over_1_plus_exp(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
+    """exp(x) / (1 + exp(x)) -> sigmoid(x) (Theano's ``exp_over_1_plus_exp``)."""
+    numerator, denominator = inputs
+    exp = owner_op(numerator, ew.Exp)
+    t = _exp_argument(denominator)
+    if exp is None or t is None or not same_computation(exp.inputs[0], t) \
+            or numerator.dtype != out.dtype or not _stands_for(t, out):
+        return None
+    return make(ew.Sigmoid(), in_dtype_of(t, out, make))
+
+
+@_form(ew.TrueDiv, domain=(
     "where exp(x) does not overflow (x below about 88 in float32, 709 in float64) and does not underflow to 0 all along the axis: the written form is NaN there"))
 def softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variable | None:
     """exp(x) / sum(exp(x), axes, keepdims=True) -> softmax(x, axes)."""
@@ -302,3 +315,17 @@ def log_softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variab
     if indexing is None:
         return log_probabilities
     return make(indexing.op, log_probabilities, *indexing.inputs[1:])
+
+
+def lifted_reshape(op: Op, inputs: Sequence[Variable]) -> Variable | None:
+    """``f(reshape(x, s))`` for ``op`` a reshape of ``f(x)``, ``f`` elementwise of one
+    input; else None. Theano's ``local_reshape_lift``: a written form read through a
+    reshape (``log(1 - sigmoid(x).reshape(s))``) is then seen by its stable rewrite, when
+    compiling (the canonicalize and stabilize passes) and by ``sn.grad``'s stable copy."""
+    if not isinstance(op, Reshape) or inputs[0].owner is None:
+        return None
+    inner = inputs[0].owner
+    if not isinstance(inner.op, ew.Elemwise) or len(inner.inputs) != 1 or inner.op.has_effects:
+        return None
+    reshaped = op.make_node(inner.inputs[0], inputs[1]).outputs[0]
+    return inner.op.make_node(reshaped).outputs[0]

@@ -23,16 +23,8 @@ from symnb.lower_xla.registry import lower
 
 
 def _compute_dtype(node) -> np.dtype:
-    """The dtype the inputs are cast to: the output's, but for a comparison (bool) and a
-    real result of complex inputs (``abs``), computed from the inputs as they are (cast
-    to the real output dtype, a complex input would lose its imaginary part)."""
-    out = node.outputs[0].type
-    inputs = np.result_type(*(v.type.numpy_dtype for v in node.inputs))
-    if getattr(node.op, "discrete_gives_floatx", False) and inputs.kind in "biu":
-        return np.dtype("float64")  # Theano's C code divides in double, then rounds to floatX
-    if out.dtype == "bool" or (inputs.kind == "c" and out.numpy_dtype.kind != "c"):
-        return inputs
-    return out.numpy_dtype
+    """The dtype the inputs are cast to (``Op.computes_in``, else the output's)."""
+    return np.dtype(node.op.computes_in(node) or node.outputs[0].type.dtype)
 
 
 def _check_broadcast(arrays) -> bool:

@@ -1,6 +1,6 @@
 """Reductions -> jax.numpy.
 
-The input is first cast to NumPy's accumulator dtype (``Reduce.compute_dtype``: int64
+The input is first cast to NumPy's accumulator dtype (``Reduce.computes_in``: int64
 for the sum of int32 or bool, float64 for the mean of an integer), because JAX's
 defaults differ. Reductions without an identity (max, min, argmax, argmin) check at
 trace time, where shapes are known, that no reduced axis is empty.
@@ -31,7 +31,7 @@ _JAX_FUNCTIONS = {
 def _reduce(op, node):
     fn = _JAX_FUNCTIONS[type(op)]
     out_dtype = node.outputs[0].type.dtype
-    dtype = op.compute_dtype(node.inputs[0].type.dtype, out_dtype)
+    dtype = op.computes_in(node)
     extra = {"ddof": op.ddof} if isinstance(op, r.Moment) else {}
 
     def reduce(x):

@@ -1,4 +1,4 @@
-// symnb viewer, part 4 of 7: drawing. Laid-out ELK graphs become SVG built with
+// symnb viewer, part 4 of 12: drawing. Laid-out ELK graphs become SVG built with
 // createElementNS and textContent only (a name like `<img onerror=...>` stays text), the
 // node card and the overlay legend are DOM built the same way, the minimap is a canvas.
 

@@ -1,4 +1,4 @@
-// symnb viewer, part 2 of 7: layout. The visible boxes become ELK graphs (one per region:
+// symnb viewer, part 2 of 12: layout. The visible boxes become ELK graphs (one per region:
 // the forward spine, the gradient, the updates, placed side by side), laid out by ELK's
 // layered algorithm in a web worker made from the shipped elkjs source (a Blob URL: no
 // server route, no CDN). When the worker fails or times out, a simple layered layout in

@@ -1,4 +1,4 @@
-// symnb viewer, part 1 of 7: the graph model in the browser (VIEWER_FORMAT.md's dict).
+// symnb viewer, part 1 of 12: the graph model in the browser (VIEWER_FORMAT.md's dict).
 //
 // Indexes the model once (nodes, groups, children, counts, search strings) and answers,
 // for a set of open groups, which boxes are visible and which bundled edges join them.

@@ -1,7 +1,7 @@
-// symnb viewer, part 5 of 7: the view's page. The toolbar (search box, zoom, fit, the
+// symnb viewer, part 5 of 12: the view's page. The toolbar (search box, zoom, fit, the
 // minimap's and the card's toggles, the overlay menu, the status line), the search hits,
 // the legend, the viewport (the SVG and the layer it draws in), the minimap and the card
-// panel: DOM made once for SN.mount, which holds the state and the events (part 7).
+// panel: DOM made once for SN.mount (part 12); the camera (part 7) and the renderer (part 8) draw into it.
 
 SN.viewerPage = function viewerPage(host, model, live) {
   host.classList.add("symnb-viewer");

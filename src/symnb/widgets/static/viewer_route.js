@@ -1,4 +1,4 @@
-// symnb viewer, part 3 of 7: the regions placed together.
+// symnb viewer, part 3 of 12: the regions placed together.
 // Each region is laid out on its own (the spine stays straight whatever the gradient does).
 // Side by side when they fit the width the view has (`wrapWidth`): a side region is then
 // moved up or down so that its groups sit level with the forward groups they mirror, and

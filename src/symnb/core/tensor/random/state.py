@@ -58,7 +58,7 @@ class RandomStateSharedVariable(SharedVariable):
     def get_value(self, borrow: bool = False, return_internal_type: bool = False) -> Any:
         if return_internal_type:
             return super().get_value(return_internal_type=True)
-        return np.array(super().get_value(borrow=True)).view(RandomKeyState)
+        return super().get_value().view(RandomKeyState)  # a copy; the key stays on the device
 
     def _cast(self, value: Any) -> Any:
         # A RandomKeyState is stored as the plain key array it is.
