@@ -2,8 +2,8 @@
 Theano's names and signatures: ``Default`` (``T.default``), ``MaxAndArgmax``, ``Choose``
 (``T.choose``), ``PermuteRowElements`` (``T.permute_row_elements``,
 ``T.inverse_permutation``), ``AllocEmpty``, ``Rebroadcast``, ``Tile`` (deprecated in
-Theano: ``T.tile`` builds repeats, as there) and ``T.opt``'s ``MakeVector`` (defined in ``join.py``, beside the ``stack`` that
-builds it).
+Theano: ``T.tile`` builds repeats, as there) and ``T.opt``'s ``MakeVector`` (defined in
+``join.py``, beside the ``stack`` that builds it).
 
 Each op has its NumPy ``perform``; the lowering rules are in
 ``symnb/lower_xla/rules/basic_theano_ops.py``.

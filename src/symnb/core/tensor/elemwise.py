@@ -18,7 +18,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.config import config
 from symnb.core.graph.op import Op
 from symnb.core.tensor.basic import as_tensor_args, as_tensor_variable
-from symnb.core.tensor.elemwise_specs import BOOL_VALUED, SPECS, ElemwiseSpec, spec
+from symnb.core.tensor.elemwise_specs import SPECS, ElemwiseSpec, spec
 from symnb.core.graph.type import TensorType, describe_shape
 
 __all__ = ["Elemwise", "DimensionMismatch", "broadcast_static_shapes", "dimension_mismatch_message",
@@ -296,7 +296,7 @@ def _op_class(name: str) -> type[Elemwise]:
         "dtype_like": staticmethod(row.dtype_like) if row.dtype_like is not None else None,
         "scalar_name": row.theano_name,
         "differentiable": row.differentiable,
-        "discrete_outputs": row.name in BOOL_VALUED,
+        "discrete_outputs": row.discrete_outputs,
         "float_inputs": row.float_inputs,
         "discrete_gives_floatx": row.discrete_gives_floatx,
     })

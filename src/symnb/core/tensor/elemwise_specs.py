@@ -88,7 +88,13 @@ class ElemwiseSpec:
         """Whether the gradient reaches the inputs: through a rule, or as zeros through an
         op whose output is always bool (Theano's comparisons, bitwise ops, ``isnan``:
         ``sn.grad`` gives the zeros for every integer-valued output, no rule needed)."""
-        return self.grad is not None or self.name in BOOL_VALUED
+        return self.grad is not None or self.discrete_outputs
+
+    @property
+    def discrete_outputs(self) -> bool:
+        """Whether the output is always bool or integer (:data:`BOOL_VALUED`): the op
+        class's ``Op.discrete_outputs``."""
+        return self.name in BOOL_VALUED
 
 
 #: The rows whose output is bool whatever the inputs (or integer, for the bitwise ops on
