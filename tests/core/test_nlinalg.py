@@ -107,8 +107,17 @@ def test_qr_modes(dtype, rng):
                 np.testing.assert_allclose(np.abs(got[1]), np.abs(nr), atol=RTOL[dtype] * 10)
         check_paths(lambda v: nlinalg.qr(v, "r"), [value],
                     lambda v: np.linalg.qr(v, "r"), rtol=RTOL[dtype])
-    with pytest.raises(NotImplementedError, match="raw"):
-        nlinalg.qr(T.dmatrix("m"), "raw")
+        # 'raw': LAPACK's Householder reflectors and scales, NumPy's on the host
+        h, tau = nlinalg.qr(x, "raw")
+        nh, ntau = np.linalg.qr(value, "raw")
+        assert h.owner.op == nlinalg.QRFull("raw")
+        for got in ((h.test_value, tau.test_value), sn.function([x], [h, tau])(value)):
+            assert got[0].shape == nh.shape == shape[::-1] and got[1].shape == ntau.shape
+            assert got[0].dtype == got[1].dtype == np.dtype(dtype)
+            np.testing.assert_allclose(got[0], nh, rtol=RTOL[dtype], atol=RTOL[dtype])
+            np.testing.assert_allclose(got[1], ntau, rtol=RTOL[dtype], atol=RTOL[dtype])
+    with pytest.raises(ValueError, match="'economic'"):
+        nlinalg.qr(T.dmatrix("m"), "economic")
 
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -275,6 +284,43 @@ def test_lstsq(dtype, rng):
         np.testing.assert_allclose(got[1], [np.sum((b - deficient @ x) ** 2)], atol=1e-10)
         assert got[2] == rank == 3
         np.testing.assert_allclose(got[3], s, atol=1e-10)
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_test_values_are_the_compiled_eigenvectors_signs_included(uplo):
+    # An eigenvector's sign is LAPACK's choice; the test value and the program use the
+    # same LAPACK, so they agree to the bit (NumPy's own build differs in about one
+    # float32 case in five). Eigh is an Eig, as in Theano.
+    rng = np.random.default_rng(5)
+    x = T.fmatrix("x")
+    w, v = nlinalg.eigh(x, uplo)
+    assert isinstance(w.owner.op, nlinalg.Eig)
+    f = sn.function([x], [w, v])
+    for n in rng.integers(1, 8, size=60):
+        value = rng.normal(size=(n, n)).astype("float32")
+        performed = w.owner.op.perform(w.owner, [value])
+        compiled = f(value)
+        for got, expected in zip(compiled, performed):
+            np.testing.assert_array_equal(got, expected)
+        symmetric = np.tril(value) + np.tril(value, -1).T if uplo == "L" else np.triu(value) + np.triu(value, 1).T
+        np.testing.assert_allclose(np.linalg.eigvalsh(symmetric), compiled[0], rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(symmetric @ compiled[1], compiled[1] * compiled[0], atol=1e-4)
+
+
+@pytest.mark.parametrize("rcond", [1, 2.5, 0, -1, 0.5, 0.1])
+def test_lstsq_reads_rcond_as_lapack_does(rcond):
+    # gelsd (NumPy's lstsq) takes a cutoff at or below 0 or at or above 1 as its epsilon:
+    # rcond=1 keeps both singular values here (5.4 and 0.93), 0.5 drops the smaller one
+    a, b = np.array([[2.0, 1.0], [3.0, 4.0]]), np.array([[17.0, 20.0], [43.0, 50.0]])
+    a_var, b_var, r_var = T.dmatrix("a"), T.dmatrix("b"), T.dscalar("rcond")
+    outputs = nlinalg.lstsq()(a_var, b_var, r_var)
+    x, _, rank, s = np.linalg.lstsq(a, b, rcond=rcond)
+    compiled = sn.function([a_var, b_var, r_var], outputs)(a, b, float(rcond))
+    performed = outputs[0].owner.op.perform(outputs[0].owner, [a, b, np.float64(rcond)])
+    for got in (compiled, performed):
+        np.testing.assert_allclose(got[0], x, rtol=1e-12, atol=1e-12)
+        assert int(got[2]) == rank
+        np.testing.assert_allclose(got[3], s, rtol=1e-12)
 
 
 def test_infer_shape_of_every_linalg_op_matches_perform(rng):

@@ -157,6 +157,18 @@ def test_solve_instances_and_mixed_dtypes(rng):
     check_paths(slinalg.solve, [np.array([[2, 1], [1, 3]]), np.array([1, 2])], np.linalg.solve)
 
 
+@pytest.mark.parametrize("a_dtype", ["uint8", "int64", "float16", "float32"])
+@pytest.mark.parametrize("b_dtype", ["int8", "float16", "float32", "float64"])
+def test_solve_dtypes_are_scipys(a_dtype, b_dtype, rng):
+    # Theano's Solve took its output dtype from scipy.linalg.solve: float16 in float32
+    a = (spd(rng, 3, "float64") * 4).astype(a_dtype) + np.eye(3, dtype=a_dtype)
+    b = (rng.normal(size=(3, 2)) * 4).astype(b_dtype)
+    expected = scipy.linalg.solve(a, b)
+    x = slinalg.solve(symbolic_like(a, "a"), symbolic_like(b, "b"))
+    assert x.dtype == expected.dtype
+    check_paths(slinalg.solve, [a, b], scipy.linalg.solve, rtol=1e-3 if expected.dtype == "float32" else 1e-10)
+
+
 @pytest.mark.parametrize("structure", list(STRUCTURES))
 def test_solve_gradient(structure, rng):
     a = spd(rng, 3) + rng.normal(size=(3, 3))
@@ -192,8 +204,9 @@ def test_solve_shape_and_singular_errors(rng):
 def test_eigvalsh(dtype, lower, rng):
     a = with_garbage(spd(rng, 4, dtype) - 4 * np.eye(4, dtype=dtype), rng, lower)
     b = with_garbage(spd(rng, 4, dtype), rng, lower)
-    check_paths(lambda a_: slinalg.eigvalsh(a_, None, lower), [a],
-                lambda a_: scipy.linalg.eigvalsh(a_, lower=lower).astype(dtype), rtol=RTOL[dtype] * 10)
+    for no_b in (None, T.NoneConst):  # Theano's tests spell "no b" NoneConst
+        check_paths(lambda a_: slinalg.eigvalsh(a_, no_b, lower), [a],
+                    lambda a_: scipy.linalg.eigvalsh(a_, lower=lower).astype(dtype), rtol=RTOL[dtype] * 10)
     check_paths(lambda a_, b_: slinalg.eigvalsh(a_, b_, lower), [a, b],
                 lambda a_, b_: scipy.linalg.eigvalsh(a_, b_, lower=lower).astype(dtype),
                 rtol=RTOL[dtype] * 10)

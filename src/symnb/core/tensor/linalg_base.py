@@ -4,7 +4,8 @@ checks of their operands' shapes, and how an op says that a matrix cannot be fac
 Dtypes are NumPy's (``numpy.linalg``): float32 in, float32 out; float64 in, float64 out;
 integers and bools give float64 (Theano's ops kept an integer input's dtype and truncated
 the result, a silently wrong number); float16 is refused, as NumPy refuses it, and so are
-complex matrices (Theano's ops were real).
+complex matrices (Theano's ops were real). ``Solve`` takes SciPy's rule, as Theano's did:
+float16 is solved in float32.
 
 A matrix an op cannot factor or invert (a Cholesky factor of a matrix that is not
 positive definite, the inverse of a singular matrix) makes NumPy raise
@@ -66,10 +67,24 @@ def _probed_dtype(dtypes: tuple[str, ...]) -> str | None:
         return None
 
 
-def linalg_dtype(fn_name: str, *operands: Variable, op: Op | None = None) -> str:
+@lru_cache(maxsize=None)
+def _scipy_solve_dtype(dtypes: tuple[str, str]) -> str | None:
+    """The dtype ``scipy.linalg.solve`` gives for operands of these dtypes (float16 is
+    solved in float32 there), which Theano's ``Solve`` probed for its output."""
+    import scipy.linalg  # only solve's dtype needs SciPy
+
+    if any(np.dtype(d).kind == "c" for d in dtypes):
+        return None
+    return str(scipy.linalg.solve(np.eye(1, dtype=dtypes[0]), np.eye(1, dtype=dtypes[1])).dtype)
+
+
+def linalg_dtype(fn_name: str, *operands: Variable, op: Op | None = None, like_scipy_solve: bool = False) -> str:
     """The result dtype of ``numpy.linalg`` for these operands (see the module docstring);
-    a build error at the user's line for a dtype NumPy's linear algebra refuses."""
-    dtype = _probed_dtype(tuple(v.dtype for v in operands))
+    a build error at the user's line for a dtype NumPy's linear algebra refuses.
+    ``like_scipy_solve``: ``scipy.linalg.solve``'s instead (two operands; float16 gives
+    float32), Theano's rule for ``Solve``."""
+    dtypes = tuple(v.dtype for v in operands)
+    dtype = _scipy_solve_dtype(dtypes) if like_scipy_solve else _probed_dtype(dtypes)
     if dtype is None:
         names = ", ".join(f"{label(v)!r} ({v.dtype})" for v in operands)
         raise build_error(f"{fn_name}: takes real matrices of float32, float64 or integers "

@@ -115,6 +115,12 @@ def pinv_rtol(shape: Sequence[int], dtype: str) -> float:
     return max(shape) * float(np.finfo(dtype).eps)
 
 
+def lapack_epsilon(dtype: str) -> float:
+    """LAPACK's relative machine precision (``dlamch('E')``: half NumPy's ``eps``), the
+    cutoff ``gelsd`` uses for an ``rcond`` at or below 0 or at or above 1."""
+    return float(np.finfo(dtype).eps) / 2
+
+
 pinv = MatrixPinv()
 
 
@@ -194,9 +200,10 @@ class Eig(Eigensystem, LinAlgOp):
 eig = Eig()
 
 
-class Eigh(Eigensystem):
+class Eigh(Eig):
     """``numpy.linalg.eigh``: eigenvalues (ascending) and eigenvectors of a symmetric
-    matrix, read from its lower (``UPLO='L'``) or upper triangle (Theano's ``Eigh``)."""
+    matrix, read from its lower (``UPLO='L'``) or upper triangle (Theano's ``Eigh``, a
+    subclass of ``Eig`` there too: ``isinstance(op, Eig)`` holds for both)."""
 
     __props__ = ("UPLO",)
     fn_name = "eigh"
@@ -207,7 +214,16 @@ class Eigh(Eigensystem):
         self.UPLO = UPLO
 
     def eigensystem(self, node: Apply, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return np.linalg.eigh(x, self.UPLO)
+        # SciPy's LAPACK (syevd), the one the compiled program calls through jaxlib: the
+        # same eigenvectors to the bit, signs included. NumPy's own LAPACK build picks the
+        # other sign for about one float32 eigenvector in five.
+        import scipy.linalg
+
+        x = np.asarray(x, dtype=node.outputs[1].type.dtype)
+        return scipy.linalg.eigh(x, lower=self.UPLO == "L", driver="evd", check_finite=False)
+
+    def checks_at_run_time(self, node: Apply) -> bool:
+        return False  # a symmetric eigensystem is real: nothing for the program to refuse
 
     def L_op(self, inputs, outputs, output_grads):
         (x,), (w, v) = inputs, outputs
@@ -251,7 +267,9 @@ class EighGrad(Op):
 
 class QRFull(Op):
     """``numpy.linalg.qr`` returning ``q`` and ``r`` (modes ``'reduced'`` and
-    ``'complete'``; Theano's ``QRFull``)."""
+    ``'complete'``), or ``h`` and ``tau`` (mode ``'raw'``: LAPACK's Householder form,
+    ``(N, M)`` and ``(K,)``, which compiled programs compute with NumPy on the host: XLA
+    has no public counterpart); Theano's ``QRFull``."""
 
     __props__ = ("mode",)
 
@@ -265,7 +283,8 @@ class QRFull(Op):
         return Apply(self, [x], [TensorType(dtype, q_shape), TensorType(dtype, r_shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        q, r = np.linalg.qr(inputs[0], self.mode)
+        dtype = node.outputs[0].type.dtype
+        q, r = np.linalg.qr(np.asarray(inputs[0], dtype), self.mode)
         return [np.asarray(v, dtype=out.type.dtype) for v, out in zip((q, r), node.outputs)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
@@ -314,20 +333,21 @@ def _qr_shapes(mode: str, shape: Sequence[Any]) -> tuple[tuple, tuple]:
     if mode == "complete":
         return (rows, rows), (rows, cols)
     k = _shorter(rows, cols)
+    if mode == "raw":  # h is a's transpose overwritten by the reflectors, tau their scales
+        return (cols, rows), (k,)
     return (rows, k), (k, cols)
 
 
 def qr(a: Any, mode: str = "reduced") -> Any:
     """``numpy.linalg.qr``: ``[q, r]`` for modes ``'reduced'`` (the default: ``(M, K)`` and
     ``(K, N)``, ``K = min(M, N)``) and ``'complete'`` (``(M, M)`` and ``(M, N)``), ``r``
-    alone for ``'r'``. NumPy's ``'raw'`` (LAPACK's Householder form) has no XLA
-    counterpart and is refused."""
+    alone for ``'r'``, ``[h, tau]`` for ``'raw'`` (LAPACK's Householder form: ``(N, M)``
+    and ``(K,)``, computed on the host)."""
     if mode == "r":
         return QRIncomplete("r")(a)
-    if mode not in ("reduced", "complete"):
-        raise build_error(f"qr: mode must be 'reduced', 'complete' or 'r', got {mode!r}"
-                          + (" ('raw' has no XLA counterpart)" if mode == "raw" else ""),
-                          NotImplementedError if mode == "raw" else ValueError)
+    if mode not in ("reduced", "complete", "raw"):
+        raise build_error(f"qr: mode must be 'reduced', 'complete', 'r' or 'raw', got {mode!r}",
+                          ValueError)
     return QRFull(mode)(a)
 
 
@@ -379,7 +399,8 @@ class lstsq(Op):  # noqa: N801  (Theano's name for the class: T.nlinalg.lstsq()(
     solution of ``a x = b`` (``b`` a vector or a matrix), the sums of squared residuals
     per column of ``b``, the effective rank of ``a`` and its singular values; singular
     values below ``rcond`` times the largest count as zero (``rcond`` omitted or None:
-    ``max(M, N) * eps``, NumPy's default; negative: ``eps``).
+    ``max(M, N) * eps``, NumPy's default; at or below 0, or at or above 1: LAPACK's
+    epsilon, as NumPy's ``gelsd`` reads it).
 
     The residuals are always computed (one per column of ``b``, one for a vector ``b``):
     NumPy returns an empty array where ``rank < N`` or ``M <= N``, a length that depends

@@ -22,6 +22,7 @@ import numpy as np
 
 from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.errors import build_error, label
+from symnb.core.graph.none_type import is_none_constant
 from symnb.core.graph.op import Op
 from symnb.core.graph.type import TensorType, describe_shape
 from symnb.core.tensor import math as m
@@ -173,7 +174,7 @@ class Solve(LinAlgOp):
         raise_problem(self.shape_problem([repr(label(A)), repr(label(b))], A.type.shape, b.type.shape),
                       lambda message: build_error(message, ValueError, op=self, inputs=[A, b]))
         rows = next((n for n in (*A.type.shape, b.type.shape[0]) if n is not None), None)
-        dtype = linalg_dtype("solve", A, b, op=self)
+        dtype = linalg_dtype("solve", A, b, op=self, like_scipy_solve=True)
         return Apply(self, [A, b], [TensorType(dtype, (rows,) + tuple(b.type.shape[1:]))])
 
     def shape_problem(self, names: Sequence[str], a_shape: Sequence, b_shape: Sequence) -> str | None:
@@ -239,6 +240,7 @@ class Eigvalsh(LinAlgOp):
 
     def make_node(self, a: Any, b: Any = None) -> Apply:
         a = matrix_operand("eigvalsh", a, self, square=True)
+        b = None if is_none_constant(b) else b  # Theano's spelling of "no b": T.NoneConst
         inputs = [a] if b is None else [a, matrix_operand("eigvalsh", b, self, square=True)]
         problem = self.shape_problem([repr(label(v)) for v in inputs], [v.type.shape for v in inputs])
         raise_problem(problem, lambda message: build_error(message, ValueError, op=self, inputs=inputs))

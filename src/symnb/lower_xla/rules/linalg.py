@@ -34,7 +34,8 @@ from symnb.core.tensor.linalg_formulas import (
 from symnb.lower_xla.checks import CheckKind, may_check, register_check_kind, require
 from symnb.lower_xla.convert import as_dtype
 from symnb.lower_xla.jax_private import initialize_lapack
-from symnb.lower_xla.registry import before_running, lower
+from symnb.lower_xla.registry import before_running, lower, register_host_decider
+from symnb.lower_xla.rules.python_op import python_op
 from symnb.lower_xla.rules.shape import refuse, with_input_names
 
 register_check_kind("linalg", CheckKind(lambda node, facts: node.op.failure(node),
@@ -160,7 +161,17 @@ def _eigh_grad(op, node):
 
 @_rule(nlinalg.QRFull)
 def _qr(op, node):
+    if _qr_on_host(op):
+        return python_op(op, node)
     return lambda x: tuple(jnp.linalg.qr(*_in(node, x), mode=op.mode))
+
+
+def _qr_on_host(op: nlinalg.QRFull) -> bool:
+    """Mode 'raw' (LAPACK's geqrf output) has no public JAX function: NumPy computes it."""
+    return op.mode == "raw"
+
+
+register_host_decider(nlinalg.QRFull, _qr_on_host)
 
 
 @_rule(nlinalg.QRIncomplete)
@@ -184,6 +195,9 @@ def _lstsq(op, node):
         a, b = _in(node, a, b)
         if rcond is None:
             rcond = nlinalg.pinv_rtol(a.shape, str(a.dtype))
+        else:  # LAPACK's gelsd, which NumPy calls: a cutoff <= 0 or >= 1 means its epsilon
+            rcond = jnp.asarray(rcond, a.dtype)
+            rcond = jnp.where((rcond <= 0) | (rcond >= 1), nlinalg.lapack_epsilon(str(a.dtype)), rcond)
         x, residuals, rank, s = jnp.linalg.lstsq(a, b, rcond)  # residuals always: see the op
         return x, residuals, rank.astype("int64"), s
 
