@@ -7,7 +7,8 @@ to six steps, each from one family: unary, binary (with Python-scalar operands),
 comparison, logical, switch, clip, cast, reduction (sum, prod, max, min, mean, var,
 std, argmax, argmin, any, all; axis None/int/tuple, keepdims), dot/matmul, reshape,
 dimshuffle/transpose/flatten, concatenate/stack, softmax/log_softmax, basic and
-advanced indexing, set/inc_subtensor, ifelse (stacked and nested). Every step carries its own NumPy reference and
+advanced indexing, set/inc_subtensor, ifelse (stacked and nested), ``lstsq`` and
+``eigh``'s eigenvectors (LAPACK's conventions: ``linalg_ops``). Every step carries its own NumPy reference and
 an error bound (``bounds``); the outputs are the last value and some earlier ones.
 
 Left out by construction, because their result is undefined (NumPy and XLA may
@@ -39,6 +40,7 @@ from hypothesis.extra import numpy as hnp
 from tests.fuzz import branch_ops as br
 from tests.fuzz import elementwise_ops as ew
 from tests.fuzz import indexing_ops as ix
+from tests.fuzz import linalg_ops as la
 from tests.fuzz import smooth_ops as sm
 from tests.fuzz import structural_ops as so
 from tests.fuzz.program import Builder, Program
@@ -51,6 +53,7 @@ FAMILIES = [
     ew.unary, ew.unary, ew.unary, ew.binary, ew.binary, ew.binary, ew.compare, ew.logical, ew.switch,
     ew.clip, ew.cast, ew.cast, so.reduction, so.reduction, so.reduction, so.product, so.reshape,
     so.permute, so.join, so.normalize, ix.get, ix.get, ix.assign, ix.assign, br.choose,
+    la.lstsq, la.eigh_vectors,
 ]
 
 
