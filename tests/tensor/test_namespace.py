@@ -42,7 +42,7 @@ PUBLIC = {
     "identity_like", "Alloc", "Arange", "Eye", "mgrid", "ogrid",
     "set_subtensor", "inc_subtensor", "nonzero", "flatnonzero", "nonzero_values",
     # Theano's other tensor functions
-    "cumsum", "cumprod", "sort", "argsort", "specify_shape", "isclose", "allclose",
+    "cumsum", "cumprod", "sort", "argsort", "topk", "argtopk", "topk_and_argtopk", "specify_shape", "isclose", "allclose",
     "max_and_argmax", "batched_dot", "batched_tensordot", "diag", "triu", "tril", "sgn", "join", "tile", "repeat",
     "roll", "shape_padleft", "shape_padright", "shape_padaxis", "addbroadcast", "unbroadcast",
     "patternbroadcast", "inv", "sqr", "abs_", "int_div", "get_scalar_constant_value", "NotScalarConstantError", "complex_dtypes", "continuous_dtypes", "float_dtypes", "integer_dtypes", "discrete_dtypes", "all_dtypes", "int_dtypes", "uint_dtypes", "Variable",

@@ -107,6 +107,9 @@ from symnb.core.tensor.math_extra import (
     batched_dot as batched_dot, diag as diag, triu as triu, tril as tril, sgn as sgn,
 )
 from symnb.core.tensor.extra_ops_numpy import fill_diagonal as fill_diagonal  # Theano's FillDiagonal
+from symnb.core.tensor.topk import (  # theano.tensor.sort's
+    topk as topk, argtopk as argtopk, topk_and_argtopk as topk_and_argtopk,
+)
 from symnb.core.tensor.special import (  # basic_scipy's scalar ops, elementwise
     erfc as erfc, erfcx as erfcx, erfinv as erfinv, erfcinv as erfcinv, gamma as gamma,
     gammaln as gammaln, psi as psi, tri_gamma as tri_gamma, gammainc as gammainc,

@@ -132,7 +132,7 @@ class Sort(Op):
             return [None]
         # Sorting permutes: each input receives the gradient of the place it moved to.
         order = Argsort(self.axis)(x)
-        return [inc_subtensor(getitem(zeros_like(x), _along_axis(order, self.axis)), g)]
+        return [inc_subtensor(getitem(zeros_like(x), along_axis(order, self.axis)), g)]
 
 
 class Argsort(Op):
@@ -158,7 +158,7 @@ class Argsort(Op):
         return [None]
 
 
-def _along_axis(indices: Variable, axis: int) -> tuple:
+def along_axis(indices: Variable, axis: int) -> tuple:
     """The advanced index ``idx`` such that ``a[idx]`` is ``np.take_along_axis(a,
     indices, axis)``: ``indices`` at ``axis``, broadcast ranges elsewhere."""
     ndim = indices.ndim

@@ -2,19 +2,21 @@
 (a shape known while tracing: checked then, at no run-time cost), and Theano's extra_ops
 named after NumPy's (searchsorted, diff, fill_diagonal, fill_diagonal_offset,
 cpu_contiguous, unravel_index and ravel_multi_index, whose indices out of range are a
-run-time check of the program: ``symnb.lower_xla.checks``)."""
+run-time check of the program: ``symnb.lower_xla.checks``), and Theano's ``TopKOp`` (the
+same stable sort as its NumPy path, so both pick the same indices)."""
 
 from __future__ import annotations
 
 import functools
 
+import jax
 import jax.numpy as jnp
 
 from symnb.core.graph.basic import Constant
 from symnb.core.graph.errors import GraphRuntimeError, label
-from symnb.core.tensor import extra_ops, extra_ops_numpy, multi_index
+from symnb.core.tensor import extra_ops, extra_ops_numpy, multi_index, topk
 from symnb.lower_xla.checks import CheckKind, may_check, register_check_kind, require
-from symnb.lower_xla.registry import lower
+from symnb.lower_xla.registry import known_on_host, lower
 
 
 @lower.register(extra_ops.CumOp)
@@ -163,3 +165,23 @@ def _multi_index_may_check(op, node, known):
     if getattr(op, "mode", "raise") != "raise":
         return False
     return any(not isinstance(v, Constant) and id(v) not in known for v in node.inputs)
+
+
+@lower.register(topk.TopKOp)
+def _topk(op, node):
+    def top(x, kth):
+        _, k = known_on_host((x, kth), (1,), lambda traced: (
+            f"the number of values topk takes ({label(node.inputs[1])!r}) sets its result's "
+            "length, which XLA needs before the program runs"))
+        k, axis = int(k), op.axis % x.ndim
+        topk.check_k(k, x.shape[axis], ValueError)
+        order = jnp.argsort(topk.sort_key(jnp, x, k > 0), axis=axis, stable=True)
+        order = jax.lax.slice_in_dim(order, 0, abs(k), axis=axis)
+        results = []
+        if op.return_values:
+            results.append(jnp.take_along_axis(x, order, axis=axis))
+        if op.return_indices:
+            results.append(order.astype(op.idx_dtype))
+        return tuple(results) if len(results) > 1 else results[0]
+
+    return top
