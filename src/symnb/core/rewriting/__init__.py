@@ -15,6 +15,7 @@ from symnb.core.rewriting.passes import (
 )
 from symnb.core.rewriting.query import THEANO_ONLY_TAGS, RewriteQuery
 from symnb.core.rewriting import assertions  # noqa: F401,E402  (registers its rewrite)
+from symnb.core.rewriting import batchnorm  # noqa: F401,E402  (registers its rewrites)
 from symnb.core.rewriting import gradient_views  # noqa: F401,E402  (registers its rewrite)
 
 __all__ = ["optimize", "node_rewriter", "NodeRewriter", "LocalPass", "GraphPass", "PASSES", "LEVELS",

@@ -1,7 +1,10 @@
 """Batch normalization, Theano's functions (``theano.tensor.nnet.bn``).
 
-Built from the existing elementwise ops and reductions, so their test values,
-gradients and lowering are those ops' own:
+As in Theano, ``batch_normalization_train`` and ``_test`` build one node of Theano's ops
+(core/tensor/batchnorm_ops.py), whose gradient is Theano's formulas (the first
+derivatives read only the ``mean`` and ``invstd`` outputs, so ``consider_constant`` of
+them blocks every path through the statistics); compiling rewrites the nodes into
+elementwise graphs (core/rewriting/batchnorm.py):
 
 - ``batch_normalization_train(x, gamma, beta, axes)``: normalize with the mean and the
   (biased) variance of ``x`` over ``axes``; returns ``(out, mean, invstd)`` and, with
@@ -13,7 +16,8 @@ gradients and lowering are those ops' own:
 ``axes``: ``'per-activation'`` (``(0,)``), ``'spatial'`` (``(0, 2, 3, ...)``) or a tuple.
 Parameters have either ``x``'s number of dimensions (length 1 on the normalized axes)
 or one dimension per axis that is not normalized; the statistics returned follow the
-parameters' layout, as in Theano.
+parameters' layout, as in Theano. ``epsilon`` is a floatX constant of at least 1e-5
+(cuDNN's minimum, which Theano checks).
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ import numpy as np
 
 from symnb.core.graph.errors import build_error
 from symnb.core.graph.basic import Variable
+from symnb.core.graph.config import config
 from symnb.core.tensor import math as m
-from symnb.core.tensor import reduction
 from symnb.core.tensor.basic import as_tensor_variable
-from symnb.core.tensor.shape import dimshuffle, shape_i
+from symnb.core.tensor.batchnorm_ops import AbstractBatchNormInference, AbstractBatchNormTrain
+from symnb.core.tensor.shape import dimshuffle
+from symnb.core.tensor.shape_extra import addbroadcast, patternbroadcast
 
 __all__ = ["batch_normalization", "batch_normalization_train", "batch_normalization_test"]
 
@@ -73,8 +79,9 @@ class _Layout:
                                   f"axes {self.axes}; got shape {param.type.short()}", ValueError)
 
     def broadcast(self, param: Variable) -> Variable:
+        """``param`` with the input's dimensions, length 1 on the normalized axes."""
         if self.full:
-            return param
+            return addbroadcast(param, *self.axes)
         pattern = ["x"] * self.ndim
         for i, axis in enumerate(self.kept):
             pattern[axis] = i
@@ -83,6 +90,17 @@ class _Layout:
     def statistic(self, stat: Variable) -> Variable:
         """A statistic computed with ``keepdims``, in the parameters' layout."""
         return stat if self.full else dimshuffle(stat, self.kept)
+
+
+def _epsilon(epsilon: Any, function: str) -> Any:
+    """``epsilon`` as a floatX number, checked against cuDNN's minimum as Theano did
+    (after the cast: ``np.float32(1e-5) < 1e-5``); a symbolic one is passed on."""
+    if isinstance(epsilon, Variable):
+        return epsilon
+    value = np.asarray(epsilon, dtype=config.floatX)[()]
+    if value < 1e-5:
+        raise build_error(f"{function}: epsilon must be at least 1e-5, got {epsilon!r}", ValueError)
+    return value
 
 
 def batch_normalization_train(inputs: Any, gamma: Any, beta: Any, axes: Any = "per-activation",
@@ -103,29 +121,15 @@ def batch_normalization_train(inputs: Any, gamma: Any, beta: Any, axes: Any = "p
     if (running_mean is None) != (running_var is None):
         raise build_error("batch_normalization_train: give both running_mean and running_var, or "
                           "neither", ValueError)
-    mean = reduction.mean(x, axis=axes, keepdims=True)
-    var = reduction.var(x, axis=axes, keepdims=True)
-    invstd = m.true_div(1, m.sqrt(m.add(var, epsilon)))
-    out = m.add(m.mul(m.mul(m.sub(x, mean), layout.broadcast(gamma)), invstd), layout.broadcast(beta))
-    results = (out, layout.statistic(mean), layout.statistic(invstd))
-    if running_mean is None:
-        return results
-    running_mean, running_var = as_tensor_variable(running_mean), as_tensor_variable(running_var)
-    layout.check("running_mean and running_var", running_mean, running_var)
-    count = _product([shape_i(x, a) for a in axes])
-    count = m.cast(count, var.dtype)
-    unbiased = m.mul(m.true_div(count, m.sub(count, 1)), var)
-    factor = running_average_factor
-    new_mean = m.add(m.mul(running_mean, 1 - factor), m.mul(layout.statistic(mean), factor))
-    new_var = m.add(m.mul(running_var, 1 - factor), m.mul(layout.statistic(unbiased), factor))
-    return results + (new_mean, new_var)
-
-
-def _product(factors: list[Variable]) -> Variable:
-    total = factors[0]
-    for f in factors[1:]:
-        total = m.mul(total, f)
-    return total
+    running = [] if running_mean is None else [as_tensor_variable(running_mean), as_tensor_variable(running_var)]
+    if running:
+        layout.check("running_mean and running_var", *running)
+    epsilon = _epsilon(epsilon, "batch_normalization_train")
+    params = [layout.broadcast(v) for v in (gamma, beta, *running)]
+    results = list(AbstractBatchNormTrain(axes)(x, *params[:2], epsilon, running_average_factor, *params[2:]))
+    # The new running averages keep their inputs' length-1 axes (Theano's patternbroadcast).
+    results[3:] = [patternbroadcast(r, [n == 1 for n in p.type.shape]) for r, p in zip(results[3:], params[2:])]
+    return (results[0],) + tuple(layout.statistic(r) for r in results[1:])
 
 
 def batch_normalization_test(inputs: Any, gamma: Any, beta: Any, mean: Any, var: Any,
@@ -138,9 +142,9 @@ def batch_normalization_test(inputs: Any, gamma: Any, beta: Any, mean: Any, var:
     layout = _Layout(x, axes, kept, gamma)
     layout.check("gamma and beta", gamma, beta)
     layout.check("mean and var", mean, var)
+    epsilon = _epsilon(epsilon, "batch_normalization_test")
     gamma, beta, mean, var = (layout.broadcast(v) for v in (gamma, beta, mean, var))
-    scale = m.true_div(gamma, m.sqrt(m.add(var, epsilon)))
-    return m.add(m.mul(m.sub(x, mean), scale), beta)
+    return AbstractBatchNormInference(axes)(x, gamma, beta, mean, var, epsilon)
 
 
 def batch_normalization(inputs: Any, gamma: Any, beta: Any, mean: Any, std: Any,

@@ -1,9 +1,14 @@
 """Theano's batch-normalization ops (``theano.tensor.nnet.bn``), as Ops of their own.
 
-``T.nnet.bn.batch_normalization_train``/``_test`` build ordinary tensor ops
-(core/tensor/batchnorm.py), as Theano's optimizer made of these ops in compiled graphs;
-the op classes are for programs that apply them directly (Theano's tests differentiate
-``AbstractBatchNormTrainGrad`` twice):
+``T.nnet.bn.batch_normalization_train``/``_test`` (core/tensor/batchnorm.py) build one
+node of these ops, as Theano did: the gradient of the training op is an
+``AbstractBatchNormTrainGrad`` node reading only its ``mean`` and ``invstd`` outputs, so
+``consider_constant=[mean, invstd]`` blocks every path through the statistics (the second
+derivatives are Theano's formulas, ``AbstractBatchNormTrainGrad.L_op``). Compiling
+replaces each node by the elementwise graph of the same formulas
+(core/rewriting/batchnorm.py, Theano's ``local_abstract_batch_norm_*``), which the other
+rewrites then simplify and fuse; a graph compiled without rewrites runs them through
+their XLA rules.
 
 - :class:`AbstractBatchNormTrain` ``(x, scale, bias, epsilon, running_average_factor
   [, running_mean, running_var])``: ``(out, mean, invstd[, new running_mean, new
@@ -13,27 +18,38 @@ the op classes are for programs that apply them directly (Theano's tests differe
   gradients of the training normalization with respect to ``x``, ``scale`` and ``bias``.
 
 Each has its NumPy ``perform``, ``infer_shape``, Theano's gradient and an XLA rule
-(lower_xla/rules/batchnorm_ops.py, the same formulas on ``jax.numpy``).
+(lower_xla/rules/batchnorm_ops.py). The formulas are written once, for an array module
+``xp`` (NumPy, ``jax.numpy`` or :data:`GRAPH`, symnb's own tensor functions), so the test
+value, the rule and the rewritten graph compute the same thing. ``epsilon`` and the
+running-average factor never widen the input's dtype (:func:`no_wider`), as in Theano:
+its rewrite cast a float64 ``epsilon`` down for a float32 input, and NumPy 1 kept a float32
+array float32 against a float64 0-d array in ``perform``.
 """
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any, Sequence
 
 import numpy as np
 
 from symnb.core.graph.basic import Apply
 from symnb.core.graph.errors import build_error
-from symnb.core.graph.op import Op
+from symnb.core.graph.op import Op, snake_case
 from symnb.core.gradient_types import disconnected_type, is_disconnected
 from symnb.core.tensor import math as m
+from symnb.core.tensor import reduction
 from symnb.core.tensor.alloc import fill
 from symnb.core.tensor.basic import as_tensor_variable
 from symnb.core.tensor.reduction import mean as _mean
 from symnb.core.tensor.reduction import sum as _sum
 
 __all__ = ["AbstractBatchNormTrain", "AbstractBatchNormInference", "AbstractBatchNormTrainGrad",
-           "train_forward", "train_gradients"]
+           "train_forward", "train_gradients", "inference_forward", "running_averages",
+           "no_wider", "GRAPH"]
+
+#: symnb's tensor functions under the names the formulas below call (``xp.mean`` ...).
+GRAPH = SimpleNamespace(mean=reduction.mean, var=reduction.var, sum=reduction.sum, sqrt=m.sqrt)
 
 
 def _common(op: str, *variables: Any) -> list:
@@ -51,12 +67,17 @@ class _Axes(Op):
     """Base class: an op over the normalized ``axes`` (a non-empty tuple of ints)."""
 
     __props__ = ("axes",)
+    #: What views call the op: the public function that builds it.
+    _public_name = ""
 
     def __init__(self, axes: Sequence[int] = (0,)) -> None:
         if not isinstance(axes, (tuple, list)) or len(axes) == 0:
             raise ValueError(f"{type(self).__name__}: axes must be a non-empty tuple or list, "
                              f"got {axes!r}")
         self.axes = tuple(int(a) for a in axes)
+
+    def public_name(self) -> str:
+        return self._public_name or snake_case(type(self).__name__)
 
     def _check_axes(self, ndim: int) -> None:
         if min(self.axes) < 0 or max(self.axes) >= ndim:
@@ -69,6 +90,29 @@ def train_forward(xp: Any, x: Any, scale: Any, bias: Any, epsilon: Any, axes: tu
     var = xp.var(x, axis=axes, keepdims=True)
     invstd = 1.0 / xp.sqrt(var + epsilon)
     return (x - mean) * (scale * invstd) + bias, mean, invstd, var
+
+
+def inference_forward(xp: Any, x: Any, scale: Any, bias: Any, mean: Any, var: Any,
+                      epsilon: Any) -> Any:
+    """The normalization with given statistics (``xp``: NumPy, jax.numpy or :data:`GRAPH`)."""
+    return (x - mean) * (scale / xp.sqrt(var + epsilon)) + bias
+
+
+def running_averages(mean: Any, var: Any, running_mean: Any, running_var: Any, factor: Any,
+                     n: Any) -> tuple:
+    """The new running mean and variance; ``n``: the number of values each statistic
+    averages (the variance is made unbiased with ``n / (n - 1)``)."""
+    return (running_mean * (1.0 - factor) + mean * factor,
+            running_var * (1.0 - factor) + (n / (n - 1)) * var * factor)
+
+
+def no_wider(scalar: Any, dtype: str) -> Any:
+    """``epsilon`` or the average factor (a NumPy or JAX 0-d array, or a variable), cast
+    down to the input's ``dtype`` where it would widen it, else as it is (a float32 factor
+    against float64 statistics: ``1 - factor`` rounded in float32, as Theano computed it)."""
+    if np.result_type(np.dtype(scalar.dtype), np.dtype(dtype)) == np.dtype(dtype):
+        return scalar
+    return scalar.astype(dtype)
 
 
 def train_gradients(xp: Any, x: Any, dy: Any, scale: Any, x_mean: Any, x_invstd: Any,
@@ -86,6 +130,8 @@ class AbstractBatchNormTrain(_Axes):
     """Batch normalization for training: ``(x - mean) * scale * invstd + bias`` with the
     statistics of ``x`` over ``axes``; also updates running averages when given."""
 
+    _public_name = "batch_normalization_train"
+
     def make_node(self, x: Any, scale: Any, bias: Any, epsilon: Any = 1e-4,
                   running_average_factor: Any = 0.1, running_mean: Any = None,
                   running_var: Any = None) -> Apply:
@@ -101,12 +147,12 @@ class AbstractBatchNormTrain(_Axes):
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, scale, bias, epsilon, factor = inputs[:5]
         self._check_axes(x.ndim)
+        epsilon, factor = no_wider(epsilon, x.dtype), no_wider(factor, x.dtype)
         out, mean, invstd, var = train_forward(np, x, scale, bias, epsilon, self.axes)
         results = [out, mean, invstd]
         if len(inputs) > 5:
             n = float(np.prod(x.shape) / np.prod(scale.shape))
-            results.append(inputs[5] * (1.0 - factor) + mean * factor)
-            results.append(inputs[6] * (1.0 - factor) + (n / (n - 1)) * var * factor)
+            results += running_averages(mean, var, inputs[5], inputs[6], factor, n)
         return [np.asarray(r, dtype=o.type.dtype) for r, o in zip(results, node.outputs)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
@@ -136,6 +182,8 @@ class AbstractBatchNormInference(_Axes):
     """Batch normalization with given statistics: ``(x - mean) * scale / sqrt(var +
     epsilon) + bias``."""
 
+    _public_name = "batch_normalization_test"
+
     def make_node(self, x: Any, scale: Any, bias: Any, estimated_mean: Any, estimated_variance: Any,
                   epsilon: Any = 1e-4) -> Apply:
         tensors = _common("AbstractBatchNormInference", x, scale, bias, estimated_mean,
@@ -144,7 +192,7 @@ class AbstractBatchNormInference(_Axes):
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         x, scale, bias, mean, var, epsilon = inputs
-        out = (x - mean) * (scale / np.sqrt(var + epsilon)) + bias
+        out = inference_forward(np, x, scale, bias, mean, var, no_wider(epsilon, x.dtype))
         return [np.asarray(out, dtype=node.outputs[0].type.dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
@@ -158,7 +206,7 @@ class AbstractBatchNormInference(_Axes):
         (dy,) = output_grads
         self._check_axes(x.ndim)
         axes = self.axes
-        var_eps = m.add(est_var, epsilon)
+        var_eps = m.add(est_var, no_wider(epsilon, x.dtype))
         std = m.sqrt(var_eps)
         centered = m.sub(x, est_mean)
         dx = m.mul(dy, m.true_div(scale, std))
@@ -173,6 +221,8 @@ class AbstractBatchNormInference(_Axes):
 class AbstractBatchNormTrainGrad(_Axes):
     """The gradients of :class:`AbstractBatchNormTrain` with respect to ``x``, ``scale`` and
     ``bias``: ``(x, dy, scale, x_mean, x_invstd, epsilon) -> (g_x, g_scale, g_bias)``."""
+
+    _public_name = "batch_normalization_train_grad"
 
     def make_node(self, x: Any, dy: Any, scale: Any, x_mean: Any, x_invstd: Any,
                   epsilon: Any = 1e-4) -> Apply:

@@ -1,5 +1,8 @@
 """Theano's batch-normalization ops (core/tensor/batchnorm_ops.py) -> the same formulas on
-jax.numpy (``train_forward``/``train_gradients`` are written for both array modules)."""
+jax.numpy (``train_forward``, ``inference_forward``, ``running_averages`` and
+``train_gradients`` are written for an array module). Compiling with rewrites replaces
+these nodes by elementwise graphs first (core/rewriting/batchnorm.py); these rules run a
+graph compiled without them (``optimizer=None``)."""
 
 from __future__ import annotations
 
@@ -20,12 +23,12 @@ def _train(op, node):
     dtypes = [o.type.dtype for o in node.outputs]
 
     def run(x, scale, bias, epsilon, factor, *running):
+        epsilon, factor = bn.no_wider(epsilon, x.dtype), bn.no_wider(factor, x.dtype)
         out, mean, invstd, var = bn.train_forward(jnp, x, scale, bias, epsilon, axes)
         results = [out, mean, invstd]
         if running:
             n = float(x.size) / float(scale.size)
-            results.append(running[0] * (1.0 - factor) + mean * factor)
-            results.append(running[1] * (1.0 - factor) + (n / (n - 1)) * var * factor)
+            results += bn.running_averages(mean, var, running[0], running[1], factor, n)
         return tuple(r.astype(d) for r, d in zip(results, dtypes))
 
     return run
@@ -34,8 +37,8 @@ def _train(op, node):
 @lower.register(bn.AbstractBatchNormInference)
 def _inference(op, node):
     dtype = node.outputs[0].type.dtype
-    return lambda x, scale, bias, mean, var, epsilon: (
-        (x - mean) * (scale / jnp.sqrt(var + epsilon)) + bias).astype(dtype)
+    return lambda x, scale, bias, mean, var, epsilon: bn.inference_forward(
+        jnp, x, scale, bias, mean, var, bn.no_wider(epsilon, x.dtype)).astype(dtype)
 
 
 @lower.register(bn.AbstractBatchNormTrainGrad)
