@@ -25,7 +25,7 @@ from symnb.core.graph.errors import (
 )
 from symnb import gradient, notebook_cells, printing, tensor  # noqa: F401
 from symnb.gradient import grad
-from symnb.gradient import subgraph_grad  # theano.subgraph_grad
+from symnb.gradient import Lop, Rop, subgraph_grad  # theano.Rop, theano.Lop, theano.subgraph_grad
 from symnb import ifelse  # Theano's module (from symnb.ifelse import ifelse), callable as ifelse
 from symnb.core.tensor.random.streams import RandomStreams
 from symnb.core.clone import clone
@@ -37,7 +37,9 @@ from symnb.core.graph.error_base import SymnbError
 from symnb import errors  # noqa: F401  (symnb.errors: the error hierarchy, as jax.errors)
 from symnb import configdefaults, gof, scalar  # noqa: F401  (Theano's module paths)
 from symnb import scan_module  # noqa: F401  (import theano binds theano.scan_module)
-from symnb.printing import pp
+from symnb.printing import pp, pprint  # theano.pp, theano.pprint
+from symnb.core.graph.fgraph import FunctionGraph  # theano.FunctionGraph (theano.gof's)
+from symnb.tensor import get_scalar_constant_value  # theano.get_scalar_constant_value
 from symnb.misc.safe_asarray import _asarray  # theano._asarray (Theano's __init__ bound it)
 from symnb.updates import OrderedUpdates  # theano.OrderedUpdates (theano.updates)
 from symnb.core.absent import module_getattr
@@ -52,6 +54,7 @@ __all__ = [
     "ifelse", "steps_run", "save", "load", "ModelFileError", "Mode", "MonitorMode", "In", "Out",
     "pp", "gof", "scalar", "OrderedUpdates", "as_op", "RandomStreams", "name_scope", "clone", "dot", "Param", "scan_module",
     "OpFromGraph", "subgraph_grad", "symnb_logger", "logging_default_handler", "generic",
+    "Rop", "Lop", "pprint", "FunctionGraph", "get_scalar_constant_value",
 ]
 
 # Theano's logger and its handler (theano.theano_logger, theano.logging_default_handler):
