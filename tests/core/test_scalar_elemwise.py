@@ -335,3 +335,13 @@ def test_a_scalar_ops_null_gradient_stays_null_through_elemwise():
     np.testing.assert_allclose(sn.function([x], sn.grad(scale(3.0, x), x))(2.0), 3.0)
     with pytest.raises(symnb.gradient.NullTypeGradError):
         sn.grad(scale(x, 2.0), x)
+
+
+def test_op_name_is_theanos():
+    # Theano's graph-structures page: ``(x * 2.).owner.op.name`` is 'Elemwise{mul,no_inplace}';
+    # an Elemwise made from a scalar op keeps the name it is given (None by default).
+    x = tt.dmatrix("x")
+    assert (x * 2.0).owner.op.name == "Elemwise{mul,no_inplace}"
+    assert tt.tanh.name == "Elemwise{tanh,no_inplace}" and tt.erfc.name == "Elemwise{erfc,no_inplace}"
+    assert tt.Elemwise(scalar.add).name is None
+    assert tt.Elemwise(scalar.add, name="my_add").name == "my_add"

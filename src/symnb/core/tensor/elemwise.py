@@ -133,6 +133,12 @@ class Elemwise(Op):
     def display_name(self) -> str:
         return f"Elemwise{{{self.scalar_name},no_inplace}}"
 
+    @property
+    def name(self) -> str:
+        """Theano's ``op.name`` of the ops ``T`` defines (``T.mul.name`` is
+        ``'Elemwise{mul,no_inplace}'``, as Theano's graph-structures page prints it)."""
+        return self.display_name()
+
     def public_name(self) -> str:
         return self.scalar_name
 

@@ -50,6 +50,9 @@ class ScalarElemwise(Elemwise):
     scalar_op: Any = None
     fusable = False  # not made from a row: the fusion rewrite's Composite reads rows
 
+    #: The name given (Theano's ``Elemwise(scalar_op, name=...)``), not the rows' property.
+    name: str | None = None
+
     def __init__(self, scalar_op: Any, inplace_pattern: dict | None = None, name: str | None = None,
                  nfunc_spec: tuple | None = None, openmp: Any = None) -> None:
         missing = [m for m in ("impl", "output_types", "nout") if not hasattr(scalar_op, m)]
