@@ -144,6 +144,15 @@ def test_advanced_indexing_crossentropy_onehot(written, count, xby):
     assert np.all(np.isfinite(g))
 
 
+def test_symnbs_own_softmax_keeps_its_ops(xby):
+    x, b, y = xby
+    cost = -T.mean(T.log(T.softmax(x))[T.arange(y.shape[0]), y])  # T.softmax: not Theano's op
+    f = _compile([x, y], [cost, T.grad(cost, x)])
+    assert not _rewrites(f) & {"local_advanced_indexing_crossentropy_onehot",
+                               "local_advanced_indexing_crossentropy_onehot_grad"}
+    np.testing.assert_allclose(f(XV, YV)[0], _nll(XV).mean())
+
+
 def test_rows_must_be_arange_of_the_labels(xby):
     x, b, y = xby
     other = T.lvector("rows")
