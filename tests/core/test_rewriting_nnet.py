@@ -178,6 +178,15 @@ def test_local_softmax_with_bias(xby):
     f = _compile([x, b], nn.softmax(x + b))
     assert _ops(f) == [nn.softmax_with_bias]  # the bias read directly, no broadcast node
     np.testing.assert_allclose(f(XV, BV), np.exp(np_log_softmax(XV + BV, axis=1)))
+    # a vector: one row, its bias split out too
+    v = T.dvector("v")
+    f = _same_as_written([v, b], nn.softmax(v + b), [XV[0], BV], "local_softmax_with_bias",
+                         [nn.softmax_with_bias], [nn.softmax_op])
+    # a bias of static length 1 is broadcast by the sum, which the fused op would not do
+    one = T.tensor("float64", shape=(1,), name="one")
+    f = _compile([x, one], nn.softmax(x + one))
+    assert "local_softmax_with_bias" not in _rewrites(f)
+    np.testing.assert_allclose(f(XV, BV[:1]), np.exp(np_log_softmax(XV + BV[0], axis=1)))
 
 
 @pytest.mark.parametrize("f_of", [T.exp, T.tanh, T.nnet.sigmoid, T.nnet.softplus, nn.softmax,

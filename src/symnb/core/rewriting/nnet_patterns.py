@@ -46,6 +46,21 @@ def bias_split(x: Variable) -> tuple[Variable, Variable] | None:
     """``(matrix, bias)`` with ``x == matrix + bias`` (``bias`` a vector over the
     columns) when ``x`` is a sum with terms broadcast along the rows, else None (Theano's
     ``local_softmax_with_bias`` split); ``x`` a row of a sum of vectors too."""
+    terms = _row_terms(x) if x.ndim == 2 else None
+    if terms is None:
+        return None
+    matrix, bias = terms
+    # the fused op computes in x's dtype and shape: nothing may be widened by the sum, and
+    # the bias has one entry per column (a length-1 bias broadcast by the sum would not)
+    if matrix.type != x.type or bias.dtype != x.dtype:
+        return None
+    if bias.type.shape[0] == 1 and x.type.shape[1] != 1:
+        return None
+    return matrix, bias
+
+
+def _row_terms(x: Variable) -> tuple[Variable, Variable] | None:
+    """``(matrix, bias)`` summing to the matrix ``x``, before any check of their types."""
     row = owner_op(x, DimShuffle)
     if row is not None and row.op.pattern == ROW and owner_op(row.inputs[0], ew.Add):
         vectors = list(row.inputs[0].owner.inputs)  # softmax(v + b) of vectors: one row
@@ -53,7 +68,7 @@ def bias_split(x: Variable) -> tuple[Variable, Variable] | None:
             return None
         return build(DimShuffle(1, ROW), vectors[0]), _sum_of(vectors[1:])
     add = owner_op(x, ew.Add)
-    if add is None or x.ndim != 2:
+    if add is None:
         return None
     vectors, others = [], []
     for term in add.inputs:
@@ -61,11 +76,7 @@ def bias_split(x: Variable) -> tuple[Variable, Variable] | None:
         (others if bias is None else vectors).append(term if bias is None else bias)
     if not vectors or not others:
         return None
-    matrix, bias = _sum_of(others), _sum_of(vectors)
-    # the fused op computes in x's dtype and shape: nothing may be widened by the sum
-    if matrix.type != x.type or bias.dtype != x.dtype:
-        return None
-    return matrix, bias
+    return _sum_of(others), _sum_of(vectors)
 
 
 def zero_bias(x: Variable) -> Variable:
