@@ -17,6 +17,8 @@ from symnb.core.rewriting.query import THEANO_ONLY_TAGS, RewriteQuery
 from symnb.core.rewriting import assertions  # noqa: F401,E402  (registers its rewrite)
 from symnb.core.rewriting import batchnorm  # noqa: F401,E402  (registers its rewrites)
 from symnb.core.rewriting import gradient_views  # noqa: F401,E402  (registers its rewrite)
+from symnb.core.rewriting import nnet  # noqa: F401,E402  (registers Theano's T.nnet rewrites)
+from symnb.core.rewriting import argmax  # noqa: F401,E402  (registers the argmax rewrites)
 
 __all__ = ["optimize", "node_rewriter", "NodeRewriter", "LocalPass", "GraphPass", "PASSES", "LEVELS",
            "passes_for", "register_rewrite", "RewriteLimitWarning", "RewriteFailureWarning",

@@ -1,7 +1,7 @@
 """``T.nnet``'s functions with Theano's semantics, as compositions of existing ops:
 Theano's ``softmax`` (a vector gives a 1 x n matrix), the cheap sigmoid
-approximations, ``relu``, ``elu``, ``softmax_with_bias`` and
-``crossentropy_categorical_1hot``.
+approximations, ``relu`` and ``elu`` (``softmax_with_bias`` and
+``crossentropy_categorical_1hot`` are Theano's ops: core/tensor/nnet_ops.py).
 
 They build the same ops the rest of the library builds (``Softmax``, ``Sigmoid``...), so
 ``T.log`` of their result keeps building the numerically stable forms."""
@@ -15,13 +15,11 @@ import numpy as np
 from symnb.core.graph.errors import build_error, label
 from symnb.core.graph.basic import Variable
 from symnb.core.tensor import math as m
-from symnb.core.tensor import losses, nnet
+from symnb.core.tensor import nnet
 from symnb.core.tensor.basic import as_tensor_variable, constant
 from symnb.core.tensor.elemwise_specs import UPGRADE_TO_FLOAT
-from symnb.core.graph.type import is_integer
 
-__all__ = ["theano_softmax", "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu",
-           "softmax_with_bias", "crossentropy_categorical_1hot"]
+__all__ = ["theano_softmax", "ultra_fast_sigmoid", "hard_sigmoid", "relu", "elu"]
 
 
 def theano_softmax(c: Any) -> Variable:
@@ -39,27 +37,6 @@ def theano_softmax(c: Any) -> Variable:
 
         return softmax_op(c)
     return nnet.softmax(c, axis=-1)
-
-
-def softmax_with_bias(x: Any, b: Any) -> Variable:
-    """``softmax(x + b)``, row by row: ``x`` a matrix, ``b`` a vector (one per column)."""
-    x, b = as_tensor_variable(x), as_tensor_variable(b)
-    if x.ndim != 2 or b.ndim != 1:
-        raise build_error(f"softmax_with_bias: x must be a matrix and b a vector, got "
-                          f"{label(x)!r} ({x.type.short()}) and {label(b)!r} ({b.type.short()})",
-                          TypeError, inputs=[x, b])
-    return nnet.softmax(m.add(x, b.dimshuffle("x", 0)), axis=-1)
-
-
-def crossentropy_categorical_1hot(coding_dist: Any, true_one_of_n: Any) -> Variable:
-    """``-log(coding_dist[arange(n), true_one_of_n])``: ``coding_dist`` a matrix of
-    distributions, ``true_one_of_n`` an integer vector of class indices."""
-    true_one_of_n = as_tensor_variable(true_one_of_n)
-    if true_one_of_n.ndim != 1 or not is_integer(true_one_of_n.dtype):
-        raise build_error(f"crossentropy_categorical_1hot: the true classes must be an integer "
-                          f"vector, got {label(true_one_of_n)!r} ({true_one_of_n.type.short()})",
-                          TypeError, inputs=[true_one_of_n])
-    return losses.categorical_crossentropy(coding_dist, true_one_of_n)
 
 
 # Theano's piecewise approximation of tanh(x / 2), from which the sigmoid follows.

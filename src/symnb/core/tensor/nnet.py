@@ -58,6 +58,11 @@ class _Normalize(Op):
 class Softmax(_Normalize):
     """``exp(x) / sum(exp(x), axis)``."""
 
+    def log_op(self) -> "LogSoftmax":
+        """The op ``log(softmax(x))`` is computed with (its stable form): a LogSoftmax
+        over the same axes (Theano's ``T.nnet.Softmax`` gives Theano's ``LogSoftmax``)."""
+        return LogSoftmax(self.axis)
+
     def normalize(self, shifted: np.ndarray) -> np.ndarray:
         e = np.exp(shifted)
         return e / np.sum(e, axis=self.axis, keepdims=True)

@@ -17,11 +17,14 @@ for them in compiled graphs), so they are real ops here, each with its NumPy ``p
   ``-log(coding_dist[i, y_idx[i]])``; :class:`CrossentropyCategorical1HotGrad`;
 - :class:`Prepend_scalar_constant_to_each_row`, :class:`Prepend_scalar_to_each_row`.
 
-``T.nnet.softmax_with_bias`` and ``T.nnet.crossentropy_categorical_1hot`` stay the
-compositions of core/tensor/activations.py (same values): built from ``Softmax`` and ``log``,
-they keep the numerically stable rewrites (``log(softmax(x))`` -> ``log_softmax(x)``),
-which Theano reached through its own graph optimizations of these ops. The op instances
-are ``softmax_with_bias_op`` and ``crossentropy_categorical_1hot_op``.
+``T.nnet.softmax_with_bias`` and ``T.nnet.crossentropy_categorical_1hot`` are the op
+instances, as in Theano (``softmax_with_bias_op`` and ``crossentropy_categorical_1hot_op``
+are other names of them). A graph holds what the user wrote (``-log`` of the probability
+of the true class); compiling rewrites it into the fused, numerically stable ops, as
+Theano's optimizer did (core/rewriting/nnet.py: ``crossentropy_categorical_1hot`` of a
+softmax becomes :class:`CrossentropySoftmaxArgmax1HotWithBias`, its gradient
+:class:`CrossentropySoftmax1HotWithBiasDx`). ``T.nnet.categorical_crossentropy`` (what
+Keras and Lasagne call) builds the stable form itself (core/tensor/losses.py).
 
 A class index out of range (negative, or past the last column) raises ``ValueError``
 when the function runs, as Theano's ops did.
@@ -51,6 +54,7 @@ __all__ = [
     "Prepend_scalar_constant_to_each_row", "Prepend_scalar_to_each_row", "softmax_op", "logsoftmax_op",
     "softmax_with_bias_op", "softmax_grad", "crossentropy_softmax_argmax_1hot_with_bias",
     "crossentropy_softmax_1hot_with_bias_dx", "crossentropy_categorical_1hot_op",
+    "crossentropy_categorical_1hot", "softmax_with_bias",
     "crossentropy_categorical_1hot_grad", "prepend_scalar_to_each_row", "prepend_0_to_each_row",
     "prepend_1_to_each_row", "class_index_problem",
 ]
@@ -103,6 +107,9 @@ class Softmax(nnet.Softmax):
 
     def L_op(self, inputs, outputs, output_grads):
         return [softmax_grad(output_grads[0], outputs[0])]
+
+    def log_op(self) -> "LogSoftmax":
+        return logsoftmax_op  # log(T.nnet.softmax(x)) compiles to Theano's LogSoftmax
 
 
 class LogSoftmax(nnet.LogSoftmax):
@@ -177,6 +184,9 @@ class CrossentropySoftmaxArgmax1HotWithBias(Op):
 
     __props__ = ()
 
+    def public_name(self) -> str:
+        return "crossentropy_softmax_argmax_1hot_with_bias"  # Theano's name of the op (the class name's snake case splits "1hot")
+
     def make_node(self, x: Any, b: Any, y_idx: Any) -> Apply:
         name = "CrossentropySoftmaxArgmax1HotWithBias"
         x = _check(x, "x", name, (2,), "float")
@@ -232,6 +242,9 @@ class CrossentropySoftmax1HotWithBiasDx(Op):
 
     __props__ = ()
 
+    def public_name(self) -> str:
+        return "crossentropy_softmax_1hot_with_bias_dx"  # Theano's name of the op (the class name's snake case splits "1hot")
+
     def make_node(self, dy: Any, sm: Any, y_idx: Any) -> Apply:
         name = "CrossentropySoftmax1HotWithBiasDx"
         dy = _check(dy, "dy", name, (0, 1), "float")
@@ -278,6 +291,9 @@ class CrossentropyCategorical1Hot(Op):
 
     __props__ = ()
 
+    def public_name(self) -> str:
+        return "crossentropy_categorical_1hot"  # Theano's name of the op (the class name's snake case splits "1hot")
+
     def make_node(self, coding_dist: Any, true_one_of_n: Any) -> Apply:
         name = "CrossentropyCategorical1Hot"
         coding_dist = _check(coding_dist, "coding_dist", name, (2,), "float")
@@ -309,6 +325,9 @@ class CrossentropyCategorical1HotGrad(Op):
     0 elsewhere."""
 
     __props__ = ()
+
+    def public_name(self) -> str:
+        return "crossentropy_categorical_1hot_grad"  # Theano's name of the op (the class name's snake case splits "1hot")
 
     def make_node(self, g_y: Any, coding_dist: Any, true_one_of_n: Any) -> Apply:
         g_y, coding_dist = as_tensor_variable(g_y), as_tensor_variable(coding_dist)
@@ -394,7 +413,8 @@ softmax_with_bias_op = SoftmaxWithBias()
 softmax_grad = SoftmaxGrad()
 crossentropy_softmax_argmax_1hot_with_bias = CrossentropySoftmaxArgmax1HotWithBias()
 crossentropy_softmax_1hot_with_bias_dx = CrossentropySoftmax1HotWithBiasDx()
-crossentropy_categorical_1hot_op = CrossentropyCategorical1Hot()
+crossentropy_categorical_1hot = crossentropy_categorical_1hot_op = CrossentropyCategorical1Hot()
+softmax_with_bias = softmax_with_bias_op
 crossentropy_categorical_1hot_grad = CrossentropyCategorical1HotGrad()
 prepend_scalar_to_each_row = Prepend_scalar_to_each_row()
 prepend_0_to_each_row = Prepend_scalar_constant_to_each_row(0.)

@@ -54,7 +54,7 @@ from typing import Callable, Sequence
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.op import Op
 from symnb.core.tensor import elemwise as ew
-from symnb.core.tensor.nnet import LogSoftmax, Softmax
+from symnb.core.tensor.nnet import Softmax
 from symnb.core.tensor.patterns import is_fill_constant, other_operand, owner_op, same_computation
 from symnb.core.tensor.reduction import Sum
 from symnb.core.tensor.shape import DimShuffle, Reshape
@@ -311,7 +311,7 @@ def log_softmax(inputs: Sequence[Variable], out: Variable, make: Make) -> Variab
     normalized = owner_op(probabilities, Softmax)
     if normalized is None or not _real_float(out) or probabilities.dtype != out.dtype:
         return None
-    log_probabilities = make(LogSoftmax(normalized.op.axis), normalized.inputs[0])
+    log_probabilities = make(normalized.op.log_op(), normalized.inputs[0])
     if indexing is None:
         return log_probabilities
     return make(indexing.op, log_probabilities, *indexing.inputs[1:])

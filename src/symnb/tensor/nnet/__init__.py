@@ -9,7 +9,7 @@ symnb's own, keeps the input's shape and takes an ``axis``).
 """
 
 from symnb.core.tensor.activations import (
-    crossentropy_categorical_1hot, elu, hard_sigmoid, relu, softmax_with_bias, ultra_fast_sigmoid,
+    elu, hard_sigmoid, relu, ultra_fast_sigmoid,
 )
 from symnb.core.tensor.activations import theano_softmax as softmax
 from symnb.core.graph.traceback_filter import entry_points as _entry_points
@@ -27,7 +27,8 @@ from symnb.core.tensor.nnet_ops import (  # Theano's T.nnet ops
         Softmax, LogSoftmax, SoftmaxWithBias, SoftmaxGrad, CrossentropySoftmaxArgmax1HotWithBias,
     CrossentropySoftmax1HotWithBiasDx, CrossentropyCategorical1Hot, CrossentropyCategorical1HotGrad,
     Prepend_scalar_constant_to_each_row, Prepend_scalar_to_each_row, softmax_op, logsoftmax_op,
-    softmax_grad, crossentropy_softmax_argmax_1hot_with_bias,
+    softmax_grad, softmax_with_bias, crossentropy_categorical_1hot,
+    crossentropy_softmax_argmax_1hot_with_bias,
     crossentropy_softmax_1hot_with_bias_dx, crossentropy_categorical_1hot_grad,
     prepend_scalar_to_each_row, prepend_0_to_each_row, prepend_1_to_each_row,
 )
