@@ -33,7 +33,6 @@ NO_SPARSE_TENSORS = "sparse tensors are not supported: XLA programs here use den
 ABSENT: dict[str, dict[str, str]] = {
     "symnb": {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
-        "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
     },
     "symnb.tensor": {
@@ -54,9 +53,7 @@ ABSENT: dict[str, dict[str, str]] = {
         "ProfileMode": "removed from Theano too: use sn.function(..., profile=True)",
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
     },
-    "symnb.printing": {
-        "d3viz": "use sn.printing.pydotprint, or the %%symgraph magic in a notebook",
-    },
+    "symnb.printing": {},  # theano.printing's names are all here (module_getattr reads this)
     "symnb.misc": {
         "pkl_utils": "theano.misc.pkl_utils (dump, load, StripPickler) has no counterpart: use "
                      "pickle, or sn.save / sn.load",
