@@ -54,10 +54,7 @@ ABSENT: dict[str, dict[str, str]] = {
         "function_dump": "pickle the function instead: compiled functions pickle with their graph",
     },
     "symnb.printing": {},  # theano.printing's names are all here (module_getattr reads this)
-    "symnb.misc": {
-        "pkl_utils": "theano.misc.pkl_utils (dump, load, StripPickler) has no counterpart: use "
-                     "pickle, or sn.save / sn.load",
-    },
+    "symnb.misc": {},  # theano.misc's names programs use are all here
 }
 
 

@@ -1,6 +1,7 @@
 """``symnb.misc``: Theano's ``theano.misc`` helpers that programs and tests import
 (:func:`~symnb.misc.may_share_memory.may_share_memory`,
-:func:`~symnb.misc.safe_asarray._asarray`); ``pkl_utils`` is absent, saying why."""
+:func:`~symnb.misc.safe_asarray._asarray`, ``symnb.misc.pkl_utils``: ``dump``, ``load``,
+``StripPickler``, imported as Theano's was: ``from symnb.misc import pkl_utils``)."""
 
 from symnb.core.absent import module_getattr
 
