@@ -41,7 +41,7 @@ EXPECTED = {
     "compile/tests/test_pfunc.py": {"passed": 32, "failed": 8},
     "compile/tests/test_shared.py": {"passed": 9},
     "compile/tests/test_builders.py": {"passed": 25, "failed": 3, "error": 1},
-    "sparse/tests/test_basic.py": {"passed": 147, "failed": 23, "skipped": 12},
+    "sparse/tests/test_basic.py": {"passed": 148, "failed": 22, "skipped": 12},
     "tensor/nnet/tests/test_nnet.py": {"passed": 58, "failed": 17, "skipped": 9},
     "tensor/nnet/tests/test_conv.py": {"passed": 23, "failed": 1},
     "tensor/nnet/tests/test_abstract_conv.py": {"passed": 18, "failed": 1, "skipped": 30},
