@@ -57,6 +57,12 @@ def test_reshape_method_spellings_and_symbolic_entries(rng):
     y = _value(rng, (4, 6), "float64")
     check_paths(lambda x, y: T.reshape(x, T.shape(y)), [x, y], lambda x, y: x.reshape(4, 6))
     check_paths(lambda x, y: T.reshape(x, y.shape, ndim=2), [x, y], lambda x, y: x.reshape(4, 6))
+    # Theano's keyword spelling of the method: x.reshape(shape=..., ndim=...)
+    check_paths(lambda x: x.reshape(shape=(2, 12), ndim=2), [x], lambda x: x.reshape(2, 12))
+    with pytest.raises(TypeError, match="newshape"):
+        T.matrix("m").reshape(newshape=(2, 2))
+    with pytest.raises(TypeError, match="twice"):
+        T.matrix("m").reshape(4, shape=(2, 2))
 
 
 def test_reshape_static_shapes():

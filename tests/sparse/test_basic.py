@@ -142,10 +142,9 @@ def test_csm_builds_from_its_parts_and_its_gradient_reaches_data():
 def test_compiled_calls_check_their_sparse_inputs():
     x = S.csr_matrix("x", "float64")
     f = sn.function([x], S.dense_from_sparse(x))
+    # Theano's filter converts another format (test_indexing.py); a vector is refused
     with pytest.raises(TypeError, match="csr"):
-        f(_matrix("csc"))
-    with pytest.raises(TypeError, match="csr"):
-        f(np.ones((2, 2)))
+        f(np.ones(2))
     # A stored zero is a zero where only values are read (as SciPy's toarray) ...
     stored_zero = sp.csr_matrix((np.array([0.0, 1.0]), np.array([0, 1]), np.array([0, 2])), shape=(1, 2))
     np.testing.assert_array_equal(f(stored_zero), [[0.0, 1.0]])
@@ -169,7 +168,7 @@ def test_types_and_names():
     with pytest.raises(TypeError):
         S.as_sparse_variable(T.dmatrix())
     with pytest.raises(NotInSymnbError, match="basic sparse API"):
-        S.GetItemScalar
+        S.Usmm
 
 
 @pytest.mark.parametrize("stack, scipy_stack", [(S.hstack, sp.hstack), (S.vstack, sp.vstack)])

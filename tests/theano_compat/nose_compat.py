@@ -17,6 +17,10 @@ longer runs (Theano ran its tests with nose):
   that module's ``__module__``), and Theano's testers rely on it (their ``setUp`` evaluates
   ``self.__class__.__module__ + '.' + name``). Here too: such a class is collected as a
   subclass made in the module that holds it.
+- **which classes are tests**: nose's ``Selector.wantClass`` excluded every class whose
+  name starts with ``_`` (unless it declares ``__test__``), a ``unittest.TestCase`` too:
+  Theano's abstract testers (``_HVStackTester``, whose subclasses give it ``op_class``)
+  rely on it. pytest collects every ``TestCase``; here such a class is not collected.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import pytest
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_pycollect_makeitem(collector, name, obj):
+    if isinstance(obj, type) and not _nose_wants_class(obj):
+        return []
     if isinstance(collector, pytest.Module) and isinstance(obj, type) \
             and obj.__module__ != collector.obj.__name__ and _is_test_class(collector, name, obj):
         return collector.ihook.pytest_pycollect_makeitem(
@@ -41,6 +47,13 @@ def pytest_pycollect_makeitem(collector, name, obj):
         return None
     setattr(owner, name, _each_yielded_check(obj))
     return pytest.Function.from_parent(collector, name=name)
+
+
+def _nose_wants_class(cls) -> bool:
+    """nose 1.3.7's rule (``Selector.wantClass``) as far as pytest's own does not cover
+    it: a declared ``__test__`` decides; otherwise a name starting with ``_`` is no test."""
+    declared = getattr(cls, "__test__", None)
+    return bool(declared) if declared is not None else not cls.__name__.startswith("_")
 
 
 def _is_test_class(collector, name, obj) -> bool:

@@ -1,8 +1,8 @@
 """The nose plug-in for ported suites (nose_compat.py) runs the nose idioms Theano 1.0's
 tests use and pytest 8+ does not: test generators (each yielded check runs, the first
 failure fails the test and names the check), the setup/teardown methods of plain test
-classes and a test class made in another module (collected as this module's, nose's
-transplant_class). Run on a small suite of its own in one pytest process, as the harness runs
+classes, a test class made in another module (collected as this module's, nose's
+transplant_class) and nose's rule for which classes are tests (not one named ``_...``). Run on a small suite of its own in one pytest process, as the harness runs
 Theano's tests."""
 
 import textwrap
@@ -80,6 +80,22 @@ SUITE = """
             assert self.value == 3
 
 
+    class _AbstractTester(unittest.TestCase):  # nose: a leading _ is no test class
+        def test_needs_a_subclass(self):
+            assert self.op is not None
+
+
+    class ConcreteTester(_AbstractTester):  # its subclass is collected
+        op = "an op"
+
+
+    class _DeclaredTester(unittest.TestCase):  # __test__ decides before the name
+        __test__ = True
+
+        def test_declared(self):
+            assert True
+
+
     # a tester made by a helper module's maker, as Theano's test_sigm makes its testers
     # with test_basic's makeTester: collected as a class of this module, as nose did
     from nose_made_classes import make_tester
@@ -116,4 +132,4 @@ def test_nose_generators_and_plain_class_setup_run(tmp_path):
     assert [name.rsplit("::", 1)[1] for name, _ in result["failures"]] == \
         ["test_generator_second_fails"], result["output"][-3000:]
     assert "in the generated check #1: check_square(2, 5)" in result["output"], result["output"][-3000:]
-    assert result["counts"] == {"passed": 8, "failed": 1}, result["output"][-3000:]
+    assert result["counts"] == {"passed": 10, "failed": 1}, result["output"][-3000:]

@@ -6,8 +6,13 @@ dense (``docs/porting.md``: ``theano.sparse``, why). The names are Theano's basi
 ``SparseType``, ``csr_matrix``/``csc_matrix``, ``as_sparse_variable``, ``shared`` of a
 SciPy matrix, ``CSR``/``CSC``/``CSM`` and ``csm_properties``, ``dense_from_sparse`` and
 ``csr_from_dense``/``csc_from_dense``, ``dot``, ``structured_dot``, ``true_dot``,
-``transpose``, ``add``/``sub``/``mul``, ``sp_sum``, with Theano's gradients. Another name
-of ``theano.sparse`` is refused with :class:`~symnb.core.absent.NotInSymnbError`.
+``transpose``, ``add``/``sub``/``mul``, ``sp_sum``, indexing (``x[i, j]``, ``x[a:b, c:d]``,
+``x[[rows]]``, ``x[[rows], [cols]]``: ``GetItemScalar``, ``GetItem2d``, ``GetItemList``,
+``GetItem2Lists``), comparisons (``eq``, ``lt``... and ``<``, ``>``, ``<=``, ``>=``),
+``remove0``, ``clean``, ``ensure_sorted_indices``, ``diag``/``square_diagonal``,
+``col_scale``/``row_scale``, ``mul_s_v``, ``structured_add_s_v``, ``add_s_s_data``,
+``sampling_dot``, with Theano's gradients. Another name of ``theano.sparse`` is refused
+with :class:`~symnb.core.absent.NotInSymnbError`.
 """
 
 from __future__ import annotations

@@ -9,6 +9,20 @@ from symnb.core.sparse.ops import (  # noqa: F401
     dense_from_sparse, dot, mul, mul_s_d, mul_s_s, neg, sp_ones_like, sp_sum, structured_dot,
     sub, transpose, true_dot,
 )
+from symnb.core.sparse.comparison import *  # noqa: F401,F403
+from symnb.core.sparse.indexing import (  # noqa: F401
+    GetItem2d, GetItem2Lists, GetItem2ListsGrad, GetItemList, GetItemListGrad, GetItemScalar,
+    get_item_2d, get_item_2lists, get_item_2lists_grad, get_item_list, get_item_list_grad,
+    get_item_scalar,
+)
+from symnb.core.sparse.structure import (  # noqa: F401
+    Diag, EnsureSortedIndices, Remove0, SquareDiagonal, clean, diag, ensure_sorted_indices,
+    remove0, square_diagonal,
+)
+from symnb.core.sparse.vector_ops import (  # noqa: F401
+    AddSSData, ColScaleCSC, MulSV, RowScaleCSC, SamplingDot, StructuredAddSV, add_s_s_data,
+    col_scale, mul_s_v, row_scale, sampling_dot, structured_add_s_v,
+)
 from symnb.core.sparse.ops import is_sparse_variable as _is_sparse_variable  # noqa: F401
 from symnb.core.sparse.shared import SparseSharedVariable, sparse_shared as sparse_constructor  # noqa: F401
 from symnb.core.sparse.type import FORMATS, SparseType, is_sparse_value as _is_sparse  # noqa: F401
@@ -64,7 +78,7 @@ def _structured_functions():
            "tanh": T.tanh, "arctanh": T.arctanh, "rint": T.round_half_to_even, "sgn": T.sgn,
            "ceil": T.ceil, "floor": T.floor, "log1p": T.log1p, "expm1": T.expm1,
            "deg2rad": T.deg2rad, "rad2deg": T.rad2deg, "trunc": T.trunc, "sqr": T.sqr,
-           "sqrt": T.sqrt}
+           "sqrt": T.sqrt, "conj": T.conj}
     return {name: structured_monoid(op, name) for name, op in ops.items()}
 
 

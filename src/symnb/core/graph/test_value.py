@@ -356,7 +356,10 @@ def set_test_value(var: Variable, value: Any) -> None:
 
 
 def coerce_test_value(var: Variable, value: Any) -> np.ndarray:
-    """``value`` as an array of ``var``'s dtype, or a clear error if it does not fit."""
+    """``value`` as an array of ``var``'s dtype, or a clear error if it does not fit (a
+    sparse variable's: a SciPy matrix of its type, its type's ``filter``)."""
+    if getattr(var.type, "is_sparse", False):
+        return var.type.filter(value).copy()
     array = np.asarray(value)
     dtype = np.dtype(var.type.dtype)
     _of_kind(var, array)

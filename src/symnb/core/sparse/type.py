@@ -107,20 +107,35 @@ class SparseType(TensorType):
     # -- values ------------------------------------------------------------------------
     def filter(self, value: Any, strict: bool = False, allow_downcast: bool | None = None) -> Any:
         """Theano's ``SparseType.filter``: ``value`` as a SciPy matrix of this format and
-        dtype, or TypeError. A matrix of the other format is refused (as in Theano);
+        dtype, or TypeError. Unless ``strict``, a matrix of the other format or a dense
+        array is converted by SciPy's class of this format (as Theano's filter does), and
         another dtype is cast when ``allow_downcast`` or the cast loses nothing."""
-        if not is_sparse_value(value) or value.format != self.format:
-            what = value.format if is_sparse_value(value) else type(value).__name__
-            raise TypeError(f"{self.short()}: expected a scipy.sparse {self.format} matrix, "
-                            f"got {what}")
+        right_format = is_sparse_value(value) and value.format == self.format
+        if strict and not (right_format and value.dtype == self.numpy_dtype):
+            what = f"{value.format} {value.dtype}" if is_sparse_value(value) else type(value).__name__
+            raise TypeError(f"{self.short()}: expected a scipy.sparse {self.format} matrix of "
+                            f"dtype {self.dtype} (strict), got {what}")
+        if not right_format:
+            value = self._converted(value)
         if value.dtype != self.numpy_dtype:
-            if strict or not (allow_downcast or np.can_cast(value.dtype, self.numpy_dtype, "safe")):
+            if not (allow_downcast or np.can_cast(value.dtype, self.numpy_dtype, "safe")):
                 raise TypeError(f"{self.short()}: casting {value.dtype} to {self.dtype} could "
                                 f"lose information; pass allow_downcast=True to round it")
             value = value.astype(self.numpy_dtype)
         if value.ndim != 2:
             raise TypeError(f"{self.short()}: expected a matrix, got {value.ndim} dimensions")
         return FORMATS[self.format](value)
+
+    def _converted(self, value: Any) -> Any:
+        """``value`` (a sparse matrix of another format, an array) in this format."""
+        if not is_sparse_value(value) and np.ndim(value) != 2:
+            raise TypeError(f"{self.short()}: expected a {self.format} matrix (or a matrix to "
+                            f"convert), got {type(value).__name__} of {np.ndim(value)} dimensions")
+        try:
+            return FORMATS[self.format](value)
+        except (TypeError, ValueError) as err:
+            raise TypeError(f"{self.short()}: cannot convert {type(value).__name__} to a "
+                            f"{self.format} matrix: {err}") from None
 
     def is_valid_value(self, value: Any) -> bool:
         return is_sparse_value(value) and value.format == self.format

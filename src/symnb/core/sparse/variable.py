@@ -12,7 +12,7 @@ import numpy as np
 from symnb.core.graph.basic import Constant, Variable
 from symnb.core.graph.config import config
 from symnb.core.graph.source import capture_site
-from symnb.core.sparse import ops
+from symnb.core.sparse import comparison, indexing, ops
 from symnb.core.sparse.type import FORMATS, SparseType
 
 __all__ = ["SparseVariable", "SparseConstant", "matrix", "csr_matrix", "csc_matrix",
@@ -49,6 +49,25 @@ class sparse_operators:
 
     def __rmul__(left, right: Any) -> Variable:
         return ops.mul(left, right)
+
+    # Theano's comparison operators (uint8: sparse of two sparse operands, else dense);
+    # == and != stay Python's identity, as in Theano (use sparse.eq / sparse.neq).
+    def __lt__(self, other: Any) -> Variable:
+        return comparison.lt(self, other)
+
+    def __le__(self, other: Any) -> Variable:
+        return comparison.le(self, other)
+
+    def __gt__(self, other: Any) -> Variable:
+        return comparison.gt(self, other)
+
+    def __ge__(self, other: Any) -> Variable:
+        return comparison.ge(self, other)
+
+    def __getitem__(self, args: Any) -> Variable:
+        """Theano's sparse indexing: ``x[i, j]`` (a dense scalar), ``x[a:b, c:d]`` and
+        ``x[a:b]`` (sparse), ``x[[rows]]`` (sparse), ``x[[rows], [cols]]`` (a dense vector)."""
+        return indexing.getitem(self, args)
 
     def __dot__(left, right: Any) -> Variable:
         return ops.structured_dot(left, right)

@@ -135,9 +135,12 @@ class _TensorOperators:
     def any(self, axis=None, keepdims=False): return _reduction.any(self, axis, keepdims=keepdims)
     def all(self, axis=None, keepdims=False): return _reduction.all(self, axis, keepdims=keepdims)
     def dot(self, other): return _blas.dot(self, other)
-    def reshape(self, *shape, ndim=None):
-        if len(shape) == 1 and not isinstance(shape[0], int):
-            shape = shape[0]
+    def reshape(self, *args, shape=None, ndim=None):
+        # NumPy's x.reshape(2, 3) or x.reshape((2, 3)); Theano's x.reshape(shape=(2, 3), ndim=2)
+        if shape is None:
+            shape = args[0] if len(args) == 1 and not isinstance(args[0], int) else args
+        elif args:
+            raise TypeError("reshape() got the shape twice: positionally and as shape=")
         return _shape.reshape(self, shape, ndim=ndim)
     def dimshuffle(self, *pattern):
         if len(pattern) == 1 and isinstance(pattern[0], (list, tuple)):
