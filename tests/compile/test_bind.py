@@ -54,10 +54,10 @@ def _add(a, y):
 
 
 def _after_a_state_input(a, y):
-    """``a`` and ``y`` after an input holding state (its value is kept in a shared
-    variable, the default of every call): no argument."""
+    """``a`` and ``y`` after an input holding internal state only (``implicit=True``: its
+    value is kept in a shared variable, the default of every call): no argument."""
     s = T.scalar("s")
-    return [sn.In(s, value=0.0, update=s + 1), a, y]
+    return [sn.In(s, value=0.0, update=s + 1, implicit=True), a, y]
 
 
 KINDS = [
@@ -190,9 +190,9 @@ def test_a_default_the_input_cannot_take_is_refused_when_the_function_is_made():
         sn.function([sn.In(y, value=DEFAULT.astype("float64"), strict=True)], y * 2)
 
 
-def test_a_state_input_is_no_argument_and_a_failed_binding_leaves_it():
+def test_an_implicit_state_input_is_no_argument_and_a_failed_binding_leaves_it():
     s, a = T.scalar("s"), T.vector("a")
-    f = sn.function([sn.In(s, value=0.0, update=s + 1), a], a + s)
+    f = sn.function([sn.In(s, value=0.0, update=s + 1, implicit=True), a], a + s)
     np.testing.assert_array_equal(f(A0), A0)  # s: 0, then 1
     for bad in (lambda: f(A0, s=1.0), lambda: f(s=1.0)):
         with pytest.raises(TypeError, match=r"has no input named 's' \('s' is internal state: an "
@@ -202,6 +202,27 @@ def test_a_state_input_is_no_argument_and_a_failed_binding_leaves_it():
     with pytest.raises(TypeError, match=r"got NoneType"):
         f(None)
     np.testing.assert_array_equal(f(a=A0), A0 + 1)  # no failed call moved the state
+
+
+def test_a_state_input_is_an_optional_argument_as_in_theano():
+    # Theano's io page: In(w, value=0, update=w + x) is an argument too (implicit=False
+    # unless the value is a container); passed, the call computes with it and the state
+    # becomes its update: "fn(1, 2, w=400): w goes 400 -> 401".
+    x, y, z, w = T.dscalar("x"), T.dscalar("y"), T.dscalar("z"), T.dscalar("w")
+    fn = sn.function([x, y, sn.In(z, value=42.0), ((w, w + x), 0.0)], x + y + z + w)
+    seen = []
+    for args, kwargs in (((1.0, 2.0), {}), ((1.0,), {"y": 2.0}), ((1.0, 2.0, 3.0), {}),
+                         ((1.0, 2.0), {"w": 400.0}), ((1.0, 2.0), {})):
+        seen.append((float(fn(*args, **kwargs)), float(fn["w"])))
+    # the value each call computes with is the state before it, or the one passed
+    assert seen == [(45.0, 1.0), (46.0, 2.0), (8.0, 3.0), (445.0, 401.0), (446.0, 402.0)]
+    with pytest.raises(TypeError, match="missing argument"):
+        fn(1.0)
+    u, xi, s = T.dscalar("u"), T.dscalar("x"), T.dscalar("s")
+    inc = sn.function([u, sn.In(xi, value=3.0), sn.In(s, update=s + xi * u, value=10.0)], [])
+    for args, expected in (((5.0,), 25.0), ((3.0, 4.0), 37.0), ((3.0, 4.0, 7.0), 19.0)):
+        inc(*args)
+        assert float(inc[s]) == expected and float(inc[xi]) == 3.0
 
 
 def test_two_inputs_with_one_name_refuse_that_keyword():

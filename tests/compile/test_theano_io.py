@@ -17,8 +17,9 @@ def test_in_defaults_names_and_state():
     f = sn.function([x, sn.In(y, value=10.0, name="why")], x + y)
     assert (f(1.0), f(1.0, 2.0), f(1.0, why=3.0)) == (11.0, 3.0, 4.0)
     s, inc = T.dscalar("s"), T.dscalar("inc")
-    acc = sn.function([sn.In(s, value=0.0, update=s + inc), inc], s * 2)
+    acc = sn.function([inc, sn.In(s, value=0.0, update=s + inc)], s * 2)
     assert [float(acc(v)) for v in (1.0, 2.0, 3.0)] == [0.0, 2.0, 6.0]  # s: 0, 1, 3
+    assert float(acc(1.0, 10.0)) == 20.0 and float(acc[s]) == 11.0  # passed: Theano's io page
     with pytest.raises(ValueError, match="initial value"):  # refused when the function is made
         sn.function([sn.In(s, update=s + 1)], s)
 

@@ -4,7 +4,8 @@ values (``function_module.Function.__getitem__``, its ``finder``).
 A key is an input's position in ``sn.function``'s input list, its variable or its name
 (a name two inputs share is ambiguous). What an input's value is, as in Theano 1.0:
 
-- an input with ``update`` (state): its current value; setting it sets the state;
+- an input with ``update`` (state): its current value; setting it sets the state (also
+  for a state a call may pass: ``In``'s ``implicit=False``);
 - an input with a default: the default, or the value set with ``f[key] = value``,
   which the next call uses if the argument is not passed; after that call the
   default is back (Theano refed its defaults after each call);
@@ -54,10 +55,11 @@ class InputValues:
         for index, item in enumerate(listed):
             variable = item.variable if isinstance(item, In) else item
             name = (item.name if isinstance(item, In) else None) or getattr(variable, "name", None)
-            if isinstance(item, In) and item.update is not None:
-                slot = _Slot(None, states[id(variable)])
-            else:
-                slot, position = _Slot(position, None), position + 1
+            state = states.get(id(variable)) if isinstance(item, In) and item.update is not None else None
+            if state is not None and not item.is_argument:
+                slot = _Slot(None, state)
+            else:  # an argument (a state a call may pass too: its value is the state's)
+                slot, position = _Slot(position, state), position + 1
                 self._variables.append(variable)
             self._finder[index] = self._finder[variable] = slot
             if name is not None:

@@ -4,9 +4,13 @@
     f = sn.function([x, sn.In(y, value=1.0)], z)     # f(2.0) uses y = 1.0
     f = sn.function([sn.In(s, value=0.0, update=s + x), x], s)   # s is internal state
 
-An input with ``update`` holds internal state: it is no longer an argument; its
-value starts at ``value`` and becomes the update's value after each call (stored in
-a hidden shared variable, so a failed call leaves it as it was).
+An input with ``update`` holds state: its value starts at ``value`` and becomes the
+update's value after each call (stored in a hidden shared variable, so a failed call
+leaves it as it was). As in Theano, it is still an optional argument (``In``'s
+``implicit=False``, the default unless ``value`` is a container): a call passing it
+computes with the value passed, and the state becomes the update's value of it
+(``fn(1, 2, w=400)``: ``w`` goes 400 -> 401). ``implicit=True`` (the default for a
+container) makes it internal state only.
 
 Theano's input shortcuts are read as ``In`` (:func:`convert_function_input`):
 
@@ -19,7 +23,7 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from symnb.compile.container import Container, refused_state_container
+from symnb.compile.container import Container, refused_state_container, shared_container
 from symnb.core.graph.errors import label
 from symnb.core.graph.basic import Variable
 from symnb.core.graph.source import warn_at_user_line
@@ -72,6 +76,14 @@ class In:
 
     def __repr__(self) -> str:
         return f"In({label(self.variable)!r})"
+
+    @property
+    def is_argument(self) -> bool:
+        """Whether a call may pass this input: Theano's rule for ``implicit`` (None: an
+        argument unless ``value`` is a container; an input without update always is)."""
+        if self.update is None:
+            return True
+        return not self.implicit if self.implicit is not None else not isinstance(self.value, Container)
 
 
 class Param(In):
@@ -174,6 +186,13 @@ class InputSpec:
     strict: list[bool] = field(default_factory=list)
     state_givens: list[tuple[Variable, SharedVariable]] = field(default_factory=list)
     state_updates: list[tuple[SharedVariable, Any]] = field(default_factory=list)
+    #: The states a call may also pass (``In.is_argument``): arguments, not givens.
+    argument_states: list[tuple[Variable, SharedVariable]] = field(default_factory=list)
+
+    @property
+    def states(self) -> list[tuple[Variable, SharedVariable]]:
+        """Every input holding state, with its shared variable."""
+        return self.state_givens + self.argument_states
 
     def merged_givens(self, givens: Any) -> Any:
         if not self.state_givens:
@@ -199,16 +218,21 @@ def expand_inputs(inputs: Any) -> InputSpec:
             spec.allow_downcast.append(None)
             spec.strict.append(False)
             continue
+        default = item.value
         if item.update is not None:
             if item.value is NO_DEFAULT:
                 _refuse_state_without_value(item, inputs)
             state = _state(item)
-            spec.state_givens.append((item.variable, state))
             spec.state_updates.append((state, item.update))
-            continue
+            if not item.is_argument:
+                spec.state_givens.append((item.variable, state))
+                continue
+            # Passed or not, the call computes with the argument: by default the state's value.
+            spec.argument_states.append((item.variable, state))
+            default = shared_container(state)
         spec.variables.append(item.variable)
         spec.names.append(_keyword(item))
-        spec.defaults.append(item.value)
+        spec.defaults.append(default)
         spec.allow_downcast.append(item.allow_downcast)
         spec.strict.append(bool(item.strict))
     return spec
@@ -245,9 +269,9 @@ def _state(item: In) -> SharedVariable:
 
 
 def state_names(inputs: Any) -> list[str]:
-    """The keywords of the state inputs among ``sn.function``'s ``inputs``
-    (``sn.In(..., update=...)``): names that are no argument."""
-    return [_keyword(item) for item in inputs if isinstance(item, In) and item.update is not None]
+    """The keywords of the inputs among ``sn.function``'s ``inputs`` that hold internal
+    state only (``sn.In(..., update=..., implicit=True)``): names that are no argument."""
+    return [_keyword(item) for item in inputs if isinstance(item, In) and not item.is_argument]
 
 
 def _keyword(item: In) -> str | None:

@@ -43,8 +43,10 @@ def _with_state_values(function: Any, value_of: Callable[[SharedVariable], Any])
     inputs = []
     for item in function.plan.construction["inputs"]:
         if isinstance(item, In) and item.update is not None and id(item.variable) in states:
+            argument = item.is_argument
             item = copy.copy(item)
             item.value = value_of(states[id(item.variable)])
+            item.implicit = not argument  # a container would make it internal state only
         inputs.append(item)
     return inputs
 

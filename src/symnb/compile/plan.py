@@ -128,7 +128,7 @@ def plan_function(spec: InputSpec, outputs: Any, updates: Any, givens: Any, *,
         graph_outputs=tuple(replaced[:n]), update_exprs=tuple(replaced[n:]),
         updated_shared=tuple(updated), read_shared=tuple(read_only),
         names=tuple(spec.names), defaults=_checked_defaults(inputs, spec.defaults, checkers),
-        checkers=checkers, state_inputs=tuple(spec.state_givens),
+        checkers=checkers, state_inputs=tuple(spec.states),
         allow_input_downcast=allow_input_downcast,
         construction=MappingProxyType(dict(construction)), output_keys=output_keys)
 
