@@ -53,6 +53,23 @@ def test_a_wrong_lowering_rule_is_caught_with_the_nodes_line():
     assert "2.0" in message and "3.0" in message
 
 
+def test_theanos_keywords_and_check_c_code_false_skips_the_comparison():
+    # Theano's DebugMode(check_c_code=False) (its docs' example) compares no C code with
+    # Python: here no node's lowering with its perform, node by node; the program's results
+    # are still checked against the graph's NumPy reference after the call.
+    x = T.vector("x")
+    tripled = Triple()(x)
+    for off in (dict(check_c_code=False), dict(check_py_code=False)):
+        f = sn.function([x], tripled + 1, mode=DebugMode(**off))
+        with pytest.raises(DebugModeError, match="optimized program differs from the unoptimized "
+                                                 "graph's NumPy reference"):
+            f(np.ones(2, "float32"))
+    mode = DebugMode(stability_patience=3, check_preallocated_output=["c_contiguous"],
+                     require_matching_strides=0, linker=None)
+    with pytest.raises(DebugModeError):
+        sn.function([x], tripled + 1, mode=mode)(np.ones(2, "float32"))
+
+
 def test_a_rewrite_that_changes_values_is_named(monkeypatch):
     @node_rewriter([ew.Mul], name="bad_mul_to_add")
     def bad(fgraph, node):

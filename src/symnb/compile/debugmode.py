@@ -92,18 +92,29 @@ class DebugMode(Mode):
     """Check every node's XLA lowering against its NumPy reference, and the rewrites."""
 
     @api_boundary  # the user calls it: errors show the user's line
-    def __init__(self, optimizer: Any = "default", check_isfinite: bool | None = None) -> None:
-        #: Refuse NaN and Inf (Theano's ``check_isfinite``; default: the config flag).
+    def __init__(self, optimizer: Any = "default", stability_patience: int | None = None,
+                 check_c_code: bool | None = None, check_py_code: bool | None = None,
+                 check_isfinite: bool | None = None, check_preallocated_output: Any = None,
+                 require_matching_strides: Any = None, linker: Any = None) -> None:
+        """Theano's signature. ``check_isfinite``: refuse NaN and Inf (default: the config
+        flag). Each node's compiled code is compared with its Python ``perform`` (Theano's
+        C against Python) unless ``check_c_code`` or ``check_py_code`` is False.
+        ``stability_patience``, ``check_preallocated_output`` and
+        ``require_matching_strides`` concern Theano's optimizer loop and C memory, which
+        symnb has not (XLA allocates); ``linker`` is not used, as in Theano."""
         self.check_isfinite = bool(config.DebugMode__check_finite if check_isfinite is None
                                    else check_isfinite)
-        compare = _CompareLinker()
+        self.compares_code = check_c_code is not False and check_py_code is not False
+        hooks = []
         if self.check_isfinite:
-            finite = NanGuardLinker(True, True, False, InvalidValueError, "DebugMode (check_isfinite)",
-                                    check_constants=False)
-            linker: Linker = WrapLinker([finite.hook, compare.hook])
-        else:
-            linker = compare
-        super().__init__(linker=linker, optimizer=optimizer)
+            hooks.append(NanGuardLinker(True, True, False, InvalidValueError, "DebugMode (check_isfinite)",
+                                        check_constants=False).hook)
+        if self.compares_code:
+            hooks.append(_CompareLinker().hook)
+        # Nothing to check node by node: the program runs whole (the rewrites are checked
+        # after each call all the same).
+        chosen: Linker | None = WrapLinker(hooks) if hooks else None
+        super().__init__(linker=chosen, optimizer=optimizer)
 
     def after_call(self, function: Any, arrays: Sequence[Any], results: Sequence[Any]) -> None:
         """Compare the optimized program's results with the graph as written (see
