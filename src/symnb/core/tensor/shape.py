@@ -154,6 +154,12 @@ class Shape(Op):
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return [np.array(inputs[0].shape, dtype=np.int64).reshape(inputs[0].ndim)]
 
+    def element(self, node: Apply, index: int) -> Variable | None:
+        """A length the static type knows (a row's first), as a constant."""
+        shape = node.inputs[0].type.shape
+        known = shape[index] if -len(shape) <= index < len(shape) else None
+        return None if known is None else constant(known, "int64")
+
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [(node.inputs[0].ndim,)]
 
