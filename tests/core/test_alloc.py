@@ -264,3 +264,11 @@ def test_theano_alloc_signature(rng):
     np.testing.assert_array_equal(sn.function([n], out)(4), np.broadcast_to(v, (4, 2, 3)))
     assert T.Alloc()(v, 5, 3).type.shape == (5, 3)
     assert T.Alloc()(v, [5, 3]).type.shape == (5, 3)  # one shape vector, symnb's spelling
+
+
+def test_ones_of_a_scalars_shape_needs_no_input():
+    # x.shape of a scalar holds no length: ones(x.shape) reads nothing of x (Theano's
+    # alloc of no lengths), so a function without x as input computes it
+    x = T.scalar("x")
+    ones, zeros = sn.function([], [T.ones(x.shape), T.zeros(x.shape)])()
+    assert (ones, zeros) == (1, 0) and ones.shape == () and ones.dtype == "float32"

@@ -137,6 +137,8 @@ def _symbolic_shape_vector(vec: Variable, ndim: int | None, what: str) -> Variab
         raise build_error(f"{what} {named(vec)} has {length} entries but ndim={ndim}", TypeError)
     if length is None:  # ndim says how long it is: checked when it runs, known from now on
         return specify_shape(m.cast(vec, "int64"), (ndim,))
+    if length == 0:  # no lengths to read (a scalar's x.shape): the graph needs nothing of x
+        return constant(np.zeros(0, dtype=np.int64))
     return m.cast(vec, "int64")
 
 
