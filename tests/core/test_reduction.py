@@ -323,3 +323,12 @@ def test_var_std_take_theanos_signature_and_corrected():
                     lambda v: np.sqrt(corrected(v, axis, ddof)))
     with pytest.raises(ValueError, match="keepdims is the fourth argument"):
         T.var(T.dmatrix("m"), 0, True)
+
+
+def test_mean_divides_exactly_in_the_compiled_program():
+    # Theano's float32 mean: the sum divided by each length in turn, each an IEEE division
+    # (XLA alone multiplies by the rounded reciprocal: 600 / 20 / 30 gave 1.0000001)
+    x = np.ones((20, 30), dtype="float32")
+    m = T.matrix("m")
+    assert sn.function([m], T.mean(m))(x) == np.float32(1)
+    check_paths(T.mean, [x * 3], lambda v: np.float32(3))

@@ -56,7 +56,10 @@ def _mean(op, node):
         total = jnp.sum(as_dtype(x, op.acc_dtype), axis=op.axis, keepdims=op.keepdims)
         total = as_dtype(as_dtype(total, summed), divides_in)
         for a in op.axis:
-            total = total / jnp.asarray(x.shape[a], divides_in)
+            # The barrier keeps each division one: XLA would multiply by the length's
+            # rounded reciprocal, or merge the divisions (600 / 20 / 30 gave 1.0000001).
+            total, length = lax.optimization_barrier((total, jnp.asarray(x.shape[a], divides_in)))
+            total = total / length
         return as_dtype(total, out_dtype)
 
     return mean
