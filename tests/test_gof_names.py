@@ -94,3 +94,17 @@ def test_pure_op_get_test_value_is_an_attribute_error_without_one():
     np.testing.assert_array_equal(op.PureOp._get_test_value(T.constant([3.0])), [3.0])
     shared = sn.shared(np.array([1.5, 2.0]))
     np.testing.assert_array_equal(op.PureOp._get_test_value(shared), [1.5, 2.0])
+
+
+def test_linker_accept_make_function():
+    # Theano's linker.accept(FunctionGraph(inputs, outputs)).make_function(): one output
+    # alone (unpack_single), several as a list; the graph runs node by node
+    from symnb import gof
+
+    x = T.matrix("x")
+    value = np.arange(6, dtype="float32").reshape(2, 3)
+    f = gof.PerformLinker().accept(gof.FunctionGraph([x], [x.dimshuffle(1, 0) * 2])).make_function()
+    np.testing.assert_array_equal(f(value), value.T * 2)
+    g = gof.OpWiseCLinker().accept(gof.FunctionGraph([x], [x.sum(), x.shape])).make_function()
+    total, shape = g(value)
+    assert total == value.sum() and tuple(shape) == (2, 3)

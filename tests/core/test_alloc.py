@@ -129,6 +129,20 @@ def test_fill(rng):
     assert T.fill(T.matrix("m", dtype="int8"), 3).dtype == "int8"
 
 
+def test_fill_broadcasts_both_inputs(rng):
+    # Theano's fill is the elementwise second: a longer value, or a model of length 1,
+    # broadcasts as in any elementwise op (NumPy's broadcast_to of both shapes)
+    def reference(x, v):
+        return np.broadcast_to(v, np.broadcast_shapes(x.shape, v.shape)).copy()
+
+    for model, value in [((3,), (2, 3)), ((1, 3), (4, 1)), ((2, 1), (3,)), ((5, 3), (1, 1)), ((), (2,))]:
+        x, v = _value(rng, model, "float32"), _value(rng, value, "int32")
+        check_paths(T.fill, [x, v], reference)
+        check_paths(T.second, [x, v], reference)
+    x = T.matrix("x", shape=(1, 3))
+    assert T.fill(x, T.matrix("v", shape=(4, 1))).type.shape == (4, 3)
+
+
 def test_seed_ones_plus_shared():
     b = T.ones((3, 2))
     c = sn.shared(np.ones((3, 2)))
@@ -217,8 +231,17 @@ def test_eye_symbolic_and_identity_like(rng):
     assert T.identity_like(T.matrix("m", shape=(2, 2))).type.shape == (2, 2)
     with pytest.raises(TypeError, match="must be a matrix"):
         T.identity_like(T.vector("v"))
-    with pytest.raises(TypeError, match="n must be an int"):
+    with pytest.raises(TypeError, match="N must be an int"):
         T.eye(2.5)
+
+
+@pytest.mark.parametrize("k", [-2, 0, 1, 5])
+def test_eye_and_tri_of_a_symbolic_k(k):
+    # Theano's Eye(dtype)(N, M, k) and Tri: k may be a value of the program
+    for fn, ref in [(T.eye, np.eye), (T.tri, np.tri)]:
+        check_paths(lambda k: fn(3, 4, k, dtype="int8"), [np.int32(k)], lambda k: ref(3, 4, k, dtype="int8"))
+        check_paths(lambda k: fn(40, 50, k), [np.int64(k)], lambda k: ref(40, 50, k, dtype="float32"))
+    assert T.eye(2, 3, T.iscalar("k")).owner.op == T.Eye("float32")
 
 
 def test_infer_shape(rng):
@@ -230,3 +253,22 @@ def test_infer_shape(rng):
         shapes = [tuple(T.shape(v)[i] for i in range(v.ndim)) for v in node.inputs]
         (inferred,) = node.op.infer_shape(node, shapes)
         assert tuple(int(T.as_tensor_variable(s).test_value) for s in inferred) == out.test_value.shape
+
+
+def test_theano_alloc_signature(rng):
+    # Theano's Alloc()(value, *lengths): the lengths as separate ints or int scalars
+    v = _value(rng, (1, 3), "float32")
+    n = T.lscalar("n")
+    out = T.Alloc()(T.constant(v), n, 2, 3)
+    assert out.type.shape == (None, 2, 3)
+    np.testing.assert_array_equal(sn.function([n], out)(4), np.broadcast_to(v, (4, 2, 3)))
+    assert T.Alloc()(v, 5, 3).type.shape == (5, 3)
+    assert T.Alloc()(v, [5, 3]).type.shape == (5, 3)  # one shape vector, symnb's spelling
+
+
+def test_ones_of_a_scalars_shape_needs_no_input():
+    # x.shape of a scalar holds no length: ones(x.shape) reads nothing of x (Theano's
+    # alloc of no lengths), so a function without x as input computes it
+    x = T.scalar("x")
+    ones, zeros = sn.function([], [T.ones(x.shape), T.zeros(x.shape)])()
+    assert (ones, zeros) == (1, 0) and ones.shape == () and ones.dtype == "float32"

@@ -46,9 +46,10 @@ def test_concatenate_errors():
     with pytest.raises(ValueError, match=r"'a' has shape \(2, 3\) and 'b' has shape \(2, 4\) "
                                          r"\(they differ on axis 1\)"):
         T.concatenate([a, b])
-    with pytest.raises(ValueError, match="same number of dimensions.*'a' is float32 \\(2, 3\\) and 'v'"):
+    # Theano's TypeErrors (NumPy raises ValueError)
+    with pytest.raises(TypeError, match="same number of dimensions.*'a' is float32 \\(2, 3\\) and 'v'"):
         T.concatenate([a, T.vector("v")])
-    with pytest.raises(ValueError, match="zero-dimensional.*'s' is a scalar"):
+    with pytest.raises(TypeError, match="zero-dimensional.*'s' is a scalar"):
         T.concatenate([T.scalar("s"), T.scalar("t")])
     with pytest.raises(ValueError, match="at least one"):
         T.concatenate([])
@@ -157,3 +158,21 @@ def test_infer_shape(rng):
         shapes = [tuple(T.shape(v)[i] for i in range(v.ndim)) for v in node.inputs]
         inferred = node.op.infer_shape(node, shapes)[node.outputs.index(out)]
         assert tuple(int(T.as_tensor_variable(s).test_value) for s in inferred) == out.test_value.shape
+
+
+def test_theano_split_signature(rng):
+    # Theano's Split(n)(x, axis, splits): splits a list or a vector, axis an int or constant
+    m = rng.normal(size=(4, 6))
+    x = T.dmatrix("x")
+    for splits, axis in [([4, 0], 0), ([1, 2, 3], 1), ([3, 3], -1)]:
+        pieces = T.Split(len(splits))(x, axis, splits)
+        expected = np.split(m, np.cumsum(splits)[:-1], axis=axis)
+        for got, want in zip(sn.function([x], pieces)(m), expected):
+            np.testing.assert_array_equal(got, want)
+    sizes = T.lvector("sizes")
+    f = sn.function([x, sizes], T.Split(2)(x, T.constant(0), sizes))
+    np.testing.assert_array_equal(f(m, [1, 3])[1], m[1:])
+    with pytest.raises(ValueError, match="must be >= 0"):  # Theano's ValueError, when run
+        sn.function([x], T.Split(2)(x, 0, [5, -1]))(m)
+    with pytest.raises(NotImplementedError, match="symbolic"):
+        T.Split(2)(x, T.lscalar("axis"), [2, 2])

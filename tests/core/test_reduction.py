@@ -86,17 +86,85 @@ def test_int_and_bool_inputs_on_both_paths(rng):
             check_paths(lambda v: fn(v, axis=0), [x], lambda v: ref(v, axis=0))
 
 
+# Theano's default accumulators (CAReduceDtype._acc_dtype), written out again here.
+THEANO_ACC = {"int8": "int64", "int16": "int64", "int32": "int64", "bool": "int64",
+              "uint8": "uint64", "float16": "float32", "float32": "float64", "complex64": "complex128"}
+
+
+def _theano_sum(fn, v, axis, dtype=None, acc_dtype=None):
+    """Theano's Sum/Prod: accumulate in acc_dtype, then cast to the output dtype."""
+    acc = acc_dtype or THEANO_ACC.get(str(v.dtype), str(v.dtype))
+    out = dtype or str(fn(np.zeros(1, v.dtype)).dtype)
+    return np.asarray(fn(v, axis=axis, dtype=acc)).astype(out)
+
+
+def _theano_mean(v, axis, dtype=None, acc_dtype=None):
+    """Theano's mean: the sum in ``dtype`` divided by the length in float32 or float64
+    (float32 for a float16/float32/complex64 sum); integers come back as float64."""
+    summed = _theano_sum(np.sum, v, axis, dtype or ("float32" if v.dtype == "float16" else None), acc_dtype)
+    lengths = "float32" if summed.dtype in ("float16", "float32", "complex64") else "float64"
+    result = summed.astype(np.result_type(summed.dtype, lengths)) / np.asarray(v.shape[axis], lengths)
+    return result.astype("float16") if (dtype or v.dtype) == "float16" else result
+
+
 def test_dtype_argument(rng):
+    # Theano's rule: the output dtype is dtype, the accumulator still Theano's default
+    # (a float32 input summed to int32 is summed in float64, then truncated).
     x32 = _values(rng, (4, 5), "float32")
     i8 = _values(rng, (4, 5), "int8")
+    references = {"sum": lambda v, d: _theano_sum(np.sum, v, 1, d), "prod": lambda v, d: _theano_sum(np.prod, v, 1, d),
+                  "mean": lambda v, d: _theano_mean(v, 1, d)}
     for name in ACCUMULATING:
-        fn, ref = getattr(T, name), getattr(np, name)
+        fn = getattr(T, name)
         for x, dtype in [(x32, "float64"), (i8, "int8"), (i8, "float32"), (x32, "int32"), (i8, "int16")]:
-            if name == "mean" and dtype == "int32":
-                continue  # NumPy truncates the float mean of a float input: same here, but
-                          # XLA and NumPy may round the sum differently before truncating
-            check_paths(lambda v: fn(v, axis=1, dtype=dtype), [x], lambda v: ref(v, axis=1, dtype=dtype))
-            assert fn(T.matrix("m", dtype=str(x.dtype)), dtype=dtype).dtype == dtype
+            check_paths(lambda v: fn(v, axis=1, dtype=dtype), [x], lambda v: references[name](v, dtype))
+            expected = "float64" if name == "mean" and np.dtype(dtype).kind in "biu" else dtype
+            assert fn(T.matrix("m", dtype=str(x.dtype)), dtype=dtype).dtype == expected
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "uint8", "bool", "complex64", "float64"])
+def test_theano_default_acc_dtype(dtype):
+    # Theano's defaults, in the node's op: a float32 sum accumulates in float64.
+    m = T.matrix("m", dtype=dtype)
+    for name in ACCUMULATING:
+        assert getattr(m, name)(axis=0).owner.op.acc_dtype == THEANO_ACC.get(dtype, dtype), name
+
+
+def test_float32_reductions_accumulate_in_float64():
+    # 1e8 + 1 - 1e8 is 0 in float32, 1 in float64 (Theano's test_reduce_precision).
+    x = np.asarray([1e8, 1, -1e8], dtype="float32")
+    check_paths(T.sum, [x], lambda v: np.float32(1))
+    check_paths(T.mean, [x], lambda v: np.float32(1) / np.float32(3))
+    check_paths(lambda v: T.sum(v, acc_dtype="float32"), [x], lambda v: np.sum(v))  # as asked
+    assert np.sum(x) == 0  # (NumPy's float32 sum loses it)
+
+
+@pytest.mark.parametrize("name", ACCUMULATING)
+def test_acc_dtype_argument(name, rng):
+    # The int8 accumulator wraps, as Theano's (products of small values wrap already;
+    # kept exact in float32)
+    x = _values(rng, (4, 5), "int8") * (1 if name == "prod" else 20)
+    references = {"sum": lambda v, a: _theano_sum(np.sum, v, 1, acc_dtype=a),
+                  "prod": lambda v, a: _theano_sum(np.prod, v, 1, acc_dtype=a),
+                  "mean": lambda v, a: _theano_mean(v, 1, acc_dtype=a)}
+    for acc in ["int8", "int16", "float32", "float64"]:
+        out = getattr(T, name)(T.matrix("m", dtype="int8"), axis=1, acc_dtype=acc)
+        assert out.owner.op.acc_dtype == acc
+        with np.errstate(all="ignore"):
+            check_paths(lambda v: getattr(T, name)(v, axis=1, acc_dtype=acc), [x], lambda v: references[name](v, acc))
+    with pytest.raises(TypeError, match="precision would be lost"):
+        getattr(T, name)(T.matrix("m", dtype="int32"), acc_dtype="int8")
+
+
+def test_theano_mean_dtypes():
+    # Theano's mean: integers in float64 whatever dtype says; float16 stays float16.
+    m = T.matrix("m", dtype="int32")
+    assert [m.mean(dtype=d).dtype for d in ["bool", "int8", "float32", "float64"]] == \
+        ["float64", "float64", "float32", "float64"]
+    h = T.matrix("h", dtype="float16")
+    assert (h.mean().dtype, h.mean(dtype="float32").dtype) == ("float16", "float32")
+    x = np.arange(12, dtype="float16").reshape(3, 4) / 7
+    check_paths(lambda v: T.mean(v, axis=1), [x], lambda v: _theano_mean(v, 1))
 
 
 @pytest.mark.parametrize("ddof", [0, 1, 2])
@@ -201,6 +269,8 @@ def test_display_names():
     assert x.max(keepdims=True).owner.op.display_name() == "Max{axis=(0, 1, 2), keepdims}"
     assert x.var(0, ddof=1).owner.op.display_name() == "Var{axis=(0,), ddof=1}"
     assert x.mean(dtype="float64").owner.op.display_name() == "Mean{axis=(0, 1, 2), dtype=float64}"
+    # Theano's acc_dtype shows when asked for, not when it is the default
+    assert x.sum(acc_dtype="float64").owner.op.display_name() == "Sum{axis=(0, 1, 2), acc_dtype=float64}"
     assert x.argmax().owner.op.display_name() == "Argmax{axis=None}"
     assert x.sum(axis=-1).owner.op == T.sum(x, axis=2).owner.op
 
@@ -253,3 +323,12 @@ def test_var_std_take_theanos_signature_and_corrected():
                     lambda v: np.sqrt(corrected(v, axis, ddof)))
     with pytest.raises(ValueError, match="keepdims is the fourth argument"):
         T.var(T.dmatrix("m"), 0, True)
+
+
+def test_mean_divides_exactly_in_the_compiled_program():
+    # Theano's float32 mean: the sum divided by each length in turn, each an IEEE division
+    # (XLA alone multiplies by the rounded reciprocal: 600 / 20 / 30 gave 1.0000001)
+    x = np.ones((20, 30), dtype="float32")
+    m = T.matrix("m")
+    assert sn.function([m], T.mean(m))(x) == np.float32(1)
+    check_paths(T.mean, [x * 3], lambda v: np.float32(3))

@@ -124,6 +124,31 @@ def test_extract_constant_and_empty_constant_error():
     assert issubclass(T.EmptyConstantError, T.NotScalarConstantError)
 
 
+def test_get_scalar_constant_value_looks_through_structure():
+    # Theano's walk: an Alloc's value, a true Assert's input, a known element of a
+    # stack of scalars, a length the type knows; not a false or unknown condition.
+    b, x = T.iscalar("b"), T.dscalar("x")
+    stacked = T.stack([b, 2, 3])
+    assert T.get_scalar_constant_value(stacked[1]) == 2
+    assert T.get_scalar_constant_value(stacked[T.constant(-1)]) == 3
+    with pytest.raises(T.NotScalarConstantError):
+        T.get_scalar_constant_value(stacked[0])
+    with pytest.raises(T.NotScalarConstantError):
+        T.get_scalar_constant_value(stacked[b])
+    assert T.get_scalar_constant_value(T.second(T.dmatrix("m"), 0.4)) == 0.4
+    assert T.get_scalar_constant_value(T.alloc(np.float32(1.5), b, 3)) == 1.5
+    c = T.constant(2)
+    assert T.get_scalar_constant_value(T.Assert()(c, c > 1)) == 2
+    with sn.change_flags(compute_test_value="off"):
+        with pytest.raises(T.NotScalarConstantError):
+            T.get_scalar_constant_value(T.Assert()(c, c > 2))
+    with pytest.raises(T.NotScalarConstantError):
+        T.get_scalar_constant_value(T.Assert()(c, c > x))
+    assert T.get_scalar_constant_value(T.row("r").shape[0]) == 1
+    with pytest.raises(T.NotScalarConstantError):
+        T.get_scalar_constant_value(T.row("r").shape[1])
+
+
 def test_theano_aliases():
     x = T.dmatrix("x")
     check_paths(lambda v: T.second(v, 2.5), [M64], lambda v: np.full(v.shape, 2.5, "float32"))

@@ -3,6 +3,8 @@
 References are NumPy's (``np.sum``, ``np.dot``, ``np.concatenate``...) and SciPy's
 (``scipy.special.softmax``); the error of a floating-point reduction grows with the
 number of terms and the sum of their magnitudes, as in any summation error bound.
+``sum``, ``prod`` and ``mean`` follow Theano's rule: they accumulate in Theano's
+``acc_dtype`` (float32 in float64, integers in 64 bits), then cast.
 """
 
 from __future__ import annotations
@@ -55,6 +57,34 @@ def _summation_error(xr, xe, axis, keepdims, ref, n: int) -> np.ndarray:
     return np.asarray(err, np.float64)
 
 
+#: Theano's default accumulators (``CAReduceDtype._acc_dtype``).
+_THEANO_ACC = {"bool": "int64", "int8": "int64", "int16": "int64", "int32": "int64", "uint8": "uint64",
+               "uint16": "uint64", "uint32": "uint64", "float16": "float32", "float32": "float64",
+               "complex64": "complex128"}
+
+
+def _theano_accumulating(name: str):
+    """Theano's ``sum``/``prod`` (NumPy's in ``acc_dtype``, cast to NumPy's output dtype)
+    and ``mean`` (that sum, float32 for float16, divided in float32 or float64)."""
+    fn = np.prod if name == "prod" else np.sum
+
+    def reduce(x, axis=None, keepdims=False):
+        x = np.asarray(x)
+        acc = _THEANO_ACC.get(str(x.dtype), str(x.dtype))
+        out = "float32" if name == "mean" and x.dtype == np.float16 else fn(np.zeros(1, x.dtype)).dtype
+        total = np.asarray(fn(x, axis=axis, keepdims=keepdims, dtype=acc)).astype(out)
+        if name != "mean":
+            return total
+        divide = np.float32 if total.dtype in (np.float32, np.complex64) else np.float64
+        axes = range(x.ndim) if axis is None else ((axis,) if isinstance(axis, int) else axis)
+        total = total.astype(np.result_type(total.dtype, divide))  # (an integer sum: float64, axes or not)
+        for a in axes:
+            total = total / divide(x.shape[a])
+        return total.astype(np.float16) if x.dtype == np.float16 else total
+
+    return reduce
+
+
 def reduction(draw, b: Builder) -> int | None:
     name = draw(st.sampled_from(["sum", "prod", "max", "min", "mean", "var", "std", "argmax", "argmin",
                                  "any", "all"]))
@@ -65,7 +95,7 @@ def reduction(draw, b: Builder) -> int | None:
     params = {"axis": axis, "keepdims": keepdims}
     if name in ("var", "std"):
         params["ddof"] = draw(st.sampled_from([0, 1]))
-    numpy_fn = getattr(np, name)
+    numpy_fn = _theano_accumulating(name) if name in ("sum", "prod", "mean") else getattr(np, name)
     try:
         with np.errstate(all="ignore"):
             ref = np.asarray(numpy_fn(xr, **params))

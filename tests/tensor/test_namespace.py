@@ -50,7 +50,7 @@ PUBLIC = {
     "Assert", "AssertionFailedError", "Print", "grad", "verify_grad", "Tensor", "Rop", "Lop", "jacobian", "hessian",
     # Theano's sub-namespaces
     "nnet", "signal", "xlogx", "opt", "shared_randomstreams", "raw_random", "extra_ops", "sharedvar", "nlinalg",
-    "slinalg", "basic",
+    "slinalg", "basic", "type",
     # theano.tensor.basic's names test_basic.py imports (issue 38)
     "wscalar", "wvector", "wmatrix", "wtensor3", "wtensor4", "cscalar", "cvector", "cmatrix",
     "ctensor3", "ctensor4", "zscalar", "zvector", "zmatrix", "ztensor3", "ztensor4", "wrow", "wcol",
@@ -69,8 +69,8 @@ PUBLIC = {
     # the rest of theano.tensor.basic's names test_basic.py uses (issue 38)
     "AllocDiag", "AllocEmpty", "Choose", "Default", "ExtractDiag", "MaxAndArgmax", "NoneConst",
     "PermuteRowElements", "Rebroadcast", "SpecifyShape", "Tile", "chi2sf", "choose",
-    "complex_from_polar", "conj", "default", "inverse_permutation", "numeric_grad",
-    "permute_row_elements", "setdefault",
+    "complex_from_polar", "conj", "real", "imag", "angle", "complex", "default",
+    "inverse_permutation", "numeric_grad", "permute_row_elements", "setdefault",
 }
 
 

@@ -41,6 +41,26 @@ class OpWiseCLinker(Linker):
                  nice_errors: bool = True, schedule: Any = None) -> None:
         _refuse_schedule(type(self).__name__, schedule)
 
+    def accept(self, fgraph: FunctionGraph, no_recycling: Any = None, profile: Any = None) -> "OpWiseCLinker":
+        """Theano's ``linker.accept(fgraph)``: the graph ``make_function`` compiles."""
+        self.fgraph = fgraph
+        return self
+
+    def make_function(self, unpack_single: bool = True, **kwargs: Any) -> Callable[..., Any]:
+        """Theano's ``linker.accept(fgraph).make_function()``: the accepted graph's inputs
+        to its outputs, run node by node by this linker (one output alone when
+        ``unpack_single``, as Theano's)."""
+        from symnb.compile.function import function
+        from symnb.compile.mode import Mode
+
+        fgraph = getattr(self, "fgraph", None)
+        if fgraph is None:
+            raise ValueError(f"{type(self).__name__}.make_function: call accept(fgraph) first")
+        compiled = function(list(fgraph.inputs), list(fgraph.outputs), mode=Mode(linker=self))
+        if unpack_single and len(fgraph.outputs) == 1:
+            return lambda *args: compiled(*args)[0]
+        return compiled
+
 
 class PerformLinker(OpWiseCLinker):
     """Theano's Python linker: the same node-by-node linker (there is no C code to skip)."""

@@ -11,3 +11,5 @@ from symnb.tensor._public import __getattr__, _shared  # noqa: F401  (Theano's T
 # Theano's ``import theano.tensor`` binds ``theano.tensor.basic`` (its test helpers read
 # ``T.basic._allclose``): the same names, and Theano's comparison helpers.
 from symnb.tensor import basic as basic  # noqa: E402,F401
+# theano.tensor.type, the module (T.type.values_eq_approx_remove_nan)
+from symnb.tensor import type as type  # noqa: E402,F401,A001

@@ -176,6 +176,7 @@ from symnb.core.graph.none_type import NoneConst as NoneConst
 from symnb.gradient import numeric_grad as numeric_grad  # theano.tensor.numeric_grad
 from symnb.core.tensor.special import (  # basic_scipy's chi2sf; basic's complex ops
     chi2sf as chi2sf, conj as conj, complex_from_polar as complex_from_polar,
+    real as real, imag as imag, angle as angle, complex as complex,
 )
 
 # Theano's sub-namespaces: T.nnet.conv2d, T.signal.pool.pool_2d, T.nnet.bn, ...

@@ -13,7 +13,7 @@ registries keyed by the Op's class in those layers.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -149,6 +149,18 @@ class Op(PureOp):
         reduction's accumulator, Theano's integer division in double); None: the output's.
         Read by the lowering (it casts to it) and by the device check (a float64 step
         needs JAX's 64-bit mode even when no variable is float64)."""
+        return None
+
+    def scalar_source(self, node: Apply, known: Callable[[Variable], Any]) -> Variable | None:
+        """The variable whose scalar this node's output holds, when the graph's structure
+        says so without running the node (``Alloc``'s value, a true ``Assert``'s input, an
+        element of ``MakeVector``): Theano's ``get_scalar_constant_value`` looks through
+        them. ``known(var)`` is the constant scalar ``var`` holds, or None. None here."""
+        return None
+
+    def element(self, node: Apply, index: int) -> Variable | None:
+        """The variable that is element ``index`` of this node's vector output, when an
+        input is (``MakeVector``'s); None here."""
         return None
 
     # -- computing ahead of the program (the deciders are in symnb.core.graph.static) ------------

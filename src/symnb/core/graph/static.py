@@ -125,8 +125,13 @@ def get_scalar_constant_value(v: Any, elemwise: bool = True, only_process_consta
         value = np.asarray(v)
     elif only_process_constants:
         value = v.data if isinstance(v, Constant) else None
+    elif isinstance(v, Variable):
+        source = _scalar_source(v, max_recur)
+        value = static_value(source, depth=max_recur)
+        if value is not None and source is not v:  # (an element of MakeVector is cast)
+            value = np.asarray(value).astype(v.type.numpy_dtype)
     else:
-        value = static_value(v, depth=max_recur) if isinstance(v, Variable) else None
+        value = None
     if value is None:
         raise NotScalarConstantError(v)
     value = np.asarray(value)
@@ -135,6 +140,24 @@ def get_scalar_constant_value(v: Any, elemwise: bool = True, only_process_consta
     if value.size > 1 and not (value == value.flat[0]).all():
         raise NotScalarConstantError(v)
     return np.array(value.reshape(-1)[0])
+
+
+def _scalar_source(v: Variable, depth: int) -> Variable:
+    """``v``, or the variable holding its scalar that the nodes' ``Op.scalar_source`` lead
+    to (through an ``Alloc``, a true ``Assert``, ... at most ``depth`` of them)."""
+    def known(var: Variable) -> Any:
+        try:
+            return get_scalar_constant_value(var, max_recur=depth)
+        except NotScalarConstantError:
+            return None
+
+    for _ in range(depth):
+        node = v.owner
+        source = node.op.scalar_source(node, known) if node is not None else None
+        if source is None:
+            break
+        v = source
+    return v
 
 
 def extract_constant(x: Any, elemwise: bool = True, only_process_constants: bool = False) -> Any:

@@ -194,6 +194,8 @@ def local_sum_sum(fgraph: FunctionGraph, node: Apply):
         return None
     if inner.op.dtype != node.op.dtype and node.op.dtype is not None:
         return None
+    if inner.op.acc_dtype != node.op.acc_dtype:  # (one accumulator for both, as Theano's)
+        return None
     x = inner.inputs[0]
     if node.op.keepdims:
         axes = set(inner.op.axis) | set(node.op.axis)
@@ -201,7 +203,8 @@ def local_sum_sum(fgraph: FunctionGraph, node: Apply):
         # The outer axes count the axes the inner sum kept.
         kept = [a for a in range(x.ndim) if a not in inner.op.axis]
         axes = set(inner.op.axis) | {kept[a] for a in node.op.axis}
-    merged = build(Sum(tuple(sorted(axes)), keepdims=node.op.keepdims, dtype=inner.op.dtype), x)
+    merged = build(Sum(tuple(sorted(axes)), keepdims=node.op.keepdims, dtype=inner.op.dtype,
+                       acc_dtype=inner.op.acc_dtype), x)
     return merged if merged.type.dtype == node.outputs[0].type.dtype else None
 
 

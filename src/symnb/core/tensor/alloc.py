@@ -55,11 +55,20 @@ def alloc_problem(name: str, value_shape: Sequence[int | None],
 
 
 class Alloc(Op):
-    """``value`` broadcast to a shape given as an int64 vector (Theano's ``Alloc``)."""
+    """``value`` broadcast to a shape given as an int64 vector: ``Alloc()(value, shape)``,
+    or as Theano's ``Alloc()(value, *lengths)`` (ints or int scalars, made that vector)."""
 
     costly_to_fold = True  # the result may be far larger than its inputs
 
-    def make_node(self, value: Variable, shape_vec: Variable) -> Apply:
+    def scalar_source(self, node: Apply, known: Any) -> Variable:
+        return node.inputs[0]  # every element is the value's (a scalar's, Theano's look)
+
+    def make_node(self, value: Any, *shape: Any) -> Apply:
+        value = as_tensor_variable(value)
+        vector = len(shape) == 1 and (isinstance(shape[0], (list, tuple))
+                                      or isinstance(shape[0], Variable) and shape[0].ndim == 1)
+        shape_vec = shape[0] if vector and isinstance(shape[0], Variable) else \
+            as_shape_vector(shape[0] if vector else shape)
         entries = static_entries(shape_vec)
         problem = alloc_problem(named(value), value.type.shape, entries)
         if problem is not None:
@@ -138,11 +147,36 @@ def ones_like(x: Any, dtype: Any = None) -> Variable:
 
 
 def fill(model: Any, value: Any) -> Variable:
-    """``value`` broadcast to ``model``'s shape (Theano's ``fill``). The result has
-    ``value``'s dtype, a Python number's Theano's constant dtype (``fill(x_float32, 1)``
-    is int8, ``fill(x_int32, 1.5)`` floatX), as Theano's ``second``."""
+    """``value`` broadcast to ``model``'s shape (Theano's ``fill``, its elementwise
+    ``second``: where ``value`` is the longer, or ``model`` has length 1, the two shapes
+    broadcast together). The result has ``value``'s dtype, a Python number's Theano's
+    constant dtype (``fill(x_float32, 1)`` is int8, ``fill(x_int32, 1.5)`` floatX)."""
     model, value = as_tensor_variable(model), as_tensor_variable(value)
-    return Alloc()(value, shape(model))
+    if value.ndim <= model.ndim and all(n == 1 for n in value.type.shape):
+        return Alloc()(value, shape(model))  # (the usual case: a scalar or ones)
+    return Alloc()(value, as_shape_vector(_broadcast_lengths(model, value)))
+
+
+def _broadcast_lengths(a: Variable, b: Variable) -> list[Any]:
+    """The lengths of ``a`` and ``b`` broadcast together (Theano's Elemwise rule): ints
+    where the static shapes tell, else symbolic scalars (Alloc checks that ``b`` fits)."""
+    ndim = max(a.ndim, b.ndim)
+    lengths = []
+    for axis in range(ndim):
+        pair = [(v.type.shape[axis - ndim + v.ndim], v, axis - ndim + v.ndim)
+                for v in (a, b) if axis - ndim + v.ndim >= 0]
+        stretching = [p for p in pair if p[0] != 1]  # a length-1 axis takes the other's
+        if not stretching:
+            lengths.append(1)
+        elif len(stretching) == 1 or stretching[0][0] is not None:
+            n, v, i = stretching[0]
+            lengths.append(n if n is not None else shape_i(v, i))
+        elif stretching[1][0] is not None:
+            lengths.append(stretching[1][0])
+        else:  # both unknown: the other's where the first is 1 at run time
+            (_, x, i), (_, y, j) = stretching
+            lengths.append(m.switch(m.eq(shape_i(x, i), 1), shape_i(y, j), shape_i(x, i)))
+    return lengths
 
 
 # -- arange ---------------------------------------------------------------------------------
@@ -225,57 +259,51 @@ def arange(start: Any, stop: Any = None, step: Any = 1, dtype: Any = None) -> Va
 
 # -- eye ------------------------------------------------------------------------------------
 
-class Eye(Op):
-    """``np.eye(n, m, k, dtype)``: ones on the ``k``-th diagonal of an n x m matrix."""
-
-    __props__ = ("k", "dtype")
-    costly_to_fold = True  # the result may be far larger than its inputs
-    differentiable = False
-
-    def __init__(self, k: int, dtype: Any) -> None:
-        self.k, self.dtype = int(k), str(np.dtype(dtype))
-
-    def make_node(self, n: Variable, m_: Variable) -> Apply:
-        shape = [None if v is None else int(v) for v in (static_value(n), static_value(m_))]
-        if any(s is not None and s < 0 for s in shape):
-            raise build_error(f"eye: negative dimensions are not allowed: {describe_shape(shape)}")
-        return Apply(self, [n, m_], [TensorType(self.dtype, shape)])
-
-    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        n, m_ = (int(v) for v in inputs)
-        return [np.eye(n, m_, self.k, dtype=self.dtype)]
-
-    def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
-        static = node.outputs[0].type.shape
-        return [tuple(s if s is not None else v for s, v in zip(static, node.inputs))]
-
-
-class Tri(Op):
-    """``np.tri(N, M, k, dtype)``: ones at and below the ``k``-th diagonal of an N x M
-    matrix (Theano's ``Tri(dtype)(N, M, k)``; ``k`` may be symbolic, the sizes must be
-    known before the program runs, as every length)."""
+class _Diagonals(Op):
+    """Base of ``Eye`` and ``Tri``: an N x M matrix made from the diagonals' offsets and
+    ``k`` (Theano's ``Op(dtype)(N, M, k)``; ``k`` may be symbolic, the sizes must be known
+    before the program runs, as every length)."""
 
     __props__ = ("dtype",)
     costly_to_fold = True  # the result may be far larger than its inputs
     differentiable = False
+    #: NumPy's function, called as ``numpy_fn(N, M, k, dtype=)``.
+    numpy_fn: Any
+    fn_name = ""
 
     def __init__(self, dtype: Any = None) -> None:
         self.dtype = str(np.dtype(config.floatX if dtype is None else dtype))
 
     def make_node(self, n: Any, m_: Any, k: Any) -> Apply:
-        n, m_, k = (_integer_scalar(v, what, "tri") for v, what in ((n, "N"), (m_, "M"), (k, "k")))
+        n, m_, k = (_integer_scalar(v, what, self.fn_name) for v, what in ((n, "N"), (m_, "M"), (k, "k")))
         shape = [None if v is None else int(v) for v in (static_value(n), static_value(m_))]
         if any(s is not None and s < 0 for s in shape):
-            raise build_error(f"tri: negative dimensions are not allowed: {describe_shape(shape)}")
+            raise build_error(f"{self.fn_name}: negative dimensions are not allowed: {describe_shape(shape)}")
         return Apply(self, [n, m_, k], [TensorType(self.dtype, shape)])
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         n, m_, k = (int(v) for v in inputs)
-        return [np.tri(n, m_, k, dtype=self.dtype)]
+        return [type(self).numpy_fn(n, m_, k, dtype=self.dtype)]
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         static = node.outputs[0].type.shape
         return [tuple(s if s is not None else v for s, v in zip(static, node.inputs[:2]))]
+
+
+class Eye(_Diagonals):
+    """``np.eye(N, M, k, dtype)``: ones on the ``k``-th diagonal of an N x M matrix
+    (Theano's ``Eye(dtype)(N, M, k)``)."""
+
+    numpy_fn = staticmethod(np.eye)
+    fn_name = "eye"
+
+
+class Tri(_Diagonals):
+    """``np.tri(N, M, k, dtype)``: ones at and below the ``k``-th diagonal of an N x M
+    matrix (Theano's ``Tri(dtype)(N, M, k)``)."""
+
+    numpy_fn = staticmethod(np.tri)
+    fn_name = "tri"
 
 
 def tri(N: Any, M: Any = None, k: Any = 0, dtype: Any = None) -> Variable:  # noqa: N803  (Theano's names)
@@ -293,20 +321,10 @@ def _integer_scalar(value: Any, what: str, fn: str) -> Variable:
     raise build_error(f"{fn}: {what} must be an int or an integer scalar, got {value!r}", TypeError)
 
 
-def _length_scalar(value: Any, what: str) -> Variable:
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return constant(int(value), "int64")
-    if isinstance(value, Variable) and value.ndim == 0 and is_integer(value.dtype):
-        return m.cast(value, "int64")
-    raise build_error(f"eye: {what} must be an int or an integer scalar, got {value!r}", TypeError)
-
-
-def eye(n: Any, m: Any = None, k: int = 0, dtype: Any = None) -> Variable:
-    """An ``n x m`` matrix (``m`` defaults to ``n``) with ones on diagonal ``k``;
-    dtype defaults to floatX."""
-    rows = _length_scalar(n, "n")
-    cols = rows if m is None else _length_scalar(m, "m")
-    return Eye(k, config.floatX if dtype is None else dtype)(rows, cols)
+def eye(n: Any, m: Any = None, k: Any = 0, dtype: Any = None) -> Variable:
+    """An ``n x m`` matrix (``m`` defaults to ``n``) with ones on diagonal ``k`` (an int or
+    an integer scalar, as in Theano); dtype defaults to floatX."""
+    return Eye(dtype)(n, n if m is None else m, k)
 
 
 def identity_like(x: Any) -> Variable:
@@ -315,4 +333,4 @@ def identity_like(x: Any) -> Variable:
     if x.ndim != 2:
         raise build_error(f"identity_like: {named(x)} must be a matrix, got {x.type.short()}",
                           TypeError)
-    return Eye(0, x.dtype)(shape_i(x, 0), shape_i(x, 1))
+    return Eye(x.dtype)(shape_i(x, 0), shape_i(x, 1), 0)

@@ -63,6 +63,13 @@ class Assert(Op):
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [input_shapes[0]]
 
+    def scalar_source(self, node: Apply, known: Any) -> Any:
+        """``x``, when every condition is a scalar known to be true (Theano's rule)."""
+        conditions = node.inputs[1:]
+        if all(c.ndim == 0 and (value := known(c)) is not None and value != 0 for c in conditions):
+            return node.inputs[0]
+        return None
+
     def L_op(self, inputs, outputs, output_grads):
         return [output_grads[0]] + [None] * (len(inputs) - 1)
 

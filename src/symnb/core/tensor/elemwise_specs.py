@@ -134,6 +134,10 @@ _erf_scalar = np.frompyfunc(math.erf, 1, 1)
 
 
 def _erf(x: np.ndarray) -> np.ndarray:
+    if np.iscomplexobj(x):  # Theano's (SciPy's) erf of a complex number, not of its real part
+        from scipy.special import erf
+
+        return erf(x)
     return np.asarray(_erf_scalar(np.asarray(x, dtype=np.float64)), dtype=np.float64)
 
 

@@ -81,7 +81,9 @@ class Join(Op):
 
     __props__ = ("axis",)
 
-    def __init__(self, axis: int | None = None) -> None:
+    def __init__(self, axis: int | None = None, view: int = -1) -> None:
+        # Theano's Join(view=i) let the output be a view of input i when the others are
+        # empty; XLA decides buffers here, so the values are the same and it changes nothing.
         self.axis = None if axis is None else int(axis)
 
     def make_node(self, *tensors: Variable) -> Apply:
@@ -151,20 +153,33 @@ class Stack(Op):
 
 
 class Split(Op):
-    """``x`` cut along ``axis`` into ``n`` consecutive pieces of the given lengths."""
+    """``x`` cut along ``axis`` into ``n`` consecutive pieces of the given lengths.
+
+    Theano's ``Split(n)(x, axis, splits)``: ``axis`` an int or a constant, ``splits`` a
+    vector (or list) of the ``n`` lengths; or ``Split(n, axis)(x, *lengths)``, the node
+    that one builds."""
 
     __props__ = ("axis", "n")
 
-    def __init__(self, axis: int, n: int) -> None:
-        self.axis, self.n = int(axis), int(n)
+    def __init__(self, len_splits: int, axis: int | None = None) -> None:
+        self.n, self.axis = int(len_splits), None if axis is None else int(axis)
 
-    def make_node(self, x: Variable, *sizes: Variable) -> Apply:
+    def make_node(self, x: Any, *sizes: Any) -> Apply:
+        x = as_tensor_variable(x)
+        if self.axis is None:  # Theano's (x, axis, splits)
+            if len(sizes) != 2:
+                raise build_error(f"Split({self.n})(x, axis, splits): got {1 + len(sizes)} inputs", TypeError)
+            axis, splits = _static_axis(sizes[0], "Split"), as_tensor_variable(sizes[1])
+            lengths = [getitem(splits, i) for i in range(self.n)]
+            return Split(self.n, normalize_axis(axis, x.ndim)).make_node(x, *lengths)
         if len(sizes) != self.n:
             raise TypeError(f"{self.display_name()} takes {self.n} sizes, got {len(sizes)}")
+        sizes = [m.cast(as_tensor_variable(s), "int64") for s in sizes]
         outputs = []
         for size in sizes:
             shape = list(x.type.shape)
-            shape[self.axis] = static_int(size)
+            length = static_int(size)
+            shape[self.axis] = length if length is None or length >= 0 else None  # (refused when run)
             outputs.append(TensorType(x.dtype, shape))
         return Apply(self, [x, *sizes], outputs)
 
@@ -193,7 +208,7 @@ def check_split(name: str, shape: tuple, sizes: Sequence[int], axis: int) -> Non
 def split(x: Variable, sizes: Sequence[Any], axis: int) -> list[Variable]:
     """``x`` cut along ``axis`` into pieces of lengths ``sizes`` (ints or int scalars)."""
     sizes = [constant(s, "int64") if isinstance(s, int) else m.cast(s, "int64") for s in sizes]
-    pieces = Split(axis, len(sizes))(x, *sizes)
+    pieces = Split(len(sizes), axis)(x, *sizes)
     return pieces if isinstance(pieces, list) else [pieces]
 
 
@@ -207,29 +222,30 @@ def _checked(tensors: Sequence[Any], name: str) -> list[Variable]:
     scalar = next((t for t in tensors if t.ndim == 0), None)
     if scalar is not None:
         raise build_error(f"{name}: zero-dimensional tensors cannot be concatenated; "
-                          f"{named(scalar)} is a scalar (use stack)")
+                          f"{named(scalar)} is a scalar (use stack)", TypeError)  # (Theano's type)
     odd = next((t for t in tensors if t.ndim != tensors[0].ndim), None)
     if odd is not None:
         raise build_error(f"{name}: all inputs must have the same number of dimensions, but "
                           f"{named(tensors[0])} is {tensors[0].type.short()} and {named(odd)} "
-                          f"is {odd.type.short()}")
+                          f"is {odd.type.short()}", TypeError)
     return tensors
 
 
-def _static_axis(axis: Any) -> int:
-    """Theano's ``Join()``'s first input, the axis, as a Python int (refused when symbolic)."""
+def _static_axis(axis: Any, op: str = "Join") -> int:
+    """Theano's ``Join()``'s first input (``Split(n)``'s second), the axis, as a Python int
+    (refused when symbolic)."""
     if isinstance(axis, (int, np.integer)):
         return int(axis)
     axis = as_tensor_variable(axis)
     try:
         value = get_scalar_constant_value(axis)
     except NotScalarConstantError:
-        raise build_error(f"Join()(axis, ...): the axis {named(axis)} is symbolic; symnb's shapes "
-                          "are static, so the axis must be an int or a constant (write "
+        raise build_error(f"{op}: the axis {named(axis)} is symbolic; symnb's shapes are "
+                          "static, so the axis must be an int or a constant (write "
                           "T.concatenate(tensors, axis=<int>))", NotImplementedError) from None
     if not is_integer(axis.dtype):
-        raise build_error(f"Join()(axis, ...): the axis {named(axis)} must be an integer, not "
-                          f"{axis.dtype}", TypeError)
+        raise build_error(f"{op}: the axis {named(axis)} must be an integer, not {axis.dtype}",
+                          TypeError)
     return int(value)
 
 
@@ -264,6 +280,9 @@ class MakeVector(Op):
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return [np.asarray(inputs, dtype=self.dtype).reshape(len(inputs))]
+
+    def element(self, node: Apply, index: int) -> Variable | None:
+        return node.inputs[index] if -len(node.inputs) <= index < len(node.inputs) else None
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [(len(node.inputs),)]

@@ -4,7 +4,8 @@ One base class, ``Reduce``, holds what they share: the reduced axes (normalized 
 sorted tuple of non-negative ints) and ``keepdims`` are props, and the output dtype is
 NumPy's own answer for the input dtype (asked once per op and dtype), so the sum of
 int32 is int64, the sum of bool is int64 and the mean of an integer is float64, as in
-NumPy 2 on 64-bit Linux.
+NumPy 2 on 64-bit Linux. ``sum``, ``prod`` and ``mean`` accumulate in Theano's
+``acc_dtype`` (a float32 sum in float64, then cast back: :class:`Accumulate`).
 
 Gradients (``L_op``) follow JAX at non-differentiable points: ``max``/``min`` split the
 gradient equally between tied maxima; ``prod`` is exact where the input has zeros
@@ -202,13 +203,29 @@ def _numpy_result_dtype(op: Reduce, in_dtype: str) -> str:
 
 # -- sum, prod, mean: NumPy's dtype= argument -----------------------------------------
 
-class Accumulate(Reduce):
-    """A reduction with NumPy's ``dtype`` argument (None: NumPy's default accumulator).
+#: Theano's default accumulators (``CAReduceDtype._acc_dtype``): integers and bools in
+#: 64 bits, float16 in float32, float32 in float64, complex64 in complex128; the wider
+#: dtypes in themselves. (Theano's GPU reductions accumulate so too.)
+_THEANO_ACC_DTYPES = {"bool": "int64", "int8": "int64", "int16": "int64", "int32": "int64",
+                      "uint8": "uint64", "uint16": "uint64", "uint32": "uint64",
+                      "float16": "float32", "float32": "float64", "complex64": "complex128"}
 
-    Theano's signature: ``Sum(axis=None, dtype=None, acc_dtype=None)``. ``acc_dtype``, when
-    given, is the dtype the reduction accumulates in (then cast to the output dtype); it
-    may not lose precision of the input (Theano's TypeError), except an integer input in
-    a floating-point accumulator. None: NumPy's accumulator (the output dtype).
+
+def default_acc_dtype(in_dtype: str) -> str:
+    """The dtype Theano's ``sum``/``prod``/``mean`` of ``in_dtype`` accumulates in."""
+    return _THEANO_ACC_DTYPES.get(in_dtype, in_dtype)
+
+
+class Accumulate(Reduce):
+    """A reduction with NumPy's ``dtype`` argument (the output dtype; None: NumPy's, so
+    integers and bools in (u)int64) and Theano's ``acc_dtype``.
+
+    Theano's signature: ``Sum(axis=None, dtype=None, acc_dtype=None)``. ``acc_dtype`` is
+    the dtype the reduction accumulates in, then cast to the output dtype; None is
+    Theano's default (:func:`default_acc_dtype`: a float32 sum accumulates in float64),
+    filled in when the node is built (``node.op.acc_dtype`` says it, as in Theano). One
+    given may not lose precision of the input (Theano's TypeError), except an integer
+    input in a floating-point accumulator.
     """
 
     __props__ = ("axis", "keepdims", "dtype", "acc_dtype")
@@ -218,20 +235,31 @@ class Accumulate(Reduce):
         Reduce.__init__(self, axis, keepdims)
         self.dtype = None if dtype is None else str(np.dtype(dtype))
         self.acc_dtype = None if acc_dtype is None else str(np.dtype(acc_dtype))
+        # Shown by display_name only when the user chose it (not a prop: the same op).
+        self.acc_dtype_given = acc_dtype is not None
+
+    def display_name(self) -> str:
+        name = super().display_name()
+        if self.acc_dtype_given:
+            return name
+        return name.replace(f", acc_dtype={self.acc_dtype}", "")
 
     def numpy_kwargs(self) -> dict[str, object]:
-        dtype = self.acc_dtype or self.dtype
-        return {} if dtype is None else {"dtype": dtype}
+        return {} if self.acc_dtype is None else {"dtype": self.acc_dtype}
 
     def output_dtype(self, in_dtype: str) -> str:
         return self.dtype or _numpy_default_dtype(type(self), in_dtype)
 
     def computes_in(self, node: Apply) -> str:
-        return self.acc_dtype or node.outputs[0].type.dtype
+        return self.acc_dtype or default_acc_dtype(node.inputs[0].type.dtype)
 
     def make_node(self, x: object) -> Apply:
         x = as_tensor_variable(x)
-        if self.acc_dtype is not None:
+        if self.acc_dtype is None:  # Theano's default, in the node's op
+            op = copy.copy(self)
+            op.__dict__["acc_dtype"] = default_acc_dtype(x.dtype)  # a new op (props are immutable)
+            return op.make_node(x)
+        if self.acc_dtype_given:
             _check_acc_dtype(self, x)
         return super().make_node(x)
 
@@ -321,10 +349,40 @@ class ProdWithoutZeros(Accumulate, CAReduce):
 
 
 class Mean(Accumulate):
-    """``np.mean``."""
+    """Theano's ``mean(x, axis, dtype, keepdims, acc_dtype)``: a sum, in ``dtype`` (None:
+    the sum's default, float32 for float16), accumulated in ``acc_dtype`` (as :class:`Sum`),
+    then divided by each reduced length in turn, in float32 when that sum is float16,
+    float32 or complex64, else float64; float16 asked (or given, without ``dtype``) comes
+    back as float16. So an integer mean is float64 whatever ``dtype`` says, and a float32
+    mean sums in float64 and divides in float32, Theano's numbers."""
 
     numpy_fn = staticmethod(np.mean)
     fn_name = "mean"
+
+    def sum_dtype(self, in_dtype: str) -> str:
+        """The dtype of the sum divided (Theano's ``sum_dtype``)."""
+        if self.dtype is not None:
+            return self.dtype
+        return "float32" if in_dtype == "float16" else _numpy_default_dtype(Sum, in_dtype)
+
+    def divides_in(self, in_dtype: str) -> str:
+        """The dtype of the divisions: the sum's, with the lengths cast to float32 or float64."""
+        summed = self.sum_dtype(in_dtype)
+        lengths = "float32" if summed in ("float16", "float32", "complex64") else "float64"
+        return str(np.result_type(summed, lengths))
+
+    def output_dtype(self, in_dtype: str) -> str:
+        return "float16" if (self.dtype or in_dtype) == "float16" else self.divides_in(in_dtype)
+
+    def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
+        (x,) = inputs
+        in_dtype = node.inputs[0].type.dtype
+        with np.errstate(all="ignore"):  # integers cast to a narrower sum_dtype wrap, as in Theano
+            total = np.sum(x, axis=self.axis, keepdims=self.keepdims, dtype=self.acc_dtype)
+            total = np.asarray(total).astype(self.sum_dtype(in_dtype)).astype(self.divides_in(in_dtype))
+            for a in self.axis:  # one division per axis, as Theano's graph
+                total = total / np.asarray(x.shape[a], total.dtype)
+        return [np.asarray(total, dtype=node.outputs[0].type.dtype)]
 
     def L_op(self, inputs, outputs, output_grads):
         (x,) = inputs  # (an integer x too: its mean is a float, as its gradient)
@@ -536,9 +594,12 @@ def min(x: object, axis: object = None, keepdims: bool = False) -> Variable:
     return _reduce(Min, x, axis, keepdims)
 
 
-def mean(x: object, axis: object = None, keepdims: bool = False, dtype: object = None) -> Variable:
-    """Mean over ``axis``, as ``np.mean``: float64 for integer inputs unless ``dtype`` is given."""
-    return _reduce(Mean, x, axis, keepdims, dtype=dtype)
+def mean(x: object, axis: object = None, keepdims: bool = False, dtype: object = None,
+         acc_dtype: object = None) -> Variable:
+    """Mean over ``axis``, Theano's: float64 for integer inputs (whatever ``dtype``, the
+    dtype of the sum divided, says); ``acc_dtype`` as for :func:`sum` (a float32 mean sums
+    in float64). See :class:`Mean`."""
+    return _reduce(Mean, x, axis, keepdims, dtype=dtype, acc_dtype=acc_dtype)
 
 
 def var(x: object, axis: object = None, ddof: int = 0, keepdims: bool = False,

@@ -1,6 +1,7 @@
 """Theano's scalar ops of ``theano.scalar.basic`` beyond the elementwise table: the
-hyperbolic and inverse trigonometric functions, ``log2``/``log10``/``exp2`` and the
-angle conversions, with Theano's gradients and output types (``upgrade_to_float``).
+hyperbolic and inverse trigonometric functions, ``log2``/``log10``/``exp2``, the
+angle conversions and the complex parts (``real``, ``imag``, ``angle``, ``complex``,
+``conj``), with Theano's gradients and output types (``upgrade_to_float``, ``real_out``).
 
 ``impl`` and ``nfunc_spec`` are NumPy's functions (test values, the NumPy reference);
 compiled programs compute them with ``jax.numpy``'s function of the same name
@@ -15,7 +16,7 @@ import numpy as np
 
 from symnb.core.tensor.scalar_basic import sqrt
 from symnb.core.tensor.scalar_op import BinaryScalarOp, UnaryScalarOp
-from symnb.core.tensor.scalar_types import same_out, upgrade_to_float
+from symnb.core.tensor.scalar_types import float64, real_out, same_out, specific_out, upgrade_to_float
 
 __all__ = ["Inv", "inv", "Cosh", "Sinh", "ArcSin", "ArcCos", "ArcTan", "ArcTan2", "ArcSinh", "ArcCosh",
            "ArcTanh", "Log2", "Log10", "Exp2", "Deg2Rad", "Rad2Deg",
@@ -136,6 +137,85 @@ class ComplexFromPolar(BinaryScalarOp):
         return np.asarray(r) * np.exp(1j * np.asarray(theta))
 
 
+class Real(_NumPyOp, UnaryScalarOp):
+    """The real part (Theano's ``Real``: complex64 gives float32; a real input itself)."""
+
+    nfunc_spec = ("numpy.real", 1, 1)
+
+    def grad(self, inputs, grads):
+        (x,), (gz,) = inputs, grads
+        return [complex(gz, 0) if x.dtype.startswith("complex") else gz]
+
+
+class Imag(_NumPyOp, UnaryScalarOp):
+    """The imaginary part (Theano's ``Imag``: complex64 gives float32; a real input 0)."""
+
+    nfunc_spec = ("numpy.imag", 1, 1)
+
+    def grad(self, inputs, grads):
+        (x,), (gz,) = inputs, grads
+        if x.dtype.startswith("complex"):
+            return [complex(0, gz)]
+        return [x.zeros_like()] if x.dtype.startswith("float") else [None]
+
+
+class Angle(_NumPyOp, UnaryScalarOp):
+    """The argument of a complex number, float64 whatever the input (Theano's ``Angle``)."""
+
+    nfunc_spec = ("numpy.angle", 1, 1)
+
+    def grad(self, inputs, grads):
+        (c,), (gtheta,) = inputs, grads
+        if not c.dtype.startswith("complex"):
+            return [c.zeros_like()] if c.dtype.startswith("float") else [None]
+        # d angle = (x dy - y dx) / r**2: the gradient of a complex input is gx + i gy
+        x, y = real(c), imag(c)
+        r2 = x * x + y * y
+        return [complex(-gtheta * y / r2, gtheta * x / r2)]
+
+
+def _complex_out(x: Any, y: Any) -> tuple:
+    """Theano's ``Complex``: complex128 for a 64-bit (or int32/uint32) pair, else
+    complex64; complex inputs are refused."""
+    from symnb.core.tensor.scalar_types import Scalar, complex64, complex128
+
+    for t in (x, y):
+        if t.dtype.startswith("complex"):
+            raise TypeError(f"complex: the parts must be real, got {t.dtype}")
+    up = Scalar.upcast(x, y)
+    return (complex128 if up in ("float64", "int64", "uint64", "int32", "uint32") else complex64,)
+
+
+class Complex(BinaryScalarOp):
+    """``complex(real, imag)``: the complex number of two real parts (Theano's op)."""
+
+    nfunc_spec = None
+
+    def impl(self, x: Any, y: Any) -> Any:
+        return _complex_array(x, y)
+
+    def array_impl(self, nin: int) -> Any:
+        return _complex_array
+
+    def grad(self, inputs, grads):
+        (x, y), (gz,) = inputs, grads
+        return [real(gz), imag(gz)]  # (cast to the parts' dtypes by the elementwise op)
+
+
+def _complex_array(x: Any, y: Any) -> np.ndarray:
+    """The parts set one by one (``x + 1j * y`` would make ``1j * inf`` a NaN real part);
+    the parts come converted to the complex dtype, their real parts are the values."""
+    x, y = np.real(np.asarray(x)), np.real(np.asarray(y))
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), np.result_type(x, y, np.complex64))
+    out.real, out.imag = x, y
+    return out
+
+
 conj = Conj(same_out, name="conj")
+real = Real(real_out, name="real")
+imag = Imag(real_out, name="imag")
+angle = Angle(specific_out(float64), name="angle")
+complex = Complex(_complex_out, name="complex")  # noqa: A001  (Theano's name)
 complex_from_polar = ComplexFromPolar(_complex_of, name="complex_from_polar")
-__all__ += ["Conj", "ComplexFromPolar", "conj", "complex_from_polar"]
+__all__ += ["Conj", "ComplexFromPolar", "conj", "complex_from_polar", "Real", "Imag", "Angle", "Complex",
+            "real", "imag", "angle", "complex"]

@@ -137,6 +137,8 @@ def _symbolic_shape_vector(vec: Variable, ndim: int | None, what: str) -> Variab
         raise build_error(f"{what} {named(vec)} has {length} entries but ndim={ndim}", TypeError)
     if length is None:  # ndim says how long it is: checked when it runs, known from now on
         return specify_shape(m.cast(vec, "int64"), (ndim,))
+    if length == 0:  # no lengths to read (a scalar's x.shape): the graph needs nothing of x
+        return constant(np.zeros(0, dtype=np.int64))
     return m.cast(vec, "int64")
 
 
@@ -153,6 +155,12 @@ class Shape(Op):
 
     def perform(self, node: Apply, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         return [np.array(inputs[0].shape, dtype=np.int64).reshape(inputs[0].ndim)]
+
+    def element(self, node: Apply, index: int) -> Variable | None:
+        """A length the static type knows (a row's first), as a constant."""
+        shape = node.inputs[0].type.shape
+        known = shape[index] if -len(shape) <= index < len(shape) else None
+        return None if known is None else constant(known, "int64")
 
     def infer_shape(self, node: Apply, input_shapes: Sequence[tuple]) -> list[tuple]:
         return [(node.inputs[0].ndim,)]

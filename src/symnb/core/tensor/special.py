@@ -16,7 +16,7 @@ from symnb.core.tensor.scalar_elemwise import ScalarElemwise
 __all__ = ["inv", "cosh", "sinh", "arcsin", "arccos", "arctan", "arctan2", "arcsinh", "arccosh",
            "arctanh", "log2", "log10", "exp2", "deg2rad", "rad2deg", "erfc", "erfcx", "erfinv", "erfcinv", "gamma", "gammaln", "psi", "tri_gamma",
            "gammainc", "gammaincc", "i0", "i1", "iv", "j0", "j1", "jv", "chi2sf", "conj",
-           "complex_from_polar"]
+           "complex_from_polar", "real", "imag", "angle", "complex"]
 
 
 def _function(scalar_op: Any, doc: str) -> ScalarElemwise:
@@ -74,5 +74,10 @@ deg2rad = _function(st.deg2rad, "Degrees to radians.")
 rad2deg = _function(st.rad2deg, "Radians to degrees.")
 chi2sf = _function(sp.chi2sf, "``chi2sf(x, k)``: the chi-squared survival function (``scipy.stats.chi2.sf``).")
 conj = _function(st.conj, "The complex conjugate (real tensors are their own).")
+real = _function(st.real, "The real part (complex64 gives float32; a real tensor itself).")
+imag = _function(st.imag, "The imaginary part (complex64 gives float32; a real tensor zeros).")
+angle = _function(st.angle, "The argument of a complex number (float64, Theano's ``angle``).")
+complex = _function(st.complex, "``complex(real, imag)``: the complex tensor of two real "  # noqa: A001
+                                "parts (complex128 from 64-bit or int32 parts, else complex64).")
 complex_from_polar = _function(st.complex_from_polar, "``complex_from_polar(abs, angle)``: "
                                                       "``abs * exp(1j * angle)``.")

@@ -100,6 +100,18 @@ class _GetOp(_IndexOp):
 class Subtensor(_GetOp):
     """Basic indexing: integers, slices (symbolic bounds too), None and Ellipsis."""
 
+    def scalar_source(self, node: Apply, known: Any) -> Variable | None:
+        """One element, at a known index, of a vector whose node names it
+        (``stack([b, 2, 3])[1]`` holds 2 whatever ``b``: Theano's look through MakeVector)."""
+        x, owner = node.inputs[0], node.inputs[0].owner
+        if owner is None or len(self.idx_list) != 1 or x.ndim != 1:
+            return None
+        entry = self.idx_list[0]
+        index = known(node.inputs[1]) if entry is si.SCALAR else entry
+        if index is None or not isinstance(entry, int) and entry is not si.SCALAR:
+            return None
+        return owner.op.element(owner, int(index))
+
 
 class AdvancedSubtensor(_GetOp):
     """Indexing with integer or boolean arrays (NumPy's advanced indexing)."""

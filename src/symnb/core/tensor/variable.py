@@ -124,7 +124,8 @@ class _TensorOperators:
         return fill(self, value)
     def max(self, axis=None, keepdims=False): return _reduction.max(self, axis, keepdims=keepdims)
     def min(self, axis=None, keepdims=False): return _reduction.min(self, axis, keepdims=keepdims)
-    def mean(self, axis=None, keepdims=False, dtype=None): return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype)
+    def mean(self, axis=None, keepdims=False, dtype=None, acc_dtype=None):
+        return _reduction.mean(self, axis, keepdims=keepdims, dtype=dtype, acc_dtype=acc_dtype)
     # Theano's signatures: ddof before keepdims
     def var(self, axis=None, ddof=0, keepdims=False, corrected=False):
         return _reduction.var(self, axis, ddof=ddof, keepdims=keepdims, corrected=corrected)
@@ -191,6 +192,19 @@ class _TensorOperators:
         from symnb.core.tensor.special import conj
         return conj(self)
     conjugate = conj
+
+    @property
+    def real(self):
+        """Theano's ``x.real`` (``T.real(x)``)."""
+        from symnb.core.tensor.special import real
+        return real(self)
+
+    @property
+    def imag(self):
+        """Theano's ``x.imag`` (``T.imag(x)``)."""
+        from symnb.core.tensor.special import imag
+        return imag(self)
+
     def compress(self, a, axis=None):  # Theano's argument order: x.compress(condition)
         from symnb.core.tensor.extra_ops_numpy import compress
         return compress(a, self, axis=axis)

@@ -54,32 +54,22 @@ def _arange_bounds(op, node) -> dict[int, str]:
 
 
 @lower.register(Eye)
-def _eye(op, node):
-    def eye(n, m):
-        rows, cols = (int(static_argument(v, node, i, "size")) for i, v in enumerate((n, m)))
-        if small_enough_to_inline((rows, cols)):
-            return op.perform(node, [np.asarray(rows), np.asarray(cols)])[0]
-        return jnp.eye(rows, cols, op.k, dtype=op.dtype)
+@lower.register(Tri)
+def _diagonals(op, node):
+    # k may be a value of the program: ones where column - row == k (eye), <= k (tri).
+    keep = jnp.equal if isinstance(op, Eye) else jnp.less_equal
 
-    return eye
+    def diagonals(n, m, k):
+        rows, cols = (int(static_argument(v, node, i, "size")) for i, v in enumerate((n, m)))
+        if isinstance(k, np.ndarray) and small_enough_to_inline((rows, cols)):
+            return op.perform(node, [np.asarray(rows), np.asarray(cols), k])[0]
+        above = jnp.arange(cols)[None, :] - jnp.arange(rows)[:, None]
+        return keep(above, k).astype(op.dtype)
+
+    return diagonals
 
 
 @static_inputs.register(Eye)
-def _eye_size(op, node) -> dict[int, str]:
-    return {0: "a size", 1: "a size"}
-
-
-@lower.register(Tri)
-def _tri(op, node):
-    def tri(n, m, k):
-        rows, cols = (int(static_argument(v, node, i, "size")) for i, v in enumerate((n, m)))
-        # k may be a value of the program: ones where column - row <= k.
-        above = jnp.arange(cols)[None, :] - jnp.arange(rows)[:, None]
-        return (above <= k).astype(op.dtype)
-
-    return tri
-
-
 @static_inputs.register(Tri)
-def _tri_size(op, node) -> dict[int, str]:
+def _diagonals_size(op, node) -> dict[int, str]:
     return {0: "a size", 1: "a size"}

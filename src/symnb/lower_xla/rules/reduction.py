@@ -1,9 +1,10 @@
 """Reductions -> jax.numpy.
 
-The input is first cast to NumPy's accumulator dtype (``Reduce.computes_in``: int64
-for the sum of int32 or bool, float64 for the mean of an integer), because JAX's
-defaults differ. Reductions without an identity (max, min, argmax, argmin) check at
-trace time, where shapes are known, that no reduced axis is empty.
+The input is first cast to the accumulator dtype (``Reduce.computes_in``: Theano's
+``acc_dtype`` for sum, prod and mean, so int64 for the sum of int32 or bool and float64
+for that of float32), because JAX's defaults differ. Reductions without an identity
+(max, min, argmax, argmin) check at trace time, where shapes are known, that no reduced
+axis is empty.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from symnb.lower_xla.registry import lower
 from symnb.lower_xla.rules.shape import refuse, with_input_names
 
 _JAX_FUNCTIONS = {
-    r.Sum: jnp.sum, r.Prod: jnp.prod, r.Mean: jnp.mean, r.Max: jnp.max, r.Min: jnp.min,
+    r.Sum: jnp.sum, r.Prod: jnp.prod, r.Max: jnp.max, r.Min: jnp.min,
     r.Var: jnp.var, r.Std: jnp.std, r.Argmax: jnp.argmax, r.Argmin: jnp.argmin,
     r.Any: jnp.any, r.All: jnp.all,
     r.ProdWithoutZeros: lambda x, axis, keepdims: jnp.prod(jnp.where(x == 0, jnp.ones((), x.dtype), x),
@@ -42,6 +43,26 @@ def _reduce(op, node):
         return result if dtype == out_dtype else as_dtype(result, out_dtype)  # (an acc_dtype)
 
     return reduce
+
+
+@lower.register(r.Mean)
+def _mean(op, node):
+    """Theano's mean (``r.Mean``): a sum in ``acc_dtype``, cast to the sum's dtype, then
+    divided by each reduced length in turn."""
+    in_dtype = node.inputs[0].type.dtype
+    summed, divides_in, out_dtype = op.sum_dtype(in_dtype), op.divides_in(in_dtype), node.outputs[0].type.dtype
+
+    def mean(x):
+        total = jnp.sum(as_dtype(x, op.acc_dtype), axis=op.axis, keepdims=op.keepdims)
+        total = as_dtype(as_dtype(total, summed), divides_in)
+        for a in op.axis:
+            # The barrier keeps each division one: XLA would multiply by the length's
+            # rounded reciprocal, or merge the divisions (600 / 20 / 30 gave 1.0000001).
+            total, length = lax.optimization_barrier((total, jnp.asarray(x.shape[a], divides_in)))
+            total = total / length
+        return as_dtype(total, out_dtype)
+
+    return mean
 
 
 def _identity(row: str, dtype: np.dtype):
