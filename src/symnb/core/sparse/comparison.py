@@ -17,7 +17,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.errors import build_error, label
 from symnb.core.sparse.ops import (
     SparseOp, _as_format, _check_same_shape, _sparse_output, _tensor_output,
-    as_sparse_or_tensor_variable, as_sparse_variable, is_sparse_variable,
+    as_sparse_or_tensor_variable, as_sparse_variable, by_sparseness, is_sparse_variable,
 )
 from symnb.core.tensor.basic import as_tensor_variable
 
@@ -99,14 +99,7 @@ def _switch(ss: SparseOp, sd: SparseOp, ds: SparseOp, name: str) -> Callable[[An
     comparison: a dense matrix is never the left operand)."""
 
     def compare(x: Any, y: Any) -> Variable:
-        x, y = as_sparse_or_tensor_variable(x), as_sparse_or_tensor_variable(y)
-        if is_sparse_variable(x) and is_sparse_variable(y):
-            return ss(x, y)
-        if is_sparse_variable(x):
-            return sd(x, y)
-        if is_sparse_variable(y):
-            return ds(y, x)
-        raise build_error(f"symnb.sparse.{name}: at least one operand must be sparse", TypeError)
+        return by_sparseness(name, x, y, ss, sd, ds)
 
     compare.__name__ = compare.__qualname__ = name
     compare.__doc__ = f"Theano's sparse ``{name}(x, y)`` (uint8); at least one operand sparse."

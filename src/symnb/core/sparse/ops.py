@@ -599,17 +599,25 @@ class MulSD(SparseOp):
 mul_s_d = MulSD()
 
 
+def by_sparseness(name: str, x: Any, y: Any, both: Any, left: Any, right: Any,
+                  error: type = TypeError) -> Variable:
+    """``both(x, y)`` of two sparse operands, ``left(x, y)`` of a sparse ``x`` and a dense
+    ``y``, ``right(y, x)`` of a dense ``x`` and a sparse ``y`` (the sparse operand first,
+    as Theano's ops take them); ``error`` naming ``symnb.sparse.<name>`` when neither is."""
+    x, y = as_sparse_or_tensor_variable(x), as_sparse_or_tensor_variable(y)
+    if is_sparse_variable(x) and is_sparse_variable(y):
+        return both(x, y)
+    if is_sparse_variable(x):
+        return left(x, y)
+    if is_sparse_variable(y):
+        return right(y, x)
+    raise build_error(f"symnb.sparse.{name}: at least one operand must be sparse", error)
+
+
 def add(x: Any, y: Any) -> Variable:
     """``x + y`` where at least one of them is sparse: sparse when both are, dense
     otherwise (the gradient with respect to the sparse operand then structured)."""
-    x, y = as_sparse_or_tensor_variable(x), as_sparse_or_tensor_variable(y)
-    if is_sparse_variable(x) and is_sparse_variable(y):
-        return add_s_s(x, y)
-    if is_sparse_variable(x):
-        return add_s_d(x, y)
-    if is_sparse_variable(y):
-        return add_s_d(y, x)
-    raise build_error("symnb.sparse.add: at least one operand must be sparse", NotImplementedError)
+    return by_sparseness("add", x, y, add_s_s, add_s_d, add_s_d, NotImplementedError)
 
 
 def sub(x: Any, y: Any) -> Variable:
