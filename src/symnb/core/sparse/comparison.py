@@ -17,7 +17,7 @@ from symnb.core.graph.basic import Apply, Variable
 from symnb.core.graph.errors import build_error, label
 from symnb.core.sparse.ops import (
     SparseOp, _as_format, _check_same_shape, _sparse_output, _tensor_output,
-    as_sparse_or_tensor_variable, as_sparse_variable, by_sparseness, is_sparse_variable,
+    as_sparse_variable, by_sparseness,
 )
 from symnb.core.tensor.basic import as_tensor_variable
 
