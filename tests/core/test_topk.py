@@ -86,3 +86,10 @@ def test_theano_signature_and_refusals():
     f = sn.function([x], T.topk(x, T.constant(3, dtype="int8") * 1))
     with pytest.raises(ValueError, match="more than the 2 values"):
         f(np.ones((2, 2)))
+
+
+def test_importing_the_sort_module_leaves_t_sort_the_function():
+    import importlib
+
+    module = importlib.import_module("symnb.tensor.sort")
+    assert callable(T.sort) and T.sort is module.sort and T.topk is module.topk
