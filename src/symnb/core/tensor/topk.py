@@ -37,11 +37,11 @@ def sort_key(xp: Any, x: Any, largest: bool) -> Any:
     return -x if x.dtype.kind in "fc" else xp.invert(x)
 
 
-def topk_order(x: np.ndarray, k: int, axis: int) -> np.ndarray:
-    """The positions of the ``k`` values ``TopKOp`` picks along ``axis`` (NumPy)."""
-    key = sort_key(np, np.asarray(x), k > 0)
-    order = np.argsort(key, axis=axis, kind="stable")
-    return np.take(order, np.arange(abs(k)), axis=axis)
+def topk_order(xp: Any, x: Any, k: int, axis: int) -> Any:
+    """The positions of the ``k`` values ``TopKOp`` picks along ``axis``, by one stable
+    sort (``xp``: NumPy for ``perform``, jax.numpy for the lowering, so both agree)."""
+    order = xp.argsort(sort_key(xp, x, k > 0), axis=axis, stable=True)
+    return xp.take(order, np.arange(abs(k)), axis=axis)
 
 
 class TopKOp(Op):
@@ -88,10 +88,13 @@ class TopKOp(Op):
         x, k = np.asarray(inputs[0]), int(inputs[1])
         axis = self.axis % x.ndim
         check_k(k, x.shape[axis], ValueError)
-        order = topk_order(x, k, axis)
+        return self.results(np, x, topk_order(np, x, k, axis), axis)
+
+    def results(self, xp: Any, x: Any, order: Any, axis: int) -> list[Any]:
+        """The outputs (values, indices, or both) at the positions ``order`` picked."""
         results = []
         if self.return_values:
-            results.append(np.take_along_axis(x, order, axis=axis))
+            results.append(xp.take_along_axis(x, order, axis=axis))
         if self.return_indices:
             results.append(order.astype(self.idx_dtype))
         return results

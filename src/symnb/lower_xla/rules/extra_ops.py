@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 
-import jax
 import jax.numpy as jnp
 
 from symnb.core.graph.basic import Constant
@@ -175,13 +174,7 @@ def _topk(op, node):
             "length, which XLA needs before the program runs"))
         k, axis = int(k), op.axis % x.ndim
         topk.check_k(k, x.shape[axis], ValueError)
-        order = jnp.argsort(topk.sort_key(jnp, x, k > 0), axis=axis, stable=True)
-        order = jax.lax.slice_in_dim(order, 0, abs(k), axis=axis)
-        results = []
-        if op.return_values:
-            results.append(jnp.take_along_axis(x, order, axis=axis))
-        if op.return_indices:
-            results.append(order.astype(op.idx_dtype))
+        results = op.results(jnp, x, topk.topk_order(jnp, x, k, axis), axis)
         return tuple(results) if len(results) > 1 else results[0]
 
     return top
