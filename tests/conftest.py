@@ -36,17 +36,37 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
-    config.addinivalue_line("markers", "slow: a long test (fuzz, browser, 10,000-node scale); "
-                                       "runs with --run-slow")
+    config.addinivalue_line("markers", "slow(minutes=1): a long test (fuzz, browser, 10,000-node "
+                                       "scale); runs with --run-slow; minutes, its order of "
+                                       "magnitude on 2 cores, orders the files (longest first)")
 
 
 def pytest_collection_modifyitems(config, items):
     if config.getoption("--run-slow"):
+        _longest_files_first(items)
         return
     kept = [item for item in items if "slow" not in item.keywords]
     if len(kept) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if "slow" in item.keywords])
         items[:] = kept
+
+
+def _longest_files_first(items):
+    """Order the files by the minutes their slow tests declare, longest first.
+
+    The cores take whole files (--dist loadfile) in collection order, each keeping the
+    next file queued, so a half-hour file collected last (Theano's own suite,
+    tests/theano_compat) would start when the rest is done and run alone, the other
+    core idle: started first, it runs beside the short files. ``slow(minutes=N)``
+    declares a test's order of magnitude on 2 cores (CI's); a slow test without it
+    counts as one minute, the rest as none. A stable sort: the order is otherwise kept.
+    """
+    minutes: dict = {}
+    for item in items:
+        marker = item.get_closest_marker("slow")
+        if marker is not None:
+            minutes[item.path] = max(minutes.get(item.path, 0), marker.kwargs.get("minutes", 1))
+    items.sort(key=lambda item: -minutes.get(item.path, 0))
 
 
 @pytest.fixture(autouse=True)

@@ -77,6 +77,10 @@ FORWARDERS: dict[str, tuple[Callable[[], Any], bool]] = {
     # Theano's: the others are theano.function's keywords, checked against them
     "symnb.core.op_from_graph.OpFromGraph": (
         lambda: (lambda x: sn.OpFromGraph([x], [x * 2], **{BOGUS: 1}))(_x()), True),
+    # forwarded whole to symnb.printing.pydotprint, whose keywords are Theano's
+    "symnb.d3viz.d3viz.d3write": (
+        lambda: __import__("symnb.d3viz", fromlist=["_"]).d3write(_x(), "unused.dot", **{BOGUS: 1}),
+        False),
     # forwarded whole to the profiled function's call (its inputs by keyword)
     "symnb.compile.profiling.stats.ProfileStats.timeline": (
         lambda: (lambda x: sn.function([x], x * 2, profile=True).profile.timeline(**{BOGUS: 1}))(_x()),

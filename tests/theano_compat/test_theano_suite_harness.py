@@ -95,3 +95,11 @@ def test_the_static_reading_finds_missing_modules_names_and_alias_attributes():
     assert _missing_in(tree) == sorted([
         "symnb.no_such_name_1", "symnb.no_such_module_2", "symnb.no_such_module_3",
         "symnb.tensor.no_such_name_4", "symnb.tensor.no_such_name_5", "symnb.no_such_name_6"])
+
+
+def test_the_suite_parts_run_every_public_api_file_once():
+    from tests.theano_compat.test_theano_suite import EXPECTED, PARTS
+
+    files = [f for part in PARTS.values() for f in part]
+    assert sorted(files) == sorted(PUBLIC_API_FILES) == sorted(EXPECTED)
+    assert len(set(files)) == len(files)

@@ -46,13 +46,22 @@ class OpWiseCLinker(Linker):
         self.fgraph = fgraph
         return self
 
-    def make_function(self, unpack_single: bool = True, **kwargs: Any) -> Callable[..., Any]:
+    def make_function(self, unpack_single: bool = True, input_storage: Any = None,
+                      output_storage: Any = None, storage_map: Any = None) -> Callable[..., Any]:
         """Theano's ``linker.accept(fgraph).make_function()``: the accepted graph's inputs
         to its outputs, run node by node by this linker (one output alone when
-        ``unpack_single``, as Theano's)."""
+        ``unpack_single``, as Theano's). Theano's storage keywords (the C linker's
+        containers) are refused unless None: a compiled program owns its buffers."""
         from symnb.compile.function import function
         from symnb.compile.mode import Mode
 
+        given = [name for name, value in [("input_storage", input_storage),
+                                          ("output_storage", output_storage),
+                                          ("storage_map", storage_map)] if value is not None]
+        if given:
+            raise NotImplementedError(f"{type(self).__name__}.make_function: {', '.join(given)} "
+                                      f"(Theano's storage containers) cannot be given: a compiled "
+                                      f"program owns its buffers; call it with the input values")
         fgraph = getattr(self, "fgraph", None)
         if fgraph is None:
             raise ValueError(f"{type(self).__name__}.make_function: call accept(fgraph) first")
