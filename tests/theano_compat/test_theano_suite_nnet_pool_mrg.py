@@ -1,6 +1,6 @@
-"""Theano 1.0.5's own tests of its nnet, conv, batch norm, pool and MRG modules, renamed: a part of
-``test_theano_suite.py`` (which says how the suite runs, and holds the expected counts),
-in a module of its own so that it runs beside the other parts."""
+"""Theano 1.0.5's own tests of its nnet, conv, batch norm, pool and MRG modules, renamed:
+a part of ``test_theano_suite.py`` (which says how the suite runs, and holds the expected
+counts), in a module of its own so that it runs beside the other parts."""
 
 import pytest
 

@@ -1,6 +1,7 @@
-"""Theano 1.0.5's own tests of its sparse, scan, ifelse, gradient, Rop, printing and compile modules, renamed: a part of
-``test_theano_suite.py`` (which says how the suite runs, and holds the expected counts),
-in a module of its own so that it runs beside the other parts."""
+"""Theano 1.0.5's own tests of its sparse, scan, ifelse, gradient, Rop, printing and
+compile modules, renamed: a part of ``test_theano_suite.py`` (which says how the suite
+runs, and holds the expected counts), in a module of its own so that it runs beside the
+other parts."""
 
 import pytest
 
