@@ -20,6 +20,7 @@ sys.path.insert(0, str(DOCS))
 
 import symnb  # noqa: E402
 from api_pages import filename_map, first_listings, write_api_pages  # noqa: E402
+from sphinx.ext.autosummary import autosummary_toc  # noqa: E402
 
 project = "symnb"
 author = "the symnb developers"
@@ -79,5 +80,18 @@ def _skip_numpy_references(app, what, name, obj, skip, options):
     return True if name == "numpy_fn" else None
 
 
+def _keep_name_pages_out_of_the_sidebar(app, doctree):
+    """Drop the hidden table of contents each ``autosummary`` adds for its one-name pages.
+
+    Furo draws the whole table of contents into every page's sidebar, so with the API's
+    thousand one-name pages in it, writing the site took quadratic time (half an hour).
+    The module pages' tables still link every name, and the name pages are ``:orphan:``
+    (``_templates/autosummary``). Runs before Sphinx's own ``doctree-read`` collectors
+    (priority 500), which record the tables of contents."""
+    for toc in list(doctree.findall(autosummary_toc)):
+        toc.parent.remove(toc)
+
+
 def setup(app):
     app.connect("autodoc-skip-member", _skip_numpy_references)
+    app.connect("doctree-read", _keep_name_pages_out_of_the_sidebar, priority=100)
