@@ -39,6 +39,11 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "slow(minutes=1): a long test (fuzz, browser, 10,000-node "
                                        "scale); runs with --run-slow; minutes, its order of "
                                        "magnitude on 2 cores, orders the files (longest first)")
+    if config.getoption("--run-slow") and hasattr(config.option, "loadscopereorder"):
+        # pytest-xdist >= 3.6 hands out the files with the most tests first, which would
+        # undo _longest_files_first (the half-hour suites are a few tests each) and leave
+        # them to run last, one core idle; keep the order collected.
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(config, items):
@@ -54,8 +59,9 @@ def pytest_collection_modifyitems(config, items):
 def _longest_files_first(items):
     """Order the files by the minutes their slow tests declare, longest first.
 
-    The cores take whole files (--dist loadfile) in collection order, each keeping the
-    next file queued, so a half-hour file collected last (Theano's own suite,
+    The cores take whole files (--dist loadfile) in collection order (pytest_configure
+    turns off xdist's reordering by test count), each keeping the next file queued, so a
+    half-hour file collected last (Theano's own suite,
     tests/theano_compat) would start when the rest is done and run alone, the other
     core idle: started first, it runs beside the short files. ``slow(minutes=N)``
     declares a test's order of magnitude on 2 cores (CI's); a slow test without it
