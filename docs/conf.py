@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(DOCS))
 
 import symnb  # noqa: E402
-from api_pages import filename_map, first_listings, write_api_pages  # noqa: E402
+from api_pages import PUBLIC_MODULES, filename_map, first_listings, write_api_pages  # noqa: E402
 from sphinx.ext.autosummary import autosummary_toc  # noqa: E402
 
 project = "symnb"
@@ -53,7 +53,10 @@ nb_mime_priority_overrides = [
 
 autosummary_generate = True
 autosummary_filename_map = filename_map()
-autosummary_context = {"indexed": first_listings()}
+# "module_pages": a one-name page, outside the table of contents, links back to its
+# module's page (``_templates/autosummary``).
+autosummary_context = {"indexed": first_listings(),
+                       "module_pages": [name for name, _ in PUBLIC_MODULES]}
 autodoc_default_options = {"show-inheritance": True}
 autodoc_member_order = "bysource"
 # Signatures without annotations: the docstrings say what each argument is.
@@ -85,8 +88,8 @@ def _keep_name_pages_out_of_the_sidebar(app, doctree):
 
     Furo draws the whole table of contents into every page's sidebar, so with the API's
     thousand one-name pages in it, writing the site took quadratic time (half an hour).
-    The module pages' tables still link every name, and the name pages are ``:orphan:``
-    (``_templates/autosummary``). Runs before Sphinx's own ``doctree-read`` collectors
+    The module pages' tables still link every name; the name pages are ``:orphan:``
+    and link back to their module's page (``_templates/autosummary``). Runs before Sphinx's own ``doctree-read`` collectors
     (priority 500), which record the tables of contents."""
     for toc in list(doctree.findall(autosummary_toc)):
         toc.parent.remove(toc)
