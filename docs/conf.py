@@ -88,9 +88,9 @@ def _keep_name_pages_out_of_the_sidebar(app, doctree):
 
     Furo draws the whole table of contents into every page's sidebar, so with the API's
     thousand one-name pages in it, writing the site took quadratic time (half an hour).
-    The module pages' tables still link every name; the name pages are ``:orphan:``
-    and link back to their module's page (``_templates/autosummary``). Runs before Sphinx's own ``doctree-read`` collectors
-    (priority 500), which record the tables of contents."""
+    The module pages' tables still link every name; the name pages are ``:orphan:`` and
+    link back to their module's page (``_templates/autosummary``). Runs before Sphinx's
+    own ``doctree-read`` collectors (priority 500), which record the tables of contents."""
     for toc in list(doctree.findall(autosummary_toc)):
         toc.parent.remove(toc)
 
