@@ -41,7 +41,7 @@ from tests.fuzz.graphs import programs
 from tests.fuzz.branch_ops import _choice
 from tests.fuzz.program import Input, Step
 
-pytestmark = pytest.mark.slow(minutes=5)  # 500 examples: run with --run-slow (CI does)
+pytestmark = pytest.mark.slow(minutes=7)  # 500 examples: run with --run-slow (CI does)
 
 LEVELS = ["fast_run", "fast_compile", None]
 

@@ -22,7 +22,7 @@ from symnb.compile import Mode
 from tests.fuzz.branch_ops import count_choices, switch_form
 from tests.fuzz.graphs import BRANCH_FAMILIES, gradient_programs
 
-pytestmark = pytest.mark.slow(minutes=5)  # 500 examples: run with --run-slow (CI does)
+pytestmark = pytest.mark.slow(minutes=2)  # 500 examples: run with --run-slow (CI does)
 
 #: Central differences in float64 with this step (relative to the value's magnitude):
 #: truncation error ~ STEP**2, rounding ~ 1e-16 / STEP.

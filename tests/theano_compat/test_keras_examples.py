@@ -13,7 +13,7 @@ import pytest
 from tests.theano_compat.keras_examples import run_example, summary, training_functions
 from tests.theano_compat.keras_suite import prepare
 
-pytestmark = pytest.mark.slow(minutes=5)
+pytestmark = pytest.mark.slow(minutes=4)
 
 #: A first call (trace, lower, XLA compile) on a 2-core machine under load: the examples
 #: took 76-86 s each there; before issue 42 conv_lstm's did not end within 900 s.

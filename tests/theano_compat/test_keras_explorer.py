@@ -23,7 +23,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from tests.theano_compat.keras_suite import download, port_keras
 from tests.theano_compat.ported_suite import SRC
 
-pytestmark = pytest.mark.slow(minutes=3)
+pytestmark = pytest.mark.slow(minutes=1)
 
 DRIVER = Path(__file__).resolve().parent / "keras_explorer_models.py"
 EPSILON = 1e-7  # Keras's clip of probabilities in its cross-entropies

@@ -14,7 +14,7 @@ import pytest
 
 from tests.theano_compat.keras_suite import download, port_keras, run_suite
 
-pytestmark = pytest.mark.slow(minutes=20)
+pytestmark = pytest.mark.slow(minutes=15)
 
 #: Keras's own skip marks that apply to its Theano backend (``theano`` renamed ``symnb`` in
 #: their text too): TensorFlow-only or GPU-only features, and what Keras skipped on Theano.

@@ -25,7 +25,7 @@ from tests.theano_compat.lasagne_suite import (
 )
 from tests.theano_compat.ported_suite import pip_download
 
-pytestmark = pytest.mark.slow(minutes=10)
+pytestmark = pytest.mark.slow(minutes=5)
 
 CUDA_CONVNET = ("lasagne.layers.cuda_convnet not available", "cuda_convnet not available")
 LASAGNE_SLOW = "need --runslow option to run"

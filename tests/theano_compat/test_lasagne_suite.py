@@ -12,7 +12,7 @@ import pytest
 
 from tests.theano_compat.lasagne_suite import download, port, run_suite
 
-pytestmark = pytest.mark.slow(minutes=5)
+pytestmark = pytest.mark.slow(minutes=2)
 
 # What a CPU-only Theano skips in Lasagne 0.1's suite: the GPU-only layers' tests, and the
 # two tests Lasagne itself marks slow (they need its --runslow option).

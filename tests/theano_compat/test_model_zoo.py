@@ -34,7 +34,7 @@ import symnb as sn
 import symnb.tensor as T
 from tests.theano_compat.model_zoo import build, dnn_error, ported_lasagne
 
-pytestmark = pytest.mark.slow(minutes=5)
+pytestmark = pytest.mark.slow(minutes=4)
 
 #: network -> (input size, the layer computing its logits)
 NETWORKS = {"vgg16": (224, "fc8"), "googlenet": (64, "loss3/classifier"), "resnet50": (224, "fc1000")}

@@ -15,7 +15,7 @@ import pytest
 from tests.theano_compat.ported_suite import worse_than
 from tests.theano_compat.pymc3_suite import TEST_FILES, download, per_file, port_pymc3, run_suite
 
-pytestmark = pytest.mark.slow(minutes=15)
+pytestmark = pytest.mark.slow(minutes=21)
 
 #: Per file: the counts by outcome on 2026-12-06 ("error": a module that does not import,
 #: or an error in a fixture).

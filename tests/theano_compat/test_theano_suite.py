@@ -22,7 +22,7 @@ import pytest
 from tests.theano_compat.ported_suite import worse_than
 from tests.theano_compat.theano_suite import download, per_file, port_theano, run_suite
 
-pytestmark = pytest.mark.slow(minutes=15)
+pytestmark = pytest.mark.slow(minutes=19)
 
 #: Per file (Theano's path): the counts by outcome on 2026-12-07 ("error": a module that
 #: does not import, or an error in a fixture).

@@ -6,7 +6,7 @@ import pytest
 
 from tests.theano_compat.test_theano_suite import run_part
 
-pytestmark = pytest.mark.slow(minutes=15)
+pytestmark = pytest.mark.slow(minutes=17)
 
 
 def test_theano_1_0_5_nnet_pool_mrg_tests_do_no_worse(tmp_path):

@@ -7,7 +7,7 @@ import pytest
 
 from tests.theano_compat.test_theano_suite import run_part
 
-pytestmark = pytest.mark.slow(minutes=15)
+pytestmark = pytest.mark.slow(minutes=12)
 
 
 def test_theano_1_0_5_sparse_scan_compile_tests_do_no_worse(tmp_path):
