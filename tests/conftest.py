@@ -61,11 +61,11 @@ def _longest_files_first(items):
 
     The cores take whole files (--dist loadfile) in collection order (pytest_configure
     turns off xdist's reordering by test count), each keeping the next file queued, so a
-    half-hour file collected last (Theano's own suite,
-    tests/theano_compat) would start when the rest is done and run alone, the other
-    core idle: started first, it runs beside the short files. ``slow(minutes=N)``
-    declares a test's order of magnitude on 2 cores (CI's); a slow test without it
-    counts as one minute, the rest as none. A stable sort: the order is otherwise kept.
+    half-hour file collected last (Theano's own suite, tests/theano_compat) would start
+    when the rest is done and run alone, the other core idle: started first, it runs
+    beside the short files. ``slow(minutes=N)`` declares a test's order of magnitude on
+    2 cores (CI's); a slow test without it counts as one minute, the rest as none. A
+    stable sort: the order is otherwise kept.
     """
     minutes: dict = {}
     for item in items:
